@@ -27,7 +27,7 @@ REL_CFLAGS := $(BASE_CFLAGS) -O2 -g
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all
 SAN_CFLAGS := $(BASE_CFLAGS) -O1 -g -fno-omit-frame-pointer $(SAN_FLAGS)
 
-LIBS := -linih -lcjson -lsqlite3 -ldl -lm -lpthread
+LIBS := -linih -lcjson -lsqlite3 -lstdc++ -ldl -lm -lpthread
 DRIVER_LIBS := -lcjson -ldl -lm -lpthread
 TEST_LIBS := -lcriterion
 
@@ -43,6 +43,7 @@ FORMAT_SRC := $(sort $(wildcard lab/*/*.c lab/*/*.h common/*.c common/*.h tests/
 # $(call objs,variant,sources)
 objs = $(patsubst %.c,build/$(1)/obj/%.o,$(2))
 
+.SECONDARY:
 .PHONY: all run test test-unit test-e2e test-gpu deps format format-check clean
 
 all: build/.deps-ok bin/cudalab $(DRIVERS:%=build/libexec/cudalab/%) build/libexec/cudalab/lab-kernels.ptx

@@ -23,7 +23,10 @@ typedef struct lab_buf {
 } lab_buf;
 
 extern char lab_buf__empty[];
-#define LAB_BUF_INIT {lab_buf__empty, 0, 0}
+#define LAB_BUF_INIT                                                                               \
+    {                                                                                              \
+        lab_buf__empty, 0, 0                                                                       \
+    }
 
 void lab_buf_init(lab_buf *b);
 void lab_buf_release(lab_buf *b);

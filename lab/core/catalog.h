@@ -32,9 +32,9 @@
  *   min_fraction_of_reference   e.g. 0.85                           default 0
  *   points      integer                                            default 10
  *   constraints comma-separated PTX checks, e.g. "forbid atom, require shfl.sync"
- *   hints       file, relative to the exercise dir; hints are its "## " sections  default hints.md if present
- *   instantiate a C++ line appended after the student's file (templates)
- *   task        file, relative to the exercise dir                  default task.md
+ *   hints       file, relative to the exercise dir; hints are its "## " sections  default hints.md
+ * if present instantiate a C++ line appended after the student's file (templates) task        file,
+ * relative to the exercise dir                  default task.md
  */
 #ifndef LAB_CORE_CATALOG_H
 #define LAB_CORE_CATALOG_H
@@ -45,9 +45,9 @@
 #include "lab/core/err.h"
 
 typedef struct lab_exercise {
-    const char *id;       /* "reduction/neighbored-less" */
-    const char *chapter;  /* "reduction" */
-    const char *name;     /* "neighbored-less" */
+    const char *id;      /* "reduction/neighbored-less" */
+    const char *chapter; /* "reduction" */
+    const char *name;    /* "neighbored-less" */
     int order;
     const char *title;
     const char *kernel;   /* "reduceNeighboredLess" */
@@ -80,7 +80,7 @@ typedef struct lab_chapter {
     const char *id; /* directory name, "reduction" */
     const char *title;
     int order;
-    const char *text; /* chapter text path (docs/<id>.md), NULL if absent */
+    const char *text;                     /* chapter text path (docs/<id>.md), NULL if absent */
     const lab_exercise *const *exercises; /* sorted by order, then id */
     size_t nexercises;
 } lab_chapter;

@@ -7,20 +7,13 @@
 #include <string.h>
 
 static const char *const errnames[] = {
-    [-LAB_OK] = "success",
-    [-LAB_EINVAL] = "invalid argument",
-    [-LAB_ENOMEM] = "out of memory",
-    [-LAB_EIO] = "input/output error",
-    [-LAB_ENOENT] = "not found",
-    [-LAB_EPARSE] = "parse error",
-    [-LAB_ETOOL] = "tool failed",
-    [-LAB_ECHILD] = "child process error",
-    [-LAB_ETIMEOUT] = "timed out",
-    [-LAB_ENODEV] = "no usable GPU",
-    [-LAB_EDEVICE] = "device error",
-    [-LAB_ESTORE] = "progress store error",
-    [-LAB_ENOSYS] = "not available",
-    [-LAB_ECANCEL] = "cancelled",
+    [-LAB_OK] = "success",           [-LAB_EINVAL] = "invalid argument",
+    [-LAB_ENOMEM] = "out of memory", [-LAB_EIO] = "input/output error",
+    [-LAB_ENOENT] = "not found",     [-LAB_EPARSE] = "parse error",
+    [-LAB_ETOOL] = "tool failed",    [-LAB_ECHILD] = "child process error",
+    [-LAB_ETIMEOUT] = "timed out",   [-LAB_ENODEV] = "no usable GPU",
+    [-LAB_EDEVICE] = "device error", [-LAB_ESTORE] = "progress store error",
+    [-LAB_ENOSYS] = "not available", [-LAB_ECANCEL] = "cancelled",
 };
 _Static_assert(ARRAY_SIZE(errnames) == LAB_ECODE_COUNT, "one name per lab_errcode");
 
@@ -62,7 +55,9 @@ lab_err_wrap(lab_err *err, const char *fmt, ...)
     vsnprintf(prefix, sizeof(prefix), fmt, ap);
     va_end(ap);
     memcpy(old, err->msg, sizeof(old));
-    snprintf(err->msg, sizeof(err->msg), "%s: %s", prefix, old);
+    /* a message too long for the record keeps its start: the context */
+    if (snprintf(err->msg, sizeof(err->msg), "%s: %s", prefix, old) >= (int)sizeof(err->msg))
+        err->msg[sizeof(err->msg) - 1] = '\0';
     return err->code;
 }
 

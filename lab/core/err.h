@@ -39,7 +39,10 @@ typedef struct lab_err {
     char msg[512]; /* one line: no newline, no final period */
 } lab_err;
 
-#define LAB_ERR_INIT {0, ""}
+#define LAB_ERR_INIT                                                                               \
+    {                                                                                              \
+        0, ""                                                                                      \
+    }
 
 /* Fill err (which may be NULL) and return code. */
 int lab_err_set(lab_err *err, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -13,13 +13,19 @@
  *      optionally p.env ("NAME=value" entries added to the environment),
  *      p.dir, p.report_fd, p.timeout_s, p.grace_s, p.output_cap, p.cancel.
  *   2. lab_proc_start(&p, &err)  - fork/exec; "cannot run 'nvcc': No such
- *      file or directory" is reported here, from the child's errno.
+ *      file or directory" (LAB_ETOOL) is reported here, from the child's
+ *      errno.  argv[0] is looked up on the child's PATH (p.env included); a
+ *      relative name with a '/' is relative to p.dir.
  *   3. lab_proc_finish(&p, &err) - polls the pipes against the deadline,
  *      kills the group on timeout or cancel (SIGTERM, grace, SIGKILL),
  *      waits for the child and fills the results below.  Returns 0 whenever
  *      the child was reaped, whatever its exit status; check the results.
- *   4. lab_proc_release(&p).
- * lab_proc_run does 2 and 3.
+ *      Once the child has exited, whatever is left of its process group is
+ *      killed, and pipes held open by an escaped grandchild are given up
+ *      after a short drain, so finish never waits on grandchildren.
+ *   4. lab_proc_release(&p) - frees everything; on a started child that was
+ *      never finished it kills the group and reaps the child first.
+ * lab_proc_run does 2 and 3.  A lab_proc may be started again after finish.
  *
  * Live children sit in a list; lab_proc_kill_all() (called by the signal
  * handlers that lab_proc_install_cleanup() installs, and at exit) kills
@@ -41,14 +47,14 @@
 
 typedef struct lab_proc {
     /* set by the caller */
-    lab_strvec argv;                       /* program and arguments */
-    lab_strvec env;                        /* extra NAME=value entries */
-    const char *dir;                       /* working directory, or NULL */
-    int report_fd;                         /* >= 3: open a report pipe on this fd; -1: none */
-    double timeout_s;                      /* wall-clock limit; 0 = none */
-    double grace_s;                        /* SIGTERM to SIGKILL; default 1 s */
-    size_t output_cap;                     /* per stream; default LAB_PROC_DEFAULT_CAP */
-    const volatile sig_atomic_t *cancel;   /* when *cancel becomes nonzero: kill, cancelled */
+    lab_strvec argv;                     /* program and arguments */
+    lab_strvec env;                      /* extra NAME=value entries; a bare NAME unsets */
+    const char *dir;                     /* working directory, or NULL */
+    int report_fd;                       /* >= 3: open a report pipe on this fd; -1: none */
+    double timeout_s;                    /* wall-clock limit; 0 = none */
+    double grace_s;                      /* SIGTERM to SIGKILL; default (or <= 0) 1 s */
+    size_t output_cap;                   /* per stream; default (or 0) LAB_PROC_DEFAULT_CAP */
+    const volatile sig_atomic_t *cancel; /* when *cancel becomes nonzero: kill, cancelled */
 
     /* results, valid after lab_proc_finish */
     pid_t pid;
@@ -58,13 +64,15 @@ typedef struct lab_proc {
     size_t out_dropped; /* bytes past the cap, counted and dropped */
     size_t err_dropped;
     size_t report_dropped;
-    bool exited;        /* exited normally: exit_code is valid */
+    bool exited; /* exited normally: exit_code is valid */
     int exit_code;
-    int term_signal;    /* signal that ended it, 0 if none */
-    int status;         /* exit_code, or 128 + term_signal */
-    bool timed_out;     /* killed by us at the deadline */
-    bool cancelled;     /* killed by us because *cancel was set */
-    double elapsed_s;   /* wall time from start to reaping */
+    int term_signal;  /* signal that ended it, 0 if none */
+    int status;       /* exit_code, or 128 + term_signal */
+    bool timed_out;   /* killed by us at the deadline */
+    bool cancelled;   /* killed by us because *cancel was set */
+    double elapsed_s; /* wall time from start to reaping */
+
+    struct lab_proc__run *run; /* private to proc.c: pipes and clock, start to finish */
 } lab_proc;
 
 void lab_proc_init(lab_proc *p);

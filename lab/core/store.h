@@ -22,28 +22,28 @@
 typedef struct lab_store lab_store;
 
 typedef struct lab_attempt {
-    const char *exercise;  /* "reduction/neighbored" */
-    const char *file;      /* path graded */
-    const char *file_hash; /* content hash, hex */
-    int64_t time;          /* unix seconds */
-    const char *backend;   /* "cuda", "sim", "none" */
-    const char *device;    /* "NVIDIA H100 80GB HBM3" or "" */
-    const char *verdict;   /* "PASS", ... */
-    const char *message;   /* the verdict's one-line cause */
+    const char *exercise;   /* "reduction/neighbored" */
+    const char *file;       /* path graded */
+    const char *file_hash;  /* content hash, hex */
+    int64_t time;           /* unix seconds */
+    const char *backend;    /* "cuda", "sim", "none" */
+    const char *device;     /* "NVIDIA H100 80GB HBM3" or "" */
+    const char *verdict;    /* "PASS", ... */
+    const char *message;    /* the verdict's one-line cause */
     const char *cases_json; /* per-size results, JSON text */
-    double median_ns;      /* student's median at the largest timed size; 0 if none */
-    double speedup;        /* over the baseline; 0 if none */
-    double fraction;       /* of the reference's speedup; 0 if none */
+    double median_ns;       /* student's median at the largest timed size; 0 if none */
+    double speedup;         /* over the baseline; 0 if none */
+    double fraction;        /* of the reference's speedup; 0 if none */
     int points;
 } lab_attempt;
 
 typedef struct lab_progress {
-    int attempts;         /* 0 = not started */
-    bool passed;          /* any PASS */
-    char last_verdict[32];/* verdict of the newest attempt, "" if none */
-    double best_speedup;  /* max over correct attempts (PASS or SLOW); 0 if none */
+    int attempts;          /* 0 = not started */
+    bool passed;           /* any PASS */
+    char last_verdict[32]; /* verdict of the newest attempt, "" if none */
+    double best_speedup;   /* max over correct attempts (PASS or SLOW); 0 if none */
     double best_fraction;
-    double best_median_ns;/* min over correct attempts; 0 if none */
+    double best_median_ns; /* min over correct attempts; 0 if none */
     int best_points;
 } lab_progress;
 
@@ -55,7 +55,8 @@ void lab_store_close(lab_store *st);
 
 int lab_store_add_attempt(lab_store *st, const lab_attempt *a, int64_t *id_out, lab_err *err);
 int lab_store_progress(lab_store *st, const char *exercise, lab_progress *out, lab_err *err);
-/* Calls fn for each attempt of exercise, oldest first; a nonzero return from fn stops (and is returned). */
+/* Calls fn for each attempt of exercise, oldest first; a nonzero return from fn stops (and is
+ * returned). */
 int lab_store_history(lab_store *st, const char *exercise,
                       int (*fn)(const lab_attempt *a, void *arg), void *arg, lab_err *err);
 

@@ -17,12 +17,15 @@ typedef struct lab_strvec {
     size_t alloc;
 } lab_strvec;
 
-#define LAB_STRVEC_INIT {NULL, 0, 0}
+#define LAB_STRVEC_INIT                                                                            \
+    {                                                                                              \
+        NULL, 0, 0                                                                                 \
+    }
 
 int lab_strvec_push(lab_strvec *sv, const char *s);
 int lab_strvec_pushf(lab_strvec *sv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int lab_strvec_pushl(lab_strvec *sv, ...) __attribute__((sentinel)); /* strings, then NULL */
-int lab_strvec_pushv(lab_strvec *sv, const char *const *v);            /* NULL-terminated */
+int lab_strvec_pushv(lab_strvec *sv, const char *const *v);          /* NULL-terminated */
 void lab_strvec_release(lab_strvec *sv);
 
 #endif

@@ -1,0 +1,345 @@
+/*
+ * driver.c - the shared skeleton of the exercise drivers (see driver.h).
+ */
+#include "common/driver.h"
+#include "common/report.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+const char *const lab_role_names[LAB_ROLE_COUNT] = {
+    [LAB_ROLE_STUDENT] = "student",
+    [LAB_ROLE_BASELINE] = "baseline",
+    [LAB_ROLE_REFERENCE] = "reference",
+};
+
+enum {
+    OPT_BACKEND = 256,
+    OPT_REPORT_FD,
+    OPT_SEED,
+    OPT_STUDENT,
+    OPT_BASELINE,
+    OPT_REFERENCE,
+    OPT_KERNEL,
+    OPT_BASELINE_KERNEL,
+    OPT_SIZES,
+    OPT_TIMING_SIZES,
+    OPT_BLOCK,
+    OPT_UNROLL,
+    OPT_LAB_KERNELS,
+    OPT_MIN_SAMPLES,
+    OPT_TIME_CAP,
+    OPT_PROBE,
+};
+
+static const struct option options[] = {
+    { "backend", required_argument, NULL, OPT_BACKEND },
+    { "report-fd", required_argument, NULL, OPT_REPORT_FD },
+    { "seed", required_argument, NULL, OPT_SEED },
+    { "student", required_argument, NULL, OPT_STUDENT },
+    { "baseline", required_argument, NULL, OPT_BASELINE },
+    { "reference", required_argument, NULL, OPT_REFERENCE },
+    { "kernel", required_argument, NULL, OPT_KERNEL },
+    { "baseline-kernel", required_argument, NULL, OPT_BASELINE_KERNEL },
+    { "sizes", required_argument, NULL, OPT_SIZES },
+    { "timing-sizes", required_argument, NULL, OPT_TIMING_SIZES },
+    { "block", required_argument, NULL, OPT_BLOCK },
+    { "unroll", required_argument, NULL, OPT_UNROLL },
+    { "lab-kernels", required_argument, NULL, OPT_LAB_KERNELS },
+    { "min-samples", required_argument, NULL, OPT_MIN_SAMPLES },
+    { "time-cap", required_argument, NULL, OPT_TIME_CAP },
+    { "probe", no_argument, NULL, OPT_PROBE },
+    { NULL, 0, NULL, 0 },
+};
+
+static int
+parse_ulong(const char *s, unsigned long *out)
+{
+    char *end;
+
+    errno = 0;
+    *out = strtoul(s, &end, 10);
+    return errno || end == s || *end ? -1 : 0;
+}
+
+static int
+parse_list(const char *s, unsigned long *v, size_t max, size_t *n)
+{
+    char *copy = strdup(s), *save = NULL, *tok;
+    int rc = 0;
+
+    *n = 0;
+    if (!copy)
+        return -1;
+    for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (*n == max || parse_ulong(tok, &v[*n]) < 0 || v[*n] == 0) {
+            rc = -1;
+            break;
+        }
+        (*n)++;
+    }
+    free(copy);
+    return rc;
+}
+
+static int
+usage(const char *prog, const char *what)
+{
+    fprintf(stderr, "%s: %s\n", prog, what);
+    fprintf(stderr,
+            "usage: %s --backend cuda|sim --report-fd N --lab-kernels PTX --student MOD "
+            "--baseline MOD|cpu --reference MOD --kernel NAME [--baseline-kernel NAME] "
+            "--sizes N,... [--timing-sizes N,...] --block N [--unroll N] [--seed N] "
+            "[--min-samples N] [--time-cap S] [--probe]\n",
+            prog);
+    return -2;
+}
+
+static int
+parse_args(lab_driver_args *a, int argc, char **argv)
+{
+    const char *prog = argv[0];
+    unsigned long v;
+    int c;
+
+    a->backend = "cuda";
+    a->report_fd = -1;
+    a->seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+    a->block = 256;
+    a->unroll = 1;
+    a->timing = (lab_timing_opts)LAB_TIMING_OPTS_DEFAULT;
+    while ((c = getopt_long(argc, argv, "", options, NULL)) != -1) {
+        switch (c) {
+        case OPT_BACKEND:
+            a->backend = optarg;
+            break;
+        case OPT_REPORT_FD:
+            if (parse_ulong(optarg, &v) < 0 || v < 3 || v > 1024)
+                return usage(prog, "--report-fd needs a descriptor >= 3");
+            a->report_fd = (int)v;
+            break;
+        case OPT_SEED:
+            if (parse_ulong(optarg, &v) < 0)
+                return usage(prog, "--seed needs a number");
+            a->seed = v;
+            break;
+        case OPT_STUDENT:
+            a->module[LAB_ROLE_STUDENT] = optarg;
+            break;
+        case OPT_BASELINE:
+            a->module[LAB_ROLE_BASELINE] = optarg;
+            break;
+        case OPT_REFERENCE:
+            a->module[LAB_ROLE_REFERENCE] = optarg;
+            break;
+        case OPT_KERNEL:
+            a->kernel[LAB_ROLE_STUDENT] = a->kernel[LAB_ROLE_REFERENCE] = optarg;
+            break;
+        case OPT_BASELINE_KERNEL:
+            a->kernel[LAB_ROLE_BASELINE] = optarg;
+            break;
+        case OPT_SIZES:
+            if (parse_list(optarg, a->sizes, ARRAY_SIZE(a->sizes), &a->nsizes) < 0)
+                return usage(prog, "--sizes needs up to 16 positive numbers");
+            break;
+        case OPT_TIMING_SIZES:
+            if (parse_list(optarg, a->timing_sizes, ARRAY_SIZE(a->timing_sizes),
+                           &a->ntiming_sizes) < 0)
+                return usage(prog, "--timing-sizes needs up to 16 positive numbers");
+            break;
+        case OPT_BLOCK:
+            if (parse_ulong(optarg, &v) < 0 || v == 0 || v > 1024)
+                return usage(prog, "--block needs 1..1024");
+            a->block = (unsigned)v;
+            break;
+        case OPT_UNROLL:
+            if (parse_ulong(optarg, &v) < 0 || v == 0 || v > 64)
+                return usage(prog, "--unroll needs 1..64");
+            a->unroll = (unsigned)v;
+            break;
+        case OPT_LAB_KERNELS:
+            a->lab_kernels = optarg;
+            break;
+        case OPT_MIN_SAMPLES:
+            if (parse_ulong(optarg, &v) < 0 || v == 0)
+                return usage(prog, "--min-samples needs a positive number");
+            a->timing.min_samples = (unsigned)v;
+            break;
+        case OPT_TIME_CAP:
+            a->timing.time_cap_s = atof(optarg);
+            if (a->timing.time_cap_s <= 0)
+                return usage(prog, "--time-cap needs positive seconds");
+            break;
+        case OPT_PROBE:
+            a->probe = true;
+            break;
+        default:
+            return usage(prog, "unknown option");
+        }
+    }
+    if (optind < argc)
+        return usage(prog, "unexpected argument");
+    if (a->report_fd < 0)
+        return usage(prog, "--report-fd is required");
+    if (a->probe)
+        return 0;
+    if (!a->module[LAB_ROLE_STUDENT] || !a->module[LAB_ROLE_BASELINE] ||
+        !a->module[LAB_ROLE_REFERENCE] || !a->kernel[LAB_ROLE_STUDENT] || !a->nsizes ||
+        !a->lab_kernels)
+        return usage(prog, "--student, --baseline, --reference, --kernel, --sizes and "
+                           "--lab-kernels are required");
+    if (strcmp(a->module[LAB_ROLE_BASELINE], "cpu") && !a->kernel[LAB_ROLE_BASELINE])
+        return usage(prog, "--baseline-kernel is required unless the baseline is cpu");
+    return 0;
+}
+
+bool
+lab_driver_is_gpu_role(const lab_driver *d, lab_role role)
+{
+    return d->module[role] != NULL;
+}
+
+int
+lab_driver_fail(lab_driver *d, lab_role role, const char *stage, unsigned long size,
+                const lab_err *err)
+{
+    const lab_dev_error *de = d->dev && d->ops->last_error ? d->ops->last_error(d->dev) : NULL;
+    cJSON *e;
+
+    d->failed = true;
+    lab_report_set_status(d->report, "error", err->msg);
+    cJSON_DeleteItemFromObject(d->report, "error");
+    if ((e = cJSON_AddObjectToObject(d->report, "error"))) {
+        cJSON_AddStringToObject(e, "role", lab_role_names[role]);
+        cJSON_AddStringToObject(e, "stage", stage);
+        cJSON_AddNumberToObject(e, "size", (double)size);
+        cJSON_AddNumberToObject(e, "code", de ? de->code : 0);
+        cJSON_AddStringToObject(e, "name", de && de->code ? de->name : "");
+        cJSON_AddStringToObject(e, "message", err->msg);
+    }
+    return err->code ? err->code : LAB_EDEVICE;
+}
+
+static int
+load_role(lab_driver *d, lab_role role, const char *suffix, lab_err *err)
+{
+    const char *path = d->args.module[role];
+    const char *kernel = d->args.kernel[role];
+    lab_image img;
+    int rc, n;
+
+    if (role == LAB_ROLE_BASELINE && !strcmp(path, "cpu"))
+        return 0;
+    if ((rc = lab_buf_read_file(&d->image[role], path, err)) < 0)
+        return rc;
+    n = snprintf(d->mangled[role], sizeof(d->mangled[role]), "_Z%zu%s%s", strlen(kernel), kernel,
+                 suffix);
+    if (n < 0 || (size_t)n >= sizeof(d->mangled[role]))
+        return lab_err_set(err, LAB_EINVAL, "kernel name '%s' is too long", kernel);
+    img.data = d->image[role].buf;
+    img.size = d->image[role].len + 1; /* PTX is passed with its NUL */
+    img.path = path;
+    if ((rc = d->ops->load(d->dev, &img, &d->module[role], err)) < 0)
+        return rc;
+    if (!d->ops->has_kernel(d->module[role], d->mangled[role]))
+        return lab_err_set(err, LAB_ENOENT,
+                           "'%s' defines no kernel %s with this exercise's "
+                           "parameters (looked for %s)",
+                           path, kernel, d->mangled[role]);
+    return 0;
+}
+
+int
+lab_driver_start(lab_driver *d, int argc, char **argv, const char *family,
+                 const char *mangle_suffix)
+{
+    lab_err err = LAB_ERR_INIT;
+    lab_buf kernels = LAB_BUF_INIT;
+    lab_image img;
+    int rc;
+
+    memset(d, 0, sizeof(*d));
+    for (int i = 0; i < LAB_ROLE_COUNT; i++)
+        lab_buf_init(&d->image[i]);
+    if (parse_args(&d->args, argc, argv) < 0) {
+        d->args.report_fd = -1;
+        return -2;
+    }
+    d->report = lab_report_new(family, d->args.backend);
+    d->cases = cJSON_AddArrayToObject(d->report, "cases");
+    d->timings = cJSON_AddArrayToObject(d->report, "timings");
+    cJSON_AddNumberToObject(d->report, "seed", (double)d->args.seed);
+    cJSON_AddNumberToObject(d->report, "block", d->args.block);
+    cJSON_AddNumberToObject(d->report, "unroll", d->args.unroll);
+    if (!(d->ops = lab_dev_backend(d->args.backend))) {
+        lab_err_set(&err, LAB_EINVAL, "unknown backend '%s'", d->args.backend);
+        return lab_driver_fail(d, LAB_ROLE_STUDENT, "open", 0, &err);
+    }
+    if ((rc = d->ops->open(0, &d->dev, &err)) < 0) {
+        d->failed = true;
+        lab_report_set_status(d->report, "no_gpu", err.msg);
+        return rc;
+    }
+    if ((rc = d->ops->info(d->dev, &d->info, &err)) < 0)
+        return lab_driver_fail(d, LAB_ROLE_STUDENT, "open", 0, &err);
+    lab_report_set_device(d->report, &d->info);
+    if (d->args.probe)
+        return 0;
+    for (int role = 0; role < LAB_ROLE_COUNT; role++)
+        if ((rc = load_role(d, (lab_role)role, mangle_suffix, &err)) < 0)
+            return lab_driver_fail(d, (lab_role)role, "load", 0, &err);
+    if ((rc = lab_buf_read_file(&kernels, d->args.lab_kernels, &err)) < 0)
+        goto lab_failed;
+    img.data = kernels.buf;
+    img.size = kernels.len + 1;
+    img.path = d->args.lab_kernels;
+    rc = d->ops->load(d->dev, &img, &d->lab_kernels, &err);
+    if (rc == 0)
+        rc = lab_timing_init(&d->timing, d->ops, d->dev, d->lab_kernels, (size_t)d->info.l2_bytes,
+                             d->info.total_mem, &err);
+    if (rc == 0)
+        rc = lab_timing_copy_gbps(&d->timing, &d->copy_gbps, &err);
+lab_failed:
+    lab_buf_release(&kernels);
+    if (rc < 0) {
+        lab_err_wrap(&err, "the lab's own kernels");
+        return lab_driver_fail(d, LAB_ROLE_REFERENCE, "setup", 0, &err);
+    }
+    cJSON_AddNumberToObject(d->report, "copy_gbps", d->copy_gbps);
+    return 0;
+}
+
+int
+lab_driver_launch(lab_driver *d, lab_role role, lab_dim3 grid, lab_dim3 block, unsigned shared,
+                  void **args, lab_err *err)
+{
+    return d->ops->launch(d->module[role], d->mangled[role], grid, block, shared, args, err);
+}
+
+int
+lab_driver_finish(lab_driver *d)
+{
+    lab_err err = LAB_ERR_INIT;
+    int status = 0;
+
+    if (d->args.report_fd < 0) { /* usage error: nothing to report */
+        cJSON_Delete(d->report);
+        return 2;
+    }
+    if (lab_report_emit(d->report, d->args.report_fd, &err) < 0) {
+        fprintf(stderr, "driver: %s\n", err.msg);
+        status = 2;
+    }
+    cJSON_Delete(d->report);
+    lab_timing_release(&d->timing);
+    if (d->dev)
+        d->ops->close(d->dev);
+    for (int i = 0; i < LAB_ROLE_COUNT; i++)
+        lab_buf_release(&d->image[i]);
+    return status;
+}

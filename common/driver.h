@@ -1,0 +1,89 @@
+/*
+ * driver.h - what every exercise driver shares: its command line, the
+ * device, the three roles' modules, the report, and how a failure is told.
+ *
+ * A driver is one C program per kernel signature family (lab/drivers/).  The
+ * lab runs it as
+ *   DRIVER --backend cuda|sim --report-fd 3 --lab-kernels lab-kernels.ptx
+ *          --student S.cubin --baseline B.cubin|cpu --reference R.cubin --kernel NAME
+ *          --baseline-kernel NAME --sizes 1,1000 --timing-sizes 1000 --block 512 --unroll 1
+ *          [--seed N] [--min-samples 300] [--time-cap 4] [--probe]
+ * and reads one JSON object (common/report.h) from fd 3.  Usage errors print
+ * to stderr and exit 2 with no report; everything else ends in a report and
+ * exit 0, whatever the student's kernel did.
+ *
+ * Call order in a driver's main():
+ *   if (lab_driver_start(&d, argc, argv, "reduce-int", "PiS_j") == 0)
+ *       ... family work: lab_driver_launch, checks, lab_timing_run ...
+ *   return lab_driver_finish(&d);
+ */
+#ifndef COMMON_DRIVER_H
+#define COMMON_DRIVER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <cJSON.h>
+
+#include "common/dev.h"
+#include "common/timing.h"
+#include "lab/core/buf.h"
+
+typedef enum lab_role {
+    LAB_ROLE_STUDENT,
+    LAB_ROLE_BASELINE,
+    LAB_ROLE_REFERENCE,
+    LAB_ROLE_COUNT
+} lab_role;
+
+extern const char *const lab_role_names[LAB_ROLE_COUNT];
+
+typedef struct lab_driver_args {
+    const char *backend;
+    int report_fd;
+    uint64_t seed;
+    const char *module[LAB_ROLE_COUNT]; /* module path, or "cpu" for a host baseline */
+    const char *kernel[LAB_ROLE_COUNT]; /* plain kernel names */
+    unsigned long sizes[16];
+    size_t nsizes;
+    unsigned long timing_sizes[16];
+    size_t ntiming_sizes;
+    unsigned block;
+    unsigned unroll;
+    const char *lab_kernels;
+    lab_timing_opts timing;
+    bool probe;
+} lab_driver_args;
+
+typedef struct lab_driver {
+    lab_driver_args args;
+    const lab_dev_ops *ops;
+    lab_dev *dev;
+    lab_dev_info info;
+    cJSON *report;
+    cJSON *cases;   /* array in report */
+    cJSON *timings; /* array in report */
+    lab_buf image[LAB_ROLE_COUNT];
+    lab_module *module[LAB_ROLE_COUNT]; /* NULL for a cpu role */
+    char mangled[LAB_ROLE_COUNT][256];
+    lab_module *lab_kernels;
+    lab_timing timing;
+    double copy_gbps;
+    bool failed; /* status is no longer "ok" */
+} lab_driver;
+
+/* Parses, opens the device, loads the modules; 0 to go on, <0 when the report
+ * already says why not (no_gpu, error) or on a usage error (exit 2). */
+int lab_driver_start(lab_driver *d, int argc, char **argv, const char *family,
+                     const char *mangle_suffix);
+bool lab_driver_is_gpu_role(const lab_driver *d, lab_role role);
+int lab_driver_launch(lab_driver *d, lab_role role, lab_dim3 grid, lab_dim3 block, unsigned shared,
+                      void **args, lab_err *err);
+/* Marks the report "error": the role, the stage ("load", "launch", "run", "timing"),
+ * the size, the device's own error code and err's message.  Returns err->code. */
+int lab_driver_fail(lab_driver *d, lab_role role, const char *stage, unsigned long size,
+                    const lab_err *err);
+/* Emits the report, closes the device; the process exit status. */
+int lab_driver_finish(lab_driver *d);
+
+#endif

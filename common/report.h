@@ -1,0 +1,41 @@
+/*
+ * report.h - the driver's side of the runner protocol: one JSON object,
+ * written once to the report fd the lab opened (never stdout).
+ *
+ * Protocol version 1.  Top-level fields (never renumbered or reused):
+ *   version   1
+ *   family    "reduce-int"
+ *   backend   "cuda" | "sim"
+ *   status    "ok" | "no_gpu" | "error"
+ *   reason    one line, for no_gpu and error
+ *   error     {role, stage, size, code, name, message} for status "error"
+ *   seed      the inputs' seed
+ *   device    {name, cc, sm_count, mem_clock_khz, bus_width_bits, peak_gbps, l2_bytes,
+ * driver_version} block, unroll cases     [{size, role, grid, correct, expected, got, bad,
+ * first_bad, detail}] timings   [{size, bytes, copy_gbps, capped, kernels: [{role, median_ns,
+ * mad_ns, min_ns, max_ns, ci_rel, samples, gbps, pct_peak, pct_copy}]}]
+ *
+ * Call order: lab_report_new, fill with cJSON calls and the helpers below,
+ * lab_report_emit (once), cJSON_Delete.
+ */
+#ifndef COMMON_REPORT_H
+#define COMMON_REPORT_H
+
+#include <cJSON.h>
+
+#include "common/dev.h"
+#include "common/stats.h"
+
+#define LAB_REPORT_VERSION 1
+
+cJSON *lab_report_new(const char *family, const char *backend);
+void lab_report_set_device(cJSON *report, const lab_dev_info *info);
+/* status "no_gpu" or "error" with a one-line reason. */
+void lab_report_set_status(cJSON *report, const char *status, const char *reason);
+/* Appends {role, median_ns, ...} to kernels; bytes moved per launch give GB/s. */
+void lab_report_add_timing(cJSON *kernels, const char *role, const lab_stats *ns, double bytes,
+                           double peak_gbps, double copy_gbps);
+/* Writes the whole object to fd and closes nothing. */
+int lab_report_emit(cJSON *report, int fd, lab_err *err);
+
+#endif

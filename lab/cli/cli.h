@@ -1,0 +1,57 @@
+/*
+ * cli.h - the command table of the cudalab CLI.
+ *
+ * One lab_cmd per file (cmd-*.c), collected in lab_cmds[] (cmd-table.c);
+ * dispatch, `cudalab help` and completion walk that one list.  A command's
+ * run() gets the arguments after its name and returns the process exit
+ * status: 0 pass / success, 1 any other verdict, 2 usage or lab error.
+ */
+#ifndef LAB_CLI_CLI_H
+#define LAB_CLI_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "lab/core/lab.h"
+
+#define LAB_EXIT_OK 0
+#define LAB_EXIT_VERDICT 1
+#define LAB_EXIT_ERROR 2
+
+typedef enum lab_complete {
+    LAB_COMPLETE_NONE,
+    LAB_COMPLETE_EXERCISE,
+    LAB_COMPLETE_FILE,
+} lab_complete;
+
+typedef struct lab_cli {
+    lab *lab;
+    bool json;  /* --json: machine-readable output */
+    bool color; /* stdout is a terminal and NO_COLOR is unset */
+    bool tty_err;
+} lab_cli;
+
+typedef struct lab_cmd {
+    const char *name;
+    const char *args; /* "EXERCISE [FILE] [--json]" */
+    const char *help; /* one line */
+    lab_complete complete[2];
+    int (*run)(lab_cli *cli, int argc, char **argv);
+} lab_cmd;
+
+extern const lab_cmd *const lab_cmds[];
+extern const size_t lab_cmd_count;
+
+const lab_cmd *lab_cli_find(const char *name);
+/* Looks up an exercise id; prints "unknown exercise" with the known ids on failure. */
+const lab_exercise *lab_cli_exercise(lab_cli *cli, const char *id);
+/* Prints "cudalab: msg" to stderr; returns LAB_EXIT_ERROR. */
+int lab_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* SGR colour on/off around text when cli->color. */
+const char *lab_cli_sgr(const lab_cli *cli, const char *params);
+const char *lab_cli_reset(const lab_cli *cli);
+
+extern const lab_cmd lab_cmd_list, lab_cmd_show, lab_cmd_start, lab_cmd_grade, lab_cmd_device,
+    lab_cmd_help;
+
+#endif

@@ -1,0 +1,205 @@
+/*
+ * cmd-grade.c - `cudalab grade EXERCISE [FILE] [--json] [--seed N] [--no-record]`:
+ * compile, run, verdict and the timing table.
+ */
+#include "lab/cli/cli.h"
+
+#include <cJSON.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const stage_names[LAB_STAGE_COUNT] = {
+    [LAB_STAGE_COMPILE] = "compiling",
+    [LAB_STAGE_CHECK] = "checking",
+    [LAB_STAGE_RUN] = "running on",
+    [LAB_STAGE_RECORD] = "recording",
+};
+
+static void
+on_stage(lab_stage s, const char *what, void *arg)
+{
+    lab_cli *cli = arg;
+
+    if (cli->tty_err && !cli->json)
+        fprintf(stderr, "\r\033[K%s %s ...", stage_names[s], what);
+}
+
+static void
+clear_progress(const lab_cli *cli)
+{
+    if (cli->tty_err && !cli->json)
+        fprintf(stderr, "\r\033[K");
+}
+
+static void
+format_time(double ns, char *buf, size_t size)
+{
+    if (ns >= 1e6)
+        snprintf(buf, size, "%.2f ms", ns / 1e6);
+    else
+        snprintf(buf, size, "%.2f us", ns / 1e3);
+}
+
+static void
+print_cases(const lab_cli *cli, const lab_runreport *r)
+{
+    printf("  %-10s %-10s %s\n", "n", "student", "");
+    for (size_t i = 0; i < r->ncases; i++) {
+        const lab_case *c = &r->cases[i];
+        if (strcmp(c->role, "student"))
+            continue;
+        printf("  %-10lu %s%-10s%s %s\n", c->size, lab_cli_sgr(cli, c->correct ? "32" : "31"),
+               c->correct ? "ok" : "wrong", lab_cli_reset(cli), c->correct ? "" : c->detail);
+    }
+}
+
+static void
+print_timing(const lab_grading *g)
+{
+    const lab_size_timing *t = lab_runreport_last_timing(&g->report);
+    const lab_kernel_time *base = lab_runreport_time(&g->report, "baseline");
+
+    if (!t)
+        return;
+    printf("\n  n = %lu (%.1f MiB)   copy bandwidth measured now: %.0f GB/s   peak %.0f GB/s\n",
+           t->size, t->bytes / (1 << 20), t->copy_gbps, g->report.peak_gbps);
+    printf("  %-10s %12s %8s %8s %8s %7s %7s %8s\n", "kernel", "median", "CI95", "samples", "GB/s",
+           "% peak", "% copy", "speedup");
+    for (size_t i = 0; i < t->nkernels; i++) {
+        const lab_kernel_time *k = &t->kernels[i];
+        char med[32];
+        format_time(k->median_ns, med, sizeof(med));
+        printf("  %-10s %12s %7.2f%% %8lu %8.0f %7.1f %7.1f %7.2fx%s\n", k->role, med,
+               100 * k->ci_rel, k->samples, k->gbps, k->pct_peak, k->pct_copy,
+               base && k->median_ns > 0 ? base->median_ns / k->median_ns : 0,
+               k->cpu ? "  (CPU)" : "");
+    }
+    if (t->capped)
+        printf("  (stopped at the time cap before the medians settled to +-0.25%%)\n");
+}
+
+static void
+print_text(const lab_cli *cli, const lab_exercise *ex, const char *file, const lab_grading *g)
+{
+    const lab_verdict_info *vi = lab_verdict_describe(g->result.verdict);
+
+    printf("%s%s%s  %s\n", lab_cli_sgr(cli, "1"), ex->id, lab_cli_reset(cli), file);
+    if (g->device.present)
+        printf("GPU %s (%s), seed %llu, block %u\n", g->device.name, g->arch,
+               (unsigned long long)g->seed, ex->block);
+    if (g->compiler_log.len)
+        printf("\n%s", g->compiler_log.buf);
+    if (g->has_report && g->report.ncases) {
+        printf("\n");
+        print_cases(cli, &g->report);
+    }
+    if (g->has_report)
+        print_timing(g);
+    printf("\n%s%s%s  %s   %d/%d points\n", lab_cli_sgr(cli, vi->color), vi->name,
+           lab_cli_reset(cli), g->result.message, g->result.points, ex->points);
+    if (g->result.verdict != LAB_VERDICT_PASS)
+        printf("next: %s\n", vi->advice);
+}
+
+static void
+print_json(const lab_exercise *ex, const char *file, const lab_grading *g)
+{
+    cJSON *o = cJSON_CreateObject(), *report;
+    char *text;
+
+    cJSON_AddStringToObject(o, "exercise", ex->id);
+    cJSON_AddStringToObject(o, "file", file);
+    cJSON_AddStringToObject(o, "file_hash", g->file_hash);
+    cJSON_AddStringToObject(o, "verdict", lab_verdict_describe(g->result.verdict)->name);
+    cJSON_AddStringToObject(o, "message", g->result.message);
+    cJSON_AddNumberToObject(o, "points", g->result.points);
+    cJSON_AddNumberToObject(o, "max_points", ex->points);
+    cJSON_AddNumberToObject(o, "speedup", g->result.speedup);
+    cJSON_AddNumberToObject(o, "reference_speedup", g->result.reference_speedup);
+    cJSON_AddNumberToObject(o, "fraction_of_reference", g->result.fraction);
+    cJSON_AddNumberToObject(o, "median_ns", g->result.median_ns);
+    cJSON_AddStringToObject(o, "arch", g->arch);
+    cJSON_AddNumberToObject(o, "seed", (double)g->seed);
+    cJSON_AddStringToObject(o, "device", g->device.present ? g->device.name : "");
+    cJSON_AddStringToObject(o, "compiler_log", g->compiler_log.buf);
+    report = g->report_json.len ? cJSON_Parse(g->report_json.buf) : NULL;
+    cJSON_AddItemToObject(o, "report", report ? report : cJSON_CreateNull());
+    text = cJSON_Print(o);
+    if (text)
+        puts(text);
+    free(text);
+    cJSON_Delete(o);
+}
+
+static int
+grade_run(lab_cli *cli, int argc, char **argv)
+{
+    lab_grade_request req = { 0 };
+    lab_buf work = LAB_BUF_INIT;
+    lab_err err = LAB_ERR_INIT;
+    lab_grading g;
+    const char *id = NULL, *file = NULL;
+    int status;
+
+    req.record = true;
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--json")) {
+            cli->json = true;
+        } else if (!strcmp(argv[i], "--no-record")) {
+            req.record = false;
+        } else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
+            char *end;
+            errno = 0;
+            req.seed = strtoull(argv[++i], &end, 10);
+            if (errno || *end || req.seed == 0)
+                return lab_cli_error("grade: --seed needs a positive number");
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            return lab_cli_error("grade: unknown option '%s'", argv[i]);
+        } else if (!id) {
+            id = argv[i];
+        } else if (!file) {
+            file = argv[i];
+        } else {
+            return lab_cli_error("grade: unexpected argument '%s'", argv[i]);
+        }
+    }
+    if (!id)
+        return lab_cli_error("usage: cudalab grade EXERCISE [FILE] [--json] [--seed N] "
+                             "[--no-record]");
+    if (!(req.ex = lab_cli_exercise(cli, id)))
+        return LAB_EXIT_ERROR;
+    if (!file) {
+        lab_work_path(req.ex, &work);
+        file = work.buf;
+    }
+    req.file = file;
+    req.on_stage = on_stage;
+    req.arg = cli;
+    lab_grading_init(&g);
+    if (lab_grade(cli->lab, &req, &g, &err) < 0) {
+        clear_progress(cli);
+        status = lab_cli_error("%s", err.msg);
+        if (err.code == LAB_ENOENT && !strcmp(file, work.buf))
+            fprintf(stderr, "(run 'cudalab start %s' to create it)\n", req.ex->id);
+        goto out;
+    }
+    clear_progress(cli);
+    if (cli->json)
+        print_json(req.ex, file, &g);
+    else
+        print_text(cli, req.ex, file, &g);
+    status = lab_verdict_describe(g.result.verdict)->exit_status;
+out:
+    lab_grading_release(&g);
+    lab_buf_release(&work);
+    return status;
+}
+
+const lab_cmd lab_cmd_grade = {
+    .name = "grade",
+    .args = "EXERCISE [FILE] [--json] [--seed N] [--no-record]",
+    .help = "compile FILE (default work/CHAPTER/EXERCISE.cu), run it and grade it",
+    .complete = { LAB_COMPLETE_EXERCISE, LAB_COMPLETE_FILE },
+    .run = grade_run,
+};

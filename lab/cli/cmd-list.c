@@ -1,0 +1,94 @@
+/*
+ * cmd-list.c - `cudalab list [--json]`: chapters and exercises with the
+ * learner's status from the progress store.
+ */
+#include "lab/cli/cli.h"
+
+#include <cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *
+status_text(const lab_progress *p)
+{
+    if (p->attempts == 0)
+        return "not started";
+    if (p->passed)
+        return "passed";
+    return "attempted";
+}
+
+static int
+list_run(lab_cli *cli, int argc, char **argv)
+{
+    const lab_catalog *cat = lab_catalog_of(cli->lab);
+    lab_err err = LAB_ERR_INIT;
+    lab_store *st = NULL;
+    cJSON *root = NULL, *arr = NULL;
+
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--json"))
+            cli->json = true;
+        else
+            return lab_cli_error("list: unexpected argument '%s'", argv[i]);
+    }
+    if (lab_store_of(cli->lab, &st, &err) < 0)
+        return lab_cli_error("%s", err.msg);
+    if (cli->json) {
+        root = cJSON_CreateObject();
+        arr = cJSON_AddArrayToObject(root, "exercises");
+    }
+    for (size_t c = 0; c < lab_catalog_chapter_count(cat); c++) {
+        const lab_chapter *ch = lab_catalog_chapter(cat, c);
+        if (!cli->json)
+            printf("%s%s%s  (%s)\n", lab_cli_sgr(cli, "1"), ch->title, lab_cli_reset(cli), ch->id);
+        for (size_t i = 0; i < ch->nexercises; i++) {
+            const lab_exercise *ex = ch->exercises[i];
+            lab_progress p;
+            if (lab_store_progress(st, ex->id, &p, &err) < 0) {
+                cJSON_Delete(root);
+                return lab_cli_error("%s", err.msg);
+            }
+            if (cli->json) {
+                cJSON *o = cJSON_CreateObject();
+                cJSON_AddStringToObject(o, "id", ex->id);
+                cJSON_AddStringToObject(o, "chapter", ex->chapter);
+                cJSON_AddStringToObject(o, "title", ex->title);
+                cJSON_AddStringToObject(o, "status", status_text(&p));
+                cJSON_AddNumberToObject(o, "attempts", p.attempts);
+                cJSON_AddStringToObject(o, "last_verdict", p.last_verdict);
+                cJSON_AddNumberToObject(o, "best_speedup", p.best_speedup);
+                cJSON_AddNumberToObject(o, "best_fraction", p.best_fraction);
+                cJSON_AddItemToArray(arr, o);
+                continue;
+            }
+            printf("  %-30s %-40s %s", ex->id, ex->title, status_text(&p));
+            if (p.best_speedup > 0)
+                printf(", best %.2fx (%.0f%% of reference)", p.best_speedup, 100 * p.best_fraction);
+            else if (p.attempts)
+                printf(", last %s", p.last_verdict);
+            printf("\n");
+        }
+    }
+    if (cli->json) {
+        cJSON *problems = cJSON_AddArrayToObject(root, "problems");
+        for (size_t i = 0; i < lab_catalog_problem_count(cat); i++)
+            cJSON_AddItemToArray(problems, cJSON_CreateString(lab_catalog_problem(cat, i)));
+        char *text = cJSON_Print(root);
+        if (text)
+            puts(text);
+        free(text);
+        cJSON_Delete(root);
+    } else {
+        for (size_t i = 0; i < lab_catalog_problem_count(cat); i++)
+            fprintf(stderr, "%s\n", lab_catalog_problem(cat, i));
+    }
+    return LAB_EXIT_OK;
+}
+
+const lab_cmd lab_cmd_list = {
+    .name = "list",
+    .args = "[--json]",
+    .help = "list the chapters and exercises with your progress",
+    .run = list_run,
+};

@@ -1,0 +1,42 @@
+/*
+ * cmd-show.c - `cudalab show EXERCISE`: the task text and the file to edit.
+ */
+#include "lab/cli/cli.h"
+
+#include <unistd.h>
+
+static int
+show_run(lab_cli *cli, int argc, char **argv)
+{
+    const lab_exercise *ex;
+    lab_buf text = LAB_BUF_INIT, work = LAB_BUF_INIT;
+    lab_err err = LAB_ERR_INIT;
+
+    if (argc != 1)
+        return lab_cli_error("usage: cudalab show EXERCISE");
+    if (!(ex = lab_cli_exercise(cli, argv[0])))
+        return LAB_EXIT_ERROR;
+    if (lab_buf_read_file(&text, ex->task, &err) < 0)
+        return lab_cli_error("%s", err.msg);
+    lab_work_path(ex, &work);
+    printf("%s%s%s: %s\n\n%s\n", lab_cli_sgr(cli, "1"), ex->id, lab_cli_reset(cli), ex->title,
+           text.buf);
+    printf("Kernel: %s   family: %s   block: %u   sizes:", ex->kernel, ex->family, ex->block);
+    for (size_t i = 0; i < ex->nsizes; i++)
+        printf(" %lu", ex->sizes[i]);
+    printf("\nFile to edit: %s%s\n", work.buf,
+           access(work.buf, F_OK) == 0 ? "" : "  (not there yet: cudalab start first)");
+    if (ex->nhints)
+        printf("Hints: %zu (in %s/hints.md)\n", ex->nhints, ex->dir);
+    lab_buf_release(&text);
+    lab_buf_release(&work);
+    return LAB_EXIT_OK;
+}
+
+const lab_cmd lab_cmd_show = {
+    .name = "show",
+    .args = "EXERCISE",
+    .help = "show the task and the file to edit",
+    .complete = { LAB_COMPLETE_EXERCISE },
+    .run = show_run,
+};

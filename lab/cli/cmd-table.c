@@ -1,0 +1,65 @@
+/*
+ * cmd-table.c - the one list of commands, and helpers every command shares.
+ */
+#include "lab/cli/cli.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+const lab_cmd *const lab_cmds[] = {
+    &lab_cmd_list, &lab_cmd_show, &lab_cmd_start, &lab_cmd_grade, &lab_cmd_device, &lab_cmd_help,
+};
+const size_t lab_cmd_count = ARRAY_SIZE(lab_cmds);
+
+const lab_cmd *
+lab_cli_find(const char *name)
+{
+    for (size_t i = 0; i < lab_cmd_count; i++)
+        if (!strcmp(lab_cmds[i]->name, name))
+            return lab_cmds[i];
+    return NULL;
+}
+
+int
+lab_cli_error(const char *fmt, ...)
+{
+    va_list ap;
+
+    fputs("cudalab: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return LAB_EXIT_ERROR;
+}
+
+const lab_exercise *
+lab_cli_exercise(lab_cli *cli, const char *id)
+{
+    const lab_catalog *cat = lab_catalog_of(cli->lab);
+    const lab_exercise *ex = lab_catalog_find(cat, id);
+
+    if (ex)
+        return ex;
+    fprintf(stderr, "cudalab: unknown exercise '%s'; the exercises are:\n", id);
+    for (size_t i = 0; i < lab_catalog_exercise_count(cat); i++)
+        fprintf(stderr, "    %s\n", lab_catalog_exercise(cat, i)->id);
+    return NULL;
+}
+
+const char *
+lab_cli_sgr(const lab_cli *cli, const char *params)
+{
+    static char buf[32];
+
+    if (!cli->color)
+        return "";
+    snprintf(buf, sizeof(buf), "\033[%sm", params);
+    return buf;
+}
+
+const char *
+lab_cli_reset(const lab_cli *cli)
+{
+    return cli->color ? "\033[0m" : "";
+}

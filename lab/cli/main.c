@@ -1,0 +1,70 @@
+/*
+ * main.c - cudalab's entry point: global options, then one command from the
+ * table in cmd-table.c.  With no command it shows the catalog and how to
+ * begin (the full-screen menu is a separate front end).
+ */
+#include "lab/cli/cli.h"
+#include "lab/core/proc.h"
+#include "lab/core/toolchain.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define LAB_VERSION "0.1.0"
+
+static void
+usage(FILE *fp)
+{
+    fprintf(fp, "usage: cudalab [--version] [--help] COMMAND [ARGS]\n\ncommands:\n");
+    for (size_t i = 0; i < lab_cmd_count; i++)
+        fprintf(fp, "  %-8s %-28s %s\n", lab_cmds[i]->name, lab_cmds[i]->args, lab_cmds[i]->help);
+    fprintf(fp, "\nExit status: 0 pass, 1 any other verdict, 2 usage or lab error.\n"
+                "Environment: CUDALAB_DB (progress database), CUDALAB_ARCH (build target when "
+                "there is no GPU; default " LAB_DEFAULT_ARCH "), CUDALAB_CACHE_DIR, NO_COLOR.\n");
+}
+
+int
+main(int argc, char **argv)
+{
+    lab_cli cli = { 0 };
+    lab_err err = LAB_ERR_INIT;
+    const lab_cmd *cmd;
+    int status;
+
+    if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+        usage(stdout);
+        return LAB_EXIT_OK;
+    }
+    if (argc > 1 && !strcmp(argv[1], "--version")) {
+        printf("cudalab " LAB_VERSION "\n");
+        return LAB_EXIT_OK;
+    }
+    if (argc > 1 && argv[1][0] == '-') {
+        usage(stderr);
+        return lab_cli_error("unknown option '%s'", argv[1]);
+    }
+    cmd = lab_cli_find(argc > 1 ? argv[1] : "list");
+    if (!cmd) {
+        usage(stderr);
+        return lab_cli_error("unknown command '%s'", argv[1]);
+    }
+    if (lab_proc_install_cleanup(&err) < 0)
+        return lab_cli_error("%s", err.msg);
+    cli.color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
+    cli.tty_err = isatty(STDERR_FILENO);
+    if (lab_open(&cli.lab, &err) < 0)
+        return lab_cli_error("%s", err.msg);
+    status = cmd->run(&cli, argc > 1 ? argc - 2 : 0, argc > 1 ? argv + 2 : argv + argc);
+    if (argc == 1)
+        printf("\nStart with:  cudalab start %s   (then: cudalab grade %s)\n"
+               "All commands: cudalab help\n",
+               lab_catalog_exercise_count(lab_catalog_of(cli.lab))
+                   ? lab_catalog_exercise(lab_catalog_of(cli.lab), 0)->id
+                   : "EXERCISE",
+               lab_catalog_exercise_count(lab_catalog_of(cli.lab))
+                   ? lab_catalog_exercise(lab_catalog_of(cli.lab), 0)->id
+                   : "EXERCISE");
+    lab_close(cli.lab);
+    return status;
+}

@@ -1,0 +1,95 @@
+/*
+ * lab.h - the lab context every front end opens, and the grading of one
+ * file against one exercise (DESIGN.md "How a grade flows").
+ *
+ * Paths (each overridable by an environment variable, for tests and installs):
+ *   datadir     exercises/, solutions/, docs/     $CUDALAB_DATADIR; else the source tree
+ *               the binary was built in (bin/..), else <prefix>/share/cudalab
+ *   libexecdir  drivers, lab-kernels.ptx          $CUDALAB_LIBEXECDIR; else build/libexec/cudalab
+ *               of the source tree, else <prefix>/libexec/cudalab
+ *   cachedir    compiled kernels                  $CUDALAB_CACHE_DIR; else $XDG_CACHE_HOME/cudalab,
+ *               else ~/.cache/cudalab
+ *   store       progress.db (lab/core/store.h)
+ *
+ * Call order: lab_open; lab_catalog_of / lab_device / lab_grade any number of
+ * times; lab_close.  The lab never loads the CUDA driver itself: the device
+ * probe and every run happen in driver processes.
+ */
+#ifndef LAB_CORE_LAB_H
+#define LAB_CORE_LAB_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "lab/core/buf.h"
+#include "lab/core/catalog.h"
+#include "lab/core/err.h"
+#include "lab/core/grade.h"
+#include "lab/core/hash.h"
+#include "lab/core/runreport.h"
+#include "lab/core/store.h"
+
+typedef struct lab lab;
+
+typedef struct lab_device {
+    bool present;
+    char name[256];
+    char cc[16];
+    char arch[16];    /* "sm_90"; the build target */
+    char reason[512]; /* why there is none */
+    double peak_gbps;
+    int sm_count;
+    int driver_version;
+} lab_device;
+
+typedef enum lab_stage {
+    LAB_STAGE_COMPILE,
+    LAB_STAGE_CHECK,
+    LAB_STAGE_RUN,
+    LAB_STAGE_RECORD,
+    LAB_STAGE_COUNT
+} lab_stage;
+
+typedef struct lab_grade_request {
+    const lab_exercise *ex;
+    const char *file; /* the student's kernel file */
+    uint64_t seed;    /* 0: a fresh one */
+    bool record;      /* add the attempt to the store */
+    void (*on_stage)(lab_stage stage, const char *what, void *arg); /* progress, may be NULL */
+    void *arg;
+    const volatile sig_atomic_t *cancel; /* may be NULL */
+} lab_grade_request;
+
+typedef struct lab_grading {
+    lab_grade_result result;
+    bool has_report;
+    lab_runreport report;
+    lab_buf report_json; /* the driver's report as sent */
+    lab_buf compiler_log;
+    char file_hash[LAB_HASH_HEX];
+    uint64_t seed; /* of the inputs */
+    char arch[16];
+    char baseline_name[128]; /* "reduceNeighbored" or "the CPU recursiveReduce" */
+    lab_device device;
+} lab_grading;
+
+int lab_open(lab **out, lab_err *err);
+void lab_close(lab *l);
+const lab_catalog *lab_catalog_of(const lab *l);
+const char *lab_datadir(const lab *l);
+const char *lab_libexecdir(const lab *l);
+/* The store, opened on first use. */
+int lab_store_of(lab *l, lab_store **out, lab_err *err);
+/* What GPU the drivers see (probed once per lab, in a child process). */
+int lab_device_probe(lab *l, const lab_device **out, lab_err *err);
+/* The student's file for an exercise: work/<chapter>/<name>.cu under the current directory. */
+int lab_work_path(const lab_exercise *ex, lab_buf *out);
+
+void lab_grading_init(lab_grading *g);
+void lab_grading_release(lab_grading *g);
+/* 0 with g->result filled for every verdict; <0 when the lab could not grade
+ * (missing file, no nvcc, a broken reference, cancelled: LAB_ECANCEL). */
+int lab_grade(lab *l, const lab_grade_request *req, lab_grading *g, lab_err *err);
+
+#endif

@@ -1,0 +1,67 @@
+/*
+ * toolchain.h - nvcc: finding it, and compiling a kernel file to PTX and a
+ * cubin, cached by content hash.
+ *
+ * nvcc is looked for in $CUDALAB_NVCC, on PATH, in $CUDA_HOME/bin and in
+ * /usr/local/cuda/bin.  A build runs nvcc as a child process (lab/core/proc)
+ * with the exercise's build timeout:
+ *   nvcc -ptx -arch=ARCH -O3 -lineinfo SRC        -> HASH.ptx   (device code only)
+ *   nvcc -cubin -arch=ARCH HASH.ptx               -> HASH.cubin
+ * The student's host code is never compiled into anything that runs.  The
+ * cache key covers the source bytes, the instantiation line, the arch, the
+ * flags and nvcc's version; failed builds are not cached.  nvcc's messages
+ * are rewritten from "file.cu(12): error" to "file.cu:12: error".
+ *
+ * Call order: lab_toolchain_find once; lab_build_init, lab_toolchain_build,
+ * read the lab_build, lab_build_release; lab_toolchain_free.
+ */
+#ifndef LAB_CORE_TOOLCHAIN_H
+#define LAB_CORE_TOOLCHAIN_H
+
+#include <signal.h>
+#include <stdbool.h>
+
+#include "lab/core/buf.h"
+#include "lab/core/err.h"
+#include "lab/core/hash.h"
+
+#define LAB_DEFAULT_ARCH "sm_90"
+
+typedef struct lab_toolchain lab_toolchain;
+
+int lab_toolchain_find(lab_toolchain **out, lab_err *err);
+void lab_toolchain_free(lab_toolchain *tc);
+const char *lab_toolchain_nvcc(const lab_toolchain *tc);    /* path */
+const char *lab_toolchain_version(const lab_toolchain *tc); /* "13.0.88" */
+
+typedef struct lab_build_request {
+    const char *source;      /* the .cu file */
+    const char *instantiate; /* appended C++ line (templates), or NULL */
+    const char *arch;        /* "sm_90" */
+    const char *cache_dir;   /* created if missing */
+    double timeout_s;
+    const volatile sig_atomic_t *cancel;
+} lab_build_request;
+
+typedef struct lab_build {
+    bool ok;        /* PTX and cubin exist */
+    bool cached;    /* found in the cache, nvcc not run */
+    bool timed_out; /* nvcc ran past the timeout */
+    bool cancelled;
+    char hash[LAB_HASH_HEX];
+    lab_buf ptx_path;
+    lab_buf cubin_path;
+    lab_buf ptx; /* the PTX text when ok */
+    lab_buf log; /* nvcc's messages, file:line form */
+} lab_build;
+
+void lab_build_init(lab_build *b);
+void lab_build_release(lab_build *b);
+/* 0 when nvcc ran (check b->ok: a compile error is not a failure of the call);
+ * <0 when nvcc could not be run or the cache is unusable. */
+int lab_toolchain_build(const lab_toolchain *tc, const lab_build_request *req, lab_build *b,
+                        lab_err *err);
+/* nvcc's "f.cu(12): error: x" lines rewritten as "f.cu:12: error: x" (appended to out). */
+int lab_toolchain_format_log(const char *log, lab_buf *out);
+
+#endif

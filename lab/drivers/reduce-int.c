@@ -1,0 +1,294 @@
+/*
+ * reduce-int.c - the driver for the integer in-place reduction family:
+ *
+ *     __global__ void K(int *g_idata, int *g_odata, unsigned int n)
+ *
+ * launched with grid = ceil(n / (block * unroll)); block b reduces the
+ * elements [b*block*unroll, (b+1)*block*unroll) of g_idata (in place, it may
+ * overwrite them) and writes their sum to g_odata[b].  This is the notes'
+ * reduceInteger ladder (Neighbored ... CompleteUnroll).
+ *
+ * Checks: every block's partial sum, exactly (32-bit wrap-around, as the GPU
+ * adds), for every size; the input is padded past n with poison so a kernel
+ * that reads beyond n gets a wrong sum; g_odata is poisoned before each run
+ * and has a guard zone after the grid that must stay untouched.  The oracle
+ * and CPU baseline is the notes' recursiveReduce (made correct for any n).
+ */
+#include "common/driver.h"
+#include "common/report.h"
+#include "common/rng.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define POISON_OUT 0xDEADBEEFu /* g_odata before a run */
+#define POISON_IN 0x00100001u  /* g_idata past n: changes any sum it enters */
+#define GUARD 64               /* ints after the grid in g_odata */
+#define CPU_MIN_SAMPLES 5
+#define CPU_MAX_SAMPLES 30
+#define CPU_TIME_CAP_S 1.5
+
+typedef struct problem {
+    unsigned long n;
+    unsigned grid;
+    size_t padded; /* grid * block * unroll */
+    uint32_t *input;
+    uint32_t *expected; /* per block */
+    uint32_t *got;      /* grid + GUARD */
+    lab_dptr d_in, d_pristine, d_out;
+} problem;
+
+typedef struct timed {
+    lab_driver *d;
+    problem *p;
+    lab_role role;
+} timed;
+
+/* The notes' recursiveReduce, with the odd element folded in so any size works. */
+static uint32_t
+recursive_reduce(uint32_t *data, size_t size)
+{
+    while (size > 1) {
+        size_t stride = size / 2;
+        if (size % 2)
+            data[0] += data[size - 1];
+        for (size_t i = 0; i < stride; i++)
+            data[i] += data[i + stride];
+        size = stride;
+    }
+    return data[0];
+}
+
+static int
+problem_init(problem *p, lab_driver *d, unsigned long n, lab_rng *rng, lab_err *err)
+{
+    const size_t per_block = (size_t)d->args.block * d->args.unroll;
+    int rc;
+
+    memset(p, 0, sizeof(*p));
+    p->n = n;
+    p->grid = (unsigned)((n + per_block - 1) / per_block);
+    p->padded = (size_t)p->grid * per_block;
+    p->input = malloc(p->padded * sizeof(uint32_t));
+    p->expected = calloc(p->grid, sizeof(uint32_t));
+    p->got = malloc((p->grid + GUARD) * sizeof(uint32_t));
+    if (!p->input || !p->expected || !p->got)
+        return lab_err_set(err, LAB_ENOMEM, "out of memory for %lu elements", n);
+    for (size_t i = 0; i < p->padded; i++) {
+        /* values 0..255, as the notes' rand() & 0xFF */
+        p->input[i] = i < n ? lab_rng_below(rng, 256) : POISON_IN;
+        if (i < n)
+            p->expected[i / per_block] += p->input[i];
+    }
+    if ((rc = d->ops->alloc(d->dev, p->padded * sizeof(uint32_t), &p->d_in, err)) < 0 ||
+        (rc = d->ops->alloc(d->dev, (p->grid + GUARD) * sizeof(uint32_t), &p->d_out, err)) < 0)
+        return rc;
+    return 0;
+}
+
+static void
+problem_release(problem *p)
+{
+    free(p->input);
+    free(p->expected);
+    free(p->got);
+}
+
+static int
+launch(lab_driver *d, problem *p, lab_role role, lab_err *err)
+{
+    unsigned int n = (unsigned int)p->n;
+    void *args[] = { &p->d_in, &p->d_out, &n };
+    lab_dim3 grid = { p->grid, 1, 1 }, block = { d->args.block, 1, 1 };
+
+    return lab_driver_launch(d, role, grid, block, 0, args, err);
+}
+
+/* Run one role once at this size and record the case. Returns <0 when the device failed. */
+static int
+check_role(lab_driver *d, problem *p, lab_role role, lab_err *err)
+{
+    const size_t out_words = p->grid + GUARD;
+    uint32_t total_expected = 0, total_got = 0;
+    long first_bad = -1;
+    size_t bad = 0;
+    char detail[256] = "";
+    cJSON *c;
+    int rc;
+
+    for (size_t i = 0; i < out_words; i++)
+        p->got[i] = POISON_OUT;
+    if ((rc = d->ops->copy_in(d->dev, p->d_in, p->input, p->padded * 4, err)) < 0 ||
+        (rc = d->ops->copy_in(d->dev, p->d_out, p->got, out_words * 4, err)) < 0)
+        return lab_driver_fail(d, role, "setup", p->n, err);
+    if ((rc = launch(d, p, role, err)) < 0)
+        return lab_driver_fail(d, role, "launch", p->n, err);
+    if ((rc = d->ops->sync(d->dev, err)) < 0)
+        return lab_driver_fail(d, role, "run", p->n, err);
+    if ((rc = d->ops->copy_out(d->dev, p->got, p->d_out, out_words * 4, err)) < 0)
+        return lab_driver_fail(d, role, "run", p->n, err);
+    for (size_t b = 0; b < p->grid; b++) {
+        total_expected += p->expected[b];
+        total_got += p->got[b];
+        if (p->got[b] != p->expected[b] && bad++ == 0) {
+            size_t per_block = (size_t)d->args.block * d->args.unroll;
+            size_t lo = b * per_block, hi = lo + per_block < p->n ? lo + per_block : p->n;
+            first_bad = (long)b;
+            if (p->got[b] == POISON_OUT)
+                snprintf(detail, sizeof(detail), "g_odata[%zu] was never written (block %zu)", b,
+                         b);
+            else
+                snprintf(detail, sizeof(detail),
+                         "block %zu (elements %zu..%zu): expected %d, got %d", b, lo, hi - 1,
+                         (int)p->expected[b], (int)p->got[b]);
+        }
+    }
+    for (size_t i = p->grid; i < out_words && !bad; i++)
+        if (p->got[i] != POISON_OUT) {
+            bad = 1;
+            snprintf(detail, sizeof(detail), "wrote g_odata[%zu], past the %u blocks", i, p->grid);
+        }
+    if (!(c = cJSON_CreateObject()))
+        return lab_err_set(err, LAB_ENOMEM, "out of memory");
+    cJSON_AddNumberToObject(c, "size", (double)p->n);
+    cJSON_AddStringToObject(c, "role", lab_role_names[role]);
+    cJSON_AddNumberToObject(c, "grid", p->grid);
+    cJSON_AddBoolToObject(c, "correct", bad == 0);
+    cJSON_AddNumberToObject(c, "expected", (int)total_expected);
+    cJSON_AddNumberToObject(c, "got", (int)total_got);
+    cJSON_AddNumberToObject(c, "bad", (double)bad);
+    cJSON_AddNumberToObject(c, "first_bad", (double)first_bad);
+    cJSON_AddStringToObject(c, "detail", detail);
+    cJSON_AddItemToArray(d->cases, c);
+    return 0;
+}
+
+static int
+timed_prepare(void *ctx, lab_err *err)
+{
+    timed *t = ctx;
+
+    return t->d->ops->copy_dtod(t->d->dev, t->p->d_in, t->p->d_pristine, t->p->padded * 4, err);
+}
+
+static int
+timed_launch(void *ctx, lab_err *err)
+{
+    timed *t = ctx;
+
+    return launch(t->d, t->p, t->role, err);
+}
+
+static void
+time_cpu(problem *p, lab_stats *out)
+{
+    double ns[CPU_MAX_SAMPLES];
+    uint32_t *work = malloc(p->n * sizeof(uint32_t));
+    double start = lab_now();
+    size_t k = 0;
+
+    if (!work) {
+        memset(out, 0, sizeof(*out));
+        return;
+    }
+    while (k < CPU_MAX_SAMPLES && (k < CPU_MIN_SAMPLES || lab_now() - start < CPU_TIME_CAP_S)) {
+        double t0;
+        memcpy(work, p->input, p->n * sizeof(uint32_t)); /* restore: not timed */
+        t0 = lab_now();
+        recursive_reduce(work, p->n);
+        ns[k++] = (lab_now() - t0) * 1e9;
+    }
+    free(work);
+    lab_stats_summarize(ns, k, out);
+}
+
+static int
+time_size(lab_driver *d, problem *p, lab_err *err)
+{
+    timed ctx[LAB_ROLE_COUNT];
+    lab_timed_kernel kernels[LAB_ROLE_COUNT];
+    lab_timing_result results[LAB_ROLE_COUNT];
+    lab_role roles[LAB_ROLE_COUNT];
+    double bytes = (double)p->n * 4 + (double)p->grid * 4;
+    size_t nk = 0;
+    cJSON *t, *list;
+    int rc;
+
+    if ((rc = d->ops->alloc(d->dev, p->padded * 4, &p->d_pristine, err)) < 0 ||
+        (rc = d->ops->copy_in(d->dev, p->d_pristine, p->input, p->padded * 4, err)) < 0)
+        return lab_driver_fail(d, LAB_ROLE_STUDENT, "timing", p->n, err);
+    for (int r = 0; r < LAB_ROLE_COUNT; r++) {
+        if (!lab_driver_is_gpu_role(d, (lab_role)r))
+            continue;
+        ctx[nk] = (timed){ d, p, (lab_role)r };
+        kernels[nk] =
+            (lab_timed_kernel){ lab_role_names[r], timed_prepare, timed_launch, &ctx[nk] };
+        roles[nk++] = (lab_role)r;
+    }
+    if ((rc = lab_timing_run(&d->timing, kernels, nk, &d->args.timing, results, err)) < 0)
+        return lab_driver_fail(d, LAB_ROLE_STUDENT, "timing", p->n, err);
+    if (!(t = cJSON_CreateObject()))
+        return lab_err_set(err, LAB_ENOMEM, "out of memory");
+    cJSON_AddItemToArray(d->timings, t);
+    cJSON_AddNumberToObject(t, "size", (double)p->n);
+    cJSON_AddNumberToObject(t, "bytes", bytes);
+    cJSON_AddNumberToObject(t, "copy_gbps", d->copy_gbps);
+    cJSON_AddBoolToObject(t, "capped", results[0].capped);
+    list = cJSON_AddArrayToObject(t, "kernels");
+    for (size_t i = 0; i < nk; i++)
+        lab_report_add_timing(list, lab_role_names[roles[i]], &results[i].ns, bytes,
+                              d->info.peak_gbps, d->copy_gbps);
+    if (!lab_driver_is_gpu_role(d, LAB_ROLE_BASELINE)) {
+        lab_stats cpu;
+        time_cpu(p, &cpu);
+        lab_report_add_timing(list, "baseline", &cpu, bytes, d->info.peak_gbps, d->copy_gbps);
+        cJSON_AddStringToObject(cJSON_GetArrayItem(list, cJSON_GetArraySize(list) - 1), "where",
+                                "cpu");
+    }
+    return 0;
+}
+
+static bool
+is_timing_size(const lab_driver *d, unsigned long n)
+{
+    for (size_t i = 0; i < d->args.ntiming_sizes; i++)
+        if (d->args.timing_sizes[i] == n)
+            return true;
+    return false;
+}
+
+static void
+run(lab_driver *d)
+{
+    lab_err err = LAB_ERR_INIT;
+    lab_rng rng;
+
+    lab_rng_seed(&rng, d->args.seed);
+    for (size_t s = 0; s < d->args.nsizes && !d->failed; s++) {
+        problem p;
+        if (problem_init(&p, d, d->args.sizes[s], &rng, &err) < 0) {
+            lab_driver_fail(d, LAB_ROLE_STUDENT, "setup", d->args.sizes[s], &err);
+            problem_release(&p);
+            break;
+        }
+        /* the student first: a fault kills the context for everyone after it */
+        for (int r = 0; r < LAB_ROLE_COUNT && !d->failed; r++)
+            if (lab_driver_is_gpu_role(d, (lab_role)r))
+                check_role(d, &p, (lab_role)r, &err);
+        if (!d->failed && is_timing_size(d, p.n))
+            time_size(d, &p, &err);
+        problem_release(&p);
+    }
+}
+
+int
+main(int argc, char **argv)
+{
+    lab_driver d;
+
+    if (lab_driver_start(&d, argc, argv, "reduce-int", "PiS_j") == 0 && !d.args.probe)
+        run(&d);
+    return lab_driver_finish(&d);
+}

@@ -1,0 +1,197 @@
+/*
+ * test-grade.c - the grading policy on driver reports recorded on an H100
+ * (tests/fixtures/reports, see its README), and the verdict table.
+ */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <string.h>
+
+#include "lab/core/buf.h"
+#include "lab/core/grade.h"
+#include "lab/core/runreport.h"
+
+static const unsigned long sizes[] = { 1, 1000, 1048579, 16777216 };
+static const unsigned long timing[] = { 16777216 };
+
+static lab_exercise
+exercise(void)
+{
+    lab_exercise ex = { 0 };
+
+    ex.id = "reduction/neighbored-less";
+    ex.kernel = "reduceNeighboredLess";
+    ex.sizes = sizes;
+    ex.nsizes = 4;
+    ex.timing_sizes = timing;
+    ex.ntiming_sizes = 1;
+    ex.min_speedup = 1.10;
+    ex.min_fraction_of_reference = 0.75;
+    ex.points = 10;
+    return ex;
+}
+
+static void
+load(const char *name, lab_runreport *r)
+{
+    lab_buf b = LAB_BUF_INIT, path = LAB_BUF_INIT;
+    lab_err err = LAB_ERR_INIT;
+
+    lab_buf_printf(&path, "tests/fixtures/reports/%s.json", name);
+    cr_assert_eq(lab_buf_read_file(&b, path.buf, &err), 0, "%s", err.msg);
+    cr_assert_eq(lab_runreport_parse(b.buf, b.len, r, &err), 0, "%s", err.msg);
+    lab_buf_release(&b);
+    lab_buf_release(&path);
+}
+
+typedef struct judged_case {
+    char report[32];
+    lab_verdict verdict;
+    int points;
+    char message_part[64];
+} judged_case;
+
+ParameterizedTestParameters(grade, recorded)
+{
+    static judged_case cases[] = {
+        { "less-ref", LAB_VERDICT_PASS, 10, "over reduceNeighbored" },
+        { "less-starter", LAB_VERDICT_SLOW, 5, "needs 1.10x" },
+        { "wrong", LAB_VERDICT_WRONG, 0, "wrong at n = 1000: block 0" },
+        { "oob", LAB_VERDICT_RUNTIME_ERROR, 0, "CUDA_ERROR_ILLEGAL_ADDRESS (700)" },
+        { "nb-starter", LAB_VERDICT_WRONG, 0, "wrong at n = 1: block 0 (elements 0..0)" },
+        { "nb-ref", LAB_VERDICT_PASS, 10, "over baseline" },
+    };
+    return cr_make_param_array(judged_case, cases, sizeof(cases) / sizeof(cases[0]));
+}
+
+ParameterizedTest(judged_case *c, grade, recorded)
+{
+    lab_exercise ex = exercise();
+    lab_grade_result res;
+    lab_runreport r;
+    lab_err err = LAB_ERR_INIT;
+    const char *base = strncmp(c->report, "nb-", 3) ? "reduceNeighbored" : "baseline";
+
+    load(c->report, &r);
+    cr_assert_eq(lab_grade_judge(&ex, base, &r, &res, &err), 0, "%s", err.msg);
+    cr_expect_eq(res.verdict, c->verdict, "%s: got %s (%s)", c->report,
+                 lab_verdict_describe(res.verdict)->name, res.message);
+    cr_expect_eq(res.points, c->points);
+    cr_expect(strstr(res.message, c->message_part), "%s: '%s' lacks '%s'", c->report, res.message,
+              c->message_part);
+    lab_runreport_release(&r);
+}
+
+Test(grade, speedups_from_recorded_medians)
+{
+    lab_exercise ex = exercise();
+    lab_grade_result res;
+    lab_runreport r;
+    lab_err err = LAB_ERR_INIT;
+
+    load("less-ref", &r);
+    cr_assert_eq(lab_grade_judge(&ex, "reduceNeighbored", &r, &res, &err), 0);
+    /* H100: 215.4 us vs 118.1 us */
+    cr_expect(res.speedup > 1.7 && res.speedup < 1.95, "speedup %f", res.speedup);
+    cr_expect(res.fraction > 0.98 && res.fraction < 1.02, "fraction %f", res.fraction);
+    cr_expect(res.median_ns > 100e3 && res.median_ns < 140e3, "median %f", res.median_ns);
+    lab_runreport_release(&r);
+
+    load("less-starter", &r);
+    cr_assert_eq(lab_grade_judge(&ex, "reduceNeighbored", &r, &res, &err), 0);
+    /* the untouched starter is the baseline: within noise of 1.0 */
+    cr_expect(res.speedup > 0.98 && res.speedup < 1.02, "speedup %f", res.speedup);
+    lab_runreport_release(&r);
+}
+
+Test(grade, thresholds_decide_pass_or_slow)
+{
+    lab_exercise ex = exercise();
+    lab_grade_result res;
+    lab_runreport r;
+    lab_err err = LAB_ERR_INIT;
+
+    load("less-ref", &r);
+    ex.min_speedup = 2.5; /* more than the reference reaches */
+    cr_assert_eq(lab_grade_judge(&ex, "reduceNeighbored", &r, &res, &err), 0);
+    cr_expect_eq(res.verdict, LAB_VERDICT_SLOW);
+    ex.min_speedup = 1.10;
+    ex.min_fraction_of_reference = 1.5;
+    cr_assert_eq(lab_grade_judge(&ex, "reduceNeighbored", &r, &res, &err), 0);
+    cr_expect_eq(res.verdict, LAB_VERDICT_SLOW);
+    lab_runreport_release(&r);
+}
+
+Test(grade, a_wrong_reference_is_the_labs_error)
+{
+    lab_exercise ex = exercise();
+    lab_grade_result res;
+    lab_runreport r;
+    lab_err err = LAB_ERR_INIT;
+
+    load("less-ref", &r);
+    strcpy(r.cases[2].role, "reference");
+    r.cases[2].correct = false;
+    cr_expect_lt(lab_grade_judge(&ex, "reduceNeighbored", &r, &res, &err), 0);
+    cr_expect(strstr(err.msg, "reference"), "%s", err.msg);
+    lab_runreport_release(&r);
+}
+
+Test(grade, no_gpu_report)
+{
+    const char *json = "{\"version\":1,\"family\":\"reduce-int\",\"backend\":\"cuda\","
+                       "\"status\":\"no_gpu\",\"reason\":\"no NVIDIA driver: x\"}";
+    lab_exercise ex = exercise();
+    lab_grade_result res;
+    lab_runreport r;
+    lab_err err = LAB_ERR_INIT;
+
+    cr_assert_eq(lab_runreport_parse(json, strlen(json), &r, &err), 0, "%s", err.msg);
+    cr_assert_eq(lab_grade_judge(&ex, "b", &r, &res, &err), 0);
+    cr_expect_eq(res.verdict, LAB_VERDICT_NO_GPU);
+    cr_expect(strstr(res.message, "no NVIDIA driver"));
+    lab_runreport_release(&r);
+}
+
+typedef struct bad_report {
+    char json[64];
+} bad_report;
+
+ParameterizedTestParameters(grade, bad_reports)
+{
+    /* arrays, not pointers: the parameters are copied into each test's process */
+    static bad_report cases[] = {
+        { "" },
+        { "not json" },
+        { "{\"status\":\"ok\"}" },
+        { "{\"version\":99,\"status\":\"ok\"}" },
+        { "{\"version\":1,\"status\":\"maybe\"}" },
+    };
+    return cr_make_param_array(bad_report, cases, sizeof(cases) / sizeof(cases[0]));
+}
+
+ParameterizedTest(bad_report *c, grade, bad_reports)
+{
+    const char(*json)[64] = &c->json;
+    lab_runreport r;
+    lab_err err = LAB_ERR_INIT;
+
+    cr_expect_lt(lab_runreport_parse(*json, strlen(*json), &r, &err), 0, "accepted '%s'", *json);
+    cr_expect_eq(err.code, LAB_EPARSE);
+    cr_expect_gt(strlen(err.msg), 0);
+    lab_runreport_release(&r);
+}
+
+Test(grade, verdict_table_round_trips)
+{
+    for (int v = 0; v < LAB_VERDICT_COUNT; v++) {
+        const lab_verdict_info *vi = lab_verdict_describe((lab_verdict)v);
+        lab_verdict back;
+        cr_assert_not_null(vi);
+        cr_expect_eq(lab_verdict_parse(vi->name, &back), 0);
+        cr_expect_eq(back, (lab_verdict)v);
+        cr_expect_eq(vi->exit_status, v == LAB_VERDICT_PASS ? 0 : 1);
+        cr_expect_gt(strlen(vi->advice), 0);
+    }
+    cr_expect_null(lab_verdict_describe(LAB_VERDICT_COUNT));
+    cr_expect_eq(lab_verdict_parse("MAYBE", &(lab_verdict){ 0 }), LAB_EINVAL);
+}

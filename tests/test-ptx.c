@@ -1,0 +1,94 @@
+/*
+ * test-ptx.c - entries and constraints read off PTX made by nvcc 13.0
+ * (tests/fixtures/ptx, see its README).
+ */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <string.h>
+
+#include "lab/core/buf.h"
+#include "lab/core/ptx.h"
+
+static char *
+read_ptx(const char *name)
+{
+    lab_buf b = LAB_BUF_INIT, path = LAB_BUF_INIT;
+    lab_err err = LAB_ERR_INIT;
+
+    lab_buf_printf(&path, "tests/fixtures/ptx/%s.ptx", name);
+    cr_assert_eq(lab_buf_read_file(&b, path.buf, &err), 0, "%s", err.msg);
+    lab_buf_release(&path);
+    return lab_buf_detach(&b);
+}
+
+Test(ptx, mangle_matches_nvcc)
+{
+    lab_buf m = LAB_BUF_INIT;
+    char *ptx = read_ptx("neighbored-less");
+
+    cr_assert_eq(lab_ptx_mangle("reduceNeighboredLess", "PiS_j", &m), 0);
+    cr_expect_str_eq(m.buf, "_Z20reduceNeighboredLessPiS_j");
+    cr_expect(lab_ptx_has_entry(ptx, m.buf));
+    cr_expect_not(lab_ptx_has_entry(ptx, "_Z16reduceNeighboredPiS_j"));
+    cr_expect_not(lab_ptx_has_entry(ptx, "_Z20reduceNeighboredLess"));
+    lab_buf_release(&m);
+    free(ptx);
+}
+
+Test(ptx, entries_are_demangled)
+{
+    lab_buf out = LAB_BUF_INIT;
+    char *ptx = read_ptx("atomic");
+
+    cr_assert_eq(lab_ptx_list_entries(ptx, &out), 0);
+    cr_expect_str_eq(out.buf, "reduceNeighbored(int*, int*, unsigned int), helper(float*)");
+    lab_buf_release(&out);
+    free(ptx);
+}
+
+typedef struct constraint_case {
+    char ptx[32];
+    char rule[32];
+    int expect;
+    char why[64];
+} constraint_case;
+
+ParameterizedTestParameters(ptx, constraints)
+{
+    static constraint_case cases[] = {
+        { "neighbored-less", "forbid atom", 0, "" },
+        { "atomic", "forbid atom", 1, "uses atom.global.add.u32 (PTX line" },
+        { "atomic", "forbid bar.sync", 1, "uses bar.sync" },
+        { "neighbored-less", "require shfl.sync", 1, "does not use shfl.sync" },
+        { "shfl", "require shfl.sync", 0, "" },
+        { "shfl", "forbid shfl", 1, "uses shfl.sync.bfly.b32" },
+        { "neighbored-less", "forbid ld", 1, "uses ld.param" },
+        { "neighbored-less", "forbid ld.shared", 0, "" },
+    };
+    return cr_make_param_array(constraint_case, cases, sizeof(cases) / sizeof(cases[0]));
+}
+
+ParameterizedTest(constraint_case *c, ptx, constraints)
+{
+    char *ptx = read_ptx(c->ptx);
+    const char *rules[] = { c->rule };
+    lab_buf why = LAB_BUF_INIT;
+    lab_err err = LAB_ERR_INIT;
+
+    cr_expect_eq(lab_ptx_check_constraints(ptx, rules, 1, &why, &err), c->expect, "%s / %s: %s",
+                 c->ptx, c->rule, why.buf);
+    cr_expect(strstr(why.buf, c->why), "'%s' lacks '%s'", why.buf, c->why);
+    lab_buf_release(&why);
+    free(ptx);
+}
+
+Test(ptx, malformed_constraint)
+{
+    const char *rules[] = { "avoid atom" };
+    lab_buf why = LAB_BUF_INIT;
+    lab_err err = LAB_ERR_INIT;
+
+    cr_expect_eq(lab_ptx_check_constraints(".entry x()\n", rules, 1, &why, &err), LAB_EINVAL);
+    cr_expect(strstr(err.msg, "avoid atom"));
+    lab_buf_release(&why);
+}

@@ -1,0 +1,183 @@
+/*
+ * test-toolchain.c - nvcc found and run for real: PTX and cubin built,
+ * cached by content, compile errors in the student's file:line form, a hung
+ * compiler stopped at the timeout.
+ */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lab/core/buf.h"
+#include "lab/core/toolchain.h"
+
+static char tmp[] = "/tmp/test-toolchain-XXXXXX";
+static lab_toolchain *tc;
+
+static void
+setup(void)
+{
+    lab_err err = LAB_ERR_INIT;
+
+    cr_assert_not_null(mkdtemp(tmp));
+    cr_assert_eq(lab_toolchain_find(&tc, &err), 0, "%s", err.msg);
+}
+
+static void
+teardown(void)
+{
+    lab_buf cmd = LAB_BUF_INIT;
+
+    lab_toolchain_free(tc);
+    lab_buf_printf(&cmd, "rm -rf '%s'", tmp);
+    cr_expect_eq(system(cmd.buf), 0);
+    lab_buf_release(&cmd);
+}
+
+static char *
+write_source(const char *name, const char *text)
+{
+    lab_buf path = LAB_BUF_INIT;
+    lab_err err = LAB_ERR_INIT;
+
+    lab_buf_printf(&path, "%s/%s", tmp, name);
+    cr_assert_eq(lab_write_file(path.buf, text, strlen(text), &err), 0, "%s", err.msg);
+    return lab_buf_detach(&path);
+}
+
+static int
+build(const char *src, const char *instantiate, double timeout, lab_build *b, lab_err *err)
+{
+    lab_buf cache = LAB_BUF_INIT;
+    int rc;
+
+    lab_buf_printf(&cache, "%s/cache", tmp);
+    lab_build_request req = { src, instantiate, "sm_90", cache.buf, timeout, NULL };
+    lab_build_init(b);
+    rc = lab_toolchain_build(tc, &req, b, err);
+    lab_buf_release(&cache);
+    return rc;
+}
+
+TestSuite(toolchain, .init = setup, .fini = teardown, .timeout = 120);
+
+Test(toolchain, finds_nvcc_and_its_version)
+{
+    cr_expect(strstr(lab_toolchain_nvcc(tc), "nvcc"));
+    cr_expect(strchr(lab_toolchain_version(tc), '.'), "version '%s'", lab_toolchain_version(tc));
+}
+
+Test(toolchain, builds_and_caches)
+{
+    char *src = write_source("k.cu", "__global__ void k(int *p) { p[threadIdx.x] = 1; }\n");
+    lab_build b1, b2;
+    lab_err err = LAB_ERR_INIT;
+    struct stat st;
+
+    cr_assert_eq(build(src, NULL, 120, &b1, &err), 0, "%s", err.msg);
+    cr_assert(b1.ok, "log: %s", b1.log.buf);
+    cr_expect_not(b1.cached);
+    cr_expect(strstr(b1.ptx.buf, ".entry _Z1kPi"));
+    cr_expect(strstr(b1.ptx.buf, ".target sm_90"));
+    cr_expect_eq(stat(b1.cubin_path.buf, &st), 0);
+    cr_expect_gt(st.st_size, 0);
+    cr_assert_eq(build(src, NULL, 120, &b2, &err), 0, "%s", err.msg);
+    cr_expect(b2.ok && b2.cached);
+    cr_expect_str_eq(b1.hash, b2.hash);
+    lab_build_release(&b2);
+    /* one byte more: a new key */
+    free(src);
+    src = write_source("k.cu", "__global__ void k(int *p) { p[threadIdx.x] = 2; }\n");
+    cr_assert_eq(build(src, NULL, 120, &b2, &err), 0, "%s", err.msg);
+    cr_expect(b2.ok && !b2.cached);
+    cr_expect_str_neq(b1.hash, b2.hash);
+    lab_build_release(&b1);
+    lab_build_release(&b2);
+    free(src);
+}
+
+Test(toolchain, compile_error_names_the_students_line)
+{
+    char *src = write_source("bad.cu", "// line 1\n__global__ void k(int *p)\n{\n    p[0] = "
+                                       "undefined_name;\n}\n");
+    lab_buf want = LAB_BUF_INIT;
+    lab_build b;
+    lab_err err = LAB_ERR_INIT;
+
+    cr_assert_eq(build(src, NULL, 120, &b, &err), 0, "%s", err.msg);
+    cr_expect_not(b.ok);
+    lab_buf_printf(&want, "%s:4: error: identifier \"undefined_name\" is undefined", src);
+    cr_expect(strstr(b.log.buf, want.buf), "log: %s", b.log.buf);
+    lab_build_release(&b);
+    lab_buf_release(&want);
+    free(src);
+}
+
+Test(toolchain, templates_are_instantiated_by_the_exercise)
+{
+    char *src = write_source("t.cu", "template <unsigned B>\n__global__ void k(int *p) { p[0] = B; "
+                                     "}\n");
+    lab_build b;
+    lab_err err = LAB_ERR_INIT;
+
+    cr_assert_eq(build(src, "template __global__ void k<512>(int *);", 120, &b, &err), 0, "%s",
+                 err.msg);
+    cr_assert(b.ok, "log: %s", b.log.buf);
+    cr_expect(strstr(b.ptx.buf, ".entry _Z1kILj512EEvPi"));
+    lab_build_release(&b);
+    free(src);
+}
+
+Test(toolchain, hung_compiler_times_out)
+{
+    char *fake = write_source("nvcc", "#!/bin/sh\n"
+                                      "case \"$1\" in --version) echo 'release 0.0, V0.0.1'; exit "
+                                      "0;; esac\nexec sleep 30\n");
+    char *src = write_source("k.cu", "__global__ void k() {}\n");
+    lab_toolchain *saved = tc;
+    lab_build b;
+    lab_err err = LAB_ERR_INIT;
+
+    chmod(fake, 0755);
+    setenv("CUDALAB_NVCC", fake, 1);
+    cr_assert_eq(lab_toolchain_find(&tc, &err), 0, "%s", err.msg);
+    cr_expect_str_eq(lab_toolchain_version(tc), "0.0.1");
+    cr_assert_eq(build(src, NULL, 0.5, &b, &err), 0, "%s", err.msg);
+    cr_expect_not(b.ok);
+    cr_expect(b.timed_out);
+    lab_build_release(&b);
+    lab_toolchain_free(tc);
+    tc = saved;
+    unsetenv("CUDALAB_NVCC");
+    free(fake);
+    free(src);
+}
+
+Test(toolchain, missing_nvcc_is_a_clear_error)
+{
+    lab_toolchain *none = NULL;
+    lab_err err = LAB_ERR_INIT;
+
+    setenv("CUDALAB_NVCC", "/nonexistent/nvcc", 1);
+    cr_expect_lt(lab_toolchain_find(&none, &err), 0);
+    cr_expect(strstr(err.msg, "/nonexistent/nvcc"), "%s", err.msg);
+    cr_expect_null(none);
+    unsetenv("CUDALAB_NVCC");
+}
+
+Test(toolchain, rejects_a_bad_arch)
+{
+    char *src = write_source("k.cu", "__global__ void k() {}\n");
+    lab_buf cache = LAB_BUF_INIT;
+    lab_build b;
+    lab_err err = LAB_ERR_INIT;
+
+    lab_buf_printf(&cache, "%s/cache", tmp);
+    lab_build_request req = { src, NULL, "sm_90; rm -rf /", cache.buf, 10, NULL };
+    lab_build_init(&b);
+    cr_expect_eq(lab_toolchain_build(tc, &req, &b, &err), LAB_EINVAL);
+    lab_build_release(&b);
+    lab_buf_release(&cache);
+    free(src);
+}
