@@ -174,9 +174,10 @@ describe(const cuda_api *api, CUresult rc, const char **name, const char **text)
         *text = "unrecognised error";
 }
 
-/* Record rc as the device's last error and fill err: "what: CUDA_ERROR_X (700): text". */
+/* Record rc as the device's last error and fill err:
+ * "cuCtxSynchronize (common/dev-cuda.c:420): CUDA_ERROR_X (700): text". */
 static int
-fail(lab_dev *dev, CUresult rc, lab_err *err, const char *what)
+fail_at(lab_dev *dev, CUresult rc, lab_err *err, const char *what, const char *file, int line)
 {
     const char *name, *text;
 
@@ -185,11 +186,17 @@ fail(lab_dev *dev, CUresult rc, lab_err *err, const char *what)
         dev->last.code = (int)rc;
         snprintf(dev->last.name, sizeof(dev->last.name), "%s", name);
     }
-    return lab_err_set(err, LAB_EDEVICE, "%s: %s (%d): %s", what, name, (int)rc, text);
+    if (!file)
+        return lab_err_set(err, LAB_EDEVICE, "%s: %s (%d): %s", what, name, (int)rc, text);
+    return lab_err_set(err, LAB_EDEVICE, "%s (%s:%d): %s (%d): %s", what, file, line, name, (int)rc,
+                       text);
 }
 
+#define fail(dev, rc, err, what) fail_at((dev), (rc), (err), (what), NULL, 0)
+
+/* Evaluates one driver-API call; on failure names the call, file and line. */
 #define CALL(dev, expr, err, what)                                                                 \
-    ((rc_ = (expr)) == CUDA_SUCCESS ? 0 : fail((dev), rc_, (err), (what)))
+    ((rc_ = (expr)) == CUDA_SUCCESS ? 0 : fail_at((dev), rc_, (err), (what), __FILE__, __LINE__))
 
 static int
 load_library(lab_dev *dev, lab_err *err)

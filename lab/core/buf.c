@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 char lab_buf__empty[1];
@@ -190,5 +191,42 @@ out:
     if (rc < 0)
         unlink(tmp.buf);
     lab_buf_release(&tmp);
+    return rc;
+}
+
+static int
+is_dir(const char *path)
+{
+    struct stat st;
+
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int
+lab_mkdir_p(const char *dir, unsigned mode, lab_err *err)
+{
+    lab_buf b = LAB_BUF_INIT;
+    int rc = 0;
+
+    if (lab_buf_adds(&b, dir) < 0)
+        return lab_err_set(err, LAB_ENOMEM, "out of memory");
+    for (char *p = b.buf + 1;; p++) {
+        char c = *p;
+
+        if (c != '/' && c != '\0')
+            continue;
+        *p = '\0';
+        /* EEXIST, or EACCES/EROFS on a directory that is already there */
+        if (mkdir(b.buf, (mode_t)mode) < 0 && !is_dir(b.buf)) {
+            int e = errno;
+            rc = lab_err_set(err, LAB_EIO, "cannot create directory '%s': %s", b.buf,
+                             strerror(e == EEXIST ? ENOTDIR : e));
+            break;
+        }
+        *p = c;
+        if (!c)
+            break;
+    }
+    lab_buf_release(&b);
     return rc;
 }

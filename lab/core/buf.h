@@ -43,6 +43,8 @@ char *lab_buf_detach(lab_buf *b);
 /* Read a whole file into b (appending).  LAB_EIO/LAB_ENOENT with err filled. */
 struct lab_err;
 int lab_buf_read_file(lab_buf *b, const char *path, struct lab_err *err);
+/* mkdir -p: create dir and its missing parents with mode; existing ones are fine. */
+int lab_mkdir_p(const char *dir, unsigned mode, struct lab_err *err);
 /* Write data to path atomically (temp file + rename). */
 int lab_write_file(const char *path, const void *data, size_t len, struct lab_err *err);
 

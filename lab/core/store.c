@@ -98,51 +98,21 @@ db_fail(sqlite3 *db, int src, const char *what, const char *path, lab_err *err)
                        sqlite3_errmsg(db));
 }
 
-static bool
-is_dir(const char *path)
-{
-    struct stat sb;
-
-    return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
-}
-
 /* mkdir -p the directory part of path; new directories get 0700 (XDG base directory spec). */
 static int
 make_parent_dirs(const char *path, lab_err *err)
 {
     lab_buf dir = LAB_BUF_INIT;
     char *slash;
-    int rc;
+    int rc = 0;
 
-    if ((rc = lab_buf_adds(&dir, path)) < 0) {
-        rc = lab_err_set(err, rc, "out of memory");
-        goto out;
-    }
+    if (lab_buf_adds(&dir, path) < 0)
+        return lab_err_set(err, LAB_ENOMEM, "out of memory");
     slash = strrchr(dir.buf, '/');
-    if (!slash || slash == dir.buf) /* "progress.db" or "/progress.db" */
-        goto out;
-    *slash = '\0';
-    for (char *p = dir.buf + 1;; p++) {
-        char c = *p;
-
-        if (c != '/' && c != '\0')
-            continue;
-        *p = '\0';
-        if (mkdir(dir.buf, 0700) < 0) {
-            int e = errno;
-
-            /* EEXIST, or EACCES/EROFS on a directory that is already there */
-            if (!is_dir(dir.buf)) {
-                rc = lab_err_set(err, LAB_EIO, "cannot create directory '%s': %s", dir.buf,
-                                 strerror(e == EEXIST ? ENOTDIR : e));
-                goto out;
-            }
-        }
-        *p = c;
-        if (!c)
-            break;
+    if (slash && slash != dir.buf) { /* not "progress.db" or "/progress.db" */
+        *slash = '\0';
+        rc = lab_mkdir_p(dir.buf, 0700, err);
     }
-out:
     lab_buf_release(&dir);
     return rc;
 }

@@ -189,31 +189,6 @@ valid_arch(const char *arch)
     return arch[i] == '\0' || (arch[i] == 'a' && arch[i + 1] == '\0');
 }
 
-static int
-mkdir_p(const char *dir, lab_err *err)
-{
-    char *copy = strdup(dir);
-    int rc = 0;
-
-    if (!copy)
-        return lab_err_set(err, LAB_ENOMEM, "out of memory");
-    for (char *p = copy + 1;; p++) {
-        if (*p == '/' || *p == '\0') {
-            char c = *p;
-            *p = '\0';
-            if (mkdir(copy, 0755) < 0 && errno != EEXIST) {
-                rc = lab_err_set(err, LAB_EIO, "cannot create '%s': %s", copy, strerror(errno));
-                break;
-            }
-            *p = c;
-            if (c == '\0')
-                break;
-        }
-    }
-    free(copy);
-    return rc;
-}
-
 /* Runs nvcc with argv; 0 when it ran (success in *ok), <0 when it could not. */
 static int
 run_nvcc(const lab_build_request *req, lab_strvec *argv, lab_build *b, bool *ok, lab_err *err)
@@ -286,7 +261,7 @@ lab_toolchain_build(const lab_toolchain *tc, const lab_build_request *req, lab_b
     lab_hash_adds(&h, FLAGS_PTX);
     lab_hash_adds(&h, tc->version);
     lab_hash_hex(&h, b->hash);
-    if ((rc = mkdir_p(req->cache_dir, err)) < 0)
+    if ((rc = lab_mkdir_p(req->cache_dir, 0755, err)) < 0)
         goto out;
     if ((rc = lab_buf_printf(&b->ptx_path, "%s/%s.ptx", req->cache_dir, b->hash)) < 0 ||
         (rc = lab_buf_printf(&b->cubin_path, "%s/%s.cubin", req->cache_dir, b->hash)) < 0 ||

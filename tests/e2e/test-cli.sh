@@ -1,0 +1,128 @@
+#!/bin/bash
+# The CLI's commands without grading: help, version, usage errors, list,
+# show, start, device (on this machine's real, absent GPU).
+set -u
+. "$(dirname "$0")/lib.sh"
+
+commands="list show start grade device help"
+
+# --- help and version ---
+run cudalab --help
+expect_status "--help" 0
+for c in $commands; do
+    expect_out_re "--help lists '$c'" "^  $c "
+done
+expect_out "--help gives the exit statuses" "0 pass, 1 any other verdict, 2 usage or lab error"
+
+run cudalab help
+expect_status "help" 0
+for c in $commands; do
+    expect_out_re "help lists '$c'" "^  $c "
+done
+run cudalab help grade
+expect_status "help grade" 0
+expect_out "help grade gives its usage" "usage: cudalab grade EXERCISE [FILE]"
+run cudalab help frobnicate
+expect_status "help of an unknown command" 2
+expect_err "help of an unknown command says so" "unknown command 'frobnicate'"
+
+run cudalab --version
+expect_status "--version" 0
+expect_out_re "--version prints cudalab X.Y.Z" '^cudalab [0-9]+\.[0-9]+\.[0-9]+$'
+
+# --- usage errors ---
+run cudalab frobnicate
+expect_status "unknown command" 2
+expect_err "unknown command is named" "cudalab: unknown command 'frobnicate'"
+expect_err "unknown command shows the usage" "usage: cudalab"
+expect_out_empty "unknown command prints nothing on stdout"
+run cudalab --frobnicate
+expect_status "unknown option" 2
+expect_err "unknown option is named" "unknown option '--frobnicate'"
+run cudalab list --frobnicate
+expect_status "list with an unknown argument" 2
+run cudalab grade
+expect_status "grade without an exercise" 2
+expect_err "grade without an exercise gives its usage" "usage: cudalab grade EXERCISE"
+run cudalab grade reduction/neighbored --frobnicate
+expect_status "grade with an unknown option" 2
+expect_err "grade with an unknown option names it" "unknown option '--frobnicate'"
+run cudalab grade reduction/neighbored --seed 0
+expect_status "grade --seed 0" 2
+
+# --- list ---
+run cudalab
+expect_status "no command" 0
+expect_out "no command lists the exercises" "reduction/neighbored"
+expect_out "no command says how to begin" "Start with:  cudalab start reduction/neighbored"
+
+run cudalab list
+expect_status "list" 0
+expect_out_re "list shows reduction/neighbored, not started" \
+    '^  reduction/neighbored +Neighbored pairs in global memory +not started$'
+expect_out_re "list shows reduction/neighbored-less, not started" \
+    '^  reduction/neighbored-less +Neighbored pairs, less divergence +not started$'
+expect_out "list shows the chapter" "Parallel reduction  (reduction)"
+[ -z "$ERR" ]
+check "list reports no catalog problem" $?
+
+run cudalab list --json
+expect_status "list --json" 0
+expect_json "list --json is valid JSON"
+expect_json "list --json has the 2 exercises" \
+    '[e["id"] for e in j["exercises"]] == ["reduction/neighbored", "reduction/neighbored-less"]'
+expect_json "list --json: both not started, no attempts" \
+    'all(e["status"] == "not started" and e["attempts"] == 0 for e in j["exercises"])'
+expect_json "list --json: no problems" 'j["problems"] == []'
+
+# --- show ---
+run cudalab show reduction/neighbored
+expect_status "show" 0
+expect_out "show prints the task" "$(head -n 1 "$CUDALAB_DATADIR_TEST/exercises/reduction/neighbored/task.md")"
+expect_out "show prints the task's text" "Your first GPU reduction"
+expect_out "show names the kernel" "Kernel: reduceNeighbored "
+expect_out "show names the file to edit" "File to edit: work/reduction/neighbored.cu"
+expect_out "show says the file is not there yet" "not there yet: cudalab start first"
+
+run cudalab show reduction/nope
+expect_status "show an unknown exercise" 2
+expect_err "unknown exercise is named" "unknown exercise 'reduction/nope'"
+expect_err_re "unknown exercise lists reduction/neighbored" '^    reduction/neighbored$'
+expect_err_re "unknown exercise lists reduction/neighbored-less" '^    reduction/neighbored-less$'
+run cudalab show
+expect_status "show without an exercise" 2
+run cudalab start reduction/nope
+expect_status "start an unknown exercise" 2
+
+# --- start ---
+starter=$CUDALAB_DATADIR_TEST/exercises/reduction/neighbored/starter.cu
+run cudalab start reduction/neighbored
+expect_status "start" 0
+expect_out "start says what it made" "Created work/reduction/neighbored.cu from the starter."
+expect_cmd "start copies the starter" cmp "$starter" work/reduction/neighbored.cu
+[ ! -e work/reduction/neighbored-less.cu ]
+check "start makes only its own exercise's file" $?
+
+run cudalab show reduction/neighbored
+expect_out_lacks "show after start: the file is there" "not there yet"
+
+echo '// my change' >>work/reduction/neighbored.cu
+cp work/reduction/neighbored.cu mine.cu
+run cudalab start reduction/neighbored
+expect_status "start again" 0
+expect_out "start again says the file exists" "work/reduction/neighbored.cu already exists"
+expect_cmd "start again keeps the learner's file" cmp mine.cu work/reduction/neighbored.cu
+
+# --- device: this machine has no usable GPU ---
+run cudalab device
+expect_status "device without a GPU" 1
+expect_out_re "device says 'no GPU:' and why" '^no GPU: .{10,}'
+run cudalab device --json
+expect_status "device --json without a GPU" 1
+expect_json "device --json is valid JSON"
+expect_json "device --json: present false, with a reason" \
+    'j["present"] is False and len(j["reason"]) > 10 and j["name"] == ""'
+run cudalab device --frobnicate
+expect_status "device with an unknown argument" 2
+
+e2e_finish

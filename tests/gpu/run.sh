@@ -1,0 +1,71 @@
+#!/bin/bash
+# make test-gpu: grades on a real GPU through the real binary.
+#  - every exercise's reference solution must PASS (three times for the first
+#    steps, to show the noise), every untouched starter must not;
+#  - planted kernels (tests/gpu/planted): a wrong one -> WRONG, an
+#    out-of-bounds store -> RUNTIME_ERROR, an endless loop -> TIMEOUT;
+#  - afterwards the lab is unharmed: the reference still passes, no driver
+#    process is left.
+# Logs of every grading go to $CUDALAB_GPU_LOG (default: a temp dir).
+set -u
+root=$(cd "$(dirname "$0")/../.." && pwd)
+bin=${CUDALAB_BIN:-$root/bin/cudalab}
+tmp=$(mktemp -d)
+log=${CUDALAB_GPU_LOG:-$tmp/log}
+mkdir -p "$log"
+export XDG_DATA_HOME=$tmp/data XDG_CACHE_HOME=$tmp/cache
+pass=0 fail=0
+
+verdict_of() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["verdict"])' "$1" 2>/dev/null; }
+
+# grade NAME EXPECT EXERCISE FILE: EXPECT is a verdict or !PASS
+grade() {
+    local name=$1 expect=$2 ex=$3 file=$4 v
+    "$bin" grade "$ex" "$file" --json >"$log/$name.json" 2>"$log/$name.err"
+    v=$(verdict_of "$log/$name.json")
+    "$bin" grade "$ex" "$file" --no-record >"$log/$name.txt" 2>&1 || true
+    if [ "$expect" = "!PASS" ] && [ -n "$v" ] && [ "$v" != PASS ] || [ "$v" = "$expect" ]; then
+        pass=$((pass + 1)); printf 'ok   %-32s %-14s %s\n' "$name" "$v" "$(grep -E '^(PASS|SLOW|WRONG|RUNTIME_ERROR|TIMEOUT|COMPILE_ERROR|CONSTRAINT|NO_GPU) ' "$log/$name.txt" | head -1 | cut -c1-110)"
+    else
+        fail=$((fail + 1)); printf 'FAIL %-32s got %s, want %s\n' "$name" "${v:-nothing}" "$expect"
+        cat "$log/$name.err" "$log/$name.txt"
+    fi
+}
+
+if ! "$bin" device; then
+    echo "test-gpu needs a GPU"; echo "0 passed, 1 failed"; exit 1
+fi
+nvidia-smi --query-gpu=name,clocks.sm,clocks.mem,driver_version --format=csv,noheader 2>/dev/null
+
+exercises=$("$bin" list --json | python3 -c 'import json,sys; [print(e["id"]) for e in json.load(sys.stdin)["exercises"]]')
+for ex in $exercises; do
+    ch=${ex%%/*} name=${ex#*/}
+    for i in 1 2 3; do
+        grade "$name-reference-$i" PASS "$ex" "$root/solutions/$ch/$name.cu"
+        grade "$name-starter-$i" '!PASS' "$ex" "$root/exercises/$ch/$name/starter.cu"
+    done
+done
+
+# planted kernels, graded as reduction/neighbored-less; the endless one on a
+# copy of the catalog whose run timeout is 10 s instead of 120
+grade planted-wrong WRONG reduction/neighbored-less "$root/tests/gpu/planted/wrong.cu"
+grade planted-out-of-bounds RUNTIME_ERROR reduction/neighbored-less "$root/tests/gpu/planted/out-of-bounds.cu"
+cp -r "$root/exercises" "$root/solutions" "$root/docs" "$tmp/"
+sed -i 's/^run_timeout *=.*/run_timeout = 10/' "$tmp/exercises/reduction/neighbored-less/exercise.ini"
+start=$(date +%s)
+CUDALAB_DATADIR=$tmp grade planted-endless TIMEOUT reduction/neighbored-less "$root/tests/gpu/planted/endless.cu"
+echo "     (endless kernel stopped after $(( $(date +%s) - start )) s for two gradings)"
+grade after-endless-reference PASS reduction/neighbored-less "$root/solutions/reduction/neighbored-less.cu"
+if pgrep -f 'libexec/cudalab/reduce-int' >/dev/null; then
+    fail=$((fail + 1)); echo "FAIL a driver process survived:"; pgrep -af 'libexec/cudalab/reduce-int'
+else
+    pass=$((pass + 1)); echo "ok   no driver process left behind"
+fi
+
+echo
+for f in neighbored-less-reference-1 neighbored-reference-1; do
+    [ -f "$log/$f.txt" ] && cat "$log/$f.txt" && echo
+done
+rm -rf "$tmp/data" "$tmp/cache"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
