@@ -181,3 +181,14 @@ Test(toolchain, rejects_a_bad_arch)
     lab_buf_release(&cache);
     free(src);
 }
+
+Test(toolchain, log_lines_become_file_colon_line)
+{
+    lab_buf out = LAB_BUF_INIT;
+
+    lab_toolchain_format_log(
+        "work/a (copy).cu(21): error: x\nplain line\nf.cu(7): warning #1: y(2)\n", &out);
+    cr_expect_str_eq(out.buf,
+                     "work/a (copy).cu:21: error: x\nplain line\nf.cu:7: warning #1: y(2)\n");
+    lab_buf_release(&out);
+}

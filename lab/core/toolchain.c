@@ -148,6 +148,23 @@ lab_build_release(lab_build *b)
     lab_buf_release(&b->log);
 }
 
+/* The "(12):" after the file name in an nvcc message, or NULL; file names may hold parentheses. */
+static const char *
+line_marker(const char *line, size_t len, size_t *digits)
+{
+    for (const char *p = memchr(line, '(', len); p;
+         p = memchr(p + 1, '(', len - (size_t)(p + 1 - line))) {
+        size_t n = 0;
+        while (p + 1 + n < line + len && isdigit((unsigned char)p[1 + n]))
+            n++;
+        if (n && p + 3 + n <= line + len && p[1 + n] == ')' && p[2 + n] == ':') {
+            *digits = n;
+            return p;
+        }
+    }
+    return NULL;
+}
+
 int
 lab_toolchain_format_log(const char *log, lab_buf *out)
 {
@@ -155,14 +172,10 @@ lab_toolchain_format_log(const char *log, lab_buf *out)
 
     while (*line) {
         const char *end = strchr(line, '\n');
-        size_t len = end ? (size_t)(end - line) : strlen(line);
-        const char *paren = memchr(line, '(', len);
-        size_t digits = 0;
+        size_t len = end ? (size_t)(end - line) : strlen(line), digits = 0;
+        const char *paren = line_marker(line, len, &digits);
 
-        if (paren)
-            while (paren + 1 + digits < line + len && isdigit((unsigned char)paren[1 + digits]))
-                digits++;
-        if (paren && digits && paren[1 + digits] == ')' && paren[2 + digits] == ':') {
+        if (paren) {
             lab_buf_add(out, line, (size_t)(paren - line));
             lab_buf_addch(out, ':');
             lab_buf_add(out, paren + 1, digits);

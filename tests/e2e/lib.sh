@@ -17,6 +17,7 @@ E2E_SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 : "${CUDALAB_DATADIR_TEST:=$E2E_SRC}"
 : "${CUDALAB_LIBEXECDIR_TEST:=$E2E_SRC/build/san/libexec/cudalab}"
 export CUDALAB_TEST_BIN CUDALAB_DATADIR_TEST CUDALAB_LIBEXECDIR_TEST
+# shellcheck disable=SC2034 # for the tests
 FIXTURES=$E2E_SRC/tests/fixtures
 
 if [ -z "${E2E_RESULTS:-}" ]; then
@@ -44,6 +45,7 @@ export CUDA_VISIBLE_DEVICES=
 # A string no process outside this test has in its command line.
 E2E_MARK="cudalab-e2e-mark-${T##*/}-$$"
 
+# shellcheck disable=SC2034 # for the tests
 STORE=$XDG_DATA_HOME/cudalab/progress.db
 CACHE=$XDG_CACHE_HOME/cudalab/build
 
@@ -208,7 +210,7 @@ expect_no_process() {
         pass "$name"
         return
     fi
-    fail "$name" "  survivors:" "$(ps -o pid,ppid,pgid,stat,args -p "$(echo $pids | tr ' ' ,)" | indent)"
+    fail "$name" "  survivors:" "$(ps -o pid,ppid,pgid,stat,args -p "$(paste -sd, <<<"$pids")" | indent)"
     for i in $pids; do
         kill -KILL "$i" 2>/dev/null
     done
@@ -234,9 +236,10 @@ copy_datadir() {
     chmod -R u+w "$1"
 }
 
-# marked_sleep: the path of a `sleep` whose command line carries $E2E_MARK.
+# marked_sleep [MARK]: the path of a `sleep` whose command line carries MARK
+# (default $E2E_MARK), for pgrep -f.
 marked_sleep() {
-    local s=$T/bin/$E2E_MARK-sleep
+    local s=$T/bin/${1:-$E2E_MARK}-sleep
     if [ ! -e "$s" ]; then
         mkdir -p "$T/bin"
         ln -s "$(command -v sleep)" "$s"

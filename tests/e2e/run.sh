@@ -19,6 +19,15 @@ export CUDALAB_DATADIR_TEST=${CUDALAB_DATADIR_TEST:-$src}
 export CUDALAB_LIBEXECDIR_TEST=${CUDALAB_LIBEXECDIR_TEST:-$src/build/san/libexec/cudalab}
 limit=${E2E_TEST_TIMEOUT:-120}
 
+for f in "$CUDALAB_TEST_BIN" "$CUDALAB_LIBEXECDIR_TEST/device-probe" \
+    "$CUDALAB_LIBEXECDIR_TEST/lab-kernels.ptx" "$CUDALAB_DATADIR_TEST/exercises"; do
+    if [ ! -e "$f" ]; then
+        echo "e2e: $f is missing: build it first (make test-e2e builds everything)"
+        echo "0 passed, 1 failed"
+        exit 1
+    fi
+done
+
 if [ $# -gt 0 ]; then
     tests=("$@")
 else

@@ -125,4 +125,24 @@ expect_json "device --json: present false, with a reason" \
 run cudalab device --frobnicate
 expect_status "device with an unknown argument" 2
 
+# --- where the lab keeps and finds things ---
+CUDALAB_DB=$T/elsewhere/my.db run cudalab list
+expect_status "list with CUDALAB_DB" 0
+[ -f "$T/elsewhere/my.db" ]
+check "CUDALAB_DB places the store" $?
+XDG_DATA_HOME=relative/data run cudalab list
+expect_status "list with a relative XDG_DATA_HOME" 0
+[ -f "$HOME/.local/share/cudalab/progress.db" ] && [ ! -e relative ]
+check "a relative XDG_DATA_HOME is ignored for ~/.local/share" $?
+: >"$T/a-file"
+XDG_DATA_HOME=$T/a-file run cudalab list
+expect_status "list with XDG_DATA_HOME a file" 2
+expect_err "XDG_DATA_HOME a file: says why" "cannot create directory '$T/a-file': Not a directory"
+CUDALAB_DATADIR=$T/no-such-dir run cudalab list
+expect_status "list with a missing data dir" 2
+expect_err "missing data dir: names it" "$T/no-such-dir/exercises"
+CUDALAB_LIBEXECDIR=$T/no-such-dir run cudalab device
+expect_status "device with a missing libexec dir" 2
+expect_err "missing libexec dir: names the probe" "cannot run '$T/no-such-dir/device-probe'"
+
 e2e_finish

@@ -60,6 +60,16 @@ expect_out "syntax error: FILE:LINE: error at line $line" \
 expect_out_lacks "syntax error: no nvcc-style FILE(LINE)" "attempts/syntax.cu($line)"
 expect_out "syntax error: the verdict names the file" "attempts/syntax.cu does not compile"
 expect_eq "syntax error: nothing cached" "$(cache_files)" "$first"
+run cudalab grade reduction/neighbored attempts/syntax.cu --json --no-record
+expect_json "syntax error --json: COMPILE_ERROR with the FILE:LINE log" \
+    'j["verdict"] == "COMPILE_ERROR" and "attempts/syntax.cu:'"$line"': error" in j["compiler_log"]'
+
+# the same error in a file whose name has parentheses, as file managers name copies
+cp attempts/syntax.cu "attempts/neighbored (copy).cu"
+run cudalab grade reduction/neighbored "attempts/neighbored (copy).cu" --no-record
+expect_status "grade a syntax error in 'neighbored (copy).cu'" 1
+expect_out "'neighbored (copy).cu': the error as FILE:LINE: error at line $line" \
+    "attempts/neighbored (copy).cu:$line: error: identifier \"undeclared_thing\" is undefined"
 
 # --- the wrong kernel: its demangled signature is named ---
 cp "$nb_starter" attempts/wrong-name.cu
@@ -105,6 +115,29 @@ json_hash=$(python3 -c 'import json,sys; print(json.loads(sys.stdin.read())["fil
 run cudalab grade reduction/neighbored --no-record
 expect_status "grade --no-record" 1
 
+# --- nvcc that is not there, or never finishes ---
+CUDALAB_NVCC=$T/no-such-nvcc run cudalab grade reduction/neighbored --no-record
+expect_status "grade with a missing nvcc" 2
+expect_err "missing nvcc: names it" "cannot run '$T/no-such-nvcc'"
+
+sleeper=$(marked_sleep)
+nvcc_slow=$T/nvcc-$E2E_MARK
+cat >"$nvcc_slow" <<END
+#!/bin/sh
+case "\$1" in --version) echo "Cuda compilation tools, release 13.0, V13.0.88"; exit 0;; esac
+"$sleeper" 60
+END
+chmod +x "$nvcc_slow"
+copy_datadir "$T/short"
+sed -i 's/^build_timeout *=.*/build_timeout = 1/' "$T/short/exercises/reduction/neighbored/exercise.ini"
+CUDALAB_DATADIR=$T/short CUDALAB_NVCC=$nvcc_slow XDG_CACHE_HOME=$T/cache-slow \
+    run cudalab grade reduction/neighbored attempts/atomic.cu --no-record
+expect_status "nvcc past the build timeout" 1
+expect_out_re "nvcc past the build timeout: COMPILE_ERROR" '^COMPILE_ERROR  '
+expect_out "nvcc past the build timeout: says so" "nvcc did not finish within 1 s"
+expect_faster "nvcc past the build timeout: stopped promptly" 5
+expect_no_process "nvcc past the build timeout: no nvcc left" "$E2E_MARK"
+
 # --- progress: list and the store ---
 run cudalab list
 expect_status "list after grading" 0
@@ -131,5 +164,37 @@ expect_eq "the store: the starter's attempts share the hash --json printed" \
     "$json_hash"
 expect_eq "the store: every attempt has a time and a message" \
     "$(db_rows "SELECT count(*) FROM attempts WHERE time > 0 AND message <> ''")" 6
+
+# --- several gradings at once, on a new store and an empty cache ---
+pids=()
+for i in 1 2 3 4 5 6; do
+    XDG_DATA_HOME=$T/data-par XDG_CACHE_HOME=$T/cache-par \
+        "$CUDALAB_TEST_BIN" grade reduction/neighbored >"$T/par$i.out" 2>"$T/par$i.err" &
+    pids+=($!)
+done
+statuses=
+for pid in "${pids[@]}"; do
+    wait "$pid"
+    statuses+="$? "
+done
+expect_eq "6 gradings at once: each exits 1" "$statuses" "1 1 1 1 1 1 "
+expect_eq "6 gradings at once: each says NO_GPU, none complains" \
+    "$(grep -h '^NO_GPU  ' "$T"/par*.out | wc -l) $(cat "$T"/par*.err)" "6 "
+expect_eq "6 gradings at once: one build of each file in the cache" \
+    "$(ls "$T/cache-par/cudalab/build")" "$first"
+expect_eq "6 gradings at once: 6 attempts in the new store" \
+    "$(STORE=$T/data-par/cudalab/progress.db db_rows 'SELECT count(*) FROM attempts')" 6
+
+# --- what the cache key covers: the source and the arch ---
+n=$(cache_files | wc -l)
+echo '// an edit' >>work/reduction/neighbored.cu
+run cudalab grade reduction/neighbored --no-record
+expect_out_re "an edited file: NO_GPU" '^NO_GPU  '
+expect_eq "an edited file is compiled again (one more .ptx and .cubin)" \
+    "$(cache_files | wc -l)" $((n + 2))
+n=$((n + 2))
+CUDALAB_ARCH=sm_80 run cudalab grade reduction/neighbored --no-record
+expect_out "another arch: compiled for it" "compiled for sm_80"
+expect_eq "another arch: the file and the reference are built again" "$(cache_files | wc -l)" $((n + 4))
 
 e2e_finish
