@@ -86,8 +86,8 @@ print_text(const lab_cli *cli, const lab_exercise *ex, const char *file, const l
 
     printf("%s%s%s  %s\n", lab_cli_sgr(cli, "1"), ex->id, lab_cli_reset(cli), file);
     if (g->device.present)
-        printf("GPU %s (%s), seed %llu, block %u\n", g->device.name, g->arch,
-               (unsigned long long)g->seed, ex->block);
+        printf("GPU %s (%s), seed %.0f, block %u\n", g->device.name, g->arch,
+               g->has_report ? g->report.seed : (double)g->seed, ex->block);
     if (g->compiler_log.len)
         printf("\n%s", g->compiler_log.buf);
     if (g->has_report && g->report.ncases) {

@@ -64,7 +64,8 @@ run cudalab grade reduction/neighbored attempts/syntax.cu --json --no-record
 expect_json "syntax error --json: COMPILE_ERROR with the FILE:LINE log" \
     'j["verdict"] == "COMPILE_ERROR" and "attempts/syntax.cu:'"$line"': error" in j["compiler_log"]'
 
-# the same error in a file whose name has parentheses, as file managers name copies
+# The same error in a file whose name has parentheses of its own, as file
+# managers name copies: nvcc writes "attempts/neighbored (copy).cu(21): error".
 cp attempts/syntax.cu "attempts/neighbored (copy).cu"
 run cudalab grade reduction/neighbored "attempts/neighbored (copy).cu" --no-record
 expect_status "grade a syntax error in 'neighbored (copy).cu'" 1
