@@ -192,8 +192,6 @@ fail_at(lab_dev *dev, CUresult rc, lab_err *err, const char *what, const char *f
                        text);
 }
 
-#define fail(dev, rc, err, what) fail_at((dev), (rc), (err), (what), NULL, 0)
-
 /* Evaluates one driver-API call; on failure names the call, file and line. */
 #define CALL(dev, expr, err, what)                                                                 \
     ((rc_ = (expr)) == CUDA_SUCCESS ? 0 : fail_at((dev), rc_, (err), (what), __FILE__, __LINE__))
@@ -222,7 +220,7 @@ no_device(lab_dev *dev, CUresult rc, lab_err *err)
     const char *visible = getenv("CUDA_VISIBLE_DEVICES");
     int version = 0;
 
-    fail(dev, rc, err, "cuInit");
+    fail_at(dev, rc, err, "cuInit", NULL, 0);
     switch ((int)rc) {
     case 34:
         return lab_err_set(err, LAB_ENODEV,
@@ -380,7 +378,7 @@ cuda_load(lab_dev *dev, const lab_image *img, lab_module **out, lab_err *err)
     rc_ = dev->api.module_load_data_ex(&m->mod, img->data, ARRAY_SIZE(opts), opts, vals);
     if (rc_ != CUDA_SUCCESS) {
         free(m);
-        fail(dev, rc_, err, "cannot load module");
+        fail_at(dev, rc_, err, "cannot load module", NULL, 0);
         for (char *p = log; *p; p++)
             if (*p == '\n')
                 *p = ' ';

@@ -9,24 +9,15 @@
  * synchronises once and reads the events.
  */
 #include "common/timing.h"
+#include "lab/core/clock.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define FLUSH_MAX (256u << 20) /* bytes; 5x the H100's 50 MiB L2 */
 #define FLUSH_MIN (16u << 20)
 #define CHECK_EVERY 10 /* rounds between looks at the stop rule */
 #define MAX_KERNELS 8
-
-double
-lab_now(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 int
 lab_timing_init(lab_timing *t, const lab_dev_ops *ops, lab_dev *dev, lab_module *lab_kernels,
@@ -130,7 +121,7 @@ lab_timing_run(lab_timing *t, const lab_timed_kernel *kernels, size_t n, const l
     lab_timer *timers[MAX_KERNELS] = { 0 };
     double *samples[MAX_KERNELS] = { 0 };
     size_t count = 0, alloc = 0, round;
-    double deadline = lab_now() + o->time_cap_s;
+    double deadline = lab_clock_now() + o->time_cap_s;
     bool capped = false;
     int rc = 0;
 
@@ -177,7 +168,7 @@ lab_timing_run(lab_timing *t, const lab_timed_kernel *kernels, size_t n, const l
         count++;
         if (count >= o->min_samples && count % CHECK_EVERY == 0 && converged(samples, count, n, o))
             break;
-        if (lab_now() > deadline && count >= 10) {
+        if (lab_clock_now() > deadline && count >= 10) {
             capped = true;
             break;
         }

@@ -62,7 +62,4 @@ int lab_timing_run(lab_timing *t, const lab_timed_kernel *kernels, size_t n,
                    const lab_timing_opts *opts, lab_timing_result *results, lab_err *err);
 void lab_timing_release(lab_timing *t);
 
-/* Seconds on CLOCK_MONOTONIC. */
-double lab_now(void);
-
 #endif

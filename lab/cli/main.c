@@ -24,6 +24,18 @@ usage(FILE *fp)
                 "there is no GPU; default " LAB_DEFAULT_ARCH "), CUDALAB_CACHE_DIR, NO_COLOR.\n");
 }
 
+/* After the bare `cudalab` listing: how to begin. */
+static void
+print_first_steps(const lab_catalog *cat)
+{
+    const char *first =
+        lab_catalog_exercise_count(cat) ? lab_catalog_exercise(cat, 0)->id : "EXERCISE";
+
+    printf("\nStart with:  cudalab start %s   (then: cudalab grade %s)\n"
+           "All commands: cudalab help\n",
+           first, first);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -57,14 +69,7 @@ main(int argc, char **argv)
         return lab_cli_error("%s", err.msg);
     status = cmd->run(&cli, argc > 1 ? argc - 2 : 0, argc > 1 ? argv + 2 : argv + argc);
     if (argc == 1)
-        printf("\nStart with:  cudalab start %s   (then: cudalab grade %s)\n"
-               "All commands: cudalab help\n",
-               lab_catalog_exercise_count(lab_catalog_of(cli.lab))
-                   ? lab_catalog_exercise(lab_catalog_of(cli.lab), 0)->id
-                   : "EXERCISE",
-               lab_catalog_exercise_count(lab_catalog_of(cli.lab))
-                   ? lab_catalog_exercise(lab_catalog_of(cli.lab), 0)->id
-                   : "EXERCISE");
+        print_first_steps(lab_catalog_of(cli.lab));
     lab_close(cli.lab);
     return status;
 }

@@ -36,6 +36,7 @@ struct lab {
     char *datadir;
     char *libexecdir;
     char *cachedir;
+    char *builddir; /* cachedir/build: compiled kernels */
     lab_catalog *catalog;
     lab_store *store;
     lab_toolchain *toolchain;
@@ -118,7 +119,12 @@ lab_open(lab **out, lab_err *err)
                              "libexec/cudalab");
     l->cachedir = cache_dir();
     free(prefix);
-    if (!l->datadir || !l->libexecdir || !l->cachedir) {
+    if (l->cachedir) {
+        lab_buf b = LAB_BUF_INIT;
+        lab_buf_printf(&b, "%s/" CACHE_SUBDIR, l->cachedir);
+        l->builddir = lab_buf_detach(&b);
+    }
+    if (!l->datadir || !l->libexecdir || !l->builddir) {
         lab_close(l);
         return lab_err_set(err, LAB_ENOENT, "cannot find the lab's files: set CUDALAB_DATADIR");
     }
@@ -141,6 +147,7 @@ lab_close(lab *l)
     free(l->datadir);
     free(l->libexecdir);
     free(l->cachedir);
+    free(l->builddir);
     free(l);
 }
 
@@ -279,23 +286,32 @@ family_params(const char *family)
     return NULL;
 }
 
-/* Builds one of the lab's own files (solution); its failure is the lab's. */
+/* Compiles path for ex (cached); a cancelled build is LAB_ECANCEL, a failed one only b->ok false.
+ */
+static int
+build_file(lab *l, const lab_exercise *ex, const char *path, const char *arch, lab_build *b,
+           const lab_grade_request *req, lab_err *err)
+{
+    lab_build_request br = { path,        ex->instantiate,     arch,
+                             l->builddir, ex->build_timeout_s, req->cancel };
+    int rc;
+
+    if ((rc = lab_toolchain_build(l->toolchain, &br, b, err)) < 0)
+        return rc;
+    if (b->cancelled)
+        return lab_err_set(err, LAB_ECANCEL, "cancelled");
+    return 0;
+}
+
+/* Builds one of the lab's own files (a solution); its failure is the lab's. */
 static int
 build_lab_file(lab *l, const lab_exercise *ex, const char *path, const char *arch, lab_build *b,
                const lab_grade_request *req, lab_err *err)
 {
-    lab_buf cache = LAB_BUF_INIT;
-    lab_build_request br = { path, ex->instantiate, arch, NULL, ex->build_timeout_s, req->cancel };
     int rc;
 
-    lab_buf_printf(&cache, "%s/" CACHE_SUBDIR, l->cachedir);
-    br.cache_dir = cache.buf;
-    rc = lab_toolchain_build(l->toolchain, &br, b, err);
-    lab_buf_release(&cache);
-    if (rc < 0)
+    if ((rc = build_file(l, ex, path, arch, b, req, err)) < 0)
         return rc;
-    if (b->cancelled)
-        return lab_err_set(err, LAB_ECANCEL, "cancelled");
     if (!b->ok)
         return lab_err_set(err, LAB_ETOOL, "the lab's own '%s' does not compile: %s", path,
                            b->timed_out ? "timed out" : b->log.buf);
@@ -406,7 +422,7 @@ lab_grade(lab *l, const lab_grade_request *req, lab_grading *g, lab_err *err)
     const lab_exercise *ex = req->ex, *base_ex = NULL;
     const lab_device *dev;
     lab_build student, baseline, reference;
-    lab_buf cache = LAB_BUF_INIT, why = LAB_BUF_INIT, mangled = LAB_BUF_INIT, found = LAB_BUF_INIT;
+    lab_buf why = LAB_BUF_INIT, mangled = LAB_BUF_INIT, found = LAB_BUF_INIT;
     const char *params, *arch_env = getenv("CUDALAB_ARCH");
     int rc;
 
@@ -444,20 +460,11 @@ lab_grade(lab *l, const lab_grade_request *req, lab_grading *g, lab_err *err)
                                    : LAB_DEFAULT_ARCH);
 
     stage(req, LAB_STAGE_COMPILE, req->file);
-    {
-        lab_build_request br = { req->file, ex->instantiate,     g->arch,
-                                 NULL,      ex->build_timeout_s, req->cancel };
-        lab_buf_printf(&cache, "%s/" CACHE_SUBDIR, l->cachedir);
-        br.cache_dir = cache.buf;
-        if ((rc = lab_toolchain_build(l->toolchain, &br, &student, err)) < 0)
-            goto out;
-    }
+    rc = build_file(l, ex, req->file, g->arch, &student, req, err);
     memcpy(g->file_hash, student.hash, sizeof(g->file_hash));
     lab_buf_add(&g->compiler_log, student.log.buf, student.log.len);
-    if (student.cancelled) {
-        rc = lab_err_set(err, LAB_ECANCEL, "cancelled");
+    if (rc < 0)
         goto out;
-    }
     if (!student.ok) {
         if (student.timed_out)
             lab_grade_set(&g->result, ex, LAB_VERDICT_COMPILE_ERROR,
@@ -507,7 +514,6 @@ out:
     lab_build_release(&student);
     lab_build_release(&baseline);
     lab_build_release(&reference);
-    lab_buf_release(&cache);
     lab_buf_release(&why);
     lab_buf_release(&mangled);
     lab_buf_release(&found);

@@ -23,6 +23,7 @@
  * parent's children alone.
  */
 #include "lab/core/proc.h"
+#include "lab/core/clock.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -99,15 +100,6 @@ static struct live_chunk live_head;
 static volatile sig_atomic_t cleanup_installed;
 
 static const int cleanup_signals[] = { SIGINT, SIGTERM, SIGHUP };
-
-static double
-now_s(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static void
 close_fd(int *fd)
@@ -563,7 +555,7 @@ lab_proc_start(lab_proc *p, lab_err *err)
     };
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);
-    run->start = now_s();
+    run->start = lab_clock_now();
     pid = fork();
     fork_errno = errno;
     if (pid == 0)
@@ -709,7 +701,7 @@ reap(lab_proc *p, int wait_errno, lab_err *err)
     live_release(&run->slot);
     if (!wait_errno && wait_retry(p->pid, &status) < 0)
         wait_errno = errno;
-    p->elapsed_s = now_s() - run->start;
+    p->elapsed_s = lab_clock_now() - run->start;
     if (wait_errno) {
         rc = lab_err_set(err, LAB_ECHILD, "cannot wait for '%s': %s", p->argv.v[0],
                          strerror(wait_errno));
@@ -755,7 +747,7 @@ lab_proc_finish(lab_proc *p, lab_err *err)
         int which[4];
         nfds_t n = 0;
         double wake = HUGE_VAL;
-        double now = now_s();
+        double now = lab_clock_now();
         bool got_data = false;
 
         if (!gone && (gone = child_gone(p->pid, &wait_errno))) {
@@ -823,7 +815,7 @@ lab_proc_finish(lab_proc *p, lab_err *err)
                 io_rc = rc;
         }
         if (got_data)
-            last_data = now_s();
+            last_data = lab_clock_now();
     }
 
     if ((rc = reap(p, wait_errno, err)) < 0)
