@@ -498,12 +498,13 @@ parse_sizes(struct manifest *m, const struct key *k, const char *value)
     return 0;
 }
 
-/* "forbid X" or "require X", X a PTX opcode prefix such as atom or shfl.sync. */
+/* "forbid X" or "require X", X a PTX opcode prefix such as atom or shfl.sync, a
+ * special register such as %ntid, or loop; alternatives joined by '|' (lab/core/ptx.h). */
 static int
 parse_constraints(struct manifest *m, const struct key *k, const char *value)
 {
     static const char opchars[] = "abcdefghijklmnopqrstuvwxyz"
-                                  "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._";
+                                  "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._%|";
     size_t n = *value ? count_items(value) : 0;
     const char **v = NULL;
     const char *p = value;
