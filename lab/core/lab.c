@@ -368,12 +368,12 @@ module_path(const lab_exercise *ex, const lab_build *b)
 static void
 shape_args(lab_strvec *args, const char *prefix, const lab_exercise *ex)
 {
+    /* every field, defaults too: the baseline's shape must not fall back to the student's */
     lab_strvec_pushf(args, "--%sblock=%u", prefix, ex->block);
     lab_strvec_pushf(args, "--%sunroll=%u", prefix, ex->unroll);
-    if (ex->output == LAB_OUTPUT_TOTAL)
-        lab_strvec_pushf(args, "--%soutput=total", prefix);
-    if (ex->grid_per_sm)
-        lab_strvec_pushf(args, "--%sgrid-per-sm=%u", prefix, ex->grid_per_sm);
+    lab_strvec_pushf(args, "--%soutput=%s", prefix,
+                     ex->output == LAB_OUTPUT_TOTAL ? "total" : "partials");
+    lab_strvec_pushf(args, "--%sgrid-per-sm=%u", prefix, ex->grid_per_sm);
     if (ex->entry)
         lab_strvec_pushf(args, "--%sentry=%s", prefix, ex->entry);
 }
