@@ -69,8 +69,8 @@ check "list reports no catalog problem" $?
 run cudalab list --json
 expect_status "list --json" 0
 expect_json "list --json is valid JSON"
-expect_json "list --json has the 2 exercises" \
-    '[e["id"] for e in j["exercises"]] == ["reduction/neighbored", "reduction/neighbored-less"]'
+expect_json "list --json starts with the 2 first exercises" \
+    '[e["id"] for e in j["exercises"]][:2] == ["reduction/neighbored", "reduction/neighbored-less"]'
 expect_json "list --json: both not started, no attempts" \
     'all(e["status"] == "not started" and e["attempts"] == 0 for e in j["exercises"])'
 expect_json "list --json: no problems" 'j["problems"] == []'
