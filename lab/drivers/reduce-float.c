@@ -35,9 +35,8 @@
  * serial float loop, sum += x[i].
  */
 #include "common/driver.h"
-#include "common/report.h"
 #include "common/rng.h"
-#include "lab/core/clock.h"
+#include "common/timesize.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -51,9 +50,6 @@
 #define SUM_SYMBOL "dev_sum"
 #define ULP_HALF 0x1p-24 /* u: unit roundoff of float */
 #define TOL_FACTOR 8.0
-#define CPU_MIN_SAMPLES 5
-#define CPU_MAX_SAMPLES 30
-#define CPU_TIME_CAP_S 1.5
 
 typedef enum mode { MODE_UNKNOWN, MODE_DEV_SUM, MODE_PARTIALS } mode;
 
@@ -113,7 +109,9 @@ find_sums(lab_driver *d, problem *p, lab_err *err)
         p->d_sum[r] = 0;
         if (!lab_driver_is_gpu_role(d, (lab_role)r))
             continue;
-        rc = d->ops->symbol(d->module[r], SUM_SYMBOL, &p->d_sum[r], &bytes, &ignored);
+        rc = d->ops->symbol
+                 ? d->ops->symbol(d->module[r], SUM_SYMBOL, &p->d_sum[r], &bytes, &ignored)
+                 : LAB_ENOSYS;
         if (rc == LAB_ENOSYS)
             return lab_err_set(err, LAB_ENOSYS, "the %s backend cannot reach device variables",
                                d->ops->name);
@@ -381,84 +379,35 @@ timed_launch(void *ctx, lab_err *err)
 }
 
 /* The notes' host sum: one float accumulator, in index order. */
-static float
-serial_sum(const float *x, size_t n)
+static void
+serial_sum(void *ctx)
 {
+    const problem *p = ctx;
+    volatile float sink;
     float sum = 0;
 
-    for (size_t i = 0; i < n; i++)
-        sum += x[i];
-    return sum;
-}
-
-static void
-time_cpu(problem *p, lab_stats *out)
-{
-    double ns[CPU_MAX_SAMPLES];
-    double start = lab_clock_now();
-    volatile float sink = 0;
-    size_t k = 0;
-
-    while (k < CPU_MAX_SAMPLES &&
-           (k < CPU_MIN_SAMPLES || lab_clock_now() - start < CPU_TIME_CAP_S)) {
-        double t0 = lab_clock_now();
-        sink = serial_sum(p->input, p->n);
-        ns[k++] = (lab_clock_now() - t0) * 1e9;
-    }
+    for (size_t i = 0; i < p->n; i++)
+        sum += p->input[i];
+    sink = sum; /* kept, so the loop is not optimized away */
     (void)sink;
-    lab_stats_summarize(ns, k, out);
 }
 
 static int
 time_size(lab_driver *d, problem *p, lab_err *err)
 {
     timed ctx[LAB_ROLE_COUNT];
-    lab_timed_kernel kernels[LAB_ROLE_COUNT];
-    lab_timing_result results[LAB_ROLE_COUNT];
-    lab_role roles[LAB_ROLE_COUNT];
-    double bytes = (double)p->n * sizeof(float);
-    size_t nk = 0;
-    cJSON *t, *list;
-    int rc;
+    lab_size_timing s = { .n = p->n,
+                          .bytes = (double)p->n * sizeof(float),
+                          .prepare = timed_prepare,
+                          .launch = timed_launch,
+                          .cpu = serial_sum,
+                          .cpu_ctx = p };
 
     for (int r = 0; r < LAB_ROLE_COUNT; r++) {
-        if (!lab_driver_is_gpu_role(d, (lab_role)r))
-            continue;
-        ctx[nk] = (timed){ d, p, (lab_role)r };
-        kernels[nk] =
-            (lab_timed_kernel){ lab_role_names[r], timed_prepare, timed_launch, &ctx[nk] };
-        roles[nk++] = (lab_role)r;
+        ctx[r] = (timed){ d, p, (lab_role)r };
+        s.ctx[r] = &ctx[r];
     }
-    if ((rc = lab_timing_run(&d->timing, kernels, nk, &d->args.timing, results, err)) < 0)
-        return lab_driver_fail(d, LAB_ROLE_STUDENT, "timing", p->n, err);
-    if (!(t = cJSON_CreateObject()))
-        return lab_err_set(err, LAB_ENOMEM, "out of memory");
-    cJSON_AddItemToArray(d->timings, t);
-    cJSON_AddNumberToObject(t, "size", (double)p->n);
-    cJSON_AddNumberToObject(t, "bytes", bytes);
-    cJSON_AddNumberToObject(t, "copy_gbps", d->copy_gbps);
-    cJSON_AddBoolToObject(t, "capped", results[0].capped);
-    list = cJSON_AddArrayToObject(t, "kernels");
-    for (size_t i = 0; i < nk; i++)
-        lab_report_add_timing(list, lab_role_names[roles[i]], &results[i].ns, bytes,
-                              d->info.peak_gbps, d->copy_gbps);
-    if (!lab_driver_is_gpu_role(d, LAB_ROLE_BASELINE)) {
-        lab_stats cpu;
-        time_cpu(p, &cpu);
-        lab_report_add_timing(list, "baseline", &cpu, bytes, d->info.peak_gbps, d->copy_gbps);
-        cJSON_AddStringToObject(cJSON_GetArrayItem(list, cJSON_GetArraySize(list) - 1), "where",
-                                "cpu");
-    }
-    return 0;
-}
-
-static bool
-is_timing_size(const lab_driver *d, unsigned long n)
-{
-    for (size_t i = 0; i < d->args.ntiming_sizes; i++)
-        if (d->args.timing_sizes[i] == n)
-            return true;
-    return false;
+    return lab_driver_time_size(d, &s, err);
 }
 
 static bool
@@ -494,7 +443,7 @@ run(lab_driver *d)
             if (lab_driver_is_gpu_role(d, (lab_role)r))
                 check_role(d, &p, (lab_role)r, &err);
         /* a wrong kernel has no mode to time it in; its verdict is WRONG anyway */
-        if (!d->failed && is_timing_size(d, p.n) && all_correct_here(d, p.n))
+        if (!d->failed && lab_driver_is_timing_size(d, p.n) && all_correct_here(d, p.n))
             time_size(d, &p, &err);
         problem_release(&p);
     }
