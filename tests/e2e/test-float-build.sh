@@ -40,4 +40,11 @@ expect_out_re "planted atomic in the two-level kernel: CONSTRAINT" '^CONSTRAINT 
 expect_out_re "planted atomic: names the PTX instruction" \
     'sumTwoLevel uses (atom|red)\.global\.add\.f32 \(PTX line [0-9]+\), which this exercise forbids'
 
+# the GPU tests' planted float kernels compile and meet their exercise's constraints
+run cudalab grade reduction/sum-add-first "$E2E_SRC/tests/gpu/planted/float-no-tail.cu" --no-record
+expect_out_re "planted float-no-tail compiles (NO_GPU here, WRONG on a GPU)" '^NO_GPU  '
+run cudalab grade reduction/sum-two-level "$E2E_SRC/tests/gpu/planted/float-missing-partial.cu" \
+    --no-record
+expect_out_re "planted float-missing-partial compiles (NO_GPU here, WRONG on a GPU)" '^NO_GPU  '
+
 e2e_finish
