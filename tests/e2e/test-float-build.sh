@@ -40,11 +40,17 @@ expect_out_re "planted atomic in the two-level kernel: CONSTRAINT" '^CONSTRAINT 
 expect_out_re "planted atomic: names the PTX instruction" \
     'sumTwoLevel uses (atom|red)\.global\.add\.f32 \(PTX line [0-9]+\), which this exercise forbids'
 
-# the GPU tests' planted float kernels compile and meet their exercise's constraints
-run cudalab grade reduction/sum-add-first "$E2E_SRC/tests/gpu/planted/float-no-tail.cu" --no-record
+# the GPU tests' planted float faults still apply to the references, and the result compiles
+planted=$E2E_SRC/tests/gpu/planted
+sed -f "$planted/float-no-tail.sed" "$sol/sum-add-first.cu" >no-tail.cu
+grep -q 'planted: no bound' no-tail.cu
+check "planted float-no-tail applies to the sum-add-first reference" $?
+run cudalab grade reduction/sum-add-first no-tail.cu --no-record
 expect_out_re "planted float-no-tail compiles (NO_GPU here, WRONG on a GPU)" '^NO_GPU  '
-run cudalab grade reduction/sum-two-level "$E2E_SRC/tests/gpu/planted/float-missing-partial.cu" \
-    --no-record
+sed -f "$planted/float-missing-partial.sed" "$sol/sum-two-level.cu" >missing-partial.cu
+grep -q 'blockIdx.x + 1 < gridDim.x) pPartial' missing-partial.cu
+check "planted float-missing-partial applies to the sum-two-level reference" $?
+run cudalab grade reduction/sum-two-level missing-partial.cu --no-record
 expect_out_re "planted float-missing-partial compiles (NO_GPU here, WRONG on a GPU)" '^NO_GPU  '
 
 e2e_finish

@@ -51,9 +51,12 @@ done
 # copy of the catalog whose run timeout is 10 s instead of 120
 grade planted-wrong WRONG reduction/neighbored-less "$root/tests/gpu/planted/wrong.cu"
 grade planted-out-of-bounds RUNTIME_ERROR reduction/neighbored-less "$root/tests/gpu/planted/out-of-bounds.cu"
-# the float family: NaN past n reaches the sum; a block's partial never written
-grade planted-float-no-tail WRONG reduction/sum-add-first "$root/tests/gpu/planted/float-no-tail.cu"
-grade planted-float-missing-partial WRONG reduction/sum-two-level "$root/tests/gpu/planted/float-missing-partial.cu"
+# the float family, references with a planted fault (tests/gpu/planted/*.sed): NaN past n reaches
+# the sum; a block's partial is never written
+sed -f "$root/tests/gpu/planted/float-no-tail.sed" "$root/solutions/reduction/sum-add-first.cu" >"$tmp/no-tail.cu"
+grade planted-float-no-tail WRONG reduction/sum-add-first "$tmp/no-tail.cu"
+sed -f "$root/tests/gpu/planted/float-missing-partial.sed" "$root/solutions/reduction/sum-two-level.cu" >"$tmp/missing-partial.cu"
+grade planted-float-missing-partial WRONG reduction/sum-two-level "$tmp/missing-partial.cu"
 cp -r "$root/exercises" "$root/solutions" "$root/docs" "$tmp/"
 sed -i 's/^run_timeout *=.*/run_timeout = 10/' "$tmp/exercises/reduction/neighbored-less/exercise.ini"
 start=$(date +%s)
