@@ -36,7 +36,6 @@
  */
 #include "common/driver.h"
 #include "common/rng.h"
-#include "common/timesize.h"
 
 #include <math.h>
 #include <stdint.h>
