@@ -24,13 +24,20 @@
 #define PROBE_TIMEOUT_S 30
 #define CACHE_SUBDIR "build"
 
-/* The C++ parameter code of each family's kernel signature (Itanium mangling). */
+/* The C++ parameter code of each family's kernel signature (Itanium mangling), and what its
+ * driver times when the baseline is "cpu" (NULL: "the CPU"). */
 static const struct {
     const char *family;
     const char *params;
+    const char *cpu_baseline;
 } families[] = {
+<<<<<<< HEAD
     { "reduce-int", "PiS_j" },    /* (int *, int *, unsigned int) */
     { "host-reduce-int", "Pii" }, /* int f(int *, int) */
+=======
+    { "reduce-int", "PiS_j", "the CPU recursiveReduce" }, /* (int *, int *, unsigned int) */
+    { "reduce-float", "PKfPfj", "the CPU serial sum" },   /* (const float *, float *, unsigned) */
+>>>>>>> issue4-float
 };
 
 struct lab {
@@ -279,11 +286,13 @@ stage(const lab_grade_request *req, lab_stage s, const char *what)
 }
 
 static const char *
-family_params(const char *family)
+family_params(const char *family, const char **cpu_baseline)
 {
     for (size_t i = 0; i < ARRAY_SIZE(families); i++)
-        if (!strcmp(families[i].family, family))
+        if (!strcmp(families[i].family, family)) {
+            *cpu_baseline = families[i].cpu_baseline ? families[i].cpu_baseline : "the CPU";
             return families[i].params;
+        }
     return NULL;
 }
 
@@ -449,7 +458,7 @@ lab_grade(lab *l, const lab_grade_request *req, lab_grading *g, lab_err *err)
     const lab_device *dev;
     lab_build student, baseline, reference;
     lab_buf why = LAB_BUF_INIT, mangled = LAB_BUF_INIT, found = LAB_BUF_INIT;
-    const char *params, *arch_env = getenv("CUDALAB_ARCH");
+    const char *params, *cpu_baseline, *arch_env = getenv("CUDALAB_ARCH");
     int rc;
 
     lab_build_init(&student);
@@ -457,7 +466,7 @@ lab_grade(lab *l, const lab_grade_request *req, lab_grading *g, lab_err *err)
     lab_build_init(&reference);
     g->seed =
         req->seed ? req->seed : ((uint64_t)time(NULL) << 20 ^ (uint64_t)getpid()) % 1000000007;
-    if (!(params = family_params(ex->family))) {
+    if (!(params = family_params(ex->family, &cpu_baseline))) {
         rc = lab_err_set(err, LAB_EINVAL, "%s: unknown family '%s'", ex->manifest, ex->family);
         goto out;
     }
@@ -469,7 +478,7 @@ lab_grade(lab *l, const lab_grade_request *req, lab_grading *g, lab_err *err)
         }
         snprintf(g->baseline_name, sizeof(g->baseline_name), "%s", base_ex->kernel);
     } else {
-        snprintf(g->baseline_name, sizeof(g->baseline_name), "the CPU recursiveReduce");
+        snprintf(g->baseline_name, sizeof(g->baseline_name), "%s", cpu_baseline);
     }
     if (access(req->file, R_OK) < 0) {
         rc = lab_err_set(err, LAB_ENOENT, "cannot read '%s': %s", req->file, strerror(errno));
