@@ -31,13 +31,9 @@ static const struct {
     const char *params;
     const char *cpu_baseline;
 } families[] = {
-<<<<<<< HEAD
-    { "reduce-int", "PiS_j" },    /* (int *, int *, unsigned int) */
-    { "host-reduce-int", "Pii" }, /* int f(int *, int) */
-=======
     { "reduce-int", "PiS_j", "the CPU recursiveReduce" }, /* (int *, int *, unsigned int) */
     { "reduce-float", "PKfPfj", "the CPU serial sum" },   /* (const float *, float *, unsigned) */
->>>>>>> issue4-float
+    { "host-reduce-int", "Pii", NULL },                   /* int f(int *, int) */
 };
 
 struct lab {
