@@ -211,19 +211,16 @@ run_driver(lab *l, const char *driver, lab_strvec *args, double timeout_s,
 }
 
 int
-lab_device_probe(lab *l, const lab_device **out, lab_err *err)
+lab_backend_probe(lab *l, const char *backend, lab_device *out, lab_err *err)
 {
     lab_strvec args = LAB_STRVEC_INIT;
     lab_runreport r;
     lab_proc p;
     int rc;
 
-    if (l->probed) {
-        *out = &l->device;
-        return 0;
-    }
-    memset(&l->device, 0, sizeof(l->device));
-    lab_strvec_pushl(&args, "--probe", NULL);
+    memset(out, 0, sizeof(*out));
+    lab_strvec_pushf(&args, "--backend=%s", backend);
+    lab_strvec_push(&args, "--probe");
     rc = run_driver(l, "device-probe", &args, PROBE_TIMEOUT_S, NULL, &p, err);
     lab_strvec_release(&args);
     if (rc < 0)
@@ -234,23 +231,38 @@ lab_device_probe(lab *l, const lab_device **out, lab_err *err)
         lab_runreport_release(&r);
         goto out;
     }
+    out->driver_found = r.driver_found;
+    out->driver_version = r.driver_version;
+    snprintf(out->driver_library, sizeof(out->driver_library), "%s", r.driver_library);
     if (!strcmp(r.status, "ok")) {
         int major = 0, minor = 0;
-        l->device.present = true;
-        snprintf(l->device.name, sizeof(l->device.name), "%s", r.device);
-        snprintf(l->device.cc, sizeof(l->device.cc), "%s", r.cc);
+        out->present = true;
+        snprintf(out->name, sizeof(out->name), "%s", r.device);
+        snprintf(out->cc, sizeof(out->cc), "%s", r.cc);
         sscanf(r.cc, "%d.%d", &major, &minor);
-        snprintf(l->device.arch, sizeof(l->device.arch), "sm_%d%d", major, minor);
-        l->device.peak_gbps = r.peak_gbps;
+        snprintf(out->arch, sizeof(out->arch), "sm_%d%d", major, minor);
+        out->peak_gbps = r.peak_gbps;
     } else {
-        snprintf(l->device.reason, sizeof(l->device.reason), "%s", r.reason);
+        snprintf(out->reason, sizeof(out->reason), "%s", r.reason);
     }
     lab_runreport_release(&r);
-    l->probed = true;
-    *out = &l->device;
 out:
     lab_proc_release(&p);
     return rc;
+}
+
+int
+lab_device_probe(lab *l, const lab_device **out, lab_err *err)
+{
+    int rc;
+
+    if (!l->probed) {
+        if ((rc = lab_backend_probe(l, "cuda", &l->device, err)) < 0)
+            return rc;
+        l->probed = true;
+    }
+    *out = &l->device;
+    return 0;
 }
 
 void

@@ -40,7 +40,9 @@ typedef struct lab_device {
     char reason[512]; /* why there is none */
     double peak_gbps;
     int sm_count;
-    int driver_version;
+    bool driver_found;        /* libcuda.so.1 could be loaded by the probe */
+    int driver_version;       /* cuDriverGetVersion: 13000 = CUDA 13.0; 0 unknown */
+    char driver_library[256]; /* where it was loaded from, or why not */
 } lab_device;
 
 typedef enum lab_stage {
@@ -83,6 +85,10 @@ const char *lab_libexecdir(const lab *l);
 int lab_store_of(lab *l, lab_store **out, lab_err *err);
 /* What GPU the drivers see (probed once per lab, in a child process). */
 int lab_device_probe(lab *l, const lab_device **out, lab_err *err);
+/* Probes one backend ("cuda", "sim") afresh: out->present when the drivers can run
+ * kernels on it, else out->reason.  "sim" is the simulator's capability: a build
+ * without it answers "not available". */
+int lab_backend_probe(lab *l, const char *backend, lab_device *out, lab_err *err);
 /* The student's file for an exercise: work/<chapter>/<name>.cu under the current directory. */
 int lab_work_path(const lab_exercise *ex, lab_buf *out);
 
