@@ -3,7 +3,8 @@
 #   make            build bin/cudalab, the exercise drivers and the lab's kernels
 #   make run        set up (installing Debian packages if needed) and start the lab
 #   make test       every test that needs no GPU (unit tests under sanitizers, e2e, format)
-#   make test-gpu   the GPU suite (needs an NVIDIA GPU)
+#   make test-gpu   the GPU suite (needs an NVIDIA GPU); make test-gpu-install: the
+#                   installed copy and the package on the GPU
 #   make deps       install the Debian packages the lab needs (or print the command)
 #   make format     apply .clang-format
 #   make install    PREFIX=/usr/local (default) DESTDIR= : bin/cudalab, libexec/cudalab/,
@@ -21,9 +22,13 @@ CUDA_HOME ?= $(firstword $(wildcard /usr/local/cuda) /usr)
 NVCC ?= $(shell command -v nvcc 2>/dev/null || echo $(CUDA_HOME)/bin/nvcc)
 CLANG_FORMAT ?= clang-format
 
+# DEB_PACKAGES: everything `make deps` installs.  `make` itself checks all but the
+# packaging and install-test tools (DEB_TEST_PACKAGES), which `make test` checks.
+DEB_TEST_PACKAGES := debhelper dpkg-dev fakeroot man-db groff-base zsh
 DEB_PACKAGES := pkg-config libinih-dev libcjson-dev libsqlite3-dev libcriterion-dev \
                 libncurses-dev libreadline-dev libmd4c-dev clang-format tmux \
-                debhelper dpkg-dev fakeroot man-db groff-base zsh
+                $(DEB_TEST_PACKAGES)
+DEB_BUILD_PACKAGES := $(filter-out $(DEB_TEST_PACKAGES),$(DEB_PACKAGES))
 
 VERSION := $(shell sed -n 's/^\#define LAB_VERSION "\(.*\)"/\1/p' lab/cli/main.c)
 DEFAULT_ARCH := $(shell sed -n 's/^\#define LAB_DEFAULT_ARCH "\(.*\)"/\1/p' lab/core/toolchain.h)
@@ -64,7 +69,7 @@ FORMAT_SRC := $(sort $(wildcard lab/*/*.c lab/*/*.h common/*.c common/*.h tests/
 objs = $(patsubst %.c,build/$(1)/obj/%.o,$(2))
 
 .SECONDARY:
-.PHONY: all run test test-unit test-e2e test-gpu test-package deps format format-check clean \
+.PHONY: all run test test-unit test-e2e test-gpu test-gpu-install test-package deps format format-check clean \
         install uninstall deb
 
 GENERATED := build/gen/cudalab.1 build/gen/cudalab.bash build/gen/_cudalab
@@ -76,8 +81,9 @@ run: all
 	@./bin/cudalab
 
 # --- dependencies ----------------------------------------------------------
-deps build/.deps-ok: Makefile
-	@missing=""; for p in $(DEB_PACKAGES); do \
+# $(call need_packages,LIST): install (as root) or name the missing ones.
+define need_packages
+	@missing=""; for p in $(1); do \
 	    dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -89,9 +95,18 @@ deps build/.deps-ok: Makefile
 	        echo "    sudo apt-get install -y$$missing"; \
 	        exit 1; \
 	    fi; \
-	fi; \
-	test -x "$(NVCC)" || { echo "nvcc not found (looked on PATH and in $(CUDA_HOME)/bin): install the CUDA toolkit"; exit 1; }
+	fi
+endef
+
+deps build/.deps-ok: Makefile
+	$(call need_packages,$(if $(filter deps,$@),$(DEB_PACKAGES),$(DEB_BUILD_PACKAGES)))
+	@test -x "$(NVCC)" || { echo "nvcc not found (looked on PATH and in $(CUDA_HOME)/bin): install the CUDA toolkit"; exit 1; }
 	@mkdir -p build && touch build/.deps-ok
+
+# The package and install tests' tools, checked by make test, not by make.
+build/.deps-test-ok: Makefile
+	$(call need_packages,$(DEB_TEST_PACKAGES))
+	@mkdir -p build && touch $@
 
 # --- release build ---------------------------------------------------------
 build/rel/obj/%.o: %.c | $(DEPS_STAMP)
@@ -203,24 +218,28 @@ export CUDALAB_LIBEXECDIR_TEST := $(CURDIR)/build/san/libexec/cudalab
 export ASAN_OPTIONS := detect_leaks=1:abort_on_error=0
 export UBSAN_OPTIONS := print_stacktrace=1
 
-test: all $(SAN_ALL)
+test: all $(SAN_ALL) build/.deps-test-ok
 	@$(MAKE) --no-print-directory format-check
 	@tests/run-unit.sh $(TESTS:%=build/san/tests/%)
 	@tests/e2e/run.sh
 	@$(MAKE) --no-print-directory test-package
 
 # The Debian package: built, unpacked into a clean folder root and run from there.
-test-package: deb
+test-package: build/.deps-test-ok deb
 	@CUDALAB_DEB=$(CURDIR)/$(DEB_FILE) E2E_TEST_TIMEOUT=300 tests/e2e/run.sh tests/e2e/package/test-deb.sh
 
 test-unit: $(SAN_ALL)
 	@tests/run-unit.sh $(TESTS:%=build/san/tests/%)
 
-test-e2e: all $(SAN_ALL)
+test-e2e: all $(SAN_ALL) build/.deps-test-ok
 	@tests/e2e/run.sh
 
 test-gpu: all
 	@tests/gpu/run.sh
+
+# The installed copy (make install, and the package when debhelper is there) on the GPU.
+test-gpu-install: all
+	@tests/gpu/installed.sh
 
 format:
 	$(CLANG_FORMAT) -i $(FORMAT_SRC)
