@@ -64,25 +64,30 @@ exe_prefix(void)
     return exe;
 }
 
+/* $env, else prefix/installed_rel in an installed copy (PREFIX/share/cudalab/exercises
+ * exists), else prefix/source_rel in a source tree (prefix/exercises exists), else the
+ * installed path, for the error to name. */
 static char *
-pick_dir(const char *env, const char *prefix, const char *source_rel, const char *probe_rel,
-         const char *installed_rel)
+pick_dir(const char *env, const char *prefix, const char *installed_rel, const char *source_rel)
 {
     const char *v = getenv(env);
     lab_buf b = LAB_BUF_INIT;
+    bool source;
 
     if (v && *v)
         return strdup(v);
     if (!prefix)
         return NULL;
-    lab_buf_printf(&b, "%s/%s", prefix, probe_rel);
-    if (is_dir(b.buf)) {
-        lab_buf_reset(&b);
+    lab_buf_printf(&b, "%s/share/cudalab/exercises", prefix);
+    source = !is_dir(b.buf);
+    lab_buf_reset(&b);
+    lab_buf_printf(&b, "%s/exercises", prefix);
+    source = source && is_dir(b.buf);
+    lab_buf_reset(&b);
+    if (source)
         lab_buf_printf(&b, "%s%s%s", prefix, *source_rel ? "/" : "", source_rel);
-    } else {
-        lab_buf_reset(&b);
+    else
         lab_buf_printf(&b, "%s/%s", prefix, installed_rel);
-    }
     return lab_buf_detach(&b);
 }
 
@@ -114,9 +119,9 @@ lab_open(lab **out, lab_err *err)
         free(prefix);
         return lab_err_set(err, LAB_ENOMEM, "out of memory");
     }
-    l->datadir = pick_dir("CUDALAB_DATADIR", prefix, "", "exercises", "share/cudalab");
-    l->libexecdir = pick_dir("CUDALAB_LIBEXECDIR", prefix, "build/libexec/cudalab", "exercises",
-                             "libexec/cudalab");
+    l->datadir = pick_dir("CUDALAB_DATADIR", prefix, "share/cudalab", "");
+    l->libexecdir =
+        pick_dir("CUDALAB_LIBEXECDIR", prefix, "libexec/cudalab", "build/libexec/cudalab");
     l->cachedir = cache_dir();
     free(prefix);
     if (l->cachedir) {

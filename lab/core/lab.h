@@ -3,12 +3,12 @@
  * file against one exercise (DESIGN.md "How a grade flows").
  *
  * Paths (each overridable by an environment variable, for tests and installs):
- *   datadir     exercises/, solutions/, docs/     $CUDALAB_DATADIR; else the source tree
- *               the binary was built in (bin/..), else <prefix>/share/cudalab
- *   libexecdir  drivers, lab-kernels.ptx          $CUDALAB_LIBEXECDIR; else build/libexec/cudalab
- *               of the source tree, else <prefix>/libexec/cudalab
- *   cachedir    compiled kernels                  $CUDALAB_CACHE_DIR; else $XDG_CACHE_HOME/cudalab,
- *               else ~/.cache/cudalab
+ *   datadir     exercises/, solutions/, docs/     $CUDALAB_DATADIR; else <prefix>/share/cudalab
+ *               of an installed copy (prefix = the binary's ../, symlinks resolved), else the
+ *               source tree the binary was built in (bin/..)
+ *   libexecdir  drivers, lab-kernels.ptx          $CUDALAB_LIBEXECDIR; else
+ * <prefix>/libexec/cudalab, else build/libexec/cudalab of the source tree cachedir    compiled
+ * kernels                  $CUDALAB_CACHE_DIR; else $XDG_CACHE_HOME/cudalab, else ~/.cache/cudalab
  *   store       progress.db (lab/core/store.h)
  *
  * Call order: lab_open; lab_catalog_of / lab_device / lab_grade any number of
