@@ -49,8 +49,8 @@ print_json(const lab_doctor *d)
         cJSON *c = cJSON_CreateObject();
         cJSON_AddStringToObject(c, "name", d->checks[i].name);
         cJSON_AddStringToObject(c, "state", states[d->checks[i].state].word);
-        cJSON_AddStringToObject(c, "found", d->checks[i].found);
-        cJSON_AddStringToObject(c, "fix", d->checks[i].fix);
+        cJSON_AddStringToObject(c, "found", d->checks[i].found.buf);
+        cJSON_AddStringToObject(c, "fix", d->checks[i].fix.buf);
         cJSON_AddItemToArray(arr, c);
     }
     cJSON_AddStringToObject(o, "can_grade", can_names[d->can]);
@@ -78,6 +78,7 @@ doctor_run(lab_cli *cli, int argc, char **argv)
     }
     if (!(d = malloc(sizeof(*d))))
         return lab_cli_error("out of memory");
+    lab_doctor_init(d);
     lab_doctor_run(cli->lab, cli->open_error, d, on_check, cli);
     if (cli->tty_err && !cli->json)
         fprintf(stderr, "\r\033[K");
@@ -87,15 +88,16 @@ doctor_run(lab_cli *cli, int argc, char **argv)
         for (size_t i = 0; i < d->nchecks; i++) {
             const lab_check *c = &d->checks[i];
             printf("%s%-4s%s  %-18s %s\n", lab_cli_sgr(cli, states[c->state].color),
-                   states[c->state].word, lab_cli_reset(cli), c->name, c->found);
-            if (c->fix[0])
-                printf("      %-18s fix: %s\n", "", c->fix);
+                   states[c->state].word, lab_cli_reset(cli), c->name, c->found.buf);
+            if (c->fix.len)
+                printf("      %-18s fix: %s\n", "", c->fix.buf);
         }
         printf("\n%s%s%s\n", lab_cli_sgr(cli, "1"),
                d->can == LAB_CAN_NOTHING && d->can_build ? build_only : outcomes[d->can],
                lab_cli_reset(cli));
     }
     int status = (int)d->can;
+    lab_doctor_release(d);
     free(d);
     return status;
 }

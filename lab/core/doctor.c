@@ -9,7 +9,6 @@
 #include "lab/core/proc.h"
 #include "lab/core/toolchain.h"
 
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,17 +27,9 @@ typedef struct doctor_ctx {
     bool sim_ok;
 } doctor_ctx;
 
-static void __attribute__((format(printf, 3, 4))) say(char *dst, size_t size, const char *fmt, ...)
-{
-    va_list ap;
-
-    va_start(ap, fmt);
-    vsnprintf(dst, size, fmt, ap);
-    va_end(ap);
-}
-
-#define FOUND(c, ...) say((c)->found, sizeof((c)->found), __VA_ARGS__)
-#define FIX(c, ...) say((c)->fix, sizeof((c)->fix), __VA_ARGS__)
+/* Append to a check's finding or fix (lab_buf_printf, so never truncated). */
+#define FOUND(c, ...) lab_buf_printf(&(c)->found, __VA_ARGS__)
+#define FIX(c, ...) lab_buf_printf(&(c)->fix, __VA_ARGS__)
 
 static void
 check_catalog(doctor_ctx *x, lab_check *c)
@@ -61,8 +52,8 @@ check_catalog(doctor_ctx *x, lab_check *c)
         FIX(c, "no exercise loads: reinstall cudalab or point CUDALAB_DATADIR at its files");
     } else if (lab_catalog_problem_count(cat)) {
         c->state = LAB_CHECK_WARN;
-        FOUND(c, "%zu exercises load; %zu problems, the first: %s", n,
-              lab_catalog_problem_count(cat), lab_catalog_problem(cat, 0));
+        FOUND(c, "; %zu problems, the first: %s", lab_catalog_problem_count(cat),
+              lab_catalog_problem(cat, 0));
         FIX(c, "fix the manifests named (cudalab list prints every problem)");
     }
 }
@@ -120,7 +111,7 @@ check_drivers(doctor_ctx *x, lab_check *c)
         lab_buf_printf(&p, "%s/%s", lab_libexecdir(x->l), files[i]);
         if (access(p.buf, R_OK) < 0) {
             c->state = LAB_CHECK_FAIL;
-            FOUND(c, "%s is missing", p.buf);
+            FOUND(c, ": %s is missing", files[i]);
             FIX(c, "reinstall cudalab (make install), or point CUDALAB_LIBEXECDIR at its "
                    "libexec/cudalab");
             break;
@@ -142,7 +133,7 @@ check_nvcc(doctor_ctx *x, lab_check *c)
                "nvcc on PATH, or set CUDA_HOME or CUDALAB_NVCC");
         return;
     }
-    say(x->d->nvcc_version, sizeof(x->d->nvcc_version), "%s", lab_toolchain_version(tc));
+    snprintf(x->d->nvcc_version, sizeof(x->d->nvcc_version), "%s", lab_toolchain_version(tc));
     FOUND(c, "%s (CUDA %s)", lab_toolchain_nvcc(tc), lab_toolchain_version(tc));
     lab_toolchain_free(tc);
 }
@@ -156,7 +147,7 @@ probe(doctor_ctx *x)
     if (x->gpu_probed || x->probe_error[0] || !x->l)
         return;
     if (lab_backend_probe(x->l, "cuda", &x->d->gpu, &err) < 0)
-        say(x->probe_error, sizeof(x->probe_error), "%s", err.msg);
+        snprintf(x->probe_error, sizeof(x->probe_error), "%s", err.msg);
     else
         x->gpu_probed = true;
 }
@@ -181,26 +172,31 @@ check_driver(doctor_ctx *x, lab_check *c)
                "cuda-drivers package); in a container, start it with the GPU passed through");
         return;
     }
+    if (!g->driver_version) {
+        bool stub = strstr(g->reason, "stub library") != NULL;
+        c->state = stub ? LAB_CHECK_FAIL : LAB_CHECK_WARN;
+        FOUND(c, "%s, %s", g->driver_library,
+              stub ? "the CUDA toolkit's stub, not the NVIDIA driver" : "version unknown");
+        FIX(c, "%s",
+            stub ? "remove the toolkit's stubs folder from LD_LIBRARY_PATH (and install "
+                   "the NVIDIA driver if there is none)"
+                 : "the library does not answer cuDriverGetVersion: reinstall the "
+                   "NVIDIA driver");
+        return;
+    }
     major = g->driver_version / 1000;
     minor = g->driver_version % 1000 / 10;
     FOUND(c, "%s, for CUDA %d.%d", g->driver_library, major, minor);
-    if (!g->driver_version) {
-        c->state = LAB_CHECK_WARN;
-        FOUND(c, "%s, version unknown", g->driver_library);
-        FIX(c, "the library does not answer cuDriverGetVersion: reinstall the NVIDIA driver");
-        return;
-    }
     if (!x->d->nvcc_version[0] || sscanf(x->d->nvcc_version, "%d.%d", &tk_major, &tk_minor) != 2)
         return;
     tk = tk_major * 1000 + tk_minor * 10;
-    say(c->found + strlen(c->found), sizeof(c->found) - strlen(c->found), "; the toolkit is %d.%d",
-        tk_major, tk_minor);
+    FOUND(c, "; the toolkit is %d.%d", tk_major, tk_minor);
     if (g->driver_version >= tk)
         return;
     c->state = major == tk_major ? LAB_CHECK_WARN : LAB_CHECK_FAIL;
     if (major == tk_major)
-        say(c->found + strlen(c->found), sizeof(c->found) - strlen(c->found),
-            " (compiled kernels run by minor-version compatibility; the lab's PTX may not load)");
+        FOUND(c,
+              " (compiled kernels run by minor-version compatibility; the lab's PTX may not load)");
     FIX(c,
         "update the NVIDIA driver to one for CUDA %d.%d or newer (or use a toolkit no newer "
         "than CUDA %d.%d)",
@@ -241,12 +237,11 @@ check_gpu(doctor_ctx *x, lab_check *c)
     }
     c->state = LAB_CHECK_FAIL;
     FOUND(c, "none: %s", g->reason);
-    FIX(c, "run on a machine with an NVIDIA GPU to measure speed");
-    for (size_t i = 0; i < ARRAY_SIZE(gpu_fixes); i++)
-        if (strstr(g->reason, gpu_fixes[i].reason)) {
+    for (size_t i = 0; i < ARRAY_SIZE(gpu_fixes) && !c->fix.len; i++)
+        if (strstr(g->reason, gpu_fixes[i].reason))
             FIX(c, "%s", gpu_fixes[i].fix);
-            break;
-        }
+    if (!c->fix.len)
+        FIX(c, "run on a machine with an NVIDIA GPU to measure speed");
 }
 
 static void
@@ -294,8 +289,7 @@ check_ncu(doctor_ctx *x, lab_check *c)
     FOUND(c, "%s", ncu);
     free(ncu);
     if (!(fp = fopen(NVIDIA_PARAMS, "r"))) {
-        say(c->found + strlen(c->found), sizeof(c->found) - strlen(c->found),
-            "; counters not checked: no NVIDIA driver loaded (" NVIDIA_PARAMS ")");
+        FOUND(c, "; counters not checked: no NVIDIA driver loaded (" NVIDIA_PARAMS ")");
         return;
     }
     while (fgets(line, sizeof(line), fp))
@@ -303,15 +297,12 @@ check_ncu(doctor_ctx *x, lab_check *c)
             admin_only = true;
     fclose(fp);
     if (!admin_only) {
-        say(c->found + strlen(c->found), sizeof(c->found) - strlen(c->found),
-            "; counters open to every user");
+        FOUND(c, "; counters open to every user");
     } else if (geteuid() == 0) {
-        say(c->found + strlen(c->found), sizeof(c->found) - strlen(c->found),
-            "; counters for administrators only, and you are root");
+        FOUND(c, "; counters for administrators only, and you are root");
     } else {
         c->state = LAB_CHECK_WARN;
-        say(c->found + strlen(c->found), sizeof(c->found) - strlen(c->found),
-            "; counters are for administrators only (ERR_NVGPUCTRPERM)");
+        FOUND(c, "; counters are for administrators only (ERR_NVGPUCTRPERM)");
         FIX(c, "as root: echo 'options nvidia NVreg_RestrictProfilingToAdminUsers=0' > "
                "/etc/modprobe.d/nvidia-profiling.conf, then reboot");
     }
@@ -381,14 +372,34 @@ static const struct {
 };
 
 void
+lab_doctor_init(lab_doctor *d)
+{
+    memset(d, 0, sizeof(*d));
+    for (size_t i = 0; i < LAB_DOCTOR_MAX_CHECKS; i++) {
+        lab_buf_init(&d->checks[i].found);
+        lab_buf_init(&d->checks[i].fix);
+    }
+}
+
+void
+lab_doctor_release(lab_doctor *d)
+{
+    for (size_t i = 0; i < LAB_DOCTOR_MAX_CHECKS; i++) {
+        lab_buf_release(&d->checks[i].found);
+        lab_buf_release(&d->checks[i].fix);
+    }
+    d->nchecks = 0;
+}
+
+void
 lab_doctor_run(lab *l, const char *open_error, lab_doctor *out,
                void (*on_check)(const char *name, void *arg), void *arg)
 {
     doctor_ctx x = { .l = l, .open_error = open_error ? open_error : "", .d = out };
     bool can_grade = true, driver_ok = false, gpu_ok = false;
 
-    memset(out, 0, sizeof(*out));
-    for (size_t i = 0; i < ARRAY_SIZE(checks) && i < LAB_DOCTOR_MAX_CHECKS; i++) {
+    _Static_assert(ARRAY_SIZE(checks) <= LAB_DOCTOR_MAX_CHECKS, "lab_doctor holds every check");
+    for (size_t i = 0; i < ARRAY_SIZE(checks); i++) {
         lab_check *c = &out->checks[out->nchecks++];
         c->name = checks[i].name;
         if (on_check)

@@ -33,6 +33,21 @@ expect_json "doctor --json: a fix for every check not ok" \
 run cudalab doctor --frobnicate
 expect_status "doctor with an unknown argument" 2
 
+# --- the toolkit's stub libcuda on the library path: the real probe loads it ---
+stub=$(ls "$(dirname "$(readlink -f "$nvcc_real")")"/../lib64/stubs/libcuda.so \
+    "$(dirname "$(readlink -f "$nvcc_real")")"/../targets/*/lib/stubs/libcuda.so 2>/dev/null | head -n 1)
+if [ -n "$stub" ]; then
+    mkdir -p "$T/stub" && ln -s "$stub" "$T/stub/libcuda.so.1"
+    LD_LIBRARY_PATH=$T/stub run cudalab doctor
+    expect_status "doctor with the stub libcuda" 2
+    expect_out_re "stub: the driver check names it" \
+        "^FAIL  NVIDIA driver +$T/stub/libcuda.so.1, the CUDA toolkit's stub, not the NVIDIA driver\$"
+    expect_out "stub: the fix" "fix: remove the toolkit's stubs folder from LD_LIBRARY_PATH"
+    expect_out_re "stub: no GPU, and why" '^FAIL  GPU +none: the CUDA stub library was loaded'
+else
+    fail "the toolkit's stub libcuda.so is not beside nvcc ($nvcc_real)"
+fi
+
 # --- a damaged store: SQLite's quick_check finds it ---
 db=$T/damaged.db
 CUDALAB_DB=$db cudalab list >/dev/null
