@@ -253,6 +253,7 @@ check_sim(doctor_ctx *x, lab_check *c)
     if (!x->l) {
         c->state = LAB_CHECK_FAIL;
         FOUND(c, "not checked: the lab did not open");
+        FIX(c, "fix the catalog first");
         return;
     }
     if (lab_backend_probe(x->l, "sim", &sim, &err) < 0) {
