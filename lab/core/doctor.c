@@ -93,11 +93,31 @@ check_store(doctor_ctx *x, lab_check *c)
     lab_buf_release(&problems);
 }
 
+/* path is there (and, for a program, executable); else names it in the check. */
+static bool
+file_present(lab_check *c, const char *dir, const char *name, int mode)
+{
+    lab_buf p = LAB_BUF_INIT;
+    bool ok;
+
+    lab_buf_printf(&p, "%s/%s", dir, name);
+    ok = access(p.buf, mode) == 0;
+    lab_buf_release(&p);
+    if (!ok) {
+        c->state = LAB_CHECK_FAIL;
+        FOUND(c, ": %s is missing", name);
+        FIX(c, "reinstall cudalab (make install), or point CUDALAB_LIBEXECDIR at its "
+               "libexec/cudalab");
+    }
+    return ok;
+}
+
+/* The probe, the lab's PTX and the driver of every exercise's family. */
 static void
 check_drivers(doctor_ctx *x, lab_check *c)
 {
-    static const char *const files[] = { "device-probe", "lab-kernels.ptx" };
-    lab_buf p = LAB_BUF_INIT;
+    const lab_catalog *cat;
+    const char *dir;
 
     if (!x->l) {
         c->state = LAB_CHECK_FAIL;
@@ -105,19 +125,15 @@ check_drivers(doctor_ctx *x, lab_check *c)
         FIX(c, "fix the catalog first");
         return;
     }
-    FOUND(c, "%s", lab_libexecdir(x->l));
-    for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
-        lab_buf_reset(&p);
-        lab_buf_printf(&p, "%s/%s", lab_libexecdir(x->l), files[i]);
-        if (access(p.buf, R_OK) < 0) {
-            c->state = LAB_CHECK_FAIL;
-            FOUND(c, ": %s is missing", files[i]);
-            FIX(c, "reinstall cudalab (make install), or point CUDALAB_LIBEXECDIR at its "
-                   "libexec/cudalab");
-            break;
-        }
-    }
-    lab_buf_release(&p);
+    cat = lab_catalog_of(x->l);
+    dir = lab_libexecdir(x->l);
+    FOUND(c, "%s", dir);
+    if (!file_present(c, dir, "device-probe", X_OK) ||
+        !file_present(c, dir, "lab-kernels.ptx", R_OK))
+        return;
+    for (size_t i = 0; i < lab_catalog_exercise_count(cat); i++)
+        if (!file_present(c, dir, lab_catalog_exercise(cat, i)->family, X_OK))
+            return;
 }
 
 static void

@@ -69,6 +69,14 @@ expect_status "doctor without a catalog" 2
 expect_out_re "no catalog: FAIL naming the folder" "^FAIL  catalog +.*$T/nowhere/exercises"
 expect_out_re "no catalog: nvcc still checked" '^ok    nvcc '
 
+# --- an exercise's driver missing from the lab's drivers ---
+mkdir -p "$T/partial"
+cp "$CUDALAB_LIBEXECDIR_TEST/device-probe" "$CUDALAB_LIBEXECDIR_TEST/lab-kernels.ptx" "$T/partial/"
+CUDALAB_LIBEXECDIR=$T/partial run cudalab doctor
+expect_status "doctor without the reduce-int driver" 2
+expect_out_re "missing driver: FAIL naming it" "^FAIL  lab drivers +$T/partial: reduce-int is missing\$"
+expect_out "missing driver: the fix" "fix: reinstall cudalab (make install)"
+
 # --- no nvcc ---
 CUDALAB_NVCC=$T/no-nvcc run cudalab doctor
 expect_status "doctor without nvcc" 2
@@ -78,7 +86,7 @@ expect_out "no nvcc: the fix" "fix: install the CUDA toolkit"
 # --- a GPU: the probe report recorded on the H100 (driver for CUDA 13.0) ---
 fx=$T/libexec
 mkdir -p "$fx"
-cp "$CUDALAB_LIBEXECDIR_TEST/lab-kernels.ptx" "$fx/"
+cp "$CUDALAB_LIBEXECDIR_TEST/lab-kernels.ptx" "$CUDALAB_LIBEXECDIR_TEST/reduce-int" "$fx/"
 cat >"$fx/device-probe" <<EOF2
 #!/bin/sh
 case " \$* " in
