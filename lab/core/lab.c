@@ -68,25 +68,30 @@ exe_prefix(void)
     return exe;
 }
 
+/* $env, else prefix/installed_rel in an installed copy (PREFIX/share/cudalab/exercises
+ * exists), else prefix/source_rel in a source tree (prefix/exercises exists), else the
+ * installed path, for the error to name. */
 static char *
-pick_dir(const char *env, const char *prefix, const char *source_rel, const char *probe_rel,
-         const char *installed_rel)
+pick_dir(const char *env, const char *prefix, const char *installed_rel, const char *source_rel)
 {
     const char *v = getenv(env);
     lab_buf b = LAB_BUF_INIT;
+    bool source;
 
     if (v && *v)
         return strdup(v);
     if (!prefix)
         return NULL;
-    lab_buf_printf(&b, "%s/%s", prefix, probe_rel);
-    if (is_dir(b.buf)) {
-        lab_buf_reset(&b);
+    lab_buf_printf(&b, "%s/share/cudalab/exercises", prefix);
+    source = !is_dir(b.buf);
+    lab_buf_reset(&b);
+    lab_buf_printf(&b, "%s/exercises", prefix);
+    source = source && is_dir(b.buf);
+    lab_buf_reset(&b);
+    if (source)
         lab_buf_printf(&b, "%s%s%s", prefix, *source_rel ? "/" : "", source_rel);
-    } else {
-        lab_buf_reset(&b);
+    else
         lab_buf_printf(&b, "%s/%s", prefix, installed_rel);
-    }
     return lab_buf_detach(&b);
 }
 
@@ -118,9 +123,9 @@ lab_open(lab **out, lab_err *err)
         free(prefix);
         return lab_err_set(err, LAB_ENOMEM, "out of memory");
     }
-    l->datadir = pick_dir("CUDALAB_DATADIR", prefix, "", "exercises", "share/cudalab");
-    l->libexecdir = pick_dir("CUDALAB_LIBEXECDIR", prefix, "build/libexec/cudalab", "exercises",
-                             "libexec/cudalab");
+    l->datadir = pick_dir("CUDALAB_DATADIR", prefix, "share/cudalab", "");
+    l->libexecdir =
+        pick_dir("CUDALAB_LIBEXECDIR", prefix, "libexec/cudalab", "build/libexec/cudalab");
     l->cachedir = cache_dir();
     free(prefix);
     if (l->cachedir) {
@@ -215,19 +220,16 @@ run_driver(lab *l, const char *driver, lab_strvec *args, double timeout_s,
 }
 
 int
-lab_device_probe(lab *l, const lab_device **out, lab_err *err)
+lab_backend_probe(lab *l, const char *backend, lab_device *out, lab_err *err)
 {
     lab_strvec args = LAB_STRVEC_INIT;
     lab_runreport r;
     lab_proc p;
     int rc;
 
-    if (l->probed) {
-        *out = &l->device;
-        return 0;
-    }
-    memset(&l->device, 0, sizeof(l->device));
-    lab_strvec_pushl(&args, "--probe", NULL);
+    memset(out, 0, sizeof(*out));
+    lab_strvec_pushf(&args, "--backend=%s", backend);
+    lab_strvec_push(&args, "--probe");
     rc = run_driver(l, "device-probe", &args, PROBE_TIMEOUT_S, NULL, &p, err);
     lab_strvec_release(&args);
     if (rc < 0)
@@ -238,23 +240,38 @@ lab_device_probe(lab *l, const lab_device **out, lab_err *err)
         lab_runreport_release(&r);
         goto out;
     }
+    out->driver_found = r.driver_found;
+    out->driver_version = r.driver_version;
+    snprintf(out->driver_library, sizeof(out->driver_library), "%s", r.driver_library);
     if (!strcmp(r.status, "ok")) {
         int major = 0, minor = 0;
-        l->device.present = true;
-        snprintf(l->device.name, sizeof(l->device.name), "%s", r.device);
-        snprintf(l->device.cc, sizeof(l->device.cc), "%s", r.cc);
+        out->present = true;
+        snprintf(out->name, sizeof(out->name), "%s", r.device);
+        snprintf(out->cc, sizeof(out->cc), "%s", r.cc);
         sscanf(r.cc, "%d.%d", &major, &minor);
-        snprintf(l->device.arch, sizeof(l->device.arch), "sm_%d%d", major, minor);
-        l->device.peak_gbps = r.peak_gbps;
+        snprintf(out->arch, sizeof(out->arch), "sm_%d%d", major, minor);
+        out->peak_gbps = r.peak_gbps;
     } else {
-        snprintf(l->device.reason, sizeof(l->device.reason), "%s", r.reason);
+        snprintf(out->reason, sizeof(out->reason), "%s", r.reason);
     }
     lab_runreport_release(&r);
-    l->probed = true;
-    *out = &l->device;
 out:
     lab_proc_release(&p);
     return rc;
+}
+
+int
+lab_device_probe(lab *l, const lab_device **out, lab_err *err)
+{
+    int rc;
+
+    if (!l->probed) {
+        if ((rc = lab_backend_probe(l, "cuda", &l->device, err)) < 0)
+            return rc;
+        l->probed = true;
+    }
+    *out = &l->device;
+    return 0;
 }
 
 void
