@@ -155,6 +155,8 @@ install: all
 	install -m 644 build/libexec/cudalab/lab-kernels.ptx $(I)/libexec/cudalab/
 	rm -rf $(addprefix $(I)/share/cudalab/,$(INSTALL_DATA_DIRS))
 	cp -R --no-preserve=ownership $(INSTALL_DATA_DIRS) $(I)/share/cudalab/
+	# raw GPU logs (docs/h100/*.txt) are evidence for the source tree, not documentation
+	rm -f $(I)/share/cudalab/docs/h100/*.txt
 	chmod -R u=rwX,go=rX $(I)/share/cudalab
 	install -m 644 build/gen/cudalab.1 $(DESTDIR)$(MANDIR)/man1/cudalab.1
 	install -m 644 build/gen/cudalab.bash $(DESTDIR)$(BASHCOMPDIR)/cudalab
