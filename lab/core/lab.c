@@ -37,6 +37,7 @@ struct lab {
     char *libexecdir;
     char *cachedir;
     char *builddir; /* cachedir/build: compiled kernels */
+    char *toolsdir; /* CUDA tools from PyPI */
     lab_catalog *catalog;
     lab_store *store;
     lab_toolchain *toolchain;
@@ -124,7 +125,16 @@ lab_open(lab **out, lab_err *err)
         lab_buf_printf(&b, "%s/" CACHE_SUBDIR, l->cachedir);
         l->builddir = lab_buf_detach(&b);
     }
-    if (!l->datadir || !l->libexecdir || !l->builddir) {
+    if (l->datadir) {
+        const char *t = getenv("CUDALAB_TOOLS_DIR");
+        lab_buf b = LAB_BUF_INIT;
+        if (t && *t)
+            lab_buf_adds(&b, t);
+        else
+            lab_buf_printf(&b, "%s/tools/cuda/bin", l->datadir);
+        l->toolsdir = lab_buf_detach(&b);
+    }
+    if (!l->datadir || !l->libexecdir || !l->builddir || !l->toolsdir) {
         lab_close(l);
         return lab_err_set(err, LAB_ENOENT, "cannot find the lab's files: set CUDALAB_DATADIR");
     }
@@ -148,6 +158,7 @@ lab_close(lab *l)
     free(l->libexecdir);
     free(l->cachedir);
     free(l->builddir);
+    free(l->toolsdir);
     free(l);
 }
 
@@ -167,6 +178,29 @@ const char *
 lab_libexecdir(const lab *l)
 {
     return l->libexecdir;
+}
+
+const char *
+lab_builddir(const lab *l)
+{
+    return l->builddir;
+}
+
+const char *
+lab_toolsdir(const lab *l)
+{
+    return l->toolsdir;
+}
+
+int
+lab_toolchain_of(lab *l, const lab_toolchain **out, lab_err *err)
+{
+    int rc = 0;
+
+    if (!l->toolchain)
+        rc = lab_toolchain_find(&l->toolchain, err);
+    *out = l->toolchain;
+    return rc;
 }
 
 int

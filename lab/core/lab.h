@@ -29,6 +29,7 @@
 #include "lab/core/hash.h"
 #include "lab/core/runreport.h"
 #include "lab/core/store.h"
+#include "lab/core/toolchain.h"
 
 typedef struct lab lab;
 
@@ -79,6 +80,13 @@ void lab_close(lab *l);
 const lab_catalog *lab_catalog_of(const lab *l);
 const char *lab_datadir(const lab *l);
 const char *lab_libexecdir(const lab *l);
+/* Compiled kernels' cache folder. */
+const char *lab_builddir(const lab *l);
+/* Where `make deps` puts CUDA tools the toolkit lacks (cuobjdump, nvdisasm from
+ * PyPI): $CUDALAB_TOOLS_DIR, else <datadir>/tools/cuda/bin. */
+const char *lab_toolsdir(const lab *l);
+/* nvcc, found on first use; owned by the lab. */
+int lab_toolchain_of(lab *l, const lab_toolchain **out, lab_err *err);
 /* The store, opened on first use. */
 int lab_store_of(lab *l, lab_store **out, lab_err *err);
 /* What GPU the drivers see (probed once per lab, in a child process). */

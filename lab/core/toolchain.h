@@ -34,6 +34,13 @@ void lab_toolchain_free(lab_toolchain *tc);
 const char *lab_toolchain_nvcc(const lab_toolchain *tc);    /* path */
 const char *lab_toolchain_version(const lab_toolchain *tc); /* "13.0.88" */
 
+/* Another CUDA tool (cuobjdump, nvdisasm, ncu): $ENV_VAR, then PATH, then
+ * $CUDA_HOME/bin, /usr/local/cuda/bin, nvcc's own directory when tc is not
+ * NULL, then extra_dir (may be NULL: where `make deps` put the PyPI copies).
+ * A malloc'ed path in *out, or LAB_ETOOL naming the places looked in. */
+int lab_toolchain_find_tool(const lab_toolchain *tc, const char *name, const char *env_var,
+                            const char *extra_dir, char **out, lab_err *err);
+
 typedef struct lab_build_request {
     const char *source;      /* the .cu file */
     const char *instantiate; /* appended C++ line (templates), or NULL */
