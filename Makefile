@@ -177,7 +177,7 @@ test-e2e: all $(SAN_ALL)
 	@tests/e2e/run.sh
 
 test-gpu: all
-	@tests/gpu/run.sh
+	@tests/gpu/run.sh; a=$$?; tests/gpu/run-profile.sh; b=$$?; exit $$((a | b))
 
 format:
 	$(CLANG_FORMAT) -i $(FORMAT_SRC)

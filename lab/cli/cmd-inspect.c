@@ -177,6 +177,7 @@ inspection_json(const lab_inspection *in, bool listings)
     cJSON_AddStringToObject(o, "file", in->file);
     cJSON_AddStringToObject(o, "arch", in->arch);
     cJSON_AddBoolToObject(o, "compiled", in->build.ok);
+    cJSON_AddStringToObject(o, "cubin", in->build.cubin_path.buf);
     if (!in->build.ok) {
         cJSON_AddStringToObject(o, "compiler_log", in->build.log.buf);
         return o;

@@ -29,6 +29,7 @@
 #include "lab/core/hash.h"
 #include "lab/core/runreport.h"
 #include "lab/core/store.h"
+#include "lab/core/strvec.h"
 #include "lab/core/toolchain.h"
 
 typedef struct lab lab;
@@ -93,6 +94,14 @@ int lab_store_of(lab *l, lab_store **out, lab_err *err);
 int lab_device_probe(lab *l, const lab_device **out, lab_err *err);
 /* The student's file for an exercise: work/<chapter>/<name>.cu under the current directory. */
 int lab_work_path(const lab_exercise *ex, lab_buf *out);
+
+/* For `cudalab profile`: builds file, the reference and the previous step's
+ * reference for ex (cached), and fills argv with the family driver's command
+ * line (its path first, the report on fd 3) for one short run at the largest
+ * timing size.  Kernel names of the three roles in kernels (student first).
+ * 0 with *compiled false and the compiler's messages in log when file does not compile. */
+int lab_profile_argv(lab *l, const lab_exercise *ex, const char *file, lab_strvec *argv,
+                     lab_strvec *kernels, bool *compiled, lab_buf *log, lab_err *err);
 
 void lab_grading_init(lab_grading *g);
 void lab_grading_release(lab_grading *g);

@@ -104,8 +104,9 @@ lab_toolchain_find_tool(const lab_toolchain *tc, const char *name, const char *e
     if (!p)
         return lab_err_set(err, LAB_ETOOL,
                            "%s not found (looked at $%s, on PATH, in $CUDA_HOME/bin, "
-                           "/usr/local/cuda/bin, next to nvcc and in %s): run 'make deps'",
-                           name, env_var, extra_dir ? extra_dir : "the lab's tools folder");
+                           "/usr/local/cuda/bin and next to nvcc%s%s)%s",
+                           name, env_var, extra_dir ? " and in " : "", extra_dir ? extra_dir : "",
+                           extra_dir ? ": run 'make deps'" : "");
     *out = p;
     return 0;
 }
