@@ -52,6 +52,6 @@ const char *lab_cli_sgr(const lab_cli *cli, const char *params);
 const char *lab_cli_reset(const lab_cli *cli);
 
 extern const lab_cmd lab_cmd_list, lab_cmd_show, lab_cmd_start, lab_cmd_grade, lab_cmd_device,
-    lab_cmd_help, lab_cmd_inspect, lab_cmd_profile;
+    lab_cmd_help, lab_cmd_inspect, lab_cmd_profile, lab_cmd_predict;
 
 #endif

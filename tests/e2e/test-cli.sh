@@ -4,7 +4,7 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-commands="list show start grade inspect profile device help"
+commands="list show start grade inspect profile predict device help"
 
 # --- help and version ---
 run cudalab --help
