@@ -164,3 +164,38 @@ Test(ncu, profile_ini_errors_name_file_and_line)
     rmdir(dir);
     lab_buf_release(&path);
 }
+
+/* issue6-sim's report format (tests/fixtures/reports/sim-metrics-issue6.json, recorded). */
+Test(ncu, simulator_figures_from_the_report)
+{
+    lab_buf json = LAB_BUF_INIT;
+    lab_err err = LAB_ERR_INIT;
+    lab_profiling p;
+    bool ipw = false, be = false;
+
+    lab_profiling_init(&p);
+    cr_assert_eq(lab_metrics_for_chapter(".", "reduction", &p.set, &err), 0, "%s", err.msg);
+    cr_assert_eq(lab_buf_read_file(&json, "tests/fixtures/reports/sim-metrics-issue6.json", &err),
+                 0, "%s", err.msg);
+    lab_profile_read_report(&p, json.buf, json.len);
+    cr_expect(p.sim_reported);
+    for (size_t m = 0; m < p.set.n; m++) {
+        if (!strcmp(p.set.v[m]->key, "inst_per_warp")) {
+            ipw = true;
+            cr_expect_float_eq(p.sim[LAB_PROF_STUDENT][m], 109.375, 1e-9);
+            cr_expect_float_eq(p.sim[LAB_PROF_BASELINE][m], 155.0, 1e-9);
+        }
+        if (!strcmp(p.set.v[m]->key, "branch_efficiency")) {
+            be = true;
+            cr_expect_float_eq(p.sim[LAB_PROF_BASELINE][m], 70.0, 1e-9, "0.7 -> 70 %%");
+        }
+        if (!p.set.v[m]->sim)
+            cr_expect_not(p.has_sim[LAB_PROF_STUDENT][m], "%s has no PTX figure", p.set.v[m]->key);
+    }
+    cr_expect(ipw && be);
+    lab_profile_read_report(&p, "{\"status\":\"error\"}", 18);
+    cr_expect_not(p.sim_reported);
+    cr_expect(strstr(p.sim_why, "no sim_metrics"));
+    lab_buf_release(&json);
+    lab_profiling_release(&p);
+}

@@ -23,6 +23,8 @@ cell(char *buf, size_t size, bool has, double v, const char *unit)
         snprintf(buf, size, "-");
     else if (!strcmp(unit, "bytes") && v >= 1e6)
         snprintf(buf, size, "%.2f MB", v / 1e6);
+    else if (!strcmp(unit, "bytes"))
+        snprintf(buf, size, "%.0f B", v);
     else if (!strcmp(unit, "bytes/s"))
         snprintf(buf, size, "%.1f GB/s", v / 1e9);
     else
@@ -39,8 +41,8 @@ print_text(lab_cli *cli, const lab_exercise *ex, const lab_profiling *p)
             continue;
         printf("\n%s%s%s (%s)\n", lab_cli_sgr(cli, "1"), p->kernel[r], lab_cli_reset(cli),
                role_titles[r]);
-        printf("  %-26s %-62s %14s  %-16s %s\n", "notes (nvprof)", "ncu metric", "value",
-               "simulator", "meaning");
+        printf("  %-29s %-68s %12s  %-16s %s\n", "notes (nvprof)", "ncu metric", "value",
+               p->sim_reported ? "simulator (PTX)" : "simulator", "meaning");
         for (size_t m = 0; m < p->set.n; m++) {
             const lab_metric *mt = p->set.v[m];
             char v[32], s[32];
@@ -49,11 +51,16 @@ print_text(lab_cli *cli, const lab_exercise *ex, const lab_profiling *p)
                 cell(s, sizeof(s), true, p->sim[r][m], mt->unit);
             else
                 snprintf(s, sizeof(s), "not available");
-            printf("  %-26s %-62s %14s  %-16s %s\n", mt->nvprof, mt->ncu, v, s, mt->meaning);
+            printf("  %-29s %-68s %12s  %-16s %s\n", mt->nvprof, mt->ncu, v, s, mt->meaning);
         }
     }
-    if (!p->sim_reported)
-        printf("\nsimulator: not available (the driver's report carries no PTX-level figures)\n");
+    if (p->sim_reported)
+        printf("\nsimulator: the same kernels on the PTX simulator at n = %lu (PTX instructions, "
+               "not SASS: counts differ from ncu's)\n",
+               p->sim_size);
+    else
+        printf("\nsimulator: not available (%s)\n",
+               p->sim_why[0] ? p->sim_why : "no PTX-level figures in the report");
 }
 
 static void

@@ -451,8 +451,9 @@ out:
 }
 
 int
-lab_profile_argv(lab *l, const lab_exercise *ex, const char *file, lab_strvec *argv,
-                 lab_strvec *kernels, bool *compiled, lab_buf *log, lab_err *err)
+lab_profile_argv(lab *l, const lab_exercise *ex, const char *file, const char *backend,
+                 unsigned long size, lab_strvec *argv, lab_strvec *kernels, bool *compiled,
+                 lab_buf *log, lab_err *err)
 {
     const lab_exercise *base_ex = NULL;
     const lab_grade_request req = { .ex = ex, .file = file };
@@ -460,10 +461,11 @@ lab_profile_argv(lab *l, const lab_exercise *ex, const char *file, lab_strvec *a
     const char *arch_env = getenv("CUDALAB_ARCH");
     const lab_device *dev;
     char arch[16];
-    unsigned long size =
-        ex->ntiming_sizes ? ex->timing_sizes[ex->ntiming_sizes - 1] : ex->sizes[ex->nsizes - 1];
     int rc;
 
+    if (!size)
+        size =
+            ex->ntiming_sizes ? ex->timing_sizes[ex->ntiming_sizes - 1] : ex->sizes[ex->nsizes - 1];
     *compiled = false;
     lab_build_init(&student);
     lab_build_init(&baseline);
@@ -495,13 +497,16 @@ lab_profile_argv(lab *l, const lab_exercise *ex, const char *file, lab_strvec *a
         goto out;
     lab_strvec_pushf(argv, "%s/%s", l->libexecdir, ex->family);
     lab_strvec_pushf(argv, "--report-fd=%d", REPORT_FD);
+    lab_strvec_pushf(argv, "--backend=%s", backend);
     lab_strvec_pushf(argv, "--lab-kernels=%s/lab-kernels.ptx", l->libexecdir);
-    lab_strvec_pushf(argv, "--student=%s", student.cubin_path.buf);
-    lab_strvec_pushf(argv, "--reference=%s", reference.cubin_path.buf);
+    /* the simulator runs PTX, the GPU the cubin */
+#define MODULE(b) (strcmp(backend, "sim") ? (b).cubin_path.buf : (b).ptx_path.buf)
+    lab_strvec_pushf(argv, "--student=%s", MODULE(student));
+    lab_strvec_pushf(argv, "--reference=%s", MODULE(reference));
     lab_strvec_pushf(argv, "--kernel=%s", ex->kernel);
     lab_strvec_push(kernels, ex->kernel);
     if (base_ex) {
-        lab_strvec_pushf(argv, "--baseline=%s", baseline.cubin_path.buf);
+        lab_strvec_pushf(argv, "--baseline=%s", MODULE(baseline));
         lab_strvec_pushf(argv, "--baseline-kernel=%s", base_ex->kernel);
         lab_strvec_push(kernels, base_ex->kernel);
     } else {
@@ -511,6 +516,7 @@ lab_profile_argv(lab *l, const lab_exercise *ex, const char *file, lab_strvec *a
     lab_strvec_pushf(argv, "--timing-sizes=%lu", size);
     lab_strvec_pushf(argv, "--block=%u", ex->block);
     lab_strvec_pushf(argv, "--unroll=%u", ex->unroll);
+#undef MODULE
     /* a few timed launches are enough: ncu replays each profiled launch anyway */
     rc = lab_strvec_pushl(argv, "--min-samples=1", "--time-cap=0.001", NULL);
 out:

@@ -97,11 +97,13 @@ int lab_work_path(const lab_exercise *ex, lab_buf *out);
 
 /* For `cudalab profile`: builds file, the reference and the previous step's
  * reference for ex (cached), and fills argv with the family driver's command
- * line (its path first, the report on fd 3) for one short run at the largest
- * timing size.  Kernel names of the three roles in kernels (student first).
+ * line (its path first, the report on fd 3) for one short run on backend
+ * ("cuda", "sim") at size (0: the largest timing size).  Kernel names of the
+ * roles in kernels (student, then the previous step's if on the GPU).
  * 0 with *compiled false and the compiler's messages in log when file does not compile. */
-int lab_profile_argv(lab *l, const lab_exercise *ex, const char *file, lab_strvec *argv,
-                     lab_strvec *kernels, bool *compiled, lab_buf *log, lab_err *err);
+int lab_profile_argv(lab *l, const lab_exercise *ex, const char *file, const char *backend,
+                     unsigned long size, lab_strvec *argv, lab_strvec *kernels, bool *compiled,
+                     lab_buf *log, lab_err *err);
 
 void lab_grading_init(lab_grading *g);
 void lab_grading_release(lab_grading *g);

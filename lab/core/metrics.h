@@ -25,6 +25,8 @@ typedef struct lab_metric {
     const char *ncu;     /* Nsight Compute metric */
     const char *unit;    /* "%", "bytes", "" */
     const char *meaning; /* one line */
+    const char *sim;     /* the simulator's figure in a report's sim_metrics, or NULL */
+    double sim_scale;    /* its ratio to the ncu unit (0..1 -> %: 100) */
 } lab_metric;
 
 size_t lab_metric_count(void);

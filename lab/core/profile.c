@@ -69,20 +69,70 @@ void
 lab_profile_read_report(lab_profiling *p, const char *json, size_t len)
 {
     cJSON *root = json && len ? cJSON_ParseWithLength(json, len) : NULL;
-    cJSON *sim = cJSON_GetObjectItemCaseSensitive(root, "sim_metrics");
+    cJSON *sim = cJSON_GetObjectItemCaseSensitive(root, "sim_metrics"), *c;
 
-    p->sim_reported = cJSON_IsObject(sim);
-    for (int r = 0; p->sim_reported && r < LAB_PROF_ROLES; r++) {
-        cJSON *role = cJSON_GetObjectItemCaseSensitive(sim, lab_prof_role_names[r]);
-        for (size_t m = 0; m < p->set.n; m++) {
-            cJSON *v = cJSON_GetObjectItemCaseSensitive(role, p->set.v[m]->key);
-            if (cJSON_IsNumber(v)) {
-                p->sim[r][m] = v->valuedouble;
-                p->has_sim[r][m] = true;
+    p->sim_reported = cJSON_IsArray(sim) && cJSON_GetArraySize(sim) > 0;
+    cJSON_ArrayForEach(c, sim)
+    {
+        const char *role = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "role"));
+        for (int r = 0; role && r < LAB_PROF_ROLES; r++) {
+            if (strcmp(role, lab_prof_role_names[r]))
+                continue;
+            /* one object per case: the last (largest) size wins */
+            for (size_t m = 0; m < p->set.n; m++) {
+                const lab_metric *mt = p->set.v[m];
+                cJSON *v = mt->sim ? cJSON_GetObjectItemCaseSensitive(c, mt->sim) : NULL;
+                if (cJSON_IsNumber(v)) {
+                    p->sim[r][m] = v->valuedouble * mt->sim_scale;
+                    p->has_sim[r][m] = true;
+                }
             }
         }
     }
+    if (!p->sim_reported && root)
+        snprintf(p->sim_why, sizeof(p->sim_why), "the simulator's report has no sim_metrics");
     cJSON_Delete(root);
+}
+
+/* The simulator's run: same driver, --backend=sim, a small size. */
+static void
+run_sim(lab *l, const lab_exercise *ex, const char *file, lab_profiling *p)
+{
+    lab_strvec argv = LAB_STRVEC_INIT, kernels = LAB_STRVEC_INIT;
+    lab_buf log = LAB_BUF_INIT;
+    lab_err err = LAB_ERR_INIT;
+    lab_proc proc;
+    bool compiled = false;
+
+    p->sim_size = ex->sizes[0];
+    for (size_t i = 0; i < ex->nsizes; i++)
+        if (ex->sizes[i] <= LAB_PROFILE_SIM_MAX && ex->sizes[i] > p->sim_size)
+            p->sim_size = ex->sizes[i];
+    lab_proc_init(&proc);
+    if (lab_profile_argv(l, ex, file, "sim", p->sim_size, &argv, &kernels, &compiled, &log, &err) <
+            0 ||
+        !compiled) {
+        snprintf(p->sim_why, sizeof(p->sim_why), "%s", err.msg);
+        goto out;
+    }
+    lab_strvec_pushv(&proc.argv, (const char *const *)argv.v);
+    proc.report_fd = 3;
+    proc.timeout_s = ex->run_timeout_s;
+    if (lab_proc_run(&proc, &err) < 0) {
+        snprintf(p->sim_why, sizeof(p->sim_why), "%s", err.msg);
+        goto out;
+    }
+    lab_profile_read_report(p, proc.report.buf, proc.report.len);
+    if (!proc.report.len) {
+        char how[128];
+        snprintf(p->sim_why, sizeof(p->sim_why), "the simulator's run %s",
+                 lab_proc_describe(&proc, how, sizeof(how)));
+    }
+out:
+    lab_proc_release(&proc);
+    lab_strvec_release(&argv);
+    lab_strvec_release(&kernels);
+    lab_buf_release(&log);
 }
 
 static void
@@ -120,7 +170,6 @@ run_ncu(lab_profiling *p, const char *ncu, const char *dir, lab_strvec *driver, 
         goto out;
     lab_buf_add(&p->output, proc.out.buf, proc.out.len);
     lab_buf_add(&p->output, proc.errout.buf, proc.errout.len);
-    lab_profile_read_report(p, proc.report.buf, proc.report.len);
     if (access(csv_path.buf, R_OK) == 0 && (rc = lab_buf_read_file(&csv, csv_path.buf, err)) < 0)
         goto out;
     if (lab_ncu_no_permission(csv.buf) || lab_ncu_no_permission(p->output.buf)) {
@@ -178,7 +227,8 @@ lab_profile(lab *l, const lab_exercise *ex, const char *file, lab_profiling *p, 
         goto out;
     }
     snprintf(p->device, sizeof(p->device), "%s", dev->name);
-    if ((rc = lab_profile_argv(l, ex, file, &driver, &kernels, &compiled, &p->log, err)) < 0)
+    if ((rc = lab_profile_argv(l, ex, file, "cuda", 0, &driver, &kernels, &compiled, &p->log,
+                               err)) < 0)
         goto out;
     if (!compiled) {
         set_why(p, LAB_PROF_COMPILE_ERROR, "%s does not compile", file);
@@ -192,7 +242,8 @@ lab_profile(lab *l, const lab_exercise *ex, const char *file, lab_profiling *p, 
         goto out;
     }
     have_dir = true;
-    rc = run_ncu(p, ncu, dir, &driver, err);
+    if ((rc = run_ncu(p, ncu, dir, &driver, err)) == 0 && p->status == LAB_PROF_OK)
+        run_sim(l, ex, file, p);
 out:
     if (have_dir)
         rmdir(dir);

@@ -14,9 +14,12 @@
  * reference.  ncu may lock clocks and serialises launches: its times are never
  * used for grading, and nothing here is recorded in the store.
  *
- * Simulator figures: an optional key of the driver's report,
- *   "sim_metrics": {"student": {"branch_efficiency": 80.0, ...}, "baseline": {...}, ...}
- * keyed by role and lab_metric.key; absent keys show as "not available".
+ * Simulator figures: the same driver run once more with --backend=sim at a
+ * small size (the largest of the exercise's sizes up to LAB_PROFILE_SIM_MAX);
+ * its report's optional "sim_metrics" array (issue6-sim's common/report.h:
+ * one {role, size, insts_per_warp, branch_efficiency, simt_efficiency, ...}
+ * per case) gives the PTX-level figure of each metric that has one
+ * (lab_metric.sim, scaled by sim_scale).  Without it: "not available".
  *
  * Call order: lab_profiling_init, lab_profile, read, lab_profiling_release.
  */
@@ -29,6 +32,8 @@
 #include "lab/core/lab.h"
 #include "lab/core/metrics.h"
 #include "lab/core/ncu.h"
+
+#define LAB_PROFILE_SIM_MAX 65536UL
 
 typedef enum lab_prof_role {
     LAB_PROF_STUDENT,
@@ -58,7 +63,9 @@ typedef struct lab_profiling {
     bool has_value[LAB_PROF_ROLES][LAB_METRICS_MAX];
     double sim[LAB_PROF_ROLES][LAB_METRICS_MAX];
     bool has_sim[LAB_PROF_ROLES][LAB_METRICS_MAX];
-    bool sim_reported; /* the report carried sim_metrics at all */
+    bool sim_reported;      /* the report carried sim_metrics at all */
+    unsigned long sim_size; /* n of the simulator's run */
+    char sim_why[600];      /* why there are no simulator figures */
     char device[256];
     lab_buf log;        /* compiler messages */
     lab_buf output;     /* ncu's and the driver's stdout and stderr */

@@ -81,6 +81,30 @@ print(sorted(k), ipw['student'] < ipw['baseline'], d['command'][0].endswith('fak
 expect_eq "--json: three kernels, fewer instructions per warp than the previous step, the command" \
     "$got" "['baseline', 'reference', 'student'] True True"
 
+# the simulator's run: a driver that answers --backend=sim with issue6-sim's recorded report
+mv "$fx/reduce-int" "$fx/reduce-int.real"
+cat >"$fx/reduce-int" <<SH
+#!/bin/bash
+# $E2E_MARK
+case " \$* " in
+*" --backend=sim "*) printf '%s\n' "\$@" >"$T/sim-args"; cat "$FIXTURES/reports/sim-metrics-issue6.json" >&3 ;;
+*) exec "$fx/reduce-int.real" "\$@" ;;
+esac
+SH
+chmod +x "$fx/reduce-int"
+run cudalab profile reduction/neighbored-less "$sol"
+expect_status "profile with simulator figures" 0
+expect_out "says where the simulator's figures come from" "on the PTX simulator at n = 1000"
+expect_out_re "inst_per_warp: ncu value beside the simulator's" \
+    '^  inst_per_warp +smsp__average_inst_executed_per_warp\.ratio +[0-9.]+  109\.38 '
+expect_out_re "branch efficiency of the previous step on the simulator: 70 %" \
+    '^  branch_efficiency +smsp__sass_average_branch_targets_threads_uniform\.pct +[0-9.]+ %  70\.00 %'
+grep -q -- '--student=.*\.ptx$' "$T/sim-args"
+check "the simulator gets PTX modules" $?
+grep -qxF -- '--sizes=1000' "$T/sim-args"
+check "the simulator runs the largest size up to 65536 (1000)" $?
+mv "$fx/reduce-int.real" "$fx/reduce-int"
+
 FAKE_NCU_DENY=1 run cudalab profile reduction/neighbored-less "$sol"
 expect_status "counters not permitted" 2
 expect_err "says ERR_NVGPUCTRPERM" "ERR_NVGPUCTRPERM"
