@@ -3,10 +3,10 @@
  */
 #include "lab/core/metrics.h"
 #include "lab/core/buf.h"
+#include "lab/core/inifile.h"
 
 #include <ctype.h>
 #include <errno.h>
-#include <ini.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,8 +77,7 @@ lab_metric_find(const char *key)
 }
 
 struct parse {
-    FILE *fp;
-    int line; /* libinih is built without line numbers: counted by read_line */
+    lab_inifile ini;
     const char *path;
     lab_metric_set *out;
     lab_err *err;
@@ -110,22 +109,11 @@ set_metrics(struct parse *ps, const char *value, int line)
     return 0;
 }
 
-static char *
-read_line(char *str, int num, void *stream)
-{
-    struct parse *ps = stream;
-    char *r = fgets(str, num, ps->fp);
-
-    if (r)
-        ps->line++;
-    return r;
-}
-
 static int
 on_key(void *user, const char *section, const char *name, const char *value)
 {
     struct parse *ps = user;
-    int line = ps->line;
+    int line = ps->ini.line;
 
     if (ps->rc < 0)
         return 0;
@@ -145,7 +133,7 @@ int
 lab_metrics_for_chapter(const char *datadir, const char *chapter, lab_metric_set *out, lab_err *err)
 {
     lab_buf path = LAB_BUF_INIT;
-    struct parse ps = { NULL, 0, NULL, out, err, 0, 0 };
+    struct parse ps = { .out = out, .err = err };
     int rc;
 
     out->n = 0;
@@ -157,12 +145,8 @@ lab_metrics_for_chapter(const char *datadir, const char *chapter, lab_metric_set
         rc = 0;
         goto out;
     }
-    if (!(ps.fp = fopen(path.buf, "r"))) {
-        rc = lab_err_set(err, LAB_EIO, "cannot read '%s': %s", path.buf, strerror(errno));
+    if ((rc = lab_inifile_parse(path.buf, &ps.ini, on_key, &ps, err)) < 0 && ps.rc == 0)
         goto out;
-    }
-    rc = ini_parse_stream(read_line, &ps, on_key, &ps);
-    fclose(ps.fp);
     if (ps.rc < 0)
         rc = ps.rc;
     else if (rc > 0)

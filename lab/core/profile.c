@@ -172,6 +172,12 @@ run_ncu(lab_profiling *p, const char *ncu, const char *dir, lab_strvec *driver, 
     lab_buf_add(&p->output, proc.errout.buf, proc.errout.len);
     if (access(csv_path.buf, R_OK) == 0 && (rc = lab_buf_read_file(&csv, csv_path.buf, err)) < 0)
         goto out;
+    /* should an ncu print its CSV on stdout in spite of --log-file, read it there */
+    if (!strstr(csv.buf, "\"ID\",\"Process ID\"") &&
+        strstr(proc.out.buf, "\"ID\",\"Process ID\"")) {
+        lab_buf_reset(&csv);
+        lab_buf_add(&csv, proc.out.buf, proc.out.len);
+    }
     if (lab_ncu_no_permission(csv.buf) || lab_ncu_no_permission(p->output.buf)) {
         set_why(
             p, LAB_PROF_NO_PERMISSION,

@@ -2,10 +2,10 @@
  * questions.c - the prediction questions' file (see questions.h).
  */
 #include "lab/core/questions.h"
+#include "lab/core/inifile.h"
 
 #include <ctype.h>
 #include <errno.h>
-#include <ini.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,24 +13,12 @@
 #include <strings.h>
 
 struct parse {
-    FILE *fp;
-    int line;
+    lab_inifile ini;
     char last[256]; /* "section\nname" of the last key: libinih repeats it for continuation lines */
     lab_questions *q;
     lab_err *err;
     int rc;
 };
-
-static char *
-read_line(char *str, int num, void *stream)
-{
-    struct parse *ps = stream;
-    char *r = fgets(str, num, ps->fp);
-
-    if (r)
-        ps->line++;
-    return r;
-}
 
 static int
 bad(struct parse *ps, const char *fmt, const char *arg)
@@ -38,7 +26,7 @@ bad(struct parse *ps, const char *fmt, const char *arg)
     char msg[256];
 
     snprintf(msg, sizeof(msg), fmt, arg);
-    return ps->rc = lab_err_set(ps->err, LAB_EPARSE, "%s:%d: %s", ps->q->path, ps->line, msg);
+    return ps->rc = lab_err_set(ps->err, LAB_EPARSE, "%s:%d: %s", ps->q->path, ps->ini.line, msg);
 }
 
 static lab_question *
@@ -54,7 +42,7 @@ question(struct parse *ps, const char *id)
     ps->q->v = v;
     v = memset(&v[ps->q->n], 0, sizeof(*v));
     v->tolerance = 0.1;
-    v->line = ps->line;
+    v->line = ps->ini.line;
     if (!(v->id = strdup(id)))
         return NULL;
     ps->q->n++;
@@ -198,13 +186,8 @@ lab_questions_load(const char *path, lab_questions *out, lab_err *err)
     memset(out, 0, sizeof(*out));
     if (!(out->path = strdup(path)))
         return lab_err_set(err, LAB_ENOMEM, "out of memory");
-    if (!(ps.fp = fopen(path, "r"))) {
-        rc = lab_err_set(err, errno == ENOENT ? LAB_ENOENT : LAB_EIO, "cannot read '%s': %s", path,
-                         strerror(errno));
+    if ((rc = lab_inifile_parse(path, &ps.ini, on_key, &ps, err)) < 0 && ps.rc == 0)
         goto fail;
-    }
-    rc = ini_parse_stream(read_line, &ps, on_key, &ps);
-    fclose(ps.fp);
     if (ps.rc < 0) {
         rc = ps.rc;
         goto fail;
