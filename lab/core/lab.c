@@ -41,6 +41,7 @@ struct lab {
     char *libexecdir;
     char *cachedir;
     char *builddir; /* cachedir/build: compiled kernels */
+    char *toolsdir; /* CUDA tools from PyPI */
     lab_catalog *catalog;
     lab_store *store;
     lab_toolchain *toolchain;
@@ -133,7 +134,16 @@ lab_open(lab **out, lab_err *err)
         lab_buf_printf(&b, "%s/" CACHE_SUBDIR, l->cachedir);
         l->builddir = lab_buf_detach(&b);
     }
-    if (!l->datadir || !l->libexecdir || !l->builddir) {
+    if (l->datadir) {
+        const char *t = getenv("CUDALAB_TOOLS_DIR");
+        lab_buf b = LAB_BUF_INIT;
+        if (t && *t)
+            lab_buf_adds(&b, t);
+        else
+            lab_buf_printf(&b, "%s/tools/cuda/bin", l->datadir);
+        l->toolsdir = lab_buf_detach(&b);
+    }
+    if (!l->datadir || !l->libexecdir || !l->builddir || !l->toolsdir) {
         lab_close(l);
         return lab_err_set(err, LAB_ENOENT, "cannot find the lab's files: set CUDALAB_DATADIR");
     }
@@ -157,6 +167,7 @@ lab_close(lab *l)
     free(l->libexecdir);
     free(l->cachedir);
     free(l->builddir);
+    free(l->toolsdir);
     free(l);
 }
 
@@ -176,6 +187,29 @@ const char *
 lab_libexecdir(const lab *l)
 {
     return l->libexecdir;
+}
+
+const char *
+lab_builddir(const lab *l)
+{
+    return l->builddir;
+}
+
+const char *
+lab_toolsdir(const lab *l)
+{
+    return l->toolsdir;
+}
+
+int
+lab_toolchain_of(lab *l, const lab_toolchain **out, lab_err *err)
+{
+    int rc = 0;
+
+    if (!l->toolchain)
+        rc = lab_toolchain_find(&l->toolchain, err);
+    *out = l->toolchain;
+    return rc;
 }
 
 int
@@ -461,6 +495,82 @@ run_and_judge(lab *l, const lab_grade_request *req, lab_grading *g, lab_build *s
     rc = lab_grade_judge(ex, g->baseline_name, &g->report, &g->result, err);
 out:
     lab_proc_release(&p);
+    return rc;
+}
+
+int
+lab_profile_argv(lab *l, const lab_exercise *ex, const char *file, const char *backend,
+                 unsigned long size, lab_strvec *argv, lab_strvec *kernels, bool *compiled,
+                 lab_buf *log, lab_err *err)
+{
+    const lab_exercise *base_ex = NULL;
+    const lab_grade_request req = { .ex = ex, .file = file };
+    lab_build student, baseline, reference;
+    const char *arch_env = getenv("CUDALAB_ARCH");
+    const lab_device *dev;
+    char arch[16];
+    int rc;
+
+    if (!size)
+        size =
+            ex->ntiming_sizes ? ex->timing_sizes[ex->ntiming_sizes - 1] : ex->sizes[ex->nsizes - 1];
+    *compiled = false;
+    lab_build_init(&student);
+    lab_build_init(&baseline);
+    lab_build_init(&reference);
+    if (strcmp(ex->baseline, "cpu") && !(base_ex = lab_catalog_find(l->catalog, ex->baseline))) {
+        rc = lab_err_set(err, LAB_ENOENT, "%s: baseline '%s' is not an exercise", ex->manifest,
+                         ex->baseline);
+        goto out;
+    }
+    if (access(file, R_OK) < 0) {
+        rc = lab_err_set(err, LAB_ENOENT, "cannot read '%s': %s", file, strerror(errno));
+        goto out;
+    }
+    if ((!l->toolchain && (rc = lab_toolchain_find(&l->toolchain, err)) < 0) ||
+        (rc = lab_device_probe(l, &dev, err)) < 0)
+        goto out;
+    snprintf(arch, sizeof(arch), "%s",
+             arch_env && *arch_env ? arch_env
+             : dev->present        ? dev->arch
+                                   : LAB_DEFAULT_ARCH);
+    rc = build_file(l, ex, file, arch, &student, &req, err);
+    lab_buf_add(log, student.log.buf, student.log.len);
+    if (rc < 0 || !student.ok)
+        goto out;
+    *compiled = true;
+    if ((rc = build_lab_file(l, ex, ex->solution, arch, &reference, &req, err)) < 0 ||
+        (base_ex &&
+         (rc = build_lab_file(l, base_ex, base_ex->solution, arch, &baseline, &req, err)) < 0))
+        goto out;
+    lab_strvec_pushf(argv, "%s/%s", l->libexecdir, ex->family);
+    lab_strvec_pushf(argv, "--report-fd=%d", REPORT_FD);
+    lab_strvec_pushf(argv, "--backend=%s", backend);
+    lab_strvec_pushf(argv, "--lab-kernels=%s/lab-kernels.ptx", l->libexecdir);
+    /* the simulator runs PTX, the GPU the cubin */
+#define MODULE(b) (strcmp(backend, "sim") ? (b).cubin_path.buf : (b).ptx_path.buf)
+    lab_strvec_pushf(argv, "--student=%s", MODULE(student));
+    lab_strvec_pushf(argv, "--reference=%s", MODULE(reference));
+    lab_strvec_pushf(argv, "--kernel=%s", ex->kernel);
+    lab_strvec_push(kernels, ex->kernel);
+    if (base_ex) {
+        lab_strvec_pushf(argv, "--baseline=%s", MODULE(baseline));
+        lab_strvec_pushf(argv, "--baseline-kernel=%s", base_ex->kernel);
+        lab_strvec_push(kernels, base_ex->kernel);
+    } else {
+        lab_strvec_push(argv, "--baseline=cpu");
+    }
+    lab_strvec_pushf(argv, "--sizes=%lu", size);
+    lab_strvec_pushf(argv, "--timing-sizes=%lu", size);
+    lab_strvec_pushf(argv, "--block=%u", ex->block);
+    lab_strvec_pushf(argv, "--unroll=%u", ex->unroll);
+#undef MODULE
+    /* a few timed launches are enough: ncu replays each profiled launch anyway */
+    rc = lab_strvec_pushl(argv, "--min-samples=1", "--time-cap=0.001", NULL);
+out:
+    lab_build_release(&student);
+    lab_build_release(&baseline);
+    lab_build_release(&reference);
     return rc;
 }
 

@@ -29,6 +29,8 @@
 #include "lab/core/hash.h"
 #include "lab/core/runreport.h"
 #include "lab/core/store.h"
+#include "lab/core/strvec.h"
+#include "lab/core/toolchain.h"
 
 typedef struct lab lab;
 
@@ -81,6 +83,13 @@ void lab_close(lab *l);
 const lab_catalog *lab_catalog_of(const lab *l);
 const char *lab_datadir(const lab *l);
 const char *lab_libexecdir(const lab *l);
+/* Compiled kernels' cache folder. */
+const char *lab_builddir(const lab *l);
+/* Where `make deps` puts CUDA tools the toolkit lacks (cuobjdump, nvdisasm from
+ * PyPI): $CUDALAB_TOOLS_DIR, else <datadir>/tools/cuda/bin. */
+const char *lab_toolsdir(const lab *l);
+/* nvcc, found on first use; owned by the lab. */
+int lab_toolchain_of(lab *l, const lab_toolchain **out, lab_err *err);
 /* The store, opened on first use. */
 int lab_store_of(lab *l, lab_store **out, lab_err *err);
 /* What GPU the drivers see (probed once per lab, in a child process). */
@@ -91,6 +100,16 @@ int lab_device_probe(lab *l, const lab_device **out, lab_err *err);
 int lab_backend_probe(lab *l, const char *backend, lab_device *out, lab_err *err);
 /* The student's file for an exercise: work/<chapter>/<name>.cu under the current directory. */
 int lab_work_path(const lab_exercise *ex, lab_buf *out);
+
+/* For `cudalab profile`: builds file, the reference and the previous step's
+ * reference for ex (cached), and fills argv with the family driver's command
+ * line (its path first, the report on fd 3) for one short run on backend
+ * ("cuda", "sim") at size (0: the largest timing size).  Kernel names of the
+ * roles in kernels (student, then the previous step's if on the GPU).
+ * 0 with *compiled false and the compiler's messages in log when file does not compile. */
+int lab_profile_argv(lab *l, const lab_exercise *ex, const char *file, const char *backend,
+                     unsigned long size, lab_strvec *argv, lab_strvec *kernels, bool *compiled,
+                     lab_buf *log, lab_err *err);
 
 void lab_grading_init(lab_grading *g);
 void lab_grading_release(lab_grading *g);

@@ -33,12 +33,16 @@
 typedef struct lab_toolchain lab_toolchain;
 
 int lab_toolchain_find(lab_toolchain **out, lab_err *err);
-/* A CUDA tool ("ncu", "compute-sanitizer") on PATH, in $CUDA_HOME/bin or /usr/local/cuda/bin
- * (malloc'd path), or NULL. */
-char *lab_toolchain_find_tool(const char *name);
 void lab_toolchain_free(lab_toolchain *tc);
 const char *lab_toolchain_nvcc(const lab_toolchain *tc);    /* path */
 const char *lab_toolchain_version(const lab_toolchain *tc); /* "13.0.88" */
+
+/* Another CUDA tool (cuobjdump, nvdisasm, ncu): $ENV_VAR, then PATH, then
+ * $CUDA_HOME/bin, /usr/local/cuda/bin, nvcc's own directory when tc is not
+ * NULL, then extra_dir (may be NULL: where `make deps` put the PyPI copies).
+ * A malloc'ed path in *out, or LAB_ETOOL naming the places looked in. */
+int lab_toolchain_find_tool(const lab_toolchain *tc, const char *name, const char *env_var,
+                            const char *extra_dir, char **out, lab_err *err);
 
 typedef struct lab_build_request {
     const char *source;      /* the .cu file */
