@@ -73,7 +73,7 @@ FORMAT_SRC := $(sort $(wildcard lab/*/*.c lab/*/*.h common/*.c common/*.h tests/
 objs = $(patsubst %.c,build/$(1)/obj/%.o,$(2))
 
 .SECONDARY:
-.PHONY: all run test test-unit test-e2e test-gpu test-gpu-install test-package deps cuda-tools format \
+.PHONY: all run test test-unit test-e2e test-gpu bench-reduce test-gpu-install test-package deps cuda-tools format \
         format-check clean install uninstall deb
 
 GENERATED := build/gen/cudalab.1 build/gen/cudalab.bash build/gen/_cudalab
@@ -270,6 +270,14 @@ test-unit: $(SAN_ALL)
 
 test-e2e: all $(SAN_ALL) build/.deps-test-ok
 	@tests/e2e/run.sh
+
+# The single-pass reduction against CUB in one run (needs an NVIDIA GPU); docs/bench/reduce.md.
+build/bench/reduce-vs-cub: tests/bench/reduce-vs-cub.cu solutions/reduction/single-pass.cu
+	@mkdir -p $(@D)
+	$(NVCC) -O3 -arch=sm_90 -std=c++17 -I. -o $@ $<
+
+bench-reduce: build/bench/reduce-vs-cub
+	build/bench/reduce-vs-cub
 
 test-gpu: all
 	@tests/gpu/run.sh; a=$$?; tests/gpu/run-profile.sh; b=$$?; exit $$((a | b))
