@@ -53,7 +53,11 @@ build(const char *src, const char *instantiate, double timeout, lab_build *b, la
     int rc;
 
     lab_buf_printf(&cache, "%s/cache", tmp);
-    lab_build_request req = { src, instantiate, "sm_90", cache.buf, timeout, NULL };
+    lab_build_request req = { .source = src,
+                              .instantiate = instantiate,
+                              .arch = "sm_90",
+                              .cache_dir = cache.buf,
+                              .timeout_s = timeout };
     lab_build_init(b);
     rc = lab_toolchain_build(tc, &req, b, err);
     lab_buf_release(&cache);
@@ -174,7 +178,9 @@ Test(toolchain, rejects_a_bad_arch)
     lab_err err = LAB_ERR_INIT;
 
     lab_buf_printf(&cache, "%s/cache", tmp);
-    lab_build_request req = { src, NULL, "sm_90; rm -rf /", cache.buf, 10, NULL };
+    lab_build_request req = {
+        .source = src, .arch = "sm_90; rm -rf /", .cache_dir = cache.buf, .timeout_s = 10
+    };
     lab_build_init(&b);
     cr_expect_eq(lab_toolchain_build(tc, &req, &b, &err), LAB_EINVAL);
     lab_build_release(&b);

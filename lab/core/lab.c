@@ -8,6 +8,7 @@
  * -> judge -> record one attempt in the store.
  */
 #include "lab/core/lab.h"
+#include "lab/core/devlock.h"
 #include "lab/core/proc.h"
 #include "lab/core/ptx.h"
 #include "lab/core/toolchain.h"
@@ -42,6 +43,7 @@ struct lab {
     lab_toolchain *toolchain;
     bool probed;
     lab_device device;
+    bool sandboxed; /* student compiles and drivers run under bubblewrap */
 };
 
 static bool
@@ -102,6 +104,52 @@ cache_dir(void)
     return lab_buf_detach(&b);
 }
 
+/* CUDALAB_SANDBOX=off|auto|on: the default for a student's own gradings is off. */
+static int
+sandbox_from_env(lab *l, lab_err *err)
+{
+    static const char *const names[] = {
+        [LAB_SANDBOX_OFF] = "off", [LAB_SANDBOX_AUTO] = "auto", [LAB_SANDBOX_ON] = "on"
+    };
+    const char *v = getenv("CUDALAB_SANDBOX");
+
+    if (!v || !*v)
+        return 0;
+    for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+        if (!strcmp(v, names[i]))
+            return lab_set_sandbox(l, (lab_sandbox_mode)i, err);
+    return lab_err_set(err, LAB_EINVAL, "CUDALAB_SANDBOX='%s': expected off, auto or on", v);
+}
+
+int
+lab_set_sandbox(lab *l, lab_sandbox_mode mode, lab_err *err)
+{
+    lab_buf why = LAB_BUF_INIT;
+    int rc = 0;
+
+    l->sandboxed = false;
+    if (mode == LAB_SANDBOX_OFF)
+        return 0;
+    if (lab_sandbox_probe(getenv("CUDALAB_BWRAP"), &why))
+        l->sandboxed = true;
+    else if (mode == LAB_SANDBOX_ON)
+        rc = lab_err_set(err, LAB_ENOSYS, "%s", why.buf);
+    lab_buf_release(&why);
+    return rc;
+}
+
+bool
+lab_sandboxed(const lab *l)
+{
+    return l->sandboxed;
+}
+
+const char *
+lab_cachedir(const lab *l)
+{
+    return l->cachedir;
+}
+
 int
 lab_open(lab **out, lab_err *err)
 {
@@ -128,7 +176,8 @@ lab_open(lab **out, lab_err *err)
         lab_close(l);
         return lab_err_set(err, LAB_ENOENT, "cannot find the lab's files: set CUDALAB_DATADIR");
     }
-    if ((rc = lab_catalog_load(l->datadir, &l->catalog, err)) < 0) {
+    if ((rc = lab_catalog_load(l->datadir, &l->catalog, err)) < 0 ||
+        (rc = sandbox_from_env(l, err)) < 0) {
         lab_close(l);
         return rc;
     }
@@ -193,14 +242,24 @@ lab_work_path(const lab_exercise *ex, lab_buf *out)
 /* Runs a driver with a report pipe; fills the report text and the process outcome. */
 static int
 run_driver(lab *l, const char *driver, lab_strvec *args, double timeout_s,
-           const volatile sig_atomic_t *cancel, lab_proc *p, lab_err *err)
+           const volatile sig_atomic_t *cancel, bool untrusted, lab_proc *p, lab_err *err)
 {
+    const char *show[] = { l->libexecdir, l->builddir, NULL };
+    lab_sandbox_plan plan = { .job = LAB_SANDBOX_DRIVER,
+                              .datadir = l->datadir,
+                              .show = show,
+                              .bwrap = getenv("CUDALAB_BWRAP") };
     int rc;
 
     lab_proc_init(p);
     p->report_fd = REPORT_FD;
     p->timeout_s = timeout_s;
     p->cancel = cancel;
+    if (untrusted && l->sandboxed) {
+        lab_sandbox_limits(LAB_SANDBOX_DRIVER, &p->limits);
+        if ((rc = lab_sandbox_wrap(&plan, &p->argv, err)) < 0)
+            return rc;
+    }
     if ((rc = lab_strvec_pushf(&p->argv, "%s/%s", l->libexecdir, driver)) < 0 ||
         (rc = lab_strvec_pushf(&p->argv, "--report-fd=%d", REPORT_FD)) < 0 ||
         (rc = lab_strvec_pushv(&p->argv, (const char *const *)args->v)) < 0)
@@ -224,7 +283,7 @@ lab_device_probe(lab *l, const lab_device **out, lab_err *err)
     }
     memset(&l->device, 0, sizeof(l->device));
     lab_strvec_pushl(&args, "--probe", NULL);
-    rc = run_driver(l, "device-probe", &args, PROBE_TIMEOUT_S, NULL, &p, err);
+    rc = run_driver(l, "device-probe", &args, PROBE_TIMEOUT_S, NULL, false, &p, err);
     lab_strvec_release(&args);
     if (rc < 0)
         goto out;
@@ -290,13 +349,38 @@ family_params(const char *family)
  */
 static int
 build_file(lab *l, const lab_exercise *ex, const char *path, const char *arch, lab_build *b,
-           const lab_grade_request *req, lab_err *err)
+           const lab_grade_request *req, bool untrusted, lab_err *err)
 {
-    lab_build_request br = { path,        ex->instantiate,     arch,
-                             l->builddir, ex->build_timeout_s, req->cancel };
+    lab_build_request br = { .source = path,
+                             .instantiate = ex->instantiate,
+                             .arch = arch,
+                             .cache_dir = l->builddir,
+                             .timeout_s = ex->build_timeout_s,
+                             .cancel = req->cancel };
+    char *abs = untrusted && l->sandboxed ? realpath(path, NULL) : NULL;
+    const char *show[] = { abs, NULL };
+    lab_sandbox_plan plan = { .job = LAB_SANDBOX_COMPILE,
+                              .datadir = l->datadir,
+                              .show = show,
+                              .writable = l->builddir,
+                              .bwrap = getenv("CUDALAB_BWRAP") };
+    lab_strvec wrap = LAB_STRVEC_INIT;
     int rc;
 
-    if ((rc = lab_toolchain_build(l->toolchain, &br, b, err)) < 0)
+    if (abs) {
+        if ((rc = lab_mkdir_p(l->builddir, 0755, err)) < 0 ||
+            (rc = lab_sandbox_wrap(&plan, &wrap, err)) < 0) {
+            free(abs);
+            lab_strvec_release(&wrap);
+            return rc;
+        }
+        br.wrap = (const char *const *)wrap.v;
+        lab_sandbox_limits(LAB_SANDBOX_COMPILE, &br.limits);
+    }
+    rc = lab_toolchain_build(l->toolchain, &br, b, err);
+    free(abs);
+    lab_strvec_release(&wrap);
+    if (rc < 0)
         return rc;
     if (b->cancelled)
         return lab_err_set(err, LAB_ECANCEL, "cancelled");
@@ -310,7 +394,7 @@ build_lab_file(lab *l, const lab_exercise *ex, const char *path, const char *arc
 {
     int rc;
 
-    if ((rc = build_file(l, ex, path, arch, b, req, err)) < 0)
+    if ((rc = build_file(l, ex, path, arch, b, req, false, err)) < 0)
         return rc;
     if (!b->ok)
         return lab_err_set(err, LAB_ETOOL, "the lab's own '%s' does not compile: %s", path,
@@ -360,10 +444,13 @@ run_and_judge(lab *l, const lab_grade_request *req, lab_grading *g, lab_build *s
 {
     const lab_exercise *ex = req->ex;
     lab_strvec args = LAB_STRVEC_INIT;
+    lab_devlock lock;
     lab_proc p;
     char how[128];
     int rc;
 
+    lab_devlock_init(&lock);
+    lab_proc_init(&p);
     lab_strvec_pushf(&args, "--lab-kernels=%s/lab-kernels.ptx", l->libexecdir);
     lab_strvec_pushf(&args, "--student=%s", student->cubin_path.buf);
     lab_strvec_pushf(&args, "--reference=%s", reference->cubin_path.buf);
@@ -380,7 +467,10 @@ run_and_judge(lab *l, const lab_grade_request *req, lab_grading *g, lab_build *s
     lab_strvec_pushf(&args, "--block=%u", ex->block);
     lab_strvec_pushf(&args, "--unroll=%u", ex->unroll);
     lab_strvec_pushf(&args, "--seed=%llu", (unsigned long long)g->seed);
-    rc = run_driver(l, ex->family, &args, ex->run_timeout_s, req->cancel, &p, err);
+    if ((rc = lab_devlock_acquire(&lock, l->cachedir, g->device.name,
+                                  getenv("CUDA_VISIBLE_DEVICES"), 0, req->cancel, err)) == 0)
+        rc = run_driver(l, ex->family, &args, ex->run_timeout_s, req->cancel, true, &p, err);
+    lab_devlock_release(&lock);
     lab_strvec_release(&args);
     if (rc < 0)
         goto out;
@@ -460,7 +550,7 @@ lab_grade(lab *l, const lab_grade_request *req, lab_grading *g, lab_err *err)
                                    : LAB_DEFAULT_ARCH);
 
     stage(req, LAB_STAGE_COMPILE, req->file);
-    rc = build_file(l, ex, req->file, g->arch, &student, req, err);
+    rc = build_file(l, ex, req->file, g->arch, &student, req, true, err);
     memcpy(g->file_hash, student.hash, sizeof(g->file_hash));
     lab_buf_add(&g->compiler_log, student.log.buf, student.log.len);
     if (rc < 0)

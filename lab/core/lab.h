@@ -28,6 +28,7 @@
 #include "lab/core/grade.h"
 #include "lab/core/hash.h"
 #include "lab/core/runreport.h"
+#include "lab/core/sandbox.h"
 #include "lab/core/store.h"
 
 typedef struct lab lab;
@@ -79,6 +80,12 @@ void lab_close(lab *l);
 const lab_catalog *lab_catalog_of(const lab *l);
 const char *lab_datadir(const lab *l);
 const char *lab_libexecdir(const lab *l);
+const char *lab_cachedir(const lab *l);
+/* Run the student's compiles and the drivers that load the student's code under bubblewrap
+ * (lab/core/sandbox.h).  OFF by default ($CUDALAB_SANDBOX=off|auto|on at lab_open); ON fails
+ * with LAB_ENOSYS and the reason when bubblewrap cannot run here, AUTO then runs unsandboxed. */
+int lab_set_sandbox(lab *l, lab_sandbox_mode mode, lab_err *err);
+bool lab_sandboxed(const lab *l);
 /* The store, opened on first use. */
 int lab_store_of(lab *l, lab_store **out, lab_err *err);
 /* What GPU the drivers see (probed once per lab, in a child process). */

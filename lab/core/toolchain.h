@@ -24,6 +24,7 @@
 #include "lab/core/buf.h"
 #include "lab/core/err.h"
 #include "lab/core/hash.h"
+#include "lab/core/proc.h"
 
 #define LAB_DEFAULT_ARCH "sm_90"
 
@@ -41,6 +42,8 @@ typedef struct lab_build_request {
     const char *cache_dir;   /* created if missing */
     double timeout_s;
     const volatile sig_atomic_t *cancel;
+    const char *const *wrap; /* argv put before nvcc's (a sandbox), NULL-terminated, or NULL */
+    lab_proc_limits limits;  /* rlimits for nvcc; zero: none */
 } lab_build_request;
 
 typedef struct lab_build {
