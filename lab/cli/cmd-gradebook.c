@@ -33,9 +33,8 @@ gradebook_run(lab_cli *cli, int argc, char **argv)
     }
     if (status == LAB_EXIT_OK && (!out || !parts.n))
         status = lab_cli_error("usage: cudalab gradebook %s", lab_cmd_gradebook.args);
-    if (status == LAB_EXIT_OK &&
-        lab_gradebook_write(out, (const char *const *)parts.v, parts.n, gradescope, &flagged,
-                            &err) < 0)
+    if (status == LAB_EXIT_OK && lab_gradebook_write(out, (const char *const *)parts.v, parts.n,
+                                                     gradescope, &flagged, &err) < 0)
         status = lab_cli_error("gradebook merge: %s", err.msg);
     if (status == LAB_EXIT_OK)
         printf("merged %zu parts into %s/gradebook.csv (%zu flagged)\n", parts.n, out, flagged);

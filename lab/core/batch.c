@@ -25,11 +25,11 @@
 #define COPY_FLOOR_SLACK 0.95 /* a kernel may not beat 95 % of the copy's time */
 
 struct sub {
-    char *path;      /* as given */
-    char *student;   /* the id */
-    char *safe;      /* the id as a file name, unique */
-    char *file;      /* the .cu to grade, NULL when unusable */
-    char *problem;   /* why it cannot be graded */
+    char *path;    /* as given */
+    char *student; /* the id */
+    char *safe;    /* the id as a file name, unique */
+    char *file;    /* the .cu to grade, NULL when unusable */
+    char *problem; /* why it cannot be graded */
     char hash[LAB_HASH_HEX];
 };
 
@@ -60,8 +60,7 @@ safe_name(const char *s, lab_buf *out)
 {
     for (; *s; s++)
         lab_buf_addch(out, (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-                                   (*s >= '0' && *s <= '9') || *s == '.' || *s == '-' ||
-                                   *s == '_'
+                                   (*s >= '0' && *s <= '9') || *s == '.' || *s == '-' || *s == '_'
                                ? *s
                                : '_');
     if (!out->len || out->buf[0] == '.')
@@ -284,8 +283,8 @@ timing_flags(const cJSON *grade, cJSON *flags)
                  BEYOND_REFERENCE, ref);
         flag(flags, "beyond-reference", why);
     }
-    if (!cJSON_IsArray(timings) || !(last = cJSON_GetArrayItem(timings,
-                                                               cJSON_GetArraySize(timings) - 1)))
+    if (!cJSON_IsArray(timings) ||
+        !(last = cJSON_GetArrayItem(timings, cJSON_GetArraySize(timings) - 1)))
         return;
     cJSON_ArrayForEach(k, cJSON_GetObjectItemCaseSensitive(last, "kernels"))
     {
@@ -322,8 +321,7 @@ norm_hash(const char *path, char out[LAB_HASH_HEX])
             i = end ? (size_t)(end - text.buf) + 1 : text.len;
             continue;
         }
-        if (text.buf[i] != ' ' && text.buf[i] != '\t' && text.buf[i] != '\n' &&
-            text.buf[i] != '\r')
+        if (text.buf[i] != ' ' && text.buf[i] != '\t' && text.buf[i] != '\n' && text.buf[i] != '\r')
             lab_buf_addch(&n, text.buf[i]);
     }
     lab_hash_init(&h);
@@ -382,8 +380,9 @@ grade_one(struct pool *pl, struct sub *s, const char *copy)
     p.timeout_s = 3 * ex->build_timeout_s + ex->run_timeout_s + 60;
     p.output_cap = GRADE_OUTPUT_CAP;
     p.cancel = pl->o->cancel;
-    lab_strvec_pushl(&p.argv, pl->o->self, "grade", ex->id, copy, "--json", "--no-record",
-                     "--seed", NULL);
+    p.die_with_parent = true; /* a batch killed by SIGKILL takes its graders along */
+    lab_strvec_pushl(&p.argv, pl->o->self, "grade", ex->id, copy, "--json", "--no-record", "--seed",
+                     NULL);
     lab_strvec_pushf(&p.argv, "%llu", (unsigned long long)seed);
     lab_strvec_pushf(&p.env, "CUDALAB_SANDBOX=%s", pl->o->sandbox ? "on" : "off");
     norm_hash(copy, norm);
@@ -394,8 +393,7 @@ grade_one(struct pool *pl, struct sub *s, const char *copy)
         cJSON_AddStringToObject(r, "message", err.msg);
     } else if (p.cancelled) {
         cJSON_AddStringToObject(r, "verdict", "CANCELLED");
-    } else if (!(grade = cJSON_ParseWithLength(p.out.buf, p.out.len)) ||
-               !*jstr(grade, "verdict")) {
+    } else if (!(grade = cJSON_ParseWithLength(p.out.buf, p.out.len)) || !*jstr(grade, "verdict")) {
         size_t len = strcspn(p.errout.buf, "\n");
         cJSON_AddStringToObject(r, "verdict", "ERROR");
         lab_buf msg = LAB_BUF_INIT;

@@ -15,7 +15,8 @@
  * <out>/results/<id>.json (atomically); the gradebook is rebuilt from the
  * results, every few submissions and at the end, also atomically.  Killing a
  * batch loses at most the submissions under way; running it again skips every
- * submission whose result has the same content hash (unless opts.force).
+ * submission whose result has the same content hash (unless opts.force);
+ * a submission that could not be read is looked at again every time.
  *
  * Gradebook (lab_gradebook_write, also `cudalab gradebook merge`):
  *   gradebook.csv   student, exercise, verdict, points, max_points, median_us,
@@ -43,7 +44,7 @@
 typedef struct lab_batch_progress {
     size_t done; /* graded or skipped so far */
     size_t total;
-    size_t skipped;     /* already graded with the same content */
+    size_t skipped;      /* already graded with the same content */
     const char *student; /* the one just finished */
     const char *verdict;
     double elapsed_s; /* since the batch started */

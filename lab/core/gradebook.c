@@ -13,8 +13,9 @@
 #include <string.h>
 
 static const char *const csv_columns[] = {
-    "student",      "exercise", "verdict", "points", "max_points", "median_us", "speedup",
-    "fraction_of_reference", "flags", "content_hash",
+    "student",    "exercise",     "verdict", "points",
+    "max_points", "median_us",    "speedup", "fraction_of_reference",
+    "flags",      "content_hash",
 };
 
 static const char *
@@ -108,7 +109,8 @@ identical_flags(cJSON **r, size_t n)
             if (j != i && !strcmp(h, str(r[j], "norm_hash")))
                 lab_buf_printf(&others, "%s%s", others.len ? ", " : "", str(r[j], "student"));
         if (others.len) {
-            cJSON *f = cJSON_CreateObject(), *flags = cJSON_GetObjectItemCaseSensitive(r[i], "flags");
+            cJSON *f = cJSON_CreateObject(),
+                  *flags = cJSON_GetObjectItemCaseSensitive(r[i], "flags");
             lab_buf why = LAB_BUF_INIT;
 
             lab_buf_printf(&why, "the same code (comments and blanks aside) as %s", others.buf);

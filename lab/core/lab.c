@@ -255,6 +255,7 @@ run_driver(lab *l, const char *driver, lab_strvec *args, double timeout_s,
     p->report_fd = REPORT_FD;
     p->timeout_s = timeout_s;
     p->cancel = cancel;
+    p->die_with_parent = true;
     if (untrusted && l->sandboxed) {
         lab_sandbox_limits(LAB_SANDBOX_DRIVER, &p->limits);
         if ((rc = lab_sandbox_wrap(&plan, &p->argv, err)) < 0)

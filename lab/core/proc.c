@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/pidfd.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -78,6 +79,7 @@ struct child_plan {
     int notify_w;
     int maxfd; /* highest fd to close where close_range is missing */
     lab_proc_limits limits;
+    pid_t parent; /* 0, or: die with it */
 };
 
 struct live_slot {
@@ -356,6 +358,9 @@ child_run(struct child_plan *cp)
     bool saw_eacces = false;
 
     setpgid(0, 0);
+    /* the parent may have died before prctl: then getppid() is no longer it */
+    if (cp->parent && (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != cp->parent))
+        _exit(127);
     memset(&dfl, 0, sizeof(dfl));
     dfl.sa_handler = SIG_DFL;
     sigemptyset(&dfl.sa_mask);
@@ -573,6 +578,7 @@ lab_proc_start(lab_proc *p, lab_err *err)
         .notify_w = notify_pipe[1],
         .maxfd = fallback_maxfd(),
         .limits = p->limits,
+        .parent = p->die_with_parent ? getpid() : 0,
     };
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);

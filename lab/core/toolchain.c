@@ -214,6 +214,7 @@ run_nvcc(const lab_build_request *req, lab_strvec *argv, lab_build *b, bool *ok,
     p.timeout_s = req->timeout_s;
     p.cancel = req->cancel;
     p.limits = req->limits;
+    p.die_with_parent = true;
     if ((req->wrap && (rc = lab_strvec_pushv(&p.argv, req->wrap)) < 0) ||
         (rc = lab_strvec_pushv(&p.argv, (const char *const *)argv->v)) < 0 ||
         (rc = lab_proc_run(&p, err)) < 0) {
