@@ -17,8 +17,9 @@ CUDA_HOME ?= $(firstword $(wildcard /usr/local/cuda) /usr)
 NVCC ?= $(shell command -v nvcc 2>/dev/null || echo $(CUDA_HOME)/bin/nvcc)
 CLANG_FORMAT ?= clang-format
 
-DEB_PACKAGES := pkg-config libinih-dev libcjson-dev libsqlite3-dev libcriterion-dev \
-                libncurses-dev libreadline-dev libmd4c-dev clang-format tmux
+DEB_PACKAGES := pkg-config libinih-dev libcjson-dev libsqlite3-dev libcriterion-dev bubblewrap \
+                libncurses-dev libreadline-dev libmd4c-dev clang-format tmux \
+                slurmctld slurmd slurm-client munge
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -I. -isystem $(CUDA_HOME)/include -isystem /usr/include/cjson \
