@@ -53,6 +53,7 @@ const char *lab_cli_reset(const lab_cli *cli);
 
 extern const lab_cmd lab_cmd_list, lab_cmd_show, lab_cmd_start, lab_cmd_grade, lab_cmd_device,
     lab_cmd_help;
-extern const lab_cmd lab_cmd_new_exercise, lab_cmd_check_exercise, lab_cmd_batch, lab_cmd_gradebook;
+extern const lab_cmd lab_cmd_new_exercise, lab_cmd_check_exercise, lab_cmd_batch, lab_cmd_gradebook,
+    lab_cmd_calibrate;
 
 #endif

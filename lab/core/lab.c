@@ -8,6 +8,7 @@
  * -> judge -> record one attempt in the store.
  */
 #include "lab/core/lab.h"
+#include "lab/core/calib.h"
 #include "lab/core/devlock.h"
 #include "lab/core/proc.h"
 #include "lab/core/ptx.h"
@@ -439,12 +440,34 @@ record(lab *l, const lab_grade_request *req, lab_grading *g, lab_err *err)
     return lab_store_add_attempt(st, &a, NULL, err);
 }
 
+/* This GPU's calibrated threshold for ex (lab/core/calib.h), when there is one. */
+static void
+calibrated_threshold(const lab_runreport *r, lab_exercise *ex, lab_grading *g)
+{
+    lab_calib_key k = { r->device, (long)r->sm_clock_khz, (long)r->mem_clock_khz };
+    lab_buf path = LAB_BUF_INIT;
+    lab_calib_entry e;
+    lab_calib *c = NULL;
+    bool found = false;
+
+    if (*r->device && lab_store_default_path(&path, NULL) == 0 && access(path.buf, F_OK) == 0 &&
+        lab_calib_open(path.buf, &c, NULL) == 0 &&
+        lab_calib_get(c, &k, ex->id, &e, &found, NULL) == 0 && found) {
+        ex->min_speedup = e.min_speedup;
+        g->calibrated = true;
+    }
+    g->min_speedup = ex->min_speedup;
+    lab_calib_close(c);
+    lab_buf_release(&path);
+}
+
 static int
 run_and_judge(lab *l, const lab_grade_request *req, lab_grading *g, lab_build *student,
               lab_build *baseline, lab_build *reference, const lab_exercise *base_ex, lab_err *err)
 {
     const lab_exercise *ex = req->ex;
     lab_strvec args = LAB_STRVEC_INIT;
+    lab_exercise tuned;
     lab_devlock lock;
     lab_proc p;
     char how[128];
@@ -501,7 +524,9 @@ run_and_judge(lab *l, const lab_grade_request *req, lab_grading *g, lab_build *s
         goto out;
     }
     g->has_report = true;
-    rc = lab_grade_judge(ex, g->baseline_name, &g->report, &g->result, err);
+    tuned = *ex;
+    calibrated_threshold(&g->report, &tuned, g);
+    rc = lab_grade_judge(&tuned, g->baseline_name, &g->report, &g->result, err);
 out:
     lab_proc_release(&p);
     return rc;

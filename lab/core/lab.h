@@ -73,6 +73,8 @@ typedef struct lab_grading {
     char arch[16];
     char baseline_name[128]; /* "reduceNeighbored" or "the CPU recursiveReduce" */
     lab_device device;
+    bool calibrated;    /* min_speedup came from this GPU's calibration (lab/core/calib.h) */
+    double min_speedup; /* the threshold applied, when the kernel was timed */
 } lab_grading;
 
 int lab_open(lab **out, lab_err *err);

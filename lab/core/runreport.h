@@ -64,6 +64,8 @@ typedef struct lab_runreport {
     char device[256]; /* "" when none */
     char cc[16];
     double peak_gbps;
+    double sm_clock_khz; /* 0 when not reported */
+    double mem_clock_khz;
     double copy_gbps;
     double seed;
     unsigned long block, unroll;

@@ -8,32 +8,21 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-reports=$FIXTURES/reports
 less=reduction/neighbored-less
 sol=$CUDALAB_DATADIR_TEST/solutions/reduction/neighbored-less.cu
 ex=$CUDALAB_DATADIR_TEST/exercises/reduction/neighbored-less
-
-fx=$T/libexec-$E2E_MARK
-mkdir -p "$fx"
-cp "$CUDALAB_LIBEXECDIR_TEST/lab-kernels.ptx" "$fx/"
-printf '#!/bin/sh\ncat "%s" >&3\n' "$reports/probe.json" >"$fx/device-probe"
-cat >"$fx/reduce-int" <<DRV
-#!/bin/bash
-# $E2E_MARK: replays the report the student's PTX names
-ptx=\$(printf '%s\n' "\$@" | sed -n 's/^--student=//p')
-tag=\$(grep -o 'lab_fake_report_[a-z_]*' "\${ptx%.cubin}.ptx" | head -1)
+. "$(dirname "$0")/fake-gpu.sh"
+fake_driver "# replays the report the student's PTX names
+ptx=\$(printf '%s\n' \"\$@\" | sed -n 's/^--student=//p')
+tag=\$(grep -o 'lab_fake_report_[a-z_]*' \"\${ptx%.cubin}.ptx\" | head -1)
 tag=\${tag#lab_fake_report_}
-[ -n "\${FAKE_LOG:-}" ] && echo "start \$(date +%s.%N)" >>"\$FAKE_LOG"
-sleep "\${FAKE_SLEEP:-0}"
-[ -n "\${FAKE_LOG:-}" ] && echo "end \$(date +%s.%N)" >>"\$FAKE_LOG"
-cat "$reports/\${tag//_/-}.json" >&3
-DRV
-chmod +x "$fx/device-probe" "$fx/reduce-int"
-export CUDALAB_LIBEXECDIR=$fx CUDALAB_ARCH=sm_90
+[ -n \"\${FAKE_LOG:-}\" ] && echo \"start \$(date +%s.%N)\" >>\"\$FAKE_LOG\"
+sleep \"\${FAKE_SLEEP:-0}\"
+[ -n \"\${FAKE_LOG:-}\" ] && echo \"end \$(date +%s.%N)\" >>\"\$FAKE_LOG\"
+cat \"$reports/\${tag//_/-}.json\" >&3"
 
 sandbox=()
-if ! bwrap --ro-bind / / --dev /dev --proc /proc --unshare-all --unshare-user --uid 65534 \
-    --gid 65534 --die-with-parent true 2>/dev/null; then
+if ! bwrap_usable; then
     echo "NOTE: bubblewrap cannot run here: the batches below run with --no-sandbox"
     sandbox=(--no-sandbox)
 fi

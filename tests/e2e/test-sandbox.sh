@@ -7,7 +7,6 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-reports=$FIXTURES/reports
 less=reduction/neighbored-less
 sol=$CUDALAB_DATADIR_TEST/solutions/reduction/neighbored-less.cu
 cp "$sol" less.cu
@@ -38,8 +37,11 @@ CUDALAB_BWRAP=$T/container-bwrap run cudalab batch $less subs/ann.cu --out gb0 -
 expect_status "batch --no-sandbox where bwrap cannot run: grades" 0
 expect_out "batch --no-sandbox: says so" "(no sandbox)"
 
-if ! bwrap --ro-bind / / --dev /dev --proc /proc --unshare-all --unshare-user --uid 65534 \
-    --gid 65534 --die-with-parent true 2>"$T/bwrap.err"; then
+. "$(dirname "$0")/fake-gpu.sh"
+# (the fake GPU only from here on: the checks above use the real probe)
+export CUDALAB_LIBEXECDIR=$CUDALAB_LIBEXECDIR_TEST
+unset CUDALAB_ARCH
+if ! bwrap_usable; then
     echo "SKIP: bubblewrap cannot run here ($(head -1 "$T/bwrap.err")): the contained-fault tests need it"
     e2e_finish
     exit 0
@@ -60,16 +62,7 @@ run cudalab grade $less less.cu --no-record
 expect_out_re "compile: a good file still compiles in the sandbox" '^NO_GPU'
 
 # --- the driver: fake drivers under the sandbox ---
-fx=$T/libexec-$E2E_MARK
-mkdir -p "$fx"
-cp "$CUDALAB_LIBEXECDIR_TEST/lab-kernels.ptx" "$fx/"
-printf '#!/bin/sh\ncat "%s" >&3\n' "$reports/probe.json" >"$fx/device-probe"
-chmod +x "$fx/device-probe"
 export CUDALAB_LIBEXECDIR=$fx CUDALAB_ARCH=sm_90
-fake_driver() {
-    printf '#!/bin/bash\n# %s\n%s\n' "$E2E_MARK" "$1" >"$fx/reduce-int"
-    chmod +x "$fx/reduce-int"
-}
 # a report whose reason the lab prints: how the driver sees its world
 probe_report='printf "{\"version\":1,\"family\":\"reduce-int\",\"backend\":\"cuda\",\"status\":\"no_gpu\",\"reason\":\"%s\"}" "$why" >&3'
 

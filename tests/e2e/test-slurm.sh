@@ -18,11 +18,11 @@ done
 
 less=reduction/neighbored-less
 ex=$CUDALAB_DATADIR_TEST/exercises/reduction/neighbored-less
+. "$(dirname "$0")/fake-gpu.sh"
+export CUDALAB_LIBEXECDIR=$CUDALAB_LIBEXECDIR_TEST # the real probe: no GPU here
+unset CUDALAB_ARCH
 sandbox=()
-if ! bwrap --ro-bind / / --dev /dev --proc /proc --unshare-all --unshare-user --uid 65534 \
-    --gid 65534 --die-with-parent true 2>/dev/null; then
-    sandbox=(--no-sandbox)
-fi
+bwrap_usable || sandbox=(--no-sandbox)
 
 # 8 submissions: each verdict the lab can give without a GPU
 mkdir -p subs
