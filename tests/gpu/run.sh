@@ -46,6 +46,13 @@ for ex in $exercises; do
     done
 done
 
+# every exercise's examples (ok, wrong, cheat) get the verdict they name
+if "$bin" check-exercise --all >"$log/check-exercise.txt" 2>&1; then
+    pass=$((pass + 1)); printf 'ok   %-32s %s\n' check-exercise-all "$(tail -1 "$log/check-exercise.txt")"
+else
+    fail=$((fail + 1)); printf 'FAIL %-32s\n' check-exercise-all; grep -v ' note: ' "$log/check-exercise.txt"
+fi
+
 # planted kernels, graded as reduction/neighbored-less; the endless one on a
 # copy of the catalog whose run timeout is 10 s instead of 120
 grade planted-wrong WRONG reduction/neighbored-less "$root/tests/gpu/planted/wrong.cu"
