@@ -5,6 +5,7 @@
  * gradebook from the results.
  */
 #include "lab/core/batch.h"
+#include "lab/core/batch-json.h"
 #include "lab/core/clock.h"
 #include "lab/core/proc.h"
 
@@ -110,22 +111,6 @@ read_json(const char *path)
         o = cJSON_ParseWithLength(b.buf, b.len);
     lab_buf_release(&b);
     return o;
-}
-
-static const char *
-jstr(const cJSON *o, const char *key)
-{
-    const char *s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, key));
-
-    return s ? s : "";
-}
-
-static double
-jnum(const cJSON *o, const char *key)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-    return cJSON_IsNumber(v) ? v->valuedouble : 0;
 }
 
 /* --- submissions ------------------------------------------------------------- */
@@ -275,7 +260,7 @@ timing_flags(const cJSON *grade, cJSON *flags)
 {
     const cJSON *report = cJSON_GetObjectItemCaseSensitive(grade, "report");
     const cJSON *timings = cJSON_GetObjectItemCaseSensitive(report, "timings"), *last, *k;
-    double ref = jnum(grade, "reference_speedup"), sp = jnum(grade, "speedup");
+    double ref = lab_batch__num(grade, "reference_speedup"), sp = lab_batch__num(grade, "speedup");
     char why[256];
 
     if (ref > 0 && sp > BEYOND_REFERENCE * ref) {
@@ -288,15 +273,15 @@ timing_flags(const cJSON *grade, cJSON *flags)
         return;
     cJSON_ArrayForEach(k, cJSON_GetObjectItemCaseSensitive(last, "kernels"))
     {
-        double bytes = jnum(last, "bytes"), gbps = jnum(last, "copy_gbps");
+        double bytes = lab_batch__num(last, "bytes"), gbps = lab_batch__num(last, "copy_gbps");
         double floor_ns = gbps > 0 ? bytes / gbps : 0; /* bytes / (GB/s) = ns */
 
-        if (strcmp(jstr(k, "role"), "student") || floor_ns <= 0)
+        if (strcmp(lab_batch__str(k, "role"), "student") || floor_ns <= 0)
             continue;
-        if (jnum(k, "median_ns") < COPY_FLOOR_SLACK * floor_ns) {
+        if (lab_batch__num(k, "median_ns") < COPY_FLOOR_SLACK * floor_ns) {
             snprintf(why, sizeof(why),
                      "%.1f us is below the %.1f us a copy of its input takes (%.0f GB/s now)",
-                     jnum(k, "median_ns") / 1e3, floor_ns / 1e3, gbps);
+                     lab_batch__num(k, "median_ns") / 1e3, floor_ns / 1e3, gbps);
             flag(flags, "below-copy-floor", why);
         }
     }
@@ -393,7 +378,8 @@ grade_one(struct pool *pl, struct sub *s, const char *copy)
         cJSON_AddStringToObject(r, "message", err.msg);
     } else if (p.cancelled) {
         cJSON_AddStringToObject(r, "verdict", "CANCELLED");
-    } else if (!(grade = cJSON_ParseWithLength(p.out.buf, p.out.len)) || !*jstr(grade, "verdict")) {
+    } else if (!(grade = cJSON_ParseWithLength(p.out.buf, p.out.len)) ||
+               !*lab_batch__str(grade, "verdict")) {
         size_t len = strcspn(p.errout.buf, "\n");
         cJSON_AddStringToObject(r, "verdict", "ERROR");
         lab_buf msg = LAB_BUF_INIT;
@@ -402,17 +388,18 @@ grade_one(struct pool *pl, struct sub *s, const char *copy)
         cJSON_AddStringToObject(r, "message", msg.buf);
         lab_buf_release(&msg);
     } else {
-        cJSON_AddStringToObject(r, "verdict", jstr(grade, "verdict"));
-        cJSON_AddStringToObject(r, "message", jstr(grade, "message"));
-        cJSON_AddNumberToObject(r, "points", jnum(grade, "points"));
-        cJSON_AddNumberToObject(r, "median_ns", jnum(grade, "median_ns"));
-        cJSON_AddNumberToObject(r, "speedup", jnum(grade, "speedup"));
-        cJSON_AddNumberToObject(r, "reference_speedup", jnum(grade, "reference_speedup"));
-        cJSON_AddNumberToObject(r, "fraction_of_reference", jnum(grade, "fraction_of_reference"));
-        cJSON_AddStringToObject(r, "device", jstr(grade, "device"));
-        cJSON_AddStringToObject(r, "compiler_log", jstr(grade, "compiler_log"));
-        if (strcmp(jstr(grade, "verdict"), "COMPILE_ERROR"))
-            ptx_flags(lab_cachedir(pl->l), jstr(grade, "file_hash"), flags);
+        cJSON_AddStringToObject(r, "verdict", lab_batch__str(grade, "verdict"));
+        cJSON_AddStringToObject(r, "message", lab_batch__str(grade, "message"));
+        cJSON_AddNumberToObject(r, "points", lab_batch__num(grade, "points"));
+        cJSON_AddNumberToObject(r, "median_ns", lab_batch__num(grade, "median_ns"));
+        cJSON_AddNumberToObject(r, "speedup", lab_batch__num(grade, "speedup"));
+        cJSON_AddNumberToObject(r, "reference_speedup", lab_batch__num(grade, "reference_speedup"));
+        cJSON_AddNumberToObject(r, "fraction_of_reference",
+                                lab_batch__num(grade, "fraction_of_reference"));
+        cJSON_AddStringToObject(r, "device", lab_batch__str(grade, "device"));
+        cJSON_AddStringToObject(r, "compiler_log", lab_batch__str(grade, "compiler_log"));
+        if (strcmp(lab_batch__str(grade, "verdict"), "COMPILE_ERROR"))
+            ptx_flags(lab_cachedir(pl->l), lab_batch__str(grade, "file_hash"), flags);
         timing_flags(grade, flags);
         cJSON_AddItemToObject(r, "report", cJSON_DetachItemFromObject(grade, "report"));
     }
@@ -441,9 +428,10 @@ already_graded(const struct pool *pl, const struct sub *s)
 
     result_path(pl->o, s, &path);
     r = read_json(path.buf);
-    same = r && !strcmp(jstr(r, "content_hash"), s->hash) &&
-           !strcmp(jstr(r, "exercise"), pl->ex->id) && strcmp(jstr(r, "verdict"), "CANCELLED") &&
-           strcmp(jstr(r, "verdict"), "ERROR");
+    same = r && !strcmp(lab_batch__str(r, "content_hash"), s->hash) &&
+           !strcmp(lab_batch__str(r, "exercise"), pl->ex->id) &&
+           strcmp(lab_batch__str(r, "verdict"), "CANCELLED") &&
+           strcmp(lab_batch__str(r, "verdict"), "ERROR");
     cJSON_Delete(r);
     lab_buf_release(&path);
     return same;
@@ -512,7 +500,7 @@ worker(void *arg)
         } else if (rc == 0) {
             r = grade_one(pl, s, copy.buf);
         }
-        if (r && strcmp(jstr(r, "verdict"), "CANCELLED")) {
+        if (r && strcmp(lab_batch__str(r, "verdict"), "CANCELLED")) {
             result_path(pl->o, s, &path);
             rc = write_json(path.buf, r, &err);
         }
@@ -521,15 +509,15 @@ worker(void *arg)
             pl->rc = rc;
             pl->err = err;
         }
-        if (rc == 0 && (skip || (r && strcmp(jstr(r, "verdict"), "CANCELLED")))) {
+        if (rc == 0 && (skip || (r && strcmp(lab_batch__str(r, "verdict"), "CANCELLED")))) {
             pl->done++;
             if (skip)
                 pl->skipped++;
             else
                 pl->graded++;
-            if (r && !strcmp(jstr(r, "verdict"), "PASS"))
+            if (r && !strcmp(lab_batch__str(r, "verdict"), "PASS"))
                 pl->passed++;
-            report_progress(pl, s, skip ? "skipped" : jstr(r, "verdict"));
+            report_progress(pl, s, skip ? "skipped" : lab_batch__str(r, "verdict"));
             if (pl->graded && pl->graded % REBUILD_EVERY == 0)
                 rebuild(pl);
         }

@@ -37,22 +37,31 @@ lab_excheck_release(lab_excheck *c)
     lab_strvec_release(&c->notes);
 }
 
+/* Add "file:line: [kind]message" to list. */
+static void
+add_line(lab_strvec *list, const char *file, unsigned line, const char *kind, const char *fmt,
+         va_list ap)
+{
+    lab_buf b = LAB_BUF_INIT;
+
+    lab_buf_printf(&b, "%s:%u: %s", file, line, kind);
+    lab_buf_vprintf(&b, fmt, ap);
+    lab_strvec_push(list, b.buf);
+    lab_buf_release(&b);
+}
+
 static void problem(lab_excheck *c, const char *file, unsigned line, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
 static void
 problem(lab_excheck *c, const char *file, unsigned line, const char *fmt, ...)
 {
-    lab_buf b = LAB_BUF_INIT;
     va_list ap;
 
-    lab_buf_printf(&b, "%s:%u: ", file, line);
     va_start(ap, fmt);
-    lab_buf_vprintf(&b, fmt, ap);
+    add_line(&c->problems, file, line, "", fmt, ap);
     va_end(ap);
-    lab_strvec_push(&c->problems, b.buf);
     c->failed++;
-    lab_buf_release(&b);
 }
 
 static void note(lab_excheck *c, const char *file, unsigned line, const char *fmt, ...)
@@ -61,15 +70,11 @@ static void note(lab_excheck *c, const char *file, unsigned line, const char *fm
 static void
 note(lab_excheck *c, const char *file, unsigned line, const char *fmt, ...)
 {
-    lab_buf b = LAB_BUF_INIT;
     va_list ap;
 
-    lab_buf_printf(&b, "%s:%u: note: ", file, line);
     va_start(ap, fmt);
-    lab_buf_vprintf(&b, fmt, ap);
+    add_line(&c->notes, file, line, "note: ", fmt, ap);
     va_end(ap);
-    lab_strvec_push(&c->notes, b.buf);
-    lab_buf_release(&b);
 }
 
 int

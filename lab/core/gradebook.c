@@ -5,6 +5,7 @@
  * optionally gradescope/<id>/results.json, each atomically.
  */
 #include "lab/core/batch.h"
+#include "lab/core/batch-json.h"
 
 #include <cJSON.h>
 #include <dirent.h>
@@ -18,16 +19,16 @@ static const char *const csv_columns[] = {
     "flags",      "content_hash",
 };
 
-static const char *
-str(const cJSON *o, const char *key)
+const char *
+lab_batch__str(const cJSON *o, const char *key)
 {
     const char *s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, key));
 
     return s ? s : "";
 }
 
-static double
-num(const cJSON *o, const char *key)
+double
+lab_batch__num(const cJSON *o, const char *key)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
 
@@ -38,9 +39,9 @@ static int
 cmp_results(const void *a, const void *b)
 {
     const cJSON *x = *(cJSON *const *)a, *y = *(cJSON *const *)b;
-    int c = strcmp(str(x, "student"), str(y, "student"));
+    int c = strcmp(lab_batch__str(x, "student"), lab_batch__str(y, "student"));
 
-    return c ? c : strcmp(str(x, "id"), str(y, "id"));
+    return c ? c : strcmp(lab_batch__str(x, "id"), lab_batch__str(y, "id"));
 }
 
 /* Every results/<id>.json of dirs, into arr (owned by the caller). */
@@ -100,14 +101,15 @@ static void
 identical_flags(cJSON **r, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        const char *h = str(r[i], "norm_hash");
+        const char *h = lab_batch__str(r[i], "norm_hash");
         lab_buf others = LAB_BUF_INIT;
 
         if (!*h)
             continue;
         for (size_t j = 0; j < n; j++)
-            if (j != i && !strcmp(h, str(r[j], "norm_hash")))
-                lab_buf_printf(&others, "%s%s", others.len ? ", " : "", str(r[j], "student"));
+            if (j != i && !strcmp(h, lab_batch__str(r[j], "norm_hash")))
+                lab_buf_printf(&others, "%s%s", others.len ? ", " : "",
+                               lab_batch__str(r[j], "student"));
         if (others.len) {
             cJSON *f = cJSON_CreateObject(),
                   *flags = cJSON_GetObjectItemCaseSensitive(r[i], "flags");
@@ -161,20 +163,20 @@ csv_row(lab_buf *b, const cJSON *r)
     lab_buf flags = LAB_BUF_INIT;
     char t[32];
 
-    csv_field(b, str(r, "student"), false);
-    csv_field(b, str(r, "exercise"), false);
-    csv_field(b, str(r, "verdict"), false);
-    snprintf(t, sizeof(t), "%.0f", num(r, "points"));
+    csv_field(b, lab_batch__str(r, "student"), false);
+    csv_field(b, lab_batch__str(r, "exercise"), false);
+    csv_field(b, lab_batch__str(r, "verdict"), false);
+    snprintf(t, sizeof(t), "%.0f", lab_batch__num(r, "points"));
     csv_field(b, t, false);
-    snprintf(t, sizeof(t), "%.0f", num(r, "max_points"));
+    snprintf(t, sizeof(t), "%.0f", lab_batch__num(r, "max_points"));
     csv_field(b, t, false);
-    csv_number(b, num(r, "median_ns") / 1e3, "%.3f");
-    csv_number(b, num(r, "speedup"), "%.3f");
-    csv_number(b, num(r, "fraction_of_reference"), "%.3f");
+    csv_number(b, lab_batch__num(r, "median_ns") / 1e3, "%.3f");
+    csv_number(b, lab_batch__num(r, "speedup"), "%.3f");
+    csv_number(b, lab_batch__num(r, "fraction_of_reference"), "%.3f");
     cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(r, "flags"))
-        lab_buf_printf(&flags, "%s%s", flags.len ? ";" : "", str(f, "flag"));
+        lab_buf_printf(&flags, "%s%s", flags.len ? ";" : "", lab_batch__str(f, "flag"));
     csv_field(b, flags.len ? flags.buf : "", false);
-    csv_field(b, str(r, "content_hash"), true);
+    csv_field(b, lab_batch__str(r, "content_hash"), true);
     lab_buf_release(&flags);
 }
 
@@ -186,26 +188,27 @@ write_gradescope(const char *out, const cJSON *r, lab_err *err)
     char *json;
     int rc;
 
-    cJSON_AddNumberToObject(o, "score", num(r, "points"));
-    cJSON_AddNumberToObject(o, "max_score", num(r, "max_points"));
-    lab_buf_printf(&text, "%s: %s", str(r, "verdict"), str(r, "message"));
+    cJSON_AddNumberToObject(o, "score", lab_batch__num(r, "points"));
+    cJSON_AddNumberToObject(o, "max_score", lab_batch__num(r, "max_points"));
+    lab_buf_printf(&text, "%s: %s", lab_batch__str(r, "verdict"), lab_batch__str(r, "message"));
     cJSON_AddStringToObject(o, "output", text.buf);
     t = cJSON_CreateObject();
-    cJSON_AddStringToObject(t, "name", str(r, "exercise"));
-    cJSON_AddNumberToObject(t, "score", num(r, "points"));
-    cJSON_AddNumberToObject(t, "max_score", num(r, "max_points"));
-    cJSON_AddStringToObject(t, "status", !strcmp(str(r, "verdict"), "PASS") ? "passed" : "failed");
+    cJSON_AddStringToObject(t, "name", lab_batch__str(r, "exercise"));
+    cJSON_AddNumberToObject(t, "score", lab_batch__num(r, "points"));
+    cJSON_AddNumberToObject(t, "max_score", lab_batch__num(r, "max_points"));
+    cJSON_AddStringToObject(t, "status",
+                            !strcmp(lab_batch__str(r, "verdict"), "PASS") ? "passed" : "failed");
     cJSON_AddStringToObject(t, "output", text.buf);
     cJSON_AddItemToArray(tests, t);
     cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(r, "flags"))
     {
         t = cJSON_CreateObject();
-        cJSON_AddStringToObject(t, "name", str(f, "flag"));
-        cJSON_AddStringToObject(t, "output", str(f, "reason"));
+        cJSON_AddStringToObject(t, "name", lab_batch__str(f, "flag"));
+        cJSON_AddStringToObject(t, "output", lab_batch__str(f, "reason"));
         cJSON_AddStringToObject(t, "visibility", "hidden");
         cJSON_AddItemToArray(tests, t);
     }
-    lab_buf_printf(&dir, "%s/gradescope/%s", out, str(r, "id"));
+    lab_buf_printf(&dir, "%s/gradescope/%s", out, lab_batch__str(r, "id"));
     lab_buf_printf(&path, "%s/results.json", dir.buf);
     if ((rc = lab_mkdir_p(dir.buf, 0755, err)) == 0) {
         json = cJSON_Print(o);
@@ -237,7 +240,7 @@ lab_gradebook_write(const char *out, const char *const *dirs, size_t ndirs, bool
         csv_field(&csv, csv_columns[i], i + 1 == ARRAY_SIZE(csv_columns));
     book = cJSON_CreateObject();
     cJSON_AddNumberToObject(book, "version", 1);
-    cJSON_AddStringToObject(book, "exercise", n ? str(r[0], "exercise") : "");
+    cJSON_AddStringToObject(book, "exercise", n ? lab_batch__str(r[0], "exercise") : "");
     subs = cJSON_AddArrayToObject(book, "submissions");
     for (size_t i = 0; i < n; i++) {
         csv_row(&csv, r[i]);

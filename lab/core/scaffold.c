@@ -78,6 +78,18 @@ manifest_text(const lab_exercise *like, const char *id, const char *chapter, con
     lab_buf_adds(m, "hints = hints.md\ntask = task.md\n");
 }
 
+/* A kernel file: the like's solution, or a template saying what it is for. */
+static int
+kernel_text(const lab_exercise *like, const char *what, const char *id, const char *family,
+            lab_buf *out, lab_err *err)
+{
+    lab_buf_reset(out);
+    if (like)
+        return lab_buf_read_file(out, like->solution, err);
+    return lab_buf_printf(out, "// TODO: %s %s\n__global__ void myKernel(%s) {\n}\n", what, id,
+                          family_params(family));
+}
+
 int
 lab_scaffold_exercise(lab *l, const char *id, const char *family, const char *like_id,
                       lab_strvec *created, lab_err *err)
@@ -136,40 +148,11 @@ lab_scaffold_exercise(lab *l, const char *id, const char *family, const char *li
     if ((rc = write_new(path.buf, &text, created, err)) < 0)
         goto out;
 
-    /* the starter and the solution: the like's, or a template */
-    lab_buf_reset(&text);
-    if (like) {
-        if ((rc = lab_buf_read_file(&text, like->solution, err)) < 0)
-            goto out;
-    } else {
-        lab_buf_printf(&text,
-                       "// TODO: the reference solution of %s\n"
-                       "__global__ void myKernel(%s) {\n}\n",
-                       id, family_params(family));
-    }
-    if ((rc = write_new(sol.buf, &text, created, err)) < 0)
+    /* the solution and the starter: the like's solution, or a template */
+    if ((rc = kernel_text(like, "the reference solution of", id, family, &text, err)) < 0 ||
+        (rc = write_new(sol.buf, &text, created, err)) < 0 ||
+        (rc = kernel_text(like, "the starter students edit for", id, family, &text, err)) < 0)
         goto out;
-    lab_buf_reset(&path);
-    lab_buf_printf(&path, "%s/examples/ok/solution.cu", dir.buf);
-    {
-        lab_buf ok = LAB_BUF_INIT;
-        lab_buf_adds(&ok, "// expect: PASS (the reference solution)\n");
-        lab_buf_add(&ok, text.buf, text.len);
-        rc = write_new(path.buf, &ok, created, err);
-        lab_buf_release(&ok);
-        if (rc < 0)
-            goto out;
-    }
-    lab_buf_reset(&text);
-    if (like) {
-        if ((rc = lab_buf_read_file(&text, like->solution, err)) < 0)
-            goto out;
-    } else {
-        lab_buf_printf(&text,
-                       "// TODO: the starter students edit for %s\n"
-                       "__global__ void myKernel(%s) {\n}\n",
-                       id, family_params(family));
-    }
     lab_buf_reset(&path);
     lab_buf_printf(&path, "%s/starter.cu", dir.buf);
     rc = write_new(path.buf, &text, created, err);

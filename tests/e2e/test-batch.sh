@@ -159,6 +159,25 @@ check "concurrent: the student's grading got its verdict" $?
 [ -n "$(ls "$XDG_CACHE_HOME"/cudalab/locks/gpu-NVIDIA_H100_80GB_HBM3-*.lock 2>/dev/null)" ]
 check "concurrent: the lock file is keyed by the device" $?
 
+# --- on a terminal: a progress bar with the rate and ETA (tmux gives the terminal) ---
+if command -v tmux >/dev/null; then
+    sock=$E2E_MARK-tmux
+    tmux -L "$sock" -f /dev/null new-session -d -x 120 -y 10 \
+        "FAKE_SLEEP=0.2 '$CUDALAB_TEST_BIN' batch $less $T/s1/a1.cu $T/s1/a2.cu $T/s1/a3.cu --out $T/gt --jobs 1 --no-sandbox; echo BATCH-DONE; sleep 30"
+    for i in $(seq 100); do
+        tmux -L "$sock" capture-pane -p >"$T/pane.txt" 2>/dev/null
+        grep -q BATCH-DONE "$T/pane.txt" && break
+        sleep 0.2
+    done
+    tmux -L "$sock" kill-server 2>/dev/null
+    grep -Eq '^\[#+ *\] 3/3 .*/min  ETA [0-9]+m[0-9]{2}s' "$T/pane.txt"
+    check "on a terminal: a progress bar with rate and ETA" $?
+    ! grep -q '^\[1/3\]' "$T/pane.txt"
+    check "on a terminal: no plain lines" $?
+else
+    echo "SKIP: tmux missing: the progress bar is not checked"
+fi
+
 # --- bad input ---
 run cudalab batch $less
 expect_status "batch without submissions: usage" 2

@@ -67,7 +67,7 @@ expect_status "new-exercise --like: ok" 0
 expect_out "new-exercise: lists the manifest" "$d3/exercises/reduction/my-step/exercise.ini"
 expect_out "new-exercise: says what to run next" "cudalab check-exercise reduction/my-step"
 for f in exercises/reduction/my-step/task.md exercises/reduction/my-step/hints.md \
-    exercises/reduction/my-step/starter.cu exercises/reduction/my-step/examples/ok/solution.cu \
+    exercises/reduction/my-step/starter.cu \
     solutions/reduction/my-step.cu; do
     [ -f "$d3/$f" ]
     check "new-exercise: wrote $f" $?

@@ -32,6 +32,7 @@ sources() { # EXERCISE-NAME
     for f in "$root/exercises/reduction/$name"/examples/*/*.cu; do
         echo "$f $(sed -n '1s/.*expect: *\([A-Z_]*\).*/\1/p' "$f")"
     done
+    echo "$root/solutions/reduction/$name.cu PASS"
     case $name in
     neighbored) echo "$root/exercises/reduction/$name/starter.cu WRONG" ;;
     neighbored-less) echo "$root/exercises/reduction/$name/starter.cu SLOW" ;;
