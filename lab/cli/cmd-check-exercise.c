@@ -41,7 +41,9 @@ check_exercise_run(lab_cli *cli, int argc, char **argv)
     }
     printf("check-exercise: %d checks, %d examples, %d failed", c.checks, c.examples, c.failed);
     if (c.unchecked)
-        printf(", %d not run: no GPU here, so correctness and speed were not checked", c.unchecked);
+        printf(", %d not run on a GPU: speed was not checked (nor correctness, but on the "
+               "simulator)",
+               c.unchecked);
     printf("\n");
     rc = c.failed ? LAB_EXIT_VERDICT : LAB_EXIT_OK;
     lab_excheck_release(&c);

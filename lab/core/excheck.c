@@ -123,26 +123,43 @@ vname(lab_verdict v)
     return lab_verdict_describe(v)->name;
 }
 
+/* PASS, SLOW: correct; what a grading without a GPU cannot tell apart (no timing). */
+static bool
+is_correct(lab_verdict v)
+{
+    return v == LAB_VERDICT_PASS || v == LAB_VERDICT_SLOW;
+}
+
 /*
- * Compare a grading with what was expected.  want_pass: the verdict must be PASS (the
- * solution); !want_pass and expected == LAB_VERDICT_COUNT: anything but PASS (the starter).
+ * Compare a grading with what was expected: the verdict itself, or, with
+ * any_but_pass (the starter), anything but PASS.  Without a GPU only the
+ * class is compared: a grading that stopped at NO_GPU (compiled, constraints
+ * hold) or a simulator's correct verdict stands for every run-time verdict
+ * of its class, and the check counts as not run.
  */
 static void
 judge(lab_excheck *c, const char *file, const lab_grading *g, lab_verdict expected,
       bool any_but_pass)
 {
     lab_verdict got = g->result.verdict;
+    bool gpu = g->device.present;
 
     c->checks++;
-    if (got == LAB_VERDICT_NO_GPU) {
-        /* compiled and met the constraints; the run could not happen here */
-        if (!any_but_pass && settled_before_run(expected))
+    if (!gpu && (got == LAB_VERDICT_NO_GPU ||
+                 (is_correct(got) && (any_but_pass || is_correct(expected))))) {
+        if (!any_but_pass && settled_before_run(expected)) {
             problem(c, file, 1, "expected %s, but it compiles and meets the constraints",
                     vname(expected));
-        else {
+        } else {
             c->unchecked++;
-            note(c, file, 1, "compiled, constraints hold; correctness and speed not checked (%s)",
-                 g->result.message);
+            if (got == LAB_VERDICT_NO_GPU)
+                note(c, file, 1,
+                     "compiled, constraints hold; correctness and speed not checked "
+                     "without a GPU (%s)",
+                     g->result.message);
+            else
+                note(c, file, 1, "%s without a GPU: correct, speed not checked (%s)", vname(got),
+                     g->result.message);
         }
         return;
     }

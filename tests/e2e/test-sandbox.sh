@@ -61,6 +61,16 @@ expect_out_re "compile: #include from \$HOME fails" '^COMPILE_ERROR'
 run cudalab grade $less less.cu --no-record
 expect_out_re "compile: a good file still compiles in the sandbox" '^NO_GPU'
 
+# nvcc that never ends: a file that includes /dev/zero; the build timeout stops it
+d0=$T/data-build
+copy_datadir "$d0"
+sed -i 's/^build_timeout = .*/build_timeout = 3/' "$d0/exercises/reduction/neighbored-less/exercise.ini"
+printf '#include "/dev/zero"\n// %s-nvcc\n' "$E2E_MARK" >endless.cu
+CUDALAB_DATADIR=$d0 run cudalab grade $less endless.cu --no-record
+expect_out "endless nvcc: COMPILE_ERROR after the build timeout" "nvcc did not finish within 3 s"
+expect_faster "endless nvcc: stopped near its 3 s limit" 20
+expect_no_process "endless nvcc: no compiler process left" "$T/endless.cu"
+
 # --- the driver: fake drivers under the sandbox ---
 export CUDALAB_LIBEXECDIR=$fx CUDALAB_ARCH=sm_90
 # a report whose reason the lab prints: how the driver sees its world
