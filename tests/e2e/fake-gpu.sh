@@ -4,10 +4,13 @@
 # (fake_driver BODY).  The dir's name carries $E2E_MARK, so every fake
 # driver's command line does.  Students' files are still really compiled.
 
-reports=$FIXTURES/reports
 fx=$T/libexec-$E2E_MARK
 mkdir -p "$fx"
 cp "$CUDALAB_LIBEXECDIR_TEST/lab-kernels.ptx" "$fx/"
+# the reports beside the drivers: a sandboxed driver sees the libexec dir, and
+# nothing under /tmp besides (the source tree may be there)
+cp -R "$FIXTURES/reports" "$fx/reports"
+reports=$fx/reports
 printf '#!/bin/sh\ncat "%s" >&3\n' "$reports/probe.json" >"$fx/device-probe"
 chmod +x "$fx/device-probe"
 export CUDALAB_LIBEXECDIR=$fx CUDALAB_ARCH=sm_90
