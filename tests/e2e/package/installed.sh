@@ -94,7 +94,7 @@ check_installed() {
         run man -l "$man"
         expect_status "$label: man -l renders the man page" 0
         for c in $commands; do
-            expect_out_re "$label: the man page has 'cudalab $c'" "^ +cudalab $c( |\$)"
+            expect_out_re "$label: the man page has 'cudalab $c'" "^ +cudalab +$c( |\$)"
         done
         run bash -c 'zcat -f "$1" | groff -man -Tutf8 -ww -z' _ "$man"
         expect_eq "$label: groff has no warning on the man page" "$ERR" ""
@@ -104,8 +104,9 @@ check_installed() {
         for c in $commands; do
             expect_out_re "$label: bash completes '$c'" "^$c\$"
         done
-        run completions_bash "$bashcomp" cudalab gr
-        expect_eq "$label: bash completes gr -> grade" "$OUT" "grade"
+        run completions_bash "$bashcomp" cudalab gra
+        expect_eq "$label: bash completes gra -> the commands that start so" "$OUT" \
+            "$(tr ' ' '\n' <<<"$commands" | grep '^gra')"
         run completions_bash "$bashcomp" cudalab start ""
         expect_eq "$label: bash completes exercise ids after start" "$(sort <<<"$OUT")" "$ids"
         run completions_bash "$bashcomp" cudalab grade reduction/neighbored-l
