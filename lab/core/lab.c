@@ -34,6 +34,7 @@ static const struct {
     { "reduce-int", "PiS_j", "the CPU recursiveReduce" }, /* (int *, int *, unsigned int) */
     { "reduce-float", "PKfPfj", "the CPU serial sum" },   /* (const float *, float *, unsigned) */
     { "host-reduce-int", "Pii", NULL },                   /* int f(int *, int) */
+    { "reduce-nested", "PiS_j", NULL },                   /* (int *, int *, unsigned int) */
 };
 
 struct lab {
@@ -350,8 +351,8 @@ build_file(lab *l, const lab_exercise *ex, const char *path, const char *arch, l
            const lab_grade_request *req, lab_err *err)
 {
     lab_build_request br = {
-        path,        ex->instantiate,          arch, l->builddir, ex->build_timeout_s,
-        req->cancel, ex->kind == LAB_KIND_HOST
+        path,        ex->instantiate,           arch,   l->builddir, ex->build_timeout_s,
+        req->cancel, ex->kind == LAB_KIND_HOST, ex->rdc
     };
     int rc;
 
