@@ -4,7 +4,10 @@
 # into one cubin (real nvcc), cached like any build; the CUDA 11 starter that
 # waits for its child with cudaDeviceSynchronize() is a COMPILE_ERROR at its
 # line; the reference compiles and ends in NO_GPU; the reduce-nested driver
-# is installed and reports no_gpu on its own.
+# is installed and reports no_gpu on its own, and on a stand-in libcuda
+# (tests/fakecuda) that runs the family's contract on the host it checks every
+# block exactly, catches reads past n and unwritten sums, and raises the
+# pending-launch limit.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -72,5 +75,37 @@ expect_json "its report: family reduce-nested, status no_gpu" \
     'j["family"] == "reduce-nested" and j["status"] == "no_gpu"'
 run "$CUDALAB_LIBEXECDIR_TEST/reduce-nested" --backend cuda --block x
 expect_status "the driver refuses bad arguments" 2
+
+# --- the driver's checks, on a stand-in libcuda ---
+mkdir -p fake
+cc -shared -fPIC -O1 -o fake/libcuda.so.1 "$E2E_SRC/tests/fakecuda/fakecuda.c"
+check "the fake libcuda builds" $?
+echo "_Z12nestedReducePiS_j mode=int-partials" >ref.mod
+# nested MODE SIZES [VAR=VALUE...]: the driver with a student module of MODE; the report on stdout
+nested() {
+    echo "_Z12nestedReducePiS_j mode=$1" >student.mod
+    run env LD_LIBRARY_PATH="$T/fake" "${@:3}" bash -c '"$@" 3>&1 >/dev/null' _ \
+        "$CUDALAB_LIBEXECDIR_TEST/reduce-nested" --backend cuda --report-fd 3 \
+        --lab-kernels "$CUDALAB_LIBEXECDIR_TEST/lab-kernels.ptx" --student student.mod \
+        --baseline cpu --reference ref.mod --kernel nestedReduce --sizes "$2" --block 512 --seed 5
+}
+nested int-partials 1,2,3,7,1000,65537,4194304
+expect_json "correct sums: every case of student and reference correct" \
+    'j["status"] == "ok" and len(j["cases"]) == 14 and all(c["correct"] for c in j["cases"])'
+expect_json "one case per size and role, with the grid of ceil(n / 512) blocks" \
+    '[c["grid"] for c in j["cases"] if c["role"] == "student"] == [1, 1, 1, 1, 2, 129, 8192]'
+expect_json "the pending-launch limit covers 8192 chains of 10 grids" \
+    'j["pending_launch_limit"] == 81920 and "pending_launch_limit_error" not in j'
+nested int-tail 1,1000
+expect_json "a block that reads past n is caught at n = 1 with its elements named" \
+    'not j["cases"][0]["correct"] and j["cases"][0]["detail"].startswith("block 0 (elements 0..0): expected")'
+expect_json "the reference stays correct beside it" \
+    'all(c["correct"] for c in j["cases"] if c["role"] == "reference")'
+nested int-missing 1000
+expect_json "a block sum never written is named" \
+    'j["cases"][0]["detail"].startswith("g_odata[1] was never written (block 1)")'
+nested int-partials 1,1000 FAKECUDA_REFUSE_LIMIT=1
+expect_json "a refused limit is reported and the checks go on" \
+    'j["pending_launch_limit"] == 2048 and "cuCtxSetLimit" in j["pending_launch_limit_error"] and j["status"] == "ok" and all(c["correct"] for c in j["cases"])'
 
 e2e_finish
