@@ -443,6 +443,21 @@ cuda_sync(lab_dev *dev, lab_err *err)
     return CALL(dev, dev->api.ctx_synchronize(), err, "cuCtxSynchronize");
 }
 
+/* cuCtxSetLimit is looked up here, not with the table: only dynamic-parallelism drivers need it. */
+static int
+cuda_set_pending_launches(lab_dev *dev, size_t count, lab_err *err)
+{
+    CUresult (*set_limit)(CUlimit, size_t);
+    void *fn = dlsym(dev->lib, "cuCtxSetLimit");
+    CUresult rc_;
+
+    if (!fn)
+        return lab_err_set(err, LAB_ENODEV, "the NVIDIA driver library lacks 'cuCtxSetLimit'");
+    memcpy(&set_limit, &fn, sizeof(fn));
+    return CALL(dev, set_limit(CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT, count), err,
+                "cuCtxSetLimit");
+}
+
 static int
 cuda_timer_new(lab_dev *dev, lab_timer **out, lab_err *err)
 {
@@ -555,5 +570,6 @@ const lab_dev_ops lab_dev_cuda = {
     .timer_stop = cuda_timer_stop,
     .elapsed = cuda_elapsed,
     .last_error = cuda_last_error,
+    .set_pending_launches = cuda_set_pending_launches,
     .close = cuda_close,
 };

@@ -87,6 +87,9 @@ typedef struct lab_dev_ops {
     /* Milliseconds between start and stop; call after sync. The simulator has none: LAB_ENOSYS. */
     int (*elapsed)(lab_timer *t, double *ms, lab_err *err);
     const lab_dev_error *(*last_error)(lab_dev *dev);
+    /* Optional, NULL where the backend has no device runtime: how many device-side kernel
+     * launches (dynamic parallelism) may be pending at once.  Call before the first launch. */
+    int (*set_pending_launches)(lab_dev *dev, size_t count, lab_err *err);
     void (*close)(lab_dev *dev);
 } lab_dev_ops;
 

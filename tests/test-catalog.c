@@ -693,6 +693,7 @@ Test(catalog, launch_keys_default)
     cr_expect_eq(ex->grid_per_sm, 0);
     cr_expect_null(ex->entry);
     cr_expect_eq(ex->ntiming_sizes, 1, "the largest size is timed by default");
+    cr_expect_not(ex->rdc, "no relocatable device code unless asked");
     lab_catalog_free(cat);
 }
 
@@ -736,5 +737,29 @@ Test(catalog, launch_keys_bad_words)
                      problem_at(rel, 11, "'output': 'sum' is not 'partials' or 'total'"));
     cr_expect_str_eq(lab_catalog_problem(cat, 2),
                      problem_at(rel, 12, "'grid_per_sm': '65' is not between 1 and 64"));
+    lab_catalog_free(cat);
+}
+
+Test(catalog, rdc_key)
+{
+    lab_catalog *cat;
+    const lab_exercise *ex;
+    const char *rel = "exercises/dynpar/bad/exercise.ini";
+
+    write_chapter("dynpar", "Dynamic parallelism", 6);
+    write_exercise("dynpar/x",
+                   "[exercise]\nid = dynpar/x\nchapter = dynpar\ntitle = X\n"
+                   "kernel = k\nfamily = reduce-nested\nsolution = solutions/dynpar/x.cu\n"
+                   "baseline = cpu\nsizes = 1\nrdc = true\n");
+    write_exercise("dynpar/bad",
+                   "[exercise]\nid = dynpar/bad\nchapter = dynpar\ntitle = X\n"
+                   "kernel = k\nfamily = reduce-nested\nsolution = solutions/dynpar/bad.cu\n"
+                   "baseline = cpu\nsizes = 1\nrdc = yes\n");
+    cat = load();
+    assert_problems(cat, 1);
+    cr_expect_str_eq(lab_catalog_problem(cat, 0),
+                     problem_at(rel, 10, "'rdc': 'yes' is not 'true' or 'false'"));
+    cr_assert_not_null(ex = lab_catalog_find(cat, "dynpar/x"));
+    cr_expect(ex->rdc, "rdc = true");
     lab_catalog_free(cat);
 }

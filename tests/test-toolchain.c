@@ -5,6 +5,7 @@
  */
 #include <criterion/criterion.h>
 #include <dlfcn.h>
+#include <elf.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -48,8 +49,8 @@ write_source(const char *name, const char *text)
 }
 
 static int
-build_kind(const char *src, const char *instantiate, double timeout, bool host, lab_build *b,
-           lab_err *err)
+build_opts(const char *src, const char *instantiate, double timeout, bool host, bool rdc,
+           lab_build *b, lab_err *err)
 {
     lab_buf cache = LAB_BUF_INIT;
     int rc;
@@ -60,11 +61,19 @@ build_kind(const char *src, const char *instantiate, double timeout, bool host, 
                               .arch = "sm_90",
                               .cache_dir = cache.buf,
                               .timeout_s = timeout,
-                              .host = host };
+                              .host = host,
+                              .rdc = rdc };
     lab_build_init(b);
     rc = lab_toolchain_build(tc, &req, b, err);
     lab_buf_release(&cache);
     return rc;
+}
+
+static int
+build_kind(const char *src, const char *instantiate, double timeout, bool host, lab_build *b,
+           lab_err *err)
+{
+    return build_opts(src, instantiate, timeout, host, false, b, err);
 }
 
 static int
@@ -243,4 +252,83 @@ Test(toolchain, host_build_reports_compile_errors_by_line)
     cr_expect(strstr(b.log.buf, "bad.cu:3:"), "log: %s", b.log.buf);
     lab_build_release(&b);
     free(src);
+}
+
+/* The ELF type of a cubin and whether it defines (not merely references) a symbol. */
+static bool
+elf_defines(const lab_buf *img, const char *name)
+{
+    const Elf64_Ehdr *eh = (const Elf64_Ehdr *)img->buf;
+    const Elf64_Shdr *sh = (const Elf64_Shdr *)(img->buf + eh->e_shoff);
+
+    for (unsigned i = 0; i < eh->e_shnum; i++) {
+        const Elf64_Sym *sym = (const Elf64_Sym *)(img->buf + sh[i].sh_offset);
+        const char *names = img->buf + sh[sh[i].sh_link].sh_offset;
+
+        if (sh[i].sh_type != SHT_SYMTAB)
+            continue;
+        for (size_t k = 0; k < sh[i].sh_size / sizeof(*sym); k++)
+            if (!strcmp(names + sym[k].st_name, name))
+                return sym[k].st_shndx != SHN_UNDEF;
+    }
+    return false;
+}
+
+static const char launcher[] =
+    "__global__ void child(int *d, unsigned n) { if (threadIdx.x < n) d[threadIdx.x] += 1; }\n"
+    "__global__ void parent(int *d, unsigned n)\n"
+    "{\n"
+    "    if (threadIdx.x == 0)\n"
+    "        child<<<1, n, 0, cudaStreamTailLaunch>>>(d, n);\n"
+    "}\n";
+
+Test(toolchain, rdc_build_links_the_device_runtime_into_one_cubin)
+{
+    char *src = write_source("dp.cu", launcher);
+    lab_build b1, b2;
+    lab_buf img = LAB_BUF_INIT;
+    lab_err err = LAB_ERR_INIT;
+
+    cr_assert_eq(build_opts(src, NULL, 120, false, true, &b1, &err), 0, "%s", err.msg);
+    cr_assert(b1.ok, "log: %s", b1.log.buf);
+    cr_expect_not(b1.cached);
+    cr_expect(strstr(b1.ptx.buf, ".entry _Z6parentPij"), "the PTX is kept for the checks");
+    cr_assert_eq(lab_buf_read_file(&img, b1.cubin_path.buf, &err), 0, "%s", err.msg);
+    cr_assert_gt(img.len, sizeof(Elf64_Ehdr));
+    cr_expect_eq(memcmp(img.buf, ELFMAG, SELFMAG), 0, "a cubin is an ELF file");
+    cr_expect_eq(((const Elf64_Ehdr *)img.buf)->e_type, ET_EXEC,
+                 "linked (executable), not relocatable");
+    cr_expect(elf_defines(&img, "_Z6parentPij"), "the parent kernel is an entry");
+    cr_expect(elf_defines(&img, "_Z5childPij"), "so is the child");
+    cr_expect(elf_defines(&img, "__cudaCDP2LaunchDeviceV2"),
+              "the device-side launch comes from libcudadevrt, linked in");
+    cr_assert_eq(build_opts(src, NULL, 120, false, true, &b2, &err), 0, "%s", err.msg);
+    cr_expect(b2.ok && b2.cached, "the second rdc build is a cache hit");
+    cr_expect_str_eq(b2.cubin_path.buf, b1.cubin_path.buf);
+    lab_build_release(&b1);
+    lab_build_release(&b2);
+    lab_buf_release(&img);
+    free(src);
+}
+
+Test(toolchain, device_launch_needs_rdc_and_rdc_is_in_the_cache_key)
+{
+    char *src = write_source("dp.cu", launcher);
+    char *plain = write_source("k.cu", "__global__ void k(int *p) { p[threadIdx.x] = 1; }\n");
+    lab_build b, r1, r2;
+    lab_err err = LAB_ERR_INIT;
+
+    cr_assert_eq(build(src, NULL, 120, &b, &err), 0, "%s", err.msg);
+    cr_expect_not(b.ok, "a device-side launch does not build without -rdc=true");
+    cr_expect(strstr(b.log.buf, "dp.cu:5: error") && strstr(b.log.buf, "separate compilation"),
+              "log: %s", b.log.buf);
+    cr_assert_eq(build_opts(plain, NULL, 120, false, false, &r1, &err), 0, "%s", err.msg);
+    cr_assert_eq(build_opts(plain, NULL, 120, false, true, &r2, &err), 0, "%s", err.msg);
+    cr_expect(r1.ok && r2.ok && !r2.cached, "the rdc build of the same file is built anew");
+    cr_expect_str_neq(r1.hash, r2.hash);
+    lab_build_release(&b);
+    lab_build_release(&r1);
+    lab_build_release(&r2);
+    free(src);
+    free(plain);
 }

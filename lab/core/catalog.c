@@ -411,6 +411,16 @@ parse_output(struct manifest *m, const struct key *k, const char *value)
     return parse_word(m, k, output_words, ARRAY_SIZE(output_words), value);
 }
 
+/* "true" or "false". */
+static int
+parse_bool(struct manifest *m, const struct key *k, const char *value)
+{
+    if (strcmp(value, "true") && strcmp(value, "false"))
+        return problem(m, m->line, "'%s': '%s' is not 'true' or 'false'", k->name, value);
+    *FIELD(m, k, bool) = !strcmp(value, "true");
+    return 0;
+}
+
 /* 1 when *out is a good value, 0 when a problem was recorded, or LAB_ENOMEM. */
 static int
 check_range(struct manifest *m, const struct key *k, const char *value, long *out)
@@ -566,6 +576,7 @@ static const struct key exercise_keys[] = {
     { "output", parse_output, EX(output), 0, false, 0, 0 },
     { "grid_per_sm", parse_uint, EX(grid_per_sm), 0, false, 1, 64 },
     { "task", parse_str, EX(task), 0, false, 0, 0 },
+    { "rdc", parse_bool, EX(rdc), 0, false, 0, 0 },
 };
 _Static_assert(ARRAY_SIZE(exercise_keys) <= MAX_KEYS, "raise MAX_KEYS");
 

@@ -44,6 +44,8 @@
  *   grid_per_sm blocks per SM for kernels with a grid-stride loop; 0: the grid covers n
  *                                                                       default 0
  *   timing_sizes = none: graded on correctness alone
+ *   rdc         "true": relocatable device code linked with the CUDA device runtime, for
+ *               kernels that launch kernels (dynamic parallelism)   default false
  */
 #ifndef LAB_CORE_CATALOG_H
 #define LAB_CORE_CATALOG_H
@@ -91,6 +93,7 @@ typedef struct lab_exercise {
     lab_kind kind;
     lab_output output;
     unsigned grid_per_sm; /* 0: grid = ceil(n / (block * unroll)) */
+    bool rdc;             /* build with -rdc=true and link libcudadevrt */
 } lab_exercise;
 
 typedef struct lab_chapter {

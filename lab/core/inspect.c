@@ -44,6 +44,8 @@ ptxas_log(const lab_toolchain *tc, const lab_inspection *in, const char *builddi
     lab_buf_printf(&tmp, "%s/%s.%ld.v.cubin", builddir, in->build.hash, (long)getpid());
     p.timeout_s = in->ex->build_timeout_s;
     lab_strvec_pushl(&p.argv, lab_toolchain_nvcc(tc), "-cubin", NULL);
+    if (in->ex->rdc) /* device-side launches stay unresolved until the device runtime is linked */
+        lab_strvec_push(&p.argv, "-rdc=true");
     lab_strvec_pushf(&p.argv, "-arch=%s", in->arch);
     lab_strvec_pushl(&p.argv, "-Xptxas", "-v", "-o", tmp.buf, in->build.ptx_path.buf, NULL);
     if ((rc = lab_proc_run(&p, err)) < 0)
@@ -134,7 +136,8 @@ lab_inspect(lab *l, const lab_exercise *ex, const char *file, const char *arch, 
                              .instantiate = ex->instantiate,
                              .arch = in->arch,
                              .cache_dir = lab_builddir(l),
-                             .timeout_s = ex->build_timeout_s };
+                             .timeout_s = ex->build_timeout_s,
+                             .rdc = ex->rdc };
     if ((rc = lab_toolchain_build(tc, &br, &in->build, err)) < 0 || !in->build.ok)
         return rc;
     if ((rc = ptxas_log(tc, in, lab_builddir(l), &log, err)) < 0 ||

@@ -36,6 +36,7 @@ static const struct {
     { "reduce-int", "PiS_j", "the CPU recursiveReduce" }, /* (int *, int *, unsigned int) */
     { "reduce-float", "PKfPfj", "the CPU serial sum" },   /* (const float *, float *, unsigned) */
     { "host-reduce-int", "Pii", NULL },                   /* int f(int *, int) */
+    { "reduce-nested", "PiS_j", NULL },                   /* (int *, int *, unsigned int) */
 };
 
 struct lab {
@@ -416,7 +417,8 @@ build_file(lab *l, const lab_exercise *ex, const char *path, const char *arch, l
                              .cache_dir = l->builddir,
                              .timeout_s = ex->build_timeout_s,
                              .cancel = req->cancel,
-                             .host = ex->kind == LAB_KIND_HOST };
+                             .host = ex->kind == LAB_KIND_HOST,
+                             .rdc = ex->rdc };
     char *abs = untrusted && l->sandboxed ? realpath(path, NULL) : NULL;
     const char *show[] = { abs, NULL };
     lab_sandbox_plan plan = { .job = LAB_SANDBOX_COMPILE,

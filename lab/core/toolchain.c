@@ -14,6 +14,7 @@
 
 #define FLAGS_PTX "-O3 -lineinfo"
 #define FLAGS_HOST "-shared -Xcompiler -fPIC -O2"
+#define FLAGS_RDC "-rdc=true -dlink -lcudadevrt"
 
 struct lab_toolchain {
     char *nvcc;
@@ -333,6 +334,50 @@ out:
     return rc;
 }
 
+/* PTX to a cubin; extra is "-rdc=true" for a relocatable one, or "". */
+static int
+build_cubin(const lab_toolchain *tc, const lab_build_request *req, lab_build *b, const char *ptx,
+            const char *extra, const char *cubin, bool *ok, lab_err *err)
+{
+    lab_strvec argv = LAB_STRVEC_INIT;
+    int rc;
+
+    lab_strvec_pushl(&argv, tc->nvcc, "-cubin", NULL);
+    if (*extra)
+        lab_strvec_push(&argv, extra);
+    lab_strvec_pushf(&argv, "-arch=%s", req->arch);
+    lab_strvec_pushl(&argv, "-o", cubin, ptx, NULL);
+    rc = run_nvcc(req, &argv, b, ok, err);
+    lab_strvec_release(&argv);
+    return rc;
+}
+
+/* Relocatable PTX to one executable cubin linked with the device runtime: the device-side
+ * launch calls (__cudaCDP2LaunchDeviceV2, ...) come from libcudadevrt.a, which nvcc -dlink
+ * finds in the toolkit's own lib64. */
+static int
+build_linked_cubin(const lab_toolchain *tc, const lab_build_request *req, lab_build *b,
+                   const char *ptx, const char *cubin, bool *ok, lab_err *err)
+{
+    lab_buf rel = LAB_BUF_INIT;
+    lab_strvec argv = LAB_STRVEC_INIT;
+    int rc;
+
+    if (lab_buf_printf(&rel, "%s.o.cubin", cubin) < 0)
+        return lab_err_set(err, LAB_ENOMEM, "out of memory");
+    if ((rc = build_cubin(tc, req, b, ptx, "-rdc=true", rel.buf, ok, err)) < 0 || !*ok)
+        goto out;
+    lab_strvec_pushl(&argv, tc->nvcc, "-dlink", "-cubin", NULL);
+    lab_strvec_pushf(&argv, "-arch=%s", req->arch);
+    lab_strvec_pushl(&argv, "-o", cubin, rel.buf, "-lcudadevrt", NULL);
+    rc = run_nvcc(req, &argv, b, ok, err);
+out:
+    unlink(rel.buf);
+    lab_buf_release(&rel);
+    lab_strvec_release(&argv);
+    return rc;
+}
+
 int
 lab_toolchain_build(const lab_toolchain *tc, const lab_build_request *req, lab_build *b,
                     lab_err *err)
@@ -353,6 +398,7 @@ lab_toolchain_build(const lab_toolchain *tc, const lab_build_request *req, lab_b
     lab_hash_adds(&h, req->instantiate ? req->instantiate : "");
     lab_hash_adds(&h, req->arch);
     lab_hash_adds(&h, req->host ? FLAGS_HOST : FLAGS_PTX);
+    lab_hash_adds(&h, req->rdc ? FLAGS_RDC : "");
     lab_hash_adds(&h, tc->version);
     lab_hash_hex(&h, b->hash);
     if ((rc = lab_mkdir_p(req->cache_dir, 0755, err)) < 0)
@@ -384,16 +430,18 @@ lab_toolchain_build(const lab_toolchain *tc, const lab_build_request *req, lab_b
             goto out;
     }
     lab_strvec_pushl(&argv, tc->nvcc, "-ptx", NULL);
+    if (req->rdc)
+        lab_strvec_push(&argv, "-rdc=true");
     lab_strvec_pushf(&argv, "-arch=%s", req->arch);
     lab_strvec_pushl(&argv, "-O3", "-lineinfo", "-o", tmp_ptx.buf,
                      req->instantiate ? wrapper.buf : req->source, NULL);
     if ((rc = run_nvcc(req, &argv, b, &ok, err)) < 0 || !ok)
         goto out;
-    lab_strvec_release(&argv);
-    lab_strvec_pushl(&argv, tc->nvcc, "-cubin", NULL);
-    lab_strvec_pushf(&argv, "-arch=%s", req->arch);
-    lab_strvec_pushl(&argv, "-o", tmp_cubin.buf, tmp_ptx.buf, NULL);
-    if ((rc = run_nvcc(req, &argv, b, &ok, err)) < 0 || !ok)
+    if (req->rdc)
+        rc = build_linked_cubin(tc, req, b, tmp_ptx.buf, tmp_cubin.buf, &ok, err);
+    else
+        rc = build_cubin(tc, req, b, tmp_ptx.buf, "", tmp_cubin.buf, &ok, err);
+    if (rc < 0 || !ok)
         goto out;
     /* cubin first: a PTX without its cubin is never taken for a cache hit */
     if (rename(tmp_cubin.buf, b->cubin_path.buf) < 0 || rename(tmp_ptx.buf, b->ptx_path.buf) < 0) {

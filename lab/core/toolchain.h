@@ -7,6 +7,12 @@
  * with the exercise's build timeout:
  *   nvcc -ptx -arch=ARCH -O3 -lineinfo SRC        -> HASH.ptx   (device code only)
  *   nvcc -cubin -arch=ARCH HASH.ptx               -> HASH.cubin
+ * With req->rdc (dynamic parallelism: kernels that launch kernels) the PTX
+ * is relocatable and the cubin is linked with the CUDA device runtime into
+ * one executable cubin that cuModuleLoadData accepts as it is:
+ *   nvcc -ptx -rdc=true -arch=ARCH -O3 -lineinfo SRC       -> HASH.ptx
+ *   nvcc -cubin -rdc=true -arch=ARCH HASH.ptx               -> HASH.o.cubin (relocatable)
+ *   nvcc -dlink -cubin -arch=ARCH HASH.o.cubin -lcudadevrt  -> HASH.cubin (linked)
  * The student's host code is never compiled into anything that runs, except
  * for host-code exercises (req->host): then
  *   nvcc -shared -Xcompiler -fPIC -O2 -arch=ARCH SRC  -> HASH.so
@@ -55,6 +61,7 @@ typedef struct lab_build_request {
     bool host;               /* a shared object of host code instead of PTX and cubin */
     const char *const *wrap; /* argv put before nvcc's (a sandbox), NULL-terminated, or NULL */
     lab_proc_limits limits;  /* rlimits for nvcc; zero: none */
+    bool rdc; /* relocatable device code linked with the device runtime (libcudadevrt) */
 } lab_build_request;
 
 typedef struct lab_build {

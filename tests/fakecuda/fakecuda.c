@@ -18,6 +18,12 @@
  *   missing   as partials, but the last block writes nothing
  *   past      as partials, and writes pPartial[grid] too
  *   none      does nothing
+ * Modules for the reduce-nested driver (int, one sum per block, block b owns
+ * [b*block, min((b+1)*block, n))) take these instead:
+ *   int-partials   writes block b's exact int sum to g_odata[b]
+ *   int-tail       as int-partials, but sums the whole block, past n too
+ *   int-missing    as int-partials, but the last block writes nothing
+ * cuCtxSetLimit accepts any limit, unless $FAKECUDA_REFUSE_LIMIT is set.
  * Time is a virtual clock: a launch adds `cost` ns, a device copy one ns per
  * kilobyte; events read the clock.  Any other module (the lab's own
  * lab-kernels.ptx) has no mode, and its launches do nothing.
@@ -303,6 +309,31 @@ run_sum(module *m, unsigned grid, unsigned block, void **params)
         partial[grid] = 0;
 }
 
+/* One launch of the reduce-nested contract, on the host. */
+static void
+run_int_sum(module *m, unsigned grid, unsigned block, void **params)
+{
+    const uint32_t *in = *(const uint32_t **)params[0];
+    uint32_t *out = *(uint32_t **)params[1];
+    unsigned n = *(unsigned *)params[2];
+
+    for (unsigned b = 0; b < grid; b++) {
+        uint32_t sum = 0;
+        for (size_t i = (size_t)b * block; i < (size_t)(b + 1) * block; i++)
+            if (i < n || !strcmp(m->mode, "int-tail"))
+                sum += in[i];
+        if (strcmp(m->mode, "int-missing") || b + 1 < grid)
+            out[b] = sum;
+    }
+}
+
+CUresult
+cuCtxSetLimit(int limit, size_t value)
+{
+    (void)limit, (void)value;
+    return getenv("FAKECUDA_REFUSE_LIMIT") ? INVALID_VALUE : OK;
+}
+
 CUresult
 cuLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                unsigned bz, unsigned shared, void *stream, void **params, void **extra)
@@ -312,7 +343,10 @@ cuLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, uns
     (void)gy, (void)gz, (void)by, (void)bz, (void)shared, (void)stream, (void)extra;
     if (!*f->m->mode)
         return OK; /* the lab's own kernels */
-    run_sum(f->m, gx, bx, params);
+    if (!strncmp(f->m->mode, "int-", 4))
+        run_int_sum(f->m, gx, bx, params);
+    else
+        run_sum(f->m, gx, bx, params);
     clock_ns += f->m->cost_ns;
     return OK;
 }

@@ -5,7 +5,8 @@
 #    counts passes over many gradings);
 #  - planted kernels (tests/gpu/planted): a wrong one -> WRONG, an
 #    out-of-bounds store -> RUNTIME_ERROR, an endless loop -> TIMEOUT, two
-#    wrong float sums (NaN past n added, a partial sum never written) -> WRONG;
+#    wrong float sums (NaN past n added, a partial sum never written) -> WRONG,
+#    a nested reduction that ignores n -> WRONG;
 #  - afterwards the lab is unharmed: the reference still passes, no driver
 #    process is left.
 # Logs of every grading go to $CUDALAB_GPU_LOG (default: a temp dir).
@@ -76,6 +77,9 @@ sed -f "$root/tests/gpu/planted/float-no-tail.sed" "$root/solutions/reduction/su
 grade planted-float-no-tail WRONG reduction/sum-add-first "$tmp/no-tail.cu"
 sed -f "$root/tests/gpu/planted/float-missing-partial.sed" "$root/solutions/reduction/sum-two-level.cu" >"$tmp/missing-partial.cu"
 grade planted-float-missing-partial WRONG reduction/sum-two-level "$tmp/missing-partial.cu"
+# the nested (dynamic parallelism) family: a chain that ignores n reads the poison past it
+sed -f "$root/tests/gpu/planted/nested-no-bound.sed" "$root/solutions/dynpar/nested-reduce.cu" >"$tmp/nested-no-bound.cu"
+grade planted-nested-no-bound WRONG dynpar/nested-reduce "$tmp/nested-no-bound.cu"
 cp -r "$root/exercises" "$root/solutions" "$root/docs" "$tmp/"
 sed -i 's/^run_timeout *=.*/run_timeout = 10/' "$tmp/exercises/reduction/neighbored-less/exercise.ini"
 start=$(date +%s)
@@ -90,7 +94,7 @@ fi
 
 echo
 for f in neighbored-less-reference-1 neighbored-reference-1 sum-shuffle-reference-1 \
-    sum-two-level-reference-1; do
+    sum-two-level-reference-1 nested-reduce-reference-1; do
     [ -f "$log/$f.txt" ] && cat "$log/$f.txt" && echo
 done
 rm -rf "$tmp/data" "$tmp/cache"

@@ -1,0 +1,231 @@
+/*
+ * reduce-nested.c - the driver for the nested (dynamic parallelism) integer
+ * reduction:
+ *
+ *     __global__ void K(int *g_idata, int *g_odata, unsigned int n)
+ *
+ * launched from the host with grid = ceil(n / block) blocks of `block`
+ * threads.  Block b owns the elements [b*block, min((b+1)*block, n)) of
+ * g_idata (it may overwrite them, and the child grids it launches may too)
+ * and leaves their sum in g_odata[b] by the time the top-level grid is
+ * complete: under CUDA 12's dynamic parallelism (CDP2) a grid is complete
+ * only when every grid it launched is, so the host sees the children's
+ * results after one synchronisation.
+ *
+ * Graded on result only (the chapter explains why a nested reduction is slow):
+ * every block's sum exact (32-bit wrap-around) at every size; g_idata poisoned
+ * past n, so a block that reads beyond its last element gets a wrong sum;
+ * g_odata poisoned before each run, with a guard zone after the grid that
+ * must stay untouched.  Timing sizes, if any are given, are ignored.
+ *
+ * Before the first launch the device runtime's pending-launch limit is raised
+ * to what a per-block chain of child grids needs at the largest size (one
+ * pending grid per level per block); if the device refuses, the report says
+ * so in "pending_launch_limit_error" and the checks go on.  A backend without
+ * a device runtime (the simulator) reports no_gpu.
+ */
+#include "common/driver.h"
+#include "common/report.h"
+#include "common/rng.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define POISON_OUT 0xDEADBEEFu  /* g_odata before a run */
+#define POISON_IN 0x00100001u   /* g_idata past n: changes any sum it enters */
+#define GUARD 64                /* ints after the grid in g_odata */
+#define DEFAULT_PENDING 2048    /* the device runtime's own default */
+#define MAX_PENDING (1ul << 20) /* what we ask for at most */
+
+typedef struct nested {
+    unsigned long n;
+    unsigned block;
+    unsigned grid;
+    size_t in_words;  /* grid * block: n and its poison */
+    size_t out_words; /* grid + GUARD */
+    uint32_t *input;
+    uint32_t *expected; /* per block */
+    uint32_t *got;
+    lab_dptr d_in, d_out;
+} nested;
+
+/* Levels of a chain that halves a block's elements down to one: ceil(log2(block)) + 1. */
+static unsigned long
+levels(unsigned block)
+{
+    unsigned long k = 1;
+
+    while ((1ul << (k - 1)) < block)
+        k++;
+    return k;
+}
+
+/* Raises the pending-launch limit for the largest size; the report says what was asked. */
+static int
+set_launch_limit(lab_driver *d, lab_err *err)
+{
+    unsigned long most = 0, want;
+    unsigned block = d->args.shape[LAB_ROLE_STUDENT].block;
+    int rc;
+
+    if (!d->ops->set_pending_launches) {
+        d->failed = true;
+        lab_report_set_status(d->report, "no_gpu",
+                              "the simulator cannot run kernels that launch kernels "
+                              "(dynamic parallelism needs a GPU)");
+        return lab_err_set(err, LAB_ENOSYS, "no device runtime");
+    }
+    for (size_t s = 0; s < d->args.nsizes; s++) {
+        unsigned long grid = (d->args.sizes[s] + block - 1) / block;
+        most = grid > most ? grid : most;
+    }
+    want = most * levels(block);
+    want = want < DEFAULT_PENDING ? DEFAULT_PENDING : want > MAX_PENDING ? MAX_PENDING : want;
+    cJSON_AddNumberToObject(d->report, "pending_launch_limit", (double)want);
+    /* not fatal: within the default limit the kernels still run, and a launch the device
+     * runtime refuses shows as a block sum never written */
+    if ((rc = d->ops->set_pending_launches(d->dev, want, err)) < 0)
+        cJSON_AddStringToObject(d->report, "pending_launch_limit_error", err->msg);
+    return 0;
+}
+
+static int
+nested_init(nested *p, lab_driver *d, unsigned long n, lab_rng *rng, lab_err *err)
+{
+    int rc;
+
+    memset(p, 0, sizeof(*p));
+    p->n = n;
+    p->block = d->args.shape[LAB_ROLE_STUDENT].block;
+    p->grid = (unsigned)((n + p->block - 1) / p->block);
+    p->in_words = (size_t)p->grid * p->block;
+    p->out_words = p->grid + GUARD;
+    p->input = malloc(p->in_words * sizeof(uint32_t));
+    p->expected = calloc(p->grid, sizeof(uint32_t));
+    p->got = malloc(p->out_words * sizeof(uint32_t));
+    if (!p->input || !p->expected || !p->got)
+        return lab_err_set(err, LAB_ENOMEM, "out of memory for %lu elements", n);
+    for (size_t i = 0; i < p->in_words; i++) {
+        p->input[i] = i < n ? lab_rng_below(rng, 256) : POISON_IN;
+        if (i < n)
+            p->expected[i / p->block] += p->input[i];
+    }
+    if ((rc = d->ops->alloc(d->dev, p->in_words * 4, &p->d_in, err)) < 0 ||
+        (rc = d->ops->alloc(d->dev, p->out_words * 4, &p->d_out, err)) < 0)
+        return rc;
+    return 0;
+}
+
+static void
+nested_release(nested *p)
+{
+    free(p->input);
+    free(p->expected);
+    free(p->got);
+}
+
+/* Bad results counted; the first described in detail. */
+static size_t
+judge(const nested *p, long *first_bad, char *detail, size_t len)
+{
+    size_t bad = 0;
+
+    for (size_t b = 0; b < p->grid; b++) {
+        size_t last = (b + 1) * p->block < p->n ? (b + 1) * p->block : p->n;
+
+        if (p->got[b] == p->expected[b] || bad++)
+            continue;
+        *first_bad = (long)b;
+        if (p->got[b] == POISON_OUT)
+            snprintf(detail, len,
+                     "g_odata[%zu] was never written (block %zu): did its chain of child grids "
+                     "reach one element, and was every launch accepted?",
+                     b, b);
+        else
+            snprintf(detail, len, "block %zu (elements %zu..%zu): expected %d, got %d", b,
+                     b * p->block, last - 1, (int)p->expected[b], (int)p->got[b]);
+    }
+    for (size_t i = p->grid; i < p->out_words && !bad; i++)
+        if (p->got[i] != POISON_OUT) {
+            bad = 1;
+            snprintf(detail, len, "wrote g_odata[%zu], past the %u block sums", i, p->grid);
+        }
+    return bad;
+}
+
+static int
+check_role(lab_driver *d, nested *p, lab_role role, lab_err *err)
+{
+    unsigned int n = (unsigned int)p->n;
+    void *args[] = { &p->d_in, &p->d_out, &n };
+    lab_dim3 grid = { p->grid, 1, 1 }, block = { p->block, 1, 1 };
+    uint32_t sum_expected = 0, sum_got = 0;
+    long first_bad = -1;
+    char detail[256] = "";
+    size_t bad;
+    cJSON *c;
+
+    for (size_t i = 0; i < p->out_words; i++)
+        p->got[i] = POISON_OUT;
+    if (d->ops->copy_in(d->dev, p->d_in, p->input, p->in_words * 4, err) < 0 ||
+        d->ops->copy_in(d->dev, p->d_out, p->got, p->out_words * 4, err) < 0)
+        return lab_driver_fail(d, role, "setup", p->n, err);
+    if (lab_driver_launch(d, role, grid, block, 0, args, err) < 0)
+        return lab_driver_fail(d, role, "launch", p->n, err);
+    /* one wait covers the children: a grid completes only when its child grids have */
+    if (d->ops->sync(d->dev, err) < 0 ||
+        d->ops->copy_out(d->dev, p->got, p->d_out, p->out_words * 4, err) < 0)
+        return lab_driver_fail(d, role, "run", p->n, err);
+    for (size_t b = 0; b < p->grid; b++) {
+        sum_expected += p->expected[b];
+        sum_got += p->got[b];
+    }
+    bad = judge(p, &first_bad, detail, sizeof(detail));
+    if (!(c = cJSON_CreateObject()))
+        return lab_err_set(err, LAB_ENOMEM, "out of memory");
+    cJSON_AddNumberToObject(c, "size", (double)p->n);
+    cJSON_AddStringToObject(c, "role", lab_role_names[role]);
+    cJSON_AddNumberToObject(c, "grid", p->grid);
+    cJSON_AddBoolToObject(c, "correct", bad == 0);
+    cJSON_AddNumberToObject(c, "expected", (int)sum_expected);
+    cJSON_AddNumberToObject(c, "got", (int)sum_got);
+    cJSON_AddNumberToObject(c, "bad", (double)bad);
+    cJSON_AddNumberToObject(c, "first_bad", (double)first_bad);
+    cJSON_AddStringToObject(c, "detail", detail);
+    cJSON_AddItemToArray(d->cases, c);
+    return 0;
+}
+
+static void
+run(lab_driver *d)
+{
+    lab_err err = LAB_ERR_INIT;
+    lab_rng rng;
+
+    if (set_launch_limit(d, &err) < 0)
+        return;
+    lab_rng_seed(&rng, d->args.seed);
+    for (size_t s = 0; s < d->args.nsizes && !d->failed; s++) {
+        nested p;
+
+        if (nested_init(&p, d, d->args.sizes[s], &rng, &err) < 0)
+            lab_driver_fail(d, LAB_ROLE_STUDENT, "setup", d->args.sizes[s], &err);
+        /* the student first: a fault kills the context for everyone after it */
+        for (int r = 0; r < LAB_ROLE_COUNT && !d->failed; r++)
+            if (lab_driver_is_gpu_role(d, (lab_role)r))
+                check_role(d, &p, (lab_role)r, &err);
+        nested_release(&p);
+    }
+}
+
+int
+main(int argc, char **argv)
+{
+    lab_driver d;
+
+    if (lab_driver_start(&d, argc, argv, "reduce-nested", "PiS_j") == 0 && !d.args.probe)
+        run(&d);
+    return lab_driver_finish(&d);
+}
