@@ -33,6 +33,7 @@ TEST_LIBS := -lcriterion
 
 CORE_SRC := $(sort $(wildcard lab/core/*.c))
 COMMON_SRC := $(sort $(wildcard common/*.c))
+SIM_SRC := $(sort $(wildcard lab/sim/*.c))
 CLI_SRC := $(sort $(wildcard lab/cli/*.c))
 DRIVER_SRC := $(sort $(wildcard lab/drivers/*.c))
 DRIVERS := $(notdir $(DRIVER_SRC:.c=))
@@ -78,12 +79,14 @@ build/rel/libcore.a: $(call objs,rel,$(CORE_SRC))
 	@rm -f $@; ar rcs $@ $^
 build/rel/libcommon.a: $(call objs,rel,$(COMMON_SRC))
 	@rm -f $@; ar rcs $@ $^
+build/rel/libsim.a: $(call objs,rel,$(SIM_SRC))
+	@rm -f $@; ar rcs $@ $^
 
-bin/cudalab: $(call objs,rel,$(CLI_SRC)) build/rel/libcore.a build/rel/libcommon.a
+bin/cudalab: $(call objs,rel,$(CLI_SRC)) build/rel/libcommon.a build/rel/libsim.a build/rel/libcore.a
 	@mkdir -p $(@D)
 	$(CC) $(REL_CFLAGS) -o $@ $^ $(LIBS)
 
-build/libexec/cudalab/%: build/rel/obj/lab/drivers/%.o build/rel/libcommon.a build/rel/libcore.a
+build/libexec/cudalab/%: build/rel/obj/lab/drivers/%.o build/rel/libcommon.a build/rel/libsim.a build/rel/libcore.a
 	@mkdir -p $(@D)
 	$(CC) $(REL_CFLAGS) -o $@ $^ $(DRIVER_LIBS)
 
@@ -102,12 +105,14 @@ build/san/libcore.a: $(call objs,san,$(CORE_SRC))
 	@rm -f $@; ar rcs $@ $^
 build/san/libcommon.a: $(call objs,san,$(COMMON_SRC))
 	@rm -f $@; ar rcs $@ $^
+build/san/libsim.a: $(call objs,san,$(SIM_SRC))
+	@rm -f $@; ar rcs $@ $^
 
-build/san/bin/cudalab: $(call objs,san,$(CLI_SRC)) build/san/libcore.a build/san/libcommon.a
+build/san/bin/cudalab: $(call objs,san,$(CLI_SRC)) build/san/libcommon.a build/san/libsim.a build/san/libcore.a
 	@mkdir -p $(@D)
 	$(CC) $(SAN_CFLAGS) -o $@ $^ $(LIBS)
 
-build/san/libexec/cudalab/%: build/san/obj/lab/drivers/%.o build/san/libcommon.a build/san/libcore.a
+build/san/libexec/cudalab/%: build/san/obj/lab/drivers/%.o build/san/libcommon.a build/san/libsim.a build/san/libcore.a
 	@mkdir -p $(@D)
 	$(CC) $(SAN_CFLAGS) -o $@ $^ $(DRIVER_LIBS)
 
@@ -115,7 +120,7 @@ build/san/libexec/cudalab/lab-kernels.ptx: build/libexec/cudalab/lab-kernels.ptx
 	@mkdir -p $(@D)
 	cp $< $@
 
-build/san/tests/%: build/san/obj/tests/%.o build/san/libcore.a build/san/libcommon.a
+build/san/tests/%: build/san/obj/tests/%.o build/san/libcommon.a build/san/libsim.a build/san/libcore.a
 	@mkdir -p $(@D)
 	$(CC) $(SAN_CFLAGS) -o $@ $^ $(LIBS) $(TEST_LIBS)
 

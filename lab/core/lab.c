@@ -342,7 +342,7 @@ record(lab *l, const lab_grade_request *req, lab_grading *g, lab_err *err)
     a.file = req->file;
     a.file_hash = g->file_hash;
     a.time = (int64_t)time(NULL);
-    a.backend = g->device.present ? "cuda" : "none";
+    a.backend = g->backend[0] ? g->backend : "none";
     a.device = g->device.name;
     a.verdict = lab_verdict_describe(g->result.verdict)->name;
     a.message = g->result.message;
@@ -364,18 +364,38 @@ run_and_judge(lab *l, const lab_grade_request *req, lab_grading *g, lab_build *s
     char how[128];
     int rc;
 
+    bool sim = !strcmp(g->backend, "sim");
+    unsigned long sizes[16];
+    size_t nsizes = 0;
+
+    /* the simulator runs the PTX; the GPU the cubin */
+    lab_strvec_pushf(&args, "--backend=%s", g->backend);
     lab_strvec_pushf(&args, "--lab-kernels=%s/lab-kernels.ptx", l->libexecdir);
-    lab_strvec_pushf(&args, "--student=%s", student->cubin_path.buf);
-    lab_strvec_pushf(&args, "--reference=%s", reference->cubin_path.buf);
+    lab_strvec_pushf(&args, "--student=%s", sim ? student->ptx_path.buf : student->cubin_path.buf);
+    lab_strvec_pushf(&args, "--reference=%s",
+                     sim ? reference->ptx_path.buf : reference->cubin_path.buf);
     lab_strvec_pushf(&args, "--kernel=%s", ex->kernel);
     if (base_ex) {
-        lab_strvec_pushf(&args, "--baseline=%s", baseline->cubin_path.buf);
+        lab_strvec_pushf(&args, "--baseline=%s",
+                         sim ? baseline->ptx_path.buf : baseline->cubin_path.buf);
         lab_strvec_pushf(&args, "--baseline-kernel=%s", base_ex->kernel);
     } else {
         lab_strvec_push(&args, "--baseline=cpu");
     }
-    sizes_arg(&args, "--sizes", ex->sizes, ex->nsizes);
-    if (ex->ntiming_sizes)
+    for (size_t i = 0; i < ex->nsizes && nsizes < ARRAY_SIZE(sizes); i++) {
+        unsigned long n = ex->sizes[i];
+        bool seen = false;
+        if (sim && n > g->sim_max_size) {
+            n = g->sim_max_size;
+            g->sizes_capped = true;
+        }
+        for (size_t k = 0; k < nsizes; k++)
+            seen |= sizes[k] == n;
+        if (!seen)
+            sizes[nsizes++] = n;
+    }
+    sizes_arg(&args, "--sizes", sizes, nsizes);
+    if (ex->ntiming_sizes && !sim)
         sizes_arg(&args, "--timing-sizes", ex->timing_sizes, ex->ntiming_sizes);
     lab_strvec_pushf(&args, "--block=%u", ex->block);
     lab_strvec_pushf(&args, "--unroll=%u", ex->unroll);
@@ -411,9 +431,47 @@ run_and_judge(lab *l, const lab_grade_request *req, lab_grading *g, lab_build *s
     }
     g->has_report = true;
     rc = lab_grade_judge(ex, g->baseline_name, &g->report, &g->result, err);
+    if (rc == 0 && sim && g->sizes_capped && g->result.verdict == LAB_VERDICT_PASS) {
+        size_t len = strlen(g->result.message);
+        snprintf(g->result.message + len, sizeof(g->result.message) - len,
+                 " (sizes capped at %lu on the simulator)", g->sim_max_size);
+    }
 out:
     lab_proc_release(&p);
     return rc;
+}
+
+/* cuda when asked or when a GPU is there, sim when asked or when none is; "" when cuda was
+ * asked for and there is no GPU (NO_GPU). */
+static int
+choose_backend(const lab_grade_request *req, const lab_device *dev, lab_grading *g, lab_err *err)
+{
+    const char *want = req->backend, *env = getenv("CUDALAB_BACKEND"), *cap;
+    char *end;
+
+    if (!want && env && *env)
+        want = env;
+    if (want && strcmp(want, "cuda") && strcmp(want, "sim") && strcmp(want, "auto"))
+        return lab_err_set(err, LAB_EINVAL, "unknown backend '%s' (cuda, sim or auto)", want);
+    if (!want || !strcmp(want, "auto"))
+        want = dev->present ? "cuda" : "sim";
+    g->backend[0] = '\0';
+    if (!strcmp(want, "cuda") && !dev->present)
+        return 0;
+    snprintf(g->backend, sizeof(g->backend), "%s", want);
+    if (!strcmp(want, "sim")) {
+        g->sim_max_size = LAB_SIM_MAX_SIZE;
+        if ((cap = getenv("CUDALAB_SIM_MAX_SIZE")) && *cap) {
+            unsigned long v = strtoul(cap, &end, 10);
+            if (*end || v == 0)
+                return lab_err_set(err, LAB_EINVAL,
+                                   "CUDALAB_SIM_MAX_SIZE='%s' is not a positive "
+                                   "number",
+                                   cap);
+            g->sim_max_size = v;
+        }
+    }
+    return 0;
 }
 
 int
@@ -496,13 +554,15 @@ lab_grade(lab *l, const lab_grade_request *req, lab_grading *g, lab_err *err)
         (base_ex &&
          (rc = build_lab_file(l, base_ex, base_ex->solution, g->arch, &baseline, req, err)) < 0))
         goto out;
-    if (!dev->present) {
+    if ((rc = choose_backend(req, dev, g, err)) < 0)
+        goto out;
+    if (!g->backend[0]) {
         lab_grade_set(&g->result, ex, LAB_VERDICT_NO_GPU,
                       "compiled for %s; no GPU to run it on: %s", g->arch, dev->reason);
         goto judged;
     }
 
-    stage(req, LAB_STAGE_RUN, dev->name);
+    stage(req, LAB_STAGE_RUN, strcmp(g->backend, "sim") ? dev->name : "the PTX simulator");
     if ((rc = run_and_judge(l, req, g, &student, &baseline, &reference, base_ex, err)) < 0)
         goto out;
 judged:
