@@ -124,14 +124,21 @@ build/san/tests/%: build/san/obj/tests/%.o build/san/libcommon.a build/san/libsi
 	@mkdir -p $(@D)
 	$(CC) $(SAN_CFLAGS) -o $@ $^ $(LIBS) $(TEST_LIBS)
 
+# The simulator's unit tests run kernels that nvcc builds here.
+build/tests/sim-kernels.ptx: tests/sim/kernels.cu
+	@mkdir -p $(@D)
+	$(NVCC) -ptx -arch=sm_90 -O3 -lineinfo -o $@ $<
+
 SAN_ALL := build/san/bin/cudalab $(DRIVERS:%=build/san/libexec/cudalab/%) \
-           build/san/libexec/cudalab/lab-kernels.ptx $(TESTS:%=build/san/tests/%)
+           build/san/libexec/cudalab/lab-kernels.ptx $(TESTS:%=build/san/tests/%) \
+           build/tests/sim-kernels.ptx
 
 # --- tests -----------------------------------------------------------------
 # Every test gets the sanitized lab through these variables.
 export CUDALAB_TEST_BIN := $(CURDIR)/build/san/bin/cudalab
 export CUDALAB_DATADIR_TEST := $(CURDIR)
 export CUDALAB_LIBEXECDIR_TEST := $(CURDIR)/build/san/libexec/cudalab
+export CUDALAB_TEST_SIM_PTX := $(CURDIR)/build/tests/sim-kernels.ptx
 export ASAN_OPTIONS := detect_leaks=1:abort_on_error=0
 export UBSAN_OPTIONS := print_stacktrace=1
 

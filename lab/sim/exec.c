@@ -27,6 +27,15 @@
 
 enum { RUN_DONE = 0, RUN_BARRIER = 1 };
 
+/* lanes in a mask; SWAR, as the build does not assume the popcnt instruction */
+static inline uint32_t
+lanes_of(uint32_t m)
+{
+    m = m - ((m >> 1) & 0x55555555u);
+    m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
+    return (((m + (m >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
+
 static inline float
 as_f32(uint64_t v)
 {
@@ -71,6 +80,12 @@ flush(float f)
     return fpclassify(f) == FP_SUBNORMAL ? copysignf(0.0f, f) : f;
 }
 
+static const uint8_t type_width[T_COUNT] = {
+    [T_NONE] = 32, [T_B8] = 8,   [T_B16] = 16, [T_B32] = 32, [T_B64] = 64, [T_U8] = 8,
+    [T_U16] = 16,  [T_U32] = 32, [T_U64] = 64, [T_S8] = 8,   [T_S16] = 16, [T_S32] = 32,
+    [T_S64] = 64,  [T_F16] = 16, [T_F32] = 32, [T_F64] = 64, [T_PRED] = 1,
+};
+
 static inline bool
 is_float(unsigned t)
 {
@@ -80,32 +95,13 @@ is_float(unsigned t)
 static inline bool
 is_signed(unsigned t)
 {
-    return t == T_S8 || t == T_S16 || t == T_S32 || t == T_S64;
+    return t >= T_S8 && t <= T_S64;
 }
 
 static inline unsigned
 width(unsigned t)
 {
-    switch (t) {
-    case T_B8:
-    case T_U8:
-    case T_S8:
-        return 8;
-    case T_B16:
-    case T_U16:
-    case T_S16:
-    case T_F16:
-        return 16;
-    case T_B64:
-    case T_U64:
-    case T_S64:
-    case T_F64:
-        return 64;
-    case T_PRED:
-        return 1;
-    default:
-        return 32;
-    }
+    return type_width[t];
 }
 
 /* a register's bits as a signed/unsigned 64-bit value of type t */
@@ -218,6 +214,8 @@ int_div(uint64_t x, uint64_t y, unsigned t, bool rem)
     uint64_t a = zx(x, t), b = zx(y, t);
     if (b == 0)
         return trunc_to(rem ? a : ~0ull, t);
+    if (!(b & (b - 1))) /* a power of two, as the notes' tid % (2 * stride) */
+        return rem ? a & (b - 1) : a >> __builtin_ctzll(b);
     return trunc_to(rem ? a % b : a / b, t);
 }
 
@@ -880,10 +878,10 @@ resolve(sim_worker *wk, const sim_warp *w, int l, const sim_insn *in, sim_space 
         if (!a || addr < a->base || addr - a->base >= a->size || bytes > a->size - (addr - a->base))
             a = lab_sim__find(L->sim, addr, bytes);
         if (!a) {
-            const sim_alloc *near = lab_sim__find(L->sim, addr, 1);
-            if (near)
+            const sim_alloc *near = lab_sim__nearest(L->sim, addr);
+            if (near && addr - near->base < near->size + (1u << 20))
                 lab_sim__finding(wk, w, l, in, LAB_SIM_CHECK_OOB_GLOBAL, true,
-                                 "out-of-bounds global %s of %u bytes at offset %llu of a "
+                                 "out-of-bounds global %s of %u bytes at byte %llu of a "
                                  "%llu-byte allocation",
                                  write ? "store" : "load", bytes,
                                  (unsigned long long)(addr - near->base),
@@ -1526,7 +1524,7 @@ run_warp(sim_worker *wk, sim_warp *w)
             m = gm;
         }
         mt->warp_insts++;
-        mt->thread_insts += (uint64_t)__builtin_popcount(m);
+        mt->thread_insts += lanes_of(active); /* SIMT efficiency: lanes on the path */
         rc = 0;
         switch (in->op) {
         case SIM_OP_BRA: /* bra target: lanes with a true guard jump */

@@ -288,6 +288,8 @@ const char *lab_sim__op_name(unsigned op);
 
 /* memory.c: the allocation holding [addr, addr + bytes), or NULL */
 const sim_alloc *lab_sim__find(lab_sim *s, uint64_t addr, uint64_t bytes);
+/* the allocation with the highest base at or below addr, or NULL (for messages) */
+const sim_alloc *lab_sim__nearest(lab_sim *s, uint64_t addr);
 int lab_sim__alloc_internal(lab_sim *s, size_t bytes, uint64_t *out, lab_err *err);
 
 /* launch.c / exec.c */

@@ -23,7 +23,7 @@ lab_sim_new(lab_sim **out, lab_err *err)
     if (!s)
         return lab_err_set(err, LAB_ENOMEM, "out of memory");
     pthread_mutex_init(&s->lock, NULL);
-    s->checks = true;
+    s->checks = !(getenv("CUDALAB_SIM_CHECKS") && !strcmp(getenv("CUDALAB_SIM_CHECKS"), "0"));
     *out = s;
     return 0;
 }
@@ -110,6 +110,21 @@ lab_sim__find(lab_sim *s, uint64_t addr, uint64_t bytes)
         return NULL;
     const sim_alloc *a = &s->allocs[lo - 1];
     return addr - a->base < a->size && bytes <= a->size - (addr - a->base) ? a : NULL;
+}
+
+const sim_alloc *
+lab_sim__nearest(lab_sim *s, uint64_t addr)
+{
+    size_t lo = 0, hi = s->nallocs;
+
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (s->allocs[mid].base <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo ? &s->allocs[lo - 1] : NULL;
 }
 
 static int

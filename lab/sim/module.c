@@ -8,6 +8,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* PTX is text; a cubin (ELF) starts with 0x7f and holds NULs */
+static bool
+is_text(const char *text, size_t len)
+{
+    for (size_t i = 0; i < len && i < 4096; i++) {
+        unsigned char c = (unsigned char)text[i];
+        if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f)
+            return false;
+    }
+    return true;
+}
+
 int
 lab_sim_load(lab_sim *s, const char *text, size_t len, const char *path, lab_sim_module **out,
              lab_err *err)
@@ -26,7 +38,7 @@ lab_sim_load(lab_sim *s, const char *text, size_t len, const char *path, lab_sim
         lab_sim_module_free(m);
         return lab_err_set(err, LAB_ENOMEM, "out of memory");
     }
-    if (len > 0 && memchr(text, '\0', len)) {
+    if (!is_text(text, len)) {
         lab_sim_module_free(m);
         return lab_err_set(err, LAB_EPARSE,
                            "'%s' is not PTX text (a cubin?): the simulator "
