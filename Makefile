@@ -71,6 +71,9 @@ deps build/.deps-ok: Makefile
 	@mkdir -p build && touch build/.deps-ok
 
 # --- release build ---------------------------------------------------------
+# the simulator's interpreter loops: -O3 vectorises the 32-lane loops (docs/bench/sim.md)
+build/rel/obj/lab/sim/%.o: REL_CFLAGS += -O3
+
 build/rel/obj/%.o: %.c | build/.deps-ok
 	@mkdir -p $(@D)
 	$(CC) $(REL_CFLAGS) -c $< -o $@
