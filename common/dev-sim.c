@@ -6,7 +6,7 @@
  * on the simulator); launches run synchronously, so sync only reports what
  * the last launch found.  There are no timers: elapsed fails with LAB_ENOSYS,
  * and drivers skip timing on this backend.  The metrics and the first check
- * finding of the last launch are read with lab_dev_sim_last (dev.h).
+ * finding of the launches since the last look are read with lab_dev_sim_take (dev.h).
  */
 #include "common/dev.h"
 #include "lab/sim/sim.h"
@@ -18,7 +18,7 @@
 struct lab_dev {
     lab_sim *sim;
     lab_dev_error last;
-    lab_sim_result result; /* of the last launch */
+    lab_sim_result result; /* of the launches since the last lab_dev_sim_take */
     bool launched;
     struct lab_module *modules; /* freed at close, like CUmodules */
 };
@@ -129,10 +129,23 @@ sim_launch(lab_module *m, const char *kernel, lab_dim3 grid, lab_dim3 block, uns
            void **args, lab_err *err)
 {
     unsigned g[3] = { grid.x, grid.y, grid.z }, b[3] = { block.x, block.y, block.z };
+    lab_sim_result r, *acc = &m->dev->result;
     int rc;
 
+    rc = lab_sim_launch(m->m, kernel, g, b, shared_bytes, args, &r, err);
+    if (!m->dev->launched) {
+        *acc = r;
+    } else { /* several launches make one case (two-level reductions): sum, keep the first */
+        uint64_t *to = (uint64_t *)&acc->metrics;
+        const uint64_t *from = (const uint64_t *)&r.metrics;
+        for (size_t i = 0; i < sizeof(r.metrics) / sizeof(uint64_t); i++)
+            to[i] += from[i];
+        if (acc->first.kind == LAB_SIM_CHECK_NONE)
+            acc->first = r.first;
+        acc->fatal |= r.fatal;
+        acc->nfindings += r.nfindings;
+    }
     m->dev->launched = true;
-    rc = lab_sim_launch(m->m, kernel, g, b, shared_bytes, args, &m->dev->result, err);
     if (rc < 0) {
         m->dev->last.code = rc;
         snprintf(m->dev->last.name, sizeof(m->dev->last.name), "SIM_UNSUPPORTED");
@@ -177,10 +190,15 @@ sim_close(lab_dev *dev)
     free(dev);
 }
 
-const lab_sim_result *
-lab_dev_sim_last(lab_dev *dev)
+bool
+lab_dev_sim_take(lab_dev *dev, lab_sim_result *out)
 {
-    return dev && dev->launched ? &dev->result : NULL;
+    if (!dev || !dev->launched)
+        return false;
+    *out = dev->result;
+    memset(&dev->result, 0, sizeof(dev->result));
+    dev->launched = false;
+    return true;
 }
 
 const lab_dev_ops lab_dev_sim = {

@@ -355,8 +355,9 @@ main(int argc, char **argv)
         } else {
             cJSON_AddStringToObject(o, "status", "ok");
         }
-        if (ops == &lab_dev_sim && lab_dev_sim_last(dev))
-            add_sim(o, lab_dev_sim_last(dev));
+        lab_sim_result res;
+        if (ops == &lab_dev_sim && lab_dev_sim_take(dev, &res))
+            add_sim(o, &res);
     }
     {
         char *s = cJSON_Print(report);
