@@ -28,7 +28,9 @@ CUDA_TOOLS_PIP := 'nvidia-cuda-cuobjdump==13.2.*' 'nvidia-cuda-nvdisasm==13.2.*'
 
 # DEB_PACKAGES: everything `make deps` installs.  `make` itself checks all but the
 # packaging and install-test tools (DEB_TEST_PACKAGES), which `make test` checks.
-DEB_TEST_PACKAGES := debhelper dpkg-dev fakeroot man-db groff-base zsh
+# bubblewrap (the sandbox) and Slurm (batch --slurm) are optional at run time; their tests need them.
+DEB_TEST_PACKAGES := debhelper dpkg-dev fakeroot man-db groff-base zsh bubblewrap \
+                     slurmctld slurmd slurm-client munge
 DEB_PACKAGES := pkg-config libinih-dev libcjson-dev libsqlite3-dev libcriterion-dev \
                 libncurses-dev libreadline-dev libmd4c-dev clang-format tmux \
                 $(DEB_TEST_PACKAGES)
@@ -74,7 +76,7 @@ FORMAT_SRC := $(sort $(wildcard lab/*/*.c lab/*/*.h common/*.c common/*.h tests/
 objs = $(patsubst %.c,build/$(1)/obj/%.o,$(2))
 
 .SECONDARY:
-.PHONY: all run test test-unit test-e2e test-gpu test-gpu-install test-package deps cuda-tools format \
+.PHONY: all run test test-unit test-e2e test-gpu bench-reduce test-gpu-install test-package deps cuda-tools format \
         format-check clean install uninstall deb
 
 GENERATED := build/gen/cudalab.1 build/gen/cudalab.bash build/gen/_cudalab
@@ -284,6 +286,14 @@ test-unit: $(SAN_ALL)
 
 test-e2e: all $(SAN_ALL) build/.deps-test-ok
 	@tests/e2e/run.sh
+
+# The single-pass reduction against CUB in one run (needs an NVIDIA GPU); docs/bench/reduce.md.
+build/bench/reduce-vs-cub: tests/bench/reduce-vs-cub.cu solutions/reduction/single-pass.cu
+	@mkdir -p $(@D)
+	$(NVCC) -O3 -arch=sm_90 -std=c++17 -I. -o $@ $<
+
+bench-reduce: build/bench/reduce-vs-cub
+	build/bench/reduce-vs-cub
 
 test-gpu: all
 	@tests/gpu/run.sh; a=$$?; tests/gpu/run-profile.sh; b=$$?; exit $$((a | b))

@@ -14,6 +14,7 @@
  * (one arena, freed by lab_catalog_free); pointers stay valid until then.
  *
  * Manifest keys (section [exercise]):
+ *   format      the manifest's format version: 1 (check-exercise wants it)  default 0
  *   id          chapter/name; must match the directory            required
  *   chapter     the chapter directory's name                        required
  *   order       integer, position within the chapter               default 0
@@ -56,6 +57,7 @@ typedef enum lab_kind { LAB_KIND_DEVICE, LAB_KIND_HOST, LAB_KIND_COUNT } lab_kin
 typedef enum lab_output { LAB_OUTPUT_PARTIALS, LAB_OUTPUT_TOTAL, LAB_OUTPUT_COUNT } lab_output;
 
 typedef struct lab_exercise {
+    int format;          /* manifest format version (1), 0 when the manifest does not say */
     const char *id;      /* "reduction/neighbored-less" */
     const char *chapter; /* "reduction" */
     const char *name;    /* "neighbored-less" */

@@ -131,10 +131,10 @@ lab_inspect(lab *l, const lab_exercise *ex, const char *file, const char *arch, 
         (rc = lab_toolchain_of(l, &tc, err)) < 0)
         return rc;
     lab_build_request br = { .source = file,
-                              .instantiate = ex->instantiate,
-                              .arch = in->arch,
-                              .cache_dir = lab_builddir(l),
-                              .timeout_s = ex->build_timeout_s };
+                             .instantiate = ex->instantiate,
+                             .arch = in->arch,
+                             .cache_dir = lab_builddir(l),
+                             .timeout_s = ex->build_timeout_s };
     if ((rc = lab_toolchain_build(tc, &br, &in->build, err)) < 0 || !in->build.ok)
         return rc;
     if ((rc = ptxas_log(tc, in, lab_builddir(l), &log, err)) < 0 ||

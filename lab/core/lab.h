@@ -28,6 +28,7 @@
 #include "lab/core/grade.h"
 #include "lab/core/hash.h"
 #include "lab/core/runreport.h"
+#include "lab/core/sandbox.h"
 #include "lab/core/store.h"
 #include "lab/core/strvec.h"
 #include "lab/core/toolchain.h"
@@ -83,9 +84,11 @@ typedef struct lab_grading {
     char arch[16];
     char baseline_name[128]; /* "reduceNeighbored" or "the CPU recursiveReduce" */
     lab_device device;
-    char backend[8];            /* "cuda", "sim", or "" when nothing ran */
+    char backend[8];            /* "cuda", "sim", "host", or "" when nothing ran */
     unsigned long sim_max_size; /* on the simulator: the cap on sizes; 0 elsewhere */
     bool sizes_capped;          /* some of the exercise's sizes were larger */
+    bool calibrated;    /* min_speedup came from this GPU's calibration (lab/core/calib.h) */
+    double min_speedup; /* the threshold applied, when the kernel was timed */
 } lab_grading;
 
 int lab_open(lab **out, lab_err *err);
@@ -100,6 +103,12 @@ const char *lab_builddir(const lab *l);
 const char *lab_toolsdir(const lab *l);
 /* nvcc, found on first use; owned by the lab. */
 int lab_toolchain_of(lab *l, const lab_toolchain **out, lab_err *err);
+const char *lab_cachedir(const lab *l);
+/* Run the student's compiles and the drivers that load the student's code under bubblewrap
+ * (lab/core/sandbox.h).  OFF by default ($CUDALAB_SANDBOX=off|auto|on at lab_open); ON fails
+ * with LAB_ENOSYS and the reason when bubblewrap cannot run here, AUTO then runs unsandboxed. */
+int lab_set_sandbox(lab *l, lab_sandbox_mode mode, lab_err *err);
+bool lab_sandboxed(const lab *l);
 /* The store, opened on first use. */
 int lab_store_of(lab *l, lab_store **out, lab_err *err);
 /* What GPU the drivers see (probed once per lab, in a child process). */

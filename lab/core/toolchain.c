@@ -257,7 +257,10 @@ run_nvcc(const lab_build_request *req, lab_strvec *argv, lab_build *b, bool *ok,
     lab_proc_init(&p);
     p.timeout_s = req->timeout_s;
     p.cancel = req->cancel;
-    if ((rc = lab_strvec_pushv(&p.argv, (const char *const *)argv->v)) < 0 ||
+    p.limits = req->limits;
+    p.die_with_parent = true;
+    if ((req->wrap && (rc = lab_strvec_pushv(&p.argv, req->wrap)) < 0) ||
+        (rc = lab_strvec_pushv(&p.argv, (const char *const *)argv->v)) < 0 ||
         (rc = lab_proc_run(&p, err)) < 0) {
         if (rc == LAB_ECHILD || rc == LAB_ETOOL)
             lab_err_set(err, LAB_ETOOL, "cannot run nvcc: %s", err->msg);

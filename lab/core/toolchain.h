@@ -27,6 +27,7 @@
 #include "lab/core/buf.h"
 #include "lab/core/err.h"
 #include "lab/core/hash.h"
+#include "lab/core/proc.h"
 
 #define LAB_DEFAULT_ARCH "sm_90"
 
@@ -51,7 +52,9 @@ typedef struct lab_build_request {
     const char *cache_dir;   /* created if missing */
     double timeout_s;
     const volatile sig_atomic_t *cancel;
-    bool host; /* a shared object of host code instead of PTX and cubin */
+    bool host;               /* a shared object of host code instead of PTX and cubin */
+    const char *const *wrap; /* argv put before nvcc's (a sandbox), NULL-terminated, or NULL */
+    lab_proc_limits limits;  /* rlimits for nvcc; zero: none */
 } lab_build_request;
 
 typedef struct lab_build {

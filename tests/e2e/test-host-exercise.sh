@@ -25,7 +25,7 @@ expect_eq "the attempt is stored with backend host" \
     "host|PASS"
 
 cat >attempts/crash.cu <<'CU'
-int recursiveReduce(int *data, int const size) { return data[size * 1000000]; }
+int recursiveReduce(int *data, int const size) { return *(volatile int *)0 + data[size]; }
 CU
 run cudalab grade $ex attempts/crash.cu
 expect_status "a crashing function" 1

@@ -9,7 +9,14 @@ set -u
 export CUDALAB_TOOLS_DIR=${CUDALAB_TOOLS_DIR_TEST:-$E2E_SRC/tools/cuda/bin}
 J() { python3 -c "import json,sys; d=json.load(open('$T/.out')); print($1)"; }
 
-exercises=$(cudalab list --json | python3 -c 'import json,sys; [print(e["id"]) for e in json.load(sys.stdin)["exercises"]]')
+exercises=$(cudalab list --json | python3 -c 'import json,sys; [print(e["id"]) for e in json.load(sys.stdin)["exercises"] if e["kind"] == "device"]')
+host_exercises=$(cudalab list --json | python3 -c 'import json,sys; [print(e["id"]) for e in json.load(sys.stdin)["exercises"] if e["kind"] == "host"]')
+for ex in $host_exercises; do
+    ch=${ex%%/*} name=${ex#*/}
+    run cudalab inspect "$ex" "$E2E_SRC/solutions/$ch/$name.cu"
+    expect_status "inspect host code $ex" 2
+    expect_err "inspect $ex says there is no kernel" "$ex is host code: there is no kernel to inspect"
+done
 for ex in $exercises; do
     ch=${ex%%/*} name=${ex#*/}
     for f in "$E2E_SRC/solutions/$ch/$name.cu" "$E2E_SRC/exercises/$ch/$name/starter.cu"; do
