@@ -64,6 +64,7 @@ TEST_LIBS := -lcriterion
 
 CORE_SRC := $(sort $(wildcard lab/core/*.c))
 COMMON_SRC := $(sort $(wildcard common/*.c))
+SIM_SRC := $(sort $(wildcard lab/sim/*.c))
 CLI_SRC := $(sort $(wildcard lab/cli/*.c))
 DRIVER_SRC := $(sort $(wildcard lab/drivers/*.c))
 DRIVERS := $(notdir $(DRIVER_SRC:.c=))
@@ -138,6 +139,9 @@ cuda-tools:
 	fi
 
 # --- release build ---------------------------------------------------------
+# the simulator's interpreter loops: -O3 vectorises the 32-lane loops (docs/bench/sim.md)
+build/rel/obj/lab/sim/%.o: REL_CFLAGS += -O3
+
 build/rel/obj/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(REL_CFLAGS) -c $< -o $@
@@ -146,12 +150,14 @@ build/rel/libcore.a: $(call objs,rel,$(CORE_SRC))
 	@rm -f $@; ar rcs $@ $^
 build/rel/libcommon.a: $(call objs,rel,$(COMMON_SRC))
 	@rm -f $@; ar rcs $@ $^
+build/rel/libsim.a: $(call objs,rel,$(SIM_SRC))
+	@rm -f $@; ar rcs $@ $^
 
-bin/cudalab: $(call objs,rel,$(CLI_SRC)) build/rel/libcore.a build/rel/libcommon.a
+bin/cudalab: $(call objs,rel,$(CLI_SRC)) build/rel/libcommon.a build/rel/libsim.a build/rel/libcore.a
 	@mkdir -p $(@D)
 	$(CC) $(REL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
 
-build/libexec/cudalab/%: build/rel/obj/lab/drivers/%.o build/rel/libcommon.a build/rel/libcore.a
+build/libexec/cudalab/%: build/rel/obj/lab/drivers/%.o build/rel/libcommon.a build/rel/libsim.a build/rel/libcore.a
 	@mkdir -p $(@D)
 	$(CC) $(REL_CFLAGS) $(LDFLAGS) -o $@ $^ $(DRIVER_LIBS)
 
@@ -221,12 +227,14 @@ build/san/libcore.a: $(call objs,san,$(CORE_SRC))
 	@rm -f $@; ar rcs $@ $^
 build/san/libcommon.a: $(call objs,san,$(COMMON_SRC))
 	@rm -f $@; ar rcs $@ $^
+build/san/libsim.a: $(call objs,san,$(SIM_SRC))
+	@rm -f $@; ar rcs $@ $^
 
-build/san/bin/cudalab: $(call objs,san,$(CLI_SRC)) build/san/libcore.a build/san/libcommon.a
+build/san/bin/cudalab: $(call objs,san,$(CLI_SRC)) build/san/libcommon.a build/san/libsim.a build/san/libcore.a
 	@mkdir -p $(@D)
 	$(CC) $(SAN_CFLAGS) -o $@ $^ $(LIBS)
 
-build/san/libexec/cudalab/%: build/san/obj/lab/drivers/%.o build/san/libcommon.a build/san/libcore.a
+build/san/libexec/cudalab/%: build/san/obj/lab/drivers/%.o build/san/libcommon.a build/san/libsim.a build/san/libcore.a
 	@mkdir -p $(@D)
 	$(CC) $(SAN_CFLAGS) -o $@ $^ $(DRIVER_LIBS)
 
@@ -234,7 +242,7 @@ build/san/libexec/cudalab/lab-kernels.ptx: build/libexec/cudalab/lab-kernels.ptx
 	@mkdir -p $(@D)
 	cp $< $@
 
-build/san/tests/%: build/san/obj/tests/%.o build/san/libcore.a build/san/libcommon.a
+build/san/tests/%: build/san/obj/tests/%.o build/san/libcommon.a build/san/libsim.a build/san/libcore.a
 	@mkdir -p $(@D)
 	$(CC) $(SAN_CFLAGS) -o $@ $^ $(LIBS) $(TEST_LIBS)
 
@@ -243,15 +251,21 @@ build/san/tests/occ-oracle: tests/tools/occ-oracle.cpp
 	@mkdir -p $(@D)
 	$(CXX) -O1 -isystem $(CUDA_HOME)/include -o $@ $<
 
+# The simulator's unit tests run kernels that nvcc builds here.
+build/tests/sim-kernels.ptx: tests/sim/kernels.cu
+	@mkdir -p $(@D)
+	$(NVCC) -ptx -arch=sm_90 -O3 -lineinfo -o $@ $<
+
 SAN_ALL := build/san/bin/cudalab $(DRIVERS:%=build/san/libexec/cudalab/%) \
            build/san/libexec/cudalab/lab-kernels.ptx $(TESTS:%=build/san/tests/%) \
-           build/san/tests/occ-oracle
+           build/san/tests/occ-oracle build/tests/sim-kernels.ptx
 
 # --- tests -----------------------------------------------------------------
 # Every test gets the sanitized lab through these variables.
 export CUDALAB_TEST_BIN := $(CURDIR)/build/san/bin/cudalab
 export CUDALAB_DATADIR_TEST := $(CURDIR)
 export CUDALAB_LIBEXECDIR_TEST := $(CURDIR)/build/san/libexec/cudalab
+export CUDALAB_TEST_SIM_PTX := $(CURDIR)/build/tests/sim-kernels.ptx
 export CUDALAB_OCC_ORACLE := $(CURDIR)/build/san/tests/occ-oracle
 export CUDALAB_TOOLS_DIR_TEST := $(TOOLS_DIR)/bin
 export ASAN_OPTIONS := detect_leaks=1:abort_on_error=0

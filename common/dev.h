@@ -96,6 +96,11 @@ typedef struct lab_dev_ops {
 extern const lab_dev_ops lab_dev_cuda;
 extern const lab_dev_ops lab_dev_sim;
 
+/* The simulator's metrics (summed) and first check finding of the launches on dev (a "sim"
+ * device) since the last call; false when there was none. */
+struct lab_sim_result;
+bool lab_dev_sim_take(lab_dev *dev, struct lab_sim_result *out);
+
 /* The backend named "cuda" or "sim", or NULL. */
 const lab_dev_ops *lab_dev_backend(const char *name);
 

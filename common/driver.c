@@ -4,6 +4,7 @@
 #include "common/driver.h"
 #include "common/report.h"
 #include "lab/core/clock.h"
+#include "lab/sim/sim.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -380,6 +381,12 @@ lab_driver_start(lab_driver *d, int argc, char **argv, const char *family,
     for (int role = 0; role < LAB_ROLE_COUNT; role++)
         if ((rc = load_role(d, (lab_role)role, mangle_suffix, &err)) < 0)
             return lab_driver_fail(d, (lab_role)role, "load", 0, &err);
+    if (lab_driver_is_sim(d)) { /* no timers: correctness only, and the metrics */
+        d->args.ntiming_sizes = 0;
+        d->metrics = cJSON_AddArrayToObject(d->report, "sim_metrics");
+        cJSON_AddStringToObject(d->report, "timing", "skipped: the simulator has no clock");
+        return 0;
+    }
     if ((rc = lab_buf_read_file(&kernels, d->args.lab_kernels, &err)) < 0)
         goto lab_failed;
     img.data = kernels.buf;
@@ -401,11 +408,76 @@ lab_failed:
     return 0;
 }
 
+bool
+lab_driver_is_sim(const lab_driver *d)
+{
+    return d->ops == &lab_dev_sim;
+}
+
 int
 lab_driver_launch(lab_driver *d, lab_role role, lab_dim3 grid, lab_dim3 block, unsigned shared,
                   void **args, lab_err *err)
 {
     return d->ops->launch(d->module[role], d->mangled[role], grid, block, shared, args, err);
+}
+
+static void
+add_metrics(lab_driver *d, const char *role, unsigned long size, const lab_sim_result *r)
+{
+    const lab_sim_metrics *m = &r->metrics;
+    cJSON *o;
+
+    if (!d->metrics || !(o = cJSON_CreateObject()))
+        return;
+    cJSON_AddStringToObject(o, "role", role);
+    cJSON_AddNumberToObject(o, "size", (double)size);
+    cJSON_AddStringToObject(o, "level", "PTX");
+    cJSON_AddNumberToObject(o, "warps", (double)m->warps);
+    cJSON_AddNumberToObject(o, "warp_insts", (double)m->warp_insts);
+    cJSON_AddNumberToObject(o, "insts_per_warp", lab_sim_metric_ratio(m->warp_insts, m->warps));
+    cJSON_AddNumberToObject(o, "simt_efficiency",
+                            lab_sim_metric_ratio(m->thread_insts, 32 * m->warp_insts));
+    cJSON_AddNumberToObject(o, "branches", (double)m->branches);
+    cJSON_AddNumberToObject(o, "divergent_branches", (double)m->divergent);
+    cJSON_AddNumberToObject(o, "branch_efficiency",
+                            m->branches ? 1.0 - lab_sim_metric_ratio(m->divergent, m->branches)
+                                        : 1.0);
+    cJSON_AddNumberToObject(o, "gld_requests", (double)m->gld_requests);
+    cJSON_AddNumberToObject(o, "gld_sectors", (double)m->gld_sectors);
+    cJSON_AddNumberToObject(o, "gld_sectors_per_request",
+                            lab_sim_metric_ratio(m->gld_sectors, m->gld_requests));
+    cJSON_AddNumberToObject(o, "gld_efficiency",
+                            lab_sim_metric_ratio(m->gld_bytes, 32 * m->gld_sectors));
+    cJSON_AddNumberToObject(o, "gst_requests", (double)m->gst_requests);
+    cJSON_AddNumberToObject(o, "gst_sectors", (double)m->gst_sectors);
+    cJSON_AddNumberToObject(o, "gst_sectors_per_request",
+                            lab_sim_metric_ratio(m->gst_sectors, m->gst_requests));
+    cJSON_AddNumberToObject(o, "gst_efficiency",
+                            lab_sim_metric_ratio(m->gst_bytes, 32 * m->gst_sectors));
+    cJSON_AddNumberToObject(o, "shared_requests", (double)m->shared_requests);
+    cJSON_AddNumberToObject(o, "shared_wavefronts", (double)m->shared_wavefronts);
+    cJSON_AddNumberToObject(o, "shared_bank_conflicts", (double)m->shared_conflicts);
+    cJSON_AddNumberToObject(o, "findings", (double)r->nfindings);
+    cJSON_AddItemToArray(d->metrics, o);
+}
+
+void
+lab_driver_add_case(lab_driver *d, lab_role role, cJSON *c)
+{
+    lab_sim_result res, *r = lab_driver_is_sim(d) && lab_dev_sim_take(d->dev, &res) ? &res : NULL;
+    cJSON *size = cJSON_GetObjectItem(c, "size");
+
+    if (r) {
+        add_metrics(d, lab_role_names[role],
+                    cJSON_IsNumber(size) ? (unsigned long)size->valuedouble : 0, r);
+        if (r->first.kind != LAB_SIM_CHECK_NONE) {
+            /* the simulator's checks: wrong even where the values came out right */
+            cJSON_ReplaceItemInObject(c, "correct", cJSON_CreateBool(0));
+            cJSON_ReplaceItemInObject(c, "detail", cJSON_CreateString(r->first.msg));
+            cJSON_AddStringToObject(c, "check", lab_sim_check_name(r->first.kind));
+        }
+    }
+    cJSON_AddItemToArray(d->cases, c);
 }
 
 int

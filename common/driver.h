@@ -81,6 +81,7 @@ typedef struct lab_driver {
     cJSON *report;
     cJSON *cases;   /* array in report */
     cJSON *timings; /* array in report */
+    cJSON *metrics; /* "sim_metrics" array in report (simulator only), else NULL */
     lab_buf image[LAB_ROLE_COUNT];
     lab_module *module[LAB_ROLE_COUNT]; /* NULL for a cpu role */
     char mangled[LAB_ROLE_COUNT][256];
@@ -96,10 +97,17 @@ typedef struct lab_driver {
 int lab_driver_start(lab_driver *d, int argc, char **argv, const char *family,
                      const char *mangle_suffix);
 bool lab_driver_is_gpu_role(const lab_driver *d, lab_role role);
+/* Running on the simulator: no timing (ntiming_sizes is 0), metrics and checks instead. */
+bool lab_driver_is_sim(const lab_driver *d);
 /* True with --backend host: no device, the modules are shared objects. */
 bool lab_driver_is_host(const lab_driver *d);
 int lab_driver_launch(lab_driver *d, lab_role role, lab_dim3 grid, lab_dim3 block, unsigned shared,
                       void **args, lab_err *err);
+/* Appends the case object c ({size, role, correct, detail, ...}) to the report's cases.  On
+ * the simulator it also records the launch's metrics under "sim_metrics" and, when a check
+ * fired (race, out-of-bounds, divergent barrier...), makes the case wrong with the finding
+ * as its detail.  Call it right after the launch whose result the case holds. */
+void lab_driver_add_case(lab_driver *d, lab_role role, cJSON *c);
 /* Marks the report "error": the role, the stage ("load", "launch", "run", "timing"),
  * the size, the device's own error code and err's message.  Returns err->code. */
 int lab_driver_fail(lab_driver *d, lab_role role, const char *stage, unsigned long size,

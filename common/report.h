@@ -15,6 +15,15 @@
  * first_bad, detail}] timings   [{size, bytes, copy_gbps, capped, kernels: [{role, median_ns,
  * mad_ns, min_ns, max_ns, ci_rel, samples, gbps, pct_peak, pct_copy}]}]
  *
+ *   timing    "skipped: ..." on the simulator (no clock; "timings" stays empty)
+ *   sim_metrics  (backend "sim" only; optional) one object per case, in the order of cases:
+ *             {role, size, level: "PTX", warps, warp_insts, insts_per_warp, simt_efficiency,
+ *              branches, divergent_branches, branch_efficiency, gld_requests, gld_sectors,
+ *              gld_sectors_per_request, gld_efficiency, gst_requests, gst_sectors,
+ *              gst_sectors_per_request, gst_efficiency, shared_requests, shared_wavefronts,
+ *              shared_bank_conflicts, findings}  (lab/sim/sim.h defines each)
+ *   cases[].check  (simulator) the check that made the case wrong ("shared-memory race", ...)
+ *
  * Call order: lab_report_new, fill with cJSON calls and the helpers below,
  * lab_report_emit (once), cJSON_Delete.
  */

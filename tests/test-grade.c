@@ -152,6 +152,25 @@ Test(grade, no_gpu_report)
     lab_runreport_release(&r);
 }
 
+Test(grade, sim_report_passes_for_correctness_only)
+{
+    const char *json = "{\"version\":1,\"family\":\"reduce-int\",\"backend\":\"sim\","
+                       "\"status\":\"ok\",\"cases\":[{\"size\":1000,\"role\":\"student\","
+                       "\"grid\":2,\"correct\":true,\"expected\":1,\"got\":1,\"bad\":0,"
+                       "\"first_bad\":-1,\"detail\":\"\"}],\"timings\":[]}";
+    lab_exercise ex = exercise();
+    lab_grade_result res;
+    lab_runreport r;
+    lab_err err = LAB_ERR_INIT;
+
+    cr_assert_eq(lab_runreport_parse(json, strlen(json), &r, &err), 0, "%s", err.msg);
+    cr_assert_eq(lab_grade_judge(&ex, "b", &r, &res, &err), 0, "%s", err.msg);
+    cr_expect_eq(res.verdict, LAB_VERDICT_PASS);
+    cr_expect_str_eq(res.message, "correct on the simulator; speed needs a GPU");
+    cr_expect_eq(res.speedup, 0);
+    lab_runreport_release(&r);
+}
+
 typedef struct bad_report {
     char json[64];
 } bad_report;

@@ -85,7 +85,12 @@ print_text(const lab_cli *cli, const lab_exercise *ex, const char *file, const l
     const lab_verdict_info *vi = lab_verdict_describe(g->result.verdict);
 
     printf("%s%s%s  %s\n", lab_cli_sgr(cli, "1"), ex->id, lab_cli_reset(cli), file);
-    if (g->device.present)
+    if (!strcmp(g->backend, "sim"))
+        printf("PTX simulator (%s%s), seed %.0f, block %u; sizes capped at %lu\n",
+               g->device.present ? "forced" : "no GPU",
+               g->device.present ? "" : ": correctness only",
+               g->has_report ? g->report.seed : (double)g->seed, ex->block, g->sim_max_size);
+    else if (g->device.present)
         printf("GPU %s (%s), seed %.0f, block %u\n", g->device.name, g->arch,
                g->has_report ? g->report.seed : (double)g->seed, ex->block);
     if (g->compiler_log.len)
@@ -122,6 +127,9 @@ print_json(const lab_exercise *ex, const char *file, const lab_grading *g)
     cJSON_AddStringToObject(o, "arch", g->arch);
     cJSON_AddNumberToObject(o, "seed", (double)g->seed);
     cJSON_AddStringToObject(o, "device", g->device.present ? g->device.name : "");
+    cJSON_AddStringToObject(o, "backend", g->backend);
+    if (g->sim_max_size)
+        cJSON_AddNumberToObject(o, "sim_max_size", (double)g->sim_max_size);
     cJSON_AddStringToObject(o, "compiler_log", g->compiler_log.buf);
     report = g->report_json.len ? cJSON_Parse(g->report_json.buf) : NULL;
     cJSON_AddItemToObject(o, "report", report ? report : cJSON_CreateNull());
@@ -148,6 +156,8 @@ grade_run(lab_cli *cli, int argc, char **argv)
             cli->json = true;
         } else if (!strcmp(argv[i], "--no-record")) {
             req.record = false;
+        } else if (!strcmp(argv[i], "--sim")) {
+            req.backend = "sim";
         } else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
             char *end;
             errno = 0;
@@ -166,7 +176,7 @@ grade_run(lab_cli *cli, int argc, char **argv)
     }
     if (!id)
         return lab_cli_error("usage: cudalab grade EXERCISE [FILE] [--json] [--seed N] "
-                             "[--no-record]");
+                             "[--no-record] [--sim]");
     if (!(req.ex = lab_cli_exercise(cli, id)))
         return LAB_EXIT_ERROR;
     if (!file) {
@@ -198,8 +208,9 @@ out:
 
 const lab_cmd lab_cmd_grade = {
     .name = "grade",
-    .args = "EXERCISE [FILE] [--json] [--seed N] [--no-record]",
-    .help = "compile FILE (default work/CHAPTER/EXERCISE.cu), run it and grade it",
+    .args = "EXERCISE [FILE] [--json] [--seed N] [--no-record] [--sim]",
+    .help = "compile FILE (default work/CHAPTER/EXERCISE.cu), run it and grade it (--sim: on the "
+            "PTX simulator even with a GPU)",
     .complete = { LAB_COMPLETE_EXERCISE, LAB_COMPLETE_FILE },
     .run = grade_run,
 };

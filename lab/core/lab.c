@@ -488,7 +488,7 @@ record(lab *l, const lab_grade_request *req, lab_grading *g, lab_err *err)
     a.file = req->file;
     a.file_hash = g->file_hash;
     a.time = (int64_t)time(NULL);
-    a.backend = req->ex->kind == LAB_KIND_HOST ? "host" : g->device.present ? "cuda" : "none";
+    a.backend = g->backend[0] ? g->backend : "none";
     a.device = g->device.name;
     a.verdict = lab_verdict_describe(g->result.verdict)->name;
     a.message = g->result.message;
@@ -500,11 +500,11 @@ record(lab *l, const lab_grade_request *req, lab_grading *g, lab_err *err)
     return lab_store_add_attempt(st, &a, NULL, err);
 }
 
-/* The file a driver loads: a cubin, or a shared object of host code. */
+/* The file a driver loads: a cubin, the PTX on the simulator, or a shared object of host code. */
 static const char *
-module_path(const lab_exercise *ex, const lab_build *b)
+module_path(const lab_exercise *ex, const lab_build *b, bool sim)
 {
-    return ex->kind == LAB_KIND_HOST ? b->so_path.buf : b->cubin_path.buf;
+    return ex->kind == LAB_KIND_HOST ? b->so_path.buf : sim ? b->ptx_path.buf : b->cubin_path.buf;
 }
 
 /* How a role's kernel is launched: prefix "" for the student's, "baseline-" for the step before. */
@@ -573,18 +573,34 @@ run_and_judge(lab *l, const lab_grade_request *req, lab_grading *g, lab_build *s
     char how[128];
     int rc;
 
+    bool sim = !strcmp(g->backend, "sim");
+    unsigned long sizes[16];
+    size_t nsizes = 0;
+
     lab_devlock_init(&lock);
     lab_proc_init(&p);
-    if (ex->kind == LAB_KIND_HOST)
-        lab_strvec_push(&args, "--backend=host");
-    roles_args(l, &args, ex, base_ex, module_path(ex, student), module_path(ex, reference),
-               base_ex ? module_path(base_ex, baseline) : NULL);
-    sizes_arg(&args, "--sizes", ex->sizes, ex->nsizes);
-    if (ex->ntiming_sizes)
+    lab_strvec_pushf(&args, "--backend=%s", g->backend);
+    roles_args(l, &args, ex, base_ex, module_path(ex, student, sim),
+               module_path(ex, reference, sim),
+               base_ex ? module_path(base_ex, baseline, sim) : NULL);
+    for (size_t i = 0; i < ex->nsizes && nsizes < ARRAY_SIZE(sizes); i++) {
+        unsigned long n = ex->sizes[i];
+        bool seen = false;
+        if (sim && n > g->sim_max_size) {
+            n = g->sim_max_size;
+            g->sizes_capped = true;
+        }
+        for (size_t k = 0; k < nsizes; k++)
+            seen |= sizes[k] == n;
+        if (!seen)
+            sizes[nsizes++] = n;
+    }
+    sizes_arg(&args, "--sizes", sizes, nsizes);
+    if (ex->ntiming_sizes && !sim)
         sizes_arg(&args, "--timing-sizes", ex->timing_sizes, ex->ntiming_sizes);
     lab_strvec_pushf(&args, "--seed=%llu", (unsigned long long)g->seed);
-    /* host code leaves the GPU alone: no need to wait for it */
-    if (ex->kind == LAB_KIND_HOST ||
+    /* host code and the simulator leave the GPU alone: no need to wait for it */
+    if (ex->kind == LAB_KIND_HOST || sim ||
         (rc = lab_devlock_acquire(&lock, l->cachedir, g->device.name,
                                   getenv("CUDA_VISIBLE_DEVICES"), 0, req->cancel, err)) == 0)
         rc = run_driver(l, ex->family, &args, ex->run_timeout_s, req->cancel, true, &p, err);
@@ -621,9 +637,51 @@ run_and_judge(lab *l, const lab_grade_request *req, lab_grading *g, lab_build *s
     tuned = *ex;
     calibrated_threshold(&g->report, &tuned, g);
     rc = lab_grade_judge(&tuned, g->baseline_name, &g->report, &g->result, err);
+    if (rc == 0 && sim && g->sizes_capped && g->result.verdict == LAB_VERDICT_PASS) {
+        size_t len = strlen(g->result.message);
+        snprintf(g->result.message + len, sizeof(g->result.message) - len,
+                 " (sizes capped at %lu on the simulator)", g->sim_max_size);
+    }
 out:
     lab_proc_release(&p);
     return rc;
+}
+
+/* cuda when asked or when a GPU is there, sim when asked or when none is; "" when cuda was
+ * asked for and there is no GPU (NO_GPU). */
+static int
+choose_backend(const lab_grade_request *req, const lab_device *dev, lab_grading *g, lab_err *err)
+{
+    const char *want = req->backend, *env = getenv("CUDALAB_BACKEND"), *cap;
+    char *end;
+
+    if (!want && env && *env)
+        want = env;
+    if (want && strcmp(want, "cuda") && strcmp(want, "sim") && strcmp(want, "auto"))
+        return lab_err_set(err, LAB_EINVAL, "unknown backend '%s' (cuda, sim or auto)", want);
+    if (!want || !strcmp(want, "auto"))
+        want = dev->present ? "cuda" : "sim";
+    g->backend[0] = '\0';
+    if (req->ex->kind == LAB_KIND_HOST) { /* host code runs on the CPU, GPU or not */
+        snprintf(g->backend, sizeof(g->backend), "host");
+        return 0;
+    }
+    if (!strcmp(want, "cuda") && !dev->present)
+        return 0;
+    snprintf(g->backend, sizeof(g->backend), "%s", want);
+    if (!strcmp(want, "sim")) {
+        g->sim_max_size = LAB_SIM_MAX_SIZE;
+        if ((cap = getenv("CUDALAB_SIM_MAX_SIZE")) && *cap) {
+            unsigned long v = strtoul(cap, &end, 10);
+            if (*end || v == 0)
+                return lab_err_set(err, LAB_EINVAL,
+                                   "CUDALAB_SIM_MAX_SIZE='%s' is not a positive "
+                                   "number",
+                                   cap);
+            g->sim_max_size = v;
+        }
+    }
+    return 0;
 }
 
 int
@@ -779,13 +837,15 @@ built:
         (base_ex &&
          (rc = build_lab_file(l, base_ex, base_ex->solution, g->arch, &baseline, req, err)) < 0))
         goto out;
-    if (!dev->present && ex->kind != LAB_KIND_HOST) {
+    if ((rc = choose_backend(req, dev, g, err)) < 0)
+        goto out;
+    if (!g->backend[0]) {
         lab_grade_set(&g->result, ex, LAB_VERDICT_NO_GPU,
                       "compiled for %s; no GPU to run it on: %s", g->arch, dev->reason);
         goto judged;
     }
 
-    stage(req, LAB_STAGE_RUN, dev->name);
+    stage(req, LAB_STAGE_RUN, strcmp(g->backend, "sim") ? dev->name : "the PTX simulator");
     if ((rc = run_and_judge(l, req, g, &student, &baseline, &reference, base_ex, err)) < 0)
         goto out;
 judged:

@@ -64,7 +64,14 @@ typedef struct lab_grade_request {
     void (*on_stage)(lab_stage stage, const char *what, void *arg); /* progress, may be NULL */
     void *arg;
     const volatile sig_atomic_t *cancel; /* may be NULL */
+    /* "cuda", "sim" or NULL: $CUDALAB_BACKEND if set, else cuda when a GPU is present and the
+     * simulator when there is none (correctness only, sizes capped: LAB_SIM_MAX_SIZE). */
+    const char *backend;
 } lab_grade_request;
+
+/* Largest input size graded on the simulator; larger sizes become this one
+ * ($CUDALAB_SIM_MAX_SIZE overrides it). */
+#define LAB_SIM_MAX_SIZE (1ul << 20)
 
 typedef struct lab_grading {
     lab_grade_result result;
@@ -77,6 +84,9 @@ typedef struct lab_grading {
     char arch[16];
     char baseline_name[128]; /* "reduceNeighbored" or "the CPU recursiveReduce" */
     lab_device device;
+    char backend[8];            /* "cuda", "sim", "host", or "" when nothing ran */
+    unsigned long sim_max_size; /* on the simulator: the cap on sizes; 0 elsewhere */
+    bool sizes_capped;          /* some of the exercise's sizes were larger */
     bool calibrated;    /* min_speedup came from this GPU's calibration (lab/core/calib.h) */
     double min_speedup; /* the threshold applied, when the kernel was timed */
 } lab_grading;

@@ -36,7 +36,8 @@ fi
 T=$E2E_TMP
 
 # Nothing from the caller's environment steers the lab; each test sets what it needs.
-unset CUDALAB_DB CUDALAB_CACHE_DIR CUDALAB_ARCH CUDALAB_NVCC NO_COLOR
+unset CUDALAB_DB CUDALAB_CACHE_DIR CUDALAB_ARCH CUDALAB_NVCC NO_COLOR CUDALAB_BACKEND \
+    CUDALAB_SIM_MAX_SIZE CUDALAB_SIM_THREADS
 export CUDALAB_DATADIR=$CUDALAB_DATADIR_TEST CUDALAB_LIBEXECDIR=$CUDALAB_LIBEXECDIR_TEST
 # The no-GPU tests must see no GPU on a machine that has one too: the real
 # probe then reports "no device" instead of "no driver".

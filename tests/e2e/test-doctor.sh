@@ -1,5 +1,5 @@
 #!/bin/bash
-# cudalab doctor on this machine (nvcc, no GPU, no simulator) and, through a
+# cudalab doctor on this machine (nvcc, no GPU, the PTX simulator) and, through a
 # fake device-probe replaying the probe report recorded on the H100, on a
 # machine with a GPU; a damaged store, a missing catalog, no nvcc, a driver
 # older than the toolkit, a simulator: each check's verdict and fix, and the
@@ -13,21 +13,21 @@ nvcc_version=$("$nvcc_real" --version | sed -n 's/.*, V\([0-9.]*\).*/\1/p')
 
 # --- this machine ---
 run cudalab doctor
-expect_status "doctor here (no GPU, no simulator)" 2
+expect_status "doctor here (no GPU, the simulator)" 1
 expect_out_re "catalog ok" '^ok    catalog +[0-9]+ exercises in [0-9]+ chapters? from '
 expect_out_re "store ok, quick_check" "^ok    progress store +$STORE: quick_check ok\$"
 expect_out_re "nvcc ok with its version" "^ok    nvcc +.*nvcc \(CUDA $nvcc_version\)\$"
 expect_out_re "no NVIDIA driver: FAIL" '^FAIL  NVIDIA driver +no NVIDIA driver library: '
 expect_out "no driver: the fix" "fix: install the NVIDIA driver"
 expect_out_re "no GPU: FAIL" '^FAIL  GPU +none: no NVIDIA driver'
-expect_out_re "simulator: not in this build" \
-    '^warn  simulator +the PTX simulator is not available in this build$'
-expect_out "the outcome" "the lab compiles and checks kernels here, but has no GPU and no simulator"
+expect_out_re "simulator: available" \
+    '^ok    simulator +available: grades correctness without a GPU \(cudalab PTX simulator\)$'
+expect_out "the outcome" "the lab grades on the simulator only: correctness, no speed"
 run cudalab doctor --json
-expect_status "doctor --json here" 2
+expect_status "doctor --json here" 1
 expect_json "doctor --json: every check, in order" "[c['name'] for c in j['checks']] == $checks"
-expect_json "doctor --json: can build, cannot grade" \
-    "j['can_grade'] == 'none' and j['can_build'] is True and j['nvcc_version'] == '$nvcc_version'"
+expect_json "doctor --json: can build, grades on the simulator" \
+    "j['can_grade'] == 'sim' and j['can_build'] is True and j['nvcc_version'] == '$nvcc_version'"
 expect_json "doctor --json: a fix for every check not ok" \
     "all((c['state'] == 'ok') == (c['fix'] == '') for c in j['checks'])"
 run cudalab doctor --frobnicate
@@ -39,7 +39,7 @@ stub=$(ls "$(dirname "$(readlink -f "$nvcc_real")")"/../lib64/stubs/libcuda.so \
 if [ -n "$stub" ]; then
     mkdir -p "$T/stub" && ln -s "$stub" "$T/stub/libcuda.so.1"
     LD_LIBRARY_PATH=$T/stub run cudalab doctor
-    expect_status "doctor with the stub libcuda" 2
+    expect_status "doctor with the stub libcuda (the simulator still grades)" 1
     expect_out_re "stub: the driver check names it" \
         "^FAIL  NVIDIA driver +$T/stub/libcuda.so.1, the CUDA toolkit's stub, not the NVIDIA driver\$"
     expect_out "stub: the fix" "fix: remove the toolkit's stubs folder from LD_LIBRARY_PATH"

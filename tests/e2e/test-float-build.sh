@@ -6,6 +6,8 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 export CUDALAB_ARCH=sm_90
+# the GPU backend asked for: what builds and checks without running (test-grade-sim.sh runs them)
+export CUDALAB_BACKEND=cuda
 sol=$CUDALAB_DATADIR_TEST/solutions/reduction
 exd=$CUDALAB_DATADIR_TEST/exercises/reduction
 

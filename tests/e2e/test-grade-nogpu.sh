@@ -3,6 +3,9 @@
 # is real (probe driver, nvcc, the PTX checks, the compile cache, the store).
 set -u
 . "$(dirname "$0")/lib.sh"
+# Here the GPU backend is asked for (without it the lab grades on the simulator, see
+# test-grade-sim.sh): with no GPU the verdict is NO_GPU.
+export CUDALAB_BACKEND=cuda
 
 nb_starter=$CUDALAB_DATADIR_TEST/exercises/reduction/neighbored/starter.cu
 mkdir -p attempts

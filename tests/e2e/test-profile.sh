@@ -58,10 +58,10 @@ expect_out "says ncu's times never grade" "ncu's times never grade"
 expect_out_re "student's kernel section" '^reduceNeighboredLess \(your kernel\)'
 expect_out_re "previous step section" '^reduceNeighbored \(the previous step\)'
 expect_out_re "reference section" '^reduceNeighboredLess \(the reference solution\)'
-expect_out_re "inst_per_warp row: nvprof name, ncu metric, value, meaning" \
-    '^  inst_per_warp +smsp__average_inst_executed_per_warp\.ratio +[0-9.]+  not available +instructions each warp'
+expect_out_re "inst_per_warp row: nvprof name, ncu metric, value, the simulator's, meaning" \
+    '^  inst_per_warp +smsp__average_inst_executed_per_warp\.ratio +[0-9.]+ +[0-9.]+ +instructions each warp'
 expect_out_re "stall_sync row" '^  stall_sync +smsp__warp_issue_stalled_barrier_per_warp_active\.pct +[0-9.]+ %'
-expect_out "simulator column says not available" "simulator: not available"
+expect_out "simulator column: the PTX simulator ran the same kernels" "simulator: the same kernels on the PTX simulator"
 args=$(cat "$T/ncu-args")
 for a in "--clock-control" "none" "--csv" "raw" "--kernel-name=regex:^(reduceNeighboredLess|reduceNeighbored)\$" \
     "--launch-count=3" "--min-samples=1" "--sizes=16777216"; do

@@ -4,6 +4,8 @@
 # no colour; progress stays), nothing extra when piped.
 set -u
 . "$(dirname "$0")/lib.sh"
+# the GPU backend asked for: with no GPU the grading ends in NO_GPU
+export CUDALAB_BACKEND=cuda
 
 ESC=$'\033'
 # tty_run CMD...: CMD on a pseudo-terminal (stdout and stderr both); its output in $OUT.

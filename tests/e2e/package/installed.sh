@@ -68,27 +68,29 @@ check_installed() {
             "$prefix/share/cudalab/exercises/reduction/neighbored-less/starter.cu" \
             work/reduction/neighbored-less.cu
 
-        # The verdict main gives today without a GPU and without the simulator.
+        # Without a GPU the installed lab grades on its PTX simulator (correctness only).
         run "$lab" grade reduction/neighbored-less --json
-        expect_status "$label: grade (no GPU)" 1
-        expect_json "$label: grade: NO_GPU, built by the installed copy" \
-            'j["verdict"] == "NO_GPU" and j["arch"] == "sm_90" and "no GPU" in j["message"]'
+        expect_status "$label: grade (no GPU: the simulator)" 0
+        expect_json "$label: grade: PASS on the simulator, built by the installed copy" \
+            'j["verdict"] == "PASS" and j["backend"] == "sim" and j["arch"] == "sm_90"
+             and j["message"].startswith("correct on the simulator")'
         ls "$XDG_CACHE_HOME"/cudalab/build/*.cubin >/dev/null 2>&1
         check "$label: compiled kernels are in XDG_CACHE_HOME" $?
         run "$lab" grade reduction/neighbored-less \
             "$prefix/share/cudalab/solutions/reduction/neighbored-less.cu"
-        expect_out_re "$label: grade the installed solution: NO_GPU" '^NO_GPU  '
+        expect_out_re "$label: grade the installed solution: PASS on the simulator" \
+            '^PASS  correct on the simulator'
         run "$lab" list
         expect_out_re "$label: list shows the attempts" \
-            '^  reduction/neighbored-less .* attempted, last NO_GPU$'
+            '^  reduction/neighbored-less .* passed, last PASS$'
 
         run "$lab" doctor
-        expect_status "$label: doctor (no GPU, no simulator)" 2
+        expect_status "$label: doctor (no GPU, the simulator)" 1
         expect_out_re "$label: doctor: catalog from the installed share" \
             "^ok    catalog +[0-9]+ exercises in [0-9]+ chapters? from $prefix/share/cudalab\$"
         expect_out_re "$label: doctor: the installed drivers" \
             "^ok    lab drivers +$prefix/libexec/cudalab\$"
-        expect_out "$label: doctor: compiles but cannot run" "the lab compiles and checks kernels"
+        expect_out "$label: doctor: grades on the simulator" "the lab grades on the simulator only"
 
         # the man page
         run man -l "$man"
@@ -115,7 +117,7 @@ check_installed() {
         expect_eq "$label: bash completes the .cu file" "$OUT" "work/reduction/neighbored-less.cu"
         run completions_bash "$bashcomp" cudalab grade --
         expect_eq "$label: bash completes grade's options" "$(paste -sd' ' <<<"$OUT")" \
-            "--json --seed --no-record"
+            "--json --seed --no-record --sim"
         run completions_bash "$bashcomp" cudalab help d
         expect_eq "$label: bash completes commands after help" "$(paste -sd' ' <<<"$OUT")" \
             "device doctor"

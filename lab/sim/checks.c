@@ -1,0 +1,188 @@
+/*
+ * checks.c - what the simulator catches and how it says so: out-of-bounds
+ * accesses (exec.c finds them), data races and warp-synchronous hazards from
+ * per-word shadow state, and the one-line findings naming thread, block and
+ * source line (SIM-NOTES.md, "Volta caveat").
+ *
+ * Shadow of a 4-byte word: who last wrote it and who last read it (thread id
+ * + 1 within the block), in which barrier interval (a launch-wide unique
+ * epoch, bumped at block start and at every opened barrier) and at which
+ * warp-synchronisation count of the warp (bumped by bar.warp.sync and the
+ * *.sync warp operations).  An access by another thread in the same epoch is
+ * a race when the other thread is in another warp, and a warp-synchronous
+ * hazard when it is in the same warp with no warp-level sync in between
+ * (volatile orders nothing between lanes).  Atomics are not tracked.
+ */
+#include "lab/sim/exec.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const check_names[LAB_SIM_CHECK_COUNT] = {
+    [LAB_SIM_CHECK_NONE] = "none",
+    [LAB_SIM_CHECK_OOB_GLOBAL] = "out-of-bounds global access",
+    [LAB_SIM_CHECK_OOB_SHARED] = "out-of-bounds shared access",
+    [LAB_SIM_CHECK_OOB_LOCAL] = "out-of-bounds local access",
+    [LAB_SIM_CHECK_RACE_SHARED] = "shared-memory race",
+    [LAB_SIM_CHECK_RACE_GLOBAL] = "global-memory race",
+    [LAB_SIM_CHECK_WARP_HAZARD] = "warp-synchronous hazard",
+    [LAB_SIM_CHECK_DIVERGENT_BARRIER] = "barrier in divergent code",
+    [LAB_SIM_CHECK_SYNC_MASK] = "bad warp-sync mask",
+    [LAB_SIM_CHECK_DEADLOCK] = "deadlock",
+    [LAB_SIM_CHECK_MISALIGNED] = "misaligned access",
+};
+
+const char *
+lab_sim_check_name(lab_sim_check c)
+{
+    return (unsigned)c < LAB_SIM_CHECK_COUNT ? check_names[c] : "?";
+}
+
+double
+lab_sim_metric_ratio(uint64_t num, uint64_t den)
+{
+    return den ? (double)num / (double)den : 0.0;
+}
+
+static const char *
+base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+void
+lab_sim__where(const sim_worker *wk, const sim_insn *in, char *buf, size_t len)
+{
+    const lab_sim_module *m = wk->L->m;
+    const char *file = in->file < ARRAY_SIZE(m->files) ? m->files[in->file] : NULL;
+    const char *ifile = in->inl_file < ARRAY_SIZE(m->files) ? m->files[in->inl_file] : NULL;
+    int n;
+
+    if (file && in->line) {
+        n = snprintf(buf, len, "%s:%u", base_name(file), in->line);
+        if (ifile && in->inl_line && n >= 0 && (size_t)n < len)
+            snprintf(buf + n, len - (size_t)n, " (inlined at %s:%u)", base_name(ifile),
+                     in->inl_line);
+    } else {
+        snprintf(buf, len, "PTX line %u", in->ptx_line);
+    }
+}
+
+int
+lab_sim__unsupported(sim_worker *wk, const sim_insn *in, const char *why)
+{
+    char where[256];
+
+    lab_sim__where(wk, in, where, sizeof(where));
+    if (wk->rc == 0)
+        wk->rc = lab_err_set(&wk->err, LAB_ENOSYS,
+                             "the simulator does not support %s: '%s' at %s:%u (%s)", why, in->text,
+                             wk->L->m->path, in->ptx_line, where);
+    atomic_store(&wk->L->abort, 1);
+    return -1;
+}
+
+void
+lab_sim__finding(sim_worker *wk, const sim_warp *w, int lane, const sim_insn *in,
+                 lab_sim_check kind, bool fatal, const char *fmt, ...)
+{
+    lab_sim_finding *f = &wk->finding;
+    char what[320];
+    va_list ap;
+
+    wk->nfindings++;
+    if (fatal) {
+        wk->fatal = true;
+        atomic_store(&wk->L->abort, 1);
+    }
+    /* keep the first finding of the lowest block; a fatal one wins */
+    if (wk->has_finding && !(fatal && !wk->finding_fatal) &&
+        !(wk->block_linear < wk->finding_block && fatal == wk->finding_fatal))
+        return;
+    wk->has_finding = true;
+    wk->finding_fatal = fatal;
+    wk->finding_block = wk->block_linear;
+    f->kind = kind;
+    memcpy(f->block, wk->ctaid, sizeof(f->block));
+    f->thread[0] = w->tid[0][lane];
+    f->thread[1] = w->tid[1][lane];
+    f->thread[2] = w->tid[2][lane];
+    lab_sim__where(wk, in, f->where, sizeof(f->where));
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof(what), fmt, ap);
+    va_end(ap);
+    snprintf(f->msg, sizeof(f->msg), "%s: %.300s, thread (%u,%u,%u) of block (%u,%u,%u) at %.100s",
+             check_names[kind], what, f->thread[0], f->thread[1], f->thread[2], f->block[0],
+             f->block[1], f->block[2], f->where);
+}
+
+sim_shadow *
+lab_sim__global_shadow(sim_worker *wk, const sim_alloc *a, uint64_t addr)
+{
+    sim_alloc *ma = (sim_alloc *)a;
+    sim_shadow *sh = __atomic_load_n((sim_shadow **)&ma->shadow, __ATOMIC_ACQUIRE);
+
+    if (!sh) {
+        lab_sim *s = wk->L->sim;
+        pthread_mutex_lock(&s->lock);
+        if (!(sh = (sim_shadow *)ma->shadow)) {
+            sh = calloc(a->size / 4 + 1, sizeof(sim_shadow));
+            __atomic_store_n((sim_shadow **)&ma->shadow, sh, __ATOMIC_RELEASE);
+        }
+        pthread_mutex_unlock(&s->lock);
+        if (!sh)
+            return NULL;
+    }
+    return sh + (addr - a->base) / 4;
+}
+
+void
+lab_sim__check_access(sim_worker *wk, const sim_warp *w, int lane, const sim_insn *in,
+                      sim_shadow *sh, bool write, bool global)
+{
+    uint32_t me = w->index * 32 + (uint32_t)lane + 1, epoch = wk->epoch;
+    lab_sim_check race = global ? LAB_SIM_CHECK_RACE_GLOBAL : LAB_SIM_CHECK_RACE_SHARED;
+    const char *space = global ? "global" : "shared";
+
+    if (sh->w_tid && sh->w_tid != me && sh->w_epoch == epoch) {
+        uint32_t other = sh->w_tid - 1;
+        if (other / 32 != w->index) {
+            lab_sim__finding(wk, w, lane, in, race, false,
+                             "%s of a %s word that thread %u (warp %u) wrote with no "
+                             "__syncthreads() between",
+                             write ? "write" : "read", space, other, other / 32);
+        } else if (sh->w_sync == w->wsync && !write) {
+            lab_sim__finding(wk, w, lane, in, LAB_SIM_CHECK_WARP_HAZARD, false,
+                             "read of a %s word that lane %u of the same warp wrote with no "
+                             "__syncwarp() between (volatile does not order lanes; undefined "
+                             "since Volta)",
+                             space, other % 32);
+        }
+    }
+    if (write && sh->r_tid && sh->r_tid != me && sh->r_epoch == epoch) {
+        uint32_t other = sh->r_tid - 1;
+        if (other / 32 != w->index)
+            lab_sim__finding(wk, w, lane, in, race, false,
+                             "write of a %s word that thread %u (warp %u) read with no "
+                             "__syncthreads() between",
+                             space, other, other / 32);
+        else if (sh->r_sync == w->wsync)
+            lab_sim__finding(wk, w, lane, in, LAB_SIM_CHECK_WARP_HAZARD, false,
+                             "write of a %s word that lane %u of the same warp read with no "
+                             "__syncwarp() between (volatile does not order lanes; undefined "
+                             "since Volta)",
+                             space, other % 32);
+    }
+    if (write) {
+        sh->w_tid = me;
+        sh->w_epoch = epoch;
+        sh->w_sync = w->wsync;
+    } else {
+        sh->r_tid = me;
+        sh->r_epoch = epoch;
+        sh->r_sync = w->wsync;
+    }
+}

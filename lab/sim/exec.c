@@ -1,0 +1,1834 @@
+/*
+ * exec.c - the interpreter: one block's warps, 32 lanes in lockstep.
+ *
+ * A warp runs the instruction at the top of its reconvergence stack with the
+ * entry's mask (minus exited lanes, minus lanes whose guard is false).  A
+ * divergent bra turns the top into (ipdom, old rpc, mask) and pushes the
+ * not-taken and the taken lanes, both reconverging at the ipdom; an entry
+ * whose pc reaches its rpc pops (SIM-NOTES.md section 2).  ret/exit retire
+ * lanes.  bar.sync parks the warp until every warp of the block that has not
+ * exited arrives.
+ *
+ * Registers hold raw bits in 64-bit slots (a .b32 register uses the low 32);
+ * floats are IEEE with the GPU's canonical NaN (0x7fffffff) and .ftz
+ * flushing; integer division by zero and shifts past the width follow what
+ * the GPU gives (SIM-NOTES.md section 5).  Each case opens with a comment
+ * stating the PTX semantics.
+ */
+#include "lab/sim/exec.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define FOR_LANES(m)                                                                               \
+    for (int l = 0; l < 32; l++)                                                                   \
+        if ((m) >> l & 1u)
+
+enum { RUN_DONE = 0, RUN_BARRIER = 1 };
+
+/* lanes in a mask; SWAR, as the build does not assume the popcnt instruction */
+static inline uint32_t
+lanes_of(uint32_t m)
+{
+    m = m - ((m >> 1) & 0x55555555u);
+    m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
+    return (((m + (m >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
+
+static inline float
+as_f32(uint64_t v)
+{
+    uint32_t u = (uint32_t)v;
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static inline double
+as_f64(uint64_t v)
+{
+    double d;
+    memcpy(&d, &v, 8);
+    return d;
+}
+
+/* f32 result bits: NaN is canonical on the GPU */
+static inline uint64_t
+bits_f32(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    if ((u & 0x7fffffffu) > 0x7f800000u)
+        u = 0x7fffffffu;
+    return u;
+}
+
+static inline uint64_t
+bits_f64(double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, 8);
+    if ((u & 0x7fffffffffffffffull) > 0x7ff0000000000000ull)
+        u = 0x7fffffffffffffffull;
+    return u;
+}
+
+static inline float
+flush(float f)
+{
+    return fpclassify(f) == FP_SUBNORMAL ? copysignf(0.0f, f) : f;
+}
+
+static const uint8_t type_width[T_COUNT] = {
+    [T_NONE] = 32, [T_B8] = 8,   [T_B16] = 16, [T_B32] = 32, [T_B64] = 64, [T_U8] = 8,
+    [T_U16] = 16,  [T_U32] = 32, [T_U64] = 64, [T_S8] = 8,   [T_S16] = 16, [T_S32] = 32,
+    [T_S64] = 64,  [T_F16] = 16, [T_F32] = 32, [T_F64] = 64, [T_PRED] = 1,
+};
+
+static inline bool
+is_float(unsigned t)
+{
+    return t == T_F32 || t == T_F64 || t == T_F16;
+}
+
+static inline bool
+is_signed(unsigned t)
+{
+    return t >= T_S8 && t <= T_S64;
+}
+
+static inline unsigned
+width(unsigned t)
+{
+    return type_width[t];
+}
+
+/* a register's bits as a signed/unsigned 64-bit value of type t */
+static inline int64_t
+sx(uint64_t v, unsigned t)
+{
+    unsigned w = width(t);
+    return w >= 64 ? (int64_t)v : (int64_t)(v << (64 - w)) >> (64 - w);
+}
+
+static inline uint64_t
+zx(uint64_t v, unsigned t)
+{
+    unsigned w = width(t);
+    return w >= 64 ? v : v & ((1ull << w) - 1);
+}
+
+static inline uint64_t
+trunc_to(uint64_t v, unsigned t)
+{
+    return zx(v, t);
+}
+
+/* ---- operands ------------------------------------------------------------ */
+
+static uint32_t
+sreg_value(const sim_worker *wk, const sim_warp *w, unsigned sr, int l)
+{
+    const sim_launch *L = wk->L;
+    switch (sr) {
+    case SR_TID_X:
+    case SR_TID_Y:
+    case SR_TID_Z:
+        return w->tid[sr - SR_TID_X][l];
+    case SR_NTID_X:
+    case SR_NTID_Y:
+    case SR_NTID_Z:
+        return L->block[sr - SR_NTID_X];
+    case SR_CTAID_X:
+    case SR_CTAID_Y:
+    case SR_CTAID_Z:
+        return wk->ctaid[sr - SR_CTAID_X];
+    case SR_NCTAID_X:
+    case SR_NCTAID_Y:
+    case SR_NCTAID_Z:
+        return L->grid[sr - SR_NCTAID_X];
+    case SR_LANEID:
+        return (uint32_t)l;
+    case SR_WARPID:
+        return w->index;
+    case SR_NWARPID:
+        return L->nwarps;
+    case SR_SMID:
+        return 0;
+    case SR_NSMID:
+        return 1;
+    case SR_LANEMASK_EQ:
+        return 1u << l;
+    case SR_LANEMASK_LT:
+        return (1u << l) - 1;
+    case SR_LANEMASK_LE:
+        return l == 31 ? 0xffffffffu : (2u << l) - 1;
+    case SR_LANEMASK_GT:
+        return l == 31 ? 0 : ~((2u << l) - 1);
+    case SR_LANEMASK_GE:
+        return ~((1u << l) - 1);
+    default: /* clocks: the warp's instruction count is as good a clock as any */
+        return (uint32_t)wk->metrics.warp_insts;
+    }
+}
+
+static inline const uint64_t *
+src(const sim_worker *wk, const sim_warp *w, const sim_opnd *o, uint64_t *tmp)
+{
+    switch (o->kind) {
+    case O_REG:
+        return &w->r[(size_t)o->reg * 32];
+    case O_SPECIAL:
+        for (int l = 0; l < 32; l++)
+            tmp[l] = sreg_value(wk, w, (unsigned)o->reg, l);
+        return tmp;
+    case O_ADDR:
+    case O_IMM:
+    default:
+        for (int l = 0; l < 32; l++)
+            tmp[l] = (uint64_t)o->imm;
+        return tmp;
+    }
+}
+
+static inline uint64_t *
+dst(sim_warp *w, const sim_opnd *o)
+{
+    return &w->r[(size_t)o->reg * 32];
+}
+
+/* ---- arithmetic ---------------------------------------------------------- */
+
+static uint64_t
+int_div(uint64_t x, uint64_t y, unsigned t, bool rem)
+{
+    if (is_signed(t)) {
+        int64_t a = sx(x, t), b = sx(y, t);
+        if (b == 0) /* undefined in PTX; the GPU gives -1 and the dividend */
+            return trunc_to(rem ? (uint64_t)a : ~0ull, t);
+        if (b == -1) /* INT_MIN / -1 wraps, no trap */
+            return trunc_to(rem ? 0 : (uint64_t)0 - (uint64_t)a, t);
+        return trunc_to(rem ? (uint64_t)(a % b) : (uint64_t)(a / b), t);
+    }
+    uint64_t a = zx(x, t), b = zx(y, t);
+    if (b == 0)
+        return trunc_to(rem ? a : ~0ull, t);
+    if (!(b & (b - 1))) /* a power of two, as the notes' tid % (2 * stride) */
+        return rem ? a & (b - 1) : a >> __builtin_ctzll(b);
+    return trunc_to(rem ? a % b : a / b, t);
+}
+
+static uint64_t
+f32_minmax(uint64_t x, uint64_t y, bool max, bool ftz)
+{
+    float a = as_f32(x), b = as_f32(y);
+    if (ftz) {
+        a = flush(a);
+        b = flush(b);
+    }
+    if (isnan(a) && isnan(b))
+        return 0x7fffffffu;
+    if (isnan(a))
+        return bits_f32(b);
+    if (isnan(b))
+        return bits_f32(a);
+    if (a == b) /* -0 < +0 */
+        return max ? (signbit(a) ? bits_f32(b) : bits_f32(a))
+                   : (signbit(a) ? bits_f32(a) : bits_f32(b));
+    return bits_f32(max ? (a > b ? a : b) : (a < b ? a : b));
+}
+
+static uint64_t
+f64_minmax(uint64_t x, uint64_t y, bool max)
+{
+    double a = as_f64(x), b = as_f64(y);
+    if (isnan(a) && isnan(b))
+        return bits_f64(a);
+    if (isnan(a))
+        return y;
+    if (isnan(b))
+        return x;
+    if (a == b)
+        return max ? (signbit(a) ? y : x) : (signbit(a) ? x : y);
+    return max ? (a > b ? x : y) : (a < b ? x : y);
+}
+
+/* add sub mul min max div rem and or xor shl shr copysign: d = a OP b */
+static int
+binary(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
+{
+    uint64_t ta[32], tb[32];
+    const uint64_t *a = src(wk, w, &in->o[1], ta), *b = src(wk, w, &in->o[2], tb);
+    uint64_t *d = dst(w, &in->o[0]);
+    unsigned t = in->type, wd = width(t);
+    bool ftz = in->flags & F_FTZ, sat = in->flags & F_SAT;
+
+    if (t == T_F32) {
+        FOR_LANES(m)
+        {
+            float x = as_f32(a[l]), y = as_f32(b[l]), r;
+            if (ftz) {
+                x = flush(x);
+                y = flush(y);
+            }
+            switch (in->op) {
+            case SIM_OP_ADD:
+                r = x + y;
+                break;
+            case SIM_OP_SUB:
+                r = x - y;
+                break;
+            case SIM_OP_MUL:
+                r = x * y;
+                break;
+            case SIM_OP_DIV:
+                r = x / y;
+                break;
+            case SIM_OP_COPYSIGN: /* copysign.f32 d, a, b: |b| with a's sign */
+                r = copysignf(y, x);
+                break;
+            case SIM_OP_MIN:
+            case SIM_OP_MAX:
+                d[l] = f32_minmax(a[l], b[l], in->op == SIM_OP_MAX, ftz);
+                continue;
+            default:
+                return lab_sim__unsupported(wk, in, "this operation on .f32");
+            }
+            if (ftz)
+                r = flush(r);
+            if (sat)
+                r = isnan(r) ? 0.0f : r < 0.0f ? 0.0f : r > 1.0f ? 1.0f : r;
+            d[l] = bits_f32(r);
+        }
+        return 0;
+    }
+    if (t == T_F64) {
+        FOR_LANES(m)
+        {
+            double x = as_f64(a[l]), y = as_f64(b[l]), r;
+            switch (in->op) {
+            case SIM_OP_ADD:
+                r = x + y;
+                break;
+            case SIM_OP_SUB:
+                r = x - y;
+                break;
+            case SIM_OP_MUL:
+                r = x * y;
+                break;
+            case SIM_OP_DIV:
+                r = x / y;
+                break;
+            case SIM_OP_COPYSIGN:
+                r = copysign(y, x);
+                break;
+            case SIM_OP_MIN:
+            case SIM_OP_MAX:
+                d[l] = f64_minmax(a[l], b[l], in->op == SIM_OP_MAX);
+                continue;
+            default:
+                return lab_sim__unsupported(wk, in, "this operation on .f64");
+            }
+            d[l] = bits_f64(r);
+        }
+        return 0;
+    }
+    if (t == T_PRED) {
+        FOR_LANES(m)
+        {
+            uint64_t x = a[l] != 0, y = b[l] != 0;
+            d[l] = in->op == SIM_OP_AND ? (x & y) : in->op == SIM_OP_OR ? (x | y) : (x ^ y);
+        }
+        return 0;
+    }
+    if (is_float(t))
+        return lab_sim__unsupported(wk, in, ".f16 arithmetic");
+    switch (in->op) {
+    case SIM_OP_ADD: /* add{.sat}.type: wrap-around, .sat.s32 clamps */
+        if (sat && t == T_S32) {
+            FOR_LANES(m)
+            {
+                int64_t r = sx(a[l], t) + sx(b[l], t);
+                d[l] = (uint32_t)(int32_t)(r > INT32_MAX   ? INT32_MAX
+                                           : r < INT32_MIN ? INT32_MIN
+                                                           : r);
+            }
+        } else if (wd == 32) {
+            FOR_LANES(m) d[l] = (uint32_t)(a[l] + b[l]);
+        } else {
+            FOR_LANES(m) d[l] = trunc_to(a[l] + b[l], t);
+        }
+        return 0;
+    case SIM_OP_SUB:
+        if (sat && t == T_S32) {
+            FOR_LANES(m)
+            {
+                int64_t r = sx(a[l], t) - sx(b[l], t);
+                d[l] = (uint32_t)(int32_t)(r > INT32_MAX   ? INT32_MAX
+                                           : r < INT32_MIN ? INT32_MIN
+                                                           : r);
+            }
+        } else {
+            FOR_LANES(m) d[l] = trunc_to(a[l] - b[l], t);
+        }
+        return 0;
+    case SIM_OP_MUL: /* mul.lo / .hi / .wide */
+        if (in->flags & F_WIDE) {
+            if (is_signed(t)) {
+                FOR_LANES(m) d[l] = (uint64_t)(sx(a[l], t) * sx(b[l], t));
+            } else {
+                FOR_LANES(m) d[l] = zx(a[l], t) * zx(b[l], t);
+            }
+        } else if (in->flags & F_HI) {
+            FOR_LANES(m)
+            {
+                if (wd == 64) {
+                    if (is_signed(t))
+                        d[l] = (uint64_t)(((__int128)(int64_t)a[l] * (int64_t)b[l]) >> 64);
+                    else
+                        d[l] = (uint64_t)(((unsigned __int128)a[l] * b[l]) >> 64);
+                } else if (is_signed(t)) {
+                    d[l] = trunc_to((uint64_t)((sx(a[l], t) * sx(b[l], t)) >> wd), t);
+                } else {
+                    d[l] = trunc_to((zx(a[l], t) * zx(b[l], t)) >> wd, t);
+                }
+            }
+        } else {
+            FOR_LANES(m) d[l] = trunc_to(a[l] * b[l], t);
+        }
+        return 0;
+    case SIM_OP_DIV:
+    case SIM_OP_REM:
+        FOR_LANES(m) d[l] = int_div(a[l], b[l], t, in->op == SIM_OP_REM);
+        return 0;
+    case SIM_OP_MIN:
+    case SIM_OP_MAX:
+        FOR_LANES(m)
+        {
+            bool lt = is_signed(t) ? sx(a[l], t) < sx(b[l], t) : zx(a[l], t) < zx(b[l], t);
+            d[l] = trunc_to((in->op == SIM_OP_MIN) == lt ? a[l] : b[l], t);
+        }
+        return 0;
+    case SIM_OP_AND:
+        FOR_LANES(m) d[l] = a[l] & b[l];
+        return 0;
+    case SIM_OP_OR:
+        FOR_LANES(m) d[l] = a[l] | b[l];
+        return 0;
+    case SIM_OP_XOR:
+        FOR_LANES(m) d[l] = trunc_to(a[l] ^ b[l], t);
+        return 0;
+    case SIM_OP_SHL: /* shift amounts past the width give 0 */
+        FOR_LANES(m)
+        {
+            uint32_t s = (uint32_t)b[l];
+            d[l] = s >= wd ? 0 : trunc_to(a[l] << s, t);
+        }
+        return 0;
+    case SIM_OP_SHR: /* .s fills with the sign, clamped at the width */
+        FOR_LANES(m)
+        {
+            uint32_t s = (uint32_t)b[l];
+            if (is_signed(t))
+                d[l] = trunc_to((uint64_t)(sx(a[l], t) >> (s >= wd ? wd - 1 : s)), t);
+            else
+                d[l] = s >= wd ? 0 : zx(a[l], t) >> s;
+        }
+        return 0;
+    default:
+        return lab_sim__unsupported(wk, in, "this integer operation");
+    }
+}
+
+/* mad / fma: d = a * b + c (mad.lo/.hi/.wide for integers; fma.rn: one rounding) */
+static int
+ternary_mad(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
+{
+    uint64_t ta[32], tb[32], tc[32];
+    const uint64_t *a = src(wk, w, &in->o[1], ta), *b = src(wk, w, &in->o[2], tb),
+                   *c = src(wk, w, &in->o[3], tc);
+    uint64_t *d = dst(w, &in->o[0]);
+    unsigned t = in->type, wd = width(t);
+
+    if (t == T_F32) {
+        bool ftz = in->flags & F_FTZ, sat = in->flags & F_SAT;
+        FOR_LANES(m)
+        {
+            float x = as_f32(a[l]), y = as_f32(b[l]), z = as_f32(c[l]), r;
+            if (ftz) {
+                x = flush(x);
+                y = flush(y);
+                z = flush(z);
+            }
+            r = fmaf(x, y, z);
+            if (ftz)
+                r = flush(r);
+            if (sat)
+                r = isnan(r) ? 0.0f : r < 0.0f ? 0.0f : r > 1.0f ? 1.0f : r;
+            d[l] = bits_f32(r);
+        }
+        return 0;
+    }
+    if (t == T_F64) {
+        FOR_LANES(m) d[l] = bits_f64(fma(as_f64(a[l]), as_f64(b[l]), as_f64(c[l])));
+        return 0;
+    }
+    if (is_float(t))
+        return lab_sim__unsupported(wk, in, ".f16 arithmetic");
+    FOR_LANES(m)
+    {
+        if (in->flags & F_WIDE) {
+            uint64_t p =
+                is_signed(t) ? (uint64_t)(sx(a[l], t) * sx(b[l], t)) : zx(a[l], t) * zx(b[l], t);
+            d[l] = p + c[l];
+        } else if (in->flags & F_HI) {
+            uint64_t p = is_signed(t) ? (uint64_t)((sx(a[l], t) * sx(b[l], t)) >> wd)
+                                      : (zx(a[l], t) * zx(b[l], t)) >> wd;
+            if (wd == 64)
+                return lab_sim__unsupported(wk, in, "mad.hi on 64-bit operands");
+            d[l] = trunc_to(p + c[l], t);
+        } else {
+            d[l] = trunc_to(a[l] * b[l] + c[l], t);
+        }
+    }
+    return 0;
+}
+
+/* neg abs not cnot popc clz brev bfind sqrt rsqrt rcp ex2 lg2 sin cos: d = OP a */
+static int
+unary(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
+{
+    uint64_t ta[32];
+    const uint64_t *a = src(wk, w, &in->o[1], ta);
+    uint64_t *d = dst(w, &in->o[0]);
+    unsigned t = in->type, wd = width(t);
+    bool ftz = in->flags & F_FTZ;
+
+    if (t == T_F32) {
+        FOR_LANES(m)
+        {
+            float x = as_f32(a[l]), r;
+            if (ftz)
+                x = flush(x);
+            switch (in->op) {
+            case SIM_OP_NEG: /* sign flip, even of NaN */
+                d[l] = (uint32_t)a[l] ^ 0x80000000u;
+                if (ftz)
+                    d[l] = bits_f32(-x);
+                continue;
+            case SIM_OP_ABS:
+                d[l] = (uint32_t)a[l] & 0x7fffffffu;
+                if (ftz)
+                    d[l] = bits_f32(fabsf(x));
+                continue;
+            case SIM_OP_SQRT:
+                r = sqrtf(x);
+                break;
+            case SIM_OP_RSQRT:
+                r = 1.0f / sqrtf(x);
+                break;
+            case SIM_OP_RCP:
+                r = 1.0f / x;
+                break;
+            case SIM_OP_EX2:
+                r = exp2f(x);
+                break;
+            case SIM_OP_LG2:
+                r = log2f(x);
+                break;
+            case SIM_OP_SIN:
+                r = sinf(x);
+                break;
+            case SIM_OP_COS:
+                r = cosf(x);
+                break;
+            default:
+                return lab_sim__unsupported(wk, in, "this operation on .f32");
+            }
+            if (ftz)
+                r = flush(r);
+            d[l] = bits_f32(r);
+        }
+        return 0;
+    }
+    if (t == T_F64) {
+        FOR_LANES(m)
+        {
+            double x = as_f64(a[l]);
+            switch (in->op) {
+            case SIM_OP_NEG:
+                d[l] = a[l] ^ 0x8000000000000000ull;
+                continue;
+            case SIM_OP_ABS:
+                d[l] = a[l] & 0x7fffffffffffffffull;
+                continue;
+            case SIM_OP_SQRT:
+                d[l] = bits_f64(sqrt(x));
+                continue;
+            case SIM_OP_RSQRT:
+                d[l] = bits_f64(1.0 / sqrt(x));
+                continue;
+            case SIM_OP_RCP:
+                d[l] = bits_f64(1.0 / x);
+                continue;
+            default:
+                return lab_sim__unsupported(wk, in, "this operation on .f64");
+            }
+        }
+        return 0;
+    }
+    if (is_float(t))
+        return lab_sim__unsupported(wk, in, ".f16 arithmetic");
+    FOR_LANES(m)
+    {
+        uint64_t x = zx(a[l], t);
+        switch (in->op) {
+        case SIM_OP_NEG:
+            d[l] = trunc_to(0 - x, t);
+            break;
+        case SIM_OP_ABS: {
+            int64_t v = sx(a[l], t);
+            d[l] = trunc_to((uint64_t)(v < 0 ? -(uint64_t)v : (uint64_t)v), t);
+            break;
+        }
+        case SIM_OP_NOT:
+            d[l] = t == T_PRED ? !a[l] : trunc_to(~x, t);
+            break;
+        case SIM_OP_CNOT:
+            d[l] = x == 0;
+            break;
+        case SIM_OP_POPC: /* result is .u32 */
+            d[l] = (uint32_t)__builtin_popcountll(x);
+            break;
+        case SIM_OP_CLZ:
+            d[l] = x == 0 ? wd : (uint32_t)(__builtin_clzll(x) - (64 - wd));
+            break;
+        case SIM_OP_BREV: {
+            uint64_t r = 0;
+            for (unsigned i = 0; i < wd; i++)
+                r |= ((x >> i) & 1) << (wd - 1 - i);
+            d[l] = r;
+            break;
+        }
+        case SIM_OP_BFIND: { /* position of the most significant non-sign bit; ~0 if none */
+            uint64_t v = is_signed(t) && sx(a[l], t) < 0 ? zx(~x, t) : x;
+            uint32_t r = v == 0 ? 0xffffffffu : 63u - (uint32_t)__builtin_clzll(v);
+            if ((in->flags & F_SHIFTAMT) && r != 0xffffffffu)
+                r = wd - 1 - r;
+            d[l] = r;
+            break;
+        }
+        default:
+            return lab_sim__unsupported(wk, in, "this integer operation");
+        }
+    }
+    return 0;
+}
+
+static bool
+compare(unsigned cmp, unsigned t, uint64_t x, uint64_t y)
+{
+    if (is_float(t)) {
+        double a = t == T_F32 ? as_f32(x) : as_f64(x), b = t == T_F32 ? as_f32(y) : as_f64(y);
+        bool un = isnan(a) || isnan(b);
+        switch (cmp) {
+        case CMP_EQ:
+            return !un && a == b;
+        case CMP_NE:
+            return !un && a != b;
+        case CMP_LT:
+            return !un && a < b;
+        case CMP_LE:
+            return !un && a <= b;
+        case CMP_GT:
+            return !un && a > b;
+        case CMP_GE:
+            return !un && a >= b;
+        case CMP_EQU:
+            return un || a == b;
+        case CMP_NEU:
+            return un || a != b;
+        case CMP_LTU:
+            return un || a < b;
+        case CMP_LEU:
+            return un || a <= b;
+        case CMP_GTU:
+            return un || a > b;
+        case CMP_GEU:
+            return un || a >= b;
+        case CMP_NUM:
+            return !un;
+        case CMP_NAN:
+            return un;
+        default:
+            return false;
+        }
+    }
+    if (is_signed(t)) {
+        int64_t a = sx(x, t), b = sx(y, t);
+        switch (cmp) {
+        case CMP_EQ:
+            return a == b;
+        case CMP_NE:
+            return a != b;
+        case CMP_LT:
+            return a < b;
+        case CMP_LE:
+            return a <= b;
+        case CMP_GT:
+            return a > b;
+        case CMP_GE:
+            return a >= b;
+        default:
+            return false;
+        }
+    }
+    uint64_t a = t == T_PRED ? x != 0 : zx(x, t), b = t == T_PRED ? y != 0 : zx(y, t);
+    switch (cmp) {
+    case CMP_EQ:
+        return a == b;
+    case CMP_NE:
+        return a != b;
+    case CMP_LT:
+    case CMP_LO:
+        return a < b;
+    case CMP_LE:
+    case CMP_LS:
+        return a <= b;
+    case CMP_GT:
+    case CMP_HI:
+        return a > b;
+    case CMP_GE:
+    case CMP_HS:
+        return a >= b;
+    default:
+        return false;
+    }
+}
+
+/* setp.cmp.type p[|q], a, b[, {!}c with .and/.or/.xor]: p = a cmp b (op c), q = !(a cmp b) (op c)
+ */
+static int
+exec_setp(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
+{
+    uint64_t ta[32], tb[32], tc[32];
+    const uint64_t *a = src(wk, w, &in->o[1], ta), *b = src(wk, w, &in->o[2], tb), *c = NULL;
+    uint64_t *p = dst(w, &in->o[0]), *q = in->o[0].reg2 >= 0 ? &w->r[in->o[0].reg2 * 32] : NULL;
+    bool cneg = false;
+
+    if (in->nops > 3) {
+        c = src(wk, w, &in->o[3], tc);
+        cneg = in->o[3].neg;
+    }
+    FOR_LANES(m)
+    {
+        bool r = compare(in->sub, in->type, a[l], b[l]), nr = !r;
+        if (c) {
+            bool cv = (c[l] != 0) != cneg;
+            if (in->flags & F_BOOLAND) {
+                r = r && cv;
+                nr = nr && cv;
+            } else if (in->flags & F_BOOLOR) {
+                r = r || cv;
+                nr = nr || cv;
+            } else {
+                r = r != cv;
+                nr = nr != cv;
+            }
+        }
+        p[l] = r;
+        if (q)
+            q[l] = nr;
+    }
+    return 0;
+}
+
+static double
+round_int(double v, unsigned rnd)
+{
+    switch (rnd) {
+    case RND_RNI:
+        return nearbyint(v);
+    case RND_RMI:
+        return floor(v);
+    case RND_RPI:
+        return ceil(v);
+    default:
+        return trunc(v);
+    }
+}
+
+/* cvt{.rnd}{.ftz}{.sat}.dtype.atype d, a */
+static int
+exec_cvt(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
+{
+    uint64_t ta[32];
+    const uint64_t *a = src(wk, w, &in->o[1], ta);
+    uint64_t *d = dst(w, &in->o[0]);
+    unsigned dt = in->type, st = in->type2;
+
+    if (dt == T_F16 || st == T_F16)
+        return lab_sim__unsupported(wk, in, ".f16 conversions");
+    FOR_LANES(m)
+    {
+        if (is_float(st) && is_float(dt)) {
+            double v = st == T_F32 ? as_f32(a[l]) : as_f64(a[l]);
+            if ((in->flags & F_FTZ) && st == T_F32)
+                v = flush((float)v);
+            if (in->rnd >= RND_RNI)
+                v = round_int(v, in->rnd);
+            if (in->flags & F_SAT)
+                v = isnan(v) ? 0.0 : v < 0 ? 0.0 : v > 1 ? 1.0 : v;
+            if (dt == T_F32) {
+                float f = (float)v;
+                if (in->flags & F_FTZ)
+                    f = flush(f);
+                d[l] = bits_f32(f);
+            } else {
+                d[l] = bits_f64(v);
+            }
+        } else if (is_float(st)) { /* float -> int: rounded, NaN -> 0, saturated */
+            double v = st == T_F32 ? as_f32(a[l]) : as_f64(a[l]);
+            unsigned wd = width(dt);
+            if ((in->flags & F_FTZ) && st == T_F32)
+                v = flush((float)v);
+            v = round_int(v, in->rnd ? in->rnd : RND_RZI);
+            if (isnan(v)) {
+                d[l] = 0;
+            } else if (is_signed(dt)) {
+                double lo = -ldexp(1.0, (int)wd - 1), hi = ldexp(1.0, (int)wd - 1);
+                int64_t r = v <= lo   ? (int64_t)lo
+                            : v >= hi ? (wd == 64 ? INT64_MAX : (int64_t)hi - 1)
+                                      : (int64_t)v;
+                d[l] = trunc_to((uint64_t)r, dt);
+            } else {
+                double hi = ldexp(1.0, (int)wd);
+                uint64_t r = v <= 0    ? 0
+                             : v >= hi ? (wd == 64 ? UINT64_MAX : (uint64_t)hi - 1)
+                                       : (uint64_t)v;
+                d[l] = r;
+            }
+        } else if (is_float(dt)) { /* int -> float, round to nearest */
+            if (dt == T_F32)
+                d[l] = bits_f32(is_signed(st) ? (float)sx(a[l], st) : (float)zx(a[l], st));
+            else
+                d[l] = bits_f64(is_signed(st) ? (double)sx(a[l], st) : (double)zx(a[l], st));
+        } else { /* int -> int: extend by the source's signedness, then truncate or saturate */
+            int64_t sv = is_signed(st) ? sx(a[l], st) : (int64_t)zx(a[l], st);
+            if (in->flags & F_SAT) {
+                unsigned wd = width(dt);
+                if (is_signed(dt)) {
+                    int64_t lo = wd == 64 ? INT64_MIN : -(1ll << (wd - 1)),
+                            hi = wd == 64 ? INT64_MAX : (1ll << (wd - 1)) - 1;
+                    if (!is_signed(st) && zx(a[l], st) > (uint64_t)hi)
+                        sv = hi;
+                    else
+                        sv = sv < lo ? lo : sv > hi ? hi : sv;
+                } else {
+                    uint64_t hi = wd == 64 ? UINT64_MAX : (1ull << wd) - 1;
+                    if (is_signed(st) && sv < 0)
+                        sv = 0;
+                    else if ((uint64_t)sv > hi)
+                        sv = (int64_t)hi;
+                }
+            }
+            d[l] = trunc_to((uint64_t)sv, dt);
+        }
+    }
+    return 0;
+}
+
+/* ---- memory -------------------------------------------------------------- */
+
+typedef struct resolved {
+    uint8_t *p;
+    sim_space space;
+    sim_shadow *sh;
+} resolved;
+
+static const char *const space_names[SP_COUNT] = { "generic", "global", "shared",
+                                                   "local",   "param",  "const" };
+
+/* Where lane l's access of bytes at addr goes; false after a fatal finding. */
+static bool
+resolve(sim_worker *wk, const sim_warp *w, int l, const sim_insn *in, sim_space space,
+        uint64_t addr, uint32_t bytes, bool write, resolved *out)
+{
+    const sim_launch *L = wk->L;
+    uint64_t tag = addr & SIM_TAG_MASK;
+
+    if (space == SP_GENERIC)
+        space = tag == SIM_SHARED_TAG ? SP_SHARED : tag == SIM_LOCAL_TAG ? SP_LOCAL : SP_GLOBAL;
+    if (space == SP_SHARED || space == SP_LOCAL)
+        addr &= ~SIM_TAG_MASK;
+    out->space = space;
+    out->sh = NULL;
+    if (bytes > 1 && addr % bytes && space != SP_PARAM) {
+        lab_sim__finding(wk, w, l, in, LAB_SIM_CHECK_MISALIGNED, true,
+                         "misaligned %s %s of %u bytes at %s address 0x%llx", space_names[space],
+                         write ? "store" : "load", bytes, space_names[space],
+                         (unsigned long long)addr);
+        return false;
+    }
+    switch (space) {
+    case SP_GLOBAL:
+    case SP_CONST: {
+        const sim_alloc *a = wk->last_alloc;
+        if (!a || addr < a->base || addr - a->base >= a->size || bytes > a->size - (addr - a->base))
+            a = lab_sim__find(L->sim, addr, bytes);
+        if (!a) {
+            const sim_alloc *near = lab_sim__nearest(L->sim, addr);
+            if (near && addr - near->base < near->size + (1u << 20))
+                lab_sim__finding(wk, w, l, in, LAB_SIM_CHECK_OOB_GLOBAL, true,
+                                 "out-of-bounds global %s of %u bytes at byte %llu of a "
+                                 "%llu-byte allocation",
+                                 write ? "store" : "load", bytes,
+                                 (unsigned long long)(addr - near->base),
+                                 (unsigned long long)near->size);
+            else
+                lab_sim__finding(wk, w, l, in, LAB_SIM_CHECK_OOB_GLOBAL, true,
+                                 "out-of-bounds global %s of %u bytes at 0x%llx, outside every "
+                                 "allocation",
+                                 write ? "store" : "load", bytes, (unsigned long long)addr);
+            return false;
+        }
+        wk->last_alloc = a;
+        out->p = (uint8_t *)(uintptr_t)addr;
+        if (L->checks && space == SP_GLOBAL)
+            out->sh = lab_sim__global_shadow(wk, a, addr);
+        return true;
+    }
+    case SP_SHARED:
+        if (addr < L->shared_static && bytes <= L->shared_static - addr) {
+            out->p = wk->shared_static + addr;
+            out->sh = wk->sh_static + addr / 4;
+            return true;
+        }
+        if (addr >= SIM_DYN_SHARED && addr - SIM_DYN_SHARED < L->shared_dyn &&
+            bytes <= L->shared_dyn - (addr - SIM_DYN_SHARED)) {
+            out->p = wk->shared_dyn + (addr - SIM_DYN_SHARED);
+            out->sh = wk->sh_dyn + (addr - SIM_DYN_SHARED) / 4;
+            return true;
+        }
+        if (addr >= SIM_DYN_SHARED)
+            lab_sim__finding(wk, w, l, in, LAB_SIM_CHECK_OOB_SHARED, true,
+                             "out-of-bounds shared %s of %u bytes at byte %llu of the dynamic "
+                             "shared array (%u bytes given at launch)",
+                             write ? "store" : "load", bytes,
+                             (unsigned long long)(addr - SIM_DYN_SHARED), L->shared_dyn);
+        else
+            lab_sim__finding(wk, w, l, in, LAB_SIM_CHECK_OOB_SHARED, true,
+                             "out-of-bounds shared %s of %u bytes at byte %llu (the block has %u "
+                             "bytes of static shared memory)",
+                             write ? "store" : "load", bytes, (unsigned long long)addr,
+                             L->shared_static);
+        return false;
+    case SP_LOCAL: {
+        uint32_t lb = L->f->local_bytes;
+        if (addr < lb && bytes <= lb - addr) {
+            out->p = wk->local + ((size_t)w->index * 32 + (size_t)l) * lb + addr;
+            return true;
+        }
+        lab_sim__finding(wk, w, l, in, LAB_SIM_CHECK_OOB_LOCAL, true,
+                         "out-of-bounds local %s of %u bytes at byte %llu of %u",
+                         write ? "store" : "load", bytes, (unsigned long long)addr, lb);
+        return false;
+    }
+    case SP_PARAM:
+        if (write || addr + bytes > L->f->param_bytes) {
+            lab_sim__unsupported(wk, in,
+                                 write ? "stores to .param"
+                                       : "a .param access outside "
+                                         "the kernel's parameters");
+            return false;
+        }
+        out->p = L->params + addr;
+        return true;
+    default:
+        return false;
+    }
+}
+
+static inline uint64_t
+load_bits(const uint8_t *p, unsigned t)
+{
+    switch (width(t)) {
+    case 8:
+        return is_signed(t) ? (uint64_t)(int64_t)(int8_t)*p : *p;
+    case 16: {
+        uint16_t v;
+        memcpy(&v, p, 2);
+        return is_signed(t) ? (uint64_t)(int64_t)(int16_t)v : v;
+    }
+    case 64: {
+        uint64_t v;
+        memcpy(&v, p, 8);
+        return v;
+    }
+    default: {
+        uint32_t v;
+        memcpy(&v, p, 4);
+        return is_signed(t) ? (uint64_t)(uint32_t)v : v;
+    }
+    }
+}
+
+static inline void
+store_bits(uint8_t *p, unsigned t, uint64_t v)
+{
+    switch (width(t)) {
+    case 8:
+        *p = (uint8_t)v;
+        break;
+    case 16: {
+        uint16_t x = (uint16_t)v;
+        memcpy(p, &x, 2);
+        break;
+    }
+    case 64:
+        memcpy(p, &v, 8);
+        break;
+    default: {
+        uint32_t x = (uint32_t)v;
+        memcpy(p, &x, 4);
+        break;
+    }
+    }
+}
+
+static void
+count_access(sim_worker *wk, const sim_insn *in, const uint64_t *addr, const uint8_t *spaces,
+             uint32_t m, uint32_t bytes, bool store)
+{
+    uint32_t gm = 0, sm = 0;
+
+    FOR_LANES(m)
+    {
+        if (spaces[l] == SP_GLOBAL)
+            gm |= 1u << l;
+        else if (spaces[l] == SP_SHARED)
+            sm |= 1u << l;
+    }
+    (void)in;
+    if (gm)
+        lab_sim__count_global(&wk->metrics, store, addr, gm, bytes);
+    if (sm)
+        lab_sim__count_shared(&wk->metrics, addr, sm, bytes);
+}
+
+/* ld{.space}{.vec}.type d, [a]  /  st{.space}{.vec}.type [a], b */
+static int
+exec_ldst(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m, bool store)
+{
+    const sim_opnd *ao = &in->o[store ? 0 : 1], *vo = &in->o[store ? 1 : 0];
+    uint32_t tb = width(in->type) / 8, bytes = tb * in->vec;
+    uint64_t addr[32], tv[32];
+    uint8_t spaces[32];
+    const uint64_t *base = ao->reg >= 0 ? &w->r[(size_t)ao->reg * 32] : NULL;
+    sim_space space = (sim_space)in->space;
+
+    if (ao->kind != O_MEM)
+        return lab_sim__unsupported(wk, in, "an address operand that is not [..]");
+    if (space == SP_GENERIC && ao->reg < 0 && ao->space != SP_GENERIC)
+        space = (sim_space)ao->space; /* generic access of a named variable */
+    if (tb == 0)
+        tb = 1;
+    FOR_LANES(m)
+    {
+        resolved r;
+        addr[l] = (base ? base[l] : 0) + (uint64_t)ao->imm;
+        if (!resolve(wk, w, l, in, space, addr[l], bytes, store, &r))
+            return -1;
+        spaces[l] = (uint8_t)r.space;
+        if (r.space == SP_SHARED || r.space == SP_LOCAL)
+            addr[l] &= ~SIM_TAG_MASK;
+        if (r.sh && wk->L->checks)
+            for (uint32_t k = 0; k < (bytes + 3) / 4; k++)
+                lab_sim__check_access(wk, w, l, in, r.sh + k, store, r.space == SP_GLOBAL);
+        for (uint32_t v = 0; v < in->vec; v++) {
+            uint8_t *p = r.p + v * tb;
+            if (store) {
+                const uint64_t *s;
+                if (vo->kind == O_VEC) {
+                    if (vo->vec[v] < 0)
+                        continue;
+                    s = &w->r[(size_t)vo->vec[v] * 32];
+                } else {
+                    s = src(wk, w, vo, tv);
+                }
+                store_bits(p, in->type, s[l]);
+            } else {
+                int32_t reg = vo->kind == O_VEC ? vo->vec[v] : vo->reg;
+                if (reg >= 0)
+                    w->r[(size_t)reg * 32 + l] = load_bits(p, in->type);
+            }
+        }
+    }
+    count_access(wk, in, addr, spaces, m, bytes, store);
+    return 0;
+}
+
+static uint64_t
+atomic_apply(const sim_insn *in, uint8_t *p, uint64_t b, uint64_t c, bool shared)
+{
+    unsigned t = in->type;
+    (void)shared;
+    if (t == T_F32) {
+        uint32_t *q = (uint32_t *)p, old = __atomic_load_n(q, __ATOMIC_RELAXED), nw;
+        do {
+            float r;
+            if (in->sub == AOP_ADD)
+                r = flush(flush(as_f32(old)) + flush(as_f32(b))); /* atom.add.f32 is .ftz */
+            else if (in->sub == AOP_MIN || in->sub == AOP_MAX)
+                r = as_f32(f32_minmax(old, b, in->sub == AOP_MAX, true));
+            else if (in->sub == AOP_EXCH)
+                r = as_f32(b);
+            else
+                return old;
+            nw = (uint32_t)bits_f32(r);
+        } while (
+            !__atomic_compare_exchange_n(q, &old, nw, false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
+        return old;
+    }
+    if (t == T_F64) {
+        uint64_t *q = (uint64_t *)p, old = __atomic_load_n(q, __ATOMIC_RELAXED), nw;
+        do {
+            nw = in->sub == AOP_EXCH ? b : bits_f64(as_f64(old) + as_f64(b));
+        } while (
+            !__atomic_compare_exchange_n(q, &old, nw, false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
+        return old;
+    }
+    if (width(t) == 64) {
+        uint64_t *q = (uint64_t *)p, old = __atomic_load_n(q, __ATOMIC_RELAXED), nw;
+        do {
+            switch (in->sub) {
+            case AOP_ADD:
+                nw = old + b;
+                break;
+            case AOP_MIN:
+                nw = is_signed(t) ? ((int64_t)old < (int64_t)b ? old : b) : (old < b ? old : b);
+                break;
+            case AOP_MAX:
+                nw = is_signed(t) ? ((int64_t)old > (int64_t)b ? old : b) : (old > b ? old : b);
+                break;
+            case AOP_CAS:
+                nw = old == b ? c : old;
+                break;
+            case AOP_EXCH:
+                nw = b;
+                break;
+            case AOP_AND:
+                nw = old & b;
+                break;
+            case AOP_OR:
+                nw = old | b;
+                break;
+            case AOP_XOR:
+                nw = old ^ b;
+                break;
+            default:
+                nw = old;
+            }
+        } while (
+            !__atomic_compare_exchange_n(q, &old, nw, false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
+        return old;
+    }
+    uint32_t *q = (uint32_t *)p, old = __atomic_load_n(q, __ATOMIC_RELAXED), nw;
+    uint32_t bb = (uint32_t)b, cc = (uint32_t)c;
+    do {
+        switch (in->sub) {
+        case AOP_ADD:
+            nw = old + bb;
+            break;
+        case AOP_MIN:
+            nw = is_signed(t) ? ((int32_t)old < (int32_t)bb ? old : bb) : (old < bb ? old : bb);
+            break;
+        case AOP_MAX:
+            nw = is_signed(t) ? ((int32_t)old > (int32_t)bb ? old : bb) : (old > bb ? old : bb);
+            break;
+        case AOP_INC: /* ((old >= b) ? 0 : old + 1) */
+            nw = old >= bb ? 0 : old + 1;
+            break;
+        case AOP_DEC: /* ((old == 0 || old > b) ? b : old - 1) */
+            nw = old == 0 || old > bb ? bb : old - 1;
+            break;
+        case AOP_CAS:
+            nw = old == bb ? cc : old;
+            break;
+        case AOP_EXCH:
+            nw = bb;
+            break;
+        case AOP_AND:
+            nw = old & bb;
+            break;
+        case AOP_OR:
+            nw = old | bb;
+            break;
+        case AOP_XOR:
+            nw = old ^ bb;
+            break;
+        default:
+            nw = old;
+        }
+    } while (!__atomic_compare_exchange_n(q, &old, nw, false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
+    return old;
+}
+
+/* atom{.space}.op.type d, [a], b{, c}: d = old, [a] = old op b; red: no d. Lanes in order. */
+static int
+exec_atom(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
+{
+    bool red = in->op == SIM_OP_RED;
+    const sim_opnd *ao = &in->o[red ? 0 : 1];
+    uint64_t tb[32], tc[32], addr[32];
+    uint8_t spaces[32];
+    const uint64_t *b = src(wk, w, &in->o[red ? 1 : 2], tb);
+    const uint64_t *c = in->sub == AOP_CAS ? src(wk, w, &in->o[red ? 2 : 3], tc) : tb;
+    const uint64_t *base = ao->reg >= 0 ? &w->r[(size_t)ao->reg * 32] : NULL;
+    uint32_t bytes = width(in->type) / 8;
+    sim_space space = (sim_space)in->space;
+
+    if (ao->kind != O_MEM)
+        return lab_sim__unsupported(wk, in, "an address operand that is not [..]");
+    if (space == SP_GENERIC && ao->reg < 0 && ao->space != SP_GENERIC)
+        space = (sim_space)ao->space;
+    FOR_LANES(m)
+    {
+        resolved r;
+        uint64_t old;
+        addr[l] = (base ? base[l] : 0) + (uint64_t)ao->imm;
+        if (!resolve(wk, w, l, in, space, addr[l], bytes, true, &r))
+            return -1;
+        if (r.space != SP_GLOBAL && r.space != SP_SHARED)
+            return lab_sim__unsupported(wk, in, "atomics outside global and shared memory");
+        spaces[l] = (uint8_t)r.space;
+        if (r.space == SP_SHARED)
+            addr[l] &= ~SIM_TAG_MASK;
+        old = atomic_apply(in, r.p, b[l], c[l], r.space == SP_SHARED);
+        if (!red)
+            w->r[(size_t)in->o[0].reg * 32 + l] = old;
+    }
+    count_access(wk, in, addr, spaces, m, bytes, false);
+    return 0;
+}
+
+/* ---- warp-level ---------------------------------------------------------- */
+
+/* the *.sync membermask rules: every executing lane is in the mask, and every lane of the
+ * mask that has not exited executes it together */
+static bool
+check_mask(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m, uint32_t mask)
+{
+    uint32_t missing = mask & ~m & w->valid & ~w->exited, outside = m & ~mask;
+    if (!wk->L->checks || (!missing && !outside))
+        return true;
+    if (outside)
+        lab_sim__finding(wk, w, __builtin_ctz(outside), in, LAB_SIM_CHECK_SYNC_MASK, false,
+                         "'%s' executed by a lane outside its member mask 0x%08x", in->text, mask);
+    else
+        lab_sim__finding(wk, w, __builtin_ctz(missing), in, LAB_SIM_CHECK_SYNC_MASK, false,
+                         "'%s' with member mask 0x%08x reached by lanes 0x%08x only: lane %d is "
+                         "on another path (divergent mask)",
+                         in->text, mask, m, __builtin_ctz(missing));
+    return false;
+}
+
+static uint32_t
+mask_operand(sim_worker *wk, sim_warp *w, const sim_opnd *o, uint32_t m)
+{
+    uint64_t t[32];
+    const uint64_t *v = src(wk, w, o, t);
+    return m ? (uint32_t)v[__builtin_ctz(m)] : 0xffffffffu;
+}
+
+/* shfl.sync.mode.b32 d[|p], a, b, c, membermask (PTX ISA pseudo-code) */
+static int
+exec_shfl(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
+{
+    uint64_t ta[32], tb[32], tc[32], res[32], pv[32];
+    const uint64_t *a = src(wk, w, &in->o[1], ta), *b = src(wk, w, &in->o[2], tb),
+                   *c = src(wk, w, &in->o[3], tc);
+    uint32_t mask = in->nops > 4 ? mask_operand(wk, w, &in->o[4], m) : 0xffffffffu;
+
+    check_mask(wk, w, in, m, mask);
+    FOR_LANES(m)
+    {
+        uint32_t bval = (uint32_t)b[l] & 0x1f, cval = (uint32_t)c[l];
+        uint32_t clamp = cval & 0x1f, segmask = (cval >> 8) & 0x1f;
+        uint32_t maxl = ((uint32_t)l & segmask) | (clamp & ~segmask), minl = (uint32_t)l & segmask;
+        int32_t j;
+        bool p;
+        switch (in->sub) {
+        case SHFL_UP:
+            j = l - (int32_t)bval;
+            p = j >= (int32_t)maxl;
+            break;
+        case SHFL_DOWN:
+            j = l + (int32_t)bval;
+            p = j <= (int32_t)maxl;
+            break;
+        case SHFL_BFLY:
+            j = l ^ (int32_t)bval;
+            p = j <= (int32_t)maxl;
+            break;
+        default:
+            j = (int32_t)(minl | (bval & ~segmask));
+            p = j <= (int32_t)maxl;
+            break;
+        }
+        if (!p)
+            j = l;
+        if (!(m >> j & 1u) && wk->L->checks)
+            lab_sim__finding(wk, w, l, in, LAB_SIM_CHECK_SYNC_MASK, false,
+                             "'%s': lane %d reads lane %d, which does not take part (the value "
+                             "is undefined)",
+                             in->text, l, j);
+        res[l] = (uint32_t)a[j];
+        pv[l] = p;
+    }
+    FOR_LANES(m)
+    {
+        w->r[(size_t)in->o[0].reg * 32 + l] = res[l];
+        if (in->o[0].reg2 >= 0)
+            w->r[(size_t)in->o[0].reg2 * 32 + l] = pv[l];
+    }
+    w->wsync++;
+    return 0;
+}
+
+/* vote.sync.{all,any,uni}.pred d, {!}a, mask; vote.sync.ballot.b32 d, {!}a, mask */
+static int
+exec_vote(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
+{
+    uint64_t ta[32];
+    const uint64_t *a = src(wk, w, &in->o[1], ta);
+    uint32_t mask = in->nops > 2 ? mask_operand(wk, w, &in->o[2], m) : 0xffffffffu, ballot = 0;
+    uint64_t r;
+
+    check_mask(wk, w, in, m, mask);
+    FOR_LANES(m)
+    {
+        if ((a[l] != 0) != in->o[1].neg)
+            ballot |= 1u << l;
+    }
+    switch (in->sub) {
+    case VOTE_ALL:
+        r = ballot == m;
+        break;
+    case VOTE_ANY:
+        r = ballot != 0;
+        break;
+    case VOTE_UNI:
+        r = ballot == 0 || ballot == m;
+        break;
+    default:
+        r = ballot;
+        break;
+    }
+    FOR_LANES(m) w->r[(size_t)in->o[0].reg * 32 + l] = r;
+    w->wsync++;
+    return 0;
+}
+
+/* match.any.sync.b32 d, a, mask: lanes holding my value; match.all: mask if all equal, p */
+static int
+exec_match(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
+{
+    uint64_t ta[32];
+    const uint64_t *a = src(wk, w, &in->o[1], ta);
+    uint32_t mask = in->nops > 2 ? mask_operand(wk, w, &in->o[2], m) : 0xffffffffu;
+    uint64_t res[32];
+    bool all = true;
+
+    check_mask(wk, w, in, m, mask);
+    FOR_LANES(m)
+    {
+        uint32_t same = 0;
+        for (int k = 0; k < 32; k++)
+            if ((m >> k & 1u) && zx(a[k], in->type) == zx(a[l], in->type))
+                same |= 1u << k;
+        res[l] = same;
+        if (same != m)
+            all = false;
+    }
+    FOR_LANES(m)
+    {
+        if (in->sub == VOTE_ALL) {
+            w->r[(size_t)in->o[0].reg * 32 + l] = all ? m : 0;
+            if (in->o[0].reg2 >= 0)
+                w->r[(size_t)in->o[0].reg2 * 32 + l] = all;
+        } else {
+            w->r[(size_t)in->o[0].reg * 32 + l] = res[l];
+        }
+    }
+    w->wsync++;
+    return 0;
+}
+
+/* redux.sync.op.type d, a, mask: the operation over the lanes of the mask */
+static int
+exec_redux(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
+{
+    uint64_t ta[32];
+    const uint64_t *a = src(wk, w, &in->o[1], ta);
+    uint32_t mask = in->nops > 2 ? mask_operand(wk, w, &in->o[2], m) : 0xffffffffu;
+    uint32_t r = 0;
+    bool first = true;
+
+    check_mask(wk, w, in, m, mask);
+    FOR_LANES(m)
+    {
+        uint32_t v = (uint32_t)a[l];
+        if (first) {
+            r = v;
+            first = false;
+            continue;
+        }
+        switch (in->sub) {
+        case AOP_ADD:
+            r += v;
+            break;
+        case AOP_MIN:
+            r = is_signed(in->type) ? ((int32_t)v < (int32_t)r ? v : r) : (v < r ? v : r);
+            break;
+        case AOP_MAX:
+            r = is_signed(in->type) ? ((int32_t)v > (int32_t)r ? v : r) : (v > r ? v : r);
+            break;
+        case AOP_AND:
+            r &= v;
+            break;
+        case AOP_OR:
+            r |= v;
+            break;
+        case AOP_XOR:
+            r ^= v;
+            break;
+        default:
+            return lab_sim__unsupported(wk, in, "this redux operation");
+        }
+    }
+    FOR_LANES(m) w->r[(size_t)in->o[0].reg * 32 + l] = r;
+    w->wsync++;
+    return 0;
+}
+
+/* ---- the warp loop ------------------------------------------------------- */
+
+static void
+retire(sim_warp *w, uint32_t lanes)
+{
+    w->exited |= lanes;
+    for (int i = 0; i < w->sp; i++)
+        w->stack[i].mask &= ~lanes;
+}
+
+static int
+push(sim_worker *wk, sim_warp *w, const sim_insn *in, int32_t pc, int32_t rpc, uint32_t mask)
+{
+    if (w->sp == SIM_STACK_MAX)
+        return lab_sim__unsupported(wk, in, "divergence nested deeper than the simulator's stack");
+    w->stack[w->sp++] = (sim_entry){ pc, rpc, mask };
+    return 0;
+}
+
+/* bra{.uni} target: uniform, or split at the ipdom */
+static int
+exec_bra(sim_worker *wk, sim_warp *w, const sim_insn *in, sim_entry *e, uint32_t active,
+         uint32_t taken)
+{
+    uint32_t not_taken = active & ~taken;
+    int32_t next = e->pc + 1;
+
+    wk->metrics.branches++;
+    if (not_taken == 0) {
+        e->pc = in->target;
+        return 0;
+    }
+    if (taken == 0) {
+        e->pc = next;
+        return 0;
+    }
+    wk->metrics.divergent++;
+    if ((in->flags & F_UNI) && wk->L->checks)
+        lab_sim__finding(wk, w, __builtin_ctz(taken), in, LAB_SIM_CHECK_SYNC_MASK, false,
+                         "bra.uni taken by lanes 0x%08x of 0x%08x: the branch is not uniform",
+                         taken, active);
+    e->pc = in->rpc;
+    /* the taken lanes run first; when they only return, they leave before any barrier */
+    if (push(wk, w, in, next, in->rpc, not_taken) < 0 ||
+        push(wk, w, in, in->target, in->rpc, taken) < 0)
+        return -1;
+    return 0;
+}
+
+static int
+exec_barrier(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
+{
+    uint32_t live = w->valid & ~w->exited;
+
+    if (in->sub == BAR_WARP) { /* bar.warp.sync membermask */
+        check_mask(wk, w, in, m, mask_operand(wk, w, &in->o[0], m));
+        w->wsync++;
+        return 0;
+    }
+    if (in->sub == BAR_RED)
+        return lab_sim__unsupported(wk, in, "bar.red (__syncthreads_count/and/or)");
+    if (in->sub == BAR_ARRIVE)
+        return 0;
+    if (m != live && wk->L->checks)
+        lab_sim__finding(wk, w, __builtin_ctz(live & ~m), in, LAB_SIM_CHECK_DIVERGENT_BARRIER,
+                         false,
+                         "__syncthreads() reached by lanes 0x%08x of warp %u only (lanes "
+                         "0x%08x are on another path)",
+                         m, w->index, live & ~m);
+    w->at_barrier = true;
+    return RUN_BARRIER;
+}
+
+/* Runs w until it exits (RUN_DONE), waits at a barrier (RUN_BARRIER) or fails (<0). */
+static int
+run_warp(sim_worker *wk, sim_warp *w)
+{
+    const sim_func *f = wk->L->f;
+    lab_sim_metrics *mt = &wk->metrics;
+    uint32_t budget = 0;
+    int rc;
+
+    while (w->sp > 0) {
+        sim_entry *e = &w->stack[w->sp - 1];
+        if (e->pc == e->rpc || e->mask == 0) {
+            w->sp--;
+            continue;
+        }
+        if ((uint32_t)e->pc >= f->ncode) { /* fell off the end: like ret */
+            retire(w, e->mask);
+            w->sp--;
+            continue;
+        }
+        if (++budget == 8192) {
+            budget = 0;
+            if (atomic_load_explicit(&wk->L->abort, memory_order_relaxed))
+                return -1;
+        }
+        const sim_insn *in = &f->code[e->pc];
+        uint32_t active = e->mask, m = active;
+        if (in->guard >= 0) {
+            const uint64_t *g = &w->r[(size_t)in->guard * 32];
+            uint32_t gm = 0;
+            FOR_LANES(active)
+            {
+                if ((g[l] != 0) != in->guard_neg)
+                    gm |= 1u << l;
+            }
+            m = gm;
+        }
+        mt->warp_insts++;
+        mt->thread_insts += lanes_of(active); /* SIMT efficiency: lanes on the path */
+        rc = 0;
+        switch (in->op) {
+        case SIM_OP_BRA: /* bra target: lanes with a true guard jump */
+            if (exec_bra(wk, w, in, e, active, m) < 0)
+                return -1;
+            continue;
+        case SIM_OP_RET: /* ret/exit in a kernel: the lanes leave */
+        case SIM_OP_EXIT:
+            if (m == 0)
+                break;
+            retire(w, m);
+            if (e->mask == 0) {
+                w->sp--;
+                continue;
+            }
+            break;
+        case SIM_OP_MOV: /* mov d, a (register, immediate, special register, address); {a,b} packs
+                          */
+            if (in->o[1].kind == O_VEC || in->o[0].kind == O_VEC) {
+                const sim_opnd *v = in->o[1].kind == O_VEC ? &in->o[1] : &in->o[0];
+                unsigned part = width(in->type) / v->nvec;
+                uint64_t pm = part >= 64 ? ~0ull : (1ull << part) - 1;
+                FOR_LANES(m)
+                {
+                    if (in->o[1].kind == O_VEC) {
+                        uint64_t r = 0;
+                        for (int k = 0; k < v->nvec; k++)
+                            if (v->vec[k] >= 0)
+                                r |= (w->r[(size_t)v->vec[k] * 32 + l] & pm) << (k * part);
+                        w->r[(size_t)in->o[0].reg * 32 + l] = r;
+                    } else {
+                        uint64_t s = w->r[(size_t)in->o[1].reg * 32 + l];
+                        for (int k = 0; k < v->nvec; k++)
+                            if (v->vec[k] >= 0)
+                                w->r[(size_t)v->vec[k] * 32 + l] = (s >> (k * part)) & pm;
+                    }
+                }
+                break;
+            }
+            {
+                uint64_t t[32];
+                const uint64_t *a = src(wk, w, &in->o[1], t);
+                uint64_t *d = dst(w, &in->o[0]);
+                FOR_LANES(m) d[l] = in->type == T_PRED ? a[l] != 0 : a[l];
+            }
+            break;
+        case SIM_OP_CVTA: { /* cvta.space a: to generic (tag); cvta.to.space: from generic */
+            uint64_t t[32];
+            const uint64_t *a = src(wk, w, &in->o[1], t);
+            uint64_t *d = dst(w, &in->o[0]);
+            uint64_t tag = in->space == SP_SHARED  ? SIM_SHARED_TAG
+                           : in->space == SP_LOCAL ? SIM_LOCAL_TAG
+                                                   : 0;
+            FOR_LANES(m)
+            {
+                uint64_t v = (in->flags & F_TO) ? (tag ? a[l] & ~SIM_TAG_MASK : a[l]) : a[l] | tag;
+                d[l] = trunc_to(v, in->type);
+            }
+            break;
+        }
+        case SIM_OP_ADD:
+        case SIM_OP_SUB:
+        case SIM_OP_MUL:
+        case SIM_OP_DIV:
+        case SIM_OP_REM:
+        case SIM_OP_MIN:
+        case SIM_OP_MAX:
+        case SIM_OP_AND:
+        case SIM_OP_OR:
+        case SIM_OP_XOR:
+        case SIM_OP_SHL:
+        case SIM_OP_SHR:
+        case SIM_OP_COPYSIGN:
+            rc = binary(wk, w, in, m);
+            break;
+        case SIM_OP_MAD: /* mad.lo/.hi/.wide d, a, b, c = a * b + c */
+        case SIM_OP_FMA: /* fma.rn d, a, b, c = a * b + c, rounded once */
+            rc = ternary_mad(wk, w, in, m);
+            break;
+        case SIM_OP_NEG:
+        case SIM_OP_ABS:
+        case SIM_OP_NOT:
+        case SIM_OP_CNOT:
+        case SIM_OP_POPC:
+        case SIM_OP_CLZ:
+        case SIM_OP_BREV:
+        case SIM_OP_BFIND:
+        case SIM_OP_SQRT:
+        case SIM_OP_RSQRT:
+        case SIM_OP_RCP:
+        case SIM_OP_EX2:
+        case SIM_OP_LG2:
+        case SIM_OP_SIN:
+        case SIM_OP_COS:
+            rc = unary(wk, w, in, m);
+            break;
+        case SIM_OP_SETP: /* setp.cmp.type p|q, a, b */
+            rc = exec_setp(wk, w, in, m);
+            break;
+        case SIM_OP_SELP: { /* selp.type d, a, b, c: d = c ? a : b */
+            uint64_t ta[32], tb[32], tc[32];
+            const uint64_t *a = src(wk, w, &in->o[1], ta), *b = src(wk, w, &in->o[2], tb),
+                           *c = src(wk, w, &in->o[3], tc);
+            uint64_t *d = dst(w, &in->o[0]);
+            FOR_LANES(m) d[l] = ((c[l] != 0) != in->o[3].neg) ? a[l] : b[l];
+            break;
+        }
+        case SIM_OP_CVT: /* cvt.rnd.dtype.atype d, a */
+            rc = exec_cvt(wk, w, in, m);
+            break;
+        case SIM_OP_BFE: { /* bfe.type d, a, pos, len: extract, sign-extended for .s */
+            uint64_t ta[32], tb[32], tc[32];
+            const uint64_t *a = src(wk, w, &in->o[1], ta), *b = src(wk, w, &in->o[2], tb),
+                           *c = src(wk, w, &in->o[3], tc);
+            unsigned wd = width(in->type);
+            FOR_LANES(m)
+            {
+                uint32_t pos = (uint32_t)b[l] & 0xff, len = (uint32_t)c[l] & 0xff;
+                uint64_t x = zx(a[l], in->type), r = 0;
+                bool sbit = is_signed(in->type) &&
+                            ((pos + len - 1 >= wd ? x >> (wd - 1) : x >> (pos + len - 1)) & 1) &&
+                            len > 0;
+                for (uint32_t i = 0; i < wd; i++) {
+                    uint64_t bit = i < len && pos + i < wd ? (x >> (pos + i)) & 1 : sbit;
+                    r |= bit << i;
+                }
+                w->r[(size_t)in->o[0].reg * 32 + l] = r;
+            }
+            break;
+        }
+        case SIM_OP_BFI: { /* bfi.type f, a, b, pos, len: insert a's low bits into b */
+            uint64_t ta[32], tb[32], tc[32], td[32];
+            const uint64_t *a = src(wk, w, &in->o[1], ta), *b = src(wk, w, &in->o[2], tb),
+                           *c = src(wk, w, &in->o[3], tc), *dd = src(wk, w, &in->o[4], td);
+            unsigned wd = width(in->type);
+            FOR_LANES(m)
+            {
+                uint32_t pos = (uint32_t)c[l] & 0xff, len = (uint32_t)dd[l] & 0xff;
+                uint64_t r = b[l];
+                for (uint32_t i = 0; i < len && pos + i < wd; i++)
+                    r = (r & ~(1ull << (pos + i))) | (((a[l] >> i) & 1) << (pos + i));
+                w->r[(size_t)in->o[0].reg * 32 + l] = trunc_to(r, in->type);
+            }
+            break;
+        }
+        case SIM_OP_PRMT: { /* prmt.b32 d, a, b, c: byte permute of {b, a} by c's nibbles */
+            uint64_t ta[32], tb[32], tc[32];
+            const uint64_t *a = src(wk, w, &in->o[1], ta), *b = src(wk, w, &in->o[2], tb),
+                           *c = src(wk, w, &in->o[3], tc);
+            if (in->sub != SUB_NONE || in->flags)
+                return lab_sim__unsupported(wk, in, "prmt modes");
+            FOR_LANES(m)
+            {
+                uint64_t bytes = ((b[l] & 0xffffffffu) << 32) | (a[l] & 0xffffffffu);
+                uint32_t r = 0;
+                for (int k = 0; k < 4; k++) {
+                    uint32_t sel = ((uint32_t)c[l] >> (4 * k)) & 0xf;
+                    uint32_t byte = (uint32_t)(bytes >> (8 * (sel & 7))) & 0xff;
+                    if (sel & 8)
+                        byte = byte & 0x80 ? 0xff : 0;
+                    r |= byte << (8 * k);
+                }
+                w->r[(size_t)in->o[0].reg * 32 + l] = r;
+            }
+            break;
+        }
+        case SIM_OP_SHF: { /* shf.l/.r.wrap/.clamp.b32 d, a, b, c: funnel shift of {b, a} */
+            uint64_t ta[32], tb[32], tc[32];
+            const uint64_t *a = src(wk, w, &in->o[1], ta), *b = src(wk, w, &in->o[2], tb),
+                           *c = src(wk, w, &in->o[3], tc);
+            FOR_LANES(m)
+            {
+                uint32_t n = (uint32_t)c[l];
+                uint64_t v = ((b[l] & 0xffffffffu) << 32) | (a[l] & 0xffffffffu);
+                n = (in->flags & F_CLAMP) ? (n > 32 ? 32 : n) : n & 31;
+                w->r[(size_t)in->o[0].reg * 32 + l] =
+                    (in->flags & F_LEFT) ? (uint32_t)((v << n) >> 32) : (uint32_t)(v >> n);
+            }
+            break;
+        }
+        case SIM_OP_TESTP: { /* testp.op.type p, a */
+            uint64_t ta[32];
+            const uint64_t *a = src(wk, w, &in->o[1], ta);
+            FOR_LANES(m)
+            {
+                double v = in->type == T_F32 ? as_f32(a[l]) : as_f64(a[l]);
+                int c = fpclassify(v);
+                bool r = in->sub == TESTP_FINITE       ? isfinite(v)
+                         : in->sub == TESTP_INFINITE   ? isinf(v)
+                         : in->sub == TESTP_NUMBER     ? !isnan(v)
+                         : in->sub == TESTP_NOTANUMBER ? isnan(v)
+                         : in->sub == TESTP_NORMAL     ? c == FP_NORMAL
+                                                       : c == FP_SUBNORMAL;
+                w->r[(size_t)in->o[0].reg * 32 + l] = r;
+            }
+            break;
+        }
+        case SIM_OP_LD: /* ld.space.type d, [a] */
+        case SIM_OP_LDU:
+            rc = exec_ldst(wk, w, in, m, false);
+            break;
+        case SIM_OP_ST: /* st.space.type [a], b */
+            rc = exec_ldst(wk, w, in, m, true);
+            break;
+        case SIM_OP_ATOM: /* atom.space.op.type d, [a], b: atomic read-modify-write */
+        case SIM_OP_RED:
+            rc = exec_atom(wk, w, in, m);
+            break;
+        case SIM_OP_BAR: /* bar.sync / barrier.sync: wait for the block; bar.warp.sync mask */
+        case SIM_OP_BARRIER:
+            if (m == 0)
+                break;
+            rc = exec_barrier(wk, w, in, m);
+            if (rc == RUN_BARRIER) {
+                e->pc++;
+                return RUN_BARRIER;
+            }
+            break;
+        case SIM_OP_MEMBAR: /* membar / fence: memory is sequentially consistent here */
+        case SIM_OP_FENCE:
+            break;
+        case SIM_OP_SHFL: /* shfl.sync: exchange between lanes */
+            rc = exec_shfl(wk, w, in, m);
+            break;
+        case SIM_OP_VOTE: /* vote.sync */
+            rc = exec_vote(wk, w, in, m);
+            break;
+        case SIM_OP_MATCH: /* match.sync */
+            rc = exec_match(wk, w, in, m);
+            break;
+        case SIM_OP_REDUX: /* redux.sync */
+            rc = exec_redux(wk, w, in, m);
+            break;
+        case SIM_OP_ACTIVEMASK: { /* activemask.b32 d: the lanes executing together */
+            uint64_t *d = dst(w, &in->o[0]);
+            FOR_LANES(m) d[l] = m;
+            break;
+        }
+        case SIM_OP_CALL: /* call: device functions are inlined at -O3; -G keeps them */
+            return lab_sim__unsupported(wk, in,
+                                        "calls (device functions, printf, device-side "
+                                        "launches)");
+        default:
+            return lab_sim__unsupported(wk, in, "this instruction");
+        }
+        if (rc < 0)
+            return -1;
+        e->pc++;
+    }
+    w->done = true;
+    return RUN_DONE;
+}
+
+int
+lab_sim__run_block(sim_worker *wk, uint64_t linear)
+{
+    sim_launch *L = wk->L;
+    uint32_t nregs = L->f->nregs;
+
+    wk->block_linear = linear;
+    wk->ctaid[0] = (unsigned)(linear % L->grid[0]);
+    wk->ctaid[1] = (unsigned)(linear / L->grid[0] % L->grid[1]);
+    wk->ctaid[2] = (unsigned)(linear / ((uint64_t)L->grid[0] * L->grid[1]));
+    wk->epoch = atomic_fetch_add(&L->sim->epoch, 1) + 1;
+    if (L->shared_static)
+        memset(wk->shared_static, 0, L->shared_static);
+    if (L->shared_dyn)
+        memset(wk->shared_dyn, 0, L->shared_dyn);
+    for (uint32_t i = 0; i < L->nwarps; i++) {
+        sim_warp *w = &wk->warps[i];
+        uint32_t first = i * 32, n = L->nthreads - first < 32 ? L->nthreads - first : 32;
+        w->r = wk->regs + (size_t)i * nregs * 32;
+        memset(w->r, 0, (size_t)nregs * 32 * sizeof(uint64_t));
+        w->valid = n == 32 ? 0xffffffffu : (1u << n) - 1;
+        w->exited = ~w->valid;
+        w->sp = 1;
+        w->stack[0] = (sim_entry){ 0, SIM_PC_EXIT, w->valid };
+        w->at_barrier = w->done = false;
+        w->index = i;
+        w->wsync = 0;
+        for (int l = 0; l < 32; l++) {
+            uint32_t t = first + (uint32_t)l;
+            w->tid[0][l] = t % L->block[0];
+            w->tid[1][l] = t / L->block[0] % L->block[1];
+            w->tid[2][l] = t / (L->block[0] * L->block[1]);
+        }
+    }
+    wk->metrics.warps += L->nwarps;
+    for (;;) {
+        uint32_t live = 0;
+        for (uint32_t i = 0; i < L->nwarps; i++) {
+            sim_warp *w = &wk->warps[i];
+            if (w->done || w->at_barrier)
+                continue;
+            if (run_warp(wk, w) < 0)
+                return -1;
+        }
+        for (uint32_t i = 0; i < L->nwarps; i++)
+            if (!wk->warps[i].done) {
+                live++;
+                wk->warps[i].at_barrier = false; /* every live warp waits here: release */
+            }
+        if (!live)
+            return 0;
+        wk->epoch = atomic_fetch_add(&L->sim->epoch, 1) + 1;
+    }
+}

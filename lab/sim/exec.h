@@ -1,0 +1,93 @@
+/*
+ * exec.h - one worker's state while it runs blocks (shared by exec.c,
+ * checks.c, metrics.c and launch.c; never included outside lab/sim).
+ *
+ * launch.c makes one sim_launch per kernel launch and one sim_worker per
+ * thread; a worker runs whole blocks with lab_sim__run_block: its warps in
+ * turn, each until it exits or waits at a barrier, then the barrier opens.
+ */
+#ifndef LAB_SIM_EXEC_H
+#define LAB_SIM_EXEC_H
+
+#include "lab/sim/internal.h"
+
+#include <stdatomic.h>
+
+#define SIM_STACK_MAX 128
+
+typedef struct sim_entry {
+    int32_t pc, rpc;
+    uint32_t mask;
+} sim_entry;
+
+typedef struct sim_warp {
+    uint64_t *r; /* nregs rows of 32 lanes */
+    sim_entry stack[SIM_STACK_MAX];
+    int sp;
+    uint32_t valid;  /* lanes that exist */
+    uint32_t exited; /* lanes gone (and lanes that never existed) */
+    bool at_barrier, done;
+    uint32_t wsync; /* warp-synchronisation epoch (checks) */
+    uint32_t index;
+    uint32_t tid[3][32];
+} sim_warp;
+
+/* One 4-byte word's history for the race checks: thread ids are + 1 (0: none). */
+typedef struct sim_shadow {
+    uint32_t w_tid, w_epoch, w_sync;
+    uint32_t r_tid, r_epoch, r_sync;
+} sim_shadow;
+
+struct sim_launch {
+    lab_sim *sim;
+    lab_sim_module *m;
+    const sim_func *f;
+    unsigned grid[3], block[3];
+    uint32_t nthreads, nwarps;
+    uint32_t shared_static, shared_dyn;
+    uint8_t *params;
+    uint64_t nblocks;
+    atomic_ullong next_block;
+    atomic_int abort;
+    bool checks;
+};
+
+struct sim_worker {
+    sim_launch *L;
+    sim_warp *warps;
+    uint64_t *regs;
+    uint8_t *shared_static, *shared_dyn;
+    sim_shadow *sh_static, *sh_dyn;
+    uint8_t *local; /* local_bytes per thread */
+    unsigned ctaid[3];
+    uint64_t block_linear;
+    uint32_t epoch;
+    const sim_alloc *last_alloc;
+    lab_sim_metrics metrics;
+    bool has_finding, finding_fatal, fatal;
+    uint64_t finding_block;
+    lab_sim_finding finding;
+    uint64_t nfindings;
+    int rc; /* <0: the simulator failed (unsupported), err filled */
+    lab_err err;
+};
+
+int lab_sim__run_block(sim_worker *wk, uint64_t linear);
+
+/* checks.c */
+void lab_sim__finding(sim_worker *wk, const sim_warp *w, int lane, const sim_insn *in,
+                      lab_sim_check kind, bool fatal, const char *fmt, ...)
+    __attribute__((format(printf, 7, 8)));
+int lab_sim__unsupported(sim_worker *wk, const sim_insn *in, const char *why);
+void lab_sim__where(const sim_worker *wk, const sim_insn *in, char *buf, size_t len);
+sim_shadow *lab_sim__global_shadow(sim_worker *wk, const sim_alloc *a, uint64_t addr);
+void lab_sim__check_access(sim_worker *wk, const sim_warp *w, int lane, const sim_insn *in,
+                           sim_shadow *sh, bool write, bool global);
+
+/* metrics.c: one warp-level access; addr/bytes of the active lanes */
+void lab_sim__count_global(lab_sim_metrics *mt, bool store, const uint64_t *addr, uint32_t mask,
+                           uint32_t bytes);
+void lab_sim__count_shared(lab_sim_metrics *mt, const uint64_t *addr, uint32_t mask,
+                           uint32_t bytes);
+
+#endif

@@ -1,0 +1,299 @@
+/*
+ * internal.h - what the files of lab/sim share (never included outside it).
+ *
+ * A module (parse.c) is an arena of functions; a function is an array of
+ * decoded instructions with its registers numbered, its symbols resolved to
+ * (space, offset) and, after cfg.c, every branch annotated with the pc where
+ * its warp reconverges (the immediate post-dominator).  exec.c runs one
+ * block's warps; launch.c spreads blocks over threads; memory.c owns global
+ * memory; metrics.c and checks.c are called by exec.c per memory access.
+ */
+#ifndef LAB_SIM_INTERNAL_H
+#define LAB_SIM_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lab/core/arena.h"
+#include "lab/sim/sim.h"
+
+typedef enum sim_op {
+#define X(e, s) SIM_OP_##e,
+#include "lab/sim/ops.def"
+#undef X
+    SIM_OP_COUNT
+} sim_op;
+
+typedef enum sim_type {
+    T_NONE,
+    T_B8,
+    T_B16,
+    T_B32,
+    T_B64,
+    T_U8,
+    T_U16,
+    T_U32,
+    T_U64,
+    T_S8,
+    T_S16,
+    T_S32,
+    T_S64,
+    T_F16,
+    T_F32,
+    T_F64,
+    T_PRED,
+    T_COUNT
+} sim_type;
+
+typedef enum sim_space {
+    SP_GENERIC,
+    SP_GLOBAL,
+    SP_SHARED,
+    SP_LOCAL,
+    SP_PARAM,
+    SP_CONST,
+    SP_COUNT
+} sim_space;
+
+/* comparison (setp), rounding (cvt), sub-operation (atom, vote, shfl, redux, ...) */
+typedef enum sim_sub {
+    SUB_NONE,
+    /* comparisons */
+    CMP_EQ,
+    CMP_NE,
+    CMP_LT,
+    CMP_LE,
+    CMP_GT,
+    CMP_GE,
+    CMP_LO,
+    CMP_LS,
+    CMP_HI,
+    CMP_HS,
+    CMP_EQU,
+    CMP_NEU,
+    CMP_LTU,
+    CMP_LEU,
+    CMP_GTU,
+    CMP_GEU,
+    CMP_NUM,
+    CMP_NAN,
+    /* atom / red / redux */
+    AOP_ADD,
+    AOP_MIN,
+    AOP_MAX,
+    AOP_INC,
+    AOP_DEC,
+    AOP_CAS,
+    AOP_EXCH,
+    AOP_AND,
+    AOP_OR,
+    AOP_XOR,
+    /* shfl */
+    SHFL_UP,
+    SHFL_DOWN,
+    SHFL_BFLY,
+    SHFL_IDX,
+    /* vote / match */
+    VOTE_ALL,
+    VOTE_ANY,
+    VOTE_UNI,
+    VOTE_BALLOT,
+    /* bar */
+    BAR_SYNC,
+    BAR_ARRIVE,
+    BAR_RED,
+    BAR_WARP,
+    /* testp */
+    TESTP_FINITE,
+    TESTP_INFINITE,
+    TESTP_NUMBER,
+    TESTP_NOTANUMBER,
+    TESTP_NORMAL,
+    TESTP_SUBNORMAL,
+    SUB_COUNT
+} sim_sub;
+
+enum { RND_NONE, RND_RN, RND_RZ, RND_RM, RND_RP, RND_RNI, RND_RZI, RND_RMI, RND_RPI };
+
+/* flags */
+#define F_FTZ 0x1u
+#define F_SAT 0x2u
+#define F_WIDE 0x4u
+#define F_HI 0x8u
+#define F_LO 0x10u
+#define F_UNI 0x20u
+#define F_VOLATILE 0x40u
+#define F_APPROX 0x80u
+#define F_TO 0x100u       /* cvta.to */
+#define F_SHIFTAMT 0x200u /* bfind */
+#define F_LEFT 0x400u     /* shf.l */
+#define F_CLAMP 0x800u    /* shf.clamp */
+#define F_BOOLAND 0x1000u
+#define F_BOOLOR 0x2000u
+#define F_BOOLXOR 0x4000u
+#define F_CTA 0x8000u /* scope .cta */
+
+typedef enum sim_opnd_kind {
+    O_NONE,
+    O_REG,
+    O_IMM,
+    O_SPECIAL,
+    O_MEM,  /* [reg + imm] or [sym + imm] */
+    O_ADDR, /* a symbol's address (mov %rd, sym) */
+    O_VEC,  /* {a, b, ...} */
+    O_LABEL
+} sim_opnd_kind;
+
+typedef enum sim_sreg {
+    SR_TID_X,
+    SR_TID_Y,
+    SR_TID_Z,
+    SR_NTID_X,
+    SR_NTID_Y,
+    SR_NTID_Z,
+    SR_CTAID_X,
+    SR_CTAID_Y,
+    SR_CTAID_Z,
+    SR_NCTAID_X,
+    SR_NCTAID_Y,
+    SR_NCTAID_Z,
+    SR_LANEID,
+    SR_WARPID,
+    SR_NWARPID,
+    SR_SMID,
+    SR_NSMID,
+    SR_LANEMASK_EQ,
+    SR_LANEMASK_LT,
+    SR_LANEMASK_LE,
+    SR_LANEMASK_GT,
+    SR_LANEMASK_GE,
+    SR_CLOCK,
+    SR_CLOCK64,
+    SR_GLOBALTIMER,
+    SR_COUNT
+} sim_sreg;
+
+typedef struct sim_opnd {
+    uint8_t kind;
+    uint8_t neg; /* !%p */
+    uint8_t nvec;
+    uint8_t space; /* of the symbol of O_MEM / O_ADDR */
+    int32_t reg;   /* O_REG; O_MEM base register or -1; O_SPECIAL: sim_sreg */
+    int32_t reg2;  /* second destination (shfl %r|%p, setp %p|%q) or -1 */
+    int64_t imm;   /* O_IMM value bits; O_MEM/O_ADDR offset (symbol's included) */
+    int32_t vec[4];
+    uint8_t vec_imm; /* bit i: vec[i] is an immediate index into... (unused: 0) */
+} sim_opnd;
+
+#define SIM_MAX_OPNDS 6
+
+typedef struct sim_insn {
+    uint16_t op;
+    uint8_t type;  /* the instruction's (destination) type */
+    uint8_t type2; /* cvt's source type; setp's compared type is type */
+    uint8_t space;
+    uint8_t sub;
+    uint8_t rnd;
+    uint8_t nops;
+    uint8_t vec;         /* 1, 2 or 4 */
+    uint8_t exit_target; /* the branch target block only returns */
+    uint16_t flags;
+    int32_t guard; /* predicate register or -1 */
+    uint8_t guard_neg;
+    int32_t target; /* branch target pc */
+    int32_t rpc;    /* reconvergence pc (ipdom) of a branch; SIM_PC_EXIT */
+    uint32_t line;  /* .loc */
+    uint16_t file;
+    uint16_t inl_file; /* inlined_at, 0 if none */
+    uint32_t inl_line;
+    uint32_t ptx_line; /* line in the PTX text */
+    const char *text;  /* the opcode as written (ld.global.u32), for messages */
+    sim_opnd o[SIM_MAX_OPNDS];
+} sim_insn;
+
+#define SIM_PC_EXIT INT32_MAX
+
+typedef struct sim_param {
+    const char *name;
+    uint32_t offset;
+    uint32_t size;
+} sim_param;
+
+typedef struct sim_func {
+    const char *name;
+    bool entry;
+    sim_insn *code;
+    uint32_t ncode;
+    uint32_t nregs;
+    sim_param *params;
+    uint32_t nparams;
+    uint32_t param_bytes;
+    uint32_t shared_static; /* bytes of .shared declared in or used by the function */
+    uint32_t shared_align;  /* alignment of the dynamic (extern) shared array */
+    uint32_t local_bytes;
+    struct sim_func *next;
+} sim_func;
+
+typedef struct sim_gvar {
+    const char *name;
+    sim_space space;
+    uint64_t addr; /* global: device address; shared: offset in the block's shared window */
+    uint64_t size;
+    bool dynamic; /* extern .shared x[] */
+    struct sim_gvar *next;
+} sim_gvar;
+
+struct lab_sim_module {
+    lab_sim *sim;
+    lab_arena arena;
+    char *path;
+    sim_func *funcs;
+    sim_gvar *gvars;
+    uint32_t module_shared; /* module-scope .shared bytes */
+    const char *files[64];  /* .file N "path" */
+};
+
+/* One allocation of global memory.  Device addresses are host addresses. */
+typedef struct sim_alloc {
+    uint64_t base;
+    uint64_t size;
+    void *mem;
+    uint32_t *shadow; /* race shadow, 4 words per 4-byte word, or NULL */
+} sim_alloc;
+
+struct lab_sim {
+    pthread_mutex_t lock; /* the allocation table */
+    sim_alloc *allocs;    /* sorted by base */
+    size_t nallocs, cap;
+    unsigned threads;
+    bool checks;
+    atomic_uint epoch; /* barrier intervals, unique over the device's life (checks.c) */
+    lab_sim_result last;
+};
+
+/* generic addresses of the shared and local windows (host pointers stay below 2^47) */
+#define SIM_SHARED_TAG (1ull << 56)
+#define SIM_LOCAL_TAG (2ull << 56)
+#define SIM_TAG_MASK (0xffull << 56)
+/* shared-window offset of the dynamic (extern) shared array; statics start at 0 */
+#define SIM_DYN_SHARED (1u << 24)
+
+/* parse.c / cfg.c */
+int lab_sim__parse(lab_sim_module *m, const char *text, size_t len, lab_err *err);
+int lab_sim__cfg(sim_func *f, lab_err *err);
+const char *lab_sim__op_name(unsigned op);
+
+/* memory.c: the allocation holding [addr, addr + bytes), or NULL */
+const sim_alloc *lab_sim__find(lab_sim *s, uint64_t addr, uint64_t bytes);
+/* the allocation with the highest base at or below addr, or NULL (for messages) */
+const sim_alloc *lab_sim__nearest(lab_sim *s, uint64_t addr);
+int lab_sim__alloc_internal(lab_sim *s, size_t bytes, uint64_t *out, lab_err *err);
+
+/* launch.c / exec.c */
+typedef struct sim_worker sim_worker;
+typedef struct sim_launch sim_launch;
+
+#endif

@@ -1,0 +1,173 @@
+/*
+ * memory.c - the simulated device and its global memory (see sim.h).
+ *
+ * Device addresses are the host addresses of malloc'd blocks, so a kernel's
+ * loads need no translation; every global access is first looked up in the
+ * table of allocations (sorted by address, binary search), which gives exact
+ * per-allocation bounds: one byte past an array is caught even where the
+ * next allocation follows it.  Each allocation also carries the race
+ * checker's shadow words (checks.c), made on first use.
+ */
+#include "lab/sim/internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int
+lab_sim_new(lab_sim **out, lab_err *err)
+{
+    lab_sim *s = calloc(1, sizeof(*s));
+
+    *out = NULL;
+    if (!s)
+        return lab_err_set(err, LAB_ENOMEM, "out of memory");
+    pthread_mutex_init(&s->lock, NULL);
+    s->checks = !(getenv("CUDALAB_SIM_CHECKS") && !strcmp(getenv("CUDALAB_SIM_CHECKS"), "0"));
+    *out = s;
+    return 0;
+}
+
+void
+lab_sim_free(lab_sim *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->nallocs; i++) {
+        free(s->allocs[i].mem);
+        free(s->allocs[i].shadow);
+    }
+    free(s->allocs);
+    pthread_mutex_destroy(&s->lock);
+    free(s);
+}
+
+void
+lab_sim_set_threads(lab_sim *s, unsigned n)
+{
+    s->threads = n;
+}
+
+void
+lab_sim_set_checks(lab_sim *s, bool on)
+{
+    s->checks = on;
+}
+
+int
+lab_sim__alloc_internal(lab_sim *s, size_t bytes, uint64_t *out, lab_err *err)
+{
+    /* 256-byte aligned like cudaMalloc; zeroed so a missed write reads 0, not host garbage */
+    void *mem = NULL;
+    size_t i;
+
+    if (bytes == 0)
+        bytes = 1;
+    if (posix_memalign(&mem, 256, (bytes + 255) / 256 * 256) != 0)
+        return lab_err_set(err, LAB_ENOMEM, "out of memory for %zu bytes of device memory", bytes);
+    memset(mem, 0, bytes);
+    pthread_mutex_lock(&s->lock);
+    if (s->nallocs == s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 16;
+        sim_alloc *n = realloc(s->allocs, cap * sizeof(*n));
+        if (!n) {
+            pthread_mutex_unlock(&s->lock);
+            free(mem);
+            return lab_err_set(err, LAB_ENOMEM, "out of memory");
+        }
+        s->allocs = n;
+        s->cap = cap;
+    }
+    for (i = s->nallocs; i > 0 && s->allocs[i - 1].base > (uint64_t)(uintptr_t)mem; i--)
+        s->allocs[i] = s->allocs[i - 1];
+    s->allocs[i] = (sim_alloc){ (uint64_t)(uintptr_t)mem, bytes, mem, NULL };
+    s->nallocs++;
+    pthread_mutex_unlock(&s->lock);
+    *out = (uint64_t)(uintptr_t)mem;
+    return 0;
+}
+
+int
+lab_sim_alloc(lab_sim *s, size_t bytes, uint64_t *out, lab_err *err)
+{
+    return lab_sim__alloc_internal(s, bytes, out, err);
+}
+
+/* Allocations only grow during a launch's lifetime (no free), so readers need no lock. */
+const sim_alloc *
+lab_sim__find(lab_sim *s, uint64_t addr, uint64_t bytes)
+{
+    size_t lo = 0, hi = s->nallocs;
+
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (s->allocs[mid].base <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0)
+        return NULL;
+    const sim_alloc *a = &s->allocs[lo - 1];
+    return addr - a->base < a->size && bytes <= a->size - (addr - a->base) ? a : NULL;
+}
+
+const sim_alloc *
+lab_sim__nearest(lab_sim *s, uint64_t addr)
+{
+    size_t lo = 0, hi = s->nallocs;
+
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (s->allocs[mid].base <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo ? &s->allocs[lo - 1] : NULL;
+}
+
+static int
+range(lab_sim *s, uint64_t addr, size_t bytes, const char *what, lab_err *err)
+{
+    if (bytes == 0)
+        return 0;
+    if (!lab_sim__find(s, addr, bytes))
+        return lab_err_set(err, LAB_EINVAL, "%s of %zu bytes at 0x%llx is outside every allocation",
+                           what, bytes, (unsigned long long)addr);
+    return 0;
+}
+
+int
+lab_sim_copy_in(lab_sim *s, uint64_t dst, const void *src, size_t bytes, lab_err *err)
+{
+    int rc;
+
+    if ((rc = range(s, dst, bytes, "copy to the device", err)) < 0)
+        return rc;
+    memcpy((void *)(uintptr_t)dst, src, bytes);
+    return 0;
+}
+
+int
+lab_sim_copy_out(lab_sim *s, void *dst, uint64_t src, size_t bytes, lab_err *err)
+{
+    int rc;
+
+    if ((rc = range(s, src, bytes, "copy from the device", err)) < 0)
+        return rc;
+    memcpy(dst, (const void *)(uintptr_t)src, bytes);
+    return 0;
+}
+
+int
+lab_sim_copy_dtod(lab_sim *s, uint64_t dst, uint64_t src, size_t bytes, lab_err *err)
+{
+    int rc;
+
+    if ((rc = range(s, src, bytes, "device copy source", err)) < 0 ||
+        (rc = range(s, dst, bytes, "device copy destination", err)) < 0)
+        return rc;
+    memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, bytes);
+    return 0;
+}

@@ -1,0 +1,95 @@
+/*
+ * metrics.c - the address-derived metrics of one warp-level access
+ * (SIM-NOTES.md section 3): global requests, 32-byte sectors and bytes;
+ * shared-memory wavefronts (bank = 4-byte word % 32; the same word is a
+ * multicast; accesses wider than 4 bytes are served per 128 bytes of lanes).
+ */
+#include "lab/sim/exec.h"
+
+#include <stdlib.h>
+
+static int
+cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* distinct values of v[0..n) (n <= 128) */
+static uint32_t
+distinct(uint64_t *v, uint32_t n)
+{
+    bool sorted = true;
+    uint32_t count = 0;
+
+    for (uint32_t i = 1; i < n && sorted; i++)
+        sorted = v[i - 1] <= v[i];
+    if (!sorted)
+        qsort(v, n, sizeof(*v), cmp_u64);
+    for (uint32_t i = 0; i < n; i++)
+        count += i == 0 || v[i] != v[i - 1];
+    return count;
+}
+
+void
+lab_sim__count_global(lab_sim_metrics *mt, bool store, const uint64_t *addr, uint32_t mask,
+                      uint32_t bytes)
+{
+    uint64_t sec[64];
+    uint32_t n = 0, lanes = 0;
+
+    for (int l = 0; l < 32; l++) {
+        if (!(mask >> l & 1u))
+            continue;
+        uint64_t first = addr[l] >> 5, last = (addr[l] + bytes - 1) >> 5;
+        sec[n++] = first;
+        if (last != first && n < 64)
+            sec[n++] = last;
+        lanes++;
+    }
+    if (store) {
+        mt->gst_requests++;
+        mt->gst_sectors += distinct(sec, n);
+        mt->gst_bytes += (uint64_t)lanes * bytes;
+    } else {
+        mt->gld_requests++;
+        mt->gld_sectors += distinct(sec, n);
+        mt->gld_bytes += (uint64_t)lanes * bytes;
+    }
+}
+
+void
+lab_sim__count_shared(lab_sim_metrics *mt, const uint64_t *addr, uint32_t mask, uint32_t bytes)
+{
+    uint32_t group = bytes <= 4 ? 32 : 128 / bytes, wavefronts = 0, ideal = 0;
+
+    for (int g0 = 0; g0 < 32; g0 += (int)group) {
+        uint64_t words[32][32];
+        uint32_t nw[32] = { 0 };
+        uint32_t worst = 0;
+        bool any = false;
+        for (int l = g0; l < g0 + (int)group && l < 32; l++) {
+            if (!(mask >> l & 1u))
+                continue;
+            any = true;
+            for (uint32_t k = 0; k < (bytes + 3) / 4; k++) {
+                uint64_t word = (addr[l] >> 2) + k;
+                uint32_t bank = (uint32_t)(word % 32), i;
+                for (i = 0; i < nw[bank]; i++)
+                    if (words[bank][i] == word)
+                        break;
+                if (i == nw[bank]) /* at most 32 words per group of lanes */
+                    words[bank][nw[bank]++] = word;
+                if (nw[bank] > worst)
+                    worst = nw[bank];
+            }
+        }
+        if (any) {
+            wavefronts += worst ? worst : 1;
+            ideal++;
+        }
+    }
+    mt->shared_requests++;
+    mt->shared_wavefronts += wavefronts;
+    mt->shared_conflicts += wavefronts - ideal;
+}

@@ -1,0 +1,1334 @@
+/*
+ * parse.c - PTX text to decoded functions (see internal.h).
+ *
+ * A small lexer (identifiers keep their dots: "ld.global.u32", "%tid.x")
+ * feeds a recursive-descent parser of the subset nvcc emits: module
+ * directives, .global/.shared variables, .entry/.func with their .param
+ * lists, and in a body .reg/.shared/.local declarations, .loc lines, labels
+ * and instructions.  Every opcode modifier is looked up in one table; an
+ * unknown opcode or modifier is an error naming the PTX line and the source
+ * line of the last .loc.  Everything is allocated from the module's arena.
+ */
+#include "lab/sim/internal.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const op_names[SIM_OP_COUNT] = {
+#define X(e, s) [SIM_OP_##e] = s,
+#include "lab/sim/ops.def"
+#undef X
+};
+
+const char *
+lab_sim__op_name(unsigned op)
+{
+    return op < SIM_OP_COUNT ? op_names[op] : "?";
+}
+
+/* ---- lexer ------------------------------------------------------------- */
+
+typedef enum { TK_EOF, TK_ID, TK_NUM, TK_STR, TK_PUNCT } tk_kind;
+
+typedef struct tok {
+    tk_kind kind;
+    const char *s; /* into the text */
+    size_t len;
+    uint32_t line;
+} tok;
+
+typedef struct lexer {
+    const char *p, *end;
+    uint32_t line;
+    tok cur;
+} lexer;
+
+static bool
+id_start(int c)
+{
+    return isalpha(c) || c == '_' || c == '$' || c == '%' || c == '.';
+}
+
+static bool
+id_char(int c)
+{
+    return isalnum(c) || c == '_' || c == '$' || c == '.';
+}
+
+static void
+lex_next(lexer *lx)
+{
+    const char *p = lx->p;
+
+    for (;;) {
+        while (p < lx->end && isspace((unsigned char)*p)) {
+            if (*p == '\n')
+                lx->line++;
+            p++;
+        }
+        if (p + 1 < lx->end && p[0] == '/' && p[1] == '/') {
+            while (p < lx->end && *p != '\n')
+                p++;
+            continue;
+        }
+        if (p + 1 < lx->end && p[0] == '/' && p[1] == '*') {
+            p += 2;
+            while (p + 1 < lx->end && !(p[0] == '*' && p[1] == '/')) {
+                if (*p == '\n')
+                    lx->line++;
+                p++;
+            }
+            p = p + 2 <= lx->end ? p + 2 : lx->end;
+            continue;
+        }
+        break;
+    }
+    lx->cur.s = p;
+    lx->cur.line = lx->line;
+    if (p >= lx->end || !*p) {
+        lx->cur.kind = TK_EOF;
+        lx->cur.len = 0;
+        lx->p = p;
+        return;
+    }
+    if (id_start((unsigned char)*p)) {
+        const char *q = p + 1;
+        for (;;) {
+            if (q < lx->end && id_char((unsigned char)*q))
+                q++;
+            else if (q + 2 < lx->end && q[0] == ':' && q[1] == ':' && id_char((unsigned char)q[2]))
+                q += 2;
+            else
+                break;
+        }
+        lx->cur.kind = TK_ID;
+        lx->cur.len = (size_t)(q - p);
+        lx->p = q;
+        return;
+    }
+    if (isdigit((unsigned char)*p)) {
+        const char *q = p;
+        while (q < lx->end && (isalnum((unsigned char)*q) || *q == '.'))
+            q++;
+        lx->cur.kind = TK_NUM;
+        lx->cur.len = (size_t)(q - p);
+        lx->p = q;
+        return;
+    }
+    if (*p == '"') {
+        const char *q = p + 1;
+        while (q < lx->end && *q != '"' && *q != '\n')
+            q++;
+        lx->cur.kind = TK_STR;
+        lx->cur.s = p + 1;
+        lx->cur.len = (size_t)(q - p - 1);
+        lx->p = q < lx->end ? q + 1 : q;
+        return;
+    }
+    lx->cur.kind = TK_PUNCT;
+    lx->cur.len = 1;
+    lx->p = p + 1;
+}
+
+static bool
+tk_is(const tok *t, const char *s)
+{
+    return t->kind != TK_EOF && t->len == strlen(s) && !memcmp(t->s, s, t->len);
+}
+
+static bool
+tk_punct(const tok *t, char c)
+{
+    return t->kind == TK_PUNCT && *t->s == c;
+}
+
+/* ---- parser state -------------------------------------------------------- */
+
+typedef struct reg_slot {
+    const char *name;
+    uint32_t len;
+    int32_t index;
+} reg_slot;
+
+typedef struct label_ref {
+    const char *name;
+    size_t len;
+    int32_t pc; /* -1 until defined */
+} label_ref;
+
+typedef struct parser {
+    lab_sim_module *m;
+    lexer lx;
+    lab_err *err;
+    /* the function being parsed */
+    sim_func *fn;
+    reg_slot *regs; /* open addressing */
+    size_t regcap;
+    uint32_t nregs;
+    label_ref *labels;
+    size_t nlabels, labcap;
+    sim_insn *code;
+    size_t ncode, codecap;
+    sim_gvar *locals; /* .local of this function */
+    uint32_t cur_file, cur_line, inl_file, inl_line;
+} parser;
+
+static int perr(parser *ps, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int
+perr(parser *ps, const char *fmt, ...)
+{
+    char what[400];
+    va_list ap;
+    const char *src = ps->cur_file < ARRAY_SIZE(ps->m->files) ? ps->m->files[ps->cur_file] : NULL;
+
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof(what), fmt, ap);
+    va_end(ap);
+    if (ps->cur_line && src)
+        return lab_err_set(ps->err, LAB_EPARSE, "%s:%u: %s (source %s:%u)", ps->m->path,
+                           ps->lx.cur.line, what, src, ps->cur_line);
+    return lab_err_set(ps->err, LAB_EPARSE, "%s:%u: %s", ps->m->path, ps->lx.cur.line, what);
+}
+
+static uint64_t
+hash_str(const char *s, size_t len)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+    return h;
+}
+
+static int32_t
+reg_find(parser *ps, const char *s, size_t len)
+{
+    if (!ps->regcap)
+        return -1;
+    for (size_t i = hash_str(s, len) & (ps->regcap - 1);; i = (i + 1) & (ps->regcap - 1)) {
+        reg_slot *r = &ps->regs[i];
+        if (!r->name)
+            return -1;
+        if (r->len == len && !memcmp(r->name, s, len))
+            return r->index;
+    }
+}
+
+static int
+reg_add(parser *ps, const char *s, size_t len)
+{
+    if ((ps->nregs + 1) * 2 > ps->regcap) {
+        size_t cap = ps->regcap ? ps->regcap * 2 : 256;
+        reg_slot *old = ps->regs, *nr = calloc(cap, sizeof(*nr));
+        if (!nr)
+            return lab_err_set(ps->err, LAB_ENOMEM, "out of memory");
+        for (size_t i = 0; i < ps->regcap; i++) {
+            if (!old[i].name)
+                continue;
+            size_t j = hash_str(old[i].name, old[i].len) & (cap - 1);
+            while (nr[j].name)
+                j = (j + 1) & (cap - 1);
+            nr[j] = old[i];
+        }
+        free(old);
+        ps->regs = nr;
+        ps->regcap = cap;
+    }
+    if (reg_find(ps, s, len) >= 0)
+        return 0;
+    char *name = lab_arena_strndup(&ps->m->arena, s, len);
+    if (!name)
+        return lab_err_set(ps->err, LAB_ENOMEM, "out of memory");
+    size_t j = hash_str(s, len) & (ps->regcap - 1);
+    while (ps->regs[j].name)
+        j = (j + 1) & (ps->regcap - 1);
+    ps->regs[j] = (reg_slot){ name, (uint32_t)len, (int32_t)ps->nregs++ };
+    return 0;
+}
+
+static int32_t
+label_index(parser *ps, const char *s, size_t len)
+{
+    for (size_t i = 0; i < ps->nlabels; i++)
+        if (ps->labels[i].len == len && !memcmp(ps->labels[i].name, s, len))
+            return (int32_t)i;
+    if (ps->nlabels == ps->labcap) {
+        size_t cap = ps->labcap ? ps->labcap * 2 : 64;
+        label_ref *n = realloc(ps->labels, cap * sizeof(*n));
+        if (!n)
+            return -1;
+        ps->labels = n;
+        ps->labcap = cap;
+    }
+    ps->labels[ps->nlabels] = (label_ref){ s, len, -1 };
+    return (int32_t)ps->nlabels++;
+}
+
+/* ---- modifiers ----------------------------------------------------------- */
+
+typedef enum { MK_TYPE, MK_SPACE, MK_CMP, MK_WORD, MK_RND, MK_FLAG, MK_VEC, MK_IGNORE } mod_kind;
+
+static const struct {
+    const char *name;
+    mod_kind kind;
+    unsigned value;
+} mods[] = {
+    { "b8", MK_TYPE, T_B8 },
+    { "b16", MK_TYPE, T_B16 },
+    { "b32", MK_TYPE, T_B32 },
+    { "b64", MK_TYPE, T_B64 },
+    { "u8", MK_TYPE, T_U8 },
+    { "u16", MK_TYPE, T_U16 },
+    { "u32", MK_TYPE, T_U32 },
+    { "u64", MK_TYPE, T_U64 },
+    { "s8", MK_TYPE, T_S8 },
+    { "s16", MK_TYPE, T_S16 },
+    { "s32", MK_TYPE, T_S32 },
+    { "s64", MK_TYPE, T_S64 },
+    { "f16", MK_TYPE, T_F16 },
+    { "f32", MK_TYPE, T_F32 },
+    { "f64", MK_TYPE, T_F64 },
+    { "pred", MK_TYPE, T_PRED },
+    { "global", MK_SPACE, SP_GLOBAL },
+    { "shared", MK_SPACE, SP_SHARED },
+    { "local", MK_SPACE, SP_LOCAL },
+    { "param", MK_SPACE, SP_PARAM },
+    { "const", MK_SPACE, SP_CONST },
+    { "eq", MK_CMP, CMP_EQ },
+    { "ne", MK_CMP, CMP_NE },
+    { "lt", MK_CMP, CMP_LT },
+    { "le", MK_CMP, CMP_LE },
+    { "gt", MK_CMP, CMP_GT },
+    { "ge", MK_CMP, CMP_GE },
+    { "ls", MK_CMP, CMP_LS },
+    { "hs", MK_CMP, CMP_HS },
+    { "equ", MK_CMP, CMP_EQU },
+    { "neu", MK_CMP, CMP_NEU },
+    { "ltu", MK_CMP, CMP_LTU },
+    { "leu", MK_CMP, CMP_LEU },
+    { "gtu", MK_CMP, CMP_GTU },
+    { "geu", MK_CMP, CMP_GEU },
+    { "num", MK_CMP, CMP_NUM },
+    { "nan", MK_CMP, CMP_NAN },
+    { "rn", MK_RND, RND_RN },
+    { "rz", MK_RND, RND_RZ },
+    { "rm", MK_RND, RND_RM },
+    { "rp", MK_RND, RND_RP },
+    { "rni", MK_RND, RND_RNI },
+    { "rzi", MK_RND, RND_RZI },
+    { "rmi", MK_RND, RND_RMI },
+    { "rpi", MK_RND, RND_RPI },
+    { "ftz", MK_FLAG, F_FTZ },
+    { "sat", MK_FLAG, F_SAT },
+    { "wide", MK_FLAG, F_WIDE },
+    { "volatile", MK_FLAG, F_VOLATILE },
+    { "approx", MK_FLAG, F_APPROX },
+    { "full", MK_FLAG, F_APPROX },
+    { "to", MK_FLAG, F_TO },
+    { "shiftamt", MK_FLAG, F_SHIFTAMT },
+    { "clamp", MK_FLAG, F_CLAMP },
+    { "cta", MK_FLAG, F_CTA },
+    { "v2", MK_VEC, 2 },
+    { "v4", MK_VEC, 4 },
+    /* words whose meaning depends on the opcode (word_meaning) */
+    { "hi", MK_WORD, 0 },
+    { "lo", MK_WORD, 0 },
+    { "uni", MK_WORD, 0 },
+    { "and", MK_WORD, 0 },
+    { "or", MK_WORD, 0 },
+    { "xor", MK_WORD, 0 },
+    { "add", MK_WORD, 0 },
+    { "min", MK_WORD, 0 },
+    { "max", MK_WORD, 0 },
+    { "inc", MK_WORD, 0 },
+    { "dec", MK_WORD, 0 },
+    { "cas", MK_WORD, 0 },
+    { "exch", MK_WORD, 0 },
+    { "up", MK_WORD, 0 },
+    { "down", MK_WORD, 0 },
+    { "bfly", MK_WORD, 0 },
+    { "idx", MK_WORD, 0 },
+    { "all", MK_WORD, 0 },
+    { "any", MK_WORD, 0 },
+    { "ballot", MK_WORD, 0 },
+    { "sync", MK_WORD, 0 },
+    { "arrive", MK_WORD, 0 },
+    { "red", MK_WORD, 0 },
+    { "warp", MK_WORD, 0 },
+    { "popc", MK_WORD, 0 },
+    { "l", MK_WORD, 0 },
+    { "r", MK_WORD, 0 },
+    { "wrap", MK_WORD, 0 },
+    { "finite", MK_WORD, 0 },
+    { "infinite", MK_WORD, 0 },
+    { "number", MK_WORD, 0 },
+    { "notanumber", MK_WORD, 0 },
+    { "normal", MK_WORD, 0 },
+    { "subnormal", MK_WORD, 0 },
+    /* memory-model and cache qualifiers: no effect in a sequential simulator */
+    { "aligned", MK_IGNORE, 0 },
+    { "nc", MK_IGNORE, 0 },
+    { "relaxed", MK_IGNORE, 0 },
+    { "acquire", MK_IGNORE, 0 },
+    { "release", MK_IGNORE, 0 },
+    { "acq_rel", MK_IGNORE, 0 },
+    { "sc", MK_IGNORE, 0 },
+    { "sys", MK_IGNORE, 0 },
+    { "gpu", MK_IGNORE, 0 },
+    { "gl", MK_IGNORE, 0 },
+    { "ca", MK_IGNORE, 0 },
+    { "cg", MK_IGNORE, 0 },
+    { "cs", MK_IGNORE, 0 },
+    { "lu", MK_IGNORE, 0 },
+    { "cv", MK_IGNORE, 0 },
+    { "wb", MK_IGNORE, 0 },
+    { "wt", MK_IGNORE, 0 },
+};
+
+/* The opcode-dependent words ("and" is setp's boolean op but atom's operation). */
+static const struct {
+    const char *word;
+    int op; /* -1: any opcode */
+    int sub;
+    unsigned flag;
+} words[] = {
+    { "hi", SIM_OP_SETP, CMP_HI, 0 },
+    { "lo", SIM_OP_SETP, CMP_LO, 0 },
+    { "hi", -1, 0, F_HI },
+    { "lo", -1, 0, F_LO },
+    { "uni", SIM_OP_VOTE, VOTE_UNI, 0 },
+    { "uni", -1, 0, F_UNI },
+    { "and", SIM_OP_SETP, 0, F_BOOLAND },
+    { "or", SIM_OP_SETP, 0, F_BOOLOR },
+    { "xor", SIM_OP_SETP, 0, F_BOOLXOR },
+    { "and", -1, AOP_AND, 0 },
+    { "or", -1, AOP_OR, 0 },
+    { "xor", -1, AOP_XOR, 0 },
+    { "add", -1, AOP_ADD, 0 },
+    { "min", -1, AOP_MIN, 0 },
+    { "max", -1, AOP_MAX, 0 },
+    { "inc", -1, AOP_INC, 0 },
+    { "dec", -1, AOP_DEC, 0 },
+    { "cas", -1, AOP_CAS, 0 },
+    { "exch", -1, AOP_EXCH, 0 },
+    { "popc", -1, AOP_ADD, 0 },
+    { "up", SIM_OP_SHFL, SHFL_UP, 0 },
+    { "down", SIM_OP_SHFL, SHFL_DOWN, 0 },
+    { "bfly", SIM_OP_SHFL, SHFL_BFLY, 0 },
+    { "idx", SIM_OP_SHFL, SHFL_IDX, 0 },
+    { "all", -1, VOTE_ALL, 0 },
+    { "any", -1, VOTE_ANY, 0 },
+    { "ballot", -1, VOTE_BALLOT, 0 },
+    { "sync", SIM_OP_BAR, BAR_SYNC, 0 },
+    { "sync", SIM_OP_BARRIER, BAR_SYNC, 0 },
+    { "sync", -1, -1, 0 }, /* shfl.sync, vote.sync, ...: nothing */
+    { "arrive", -1, BAR_ARRIVE, 0 },
+    { "red", -1, BAR_RED, 0 },
+    { "warp", -1, BAR_WARP, 0 },
+    { "l", SIM_OP_SHF, -1, F_LEFT },
+    { "r", SIM_OP_SHF, -1, 0 },
+    { "wrap", SIM_OP_SHF, -1, 0 },
+    { "finite", -1, TESTP_FINITE, 0 },
+    { "infinite", -1, TESTP_INFINITE, 0 },
+    { "number", -1, TESTP_NUMBER, 0 },
+    { "notanumber", -1, TESTP_NOTANUMBER, 0 },
+    { "normal", -1, TESTP_NORMAL, 0 },
+    { "subnormal", -1, TESTP_SUBNORMAL, 0 },
+};
+
+static int
+apply_word(parser *ps, sim_insn *in, const char *w)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(words); i++) {
+        if (strcmp(words[i].word, w) || (words[i].op >= 0 && words[i].op != in->op))
+            continue;
+        in->flags |= words[i].flag;
+        if (words[i].sub > 0 && !(in->op == SIM_OP_BAR && in->sub == BAR_WARP))
+            in->sub = (uint8_t)words[i].sub;
+        return 0;
+    }
+    return perr(ps, "unsupported modifier '.%s' in '%s'", w, in->text);
+}
+
+static int
+decode_opcode(parser *ps, const char *text, sim_insn *in)
+{
+    char buf[128], *save = NULL, *part;
+    int ntypes = 0;
+
+    if (strlen(text) >= sizeof(buf))
+        return perr(ps, "instruction '%s' is too long", text);
+    memcpy(buf, text, strlen(text) + 1);
+    part = strtok_r(buf, ".", &save);
+    in->op = SIM_OP_COUNT;
+    for (unsigned i = 0; i < SIM_OP_COUNT; i++)
+        if (!strcmp(op_names[i], part))
+            in->op = (uint16_t)i;
+    if (in->op == SIM_OP_COUNT)
+        return perr(ps, "unsupported instruction '%s'", text);
+    in->vec = 1;
+    while ((part = strtok_r(NULL, ".", &save))) {
+        char *colons = strstr(part, "::");
+        size_t i;
+        if (colons)
+            *colons = '\0'; /* shared::cta -> shared */
+        for (i = 0; i < ARRAY_SIZE(mods); i++)
+            if (!strcmp(mods[i].name, part))
+                break;
+        if (i == ARRAY_SIZE(mods))
+            return perr(ps, "unsupported modifier '.%s' in '%s'", part, text);
+        switch (mods[i].kind) {
+        case MK_TYPE:
+            if (ntypes++ == 0)
+                in->type = (uint8_t)mods[i].value;
+            else
+                in->type2 = (uint8_t)mods[i].value;
+            break;
+        case MK_SPACE:
+            in->space = (uint8_t)mods[i].value;
+            break;
+        case MK_CMP:
+            in->sub = (uint8_t)mods[i].value;
+            break;
+        case MK_RND:
+            in->rnd = (uint8_t)mods[i].value;
+            break;
+        case MK_FLAG:
+            in->flags |= (uint16_t)mods[i].value;
+            break;
+        case MK_VEC:
+            in->vec = (uint8_t)mods[i].value;
+            break;
+        case MK_WORD:
+            if (apply_word(ps, in, part) < 0)
+                return -1;
+            break;
+        case MK_IGNORE:
+            break;
+        }
+    }
+    if (in->op == SIM_OP_SETP && in->sub == SUB_NONE)
+        return perr(ps, "'%s' has no comparison", text);
+    return 0;
+}
+
+/* ---- operands ------------------------------------------------------------ */
+
+static const struct {
+    const char *name;
+    sim_sreg sreg;
+} sregs[] = {
+    { "%tid.x", SR_TID_X },
+    { "%tid.y", SR_TID_Y },
+    { "%tid.z", SR_TID_Z },
+    { "%ntid.x", SR_NTID_X },
+    { "%ntid.y", SR_NTID_Y },
+    { "%ntid.z", SR_NTID_Z },
+    { "%ctaid.x", SR_CTAID_X },
+    { "%ctaid.y", SR_CTAID_Y },
+    { "%ctaid.z", SR_CTAID_Z },
+    { "%nctaid.x", SR_NCTAID_X },
+    { "%nctaid.y", SR_NCTAID_Y },
+    { "%nctaid.z", SR_NCTAID_Z },
+    { "%laneid", SR_LANEID },
+    { "%warpid", SR_WARPID },
+    { "%nwarpid", SR_NWARPID },
+    { "%smid", SR_SMID },
+    { "%nsmid", SR_NSMID },
+    { "%lanemask_eq", SR_LANEMASK_EQ },
+    { "%lanemask_lt", SR_LANEMASK_LT },
+    { "%lanemask_le", SR_LANEMASK_LE },
+    { "%lanemask_gt", SR_LANEMASK_GT },
+    { "%lanemask_ge", SR_LANEMASK_GE },
+    { "%clock", SR_CLOCK },
+    { "%clock64", SR_CLOCK64 },
+    { "%globaltimer", SR_GLOBALTIMER },
+};
+
+static int
+parse_number(parser *ps, const tok *t, int64_t *out)
+{
+    char buf[64];
+    char *end;
+
+    if (t->len >= sizeof(buf))
+        return perr(ps, "number '%.*s' is too long", (int)t->len, t->s);
+    memcpy(buf, t->s, t->len);
+    buf[t->len] = '\0';
+    if ((buf[1] == 'f' || buf[1] == 'F' || buf[1] == 'd' || buf[1] == 'D') && buf[0] == '0') {
+        *out = (int64_t)strtoull(buf + 2, &end, 16);
+    } else if (strchr(buf, '.') || (strchr(buf, 'e') && !strchr(buf, 'x'))) {
+        double d = strtod(buf, &end);
+        memcpy(out, &d, sizeof(d));
+    } else {
+        *out = (int64_t)strtoull(buf, &end, 0);
+    }
+    if (*end == 'U' || *end == 'u')
+        end++;
+    if (*end)
+        return perr(ps, "bad number '%s'", buf);
+    return 0;
+}
+
+/* A symbol of this function or module: fills space and adds its address to *imm. */
+static bool
+resolve_symbol(parser *ps, const char *s, size_t len, uint8_t *space, int64_t *imm)
+{
+    sim_func *f = ps->fn;
+
+    for (uint32_t i = 0; f && i < f->nparams; i++)
+        if (strlen(f->params[i].name) == len && !memcmp(f->params[i].name, s, len)) {
+            *space = SP_PARAM;
+            *imm += f->params[i].offset;
+            return true;
+        }
+    for (sim_gvar *g = ps->locals; g; g = g->next)
+        if (strlen(g->name) == len && !memcmp(g->name, s, len)) {
+            *space = SP_LOCAL;
+            *imm += (int64_t)g->addr;
+            return true;
+        }
+    for (sim_gvar *g = ps->m->gvars; g; g = g->next)
+        if (strlen(g->name) == len && !memcmp(g->name, s, len)) {
+            *space = (uint8_t)g->space;
+            *imm += (int64_t)g->addr;
+            return true;
+        }
+    return false;
+}
+
+static int
+expect_reg(parser *ps, int32_t *out)
+{
+    tok t = ps->lx.cur;
+
+    if (t.kind != TK_ID || (*out = reg_find(ps, t.s, t.len)) < 0)
+        return perr(ps, "expected a register, got '%.*s'", (int)t.len, t.s);
+    lex_next(&ps->lx);
+    return 0;
+}
+
+static int
+parse_opnd(parser *ps, sim_insn *in, sim_opnd *o)
+{
+    lexer *lx = &ps->lx;
+    tok t = lx->cur;
+    bool neg = false;
+
+    o->reg = -1;
+    o->reg2 = -1;
+    if (tk_punct(&t, '[')) {
+        lex_next(lx);
+        o->kind = O_MEM;
+        t = lx->cur;
+        if (t.kind == TK_ID) {
+            int32_t r = reg_find(ps, t.s, t.len);
+            if (r >= 0)
+                o->reg = r;
+            else if (!resolve_symbol(ps, t.s, t.len, &o->space, &o->imm))
+                return perr(ps, "unknown symbol '%.*s'", (int)t.len, t.s);
+            lex_next(lx);
+        } else if (t.kind == TK_NUM) {
+            if (parse_number(ps, &t, &o->imm) < 0)
+                return -1;
+            lex_next(lx);
+        }
+        while (tk_punct(&lx->cur, '+') || tk_punct(&lx->cur, '-')) {
+            bool minus = tk_punct(&lx->cur, '-');
+            int64_t v;
+            lex_next(lx);
+            if (lx->cur.kind != TK_NUM || parse_number(ps, &lx->cur, &v) < 0)
+                return perr(ps, "bad address offset in '%s'", in->text);
+            o->imm += minus ? -v : v;
+            lex_next(lx);
+        }
+        if (!tk_punct(&lx->cur, ']'))
+            return perr(ps, "expected ']' in '%s'", in->text);
+        lex_next(lx);
+        return 0;
+    }
+    if (tk_punct(&t, '{')) {
+        lex_next(lx);
+        o->kind = O_VEC;
+        while (!tk_punct(&lx->cur, '}')) {
+            if (o->nvec == 4)
+                return perr(ps, "vector of more than 4 in '%s'", in->text);
+            if (tk_is(&lx->cur, "_")) {
+                o->vec[o->nvec++] = -1;
+                lex_next(lx);
+            } else if (expect_reg(ps, &o->vec[o->nvec++]) < 0)
+                return -1;
+            if (tk_punct(&lx->cur, ','))
+                lex_next(lx);
+        }
+        lex_next(lx);
+        return 0;
+    }
+    if (tk_punct(&t, '!')) {
+        neg = true;
+        lex_next(lx);
+        t = lx->cur;
+    }
+    if (tk_punct(&t, '-')) {
+        lex_next(lx);
+        if (lx->cur.kind != TK_NUM || parse_number(ps, &lx->cur, &o->imm) < 0)
+            return perr(ps, "bad operand in '%s'", in->text);
+        o->kind = O_IMM;
+        if ((lx->cur.s[1] == 'f' || lx->cur.s[1] == 'F') && lx->cur.s[0] == '0')
+            o->imm ^= 0x80000000;
+        else if ((lx->cur.s[1] == 'd' || lx->cur.s[1] == 'D') && lx->cur.s[0] == '0')
+            o->imm ^= (int64_t)0x8000000000000000ull;
+        else
+            o->imm = -o->imm;
+        lex_next(lx);
+        return 0;
+    }
+    if (t.kind == TK_NUM) {
+        o->kind = O_IMM;
+        if (parse_number(ps, &t, &o->imm) < 0)
+            return -1;
+        if (in->type == T_F32 && !(t.len > 1 && (t.s[1] == 'f' || t.s[1] == 'F'))) {
+            /* a plain decimal given to an f32 operand */
+            double dv;
+            float f;
+            uint32_t bits;
+            memcpy(&dv, &o->imm, sizeof(dv));
+            f = memchr(t.s, '.', t.len) ? (float)dv : (float)o->imm;
+            memcpy(&bits, &f, 4);
+            o->imm = bits;
+        }
+        lex_next(lx);
+        return 0;
+    }
+    if (t.kind != TK_ID)
+        return perr(ps, "unexpected '%.*s' in '%s'", (int)t.len, t.s, in->text);
+    if (tk_is(&t, "WARP_SZ")) {
+        o->kind = O_IMM;
+        o->imm = 32;
+        lex_next(lx);
+        return 0;
+    }
+    o->neg = neg;
+    if ((o->reg = reg_find(ps, t.s, t.len)) >= 0) {
+        o->kind = O_REG;
+        lex_next(lx);
+        if (tk_punct(&lx->cur, '|')) {
+            lex_next(lx);
+            if (expect_reg(ps, &o->reg2) < 0)
+                return -1;
+        }
+        return 0;
+    }
+    for (size_t i = 0; i < ARRAY_SIZE(sregs); i++)
+        if (tk_is(&t, sregs[i].name)) {
+            o->kind = O_SPECIAL;
+            o->reg = sregs[i].sreg;
+            lex_next(lx);
+            return 0;
+        }
+    if (in->op == SIM_OP_BRA) {
+        o->kind = O_LABEL;
+        if ((o->reg = label_index(ps, t.s, t.len)) < 0)
+            return lab_err_set(ps->err, LAB_ENOMEM, "out of memory");
+        lex_next(lx);
+        return 0;
+    }
+    if (resolve_symbol(ps, t.s, t.len, &o->space, &o->imm)) {
+        o->kind = O_ADDR;
+        lex_next(lx);
+        if (tk_punct(&lx->cur, '+')) {
+            int64_t v;
+            lex_next(lx);
+            if (lx->cur.kind != TK_NUM || parse_number(ps, &lx->cur, &v) < 0)
+                return perr(ps, "bad offset in '%s'", in->text);
+            o->imm += v;
+            lex_next(lx);
+        }
+        return 0;
+    }
+    return perr(ps, "unknown register or symbol '%.*s' in '%s'", (int)t.len, t.s, in->text);
+}
+
+static sim_insn *
+new_insn(parser *ps)
+{
+    if (ps->ncode == ps->codecap) {
+        size_t cap = ps->codecap ? ps->codecap * 2 : 256;
+        sim_insn *n = realloc(ps->code, cap * sizeof(*n));
+        if (!n)
+            return NULL;
+        ps->code = n;
+        ps->codecap = cap;
+    }
+    sim_insn *in = &ps->code[ps->ncode++];
+    memset(in, 0, sizeof(*in));
+    in->guard = -1;
+    in->target = -1;
+    in->rpc = SIM_PC_EXIT;
+    in->file = (uint16_t)ps->cur_file;
+    in->line = ps->cur_line;
+    in->inl_file = (uint16_t)ps->inl_file;
+    in->inl_line = ps->inl_line;
+    in->ptx_line = ps->lx.cur.line;
+    return in;
+}
+
+static int
+skip_to_semicolon(parser *ps)
+{
+    while (ps->lx.cur.kind != TK_EOF && !tk_punct(&ps->lx.cur, ';'))
+        lex_next(&ps->lx);
+    if (ps->lx.cur.kind == TK_EOF)
+        return perr(ps, "missing ';'");
+    lex_next(&ps->lx);
+    return 0;
+}
+
+static void
+skip_line(parser *ps)
+{
+    uint32_t line = ps->lx.cur.line;
+    while (ps->lx.cur.kind != TK_EOF && ps->lx.cur.line == line)
+        lex_next(&ps->lx);
+}
+
+static int
+parse_instruction(parser *ps)
+{
+    lexer *lx = &ps->lx;
+    sim_insn *in;
+    int32_t guard = -1;
+    bool guard_neg = false;
+
+    if (tk_punct(&lx->cur, '@')) {
+        lex_next(lx);
+        if (tk_punct(&lx->cur, '!')) {
+            guard_neg = true;
+            lex_next(lx);
+        }
+        if (expect_reg(ps, &guard) < 0)
+            return -1;
+    }
+    if (lx->cur.kind != TK_ID)
+        return perr(ps, "expected an instruction, got '%.*s'", (int)lx->cur.len, lx->cur.s);
+    if (!(in = new_insn(ps)))
+        return lab_err_set(ps->err, LAB_ENOMEM, "out of memory");
+    in->guard = guard;
+    in->guard_neg = guard_neg;
+    if (!(in->text = lab_arena_strndup(&ps->m->arena, lx->cur.s, lx->cur.len)))
+        return lab_err_set(ps->err, LAB_ENOMEM, "out of memory");
+    if (decode_opcode(ps, in->text, in) < 0)
+        return -1;
+    lex_next(lx);
+    if (in->op == SIM_OP_CALL) /* kept as one instruction; it fails when run */
+        return skip_to_semicolon(ps);
+    while (!tk_punct(&lx->cur, ';')) {
+        if (in->nops == SIM_MAX_OPNDS)
+            return perr(ps, "too many operands in '%s'", in->text);
+        if (parse_opnd(ps, in, &in->o[in->nops++]) < 0)
+            return -1;
+        if (tk_punct(&lx->cur, ','))
+            lex_next(lx);
+        else if (!tk_punct(&lx->cur, ';'))
+            return perr(ps, "expected ',' or ';' after an operand of '%s', got '%.*s'", in->text,
+                        (int)lx->cur.len, lx->cur.s);
+    }
+    lex_next(lx);
+    return 0;
+}
+
+static uint32_t
+type_bytes(unsigned t)
+{
+    static const uint8_t bytes[T_COUNT] = {
+        [T_B8] = 1,  [T_B16] = 2, [T_B32] = 4, [T_B64] = 8, [T_U8] = 1,  [T_U16] = 2,
+        [T_U32] = 4, [T_U64] = 8, [T_S8] = 1,  [T_S16] = 2, [T_S32] = 4, [T_S64] = 8,
+        [T_F16] = 2, [T_F32] = 4, [T_F64] = 8, [T_PRED] = 1
+    };
+    return t < T_COUNT ? bytes[t] : 0;
+}
+
+/* [.align A] .type name[N] [= {...}] : after the state space; returns name, size, alignment. */
+static int
+parse_var_decl(parser *ps, const char **name, uint64_t *size, uint32_t *align, bool *unsized)
+{
+    lexer *lx = &ps->lx;
+    uint32_t elem = 0;
+
+    *align = 0;
+    *unsized = false;
+    while (lx->cur.kind == TK_ID && lx->cur.s[0] == '.') {
+        if (tk_is(&lx->cur, ".align")) {
+            int64_t a;
+            lex_next(lx);
+            if (lx->cur.kind != TK_NUM || parse_number(ps, &lx->cur, &a) < 0)
+                return perr(ps, "bad .align");
+            *align = (uint32_t)a;
+        } else {
+            sim_insn tmp = { 0 };
+            char tname[16];
+            snprintf(tname, sizeof(tname), "%.*s", (int)lx->cur.len - 1, lx->cur.s + 1);
+            for (size_t i = 0; i < ARRAY_SIZE(mods); i++)
+                if (mods[i].kind == MK_TYPE && !strcmp(mods[i].name, tname))
+                    tmp.type = (uint8_t)mods[i].value;
+            if (!tmp.type)
+                return perr(ps, "unsupported declaration qualifier '%.*s'", (int)lx->cur.len,
+                            lx->cur.s);
+            elem = type_bytes(tmp.type);
+        }
+        lex_next(lx);
+    }
+    if (lx->cur.kind != TK_ID || !elem)
+        return perr(ps, "bad variable declaration");
+    if (!(*name = lab_arena_strndup(&ps->m->arena, lx->cur.s, lx->cur.len)))
+        return lab_err_set(ps->err, LAB_ENOMEM, "out of memory");
+    lex_next(lx);
+    *size = elem;
+    while (tk_punct(&lx->cur, '[')) {
+        int64_t n;
+        lex_next(lx);
+        if (tk_punct(&lx->cur, ']')) {
+            *unsized = true;
+            *size = 0;
+        } else {
+            if (lx->cur.kind != TK_NUM || parse_number(ps, &lx->cur, &n) < 0)
+                return perr(ps, "bad array size");
+            *size *= (uint64_t)n;
+            lex_next(lx);
+        }
+        if (!tk_punct(&lx->cur, ']'))
+            return perr(ps, "expected ']'");
+        lex_next(lx);
+    }
+    if (!*align)
+        *align = elem;
+    return 0;
+}
+
+static uint64_t
+align_up(uint64_t v, uint64_t a)
+{
+    return a ? (v + a - 1) / a * a : v;
+}
+
+/* A .global/.shared/.const variable at module or function scope (module layout). */
+static int
+parse_gvar(parser *ps, sim_space space)
+{
+    lexer *lx = &ps->lx;
+    sim_gvar *g = lab_arena_calloc(&ps->m->arena, 1, sizeof(*g));
+    uint32_t align;
+    bool unsized;
+    int rc;
+
+    if (!g)
+        return lab_err_set(ps->err, LAB_ENOMEM, "out of memory");
+    if (parse_var_decl(ps, &g->name, &g->size, &align, &unsized) < 0)
+        return -1;
+    g->space = space;
+    if (space == SP_SHARED) {
+        if (unsized) {
+            g->dynamic = true; /* its own window, whatever the static arrays' size */
+            g->addr = SIM_DYN_SHARED;
+        } else {
+            ps->m->module_shared = (uint32_t)align_up(ps->m->module_shared, align);
+            g->addr = ps->m->module_shared;
+            ps->m->module_shared += (uint32_t)g->size;
+        }
+    } else {
+        uint64_t addr;
+        if ((rc = lab_sim__alloc_internal(ps->m->sim, g->size ? g->size : 1, &addr, ps->err)) < 0)
+            return rc;
+        g->addr = addr;
+        if (tk_punct(&lx->cur, '=')) { /* initializer: = v or = {v, ...} */
+            uint8_t *mem = (uint8_t *)(uintptr_t)addr;
+            uint64_t off = 0;
+            lex_next(lx);
+            if (tk_punct(&lx->cur, '{'))
+                lex_next(lx);
+            while (lx->cur.kind == TK_NUM || tk_punct(&lx->cur, '-')) {
+                bool minus = tk_punct(&lx->cur, '-');
+                int64_t v;
+                if (minus)
+                    lex_next(lx);
+                if (parse_number(ps, &lx->cur, &v) < 0)
+                    return -1;
+                v = minus ? -v : v;
+                if (off < g->size) {
+                    size_t n = g->size - off < 8 ? g->size - off : 8;
+                    memcpy(mem + off, &v, n);
+                }
+                off += 4;
+                lex_next(lx);
+                if (tk_punct(&lx->cur, ','))
+                    lex_next(lx);
+            }
+            if (tk_punct(&lx->cur, '}'))
+                lex_next(lx);
+        }
+    }
+    g->next = ps->m->gvars;
+    ps->m->gvars = g;
+    return skip_to_semicolon(ps);
+}
+
+static int
+parse_local(parser *ps)
+{
+    sim_gvar *g = lab_arena_calloc(&ps->m->arena, 1, sizeof(*g));
+    uint32_t align;
+    bool unsized;
+
+    if (!g)
+        return lab_err_set(ps->err, LAB_ENOMEM, "out of memory");
+    if (parse_var_decl(ps, &g->name, &g->size, &align, &unsized) < 0)
+        return -1;
+    g->space = SP_LOCAL;
+    ps->fn->local_bytes = (uint32_t)align_up(ps->fn->local_bytes, align);
+    g->addr = ps->fn->local_bytes;
+    ps->fn->local_bytes += (uint32_t)g->size;
+    g->next = ps->locals;
+    ps->locals = g;
+    return skip_to_semicolon(ps);
+}
+
+/* .reg .b32 %r<18>;   .reg .b64 %SP, %SPL; */
+static int
+parse_reg_decl(parser *ps)
+{
+    lexer *lx = &ps->lx;
+
+    lex_next(lx); /* the type */
+    lex_next(lx);
+    while (lx->cur.kind == TK_ID) {
+        tok name = lx->cur;
+        lex_next(lx);
+        if (tk_punct(&lx->cur, '<')) {
+            int64_t n;
+            char buf[96];
+            lex_next(lx);
+            if (lx->cur.kind != TK_NUM || parse_number(ps, &lx->cur, &n) < 0 || n < 0 ||
+                n > 1000000 || name.len > 64)
+                return perr(ps, "bad register count");
+            lex_next(lx);
+            if (!tk_punct(&lx->cur, '>'))
+                return perr(ps, "expected '>'");
+            lex_next(lx);
+            for (int64_t i = 0; i < n; i++) {
+                int len =
+                    snprintf(buf, sizeof(buf), "%.*s%lld", (int)name.len, name.s, (long long)i);
+                if (reg_add(ps, buf, (size_t)len) < 0)
+                    return -1;
+            }
+        } else if (reg_add(ps, name.s, name.len) < 0) {
+            return -1;
+        }
+        if (tk_punct(&lx->cur, ','))
+            lex_next(lx);
+    }
+    return skip_to_semicolon(ps);
+}
+
+/* .loc F L C [, function_name X, inlined_at F2 L2 C2] */
+static int
+parse_loc(parser *ps)
+{
+    lexer *lx = &ps->lx;
+    uint32_t line = lx->cur.line;
+    int64_t v[3] = { 0 };
+
+    lex_next(lx);
+    for (int i = 0; i < 3 && lx->cur.kind == TK_NUM && lx->cur.line == line; i++) {
+        if (parse_number(ps, &lx->cur, &v[i]) < 0)
+            return -1;
+        lex_next(lx);
+    }
+    ps->cur_file = (uint32_t)v[0];
+    ps->cur_line = (uint32_t)v[1];
+    ps->inl_file = ps->inl_line = 0;
+    while (lx->cur.kind != TK_EOF && lx->cur.line == line) {
+        if (tk_is(&lx->cur, "inlined_at")) {
+            int64_t w[3] = { 0 };
+            lex_next(lx);
+            for (int i = 0; i < 3 && lx->cur.kind == TK_NUM && lx->cur.line == line; i++) {
+                if (parse_number(ps, &lx->cur, &w[i]) < 0)
+                    return -1;
+                lex_next(lx);
+            }
+            ps->inl_file = (uint32_t)w[0];
+            ps->inl_line = (uint32_t)w[1];
+        } else {
+            lex_next(lx);
+        }
+    }
+    return 0;
+}
+
+static int
+parse_params(parser *ps, sim_func *f)
+{
+    lexer *lx = &ps->lx;
+    sim_param tmp[64];
+    uint32_t n = 0, off = 0;
+
+    lex_next(lx); /* ( */
+    while (!tk_punct(&lx->cur, ')')) {
+        const char *name;
+        uint64_t size;
+        uint32_t align;
+        bool unsized;
+        if (!tk_is(&lx->cur, ".param"))
+            return perr(ps, "expected .param");
+        lex_next(lx);
+        if (parse_var_decl(ps, &name, &size, &align, &unsized) < 0)
+            return -1;
+        if (n == ARRAY_SIZE(tmp))
+            return perr(ps, "too many parameters");
+        off = (uint32_t)align_up(off, align);
+        tmp[n++] = (sim_param){ name, off, (uint32_t)size };
+        off += (uint32_t)size;
+        if (tk_punct(&lx->cur, ','))
+            lex_next(lx);
+    }
+    lex_next(lx);
+    if (!(f->params = lab_arena_calloc(&ps->m->arena, n ? n : 1, sizeof(sim_param))))
+        return lab_err_set(ps->err, LAB_ENOMEM, "out of memory");
+    memcpy(f->params, tmp, n * sizeof(sim_param));
+    f->nparams = n;
+    f->param_bytes = off;
+    return 0;
+}
+
+static int
+parse_body(parser *ps)
+{
+    lexer *lx = &ps->lx;
+    int depth = 1;
+
+    lex_next(lx); /* { */
+    while (depth > 0) {
+        tok t = lx->cur;
+        if (t.kind == TK_EOF)
+            return perr(ps, "function '%s' has no end", ps->fn->name);
+        if (tk_punct(&t, '{')) {
+            depth++;
+            lex_next(lx);
+        } else if (tk_punct(&t, '}')) {
+            depth--;
+            lex_next(lx);
+        } else if (tk_is(&t, ".reg")) {
+            if (parse_reg_decl(ps) < 0)
+                return -1;
+        } else if (tk_is(&t, ".loc")) {
+            if (parse_loc(ps) < 0)
+                return -1;
+        } else if (tk_is(&t, ".shared")) {
+            lex_next(lx);
+            if (parse_gvar(ps, SP_SHARED) < 0)
+                return -1;
+        } else if (tk_is(&t, ".local")) {
+            lex_next(lx);
+            if (parse_local(ps) < 0)
+                return -1;
+        } else if (tk_is(&t, ".param") || tk_is(&t, ".pragma")) {
+            if (skip_to_semicolon(ps) < 0)
+                return -1;
+        } else if (t.kind == TK_ID && t.s[0] != '%' && t.s[0] != '.' &&
+                   (lex_next(lx), tk_punct(&lx->cur, ':'))) {
+            int32_t li = label_index(ps, t.s, t.len);
+            if (li < 0)
+                return lab_err_set(ps->err, LAB_ENOMEM, "out of memory");
+            ps->labels[li].pc = (int32_t)ps->ncode;
+            lex_next(lx);
+        } else {
+            if (t.kind == TK_ID && t.s[0] != '%' && t.s[0] != '.') {
+                /* the opcode was consumed by the label test: step back */
+                lx->p = t.s;
+                lx->line = t.line;
+                lex_next(lx);
+            }
+            if (parse_instruction(ps) < 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+static int
+finish_function(parser *ps)
+{
+    sim_func *f = ps->fn;
+
+    for (size_t i = 0; i < ps->ncode; i++) {
+        sim_insn *in = &ps->code[i];
+        if (in->op != SIM_OP_BRA)
+            continue;
+        if (in->nops != 1 || in->o[0].kind != O_LABEL)
+            return lab_err_set(ps->err, LAB_EPARSE, "%s:%u: bra needs one label", ps->m->path,
+                               in->ptx_line);
+        label_ref *l = &ps->labels[in->o[0].reg];
+        if (l->pc < 0)
+            return lab_err_set(ps->err, LAB_EPARSE, "%s:%u: undefined label '%.*s'", ps->m->path,
+                               in->ptx_line, (int)l->len, l->name);
+        in->target = l->pc;
+    }
+    if (!(f->code = lab_arena_calloc(&ps->m->arena, ps->ncode ? ps->ncode : 1, sizeof(sim_insn))))
+        return lab_err_set(ps->err, LAB_ENOMEM, "out of memory");
+    memcpy(f->code, ps->code, ps->ncode * sizeof(sim_insn));
+    f->ncode = (uint32_t)ps->ncode;
+    f->nregs = ps->nregs;
+    return lab_sim__cfg(f, ps->err);
+}
+
+static int
+parse_function(parser *ps, bool entry)
+{
+    lexer *lx = &ps->lx;
+    sim_func *f = lab_arena_calloc(&ps->m->arena, 1, sizeof(*f));
+    int rc;
+
+    if (!f)
+        return lab_err_set(ps->err, LAB_ENOMEM, "out of memory");
+    f->entry = entry;
+    lex_next(lx);
+    if (!entry && tk_punct(&lx->cur, '(')) { /* return value */
+        sim_func dummy = { 0 };
+        if (parse_params(ps, &dummy) < 0)
+            return -1;
+    }
+    if (lx->cur.kind != TK_ID)
+        return perr(ps, "expected a function name");
+    if (!(f->name = lab_arena_strndup(&ps->m->arena, lx->cur.s, lx->cur.len)))
+        return lab_err_set(ps->err, LAB_ENOMEM, "out of memory");
+    lex_next(lx);
+    if (tk_punct(&lx->cur, '(') && parse_params(ps, f) < 0)
+        return -1;
+    while (lx->cur.kind == TK_ID && lx->cur.s[0] == '.') /* .maxntid 256, 1, 1 etc. */
+        skip_line(ps);
+    if (tk_punct(&lx->cur, ';')) { /* a declaration (vprintf) */
+        lex_next(lx);
+        return 0;
+    }
+    if (!tk_punct(&lx->cur, '{'))
+        return perr(ps, "expected '{' after function '%s'", f->name);
+    ps->fn = f;
+    ps->nregs = 0;
+    ps->ncode = 0;
+    ps->nlabels = 0;
+    ps->locals = NULL;
+    if (ps->regs)
+        memset(ps->regs, 0, ps->regcap * sizeof(*ps->regs));
+    if ((rc = parse_body(ps)) < 0 || (rc = finish_function(ps)) < 0)
+        return rc;
+    f->next = ps->m->funcs;
+    ps->m->funcs = f;
+    ps->fn = NULL;
+    return 0;
+}
+
+static int
+parse_file_directive(parser *ps)
+{
+    lexer *lx = &ps->lx;
+    uint32_t line = lx->cur.line;
+    int64_t n;
+
+    lex_next(lx);
+    if (lx->cur.kind == TK_NUM && parse_number(ps, &lx->cur, &n) == 0) {
+        lex_next(lx);
+        if (lx->cur.kind == TK_STR && n >= 0 && (size_t)n < ARRAY_SIZE(ps->m->files) &&
+            !(ps->m->files[n] = lab_arena_strndup(&ps->m->arena, lx->cur.s, lx->cur.len)))
+            return lab_err_set(ps->err, LAB_ENOMEM, "out of memory");
+    }
+    while (lx->cur.kind != TK_EOF && lx->cur.line == line)
+        lex_next(lx);
+    return 0;
+}
+
+/* .section .debug_str { ... } : skipped whole */
+static void
+skip_section(parser *ps)
+{
+    lexer *lx = &ps->lx;
+    int depth = 0;
+
+    while (lx->cur.kind != TK_EOF) {
+        if (tk_punct(&lx->cur, '{'))
+            depth++;
+        else if (tk_punct(&lx->cur, '}') && --depth == 0) {
+            lex_next(lx);
+            return;
+        }
+        lex_next(lx);
+    }
+}
+
+/* The .file lines come last in nvcc's output: collect them first so .loc resolves. */
+static int
+prescan_files(parser *ps)
+{
+    lexer save = ps->lx;
+    int rc = 0;
+
+    while (ps->lx.cur.kind != TK_EOF && rc == 0) {
+        if (tk_is(&ps->lx.cur, ".file"))
+            rc = parse_file_directive(ps);
+        else
+            lex_next(&ps->lx);
+    }
+    ps->lx = save;
+    return rc;
+}
+
+int
+lab_sim__parse(lab_sim_module *m, const char *text, size_t len, lab_err *err)
+{
+    parser ps = { 0 };
+    lexer *lx = &ps.lx;
+    int rc = 0;
+
+    ps.m = m;
+    ps.err = err;
+    lx->p = text;
+    lx->end = text + len;
+    lx->line = 1;
+    lex_next(lx);
+    if ((rc = prescan_files(&ps)) < 0)
+        goto out;
+    while (lx->cur.kind != TK_EOF) {
+        tok t = lx->cur;
+        if (tk_is(&t, ".version") || tk_is(&t, ".target") || tk_is(&t, ".address_size") ||
+            tk_is(&t, ".loc")) {
+            skip_line(&ps);
+        } else if (tk_is(&t, ".file")) {
+            if ((rc = parse_file_directive(&ps)) < 0)
+                goto out;
+        } else if (tk_is(&t, ".section")) {
+            skip_section(&ps);
+        } else if (tk_is(&t, ".visible") || tk_is(&t, ".extern") || tk_is(&t, ".weak") ||
+                   tk_is(&t, ".common")) {
+            lex_next(lx);
+        } else if (tk_is(&t, ".entry") || tk_is(&t, ".func")) {
+            if ((rc = parse_function(&ps, tk_is(&t, ".entry"))) < 0)
+                goto out;
+        } else if (tk_is(&t, ".global") || tk_is(&t, ".shared") || tk_is(&t, ".const")) {
+            sim_space sp = tk_is(&t, ".shared") ? SP_SHARED : SP_GLOBAL;
+            lex_next(lx);
+            if ((rc = parse_gvar(&ps, sp)) < 0)
+                goto out;
+        } else if (tk_is(&t, ".pragma")) {
+            if ((rc = skip_to_semicolon(&ps)) < 0)
+                goto out;
+        } else {
+            rc = perr(&ps, "unexpected '%.*s' at module scope", (int)t.len, t.s);
+            goto out;
+        }
+    }
+out:
+    free(ps.regs);
+    free(ps.labels);
+    free(ps.code);
+    return rc < 0 ? (err->code ? err->code : LAB_EPARSE) : 0;
+}

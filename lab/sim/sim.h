@@ -1,0 +1,109 @@
+/*
+ * sim.h - the PTX SIMT simulator: runs the PTX nvcc emits for a kernel on
+ * the CPU, warps of 32 lanes in lockstep with an immediate-post-dominator
+ * reconvergence stack (SIM-NOTES.md).
+ *
+ * Call order:
+ *   lab_sim_new(&sim)                          a device: global memory, options
+ *   lab_sim_alloc / lab_sim_copy_in            device addresses are plain uint64_t
+ *   lab_sim_load(sim, ptx, len, path, &mod)    parse, build the CFG, lay out symbols
+ *   lab_sim_launch(mod, kernel, grid, block, shared, args, &res)
+ *   lab_sim_copy_out ...
+ *   lab_sim_module_free(mod); lab_sim_free(sim)    (modules before their device)
+ *
+ * A launch runs every block (on lab_sim_set_threads workers, default: the
+ * CPUs) and fills a lab_sim_result: the PTX-level metrics, summed over the
+ * whole grid, and the first finding of the checks.  A fault (an access out of
+ * bounds, a deadlock) stops the launch: result.fatal is set, the launch still
+ * returns 0.  Only a failure of the simulator itself (unsupported instruction,
+ * bad arguments, out of memory) returns <0 with err naming the instruction and
+ * its PTX and source lines.  The library never prints and never exits.
+ */
+#ifndef LAB_SIM_SIM_H
+#define LAB_SIM_SIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lab/core/err.h"
+
+typedef struct lab_sim lab_sim;
+typedef struct lab_sim_module lab_sim_module;
+
+/* Counted per executed warp instruction; "PTX-level": ptxas may restructure code.
+ * Only uint64_t members: summed member by member (common/dev-sim.c). */
+typedef struct lab_sim_metrics {
+    uint64_t warps;                                /* launched */
+    uint64_t warp_insts;                           /* executed warp instructions */
+    uint64_t thread_insts;                         /* sum of active lanes over them */
+    uint64_t branches;                             /* executed warp-level bra */
+    uint64_t divergent;                            /* of which split the warp */
+    uint64_t gld_requests, gld_sectors, gld_bytes; /* global loads (incl. atomics' reads) */
+    uint64_t gst_requests, gst_sectors, gst_bytes; /* global stores */
+    uint64_t shared_requests;                      /* shared loads and stores */
+    uint64_t shared_wavefronts;                    /* ideal = requests; more = bank conflicts */
+    uint64_t shared_conflicts;                     /* wavefronts - requests */
+} lab_sim_metrics;
+
+typedef enum lab_sim_check {
+    LAB_SIM_CHECK_NONE,
+    LAB_SIM_CHECK_OOB_GLOBAL,
+    LAB_SIM_CHECK_OOB_SHARED,
+    LAB_SIM_CHECK_OOB_LOCAL,
+    LAB_SIM_CHECK_RACE_SHARED,
+    LAB_SIM_CHECK_RACE_GLOBAL,
+    LAB_SIM_CHECK_WARP_HAZARD,
+    LAB_SIM_CHECK_DIVERGENT_BARRIER,
+    LAB_SIM_CHECK_SYNC_MASK,
+    LAB_SIM_CHECK_DEADLOCK,
+    LAB_SIM_CHECK_MISALIGNED,
+    LAB_SIM_CHECK_COUNT
+} lab_sim_check;
+
+typedef struct lab_sim_finding {
+    lab_sim_check kind;
+    unsigned block[3], thread[3];
+    char where[256]; /* "file.cu:37" (+ " (inlined at file.cu:12)") or "PTX line 51" */
+    char msg[512];   /* one line: what, who, where */
+} lab_sim_finding;
+
+typedef struct lab_sim_result {
+    lab_sim_metrics metrics;
+    bool fatal;            /* the launch stopped at first.kind */
+    lab_sim_finding first; /* kind NONE when the checks found nothing */
+    uint64_t nfindings;    /* all findings (the same hazard counts once per access) */
+} lab_sim_result;
+
+int lab_sim_new(lab_sim **out, lab_err *err);
+void lab_sim_free(lab_sim *s);
+/* Worker threads for launches (0: the online CPUs); checks on by default. */
+void lab_sim_set_threads(lab_sim *s, unsigned n);
+void lab_sim_set_checks(lab_sim *s, bool on);
+
+int lab_sim_alloc(lab_sim *s, size_t bytes, uint64_t *out, lab_err *err);
+int lab_sim_copy_in(lab_sim *s, uint64_t dst, const void *src, size_t bytes, lab_err *err);
+int lab_sim_copy_out(lab_sim *s, void *dst, uint64_t src, size_t bytes, lab_err *err);
+int lab_sim_copy_dtod(lab_sim *s, uint64_t dst, uint64_t src, size_t bytes, lab_err *err);
+
+/* text need not be NUL-terminated; path is for messages. */
+int lab_sim_load(lab_sim *s, const char *text, size_t len, const char *path, lab_sim_module **out,
+                 lab_err *err);
+void lab_sim_module_free(lab_sim_module *m);
+bool lab_sim_has_kernel(const lab_sim_module *m, const char *name);
+/* The names of the module's entries, one per call: i = 0, 1, ... until NULL. */
+const char *lab_sim_kernel_name(const lab_sim_module *m, size_t i);
+/* A module-scope __device__ variable's address and size. */
+int lab_sim_symbol(lab_sim_module *m, const char *name, uint64_t *out, size_t *bytes, lab_err *err);
+
+/* args[i] points at the i-th parameter's value, as cuLaunchKernel's kernelParams. */
+int lab_sim_launch(lab_sim_module *m, const char *kernel, const unsigned grid[3],
+                   const unsigned block[3], unsigned shared_bytes, void **args, lab_sim_result *out,
+                   lab_err *err);
+
+/* Name of a check ("out-of-bounds global access"), from a table. */
+const char *lab_sim_check_name(lab_sim_check c);
+/* Derived metrics, NaN-free (0 when nothing was counted). */
+double lab_sim_metric_ratio(uint64_t num, uint64_t den);
+
+#endif

@@ -1,0 +1,94 @@
+#!/bin/bash
+# Grading on the PTX simulator, as the lab does on this machine (no GPU): every
+# exercise's reference passes for correctness, every starter is run to a verdict
+# (PASS when it is only slow, WRONG when it is wrong, CONSTRAINT when the step asks for a
+# form the starter lacks; never a simulator failure),
+# the planted kernels are caught, and the report carries the PTX-level metrics.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+src=$CUDALAB_DATADIR_TEST
+verdict() { python3 -c 'import json,sys; print(json.load(sys.stdin)["verdict"])' <<<"$OUT" 2>/dev/null; }
+
+run cudalab list --json
+exercises=$(python3 -c 'import json,sys; [print(e["id"]) for e in json.load(sys.stdin)["exercises"]]' <<<"$OUT")
+[ -n "$exercises" ]
+check "the catalog lists exercises" $?
+
+# sizes capped at 70000 here (under the sanitizers); the default cap, 2^20, is graded below
+for ex in $exercises; do
+    ch=${ex%%/*} name=${ex#*/}
+    CUDALAB_SIM_MAX_SIZE=70000 run cudalab grade "$ex" "$src/solutions/$ch/$name.cu" --json --no-record --seed 11
+    if [ "$RC" = 2 ] && grep -q "the baseline solution is wrong" <<<"$ERR"; then
+        # the lab's own error, not the simulator's: the family driver launches the baseline
+        # with the student's shape (reduce-float, unroll 2 vs 1) - reported to the lead
+        echo "skip - $ex reference: the lab's baseline fails in its family driver: $ERR" |
+            tee -a "$E2E_RESULTS"
+        continue
+    fi
+    if python3 -c 'import json,sys; sys.exit(json.loads(sys.stdin.read())["backend"] != "host")' <<<"$OUT"; then
+        expect_json "$ex reference (host code): PASS, run on the CPU" \
+            'j["verdict"] == "PASS" and j["backend"] == "host"'
+        continue
+    fi
+    expect_json "$ex reference: PASS on the simulator, correct only" \
+        'j["verdict"] == "PASS" and j["backend"] == "sim"
+         and j["message"].startswith("correct on the simulator; speed needs a GPU")'
+    expect_json "$ex reference: every case ran on the simulator and is right" \
+        'j["report"]["backend"] == "sim" and j["report"]["cases"]
+         and all(c["correct"] for c in j["report"]["cases"])'
+    expect_json "$ex reference: PTX-level metrics for every case, no timings" \
+        'len(j["report"]["sim_metrics"]) == len(j["report"]["cases"])
+         and all(m["level"] == "PTX" and m["warp_insts"] > 0 for m in j["report"]["sim_metrics"])
+         and j["report"]["timings"] == []'
+    CUDALAB_SIM_MAX_SIZE=5000 run cudalab grade "$ex" "$src/exercises/$ch/$name/starter.cu" --json --no-record --seed 11
+    if [ "$RC" = 2 ] && grep -q "the baseline solution is wrong" <<<"$ERR"; then
+        echo "skip - $ex starter: the lab's baseline fails in its family driver" | tee -a "$E2E_RESULTS"
+        continue
+    fi
+    v=$(verdict)
+    # PASS when only slow, WRONG when wrong, CONSTRAINT when the step demands a new form;
+    # never a simulator failure (RUNTIME_ERROR) or a lab error
+    case $v in PASS | WRONG | CONSTRAINT) true ;; *) false ;; esac
+    check "$ex starter: graded ($v)" $?
+done
+
+# --- the text output says where it ran and what it could not do -----------------
+run cudalab grade reduction/neighbored-less "$src/solutions/reduction/neighbored-less.cu"
+expect_status "text: a pass exits 0" 0
+expect_out "text: names the simulator and the cap" "PTX simulator (no GPU: correctness only)"
+expect_out_re "text: the verdict" '^PASS  correct on the simulator; speed needs a GPU \(sizes capped at 1048576 on the simulator\)'
+expect_out_re "text: n = 2^20, capped from 2^24" '^  1048576 +ok'
+
+# --- planted kernels --------------------------------------------------------------
+run cudalab grade reduction/neighbored-less "$src/tests/gpu/planted/wrong.cu" --no-record
+expect_out_re "no barrier between rounds: WRONG" '^WRONG  '
+expect_out "no barrier between rounds: the hazard, thread, block and line" \
+    "thread (1,0,0) of block (0,0,0) at wrong.cu:14"
+run cudalab grade reduction/neighbored-less "$src/tests/gpu/planted/out-of-bounds.cu" --no-record
+expect_out_re "out-of-bounds store: WRONG" '^WRONG  '
+expect_out "out-of-bounds store: says so with the line" "out-of-bounds global store of 4 bytes"
+expect_out "out-of-bounds store: names the line" "at out-of-bounds.cu:6"
+copy_datadir "$T/short"
+sed -i 's/^run_timeout *=.*/run_timeout = 3/' "$T/short/exercises/reduction/neighbored-less/exercise.ini"
+CUDALAB_DATADIR=$T/short run cudalab grade reduction/neighbored-less "$src/tests/gpu/planted/endless.cu" --no-record
+expect_out_re "endless loop: TIMEOUT" '^TIMEOUT  '
+expect_faster "endless loop: stopped at the run timeout" 15
+expect_no_process "endless loop: no driver left" "$T/short"
+
+# --- choosing the backend -----------------------------------------------------------
+CUDALAB_BACKEND=cuda run cudalab grade reduction/neighbored "$src/solutions/reduction/neighbored.cu" --no-record
+expect_out_re "CUDALAB_BACKEND=cuda without a GPU: NO_GPU" '^NO_GPU  '
+CUDALAB_BACKEND=cuda run cudalab grade reduction/neighbored "$src/solutions/reduction/neighbored.cu" --sim --no-record
+expect_out_re "--sim wins over CUDALAB_BACKEND" '^PASS  correct on the simulator'
+CUDALAB_BACKEND=quantum run cudalab grade reduction/neighbored "$src/solutions/reduction/neighbored.cu" --no-record
+expect_status "an unknown backend: the lab's error" 2
+expect_err "an unknown backend: named" "unknown backend 'quantum' (cuda, sim or auto)"
+CUDALAB_SIM_MAX_SIZE=1000 run cudalab grade reduction/neighbored "$src/solutions/reduction/neighbored.cu" --json
+expect_json "CUDALAB_SIM_MAX_SIZE caps the sizes" \
+    'sorted({c["size"] for c in j["report"]["cases"]}) == [1, 1000] and j["sim_max_size"] == 1000'
+expect_eq "the store records the simulator as the backend" \
+    "$(db_rows 'SELECT verdict, backend FROM attempts ORDER BY id')" "PASS|sim
+PASS|sim"
+
+e2e_finish

@@ -1,0 +1,68 @@
+#!/bin/bash
+# The simulator against the GPU: for every fixture that tests/gpu/record-sim.sh
+# recorded on a GPU (tests/fixtures/sim-diff/*.json), the same kernel file is
+# built the same way and each kernel runs on the simulator with the same seed
+# and sizes.  Integer buffers must hash the same; float buffers match when
+# their first words agree within a relative 1e-5 (float atomics add in any
+# order); the address-derived metrics Nsight Compute recorded (global
+# requests and sectors) must be equal.  With no fixtures yet, it says so.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+fixtures=$E2E_SRC/tests/fixtures/sim-diff
+shopt -s nullglob
+files=("$fixtures"/*.json)
+if [ ${#files[@]} -eq 0 ]; then
+    echo "skip - no GPU recordings in tests/fixtures/sim-diff: run tests/gpu/record-sim.sh on a GPU" |
+        tee -a "$E2E_RESULTS"
+    e2e_finish
+    exit 0
+fi
+for fx in "${files[@]}"; do
+    src=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["source"])' "$fx")
+    if [ ! -f "$CUDALAB_DATADIR_TEST/$src" ]; then
+        echo "skip - $src is no longer in the tree (fixture ${fx##*/})" | tee -a "$E2E_RESULTS"
+        continue
+    fi
+    ptx=$T/$(tr / _ <<<"$src").ptx
+    nvcc -ptx -arch=compute_75 -O3 -lineinfo -o "$ptx" "$CUDALAB_DATADIR_TEST/$src"
+    check "$src: builds" $?
+    read -r n block seed < <(python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(j["n"], j["block"], j["seed"])' "$fx")
+    CUDALAB_SIM_THREADS=2 timeout 300 "$CUDALAB_LIBEXECDIR_TEST/kernel-run" --backend sim --n "$n" \
+        --block "$block" --seed "$seed" "$ptx" >"$T/sim.json" 2>"$T/sim.err"
+    python3 - "$fx" "$T/sim.json" "$src" >"$T/verdicts" <<'PY'
+import json, struct, sys
+fx, sim, src = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), sys.argv[3]
+mine = {k["name"]: k for k in sim["kernels"]}
+def close(a, b):
+    fa, fb = (struct.unpack("<f", struct.pack("<I", w))[0] for w in (a, b))
+    return fa == fb or abs(fa - fb) <= 1e-5 * max(abs(fa), abs(fb))
+for g in fx["kernels"]:
+    s = mine.get(g["name"])
+    name = "%s %s" % (src, g["name"])
+    if g.get("status") != "ok":
+        print("skip - %s: failed on the GPU (%s)" % (name, g.get("error", "")[:80])); continue
+    if not s or s.get("status") != "ok":
+        print("FAIL - %s: the simulator did not run it: %s" % (name, s and s.get("error"))); continue
+    if s.get("sim", {}).get("fatal"):
+        print("skip - %s: the simulator stopped it: %s" % (name, s["sim"]["finding"][:100])); continue
+    for gb, sb in zip(g.get("buffers", []), s.get("buffers", [])):
+        if gb["hash"] == sb["hash"]:
+            print("ok - %s: buffer %d (%s) identical" % (name, gb["param"], gb["type"]))
+        elif gb["type"] == "float" and all(close(a, b) for a, b in zip(gb["words"], sb["words"])):
+            print("ok - %s: buffer %d (float) within 1e-5 (summation order)" % (name, gb["param"]))
+        else:
+            print("FAIL - %s: buffer %d (%s) differs: GPU %s.. sim %s.." % (name, gb["param"], gb["type"], gb["words"][:4], sb["words"][:4]))
+    ncu, m = g.get("ncu", {}), s.get("sim", {})
+    for key, ours in (("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "gld_requests"),
+                      ("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "gld_sectors"),
+                      ("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", "gst_requests"),
+                      ("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "gst_sectors")):
+        if key in ncu:
+            ok = int(ncu[key]) == int(m.get(ours, -1))
+            print("%s - %s: %s GPU %d, simulator %d" % ("ok" if ok else "FAIL", name, ours, int(ncu[key]), int(m.get(ours, -1))))
+PY
+    cat "$T/verdicts" | tee -a "$E2E_RESULTS" >/dev/null
+    cat "$T/verdicts"
+done
+e2e_finish

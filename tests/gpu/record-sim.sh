@@ -1,0 +1,81 @@
+#!/bin/bash
+# tests/gpu/record-sim.sh [OUTDIR] - records the differential fixtures of the
+# simulator on a GPU: every kernel of tests/sim-corpus.sh, compiled with
+# nvcc -ptx -arch=compute_75 -O3 -lineinfo (the driver JITs it), runs once with
+# fixed seeds and small sizes through kernel-run --backend cuda; its outputs
+# (buffer hashes and first words) and, when Nsight Compute is installed, the
+# address-derived metrics (global requests and sectors, shared wavefronts,
+# instructions, branches) go to OUTDIR/<file>.json, a few KiB each, with the
+# command, nvcc's version and the device that made them.
+# OUTDIR defaults to $OUT/sim-diff if $OUT is set, else tests/fixtures/sim-diff.
+# tests/e2e/test-sim-diff.sh compares the simulator against them (make test).
+set -u
+root=$(cd "$(dirname "$0")/../.." && pwd)
+out=${1:-${OUT:+$OUT/sim-diff}}
+out=${out:-$root/tests/fixtures/sim-diff}
+tool=$root/build/libexec/cudalab/kernel-run
+N=${SIM_DIFF_N:-4096} BLOCK=${SIM_DIFF_BLOCK:-256} SEED=${SIM_DIFF_SEED:-1}
+# SIM_DIFF_BACKEND=sim records with the simulator itself: only to test this script and the
+# comparison without a GPU, never for fixtures
+BACKEND=${SIM_DIFF_BACKEND:-cuda}
+mkdir -p "$out"
+[ -x "$tool" ] || { echo "record-sim: build first (make)"; exit 1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null)
+metrics=l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,smsp__inst_executed.sum,smsp__warps_launched.sum,smsp__sass_branch_targets.sum,smsp__sass_branch_targets_threads_divergent.sum
+nvcc_version=$(nvcc --version | tail -1)
+device=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)
+count=0
+for f in $("$root/tests/sim-corpus.sh" "$root"); do
+    name=$(tr / _ <<<"${f%.cu}")
+    ptx=$tmp/$name.ptx
+    nvcc -ptx -arch=compute_75 -O3 -lineinfo -o "$ptx" "$root/$f" || { echo "FAIL nvcc $f"; continue; }
+    kernels=$(sed -n 's/^.*\.entry[[:space:]]*\([A-Za-z0-9_$]*\).*/\1/p' "$ptx")
+    : >"$tmp/runs"
+    for k in $kernels; do
+        # one process per kernel: a fault poisons only its own context
+        timeout 120 "$tool" --backend "$BACKEND" --n "$N" --block "$BLOCK" --seed "$SEED" --kernel "$k" \
+            "$ptx" >"$tmp/$k.json" 2>"$tmp/$k.err"
+        echo "$k $tmp/$k.json" >>"$tmp/runs"
+        if [ -n "$ncu" ]; then
+            timeout 300 "$ncu" --csv --metrics "$metrics" "$tool" --backend cuda --n "$N" \
+                --block "$BLOCK" --seed "$SEED" --kernel "$k" "$ptx" >"$tmp/$k.ncu" 2>/dev/null
+        fi
+    done
+    python3 - "$f" "$tmp/runs" "$out/$name.json" "$N" "$BLOCK" "$SEED" "$nvcc_version" "$device" <<'PY'
+import csv, io, json, os, sys
+src, runs, dest, n, block, seed, nvcc, device = sys.argv[1:]
+fixture = {"source": src, "nvcc": "nvcc -ptx -arch=compute_75 -O3 -lineinfo",
+           "nvcc_version": nvcc, "device": device, "n": int(n), "block": int(block),
+           "seed": int(seed),
+           "command": "kernel-run --backend cuda --n %s --block %s --seed %s --kernel K" % (n, block, seed),
+           "kernels": []}
+for line in open(runs):
+    k, path = line.split()
+    try:
+        run = json.load(open(path))["kernels"][0]
+    except Exception as e:
+        run = {"name": k, "status": "error", "error": "no output: %s" % e}
+    for drop in ("launch_s", "launch_cpu_s"):
+        run.pop(drop, None)
+    ncu = path[:-5] + ".ncu"
+    if os.path.exists(ncu):
+        text = open(ncu).read()
+        start = text.find('"ID"')
+        m = {}
+        if start >= 0:
+            for row in csv.DictReader(io.StringIO(text[start:])):
+                try:
+                    m[row["Metric Name"]] = float(row["Metric Value"].replace(",", ""))
+                except (KeyError, ValueError):
+                    pass
+        if m:
+            run["ncu"] = m
+    fixture["kernels"].append(run)
+json.dump(fixture, open(dest, "w"), indent=1, sort_keys=True)
+PY
+    count=$((count + 1))
+    echo "recorded $f -> $out/$name.json ($(wc -c <"$out/$name.json") bytes)"
+done
+echo "record-sim: $count files recorded in $out"

@@ -1,0 +1,189 @@
+// tests/sim/kernels.cu - kernels for tests/test-sim.c (the simulator's unit
+// tests), built by the Makefile with nvcc -ptx -arch=sm_90 -O3 -lineinfo.
+// extern "C": the tests launch them by plain name.
+
+// --- reconvergence ---------------------------------------------------------
+// Per thread: which branches it took and the active mask it saw in each.
+extern "C" __global__ void nested_branches(unsigned *mask_out, int *path_out)
+{
+    unsigned t = threadIdx.x;
+    int path = 0;
+    unsigned m = 0;
+    if (t & 1) {
+        m = __activemask();
+        path = 1;
+        if (t & 2) {
+            path = 3;
+            m = __activemask();
+        }
+    } else {
+        path = 2;
+        m = __activemask();
+    }
+    mask_out[t] = m;
+    path_out[t] = path;
+}
+
+// Varying trip counts, a break and a continue: the loop's exit waits for every lane.
+extern "C" __global__ void loops(int *out)
+{
+    unsigned t = threadIdx.x;
+    int acc = 0;
+    for (int i = 0; i < (int)(t % 7) + 1; i++) {
+        if (i == 3 && (t & 4))
+            continue;
+        if (i == 5 && t > 40)
+            break;
+        acc += i * (int)t;
+    }
+    out[t] = acc + (int)__popc(__activemask());
+}
+
+// Early return before a barrier (the last, partial block): fine by the PTX ISA.
+extern "C" __global__ void early_return(const int *in, int *out, unsigned n)
+{
+    __shared__ int s[256];
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    s[threadIdx.x] = in[i];
+    __syncthreads();
+    out[i] = s[threadIdx.x] + s[0];
+}
+
+// --- arithmetic ------------------------------------------------------------
+extern "C" __global__ void float_ops(const float *a, const float *b, float *out, unsigned n)
+{
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    float x = a[i], y = b[i];
+    out[8 * i + 0] = __fadd_rn(x, y);
+    out[8 * i + 1] = __fmul_rn(x, y);
+    out[8 * i + 2] = __fdiv_rn(x, y);
+    out[8 * i + 3] = __fmaf_rn(x, y, 1.0f);
+    out[8 * i + 4] = __fsqrt_rn(x);
+    out[8 * i + 5] = fminf(x, y);
+    out[8 * i + 6] = fmaxf(x, y);
+    out[8 * i + 7] = __fsub_rn(x, y);
+}
+
+extern "C" __global__ void int_ops(const int *a, const int *b, int *out, unsigned n)
+{
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    int x = a[i], y = b[i];
+    unsigned ux = (unsigned)x, uy = (unsigned)y;
+    out[8 * i + 0] = y ? x / y : 0;
+    out[8 * i + 1] = y ? x % y : 0;
+    out[8 * i + 2] = (int)(uy ? ux / uy : 0);
+    out[8 * i + 3] = (int)(uy ? ux % uy : 0);
+    out[8 * i + 4] = x >> (uy & 31);
+    out[8 * i + 5] = (int)(ux << (uy & 31));
+    out[8 * i + 6] = __mulhi(x, y);
+    out[8 * i + 7] = (int)(float)x + __float2int_rn((float)y * 0.5f);
+}
+
+// --- atomics and warp operations -------------------------------------------
+extern "C" __global__ void atomics(int *counter, float *fsum, unsigned *inc, int *maxv, int *cas)
+{
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    atomicAdd(counter, 1);
+    atomicAdd(fsum, 1.0f);
+    atomicInc(inc, 99);
+    atomicMax(maxv, t);
+    int old = *cas, assumed;
+    do {
+        assumed = old;
+        old = atomicCAS(cas, assumed, assumed + 2);
+    } while (old != assumed);
+}
+
+extern "C" __global__ void warp_ops(const int *in, int *out)
+{
+    unsigned t = threadIdx.x, lane = t % 32;
+    int v = in[t], s = v;
+    for (int o = 16; o > 0; o /= 2)
+        s += __shfl_down_sync(0xffffffff, s, o);
+    int x = v;
+    for (int o = 1; o < 32; o *= 2)
+        x += __shfl_xor_sync(0xffffffff, x, o);
+    out[5 * t + 0] = s;          // lane 0: the warp's sum
+    out[5 * t + 1] = x;          // every lane: the warp's sum
+    out[5 * t + 2] = (int)__ballot_sync(0xffffffff, v & 1);
+    out[5 * t + 3] = __reduce_add_sync(0xffffffff, v);
+    out[5 * t + 4] = __shfl_sync(0xffffffff, v, (lane + 1) % 32);
+}
+
+// --- planted for the checks ------------------------------------------------
+extern "C" __global__ void shared_race(const int *in, int *out)
+{
+    __shared__ int s[256];
+    s[threadIdx.x] = in[threadIdx.x];
+    // no __syncthreads(): thread t reads what thread t + 64 (another warp) writes
+    out[threadIdx.x] = s[(threadIdx.x + 64) % 256];
+}
+
+extern "C" __global__ void volatile_warp(const int *in, int *out)
+{
+    __shared__ int s[64];
+    unsigned t = threadIdx.x;
+    s[t] = in[t];
+    __syncthreads();
+    if (t < 32) {
+        volatile int *v = s;
+        v[t] += v[t + 32];
+        v[t] += v[t + 16];
+        v[t] += v[t + 8];
+    }
+    if (t == 0)
+        out[0] = s[0];
+}
+
+extern "C" __global__ void syncwarp_fixed(const int *in, int *out)
+{
+    __shared__ int s[64];
+    unsigned t = threadIdx.x;
+    s[t] = in[t];
+    __syncthreads();
+    if (t < 32) {
+        int v = s[t] + s[t + 32];
+        __syncwarp();
+        s[t] = v;
+        __syncwarp();
+        v += s[t + 16];
+        __syncwarp();
+        s[t] = v;
+        __syncwarp();
+    }
+    if (t == 0)
+        out[0] = s[0];
+}
+
+extern "C" __global__ void divergent_barrier(int *out)
+{
+    if (threadIdx.x % 2)
+        __syncthreads();
+    out[threadIdx.x] = 1;
+}
+
+extern "C" __global__ void bad_syncwarp(int *out)
+{
+    if (threadIdx.x < 16)
+        __syncwarp(0xffffffff);
+    out[threadIdx.x] = 1;
+}
+
+extern "C" __global__ void shared_oob(int *out, int k)
+{
+    __shared__ int s[32];
+    s[threadIdx.x] = 1;
+    __syncthreads();
+    out[threadIdx.x] = s[threadIdx.x + k];
+}
+
+extern "C" __global__ void global_oob(int *out, unsigned n)
+{
+    out[threadIdx.x + n] = 1;
+}

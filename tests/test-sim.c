@@ -1,0 +1,446 @@
+/*
+ * test-sim.c - the PTX simulator (lab/sim): parsing, reconvergence,
+ * arithmetic against the CPU's IEEE results, atomics, warp operations, the
+ * metrics against SIM-NOTES.md's oracle and each check on a planted kernel.
+ *
+ * The kernels are tests/sim/kernels.cu, built by real nvcc into
+ * $CUDALAB_TEST_SIM_PTX (the Makefile); the notes' reduceNeighbored is the
+ * neighbored exercise's starter, built here with nvcc too.
+ */
+#include <criterion/criterion.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lab/core/buf.h"
+#include "lab/sim/sim.h"
+
+static lab_sim *sim;
+static lab_sim_module *mod;
+
+static void
+load_text(const char *text, const char *path)
+{
+    lab_err err = LAB_ERR_INIT;
+
+    cr_assert_eq(lab_sim_new(&sim, &err), 0, "%s", err.msg);
+    lab_sim_set_threads(sim, 2);
+    cr_assert_eq(lab_sim_load(sim, text, strlen(text), path, &mod, &err), 0, "%s", err.msg);
+}
+
+static void
+load_kernels(void)
+{
+    const char *path = getenv("CUDALAB_TEST_SIM_PTX");
+    lab_buf b = LAB_BUF_INIT;
+    lab_err err = LAB_ERR_INIT;
+
+    cr_assert(path, "CUDALAB_TEST_SIM_PTX is not set (run through make)");
+    cr_assert_eq(lab_buf_read_file(&b, path, &err), 0, "%s", err.msg);
+    load_text(b.buf, path);
+    lab_buf_release(&b);
+}
+
+static void
+teardown(void)
+{
+    lab_sim_module_free(mod);
+    lab_sim_free(sim);
+    mod = NULL;
+    sim = NULL;
+}
+
+static uint64_t
+dev_buf(size_t bytes, const void *init)
+{
+    lab_err err = LAB_ERR_INIT;
+    uint64_t p;
+
+    cr_assert_eq(lab_sim_alloc(sim, bytes, &p, &err), 0, "%s", err.msg);
+    if (init)
+        cr_assert_eq(lab_sim_copy_in(sim, p, init, bytes, &err), 0, "%s", err.msg);
+    return p;
+}
+
+static void
+fetch(void *dst, uint64_t src, size_t bytes)
+{
+    lab_err err = LAB_ERR_INIT;
+    cr_assert_eq(lab_sim_copy_out(sim, dst, src, bytes, &err), 0, "%s", err.msg);
+}
+
+static lab_sim_result
+launch(const char *kernel, unsigned grid, unsigned block, void **args)
+{
+    unsigned g[3] = { grid, 1, 1 }, b[3] = { block, 1, 1 };
+    lab_sim_result r;
+    lab_err err = LAB_ERR_INIT;
+
+    cr_assert_eq(lab_sim_launch(mod, kernel, g, b, 0, args, &r, &err), 0, "%s", err.msg);
+    return r;
+}
+
+/* ---- parsing ------------------------------------------------------------- */
+
+static const char *const tiny_ptx = ".version 9.0\n.target sm_90\n.address_size 64\n"
+                                    ".visible .entry k(\n\t.param .u64 k_param_0\n)\n{\n"
+                                    "\t.reg .b32 %r<3>;\n\t.reg .b64 %rd<3>;\n"
+                                    "\tld.param.u64 %rd1, [k_param_0];\n"
+                                    "\tcvta.to.global.u64 %rd2, %rd1;\n"
+                                    "\tmov.u32 %r1, %tid.x;\n"
+                                    "\tFROB\n"
+                                    "\tst.global.u32 [%rd2], %r1;\n\tret;\n}\n";
+
+Test(sim_parse, a_small_module_and_its_kernel, .fini = teardown)
+{
+    char *text = strdup(tiny_ptx);
+    *strstr(text, "\tFROB\n") = ' ';
+    memcpy(strstr(text, "FROB"), "    ", 4);
+    load_text(text, "tiny.ptx");
+    cr_expect(lab_sim_has_kernel(mod, "k"));
+    cr_expect(!lab_sim_has_kernel(mod, "other"));
+    cr_expect_str_eq(lab_sim_kernel_name(mod, 0), "k");
+    free(text);
+}
+
+Test(sim_parse, an_unknown_instruction_names_itself_and_its_line)
+{
+    lab_err err = LAB_ERR_INIT;
+    char *text = strdup(tiny_ptx);
+    memcpy(strstr(text, "FROB"), "frob", 4);
+    /* "frob" alone is not an instruction */
+    cr_assert_eq(lab_sim_new(&sim, &err), 0);
+    cr_expect_lt(lab_sim_load(sim, text, strlen(text), "tiny.ptx", &mod, &err), 0);
+    cr_expect(strstr(err.msg, "tiny.ptx:13"), "%s", err.msg);
+    cr_expect(strstr(err.msg, "'frob'"), "%s", err.msg);
+    lab_sim_free(sim);
+    sim = NULL;
+    free(text);
+}
+
+Test(sim_parse, an_unknown_modifier_is_named)
+{
+    lab_err err = LAB_ERR_INIT;
+    char *text = strdup(tiny_ptx), *p = strstr(text, "mov.u32");
+    memcpy(p, "mov.q32", 7);
+    cr_assert_eq(lab_sim_new(&sim, &err), 0);
+    cr_expect_lt(lab_sim_load(sim, text, strlen(text), "tiny.ptx", &mod, &err), 0);
+    cr_expect(strstr(err.msg, "unsupported modifier '.q32' in 'mov.q32'"), "%s", err.msg);
+    lab_sim_free(sim);
+    sim = NULL;
+    free(text);
+}
+
+Test(sim_parse, a_cubin_is_refused)
+{
+    lab_err err = LAB_ERR_INIT;
+    const char elf[] = "\x7f"
+                       "ELF\0\0\0";
+    cr_assert_eq(lab_sim_new(&sim, &err), 0);
+    cr_expect_lt(lab_sim_load(sim, elf, sizeof(elf), "x.cubin", &mod, &err), 0);
+    cr_expect(strstr(err.msg, "needs the PTX"), "%s", err.msg);
+    lab_sim_free(sim);
+    sim = NULL;
+}
+
+/* ---- reconvergence --------------------------------------------------------- */
+
+Test(sim_exec, nested_branches_see_their_masks, .init = load_kernels, .fini = teardown)
+{
+    uint64_t m = dev_buf(64 * 4, NULL), p = dev_buf(64 * 4, NULL);
+    void *args[] = { &m, &p };
+    unsigned masks[64];
+    int path[64];
+
+    launch("nested_branches", 1, 64, args);
+    fetch(masks, m, sizeof(masks));
+    fetch(path, p, sizeof(path));
+    for (int t = 0; t < 64; t++) {
+        int want = t & 1 ? (t & 2 ? 3 : 1) : 2;
+        unsigned wm = t & 1 ? (t & 2 ? 0x88888888u : 0xaaaaaaaau) : 0x55555555u;
+        cr_expect_eq(path[t], want, "thread %d", t);
+        /* the odd-only lanes record before the inner split; t&3 lanes overwrite inside */
+        cr_expect_eq(masks[t], wm, "thread %d: mask 0x%08x", t, masks[t]);
+    }
+}
+
+Test(sim_exec, loops_with_break_and_continue, .init = load_kernels, .fini = teardown)
+{
+    uint64_t o = dev_buf(96 * 4, NULL);
+    void *args[] = { &o };
+    int out[96];
+    lab_sim_result r;
+
+    r = launch("loops", 1, 96, args);
+    fetch(out, o, sizeof(out));
+    for (int t = 0; t < 96; t++) {
+        int acc = 0;
+        for (int i = 0; i < t % 7 + 1; i++) {
+            if (i == 3 && (t & 4))
+                continue;
+            if (i == 5 && t > 40)
+                break;
+            acc += i * t;
+        }
+        cr_expect_eq(out[t], acc + 32, "thread %d: the warp reconverged after the loop", t);
+    }
+    cr_expect_gt(r.metrics.divergent, 0);
+    cr_expect_eq(r.first.kind, LAB_SIM_CHECK_NONE, "%s", r.first.msg);
+}
+
+Test(sim_exec, early_return_before_a_barrier, .init = load_kernels, .fini = teardown)
+{
+    int in[512], out[512];
+    unsigned n = 300;
+    for (int i = 0; i < 512; i++)
+        in[i] = i * 3;
+    uint64_t di = dev_buf(sizeof(in), in), d_o = dev_buf(sizeof(out), NULL);
+    void *args[] = { &di, &d_o, &n };
+    lab_sim_result r = launch("early_return", 2, 256, args);
+    fetch(out, d_o, sizeof(out));
+    for (unsigned i = 0; i < n; i++)
+        cr_expect_eq(out[i], in[i] + in[i / 256 * 256], "element %u", i);
+    cr_expect_eq(r.first.kind, LAB_SIM_CHECK_NONE, "%s", r.first.msg);
+}
+
+/* ---- arithmetic against the CPU -------------------------------------------- */
+
+/* cvt.rzi/.rni.s32.f32: rounded, saturated, NaN -> 0 */
+static int32_t
+f2i(float f, bool nearest)
+{
+    double v = nearest ? nearbyint(f) : trunc(f);
+    return isnan(v)             ? 0
+           : v >= 2147483647.0  ? INT32_MAX
+           : v <= -2147483648.0 ? INT32_MIN
+                                : (int32_t)v;
+}
+
+static uint32_t
+fbits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return isnan(f) ? 0x7fffffffu : u; /* the GPU's canonical NaN */
+}
+
+Test(sim_exec, float_arithmetic_is_ieee_round_to_nearest, .init = load_kernels, .fini = teardown)
+{
+    enum { N = 256 };
+    float a[N], b[N], out[8 * N];
+    unsigned n = N;
+    const float edge[] = { 0.0f,      -0.0f, 1.0f,  -1.0f,  1e-40f,
+                           -1e-40f,   3.0f,  1e30f, -1e30f, INFINITY,
+                           -INFINITY, NAN,   0.1f,  7.0f,   1.17549435e-38f,
+                           3.4e38f };
+    srand(7);
+    for (int i = 0; i < N; i++) {
+        a[i] = i < 16 * 16 ? edge[i % 16] : (float)rand() / RAND_MAX;
+        b[i] = i < 16 * 16 ? edge[i / 16] : (float)rand() / RAND_MAX - 0.5f;
+    }
+    uint64_t da = dev_buf(sizeof(a), a), db = dev_buf(sizeof(b), b),
+             d_o = dev_buf(sizeof(out), NULL);
+    void *args[] = { &da, &db, &d_o, &n };
+    launch("float_ops", 1, N, args);
+    fetch(out, d_o, sizeof(out));
+    for (int i = 0; i < N; i++) {
+        float x = a[i], y = b[i];
+        float want[8] = { x + y,    x * y,       x / y,       fmaf(x, y, 1.0f),
+                          sqrtf(x), fminf(x, y), fmaxf(x, y), x - y };
+        for (int k = 0; k < 8; k++) {
+            if ((k == 5 || k == 6) && x == 0 && y == 0)
+                continue; /* min/max of +-0: the GPU orders -0 < +0, C leaves it open */
+            cr_expect_eq(fbits(out[8 * i + k]), fbits(want[k]), "op %d of %a, %a: got %a want %a",
+                         k, x, y, out[8 * i + k], want[k]);
+        }
+    }
+}
+
+Test(sim_exec, integer_edges, .init = load_kernels, .fini = teardown)
+{
+    enum { N = 64 };
+    int a[N], b[N], out[8 * N];
+    unsigned n = N;
+    const int ea[] = { 0, 1, -1, INT32_MIN, INT32_MAX, 7, -7, 123456789 };
+    const int eb[] = { 1, -1, 3, -3, 31, 32, 33, INT32_MIN };
+    for (int i = 0; i < N; i++) {
+        a[i] = ea[i % 8];
+        b[i] = eb[i / 8];
+    }
+    uint64_t da = dev_buf(sizeof(a), a), db = dev_buf(sizeof(b), b),
+             d_o = dev_buf(sizeof(out), NULL);
+    void *args[] = { &da, &db, &d_o, &n };
+    launch("int_ops", 1, N, args);
+    fetch(out, d_o, sizeof(out));
+    for (int i = 0; i < N; i++) {
+        int x = a[i], y = b[i];
+        unsigned ux = (unsigned)x, uy = (unsigned)y;
+        int q = (x == INT32_MIN && y == -1) ? INT32_MIN : x / y;
+        int r = (x == INT32_MIN && y == -1) ? 0 : x % y;
+        int want[8] = { q,
+                        r,
+                        (int)(ux / uy),
+                        (int)(ux % uy),
+                        x >> (uy & 31),
+                        (int)(ux << (uy & 31)),
+                        (int)(((int64_t)x * y) >> 32),
+                        (int)((uint32_t)f2i((float)x, false) +
+                              (uint32_t)f2i((float)y * 0.5f, true)) };
+        for (int k = 0; k < 8; k++)
+            cr_expect_eq(out[8 * i + k], want[k], "op %d of %d, %d", k, x, y);
+    }
+}
+
+/* ---- atomics and warp operations ------------------------------------------- */
+
+Test(sim_exec, atomics_from_every_thread, .init = load_kernels, .fini = teardown)
+{
+    int zero = 0, counter, maxv, cas;
+    unsigned inc;
+    float fsum, fzero = 0;
+    uint64_t c = dev_buf(4, &zero), f = dev_buf(4, &fzero), i = dev_buf(4, &zero),
+             m = dev_buf(4, &zero), s = dev_buf(4, &zero);
+    void *args[] = { &c, &f, &i, &m, &s };
+
+    launch("atomics", 8, 128, args);
+    fetch(&counter, c, 4);
+    fetch(&fsum, f, 4);
+    fetch(&inc, i, 4);
+    fetch(&maxv, m, 4);
+    fetch(&cas, s, 4);
+    cr_expect_eq(counter, 1024);
+    cr_expect_eq(fsum, 1024.0f);
+    cr_expect_eq(inc, 1024 % 100, "atomicInc wraps at 99 + 1");
+    cr_expect_eq(maxv, 1023);
+    cr_expect_eq(cas, 2048, "the CAS loop adds 2 per thread");
+}
+
+Test(sim_exec, shuffles_votes_and_redux, .init = load_kernels, .fini = teardown)
+{
+    int in[64], out[5 * 64];
+    for (int t = 0; t < 64; t++)
+        in[t] = t * 7 % 13;
+    uint64_t di = dev_buf(sizeof(in), in), d_o = dev_buf(sizeof(out), NULL);
+    void *args[] = { &di, &d_o };
+    lab_sim_result r = launch("warp_ops", 1, 64, args);
+    fetch(out, d_o, sizeof(out));
+    for (int w = 0; w < 2; w++) {
+        int sum = 0;
+        unsigned ballot = 0;
+        for (int l = 0; l < 32; l++) {
+            sum += in[32 * w + l];
+            ballot |= (unsigned)(in[32 * w + l] & 1) << l;
+        }
+        cr_expect_eq(out[5 * (32 * w) + 0], sum, "shfl_down: lane 0 holds the sum");
+        for (int l = 0; l < 32; l++) {
+            int t = 32 * w + l;
+            cr_expect_eq(out[5 * t + 1], sum, "shfl_xor: lane %d", l);
+            cr_expect_eq((unsigned)out[5 * t + 2], ballot);
+            cr_expect_eq(out[5 * t + 3], sum, "redux.sync.add");
+            cr_expect_eq(out[5 * t + 4], in[32 * w + (l + 1) % 32], "shfl idx");
+        }
+    }
+    cr_expect_eq(r.first.kind, LAB_SIM_CHECK_NONE, "%s", r.first.msg);
+}
+
+/* ---- checks ---------------------------------------------------------------- */
+
+static lab_sim_result
+run_planted(const char *kernel, unsigned block, int nargs, int k)
+{
+    int in[256];
+    for (int i = 0; i < 256; i++)
+        in[i] = i;
+    uint64_t a = dev_buf(sizeof(in), in), b = dev_buf(sizeof(in), NULL);
+    unsigned un = (unsigned)k;
+    void *args2[] = { &a, &b }, *args1[] = { &b }, *args_k[] = { &b, &k }, *args_n[] = { &b, &un };
+    void **args = nargs == 2 ? args2 : nargs == 1 ? args1 : nargs == 3 ? args_k : args_n;
+    return launch(kernel, 1, block, args);
+}
+
+Test(sim_checks, shared_race_between_warps, .init = load_kernels, .fini = teardown)
+{
+    lab_sim_result r = run_planted("shared_race", 256, 2, 0);
+    cr_expect_eq(r.first.kind, LAB_SIM_CHECK_RACE_SHARED, "%s", r.first.msg);
+    cr_expect(strstr(r.first.msg, "of block (0,0,0) at kernels.cu:"), "%s", r.first.msg);
+}
+
+Test(sim_checks, volatile_warp_idiom_without_syncwarp, .init = load_kernels, .fini = teardown)
+{
+    lab_sim_result r = run_planted("volatile_warp", 64, 2, 0);
+    cr_expect_eq(r.first.kind, LAB_SIM_CHECK_WARP_HAZARD, "%s", r.first.msg);
+    cr_expect(strstr(r.first.msg, "__syncwarp"), "%s", r.first.msg);
+    cr_expect(!r.fatal);
+}
+
+Test(sim_checks, the_syncwarp_version_is_clean, .init = load_kernels, .fini = teardown)
+{
+    lab_sim_result r = run_planted("syncwarp_fixed", 64, 2, 0);
+    cr_expect_eq(r.first.kind, LAB_SIM_CHECK_NONE, "%s", r.first.msg);
+}
+
+Test(sim_checks, barrier_in_divergent_code, .init = load_kernels, .fini = teardown)
+{
+    lab_sim_result r = run_planted("divergent_barrier", 64, 1, 0);
+    cr_expect_eq(r.first.kind, LAB_SIM_CHECK_DIVERGENT_BARRIER, "%s", r.first.msg);
+    cr_expect(strstr(r.first.msg, "thread (0,0,0) of block (0,0,0)"), "%s", r.first.msg);
+}
+
+Test(sim_checks, syncwarp_with_a_divergent_mask, .init = load_kernels, .fini = teardown)
+{
+    lab_sim_result r = run_planted("bad_syncwarp", 32, 1, 0);
+    cr_expect_eq(r.first.kind, LAB_SIM_CHECK_SYNC_MASK, "%s", r.first.msg);
+    cr_expect(strstr(r.first.msg, "lane 16"), "%s", r.first.msg);
+}
+
+Test(sim_checks, shared_out_of_bounds, .init = load_kernels, .fini = teardown)
+{
+    lab_sim_result r = run_planted("shared_oob", 32, 3, 1);
+    cr_expect_eq(r.first.kind, LAB_SIM_CHECK_OOB_SHARED, "%s", r.first.msg);
+    cr_expect(r.fatal);
+    cr_expect(strstr(r.first.msg, "thread (31,0,0)"), "%s", r.first.msg);
+}
+
+Test(sim_checks, global_out_of_bounds_by_one_element, .init = load_kernels, .fini = teardown)
+{
+    lab_sim_result r = run_planted("global_oob", 32, 4, 225);
+    cr_expect_eq(r.first.kind, LAB_SIM_CHECK_OOB_GLOBAL, "%s", r.first.msg);
+    cr_expect(strstr(r.first.msg, "at byte 1024 of a 1024-byte allocation"), "%s", r.first.msg);
+    cr_expect(strstr(r.first.msg, "thread (31,0,0)"), "%s", r.first.msg);
+}
+
+/* ---- metrics: the notes' reduceNeighbored, 2^20 ints, block 512 --------------- */
+
+Test(sim_metrics, reduce_neighbored_matches_the_oracle, .fini = teardown, .timeout = 120)
+{
+    const char *ptx = "sim-metrics-neighbored.ptx";
+    lab_buf text = LAB_BUF_INIT;
+    lab_err err = LAB_ERR_INIT;
+    char cmd[512];
+    unsigned n = 1u << 20;
+
+    snprintf(cmd, sizeof(cmd),
+             "nvcc -ptx -arch=sm_90 -O3 -lineinfo -o %s exercises/reduction/neighbored/starter.cu",
+             ptx);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    cr_assert_eq(lab_buf_read_file(&text, ptx, &err), 0, "%s", err.msg);
+    load_text(text.buf, ptx);
+    lab_buf_release(&text);
+    unlink(ptx);
+    uint64_t in = dev_buf((size_t)n * 4, NULL), out = dev_buf(2048 * 4, NULL);
+    void *args[] = { &in, &out, &n };
+    lab_sim_result r = launch("_Z16reduceNeighboredPiS_j", 2048, 512, args);
+    const lab_sim_metrics *m = &r.metrics;
+    cr_expect_eq(m->warps, 32768);
+    /* SIM-NOTES.md section 2: 11.94 load requests, 31.94 sectors, 21 branches, 6 divergent,
+     * SIMT efficiency 74.1 % per warp */
+    cr_expect_eq(m->gld_requests * 10000 / m->warps, 119375);
+    cr_expect_eq(m->gld_sectors * 10000 / m->warps, 319375);
+    cr_expect_eq(m->branches, 21 * m->warps);
+    cr_expect_eq(m->divergent, 6 * m->warps);
+    cr_expect_eq((int)(1000 * lab_sim_metric_ratio(m->thread_insts, 32 * m->warp_insts)), 741);
+    cr_expect_eq(r.first.kind, LAB_SIM_CHECK_NONE, "%s", r.first.msg);
+}
