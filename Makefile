@@ -28,12 +28,13 @@ SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all
 SAN_CFLAGS := $(BASE_CFLAGS) -O1 -g -fno-omit-frame-pointer $(SAN_FLAGS)
 
 LIBS := -linih -lcjson -lsqlite3 -lstdc++ -ldl -lm -lpthread
+UI_LIBS := -lncursesw -ltinfo -lmd4c -lreadline
 DRIVER_LIBS := -lcjson -ldl -lm -lpthread
 TEST_LIBS := -lcriterion
 
 CORE_SRC := $(sort $(wildcard lab/core/*.c))
 COMMON_SRC := $(sort $(wildcard common/*.c))
-CLI_SRC := $(sort $(wildcard lab/cli/*.c))
+CLI_SRC := $(sort $(wildcard lab/cli/*.c lab/menu/*.c lab/shell/*.c))
 DRIVER_SRC := $(sort $(wildcard lab/drivers/*.c))
 DRIVERS := $(notdir $(DRIVER_SRC:.c=))
 TEST_SRC := $(sort $(wildcard tests/test-*.c))
@@ -81,7 +82,7 @@ build/rel/libcommon.a: $(call objs,rel,$(COMMON_SRC))
 
 bin/cudalab: $(call objs,rel,$(CLI_SRC)) build/rel/libcore.a build/rel/libcommon.a
 	@mkdir -p $(@D)
-	$(CC) $(REL_CFLAGS) -o $@ $^ $(LIBS)
+	$(CC) $(REL_CFLAGS) -o $@ $^ $(LIBS) $(UI_LIBS)
 
 build/libexec/cudalab/%: build/rel/obj/lab/drivers/%.o build/rel/libcommon.a build/rel/libcore.a
 	@mkdir -p $(@D)
@@ -105,7 +106,7 @@ build/san/libcommon.a: $(call objs,san,$(COMMON_SRC))
 
 build/san/bin/cudalab: $(call objs,san,$(CLI_SRC)) build/san/libcore.a build/san/libcommon.a
 	@mkdir -p $(@D)
-	$(CC) $(SAN_CFLAGS) -o $@ $^ $(LIBS)
+	$(CC) $(SAN_CFLAGS) -o $@ $^ $(LIBS) $(UI_LIBS)
 
 build/san/libexec/cudalab/%: build/san/obj/lab/drivers/%.o build/san/libcommon.a build/san/libcore.a
 	@mkdir -p $(@D)

@@ -50,8 +50,20 @@ int lab_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* SGR colour on/off around text when cli->color. */
 const char *lab_cli_sgr(const lab_cli *cli, const char *params);
 const char *lab_cli_reset(const lab_cli *cli);
+/* "compiling", "running on", ... */
+const char *lab_cli_stage_name(lab_stage s);
+/* The student's file: created from the starter when missing (*created_out true then). */
+int lab_cli_start_work(const lab_exercise *ex, lab_buf *path_out, bool *created_out, lab_err *err);
+/* Back the student's file up to FILE.N.bak (path in backup_out), then copy the starter over it. */
+int lab_cli_reset_work(const lab_exercise *ex, lab_buf *path_out, lab_buf *backup_out,
+                       lab_err *err);
+/* Runs one command line (argv[0] the command) as the CLI would; returns its exit status. */
+int lab_cli_dispatch(lab_cli *cli, int argc, char **argv);
+/* A grading as `cudalab grade` shows it: verdict, cases, timing table, compiler log, advice. */
+void lab_cli_print_grading(FILE *fp, const lab_cli *cli, const lab_exercise *ex, const char *file,
+                           const lab_grading *g);
 
 extern const lab_cmd lab_cmd_list, lab_cmd_show, lab_cmd_start, lab_cmd_grade, lab_cmd_device,
-    lab_cmd_help;
+    lab_cmd_help, lab_cmd_hint, lab_cmd_reset, lab_cmd_history, lab_cmd_menu, lab_cmd_shell;
 
 #endif

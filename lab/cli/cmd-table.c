@@ -7,7 +7,9 @@
 #include <string.h>
 
 const lab_cmd *const lab_cmds[] = {
-    &lab_cmd_list, &lab_cmd_show, &lab_cmd_start, &lab_cmd_grade, &lab_cmd_device, &lab_cmd_help,
+    &lab_cmd_list,   &lab_cmd_show,  &lab_cmd_start, &lab_cmd_grade,
+    &lab_cmd_device, &lab_cmd_hint,  &lab_cmd_reset, &lab_cmd_history,
+    &lab_cmd_menu,   &lab_cmd_shell, &lab_cmd_help,
 };
 const size_t lab_cmd_count = ARRAY_SIZE(lab_cmds);
 
@@ -18,6 +20,17 @@ lab_cli_find(const char *name)
         if (!strcmp(lab_cmds[i]->name, name))
             return lab_cmds[i];
     return NULL;
+}
+
+int
+lab_cli_dispatch(lab_cli *cli, int argc, char **argv)
+{
+    const lab_cmd *cmd = argc > 0 ? lab_cli_find(argv[0]) : NULL;
+
+    if (!cmd)
+        return lab_cli_error("unknown command '%s' (try: help)", argc > 0 ? argv[0] : "");
+    cli->json = false;
+    return cmd->run(cli, argc - 1, argv + 1);
 }
 
 int

@@ -1,0 +1,55 @@
+#!/bin/bash
+# `cudalab shell`: commands piped on stdin (scriptable), the current
+# exercise filled in, errors; in tmux: Tab completion of commands, exercise
+# ids and files, and the history file under XDG_DATA_HOME.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+less=reduction/neighbored-less
+
+run cudalab shell <<<"help
+list
+show $less
+hint
+hint 2
+start
+bogus
+exit
+list"
+expect_out "piped: help comes from the command table" "shell     "
+expect_out "piped: list" "reduction/neighbored-less"
+expect_out "piped: show names the exercise" "$less: Neighbored pairs, less divergence"
+expect_out "piped: hint uses the current exercise" "Hint 1 of 3 for $less"
+expect_out "piped: hint 2 too" "Hint 2 of 3 for $less"
+expect_out "piped: start uses the current exercise" "Created work/$less.cu from the starter."
+expect_err "piped: an unknown command is an error" "cudalab: unknown command 'bogus'"
+expect_eq "piped: exit stops reading (list after it not run)" "$(grep -c 'Parallel reduction' <<<"$OUT")" 1
+expect_out_lacks "piped: no prompt when stdin is not a terminal" "cudalab>"
+
+run cudalab shell <<<"grade $less --no-record"
+expect_status "piped: the exit status is the last command's (NO_GPU: 1)" 1
+expect_out_re "piped: grade prints the verdict" '^NO_GPU  '
+
+run cudalab shell <<<'show "reduction/neighbored'
+expect_err "piped: an open quote is an error" "unclosed quote"
+
+. "$E2E_SRC/tests/e2e/tmux.sh"
+touch "$T/mykernel-file.cu"
+tmux_start bash -c 'cd "$0" && "$1" shell; echo SHELL-EXITED; sleep 60' "$T" "$CUDALAB_TEST_BIN"
+wait_screen "tty: the prompt" "cudalab> "
+tmux_keys 'sh' Tab
+wait_screen "tty: Tab completes a command" "cudalab> show "
+tmux_keys 'reduction/neighbored-l' Tab
+wait_screen "tty: Tab completes an exercise id" "cudalab> show reduction/neighbored-less "
+tmux_keys Enter
+wait_screen "tty: the prompt shows the current exercise" "cudalab $less> "
+tmux_keys "grade $less mykern" Tab
+wait_screen "tty: Tab completes a file" "grade $less mykernel-file.cu"
+tmux_keys C-u 'exit' Enter
+wait_screen "tty: exit leaves" "SHELL-EXITED"
+tmux_end
+hist=$XDG_DATA_HOME/cudalab/history
+expect_eq "history: kept in XDG_DATA_HOME/cudalab/history" "$(cat "$hist" 2>/dev/null)" "show $less
+exit"
+
+e2e_finish
