@@ -120,6 +120,12 @@ build/san/tests/%: build/san/obj/tests/%.o build/san/libcore.a build/san/libcomm
 	@mkdir -p $(@D)
 	$(CC) $(SAN_CFLAGS) -o $@ $^ $(LIBS) $(TEST_LIBS)
 
+# Unit tests of front-end modules link those modules too.
+build/san/tests/test-doc: build/san/obj/tests/test-doc.o build/san/obj/lab/menu/doc.o \
+                          build/san/libcore.a build/san/libcommon.a
+	@mkdir -p $(@D)
+	$(CC) $(SAN_CFLAGS) -o $@ $^ $(LIBS) $(TEST_LIBS) -lmd4c
+
 SAN_ALL := build/san/bin/cudalab $(DRIVERS:%=build/san/libexec/cudalab/%) \
            build/san/libexec/cudalab/lab-kernels.ptx $(TESTS:%=build/san/tests/%)
 

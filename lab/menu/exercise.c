@@ -16,6 +16,7 @@
 typedef struct ex_state {
     const lab_exercise *ex;
     size_t hints_shown;
+    bool show_hint;    /* scroll to the hint just revealed on the next build */
     char *last_result; /* the CLI's text of the last grading here, or NULL */
 } ex_state;
 
@@ -82,6 +83,10 @@ ex_build(lab_menu *m, lab_menu_view *v, int width)
     shown = p.passed ? ex->nhints : s->hints_shown;
     for (size_t i = 0; i < shown && i < ex->nhints; i++) {
         lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");
+        if (s->show_hint && i + 1 == s->hints_shown) {
+            v->top = v->doc.nlines;
+            s->show_hint = false;
+        }
         lab_doc_addf(&v->doc, LAB_STYLE_HEADING, "Hint %zu of %zu", i + 1, ex->nhints);
         lab_doc_markdown(&v->doc, ex->hints[i], strlen(ex->hints[i]), width);
     }
@@ -203,7 +208,8 @@ key_hint(lab_menu *m, lab_menu_view *v)
 
     if (s->hints_shown < s->ex->nhints) {
         s->hints_shown++;
-        lab_menu_status(m, "hint %zu of %zu is at the bottom", s->hints_shown, s->ex->nhints);
+        s->show_hint = true;
+        lab_menu_status(m, "hint %zu of %zu", s->hints_shown, s->ex->nhints);
     } else {
         lab_menu_status(m, "no more hints");
     }

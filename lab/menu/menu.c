@@ -579,6 +579,8 @@ on_key(lab_menu *m, int ch)
         return;
     }
     m->status[0] = '\0';
+    if (v->stale) /* keys act on the text as it is drawn next */
+        build(m, v);
     k = find_key(v->screen->keys, v->screen->nkeys, ch);
     if (!k)
         k = find_key(pager_keys, ARRAY_SIZE(pager_keys), ch);

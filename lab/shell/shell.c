@@ -117,7 +117,10 @@ complete(const char *text, int start, int end)
         matches = rl_completion_matches(text, complete_command);
     else if (kind == LAB_COMPLETE_EXERCISE)
         matches = rl_completion_matches(text, complete_exercise);
-    else if (kind == LAB_COMPLETE_FILE)
+    /* no exercise matches: the current exercise is implied, so complete the file */
+    if (!matches && kind == LAB_COMPLETE_EXERCISE && cmd->complete[1] == LAB_COMPLETE_FILE)
+        kind = LAB_COMPLETE_FILE;
+    if (!matches && kind == LAB_COMPLETE_FILE)
         matches = rl_completion_matches(text, rl_filename_completion_function);
 out:
     free(before);
@@ -216,6 +219,8 @@ lab_shell_run(lab_cli *cli)
                 putchar('\n');
                 break;
             }
+            for (size_t n = strlen(line); n > 0 && (line[n - 1] == ' ' || line[n - 1] == '\t');)
+                line[--n] = '\0';
             if (*line && hist.len) {
                 add_history(line);
                 if (access(hist.buf, F_OK) < 0)

@@ -46,7 +46,6 @@ wait_screen "H100: PASS" "PASS  1.82x over reduceNeighbored" 60
 wait_screen "H100: the timing table" "reference" 2
 screen | grep -Eq '^  student +[0-9.]+ us .* 1\.82x$'
 check "H100: the student's row of the table" $?
-wait_screen "H100: points" "10/10 points" 2
 tmux_keys q
 wait_screen "H100: the exercise shows passed" "Status: passed, best 1.82x (100% of reference)"
 tmux_keys End
@@ -64,6 +63,10 @@ sleeper=$(marked_sleep)
 printf '#!/bin/sh\n# %s\n"%s" 1000\n' "$E2E_MARK" "$sleeper" >"$fx/reduce-int"
 tmux_keys g
 wait_screen "cancel: the progress line" "running on" 60
+for _ in $(seq 50); do
+    pgrep -f -- "$E2E_MARK" >/dev/null && break
+    sleep 0.1
+done
 pgrep -f -- "$E2E_MARK" >/dev/null
 check "cancel: the driver is running before the key" $?
 tmux_keys c

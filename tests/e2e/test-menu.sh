@@ -41,7 +41,7 @@ wait_screen "chapter: / finds a word" "found 'recursiveReduce'"
 tmux_keys q Down Down Enter
 wait_screen "exercise: title and id" "Neighbored pairs, less divergence  (reduction/neighbored-less)"
 wait_screen "exercise: the file is not there yet" "not there yet: e creates it"
-tmux_keys h End
+tmux_keys h
 wait_screen "exercise: h reveals hint 1" "Hint 1 of 3"
 tmux_keys '?'
 wait_screen "?: the exercise's keys" "reset your file to the starter"
@@ -51,7 +51,7 @@ wait_screen "edit: back in the menu after the editor" "created $work: g grades i
 expect_eq "edit: the editor got the student's file" "$(cat "$work" 2>/dev/null)" "$(cat "$T/broken.cu")"
 tmux_keys g
 wait_screen "grade: the compile error's verdict" "COMPILE_ERROR" 60
-wait_screen "grade: nvcc's message with the file and line" "neighbored-less.cu(3): error" 5
+wait_screen "grade: nvcc's message with the file and line" "work/reduction/neighbored-less.cu:3: error: expected an expression" 5
 tmux_keys q
 cp "$CUDALAB_DATADIR_TEST/solutions/$less.cu" "$work"
 tmux_keys g

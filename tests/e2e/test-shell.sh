@@ -36,15 +36,15 @@ expect_err "piped: an open quote is an error" "unclosed quote"
 . "$E2E_SRC/tests/e2e/tmux.sh"
 touch "$T/mykernel-file.cu"
 tmux_start bash -c 'cd "$0" && "$1" shell; echo SHELL-EXITED; sleep 60' "$T" "$CUDALAB_TEST_BIN"
-wait_screen "tty: the prompt" "cudalab> "
-tmux_keys 'sh' Tab
-wait_screen "tty: Tab completes a command" "cudalab> show "
+wait_screen "tty: the prompt" "cudalab>"
+tmux_keys 'sho' Tab
+wait_screen "tty: Tab completes a command" "cudalab> show"
 tmux_keys 'reduction/neighbored-l' Tab
-wait_screen "tty: Tab completes an exercise id" "cudalab> show reduction/neighbored-less "
+wait_screen "tty: Tab completes an exercise id" "cudalab> show reduction/neighbored-less"
 tmux_keys Enter
-wait_screen "tty: the prompt shows the current exercise" "cudalab $less> "
-tmux_keys "grade $less mykern" Tab
-wait_screen "tty: Tab completes a file" "grade $less mykernel-file.cu"
+wait_screen "tty: the prompt shows the current exercise" "cudalab $less>"
+tmux_keys C-l "grade mykern" Tab
+wait_screen "tty: Tab completes a file (after the implied exercise)" "$less> grade mykernel-file.cu"
 tmux_keys C-u 'exit' Enter
 wait_screen "tty: exit leaves" "SHELL-EXITED"
 tmux_end
