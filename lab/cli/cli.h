@@ -64,6 +64,7 @@ void lab_cli_print_grading(FILE *fp, const lab_cli *cli, const lab_exercise *ex,
                            const lab_grading *g);
 
 extern const lab_cmd lab_cmd_list, lab_cmd_show, lab_cmd_start, lab_cmd_grade, lab_cmd_device,
-    lab_cmd_help, lab_cmd_hint, lab_cmd_reset, lab_cmd_history, lab_cmd_menu, lab_cmd_shell;
+    lab_cmd_help, lab_cmd_hint, lab_cmd_reset, lab_cmd_history, lab_cmd_watch, lab_cmd_menu,
+    lab_cmd_shell;
 
 #endif

@@ -6,7 +6,6 @@
 #include "lab/menu/menu.h"
 
 #include <curses.h>
-#include <stdlib.h>
 
 void
 lab_menu_progress_text(const lab_progress *p, char *buf, size_t size)
@@ -20,13 +19,22 @@ lab_menu_progress_text(const lab_progress *p, char *buf, size_t size)
         snprintf(buf, size, "%s, last %s", p->passed ? "passed" : "attempted", p->last_verdict);
 }
 
+static lab_progress
+progress_of(lab_menu *m, const lab_exercise *ex)
+{
+    lab_progress p = { 0 };
+    lab_err err = LAB_ERR_INIT;
+
+    if (lab_store_progress(m->store, ex->id, &p, &err) < 0)
+        lab_menu_status(m, "%s", err.msg);
+    return p;
+}
+
 static int
 home_build(lab_menu *m, lab_menu_view *v, int width)
 {
     const lab_catalog *cat = lab_catalog_of(m->lab);
-    lab_err err = LAB_ERR_INIT;
-    int passed = 0, total = 0, points = 0, max_points = 0;
-    size_t summary;
+    int passed = 0, points = 0, max_points = 0;
 
     (void)width;
     if (m->device && m->device->present)
@@ -34,7 +42,15 @@ home_build(lab_menu *m, lab_menu_view *v, int width)
     else
         lab_doc_addf(&v->doc, LAB_STYLE_WARN, "no GPU: compile-only (%s)",
                      m->device ? m->device->reason : "the probe failed");
-    summary = v->doc.nlines;
+    for (size_t i = 0; i < lab_catalog_exercise_count(cat); i++) {
+        const lab_exercise *ex = lab_catalog_exercise(cat, i);
+        lab_progress p = progress_of(m, ex);
+        passed += p.passed;
+        points += p.best_points;
+        max_points += ex->points;
+    }
+    lab_doc_addf(&v->doc, LAB_STYLE_STRONG, "Progress: %d of %zu exercises passed, %d/%d points",
+                 passed, lab_catalog_exercise_count(cat), points, max_points);
     lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");
     for (size_t c = 0; c < lab_catalog_chapter_count(cat); c++) {
         const lab_chapter *ch = lab_catalog_chapter(cat, c);
@@ -43,15 +59,9 @@ home_build(lab_menu *m, lab_menu_view *v, int width)
         lab_doc_addf(&v->doc, LAB_STYLE_HEADING, "%s  (chapter text)", ch->title);
         for (size_t i = 0; i < ch->nexercises; i++) {
             const lab_exercise *ex = ch->exercises[i];
-            lab_progress p = { 0 };
+            lab_progress p = progress_of(m, ex);
             char st[128];
-            if (lab_store_progress(m->store, ex->id, &p, &err) < 0)
-                lab_menu_status(m, "%s", err.msg);
             lab_menu_progress_text(&p, st, sizeof(st));
-            total++;
-            passed += p.passed;
-            points += p.best_points;
-            max_points += ex->points;
             lab_menu_add_item(v, ex, false);
             lab_doc_addf(&v->doc, p.passed ? LAB_STYLE_GOOD : LAB_STYLE_TEXT, "  %-34s %s",
                          ex->title, st);
@@ -59,16 +69,6 @@ home_build(lab_menu *m, lab_menu_view *v, int width)
     }
     for (size_t i = 0; i < lab_catalog_problem_count(cat); i++)
         lab_doc_addf(&v->doc, LAB_STYLE_BAD, "%s", lab_catalog_problem(cat, i));
-    /* the summary line, now that it is known */
-    free(v->doc.lines[summary].text);
-    free(v->doc.lines[summary].style);
-    {
-        lab_doc tmp = LAB_DOC_INIT;
-        lab_doc_addf(&tmp, LAB_STYLE_STRONG, "Progress: %d of %d exercises passed, %d/%d points",
-                     passed, total, points, max_points);
-        v->doc.lines[summary] = tmp.lines[0];
-        free(tmp.lines);
-    }
     return 0;
 }
 

@@ -13,9 +13,14 @@ if ! command -v tmux >/dev/null; then
     e2e_finish
 fi
 unset TMUX
-TMUX_SOCK=cudalab-e2e-$$
+TMUX_SOCK=
+TMUX_SERVERS=0
+trap tmux_end EXIT # a test stopped early leaves no server behind
 
 tmux_start() {
+    # a server per session: a new one never races with the last one's exit
+    TMUX_SERVERS=$((TMUX_SERVERS + 1))
+    TMUX_SOCK=cudalab-e2e-$$-$TMUX_SERVERS
     tmux -L "$TMUX_SOCK" -f /dev/null new-session -d -x 80 -y 24 -s lab "$@"
     tmux -L "$TMUX_SOCK" set-option -g remain-on-exit on >/dev/null
 }
@@ -25,7 +30,7 @@ tmux_keys() {
 }
 
 screen() {
-    tmux -L "$TMUX_SOCK" capture-pane -p -t lab
+    tmux -L "$TMUX_SOCK" capture-pane -p -t lab 2>/dev/null
 }
 
 # wait_screen NAME TEXT [SECONDS]
@@ -43,5 +48,6 @@ wait_screen() {
 }
 
 tmux_end() {
-    tmux -L "$TMUX_SOCK" kill-server 2>/dev/null
+    [ -n "$TMUX_SOCK" ] && tmux -L "$TMUX_SOCK" kill-server 2>/dev/null
+    TMUX_SOCK=
 }
