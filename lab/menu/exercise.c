@@ -75,8 +75,12 @@ ex_build(lab_menu *m, lab_menu_view *v, int width)
                 "e edit  g grade  c cancel  w watch  h hint  r reset  s solution  t history");
     if (s->last_result) {
         lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");
-        lab_doc_add(&v->doc, LAB_STYLE_HEADING, "Last result  (v: full screen)");
-        lab_menu_add_text(&v->doc, s->last_result);
+        const char *verdict = strstr(s->last_result, "\n\n");
+        lab_doc_add(&v->doc, LAB_STYLE_HEADING, "Last result  (v: with the table and messages)");
+        /* the report's last paragraph: verdict, points and what to try next */
+        for (const char *q = verdict; q; q = strstr(q + 2, "\n\n"))
+            verdict = q + 2;
+        lab_menu_add_text(&v->doc, verdict ? verdict : s->last_result);
     }
     lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");
     add_markdown_file(&v->doc, ex->task, width);
@@ -309,6 +313,7 @@ lab_menu_exercise_graded(lab_menu *m, const lab_exercise *ex, const char *result
             continue;
         free(s->last_result);
         s->last_result = strdup(result_text);
+        v->top = 0; /* the result is at the top */
     }
     lab_menu_stale_all(m);
 }

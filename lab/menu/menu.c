@@ -336,7 +336,7 @@ draw(lab_menu *m)
     attron(A_REVERSE);
     mvhline(LINES - 1, 0, ' ', COLS);
     mvaddnstr(LINES - 1, 0, m->status[0] ? m->status : " ? keys   q back", COLS);
-    if (v->doc.nlines > (size_t)rows && COLS > 30) {
+    if (v->doc.nlines > (size_t)rows && COLS > 30 && strlen(m->status) + 12 < (size_t)COLS) {
         char pos[32];
         snprintf(pos, sizeof(pos), " %zu/%zu ", v->top + 1, v->doc.nlines);
         mvaddnstr(LINES - 1, COLS - (int)strlen(pos), pos, -1);

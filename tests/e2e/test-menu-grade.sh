@@ -58,6 +58,18 @@ screen | grep -Eq '^ +1  PASS +[0-9.]+ us  #+$'
 check "H100: history: a bar for the pass" $?
 tmux_keys q
 
+# watch: saving the file grades it (the starter's recorded report: SLOW)
+tmux_keys w
+wait_screen "watch: w turns it on" "watch on: every save of neighbored-less.cu grades it"
+printf '#!/bin/sh\n# %s\ncat "%s" >&3\n' "$E2E_MARK" "$FIXTURES/reports/less-starter.json" \
+    >"$fx/reduce-int"
+cp "$CUDALAB_DATADIR_TEST/exercises/$less/starter.cu" "$work.new"
+mv "$work.new" "$work"
+wait_screen "watch: the save is graded, SLOW in the exercise view" "SLOW  1.00x over" 60
+wait_screen "watch: with what to try next" "next: correct; now make it faster" 2
+tmux_keys w
+wait_screen "watch: w again turns it off" "watch off"
+
 # cancel: a driver that hangs
 sleeper=$(marked_sleep)
 printf '#!/bin/sh\n# %s\n"%s" 1000\n' "$E2E_MARK" "$sleeper" >"$fx/reduce-int"

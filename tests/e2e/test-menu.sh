@@ -13,6 +13,7 @@ work=work/$less.cu
 # The editor the menu runs: copies $EDIT_FROM over the file it is given.
 cat >"$T/edit.sh" <<'EOS'
 #!/bin/sh
+if [ -e "$EDIT_LOG.crash" ]; then kill -SEGV $$; fi
 cp "$EDIT_FROM" "$1"
 echo edited >>"$EDIT_LOG"
 EOS
@@ -56,7 +57,22 @@ tmux_keys q
 cp "$CUDALAB_DATADIR_TEST/solutions/$less.cu" "$work"
 tmux_keys g
 wait_screen "grade without a GPU: NO_GPU" "NO_GPU" 60
-tmux_keys q q
+tmux_keys q
+touch "$EDIT_LOG.crash"
+tmux_keys e
+wait_screen "an editor that crashes: the menu says so and goes on" "was killed by signal 11"
+rm "$EDIT_LOG.crash"
+tmux_keys r
+wait_screen "reset asks first" "Put the starter back in your file? A backup is kept. (y/n)"
+tmux_keys n
+sleep 0.3
+expect_eq "reset: n keeps the file" "$(cat "$work")" "$(cat "$CUDALAB_DATADIR_TEST/solutions/$less.cu")"
+tmux_keys r y
+wait_screen "reset: y puts the starter back and names the backup" \
+    "reset to the starter; your version is in $work.1.bak"
+expect_eq "reset: the backup holds the old file" "$(cat "$work.1.bak")" \
+    "$(cat "$CUDALAB_DATADIR_TEST/solutions/$less.cu")"
+tmux_keys q
 wait_screen "home: the attempts show" "attempted, last NO_GPU"
 tmux_keys q
 wait_screen "q on home quits, status 0" "EXITED rc=0"
