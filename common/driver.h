@@ -7,14 +7,22 @@
  *   DRIVER --backend cuda|sim --report-fd 3 --lab-kernels lab-kernels.ptx
  *          --student S.cubin --baseline B.cubin|cpu --reference R.cubin --kernel NAME
  *          --baseline-kernel NAME --sizes 1,1000 --timing-sizes 1000 --block 512 --unroll 1
+ *          [--output partials|total] [--grid-per-sm K] [--entry MANGLED]
+ *          [--baseline-block N] [--baseline-unroll N] [--baseline-output partials|total]
+ *          [--baseline-grid-per-sm K] [--baseline-entry MANGLED]
  *          [--seed N] [--min-samples 300] [--time-cap 4] [--probe]
+ * The student and the reference share one launch shape (block, unroll,
+ * output, grid per SM); the baseline, the step before, has its own, which
+ * defaults to theirs.  With --backend host the driver opens no device: the
+ * modules are shared objects of host code (common/host.h).
  * and reads one JSON object (common/report.h) from fd 3.  Usage errors print
  * to stderr and exit 2 with no report; everything else ends in a report and
  * exit 0, whatever the student's kernel did.
  *
  * Call order in a driver's main():
  *   if (lab_driver_start(&d, argc, argv, "reduce-int", "PiS_j") == 0)
- *       ... family work: lab_driver_launch, checks, lab_timing_run ...
+ *       ... family work: lab_driver_launch, checks, and at each timing size
+ *           lab_driver_time_size (or lab_timing_run) ...
  *   return lab_driver_finish(&d);
  */
 #ifndef COMMON_DRIVER_H
@@ -38,6 +46,15 @@ typedef enum lab_role {
 
 extern const char *const lab_role_names[LAB_ROLE_COUNT];
 
+/* How a role's kernel is launched and what it leaves behind. */
+typedef struct lab_shape {
+    unsigned block;
+    unsigned unroll;
+    bool total;           /* adds the whole sum into out[0] instead of one sum per block */
+    unsigned grid_per_sm; /* 0: the grid covers n; else a grid-stride loop over K blocks per SM */
+    const char *entry;    /* the exact entry name (templates), or NULL */
+} lab_shape;
+
 typedef struct lab_driver_args {
     const char *backend;
     int report_fd;
@@ -48,8 +65,9 @@ typedef struct lab_driver_args {
     size_t nsizes;
     unsigned long timing_sizes[16];
     size_t ntiming_sizes;
-    unsigned block;
-    unsigned unroll;
+    unsigned block;  /* the student's and reference's: shape[LAB_ROLE_STUDENT].block */
+    unsigned unroll; /* likewise */
+    lab_shape shape[LAB_ROLE_COUNT];
     const char *lab_kernels;
     lab_timing_opts timing;
     bool probe;
@@ -77,12 +95,33 @@ typedef struct lab_driver {
 int lab_driver_start(lab_driver *d, int argc, char **argv, const char *family,
                      const char *mangle_suffix);
 bool lab_driver_is_gpu_role(const lab_driver *d, lab_role role);
+/* True with --backend host: no device, the modules are shared objects. */
+bool lab_driver_is_host(const lab_driver *d);
 int lab_driver_launch(lab_driver *d, lab_role role, lab_dim3 grid, lab_dim3 block, unsigned shared,
                       void **args, lab_err *err);
 /* Marks the report "error": the role, the stage ("load", "launch", "run", "timing"),
  * the size, the device's own error code and err's message.  Returns err->code. */
 int lab_driver_fail(lab_driver *d, lab_role role, const char *stage, unsigned long size,
                     const lab_err *err);
+/* At a timing size: every GPU role timed interleaved (common/timing), the host baseline
+ * timed when the baseline is "cpu", and the size's entry added to the report's "timings". */
+typedef struct lab_size_timing {
+    unsigned long n;
+    double bytes; /* moved by one run, for GB/s */
+    /* Untimed before each sample (may be NULL), then the timed launch; both get ctx[role]. */
+    int (*prepare)(void *ctx, lab_err *err);
+    int (*launch)(void *ctx, lab_err *err);
+    void *ctx[LAB_ROLE_COUNT];
+    /* The host baseline, one run; cpu_restore (may be NULL) runs untimed before each. */
+    void (*cpu_restore)(void *cpu_ctx);
+    void (*cpu)(void *cpu_ctx);
+    void *cpu_ctx;
+} lab_size_timing;
+
+bool lab_driver_is_timing_size(const lab_driver *d, unsigned long n);
+/* Returns <0 (and the report says why) when timing failed on the device. */
+int lab_driver_time_size(lab_driver *d, const lab_size_timing *s, lab_err *err);
+
 /* Emits the report, closes the device; the process exit status. */
 int lab_driver_finish(lab_driver *d);
 

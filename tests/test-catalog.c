@@ -665,3 +665,76 @@ ParameterizedTest(struct broken *c, catalog, broken_manifest)
     cr_assert_eq(lab_catalog_exercise_count(cat), 1);
     lab_catalog_free(cat);
 }
+
+/* --- kind, output, grid_per_sm, entry, timing_sizes = none ------------------ */
+
+static const char launch_keys_head[] = "[exercise]\n"
+                                       "id = reduction/x\n"
+                                       "chapter = reduction\n"
+                                       "title = X\n"
+                                       "kernel = k\n"
+                                       "family = reduce-int\n"
+                                       "solution = solutions/reduction/x.cu\n"
+                                       "baseline = cpu\n"
+                                       "sizes = 1, 1000\n";
+
+Test(catalog, launch_keys_default)
+{
+    lab_catalog *cat;
+    const lab_exercise *ex;
+
+    write_chapter("reduction", "Reduction", 1);
+    write_exercise("reduction/x", launch_keys_head);
+    cat = load();
+    assert_problems(cat, 0);
+    cr_assert_not_null(ex = lab_catalog_find(cat, "reduction/x"));
+    cr_expect_eq(ex->kind, LAB_KIND_DEVICE);
+    cr_expect_eq(ex->output, LAB_OUTPUT_PARTIALS);
+    cr_expect_eq(ex->grid_per_sm, 0);
+    cr_expect_null(ex->entry);
+    cr_expect_eq(ex->ntiming_sizes, 1, "the largest size is timed by default");
+    lab_catalog_free(cat);
+}
+
+Test(catalog, launch_keys_set)
+{
+    char ini[2048];
+    lab_catalog *cat;
+    const lab_exercise *ex;
+
+    snprintf(ini, sizeof(ini), "%s%s", launch_keys_head,
+             "kind = host\noutput = total\ngrid_per_sm = 4\n"
+             "entry = _Z1kILj512EEvPiS0_j\ntiming_sizes = none\n");
+    write_chapter("reduction", "Reduction", 1);
+    write_exercise("reduction/x", ini);
+    cat = load();
+    assert_problems(cat, 0);
+    cr_assert_not_null(ex = lab_catalog_find(cat, "reduction/x"));
+    cr_expect_eq(ex->kind, LAB_KIND_HOST);
+    cr_expect_eq(ex->output, LAB_OUTPUT_TOTAL);
+    cr_expect_eq(ex->grid_per_sm, 4);
+    cr_expect_str_eq(ex->entry, "_Z1kILj512EEvPiS0_j");
+    cr_expect_eq(ex->ntiming_sizes, 0, "timing_sizes = none: correctness alone");
+    lab_catalog_free(cat);
+}
+
+Test(catalog, launch_keys_bad_words)
+{
+    char ini[2048];
+    lab_catalog *cat;
+    const char *rel = "exercises/reduction/x/exercise.ini";
+
+    snprintf(ini, sizeof(ini), "%s%s", launch_keys_head,
+             "kind = gpu\noutput = sum\ngrid_per_sm = 65\n");
+    write_chapter("reduction", "Reduction", 1);
+    write_exercise("reduction/x", ini);
+    cat = load();
+    assert_problems(cat, 3);
+    cr_expect_str_eq(lab_catalog_problem(cat, 0),
+                     problem_at(rel, 10, "'kind': 'gpu' is not 'device' or 'host'"));
+    cr_expect_str_eq(lab_catalog_problem(cat, 1),
+                     problem_at(rel, 11, "'output': 'sum' is not 'partials' or 'total'"));
+    cr_expect_str_eq(lab_catalog_problem(cat, 2),
+                     problem_at(rel, 12, "'grid_per_sm': '65' is not between 1 and 64"));
+    lab_catalog_free(cat);
+}

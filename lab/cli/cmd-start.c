@@ -1,8 +1,23 @@
 /*
  * cmd-start.c - `cudalab start EXERCISE`: copy the starter to
- * work/<chapter>/<exercise>.cu, never over an existing file.
+ * work/<chapter>/<exercise>.cu under the current folder, never over an
+ * existing file, and say where that is (the student's work folder is wherever
+ * they run the lab; the lab's own files are installed elsewhere).
  */
 #include "lab/cli/cli.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+static void
+print_work_folder(void)
+{
+    char *cwd = getcwd(NULL, 0);
+
+    if (cwd)
+        printf("Your work folder: %s/work (run cudalab from %s to grade it)\n", cwd, cwd);
+    free(cwd);
+}
 
 static int
 start_run(lab_cli *cli, int argc, char **argv)
@@ -17,14 +32,17 @@ start_run(lab_cli *cli, int argc, char **argv)
         return lab_cli_error("usage: cudalab start EXERCISE");
     if (!(ex = lab_cli_exercise(cli, argv[0])))
         return LAB_EXIT_ERROR;
-    if (lab_cli_start_work(ex, &work, &created, &err) < 0)
+    if (lab_cli_start_work(ex, &work, &created, &err) < 0) {
         status = lab_cli_error("%s", err.msg);
-    else if (!created)
+    } else if (!created) {
         printf("%s already exists: edit it, then run: cudalab grade %s\n", work.buf, ex->id);
-    else
+        print_work_folder();
+    } else {
         printf("Created %s from the starter.\nRead the task:  cudalab show %s\nThen grade:     "
                "cudalab grade %s\n",
                work.buf, ex->id, ex->id);
+        print_work_folder();
+    }
     lab_buf_release(&work);
     return status;
 }

@@ -33,8 +33,16 @@
  *   points      integer                                            default 10
  *   constraints comma-separated PTX checks, e.g. "forbid atom, require shfl.sync"
  *   hints       file, relative to the exercise dir; hints are its "## " sections  default hints.md
- * if present instantiate a C++ line appended after the student's file (templates) task        file,
- * relative to the exercise dir                  default task.md
+ *   instantiate a C++ line appended after the student's file (templates)  if present
+ *   entry       the kernel's exact (mangled) entry name, for templates    default from
+ * kernel+family task        file, relative to the exercise dir                     default task.md
+ *   kind        "device": a kernel; "host": a host function the driver calls in a child process
+ *                                                                       default device
+ *   output      "partials": one sum per block in g_odata; "total": the kernel adds the whole sum
+ *               into g_odata[0] (zeroed before each run)                default partials
+ *   grid_per_sm blocks per SM for kernels with a grid-stride loop; 0: the grid covers n
+ *                                                                       default 0
+ *   timing_sizes = none: graded on correctness alone
  */
 #ifndef LAB_CORE_CATALOG_H
 #define LAB_CORE_CATALOG_H
@@ -43,6 +51,9 @@
 #include <stddef.h>
 
 #include "lab/core/err.h"
+
+typedef enum lab_kind { LAB_KIND_DEVICE, LAB_KIND_HOST, LAB_KIND_COUNT } lab_kind;
+typedef enum lab_output { LAB_OUTPUT_PARTIALS, LAB_OUTPUT_TOTAL, LAB_OUTPUT_COUNT } lab_output;
 
 typedef struct lab_exercise {
     const char *id;      /* "reduction/neighbored-less" */
@@ -74,6 +85,10 @@ typedef struct lab_exercise {
     const char *const *hints; /* hint texts (Markdown) */
     size_t nhints;
     const char *instantiate; /* NULL when none */
+    const char *entry;       /* NULL: mangled from kernel and the family */
+    lab_kind kind;
+    lab_output output;
+    unsigned grid_per_sm; /* 0: grid = ceil(n / (block * unroll)) */
 } lab_exercise;
 
 typedef struct lab_chapter {

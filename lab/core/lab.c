@@ -24,12 +24,16 @@
 #define PROBE_TIMEOUT_S 30
 #define CACHE_SUBDIR "build"
 
-/* The C++ parameter code of each family's kernel signature (Itanium mangling). */
+/* The C++ parameter code of each family's kernel signature (Itanium mangling), and what its
+ * driver times when the baseline is "cpu" (NULL: "the CPU"). */
 static const struct {
     const char *family;
     const char *params;
+    const char *cpu_baseline;
 } families[] = {
-    { "reduce-int", "PiS_j" }, /* (int *, int *, unsigned int) */
+    { "reduce-int", "PiS_j", "the CPU recursiveReduce" }, /* (int *, int *, unsigned int) */
+    { "reduce-float", "PKfPfj", "the CPU serial sum" },   /* (const float *, float *, unsigned) */
+    { "host-reduce-int", "Pii", NULL },                   /* int f(int *, int) */
 };
 
 struct lab {
@@ -37,6 +41,7 @@ struct lab {
     char *libexecdir;
     char *cachedir;
     char *builddir; /* cachedir/build: compiled kernels */
+    char *toolsdir; /* CUDA tools from PyPI */
     lab_catalog *catalog;
     lab_store *store;
     lab_toolchain *toolchain;
@@ -64,25 +69,30 @@ exe_prefix(void)
     return exe;
 }
 
+/* $env, else prefix/installed_rel in an installed copy (PREFIX/share/cudalab/exercises
+ * exists), else prefix/source_rel in a source tree (prefix/exercises exists), else the
+ * installed path, for the error to name. */
 static char *
-pick_dir(const char *env, const char *prefix, const char *source_rel, const char *probe_rel,
-         const char *installed_rel)
+pick_dir(const char *env, const char *prefix, const char *installed_rel, const char *source_rel)
 {
     const char *v = getenv(env);
     lab_buf b = LAB_BUF_INIT;
+    bool source;
 
     if (v && *v)
         return strdup(v);
     if (!prefix)
         return NULL;
-    lab_buf_printf(&b, "%s/%s", prefix, probe_rel);
-    if (is_dir(b.buf)) {
-        lab_buf_reset(&b);
+    lab_buf_printf(&b, "%s/share/cudalab/exercises", prefix);
+    source = !is_dir(b.buf);
+    lab_buf_reset(&b);
+    lab_buf_printf(&b, "%s/exercises", prefix);
+    source = source && is_dir(b.buf);
+    lab_buf_reset(&b);
+    if (source)
         lab_buf_printf(&b, "%s%s%s", prefix, *source_rel ? "/" : "", source_rel);
-    } else {
-        lab_buf_reset(&b);
+    else
         lab_buf_printf(&b, "%s/%s", prefix, installed_rel);
-    }
     return lab_buf_detach(&b);
 }
 
@@ -114,9 +124,9 @@ lab_open(lab **out, lab_err *err)
         free(prefix);
         return lab_err_set(err, LAB_ENOMEM, "out of memory");
     }
-    l->datadir = pick_dir("CUDALAB_DATADIR", prefix, "", "exercises", "share/cudalab");
-    l->libexecdir = pick_dir("CUDALAB_LIBEXECDIR", prefix, "build/libexec/cudalab", "exercises",
-                             "libexec/cudalab");
+    l->datadir = pick_dir("CUDALAB_DATADIR", prefix, "share/cudalab", "");
+    l->libexecdir =
+        pick_dir("CUDALAB_LIBEXECDIR", prefix, "libexec/cudalab", "build/libexec/cudalab");
     l->cachedir = cache_dir();
     free(prefix);
     if (l->cachedir) {
@@ -124,7 +134,16 @@ lab_open(lab **out, lab_err *err)
         lab_buf_printf(&b, "%s/" CACHE_SUBDIR, l->cachedir);
         l->builddir = lab_buf_detach(&b);
     }
-    if (!l->datadir || !l->libexecdir || !l->builddir) {
+    if (l->datadir) {
+        const char *t = getenv("CUDALAB_TOOLS_DIR");
+        lab_buf b = LAB_BUF_INIT;
+        if (t && *t)
+            lab_buf_adds(&b, t);
+        else
+            lab_buf_printf(&b, "%s/tools/cuda/bin", l->datadir);
+        l->toolsdir = lab_buf_detach(&b);
+    }
+    if (!l->datadir || !l->libexecdir || !l->builddir || !l->toolsdir) {
         lab_close(l);
         return lab_err_set(err, LAB_ENOENT, "cannot find the lab's files: set CUDALAB_DATADIR");
     }
@@ -148,6 +167,7 @@ lab_close(lab *l)
     free(l->libexecdir);
     free(l->cachedir);
     free(l->builddir);
+    free(l->toolsdir);
     free(l);
 }
 
@@ -167,6 +187,29 @@ const char *
 lab_libexecdir(const lab *l)
 {
     return l->libexecdir;
+}
+
+const char *
+lab_builddir(const lab *l)
+{
+    return l->builddir;
+}
+
+const char *
+lab_toolsdir(const lab *l)
+{
+    return l->toolsdir;
+}
+
+int
+lab_toolchain_of(lab *l, const lab_toolchain **out, lab_err *err)
+{
+    int rc = 0;
+
+    if (!l->toolchain)
+        rc = lab_toolchain_find(&l->toolchain, err);
+    *out = l->toolchain;
+    return rc;
 }
 
 int
@@ -211,19 +254,16 @@ run_driver(lab *l, const char *driver, lab_strvec *args, double timeout_s,
 }
 
 int
-lab_device_probe(lab *l, const lab_device **out, lab_err *err)
+lab_backend_probe(lab *l, const char *backend, lab_device *out, lab_err *err)
 {
     lab_strvec args = LAB_STRVEC_INIT;
     lab_runreport r;
     lab_proc p;
     int rc;
 
-    if (l->probed) {
-        *out = &l->device;
-        return 0;
-    }
-    memset(&l->device, 0, sizeof(l->device));
-    lab_strvec_pushl(&args, "--probe", NULL);
+    memset(out, 0, sizeof(*out));
+    lab_strvec_pushf(&args, "--backend=%s", backend);
+    lab_strvec_push(&args, "--probe");
     rc = run_driver(l, "device-probe", &args, PROBE_TIMEOUT_S, NULL, &p, err);
     lab_strvec_release(&args);
     if (rc < 0)
@@ -234,23 +274,38 @@ lab_device_probe(lab *l, const lab_device **out, lab_err *err)
         lab_runreport_release(&r);
         goto out;
     }
+    out->driver_found = r.driver_found;
+    out->driver_version = r.driver_version;
+    snprintf(out->driver_library, sizeof(out->driver_library), "%s", r.driver_library);
     if (!strcmp(r.status, "ok")) {
         int major = 0, minor = 0;
-        l->device.present = true;
-        snprintf(l->device.name, sizeof(l->device.name), "%s", r.device);
-        snprintf(l->device.cc, sizeof(l->device.cc), "%s", r.cc);
+        out->present = true;
+        snprintf(out->name, sizeof(out->name), "%s", r.device);
+        snprintf(out->cc, sizeof(out->cc), "%s", r.cc);
         sscanf(r.cc, "%d.%d", &major, &minor);
-        snprintf(l->device.arch, sizeof(l->device.arch), "sm_%d%d", major, minor);
-        l->device.peak_gbps = r.peak_gbps;
+        snprintf(out->arch, sizeof(out->arch), "sm_%d%d", major, minor);
+        out->peak_gbps = r.peak_gbps;
     } else {
-        snprintf(l->device.reason, sizeof(l->device.reason), "%s", r.reason);
+        snprintf(out->reason, sizeof(out->reason), "%s", r.reason);
     }
     lab_runreport_release(&r);
-    l->probed = true;
-    *out = &l->device;
 out:
     lab_proc_release(&p);
     return rc;
+}
+
+int
+lab_device_probe(lab *l, const lab_device **out, lab_err *err)
+{
+    int rc;
+
+    if (!l->probed) {
+        if ((rc = lab_backend_probe(l, "cuda", &l->device, err)) < 0)
+            return rc;
+        l->probed = true;
+    }
+    *out = &l->device;
+    return 0;
 }
 
 void
@@ -278,11 +333,13 @@ stage(const lab_grade_request *req, lab_stage s, const char *what)
 }
 
 static const char *
-family_params(const char *family)
+family_params(const char *family, const char **cpu_baseline)
 {
     for (size_t i = 0; i < ARRAY_SIZE(families); i++)
-        if (!strcmp(families[i].family, family))
+        if (!strcmp(families[i].family, family)) {
+            *cpu_baseline = families[i].cpu_baseline ? families[i].cpu_baseline : "the CPU";
             return families[i].params;
+        }
     return NULL;
 }
 
@@ -292,8 +349,10 @@ static int
 build_file(lab *l, const lab_exercise *ex, const char *path, const char *arch, lab_build *b,
            const lab_grade_request *req, lab_err *err)
 {
-    lab_build_request br = { path,        ex->instantiate,     arch,
-                             l->builddir, ex->build_timeout_s, req->cancel };
+    lab_build_request br = {
+        path,        ex->instantiate,          arch, l->builddir, ex->build_timeout_s,
+        req->cancel, ex->kind == LAB_KIND_HOST
+    };
     int rc;
 
     if ((rc = lab_toolchain_build(l->toolchain, &br, b, err)) < 0)
@@ -342,7 +401,7 @@ record(lab *l, const lab_grade_request *req, lab_grading *g, lab_err *err)
     a.file = req->file;
     a.file_hash = g->file_hash;
     a.time = (int64_t)time(NULL);
-    a.backend = g->device.present ? "cuda" : "none";
+    a.backend = req->ex->kind == LAB_KIND_HOST ? "host" : g->device.present ? "cuda" : "none";
     a.device = g->device.name;
     a.verdict = lab_verdict_describe(g->result.verdict)->name;
     a.message = g->result.message;
@@ -352,6 +411,27 @@ record(lab *l, const lab_grade_request *req, lab_grading *g, lab_err *err)
     a.fraction = g->result.fraction;
     a.points = g->result.points;
     return lab_store_add_attempt(st, &a, NULL, err);
+}
+
+/* The file a driver loads: a cubin, or a shared object of host code. */
+static const char *
+module_path(const lab_exercise *ex, const lab_build *b)
+{
+    return ex->kind == LAB_KIND_HOST ? b->so_path.buf : b->cubin_path.buf;
+}
+
+/* How a role's kernel is launched: prefix "" for the student's, "baseline-" for the step before. */
+static void
+shape_args(lab_strvec *args, const char *prefix, const lab_exercise *ex)
+{
+    /* every field, defaults too: the baseline's shape must not fall back to the student's */
+    lab_strvec_pushf(args, "--%sblock=%u", prefix, ex->block);
+    lab_strvec_pushf(args, "--%sunroll=%u", prefix, ex->unroll);
+    lab_strvec_pushf(args, "--%soutput=%s", prefix,
+                     ex->output == LAB_OUTPUT_TOTAL ? "total" : "partials");
+    lab_strvec_pushf(args, "--%sgrid-per-sm=%u", prefix, ex->grid_per_sm);
+    if (ex->entry)
+        lab_strvec_pushf(args, "--%sentry=%s", prefix, ex->entry);
 }
 
 static int
@@ -364,21 +444,23 @@ run_and_judge(lab *l, const lab_grade_request *req, lab_grading *g, lab_build *s
     char how[128];
     int rc;
 
+    if (ex->kind == LAB_KIND_HOST)
+        lab_strvec_push(&args, "--backend=host");
     lab_strvec_pushf(&args, "--lab-kernels=%s/lab-kernels.ptx", l->libexecdir);
-    lab_strvec_pushf(&args, "--student=%s", student->cubin_path.buf);
-    lab_strvec_pushf(&args, "--reference=%s", reference->cubin_path.buf);
+    lab_strvec_pushf(&args, "--student=%s", module_path(ex, student));
+    lab_strvec_pushf(&args, "--reference=%s", module_path(ex, reference));
     lab_strvec_pushf(&args, "--kernel=%s", ex->kernel);
+    shape_args(&args, "", ex);
     if (base_ex) {
-        lab_strvec_pushf(&args, "--baseline=%s", baseline->cubin_path.buf);
+        lab_strvec_pushf(&args, "--baseline=%s", module_path(base_ex, baseline));
         lab_strvec_pushf(&args, "--baseline-kernel=%s", base_ex->kernel);
+        shape_args(&args, "baseline-", base_ex);
     } else {
         lab_strvec_push(&args, "--baseline=cpu");
     }
     sizes_arg(&args, "--sizes", ex->sizes, ex->nsizes);
     if (ex->ntiming_sizes)
         sizes_arg(&args, "--timing-sizes", ex->timing_sizes, ex->ntiming_sizes);
-    lab_strvec_pushf(&args, "--block=%u", ex->block);
-    lab_strvec_pushf(&args, "--unroll=%u", ex->unroll);
     lab_strvec_pushf(&args, "--seed=%llu", (unsigned long long)g->seed);
     rc = run_driver(l, ex->family, &args, ex->run_timeout_s, req->cancel, &p, err);
     lab_strvec_release(&args);
@@ -417,13 +499,89 @@ out:
 }
 
 int
+lab_profile_argv(lab *l, const lab_exercise *ex, const char *file, const char *backend,
+                 unsigned long size, lab_strvec *argv, lab_strvec *kernels, bool *compiled,
+                 lab_buf *log, lab_err *err)
+{
+    const lab_exercise *base_ex = NULL;
+    const lab_grade_request req = { .ex = ex, .file = file };
+    lab_build student, baseline, reference;
+    const char *arch_env = getenv("CUDALAB_ARCH");
+    const lab_device *dev;
+    char arch[16];
+    int rc;
+
+    if (!size)
+        size =
+            ex->ntiming_sizes ? ex->timing_sizes[ex->ntiming_sizes - 1] : ex->sizes[ex->nsizes - 1];
+    *compiled = false;
+    lab_build_init(&student);
+    lab_build_init(&baseline);
+    lab_build_init(&reference);
+    if (strcmp(ex->baseline, "cpu") && !(base_ex = lab_catalog_find(l->catalog, ex->baseline))) {
+        rc = lab_err_set(err, LAB_ENOENT, "%s: baseline '%s' is not an exercise", ex->manifest,
+                         ex->baseline);
+        goto out;
+    }
+    if (access(file, R_OK) < 0) {
+        rc = lab_err_set(err, LAB_ENOENT, "cannot read '%s': %s", file, strerror(errno));
+        goto out;
+    }
+    if ((!l->toolchain && (rc = lab_toolchain_find(&l->toolchain, err)) < 0) ||
+        (rc = lab_device_probe(l, &dev, err)) < 0)
+        goto out;
+    snprintf(arch, sizeof(arch), "%s",
+             arch_env && *arch_env ? arch_env
+             : dev->present        ? dev->arch
+                                   : LAB_DEFAULT_ARCH);
+    rc = build_file(l, ex, file, arch, &student, &req, err);
+    lab_buf_add(log, student.log.buf, student.log.len);
+    if (rc < 0 || !student.ok)
+        goto out;
+    *compiled = true;
+    if ((rc = build_lab_file(l, ex, ex->solution, arch, &reference, &req, err)) < 0 ||
+        (base_ex &&
+         (rc = build_lab_file(l, base_ex, base_ex->solution, arch, &baseline, &req, err)) < 0))
+        goto out;
+    lab_strvec_pushf(argv, "%s/%s", l->libexecdir, ex->family);
+    lab_strvec_pushf(argv, "--report-fd=%d", REPORT_FD);
+    lab_strvec_pushf(argv, "--backend=%s", backend);
+    lab_strvec_pushf(argv, "--lab-kernels=%s/lab-kernels.ptx", l->libexecdir);
+    /* the simulator runs PTX, the GPU the cubin */
+#define MODULE(b) (strcmp(backend, "sim") ? (b).cubin_path.buf : (b).ptx_path.buf)
+    lab_strvec_pushf(argv, "--student=%s", MODULE(student));
+    lab_strvec_pushf(argv, "--reference=%s", MODULE(reference));
+    lab_strvec_pushf(argv, "--kernel=%s", ex->kernel);
+    lab_strvec_push(kernels, ex->kernel);
+    if (base_ex) {
+        lab_strvec_pushf(argv, "--baseline=%s", MODULE(baseline));
+        lab_strvec_pushf(argv, "--baseline-kernel=%s", base_ex->kernel);
+        lab_strvec_push(kernels, base_ex->kernel);
+    } else {
+        lab_strvec_push(argv, "--baseline=cpu");
+    }
+    lab_strvec_pushf(argv, "--sizes=%lu", size);
+    lab_strvec_pushf(argv, "--timing-sizes=%lu", size);
+    lab_strvec_pushf(argv, "--block=%u", ex->block);
+    lab_strvec_pushf(argv, "--unroll=%u", ex->unroll);
+#undef MODULE
+    /* a few timed launches are enough: ncu replays each profiled launch anyway */
+    rc = lab_strvec_pushl(argv, "--min-samples=1", "--time-cap=0.001", NULL);
+out:
+    lab_build_release(&student);
+    lab_build_release(&baseline);
+    lab_build_release(&reference);
+    return rc;
+}
+
+int
 lab_grade(lab *l, const lab_grade_request *req, lab_grading *g, lab_err *err)
 {
     const lab_exercise *ex = req->ex, *base_ex = NULL;
     const lab_device *dev;
     lab_build student, baseline, reference;
     lab_buf why = LAB_BUF_INIT, mangled = LAB_BUF_INIT, found = LAB_BUF_INIT;
-    const char *params, *arch_env = getenv("CUDALAB_ARCH");
+    const char *params, *cpu_baseline, *arch_env = getenv("CUDALAB_ARCH");
     int rc;
 
     lab_build_init(&student);
@@ -431,7 +589,7 @@ lab_grade(lab *l, const lab_grade_request *req, lab_grading *g, lab_err *err)
     lab_build_init(&reference);
     g->seed =
         req->seed ? req->seed : ((uint64_t)time(NULL) << 20 ^ (uint64_t)getpid()) % 1000000007;
-    if (!(params = family_params(ex->family))) {
+    if (!(params = family_params(ex->family, &cpu_baseline))) {
         rc = lab_err_set(err, LAB_EINVAL, "%s: unknown family '%s'", ex->manifest, ex->family);
         goto out;
     }
@@ -443,7 +601,7 @@ lab_grade(lab *l, const lab_grade_request *req, lab_grading *g, lab_err *err)
         }
         snprintf(g->baseline_name, sizeof(g->baseline_name), "%s", base_ex->kernel);
     } else {
-        snprintf(g->baseline_name, sizeof(g->baseline_name), "the CPU recursiveReduce");
+        snprintf(g->baseline_name, sizeof(g->baseline_name), "%s", cpu_baseline);
     }
     if (access(req->file, R_OK) < 0) {
         rc = lab_err_set(err, LAB_ENOENT, "cannot read '%s': %s", req->file, strerror(errno));
@@ -475,8 +633,13 @@ lab_grade(lab *l, const lab_grade_request *req, lab_grading *g, lab_err *err)
         goto judged;
     }
 
+    if (ex->kind == LAB_KIND_HOST)
+        goto built; /* no PTX: the driver looks the function up */
     stage(req, LAB_STAGE_CHECK, "kernel and constraints");
-    lab_ptx_mangle(ex->kernel, params, &mangled);
+    if (ex->entry)
+        lab_buf_adds(&mangled, ex->entry);
+    else
+        lab_ptx_mangle(ex->kernel, params, &mangled);
     if (!lab_ptx_has_entry(student.ptx.buf, mangled.buf)) {
         lab_ptx_list_entries(student.ptx.buf, &found);
         lab_grade_set(&g->result, ex, LAB_VERDICT_COMPILE_ERROR,
@@ -492,11 +655,12 @@ lab_grade(lab *l, const lab_grade_request *req, lab_grading *g, lab_err *err)
         lab_grade_set(&g->result, ex, LAB_VERDICT_CONSTRAINT, "%s %s", ex->kernel, why.buf);
         goto judged;
     }
+built:
     if ((rc = build_lab_file(l, ex, ex->solution, g->arch, &reference, req, err)) < 0 ||
         (base_ex &&
          (rc = build_lab_file(l, base_ex, base_ex->solution, g->arch, &baseline, req, err)) < 0))
         goto out;
-    if (!dev->present) {
+    if (!dev->present && ex->kind != LAB_KIND_HOST) {
         lab_grade_set(&g->result, ex, LAB_VERDICT_NO_GPU,
                       "compiled for %s; no GPU to run it on: %s", g->arch, dev->reason);
         goto judged;

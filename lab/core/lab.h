@@ -3,12 +3,12 @@
  * file against one exercise (DESIGN.md "How a grade flows").
  *
  * Paths (each overridable by an environment variable, for tests and installs):
- *   datadir     exercises/, solutions/, docs/     $CUDALAB_DATADIR; else the source tree
- *               the binary was built in (bin/..), else <prefix>/share/cudalab
- *   libexecdir  drivers, lab-kernels.ptx          $CUDALAB_LIBEXECDIR; else build/libexec/cudalab
- *               of the source tree, else <prefix>/libexec/cudalab
- *   cachedir    compiled kernels                  $CUDALAB_CACHE_DIR; else $XDG_CACHE_HOME/cudalab,
- *               else ~/.cache/cudalab
+ *   datadir     exercises/, solutions/, docs/     $CUDALAB_DATADIR; else <prefix>/share/cudalab
+ *               of an installed copy (prefix = the binary's ../, symlinks resolved), else the
+ *               source tree the binary was built in (bin/..)
+ *   libexecdir  drivers, lab-kernels.ptx          $CUDALAB_LIBEXECDIR; else
+ * <prefix>/libexec/cudalab, else build/libexec/cudalab of the source tree cachedir    compiled
+ * kernels                  $CUDALAB_CACHE_DIR; else $XDG_CACHE_HOME/cudalab, else ~/.cache/cudalab
  *   store       progress.db (lab/core/store.h)
  *
  * Call order: lab_open; lab_catalog_of / lab_device / lab_grade any number of
@@ -29,6 +29,8 @@
 #include "lab/core/hash.h"
 #include "lab/core/runreport.h"
 #include "lab/core/store.h"
+#include "lab/core/strvec.h"
+#include "lab/core/toolchain.h"
 
 typedef struct lab lab;
 
@@ -40,7 +42,9 @@ typedef struct lab_device {
     char reason[512]; /* why there is none */
     double peak_gbps;
     int sm_count;
-    int driver_version;
+    bool driver_found;        /* libcuda.so.1 could be loaded by the probe */
+    int driver_version;       /* cuDriverGetVersion: 13000 = CUDA 13.0; 0 unknown */
+    char driver_library[256]; /* where it was loaded from, or why not */
 } lab_device;
 
 typedef enum lab_stage {
@@ -79,12 +83,33 @@ void lab_close(lab *l);
 const lab_catalog *lab_catalog_of(const lab *l);
 const char *lab_datadir(const lab *l);
 const char *lab_libexecdir(const lab *l);
+/* Compiled kernels' cache folder. */
+const char *lab_builddir(const lab *l);
+/* Where `make deps` puts CUDA tools the toolkit lacks (cuobjdump, nvdisasm from
+ * PyPI): $CUDALAB_TOOLS_DIR, else <datadir>/tools/cuda/bin. */
+const char *lab_toolsdir(const lab *l);
+/* nvcc, found on first use; owned by the lab. */
+int lab_toolchain_of(lab *l, const lab_toolchain **out, lab_err *err);
 /* The store, opened on first use. */
 int lab_store_of(lab *l, lab_store **out, lab_err *err);
 /* What GPU the drivers see (probed once per lab, in a child process). */
 int lab_device_probe(lab *l, const lab_device **out, lab_err *err);
+/* Probes one backend ("cuda", "sim") afresh: out->present when the drivers can run
+ * kernels on it, else out->reason.  "sim" is the simulator's capability: a build
+ * without it answers "not available". */
+int lab_backend_probe(lab *l, const char *backend, lab_device *out, lab_err *err);
 /* The student's file for an exercise: work/<chapter>/<name>.cu under the current directory. */
 int lab_work_path(const lab_exercise *ex, lab_buf *out);
+
+/* For `cudalab profile`: builds file, the reference and the previous step's
+ * reference for ex (cached), and fills argv with the family driver's command
+ * line (its path first, the report on fd 3) for one short run on backend
+ * ("cuda", "sim") at size (0: the largest timing size).  Kernel names of the
+ * roles in kernels (student, then the previous step's if on the GPU).
+ * 0 with *compiled false and the compiler's messages in log when file does not compile. */
+int lab_profile_argv(lab *l, const lab_exercise *ex, const char *file, const char *backend,
+                     unsigned long size, lab_strvec *argv, lab_strvec *kernels, bool *compiled,
+                     lab_buf *log, lab_err *err);
 
 void lab_grading_init(lab_grading *g);
 void lab_grading_release(lab_grading *g);

@@ -112,7 +112,7 @@ style_attr(const lab_menu *m, int s)
 static void
 init_colors(lab_menu *m)
 {
-    m->color = has_colors() && !getenv("NO_COLOR") && start_color() == OK;
+    m->color = m->cli->color && has_colors() && start_color() == OK;
     if (!m->color)
         return;
     use_default_colors();
@@ -438,6 +438,10 @@ find_from(lab_menu_view *v, size_t from)
         if (strstr(v->doc.lines[i].text, v->search)) {
             v->top = i;
             scroll_by(v, 0);
+            /* on a list, the match's item becomes the selection (Enter opens it) */
+            for (size_t k = 0; k < v->nitems; k++)
+                if (v->items[k].line == i)
+                    v->sel = k;
             return true;
         }
     return false;

@@ -38,7 +38,7 @@ chmod +x "$fx/device-probe" "$fx/reduce-int"
 export CUDALAB_LIBEXECDIR=$fx CUDALAB_ARCH=sm_90
 menu_session
 wait_screen "H100: home names the GPU" "GPU: NVIDIA H100 80GB HBM3 (sm_90)"
-tmux_keys Down Down Enter
+tmux_keys / "Neighbored pairs, less divergence" Enter Enter
 tmux_keys e
 wait_screen "H100: edited" "created $work: g grades it"
 tmux_keys g
@@ -103,7 +103,7 @@ tmux_end
 # SIGTERM while a grading runs: children killed, terminal restored
 menu_session
 wait_screen "SIGTERM: menu up" "Progress:"
-tmux_keys Down Down Enter g
+tmux_keys / "Neighbored pairs, less divergence" Enter Enter g
 wait_screen "SIGTERM: grading runs" "running on" 60
 pkill -TERM -f -- "^$CUDALAB_TEST_BIN\$"
 wait_screen "SIGTERM: the lab ends by the signal" "EXITED rc=143"
