@@ -30,6 +30,9 @@ typedef struct lab_cli {
     bool json;              /* --json: machine-readable output */
     bool color;             /* stdout is a terminal and NO_COLOR is unset or empty */
     bool tty_err;
+    /* The shell's Ctrl-C: when it becomes nonzero, grade and watch stop (no child is left);
+     * NULL in the CLI, where Ctrl-C ends the program and its children. */
+    const volatile sig_atomic_t *cancel;
 } lab_cli;
 
 typedef struct lab_cmd {

@@ -184,6 +184,7 @@ grade_run(lab_cli *cli, int argc, char **argv)
     req.file = file;
     req.on_stage = on_stage;
     req.arg = cli;
+    req.cancel = cli->cancel;
     lab_grading_init(&g);
     if (lab_grade(cli->lab, &req, &g, &err) < 0) {
         clear_progress(cli);

@@ -63,8 +63,12 @@ watch_run(lab_cli *cli, int argc, char **argv)
     }
     grade_once(cli, ex->id, file);
     for (;;) {
-        ssize_t n = read(fd, buf, sizeof(buf));
-        if (n < 0 && errno == EINTR)
+        ssize_t n;
+        if (cli->cancel && *cli->cancel) { /* Ctrl-C in the shell */
+            printf("stopped watching %s\n", file);
+            break;
+        }
+        if ((n = read(fd, buf, sizeof(buf))) < 0 && errno == EINTR)
             continue;
         if (n <= 0) {
             status = lab_cli_error("watching '%s' failed: %s", file, strerror(errno));

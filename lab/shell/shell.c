@@ -8,6 +8,7 @@
 
 #include <readline/history.h>
 #include <readline/readline.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -16,6 +17,43 @@
 
 /* Readline's completion callbacks take no argument: the shell's one context. */
 static lab_cli *shell_cli;
+/* Ctrl-C on a terminal: clears the line at the prompt, cancels a grading or a watch. */
+static volatile sig_atomic_t interrupted;
+
+static void
+on_sigint(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+/* Readline calls this when a signal interrupted its read: a fresh, empty prompt. */
+static int
+on_signal_event(void)
+{
+    if (interrupted) {
+        interrupted = 0;
+        rl_replace_line("", 0);
+        rl_crlf();
+        rl_on_new_line();
+        rl_redisplay();
+    }
+    return 0;
+}
+
+/* SIGINT sets the flag; no SA_RESTART, so a blocked read returns at once. */
+static void
+catch_sigint(lab_cli *cli)
+{
+    struct sigaction sa = { 0 };
+
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    rl_catch_signals = 0;
+    rl_signal_event_hook = on_signal_event;
+    cli->cancel = &interrupted;
+}
 
 /* --- words ---------------------------------------------------------------------- */
 
@@ -177,7 +215,9 @@ run_line(lab_cli *cli, const char *line, char *cur, size_t cur_size)
     for (size_t i = 1; i < words.n; i++)
         lab_strvec_push(&argv, words.v[i]);
     fflush(stdout);
+    interrupted = 0;
     status = lab_cli_dispatch(cli, (int)argv.n, argv.v);
+    interrupted = 0;
     fflush(stdout);
 out:
     lab_strvec_release(&words);
@@ -201,6 +241,7 @@ lab_shell_run(lab_cli *cli)
         rl_readline_name = "cudalab";
         rl_attempted_completion_function = complete;
         rl_completer_word_break_characters = " \t";
+        catch_sigint(cli);
         history_path(&dir);
         if (dir.len && lab_mkdir_p(dir.buf, 0755, &err) == 0) {
             lab_buf_printf(&hist, "%s/history", dir.buf);

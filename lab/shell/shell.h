@@ -9,7 +9,9 @@
  * History persists in $XDG_DATA_HOME/cudalab/history (default
  * ~/.local/share/cudalab/history).  When stdin is not a terminal the shell
  * reads commands line by line with no prompt, so it can be scripted; its exit
- * status is then the last command's.
+ * status is then the last command's.  On a terminal Ctrl-C clears the line, or
+ * cancels a grading or a watch (no child is left) and gives the prompt back;
+ * from a pipe it ends the shell and its children, as in the CLI.
  */
 #ifndef LAB_SHELL_SHELL_H
 #define LAB_SHELL_SHELL_H

@@ -48,8 +48,35 @@ wait_screen "tty: Tab completes a file (after the implied exercise)" "$less> gra
 tmux_keys C-u 'exit' Enter
 wait_screen "tty: exit leaves" "SHELL-EXITED"
 tmux_end
+# Ctrl-C on a terminal: cancels a grading (no child left), clears a line, keeps the shell
+fx=$T/libexec-$E2E_MARK
+mkdir -p "$fx"
+cp "$CUDALAB_LIBEXECDIR_TEST/lab-kernels.ptx" "$fx/"
+printf '#!/bin/sh\ncat "%s" >&3\n' "$FIXTURES/reports/probe.json" >"$fx/device-probe"
+printf '#!/bin/sh\n# %s\n"%s" 1000\n' "$E2E_MARK" "$(marked_sleep)" >"$fx/reduce-int"
+chmod +x "$fx/device-probe" "$fx/reduce-int"
+CUDALAB_LIBEXECDIR=$fx CUDALAB_ARCH=sm_90 tmux_start bash -c \
+    'cd "$0" && "$1" shell; echo "SHELL-EXITED rc=$?"; sleep 60' "$T" "$CUDALAB_TEST_BIN"
+wait_screen "Ctrl-C: the prompt" "cudalab>"
+tmux_keys "grade $less" Enter
+wait_screen "Ctrl-C: the grading runs" "running on" 60
+for _ in $(seq 50); do
+    pgrep -f -- "$E2E_MARK" >/dev/null && break
+    sleep 0.1
+done
+tmux_keys C-c
+wait_screen "Ctrl-C: cancels the grading" "cudalab: cancelled"
+expect_no_process "Ctrl-C: no child process is left" "$E2E_MARK"
+tmux_keys "some half-typed line" C-c
+sleep 0.5
+tmux_keys 'exit' Enter
+wait_screen "Ctrl-C: clears the line; the shell goes on until exit" "SHELL-EXITED rc=2"
+tmux_end
+
 hist=$XDG_DATA_HOME/cudalab/history
 expect_eq "history: kept in XDG_DATA_HOME/cudalab/history" "$(cat "$hist" 2>/dev/null)" "show $less
+exit
+grade $less
 exit"
 
 e2e_finish
