@@ -30,13 +30,26 @@ progress_of(lab_menu *m, const lab_exercise *ex)
     return p;
 }
 
+/* The status in one column: "not started", "PASS 1.82x 100%", "tried: WRONG". */
+static void
+status_short(const lab_progress *p, char *buf, size_t size)
+{
+    if (p->attempts == 0)
+        snprintf(buf, size, "not started");
+    else if (p->best_speedup > 0)
+        snprintf(buf, size, "%s %.2fx %.0f%%", p->passed ? "PASS" : "SLOW", p->best_speedup,
+                 100 * p->best_fraction);
+    else
+        snprintf(buf, size, "%s: %s", p->passed ? "passed" : "tried", p->last_verdict);
+}
+
 static int
 home_build(lab_menu *m, lab_menu_view *v, int width)
 {
     const lab_catalog *cat = lab_catalog_of(m->lab);
     int passed = 0, points = 0, max_points = 0;
+    int tw = width - 24 > 20 ? width - 24 : 20; /* the title column; the status gets 21 */
 
-    (void)width;
     if (m->device && m->device->present)
         lab_doc_addf(&v->doc, LAB_STYLE_GOOD, "GPU: %s (%s)", m->device->name, m->device->arch);
     else
@@ -51,7 +64,6 @@ home_build(lab_menu *m, lab_menu_view *v, int width)
     }
     lab_doc_addf(&v->doc, LAB_STYLE_STRONG, "Progress: %d of %zu exercises passed, %d/%d points",
                  passed, lab_catalog_exercise_count(cat), points, max_points);
-    lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");
     for (size_t c = 0; c < lab_catalog_chapter_count(cat); c++) {
         const lab_chapter *ch = lab_catalog_chapter(cat, c);
         lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");
@@ -60,10 +72,10 @@ home_build(lab_menu *m, lab_menu_view *v, int width)
         for (size_t i = 0; i < ch->nexercises; i++) {
             const lab_exercise *ex = ch->exercises[i];
             lab_progress p = progress_of(m, ex);
-            char st[128];
-            lab_menu_progress_text(&p, st, sizeof(st));
+            char st[64];
+            status_short(&p, st, sizeof(st));
             lab_menu_add_item(v, ex, false);
-            lab_doc_addf(&v->doc, p.passed ? LAB_STYLE_GOOD : LAB_STYLE_TEXT, "  %-34s %s",
+            lab_doc_addf(&v->doc, p.passed ? LAB_STYLE_GOOD : LAB_STYLE_TEXT, "  %-*.*s %s", tw, tw,
                          ex->title, st);
         }
     }

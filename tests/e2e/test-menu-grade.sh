@@ -50,6 +50,9 @@ tmux_keys q
 wait_screen "H100: the exercise shows passed" "Status: passed, best 1.82x (100% of reference)"
 tmux_keys End
 wait_screen "H100: all hints after a pass" "Hint 3 of 3"
+tmux_keys q
+wait_screen "H100: home shows the pass, speedup and fraction" "PASS 1.82x 100%"
+tmux_keys Enter
 tmux_keys s
 wait_screen "H100: the reference solution after a pass" "Reference solution of $less"
 tmux_keys q t
