@@ -59,13 +59,14 @@ SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all
 SAN_CFLAGS := $(BASE_CFLAGS) -O1 -g -fno-omit-frame-pointer $(SAN_FLAGS)
 
 LIBS := -linih -lcjson -lsqlite3 -lstdc++ -ldl -lm -lpthread
+UI_LIBS := -lncursesw -ltinfo -lmd4c -lreadline
 DRIVER_LIBS := -lcjson -ldl -lm -lpthread
 TEST_LIBS := -lcriterion
 
 CORE_SRC := $(sort $(wildcard lab/core/*.c))
 COMMON_SRC := $(sort $(wildcard common/*.c))
 SIM_SRC := $(sort $(wildcard lab/sim/*.c))
-CLI_SRC := $(sort $(wildcard lab/cli/*.c))
+CLI_SRC := $(sort $(wildcard lab/cli/*.c lab/menu/*.c lab/shell/*.c))
 DRIVER_SRC := $(sort $(wildcard lab/drivers/*.c))
 DRIVERS := $(notdir $(DRIVER_SRC:.c=))
 TEST_SRC := $(sort $(wildcard tests/test-*.c))
@@ -155,7 +156,7 @@ build/rel/libsim.a: $(call objs,rel,$(SIM_SRC))
 
 bin/cudalab: $(call objs,rel,$(CLI_SRC)) build/rel/libcommon.a build/rel/libsim.a build/rel/libcore.a
 	@mkdir -p $(@D)
-	$(CC) $(REL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+	$(CC) $(REL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) $(UI_LIBS)
 
 build/libexec/cudalab/%: build/rel/obj/lab/drivers/%.o build/rel/libcommon.a build/rel/libsim.a build/rel/libcore.a
 	@mkdir -p $(@D)
@@ -232,7 +233,7 @@ build/san/libsim.a: $(call objs,san,$(SIM_SRC))
 
 build/san/bin/cudalab: $(call objs,san,$(CLI_SRC)) build/san/libcommon.a build/san/libsim.a build/san/libcore.a
 	@mkdir -p $(@D)
-	$(CC) $(SAN_CFLAGS) -o $@ $^ $(LIBS)
+	$(CC) $(SAN_CFLAGS) -o $@ $^ $(LIBS) $(UI_LIBS)
 
 build/san/libexec/cudalab/%: build/san/obj/lab/drivers/%.o build/san/libcommon.a build/san/libsim.a build/san/libcore.a
 	@mkdir -p $(@D)
@@ -245,6 +246,12 @@ build/san/libexec/cudalab/lab-kernels.ptx: build/libexec/cudalab/lab-kernels.ptx
 build/san/tests/%: build/san/obj/tests/%.o build/san/libcommon.a build/san/libsim.a build/san/libcore.a
 	@mkdir -p $(@D)
 	$(CC) $(SAN_CFLAGS) -o $@ $^ $(LIBS) $(TEST_LIBS)
+
+# Unit tests of front-end modules link those modules too.
+build/san/tests/test-doc: build/san/obj/tests/test-doc.o build/san/obj/lab/menu/doc.o \
+                          build/san/libcore.a build/san/libcommon.a
+	@mkdir -p $(@D)
+	$(CC) $(SAN_CFLAGS) -o $@ $^ $(LIBS) $(TEST_LIBS) -lmd4c
 
 # NVIDIA's occupancy calculator (cuda_occupancy.h, C++) as test-occupancy's oracle
 build/san/tests/occ-oracle: tests/tools/occ-oracle.cpp

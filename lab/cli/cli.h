@@ -30,6 +30,9 @@ typedef struct lab_cli {
     bool json;              /* --json: machine-readable output */
     bool color;             /* stdout is a terminal and NO_COLOR is unset or empty */
     bool tty_err;
+    /* The shell's Ctrl-C: when it becomes nonzero, grade and watch stop (no child is left);
+     * NULL in the CLI, where Ctrl-C ends the program and its children. */
+    const volatile sig_atomic_t *cancel;
 } lab_cli;
 
 typedef struct lab_cmd {
@@ -52,9 +55,22 @@ int lab_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* SGR colour on/off around text when cli->color. */
 const char *lab_cli_sgr(const lab_cli *cli, const char *params);
 const char *lab_cli_reset(const lab_cli *cli);
+/* "compiling", "running on", ... */
+const char *lab_cli_stage_name(lab_stage s);
+/* The student's file: created from the starter when missing (*created_out true then). */
+int lab_cli_start_work(const lab_exercise *ex, lab_buf *path_out, bool *created_out, lab_err *err);
+/* Back the student's file up to FILE.N.bak (path in backup_out), then copy the starter over it. */
+int lab_cli_reset_work(const lab_exercise *ex, lab_buf *path_out, lab_buf *backup_out,
+                       lab_err *err);
+/* Runs one command line (argv[0] the command) as the CLI would; returns its exit status. */
+int lab_cli_dispatch(lab_cli *cli, int argc, char **argv);
+/* A grading as `cudalab grade` shows it: verdict, cases, timing table, compiler log, advice. */
+void lab_cli_print_grading(FILE *fp, const lab_cli *cli, const lab_exercise *ex, const char *file,
+                           const lab_grading *g);
 
 extern const lab_cmd lab_cmd_list, lab_cmd_show, lab_cmd_start, lab_cmd_grade, lab_cmd_device,
-    lab_cmd_doctor, lab_cmd_help, lab_cmd_inspect, lab_cmd_profile, lab_cmd_predict;
+    lab_cmd_doctor, lab_cmd_help, lab_cmd_inspect, lab_cmd_profile, lab_cmd_predict, lab_cmd_hint,
+    lab_cmd_reset, lab_cmd_history, lab_cmd_watch, lab_cmd_menu, lab_cmd_shell;
 extern const lab_cmd lab_cmd_new_exercise, lab_cmd_check_exercise, lab_cmd_batch, lab_cmd_gradebook,
     lab_cmd_calibrate;
 

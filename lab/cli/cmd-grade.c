@@ -16,6 +16,12 @@ static const char *const stage_names[LAB_STAGE_COUNT] = {
     [LAB_STAGE_RECORD] = "recording",
 };
 
+const char *
+lab_cli_stage_name(lab_stage s)
+{
+    return stage_names[s];
+}
+
 static void
 on_stage(lab_stage s, const char *what, void *arg)
 {
@@ -42,69 +48,71 @@ format_time(double ns, char *buf, size_t size)
 }
 
 static void
-print_cases(const lab_cli *cli, const lab_runreport *r)
+print_cases(FILE *fp, const lab_cli *cli, const lab_runreport *r)
 {
-    printf("  %-10s %-10s %s\n", "n", "student", "");
+    fprintf(fp, "  %-10s %-10s %s\n", "n", "student", "");
     for (size_t i = 0; i < r->ncases; i++) {
         const lab_case *c = &r->cases[i];
         if (strcmp(c->role, "student"))
             continue;
-        printf("  %-10lu %s%-10s%s %s\n", c->size, lab_cli_sgr(cli, c->correct ? "32" : "31"),
-               c->correct ? "ok" : "wrong", lab_cli_reset(cli), c->correct ? "" : c->detail);
+        fprintf(fp, "  %-10lu %s%-10s%s %s\n", c->size, lab_cli_sgr(cli, c->correct ? "32" : "31"),
+                c->correct ? "ok" : "wrong", lab_cli_reset(cli), c->correct ? "" : c->detail);
     }
 }
 
 static void
-print_timing(const lab_grading *g)
+print_timing(FILE *fp, const lab_grading *g)
 {
     const lab_size_timing *t = lab_runreport_last_timing(&g->report);
     const lab_kernel_time *base = lab_runreport_time(&g->report, "baseline");
 
     if (!t)
         return;
-    printf("\n  n = %lu (%.1f MiB)   copy bandwidth measured now: %.0f GB/s   peak %.0f GB/s\n",
-           t->size, t->bytes / (1 << 20), t->copy_gbps, g->report.peak_gbps);
-    printf("  %-10s %12s %8s %8s %8s %7s %7s %8s\n", "kernel", "median", "CI95", "samples", "GB/s",
-           "% peak", "% copy", "speedup");
+    fprintf(fp,
+            "\n  n = %lu (%.1f MiB)   copy bandwidth measured now: %.0f GB/s   peak %.0f GB/s\n",
+            t->size, t->bytes / (1 << 20), t->copy_gbps, g->report.peak_gbps);
+    fprintf(fp, "  %-10s %12s %8s %8s %8s %7s %7s %8s\n", "kernel", "median", "CI95", "samples",
+            "GB/s", "% peak", "% copy", "speedup");
     for (size_t i = 0; i < t->nkernels; i++) {
         const lab_kernel_time *k = &t->kernels[i];
         char med[32];
         format_time(k->median_ns, med, sizeof(med));
-        printf("  %-10s %12s %7.2f%% %8lu %8.0f %7.1f %7.1f %7.2fx%s\n", k->role, med,
-               100 * k->ci_rel, k->samples, k->gbps, k->pct_peak, k->pct_copy,
-               base && k->median_ns > 0 ? base->median_ns / k->median_ns : 0,
-               k->cpu ? "  (CPU)" : "");
+        fprintf(fp, "  %-10s %12s %7.2f%% %8lu %8.0f %7.1f %7.1f %7.2fx%s\n", k->role, med,
+                100 * k->ci_rel, k->samples, k->gbps, k->pct_peak, k->pct_copy,
+                base && k->median_ns > 0 ? base->median_ns / k->median_ns : 0,
+                k->cpu ? "  (CPU)" : "");
     }
     if (t->capped)
-        printf("  (stopped at the time cap before the medians settled to +-0.25%%)\n");
+        fprintf(fp, "  (stopped at the time cap before the medians settled to +-0.25%%)\n");
 }
 
-static void
-print_text(const lab_cli *cli, const lab_exercise *ex, const char *file, const lab_grading *g)
+void
+lab_cli_print_grading(FILE *fp, const lab_cli *cli, const lab_exercise *ex, const char *file,
+                      const lab_grading *g)
 {
     const lab_verdict_info *vi = lab_verdict_describe(g->result.verdict);
 
-    printf("%s%s%s  %s\n", lab_cli_sgr(cli, "1"), ex->id, lab_cli_reset(cli), file);
+    fprintf(fp, "%s%s%s  %s\n", lab_cli_sgr(cli, "1"), ex->id, lab_cli_reset(cli), file);
     if (!strcmp(g->backend, "sim"))
-        printf("PTX simulator (%s%s), seed %.0f, block %u; sizes capped at %lu\n",
-               g->device.present ? "forced" : "no GPU",
-               g->device.present ? "" : ": correctness only",
-               g->has_report ? g->report.seed : (double)g->seed, ex->block, g->sim_max_size);
+        fprintf(fp, "PTX simulator (%s%s), seed %.0f, block %u; sizes capped at %lu\n",
+                g->device.present ? "forced" : "no GPU",
+                g->device.present ? "" : ": correctness only",
+                g->has_report ? g->report.seed : (double)g->seed, ex->block, g->sim_max_size);
     else if (g->device.present)
-        printf("GPU %s (%s), seed %.0f, block %u\n", g->device.name, g->arch,
-               g->has_report ? g->report.seed : (double)g->seed, ex->block);
+        fprintf(fp, "GPU %s (%s), seed %.0f, block %u\n", g->device.name, g->arch,
+                g->has_report ? g->report.seed : (double)g->seed, ex->block);
     if (g->compiler_log.len)
-        printf("\n%s", g->compiler_log.buf);
+        fprintf(fp, "\n%s", g->compiler_log.buf);
     if (g->has_report && g->report.ncases) {
-        printf("\n");
-        print_cases(cli, &g->report);
+        fprintf(fp, "\n");
+        print_cases(fp, cli, &g->report);
     }
     if (g->has_report)
-        print_timing(g);
-    printf("\n%s%s%s  %s   %d/%d points\n", lab_cli_sgr(cli, vi->color), vi->name,
-           lab_cli_reset(cli), g->result.message, g->result.points, ex->points);
+        print_timing(fp, g);
+    fprintf(fp, "\n%s%s%s  %s   %d/%d points\n", lab_cli_sgr(cli, vi->color), vi->name,
+            lab_cli_reset(cli), g->result.message, g->result.points, ex->points);
     if (g->result.verdict != LAB_VERDICT_PASS)
-        printf("next: %s\n", vi->advice);
+        fprintf(fp, "next: %s\n", vi->advice);
 }
 
 static void
@@ -186,6 +194,7 @@ grade_run(lab_cli *cli, int argc, char **argv)
     req.file = file;
     req.on_stage = on_stage;
     req.arg = cli;
+    req.cancel = cli->cancel;
     lab_grading_init(&g);
     if (lab_grade(cli->lab, &req, &g, &err) < 0) {
         clear_progress(cli);
@@ -198,7 +207,7 @@ grade_run(lab_cli *cli, int argc, char **argv)
     if (cli->json)
         print_json(req.ex, file, &g);
     else
-        print_text(cli, req.ex, file, &g);
+        lab_cli_print_grading(stdout, cli, req.ex, file, &g);
     status = lab_verdict_describe(g.result.verdict)->exit_status;
 out:
     lab_grading_release(&g);

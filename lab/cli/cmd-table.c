@@ -7,10 +7,12 @@
 #include <string.h>
 
 const lab_cmd *const lab_cmds[] = {
-    &lab_cmd_list,      &lab_cmd_show,         &lab_cmd_start,          &lab_cmd_grade,
-    &lab_cmd_inspect,   &lab_cmd_profile,      &lab_cmd_predict,        &lab_cmd_device,
-    &lab_cmd_doctor,    &lab_cmd_new_exercise, &lab_cmd_check_exercise, &lab_cmd_batch,
-    &lab_cmd_gradebook, &lab_cmd_calibrate,    &lab_cmd_help,
+    &lab_cmd_list,           &lab_cmd_show,    &lab_cmd_start,     &lab_cmd_grade,
+    &lab_cmd_watch,          &lab_cmd_hint,    &lab_cmd_reset,     &lab_cmd_history,
+    &lab_cmd_inspect,        &lab_cmd_profile, &lab_cmd_predict,   &lab_cmd_device,
+    &lab_cmd_doctor,         &lab_cmd_menu,    &lab_cmd_shell,     &lab_cmd_new_exercise,
+    &lab_cmd_check_exercise, &lab_cmd_batch,   &lab_cmd_gradebook, &lab_cmd_calibrate,
+    &lab_cmd_help,
 };
 const size_t lab_cmd_count = ARRAY_SIZE(lab_cmds);
 
@@ -35,6 +37,17 @@ lab_cli_dump_commands(FILE *fp)
     for (size_t i = 0; i < lab_cmd_count; i++)
         fprintf(fp, "%s\t%s\t%s\t%s\t%s\n", lab_cmds[i]->name, lab_cmds[i]->args, lab_cmds[i]->help,
                 kinds[lab_cmds[i]->complete[0]], kinds[lab_cmds[i]->complete[1]]);
+}
+
+int
+lab_cli_dispatch(lab_cli *cli, int argc, char **argv)
+{
+    const lab_cmd *cmd = argc > 0 ? lab_cli_find(argv[0]) : NULL;
+
+    if (!cmd)
+        return lab_cli_error("unknown command '%s' (try: help)", argc > 0 ? argv[0] : "");
+    cli->json = false;
+    return cmd->run(cli, argc - 1, argv + 1);
 }
 
 int

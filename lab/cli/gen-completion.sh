@@ -8,13 +8,15 @@
 set -eu
 shell=$1
 names=() helps=() opts=() kinds=()
-while IFS=$'\t' read -r name args help k0 k1; do
+# (fields split at \037, not at tabs: a tab is IFS white space, and runs of it would
+# swallow an empty field such as a command's empty args)
+while IFS=$'\037' read -r name args help k0 k1; do
     names+=("$name")
     helps+=("$help")
     opts+=("$(grep -oE -- '--[a-z][a-z-]*' <<<"$args" | paste -sd' ' || true)")
     [ "$k0" = none ] && [[ $args == *COMMAND* ]] && k0=command
     kinds+=("$k0 $k1")
-done
+done < <(tr '\t' '\037')
 [ ${#names[@]} -gt 0 ] || { echo "gen-completion.sh: no commands on stdin" >&2; exit 1; }
 
 # case arms "cmd:N) kind=K ;;" for the positional arguments that complete something

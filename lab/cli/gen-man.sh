@@ -8,10 +8,11 @@ roff() { # escape for roff: backslashes, hyphens, a leading dot
     sed -e 's/\\/\\e/g' -e 's/-/\\-/g' -e 's/^\./\\\&./'
 }
 commands=$(
-    while IFS=$'\t' read -r name args help _; do
+    # fields split at \037: tabs are IFS white space, whose runs swallow empty args
+    while IFS=$'\037' read -r name args help _; do
         printf '.TP\n\\fBcudalab %s\\fR \\fI%s\\fR\n' "$(roff <<<"$name")" "$(roff <<<"$args")"
         printf '%s\n' "$(roff <<<"$help")."
-    done
+    done < <(tr '\t' '\037')
 )
 [ -n "$commands" ] || { echo "gen-man.sh: no commands on stdin" >&2; exit 1; }
 while IFS= read -r line; do

@@ -1,7 +1,7 @@
 /*
  * main.c - cudalab's entry point: global options, then one command from the
- * table in cmd-table.c.  With no command it shows the catalog and how to
- * begin (the full-screen menu is a separate front end).
+ * table in cmd-table.c.  With no command it opens the full-screen menu when
+ * stdin and stdout are a terminal, else it lists the catalog and how to begin.
  *
  * `cudalab --dump-commands` (not in --help: for the build) prints the command
  * table; the man page and the shell completions are generated from it.
@@ -72,6 +72,7 @@ main(int argc, char **argv)
     lab_err err = LAB_ERR_INIT;
     const lab_cmd *cmd;
     int status;
+    bool bare_list;
 
     if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
         usage(stdout);
@@ -87,7 +88,8 @@ main(int argc, char **argv)
         usage(stderr);
         return lab_cli_error("unknown option '%s'", argv[1]);
     }
-    cmd = lab_cli_find(argc > 1 ? argv[1] : "list");
+    bare_list = argc == 1 && !(isatty(STDIN_FILENO) && isatty(STDOUT_FILENO));
+    cmd = lab_cli_find(argc > 1 ? argv[1] : bare_list ? "list" : "menu");
     if (!cmd) {
         usage(stderr);
         return lab_cli_error("unknown command '%s'", argv[1]);
@@ -103,7 +105,7 @@ main(int argc, char **argv)
         cli.open_error = err.msg;
     }
     status = cmd->run(&cli, argc > 1 ? argc - 2 : 0, argc > 1 ? argv + 2 : argv + argc);
-    if (argc == 1)
+    if (bare_list)
         print_first_steps(lab_catalog_of(cli.lab));
     lab_close(cli.lab);
     return status;

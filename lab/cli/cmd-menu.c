@@ -1,0 +1,26 @@
+/*
+ * cmd-menu.c - `cudalab menu` (and `cudalab` alone on a terminal): the
+ * full-screen menu of lab/menu.
+ */
+#include "lab/cli/cli.h"
+#include "lab/menu/menu.h"
+
+#include <unistd.h>
+
+static int
+menu_run(lab_cli *cli, int argc, char **argv)
+{
+    (void)argv;
+    if (argc)
+        return lab_cli_error("usage: cudalab menu");
+    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
+        return lab_cli_error("the menu needs a terminal (try: cudalab list, or cudalab shell)");
+    return lab_menu_run(cli);
+}
+
+const lab_cmd lab_cmd_menu = {
+    .name = "menu",
+    .args = "",
+    .help = "open the full-screen menu (what `cudalab` alone does on a terminal)",
+    .run = menu_run,
+};

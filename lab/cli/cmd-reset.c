@@ -1,0 +1,39 @@
+/*
+ * cmd-reset.c - `cudalab reset EXERCISE --yes`: the starter over the
+ * student's file, the old file kept as FILE.N.bak.
+ */
+#include "lab/cli/cli.h"
+
+#include <string.h>
+
+static int
+reset_run(lab_cli *cli, int argc, char **argv)
+{
+    const lab_exercise *ex;
+    lab_buf work = LAB_BUF_INIT, backup = LAB_BUF_INIT;
+    lab_err err = LAB_ERR_INIT;
+    int status = LAB_EXIT_OK;
+
+    if (argc != 2 || strcmp(argv[1], "--yes"))
+        return lab_cli_error("usage: cudalab reset EXERCISE --yes   (your file is kept as "
+                             "FILE.N.bak)");
+    if (!(ex = lab_cli_exercise(cli, argv[0])))
+        return LAB_EXIT_ERROR;
+    if (lab_cli_reset_work(ex, &work, &backup, &err) < 0)
+        status = lab_cli_error("%s", err.msg);
+    else if (backup.len)
+        printf("Reset %s to the starter; your version is in %s\n", work.buf, backup.buf);
+    else
+        printf("Created %s from the starter.\n", work.buf);
+    lab_buf_release(&work);
+    lab_buf_release(&backup);
+    return status;
+}
+
+const lab_cmd lab_cmd_reset = {
+    .name = "reset",
+    .args = "EXERCISE --yes",
+    .help = "put the starter back in your file, keeping a backup",
+    .complete = { LAB_COMPLETE_EXERCISE },
+    .run = reset_run,
+};

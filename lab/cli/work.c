@@ -1,0 +1,62 @@
+/*
+ * work.c - the student's copy of an exercise (work/CHAPTER/EXERCISE.cu):
+ * created from the starter, reset to it with a backup.  Shared by `start`,
+ * `reset`, the menu and the shell.
+ */
+#include "lab/cli/cli.h"
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+int
+lab_cli_start_work(const lab_exercise *ex, lab_buf *path_out, bool *created_out, lab_err *err)
+{
+    lab_buf dir = LAB_BUF_INIT, text = LAB_BUF_INIT;
+    int rc = 0;
+
+    *created_out = false;
+    lab_buf_reset(path_out);
+    if ((rc = lab_work_path(ex, path_out)) < 0)
+        return lab_err_set(err, rc, "out of memory");
+    if (access(path_out->buf, F_OK) == 0)
+        return 0;
+    lab_buf_printf(&dir, "work/%s", ex->chapter);
+    if ((rc = lab_mkdir_p(dir.buf, 0755, err)) < 0 ||
+        (rc = lab_buf_read_file(&text, ex->starter, err)) < 0 ||
+        (rc = lab_write_file(path_out->buf, text.buf, text.len, err)) < 0)
+        goto out;
+    *created_out = true;
+out:
+    lab_buf_release(&dir);
+    lab_buf_release(&text);
+    return rc;
+}
+
+int
+lab_cli_reset_work(const lab_exercise *ex, lab_buf *path_out, lab_buf *backup_out, lab_err *err)
+{
+    lab_buf old = LAB_BUF_INIT, text = LAB_BUF_INIT;
+    bool created;
+    int rc;
+
+    lab_buf_reset(backup_out);
+    if ((rc = lab_cli_start_work(ex, path_out, &created, err)) < 0 || created)
+        goto out;
+    if ((rc = lab_buf_read_file(&old, path_out->buf, err)) < 0)
+        goto out;
+    for (int n = 1;; n++) {
+        lab_buf_reset(backup_out);
+        lab_buf_printf(backup_out, "%s.%d.bak", path_out->buf, n);
+        if (access(backup_out->buf, F_OK) < 0)
+            break;
+    }
+    if ((rc = lab_write_file(backup_out->buf, old.buf, old.len, err)) < 0 ||
+        (rc = lab_buf_read_file(&text, ex->starter, err)) < 0 ||
+        (rc = lab_write_file(path_out->buf, text.buf, text.len, err)) < 0)
+        goto out;
+out:
+    lab_buf_release(&old);
+    lab_buf_release(&text);
+    return rc;
+}

@@ -1,0 +1,319 @@
+/*
+ * exercise.c - the exercise screen: the task, hints revealed one at a time
+ * (all after a pass), the student's file and the actions on it: edit, grade
+ * (job.c), cancel, watch (inotify on the file's directory, since editors
+ * save by renaming), reset to the starter, reference solution after a pass,
+ * history chart, last result.
+ */
+#include "lab/menu/menu.h"
+
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/inotify.h>
+#include <unistd.h>
+
+typedef struct ex_state {
+    const lab_exercise *ex;
+    size_t hints_shown;
+    bool show_hint;    /* scroll to the hint just revealed on the next build */
+    char *last_result; /* the CLI's text of the last grading here, or NULL */
+} ex_state;
+
+static void
+ex_release(void *p)
+{
+    ex_state *s = p;
+
+    if (s)
+        free(s->last_result);
+    free(s);
+}
+
+static void
+add_markdown_file(lab_doc *d, const char *path, int width)
+{
+    lab_buf text = LAB_BUF_INIT;
+    lab_err err = LAB_ERR_INIT;
+
+    if (lab_buf_read_file(&text, path, &err) < 0)
+        lab_doc_add(d, LAB_STYLE_BAD, err.msg);
+    else
+        lab_doc_markdown(d, text.buf, text.len, width);
+    lab_buf_release(&text);
+}
+
+static bool
+passed(lab_menu *m, const lab_exercise *ex)
+{
+    lab_progress p = { 0 };
+    lab_err err = LAB_ERR_INIT;
+
+    return lab_store_progress(m->store, ex->id, &p, &err) == 0 && p.passed;
+}
+
+static int
+ex_build(lab_menu *m, lab_menu_view *v, int width)
+{
+    ex_state *s = v->state;
+    const lab_exercise *ex = s->ex;
+    lab_buf work = LAB_BUF_INIT;
+    lab_progress p = { 0 };
+    lab_err err = LAB_ERR_INIT;
+    char st[128];
+    size_t shown;
+
+    lab_work_path(ex, &work);
+    lab_store_progress(m->store, ex->id, &p, &err);
+    lab_menu_progress_text(&p, st, sizeof(st));
+    lab_doc_addf(&v->doc, LAB_STYLE_HEADING, "%s  (%s)", ex->title, ex->id);
+    lab_doc_addf(&v->doc, LAB_STYLE_TEXT, "File: %s%s", work.buf,
+                 access(work.buf, F_OK) ? "  (not there yet: e creates it from the starter)" : "");
+    lab_doc_addf(&v->doc, p.passed ? LAB_STYLE_GOOD : LAB_STYLE_TEXT, "Status: %s   (%d points)",
+                 st, ex->points);
+    lab_doc_add(&v->doc, LAB_STYLE_DIM,
+                "e edit  g grade  c cancel  w watch  h hint  r reset  s solution  t history");
+    if (s->last_result) {
+        lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");
+        const char *verdict = strstr(s->last_result, "\n\n");
+        lab_doc_add(&v->doc, LAB_STYLE_HEADING, "Last result  (v: with the table and messages)");
+        /* the report's last paragraph: verdict, points and what to try next */
+        for (const char *q = verdict; q; q = strstr(q + 2, "\n\n"))
+            verdict = q + 2;
+        lab_menu_add_text(&v->doc, verdict ? verdict : s->last_result);
+    }
+    lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");
+    add_markdown_file(&v->doc, ex->task, width);
+    shown = p.passed ? ex->nhints : s->hints_shown;
+    for (size_t i = 0; i < shown && i < ex->nhints; i++) {
+        lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");
+        if (s->show_hint && i + 1 == s->hints_shown) {
+            v->top = v->doc.nlines;
+            s->show_hint = false;
+        }
+        lab_doc_addf(&v->doc, LAB_STYLE_HEADING, "Hint %zu of %zu", i + 1, ex->nhints);
+        lab_doc_markdown(&v->doc, ex->hints[i], strlen(ex->hints[i]), width);
+    }
+    if (shown < ex->nhints)
+        lab_doc_addf(&v->doc, LAB_STYLE_DIM, "(h: hint %zu of %zu)", shown + 1, ex->nhints);
+    lab_buf_release(&work);
+    return 0;
+}
+
+static ex_state *
+state_of(lab_menu_view *v)
+{
+    return v->state;
+}
+
+static bool
+idle(lab_menu *m)
+{
+    if (!m->job)
+        return true;
+    lab_menu_status(m, "a grading is under way: c cancels it");
+    return false;
+}
+
+static int
+key_edit(lab_menu *m, lab_menu_view *v)
+{
+    lab_buf work = LAB_BUF_INIT;
+    lab_err err = LAB_ERR_INIT;
+    bool created;
+
+    if (!idle(m))
+        return LAB_MENU_REDRAW;
+    if (lab_cli_start_work(state_of(v)->ex, &work, &created, &err) < 0 ||
+        lab_menu_edit(work.buf, &err) < 0)
+        lab_menu_status(m, "%s", err.msg);
+    else
+        lab_menu_status(m, "%s%s: g grades it", created ? "created " : "edited ", work.buf);
+    lab_buf_release(&work);
+    return LAB_MENU_REBUILD;
+}
+
+static int
+key_grade(lab_menu *m, lab_menu_view *v)
+{
+    lab_buf work = LAB_BUF_INIT;
+
+    if (!idle(m))
+        return LAB_MENU_REDRAW;
+    lab_work_path(state_of(v)->ex, &work);
+    if (access(work.buf, F_OK))
+        lab_menu_status(m, "%s is not there yet: e creates it from the starter", work.buf);
+    else
+        lab_menu_job_start(m, state_of(v)->ex, work.buf);
+    lab_buf_release(&work);
+    return LAB_MENU_REDRAW;
+}
+
+static int
+key_cancel(lab_menu *m, lab_menu_view *v)
+{
+    (void)v;
+    if (m->job)
+        lab_menu_job_cancel(m);
+    else
+        lab_menu_status(m, "nothing to cancel");
+    return LAB_MENU_REDRAW;
+}
+
+static void
+watch_stop(lab_menu *m)
+{
+    if (m->watch_wd >= 0)
+        inotify_rm_watch(m->inotify_fd, m->watch_wd);
+    m->watch_wd = -1;
+    m->watch_ex = NULL;
+    m->watch_pending = false;
+}
+
+static int
+key_watch(lab_menu *m, lab_menu_view *v)
+{
+    lab_buf work = LAB_BUF_INIT;
+    lab_err err = LAB_ERR_INIT;
+    bool created, same = m->watch_ex == state_of(v)->ex;
+    char *dir;
+
+    watch_stop(m);
+    if (same) {
+        lab_menu_status(m, "watch off");
+        return LAB_MENU_REDRAW;
+    }
+    if (m->inotify_fd < 0) {
+        lab_menu_status(m, "watch needs inotify, which this system does not give");
+        return LAB_MENU_REDRAW;
+    }
+    if (lab_cli_start_work(state_of(v)->ex, &work, &created, &err) < 0) {
+        lab_menu_status(m, "%s", err.msg);
+        goto out;
+    }
+    snprintf(m->watch_name, sizeof(m->watch_name), "%s", strrchr(work.buf, '/') + 1);
+    dir = dirname(work.buf);
+    m->watch_wd = inotify_add_watch(m->inotify_fd, dir, IN_CLOSE_WRITE | IN_MOVED_TO);
+    if (m->watch_wd < 0) {
+        lab_menu_status(m, "cannot watch '%s'", dir);
+        goto out;
+    }
+    m->watch_ex = state_of(v)->ex;
+    lab_menu_status(m, "watch on: every save of %s grades it (w: off)", m->watch_name);
+out:
+    lab_buf_release(&work);
+    return LAB_MENU_REBUILD;
+}
+
+static int
+key_hint(lab_menu *m, lab_menu_view *v)
+{
+    ex_state *s = state_of(v);
+
+    if (s->hints_shown < s->ex->nhints) {
+        s->hints_shown++;
+        s->show_hint = true;
+        lab_menu_status(m, "hint %zu of %zu", s->hints_shown, s->ex->nhints);
+    } else {
+        lab_menu_status(m, "no more hints");
+    }
+    v->stale = true;
+    return LAB_MENU_REDRAW;
+}
+
+static int
+key_reset(lab_menu *m, lab_menu_view *v)
+{
+    lab_buf work = LAB_BUF_INIT, backup = LAB_BUF_INIT;
+    lab_err err = LAB_ERR_INIT;
+
+    if (!idle(m) || !lab_menu_confirm(m, "Put the starter back in your file? A backup is kept."))
+        return LAB_MENU_REDRAW;
+    if (lab_cli_reset_work(state_of(v)->ex, &work, &backup, &err) < 0)
+        lab_menu_status(m, "%s", err.msg);
+    else if (backup.len)
+        lab_menu_status(m, "reset to the starter; your version is in %s", backup.buf);
+    else
+        lab_menu_status(m, "created %s from the starter", work.buf);
+    lab_buf_release(&work);
+    lab_buf_release(&backup);
+    return LAB_MENU_REBUILD;
+}
+
+static int
+key_solution(lab_menu *m, lab_menu_view *v)
+{
+    const lab_exercise *ex = state_of(v)->ex;
+
+    if (!passed(m, ex)) {
+        lab_menu_status(m, "the reference solution opens after you pass");
+        return LAB_MENU_REDRAW;
+    }
+    lab_menu_push(m, &lab_menu_solution, (void *)ex, "reference solution");
+    return LAB_MENU_REDRAW;
+}
+
+static int
+key_history(lab_menu *m, lab_menu_view *v)
+{
+    lab_menu_push(m, &lab_menu_history, (void *)state_of(v)->ex, "history");
+    return LAB_MENU_REDRAW;
+}
+
+static int
+key_result(lab_menu *m, lab_menu_view *v)
+{
+    ex_state *s = state_of(v);
+
+    if (!s->last_result)
+        lab_menu_status(m, "no result yet: g grades");
+    else
+        lab_menu_open_result(m, s->ex, s->last_result);
+    return LAB_MENU_REDRAW;
+}
+
+static const lab_menu_key ex_keys[] = {
+    { 'e', "e", "edit your file ($VISUAL, $EDITOR)", key_edit },
+    { 'g', "g", "grade your file", key_grade },
+    { 'c', "c", "cancel the grading", key_cancel },
+    { 'w', "w", "watch: grade on every save (again: off)", key_watch },
+    { 'h', "h", "reveal the next hint", key_hint },
+    { 'r', "r", "reset your file to the starter (asks; keeps a backup)", key_reset },
+    { 's', "s", "the reference solution (after a pass)", key_solution },
+    { 't', "t", "history of your attempts", key_history },
+    { 'v', "v", "the last result, full screen", key_result },
+};
+
+const lab_menu_screen lab_menu_exercise = {
+    .name = "exercise",
+    .build = ex_build,
+    .keys = ex_keys,
+    .nkeys = ARRAY_SIZE(ex_keys),
+    .release = ex_release,
+};
+
+int
+lab_menu_open_exercise(lab_menu *m, const lab_exercise *ex)
+{
+    ex_state *s = calloc(1, sizeof(*s));
+
+    if (!s)
+        return LAB_ENOMEM;
+    s->ex = ex;
+    return lab_menu_push(m, &lab_menu_exercise, s, ex->id);
+}
+
+void
+lab_menu_exercise_graded(lab_menu *m, const lab_exercise *ex, const char *result_text)
+{
+    for (int i = 0; i < m->depth; i++) {
+        lab_menu_view *v = m->stack[i];
+        ex_state *s = v->state;
+        if (v->screen != &lab_menu_exercise || s->ex != ex)
+            continue;
+        free(s->last_result);
+        s->last_result = strdup(result_text);
+        v->top = 0; /* the result is at the top */
+    }
+    lab_menu_stale_all(m);
+}

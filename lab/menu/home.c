@@ -1,0 +1,113 @@
+/*
+ * home.c - the home screen: the GPU in use, overall progress, and every
+ * chapter with its exercises and their status.  Enter opens the chapter text
+ * or the exercise.
+ */
+#include "lab/menu/menu.h"
+
+#include <curses.h>
+
+void
+lab_menu_progress_text(const lab_progress *p, char *buf, size_t size)
+{
+    if (p->attempts == 0)
+        snprintf(buf, size, "not started");
+    else if (p->best_speedup > 0)
+        snprintf(buf, size, "%s, best %.2fx (%.0f%% of reference)",
+                 p->passed ? "passed" : "attempted", p->best_speedup, 100 * p->best_fraction);
+    else
+        snprintf(buf, size, "%s, last %s", p->passed ? "passed" : "attempted", p->last_verdict);
+}
+
+static lab_progress
+progress_of(lab_menu *m, const lab_exercise *ex)
+{
+    lab_progress p = { 0 };
+    lab_err err = LAB_ERR_INIT;
+
+    if (lab_store_progress(m->store, ex->id, &p, &err) < 0)
+        lab_menu_status(m, "%s", err.msg);
+    return p;
+}
+
+/* The status in one column: "not started", "PASS 1.82x 100%", "tried: WRONG". */
+static void
+status_short(const lab_progress *p, char *buf, size_t size)
+{
+    if (p->attempts == 0)
+        snprintf(buf, size, "not started");
+    else if (p->best_speedup > 0)
+        snprintf(buf, size, "%s %.2fx %.0f%%", p->passed ? "PASS" : "SLOW", p->best_speedup,
+                 100 * p->best_fraction);
+    else
+        snprintf(buf, size, "%s: %s", p->passed ? "passed" : "tried", p->last_verdict);
+}
+
+static int
+home_build(lab_menu *m, lab_menu_view *v, int width)
+{
+    const lab_catalog *cat = lab_catalog_of(m->lab);
+    int passed = 0, points = 0, max_points = 0;
+    int tw = width - 24 > 20 ? width - 24 : 20; /* the title column; the status gets 21 */
+
+    if (m->device && m->device->present)
+        lab_doc_addf(&v->doc, LAB_STYLE_GOOD, "GPU: %s (%s)", m->device->name, m->device->arch);
+    else
+        lab_doc_addf(&v->doc, LAB_STYLE_WARN, "no GPU: compile-only (%s)",
+                     m->device ? m->device->reason : "the probe failed");
+    for (size_t i = 0; i < lab_catalog_exercise_count(cat); i++) {
+        const lab_exercise *ex = lab_catalog_exercise(cat, i);
+        lab_progress p = progress_of(m, ex);
+        passed += p.passed;
+        points += p.best_points;
+        max_points += ex->points;
+    }
+    lab_doc_addf(&v->doc, LAB_STYLE_STRONG, "Progress: %d of %zu exercises passed, %d/%d points",
+                 passed, lab_catalog_exercise_count(cat), points, max_points);
+    for (size_t c = 0; c < lab_catalog_chapter_count(cat); c++) {
+        const lab_chapter *ch = lab_catalog_chapter(cat, c);
+        lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");
+        lab_menu_add_item(v, ch, true);
+        lab_doc_addf(&v->doc, LAB_STYLE_HEADING, "%s  (chapter text)", ch->title);
+        for (size_t i = 0; i < ch->nexercises; i++) {
+            const lab_exercise *ex = ch->exercises[i];
+            lab_progress p = progress_of(m, ex);
+            char st[64];
+            status_short(&p, st, sizeof(st));
+            lab_menu_add_item(v, ex, false);
+            lab_doc_addf(&v->doc, p.passed ? LAB_STYLE_GOOD : LAB_STYLE_TEXT, "  %-*.*s %s", tw, tw,
+                         ex->title, st);
+        }
+    }
+    for (size_t i = 0; i < lab_catalog_problem_count(cat); i++)
+        lab_doc_addf(&v->doc, LAB_STYLE_BAD, "%s", lab_catalog_problem(cat, i));
+    return 0;
+}
+
+static int
+home_open(lab_menu *m, lab_menu_view *v)
+{
+    const lab_menu_item *it;
+
+    if (!v->nitems)
+        return 0;
+    it = &v->items[v->sel];
+    if (it->chapter)
+        lab_menu_open_chapter(m, it->ptr);
+    else
+        lab_menu_open_exercise(m, it->ptr);
+    return LAB_MENU_REDRAW;
+}
+
+static const lab_menu_key home_keys[] = {
+    { '\n', "Enter", "open the chapter text or the exercise", home_open },
+    { KEY_ENTER, NULL, NULL, home_open },
+    { KEY_RIGHT, NULL, NULL, home_open },
+};
+
+const lab_menu_screen lab_menu_home = {
+    .name = "home",
+    .build = home_build,
+    .keys = home_keys,
+    .nkeys = ARRAY_SIZE(home_keys),
+};

@@ -1,0 +1,132 @@
+/*
+ * menu.h - the full-screen ncurses menu (`cudalab` on a terminal, `cudalab
+ * menu`): what its files share.
+ *
+ * Everything on screen is a view: a screen (one row of the screen table:
+ * how to build its text, its keys) plus its state, laid out as a lab_doc
+ * (lab/menu/doc.h) that the one pager draws, scrolls and searches.  Views
+ * sit on a stack: Enter pushes, `q` pops.  A screen that lists things
+ * (home) marks selectable lines as items.  A demo view (`cudalab demo`)
+ * would be one more row: a build function and keys.
+ *
+ * Files: menu.c (terminal, event loop, stack, pager keys, help), home.c,
+ * exercise.c (task, hints, actions, watch), pages.c (chapter text, reference
+ * solution, history chart, grading result), job.c (grading in a thread),
+ * editor.c ($VISUAL/$EDITOR).
+ *
+ * Threads: only job.c's worker runs beside the UI, inside lab_grade; the
+ * UI reads the store through a connection of its own (m->store) and does not
+ * touch the lab while a job runs (see job.c).
+ */
+#ifndef LAB_MENU_MENU_H
+#define LAB_MENU_MENU_H
+
+#include <stdbool.h>
+
+#include "lab/cli/cli.h"
+#include "lab/menu/doc.h"
+
+typedef struct lab_menu lab_menu;
+typedef struct lab_menu_view lab_menu_view;
+
+/* What an action asks of the loop. */
+#define LAB_MENU_REDRAW 1  /* draw the top view again */
+#define LAB_MENU_REBUILD 2 /* lay out every view's text again (progress changed) */
+
+typedef struct lab_menu_key {
+    int key;          /* ncurses key code */
+    const char *name; /* as shown on the help screen: "g", "Enter" */
+    const char *help;
+    int (*fn)(lab_menu *m, lab_menu_view *v);
+} lab_menu_key;
+
+typedef struct lab_menu_screen {
+    const char *name;
+    /* Fills v->doc (and v->items) for the width; may read the store. */
+    int (*build)(lab_menu *m, lab_menu_view *v, int width);
+    const lab_menu_key *keys;
+    size_t nkeys;
+    void (*release)(void *state); /* may be NULL */
+} lab_menu_screen;
+
+typedef struct lab_menu_item {
+    size_t line; /* in v->doc */
+    const void *ptr;
+    bool chapter; /* ptr is a lab_chapter, else a lab_exercise */
+} lab_menu_item;
+
+struct lab_menu_view {
+    const lab_menu_screen *screen;
+    char title[256];
+    void *state;
+    lab_doc doc;
+    lab_menu_item *items;
+    size_t nitems;
+    size_t sel; /* selected item */
+    size_t top; /* first line shown */
+    bool stale; /* build again before drawing */
+    char search[128];
+};
+
+struct lab_menu_job;
+
+struct lab_menu {
+    lab_cli *cli;
+    lab *lab;
+    lab_store *store; /* the UI's own connection */
+    const lab_device *device;
+    lab_menu_view *stack[16];
+    int depth;
+    bool quit;
+    bool color;
+    char status[256];   /* one-line message on the last row */
+    char progress[256]; /* the grading progress line, "" when idle */
+    struct lab_menu_job *job;
+    /* watch: re-grade the exercise when its file is saved */
+    int inotify_fd;
+    int watch_wd;
+    const lab_exercise *watch_ex;
+    char watch_name[256];
+    bool watch_pending;
+};
+
+/* The menu: returns an exit status (0, or 2 with a message on stderr). */
+int lab_menu_run(lab_cli *cli);
+
+/* menu.c */
+int lab_menu_push(lab_menu *m, const lab_menu_screen *s, void *state, const char *title);
+void lab_menu_pop(lab_menu *m);
+void lab_menu_status(lab_menu *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Asks a yes/no question on the last row; true on 'y'. */
+bool lab_menu_confirm(lab_menu *m, const char *question);
+/* Marks every view for a rebuild (progress or files changed). */
+void lab_menu_stale_all(lab_menu *m);
+int lab_menu_add_item(lab_menu_view *v, const void *ptr, bool chapter);
+/* Lines of text (e.g. a captured report) into the doc, styled by content. */
+void lab_menu_add_text(lab_doc *d, const char *text);
+
+/* home.c, exercise.c, pages.c */
+extern const lab_menu_screen lab_menu_home, lab_menu_exercise, lab_menu_chapter, lab_menu_solution,
+    lab_menu_history, lab_menu_result, lab_menu_help;
+int lab_menu_open_exercise(lab_menu *m, const lab_exercise *ex);
+int lab_menu_open_chapter(lab_menu *m, const lab_chapter *ch);
+/* The exercise view's hook when a grading of ex ends (result into the view). */
+void lab_menu_exercise_graded(lab_menu *m, const lab_exercise *ex, const char *result_text);
+/* "not started", "passed, best 1.82x (100% of reference)", ... */
+void lab_menu_progress_text(const lab_progress *p, char *buf, size_t size);
+/* A result view showing text (the CLI's report of a grading). */
+int lab_menu_open_result(lab_menu *m, const lab_exercise *ex, const char *text);
+
+/* job.c: one grading at a time */
+int lab_menu_job_start(lab_menu *m, const lab_exercise *ex, const char *file);
+void lab_menu_job_cancel(lab_menu *m);
+int lab_menu_job_fd(const lab_menu *m); /* -1 when idle */
+/* Reads the worker's messages; when it is done, joins it and shows the result. */
+int lab_menu_job_poll(lab_menu *m);
+/* Cancels and joins (on quit). */
+void lab_menu_job_stop(lab_menu *m);
+
+/* editor.c: runs $VISUAL / $EDITOR on path with the terminal; 0 or <0 with err. */
+int lab_menu_edit(const char *path, lab_err *err);
+
+#endif

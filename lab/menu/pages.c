@@ -1,0 +1,182 @@
+/*
+ * pages.c - the read-only screens: a chapter's text (Markdown from docs/),
+ * the reference solution (highlighted code), the history chart of an
+ * exercise (time per attempt as bars) and a grading's result (the CLI's
+ * report text).  Each is a build function; the pager in menu.c scrolls and
+ * searches them.
+ */
+#include "lab/menu/menu.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* --- chapter text --- */
+
+static int
+chapter_build(lab_menu *m, lab_menu_view *v, int width)
+{
+    const lab_chapter *ch = v->state;
+    lab_buf text = LAB_BUF_INIT;
+    lab_err err = LAB_ERR_INIT;
+    int rc = 0;
+
+    (void)m;
+    if (!ch->text)
+        lab_doc_addf(&v->doc, LAB_STYLE_DIM, "%s has no chapter text yet", ch->title);
+    else if (lab_buf_read_file(&text, ch->text, &err) < 0)
+        lab_doc_add(&v->doc, LAB_STYLE_BAD, err.msg);
+    else
+        rc = lab_doc_markdown(&v->doc, text.buf, text.len, width);
+    lab_buf_release(&text);
+    return rc;
+}
+
+const lab_menu_screen lab_menu_chapter = { .name = "chapter", .build = chapter_build };
+
+int
+lab_menu_open_chapter(lab_menu *m, const lab_chapter *ch)
+{
+    return lab_menu_push(m, &lab_menu_chapter, (void *)ch, ch->title);
+}
+
+/* --- reference solution --- */
+
+static int
+solution_build(lab_menu *m, lab_menu_view *v, int width)
+{
+    const lab_exercise *ex = v->state;
+    lab_buf text = LAB_BUF_INIT;
+    lab_err err = LAB_ERR_INIT;
+    int rc = 0;
+
+    (void)m;
+    (void)width;
+    lab_doc_addf(&v->doc, LAB_STYLE_HEADING, "Reference solution of %s", ex->id);
+    lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");
+    if (lab_buf_read_file(&text, ex->solution, &err) < 0)
+        lab_doc_add(&v->doc, LAB_STYLE_BAD, err.msg);
+    else
+        rc = lab_doc_code(&v->doc, text.buf, text.len, "");
+    lab_buf_release(&text);
+    return rc;
+}
+
+const lab_menu_screen lab_menu_solution = { .name = "solution", .build = solution_build };
+
+/* --- history chart --- */
+
+typedef struct chart {
+    lab_doc *doc;
+    int n;
+    double max_ns;
+    int bar_width;
+    bool measure; /* first pass: find the longest time */
+} chart;
+
+static lab_style
+verdict_style(const char *verdict)
+{
+    if (!strcmp(verdict, "PASS"))
+        return LAB_STYLE_GOOD;
+    if (!strcmp(verdict, "SLOW") || !strcmp(verdict, "NO_GPU"))
+        return LAB_STYLE_WARN;
+    return LAB_STYLE_BAD;
+}
+
+static int
+chart_row(const lab_attempt *a, void *arg)
+{
+    chart *c = arg;
+    lab_buf line = LAB_BUF_INIT;
+    int len;
+
+    c->n++;
+    if (c->measure) {
+        if (a->median_ns > c->max_ns)
+            c->max_ns = a->median_ns;
+        return 0;
+    }
+    lab_buf_printf(&line, "  %3d  %-14s ", c->n, a->verdict);
+    if (a->median_ns > 0) {
+        len = (int)(c->bar_width * a->median_ns / c->max_ns + 0.5);
+        lab_buf_printf(&line, "%9.2f us  ", a->median_ns / 1e3);
+        for (int i = 0; i < (len > 0 ? len : 1); i++)
+            lab_buf_addch(&line, '#');
+    } else {
+        lab_buf_adds(&line, "        -    (not timed)");
+    }
+    lab_doc_add(c->doc, verdict_style(a->verdict), line.buf);
+    lab_buf_release(&line);
+    return 0;
+}
+
+static int
+history_build(lab_menu *m, lab_menu_view *v, int width)
+{
+    const lab_exercise *ex = v->state;
+    chart c = { .doc = &v->doc, .measure = true };
+    lab_err err = LAB_ERR_INIT;
+
+    lab_doc_addf(&v->doc, LAB_STYLE_HEADING, "Attempts at %s: the kernel's median time", ex->id);
+    lab_doc_add(&v->doc, LAB_STYLE_DIM, "  (shorter bars are faster; oldest first)");
+    lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");
+    if (lab_store_history(m->store, ex->id, chart_row, &c, &err) < 0) {
+        lab_doc_add(&v->doc, LAB_STYLE_BAD, err.msg);
+        return 0;
+    }
+    if (!c.n) {
+        lab_doc_add(&v->doc, LAB_STYLE_TEXT, "  no attempts yet: g grades your file");
+        return 0;
+    }
+    c.bar_width = width > 50 ? width - 38 : 10;
+    c.measure = false;
+    c.n = 0;
+    return lab_store_history(m->store, ex->id, chart_row, &c, &err);
+}
+
+const lab_menu_screen lab_menu_history = { .name = "history", .build = history_build };
+
+/* --- a grading's result --- */
+
+typedef struct result_state {
+    char *text;
+} result_state;
+
+static void
+result_release(void *p)
+{
+    result_state *r = p;
+
+    if (r)
+        free(r->text);
+    free(r);
+}
+
+static int
+result_build(lab_menu *m, lab_menu_view *v, int width)
+{
+    const result_state *r = v->state;
+
+    (void)m;
+    (void)width;
+    lab_menu_add_text(&v->doc, r->text);
+    return 0;
+}
+
+const lab_menu_screen lab_menu_result = { .name = "result",
+                                          .build = result_build,
+                                          .release = result_release };
+
+int
+lab_menu_open_result(lab_menu *m, const lab_exercise *ex, const char *text)
+{
+    result_state *r = calloc(1, sizeof(*r));
+    char title[256];
+
+    if (!r || !(r->text = strdup(text))) {
+        free(r);
+        return LAB_ENOMEM;
+    }
+    snprintf(title, sizeof(title), "result: %s", ex->id);
+    return lab_menu_push(m, &lab_menu_result, r, title);
+}

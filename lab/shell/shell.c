@@ -1,0 +1,290 @@
+/*
+ * shell.c - the readline shell (see shell.h): read a line, split it into
+ * words (quotes allowed), fill in the current exercise, run the command
+ * from the table, repeat until `exit`, `quit` or end of input.
+ */
+#include "lab/shell/shell.h"
+#include "lab/core/strvec.h"
+
+#include <readline/history.h>
+#include <readline/readline.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define HISTORY_MAX 1000
+
+/* Readline's completion callbacks take no argument: the shell's one context. */
+static lab_cli *shell_cli;
+/* Ctrl-C on a terminal: clears the line at the prompt, cancels a grading or a watch. */
+static volatile sig_atomic_t interrupted;
+
+static void
+on_sigint(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+/* Readline calls this when a signal interrupted its read: a fresh, empty prompt. */
+static int
+on_signal_event(void)
+{
+    if (interrupted) {
+        interrupted = 0;
+        rl_replace_line("", 0);
+        rl_crlf();
+        rl_on_new_line();
+        rl_redisplay();
+    }
+    return 0;
+}
+
+/* SIGINT sets the flag; no SA_RESTART, so a blocked read returns at once. */
+static void
+catch_sigint(lab_cli *cli)
+{
+    struct sigaction sa = { 0 };
+
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    rl_catch_signals = 0;
+    rl_signal_event_hook = on_signal_event;
+    cli->cancel = &interrupted;
+}
+
+/* --- words ---------------------------------------------------------------------- */
+
+/* Splits line at blanks; '...' and "..." quote.  LAB_EINVAL on an open quote. */
+static int
+split(const char *line, lab_strvec *out)
+{
+    lab_buf w = LAB_BUF_INIT;
+    const char *s = line;
+    int rc = 0;
+
+    for (;;) {
+        bool any = false;
+        char q = 0;
+        while (*s == ' ' || *s == '\t')
+            s++;
+        if (!*s)
+            break;
+        lab_buf_reset(&w);
+        while (*s && (q || (*s != ' ' && *s != '\t'))) {
+            if (q && *s == q)
+                q = 0;
+            else if (!q && (*s == '"' || *s == '\''))
+                q = *s;
+            else
+                lab_buf_addch(&w, *s);
+            s++;
+            any = true;
+        }
+        if (q) {
+            rc = LAB_EINVAL;
+            break;
+        }
+        if (any)
+            lab_strvec_push(out, w.buf);
+    }
+    lab_buf_release(&w);
+    return rc;
+}
+
+/* --- completion ------------------------------------------------------------------ */
+
+static char *
+complete_command(const char *text, int state)
+{
+    static size_t i;
+    size_t n = strlen(text);
+
+    if (!state)
+        i = 0;
+    while (i < lab_cmd_count + 2) {
+        const char *name = i < lab_cmd_count    ? lab_cmds[i]->name
+                           : i == lab_cmd_count ? "exit"
+                                                : "quit";
+        i++;
+        if (!strncmp(name, text, n))
+            return strdup(name);
+    }
+    return NULL;
+}
+
+static char *
+complete_exercise(const char *text, int state)
+{
+    static size_t i;
+    const lab_catalog *cat = lab_catalog_of(shell_cli->lab);
+    size_t n = strlen(text);
+
+    if (!state)
+        i = 0;
+    while (i < lab_catalog_exercise_count(cat)) {
+        const char *id = lab_catalog_exercise(cat, i++)->id;
+        if (!strncmp(id, text, n))
+            return strdup(id);
+    }
+    return NULL;
+}
+
+static char **
+complete(const char *text, int start, int end)
+{
+    lab_strvec words = LAB_STRVEC_INIT;
+    char *before = strndup(rl_line_buffer, (size_t)start);
+    const lab_cmd *cmd;
+    lab_complete kind = LAB_COMPLETE_NONE;
+    char **matches = NULL;
+
+    (void)end;
+    rl_attempted_completion_over = 1;
+    if (!before || split(before, &words) < 0)
+        goto out;
+    if (words.n == 0) {
+        matches = rl_completion_matches(text, complete_command);
+        goto out;
+    }
+    if ((cmd = lab_cli_find(words.v[0])) && words.n - 1 < ARRAY_SIZE(cmd->complete))
+        kind = cmd->complete[words.n - 1];
+    if (!strcmp(words.v[0], "help") && words.n == 1)
+        matches = rl_completion_matches(text, complete_command);
+    else if (kind == LAB_COMPLETE_EXERCISE)
+        matches = rl_completion_matches(text, complete_exercise);
+    /* no exercise matches: the current exercise is implied, so complete the file */
+    if (!matches && kind == LAB_COMPLETE_EXERCISE && cmd->complete[1] == LAB_COMPLETE_FILE)
+        kind = LAB_COMPLETE_FILE;
+    if (!matches && kind == LAB_COMPLETE_FILE)
+        matches = rl_completion_matches(text, rl_filename_completion_function);
+out:
+    free(before);
+    lab_strvec_release(&words);
+    return matches;
+}
+
+/* --- history file ---------------------------------------------------------------- */
+
+static void
+history_path(lab_buf *out)
+{
+    const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+
+    if (xdg && xdg[0] == '/')
+        lab_buf_printf(out, "%s/cudalab", xdg);
+    else if (home && *home)
+        lab_buf_printf(out, "%s/.local/share/cudalab", home);
+}
+
+/* --- one line ---------------------------------------------------------------------- */
+
+/* Runs one line; returns the command's exit status, or -1 for exit/quit. */
+static int
+run_line(lab_cli *cli, const char *line, char *cur, size_t cur_size)
+{
+    lab_strvec words = LAB_STRVEC_INIT, argv = LAB_STRVEC_INIT;
+    const lab_catalog *cat = lab_catalog_of(cli->lab);
+    const lab_cmd *cmd;
+    int status = 0;
+
+    if (split(line, &words) < 0) {
+        status = lab_cli_error("unclosed quote");
+        goto out;
+    }
+    if (!words.n || words.v[0][0] == '#')
+        goto out;
+    if (!strcmp(words.v[0], "exit") || !strcmp(words.v[0], "quit")) {
+        status = -1;
+        goto out;
+    }
+    cmd = lab_cli_find(words.v[0]);
+    if (cmd == &lab_cmd_shell) {
+        status = lab_cli_error("already in the shell");
+        goto out;
+    }
+    lab_strvec_push(&argv, words.v[0]);
+    if (cmd && cmd->complete[0] == LAB_COMPLETE_EXERCISE) {
+        if (words.n > 1 && lab_catalog_find(cat, words.v[1]))
+            snprintf(cur, cur_size, "%s", words.v[1]);
+        else if (cur[0])
+            lab_strvec_push(&argv, cur);
+    }
+    for (size_t i = 1; i < words.n; i++)
+        lab_strvec_push(&argv, words.v[i]);
+    fflush(stdout);
+    interrupted = 0;
+    status = lab_cli_dispatch(cli, (int)argv.n, argv.v);
+    interrupted = 0;
+    fflush(stdout);
+out:
+    lab_strvec_release(&words);
+    lab_strvec_release(&argv);
+    return status;
+}
+
+int
+lab_shell_run(lab_cli *cli)
+{
+    bool tty = isatty(STDIN_FILENO);
+    lab_buf dir = LAB_BUF_INIT, hist = LAB_BUF_INIT, prompt = LAB_BUF_INIT;
+    lab_err err = LAB_ERR_INIT;
+    char cur[256] = "";
+    char *line = NULL;
+    size_t cap = 0;
+    int status = 0;
+
+    shell_cli = cli;
+    if (tty) {
+        rl_readline_name = "cudalab";
+        rl_attempted_completion_function = complete;
+        rl_completer_word_break_characters = " \t";
+        catch_sigint(cli);
+        history_path(&dir);
+        if (dir.len && lab_mkdir_p(dir.buf, 0755, &err) == 0) {
+            lab_buf_printf(&hist, "%s/history", dir.buf);
+            read_history(hist.buf);
+        }
+        printf("cudalab shell: the CLI's commands (help lists them), Tab completes, exit "
+               "leaves.\n");
+    }
+    for (;;) {
+        int rc;
+        if (tty) {
+            free(line);
+            lab_buf_reset(&prompt);
+            lab_buf_printf(&prompt, "cudalab%s%s> ", cur[0] ? " " : "", cur);
+            if (!(line = readline(prompt.buf))) {
+                putchar('\n');
+                break;
+            }
+            for (size_t n = strlen(line); n > 0 && (line[n - 1] == ' ' || line[n - 1] == '\t');)
+                line[--n] = '\0';
+            if (*line && hist.len) {
+                add_history(line);
+                if (access(hist.buf, F_OK) < 0)
+                    write_history(hist.buf);
+                else
+                    append_history(1, hist.buf);
+            }
+        } else {
+            ssize_t n = getline(&line, &cap, stdin);
+            if (n < 0)
+                break;
+            if (n > 0 && line[n - 1] == '\n')
+                line[n - 1] = '\0';
+        }
+        if ((rc = run_line(cli, line, cur, sizeof(cur))) < 0)
+            break;
+        status = rc;
+    }
+    if (hist.len)
+        history_truncate_file(hist.buf, HISTORY_MAX);
+    free(line);
+    lab_buf_release(&dir);
+    lab_buf_release(&hist);
+    lab_buf_release(&prompt);
+    return status;
+}
