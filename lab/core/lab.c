@@ -647,10 +647,12 @@ out:
     return rc;
 }
 
-/* cuda when asked or when a GPU is there, sim when asked or when none is; "" when cuda was
- * asked for and there is no GPU (NO_GPU). */
+/* cuda when asked or when a GPU is there, sim when asked or when none is; "" when nothing
+ * can run it (NO_GPU, *why says why): cuda asked for and no GPU, or device-side launches
+ * (rdc), which the simulator does not run. */
 static int
-choose_backend(const lab_grade_request *req, const lab_device *dev, lab_grading *g, lab_err *err)
+choose_backend(const lab_grade_request *req, const lab_device *dev, lab_grading *g,
+               const char **why, lab_err *err)
 {
     const char *want = req->backend, *env = getenv("CUDALAB_BACKEND"), *cap;
     char *end;
@@ -666,8 +668,13 @@ choose_backend(const lab_grade_request *req, const lab_device *dev, lab_grading 
         snprintf(g->backend, sizeof(g->backend), "host");
         return 0;
     }
+    *why = dev->reason;
     if (!strcmp(want, "cuda") && !dev->present)
         return 0;
+    if (!strcmp(want, "sim") && req->ex->rdc) {
+        *why = "the PTX simulator does not run device-side launches (dynamic parallelism)";
+        return 0;
+    }
     snprintf(g->backend, sizeof(g->backend), "%s", want);
     if (!strcmp(want, "sim")) {
         g->sim_max_size = LAB_SIM_MAX_SIZE;
@@ -758,7 +765,7 @@ lab_grade(lab *l, const lab_grade_request *req, lab_grading *g, lab_err *err)
     const lab_device *dev;
     lab_build student, baseline, reference;
     lab_buf why = LAB_BUF_INIT, mangled = LAB_BUF_INIT, found = LAB_BUF_INIT;
-    const char *params, *cpu_baseline, *arch_env = getenv("CUDALAB_ARCH");
+    const char *params, *cpu_baseline, *arch_env = getenv("CUDALAB_ARCH"), *no_run = "";
     int rc;
 
     lab_build_init(&student);
@@ -837,11 +844,11 @@ built:
         (base_ex &&
          (rc = build_lab_file(l, base_ex, base_ex->solution, g->arch, &baseline, req, err)) < 0))
         goto out;
-    if ((rc = choose_backend(req, dev, g, err)) < 0)
+    if ((rc = choose_backend(req, dev, g, &no_run, err)) < 0)
         goto out;
     if (!g->backend[0]) {
         lab_grade_set(&g->result, ex, LAB_VERDICT_NO_GPU,
-                      "compiled for %s; no GPU to run it on: %s", g->arch, dev->reason);
+                      "compiled for %s; no GPU to run it on: %s", g->arch, no_run);
         goto judged;
     }
 

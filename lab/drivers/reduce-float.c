@@ -123,6 +123,13 @@ find_sums(lab_driver *d, problem *p, lab_err *err)
     return 0;
 }
 
+/* Elements one block of role folds: its own block and unroll (the baseline's may differ). */
+static size_t
+role_per_block(const lab_driver *d, lab_role role)
+{
+    return (size_t)d->args.shape[role].block * d->args.shape[role].unroll;
+}
+
 static int
 problem_init(problem *p, lab_driver *d, unsigned long n, lab_rng *rng, lab_err *err)
 {
@@ -132,10 +139,15 @@ problem_init(problem *p, lab_driver *d, unsigned long n, lab_rng *rng, lab_err *
 
     memset(p, 0, sizeof(*p));
     p->n = n;
-    p->per_block = (size_t)d->args.block * d->args.unroll;
+    p->per_block = role_per_block(d, LAB_ROLE_STUDENT);
     p->grid = (unsigned)((n + p->per_block - 1) / p->per_block);
     p->padded = (size_t)p->grid * p->per_block;
     p->part_words = (p->grid + p->per_block - 1) / p->per_block * p->per_block + GUARD;
+    for (int r = 0; r < LAB_ROLE_COUNT; r++) { /* room for every role's grid */
+        const size_t pb = role_per_block(d, (lab_role)r), grid = (n + pb - 1) / pb;
+        p->padded = grid * pb > p->padded ? grid * pb : p->padded;
+        p->part_words = grid + GUARD > p->part_words ? grid + GUARD : p->part_words;
+    }
     p->input = malloc(p->padded * sizeof(float));
     p->block_sum = calloc(p->grid, sizeof(double));
     p->part = malloc(p->part_words * sizeof(float));
@@ -174,9 +186,11 @@ problem_release(problem *p)
 }
 
 static unsigned
-grid_for(const problem *p, size_t count)
+grid_for(const lab_driver *d, lab_role role, size_t count)
 {
-    return (unsigned)((count + p->per_block - 1) / p->per_block);
+    const size_t per_block = role_per_block(d, role);
+
+    return (unsigned)((count + per_block - 1) / per_block);
 }
 
 static int
@@ -185,8 +199,9 @@ launch_level(lab_driver *d, const problem *p, lab_role role, lab_dptr in, lab_dp
 {
     unsigned int n = (unsigned int)count;
     void *args[] = { &in, &out, &n };
-    lab_dim3 grid = { grid_for(p, count), 1, 1 }, block = { d->args.block, 1, 1 };
+    lab_dim3 grid = { grid_for(d, role, count), 1, 1 }, block = { d->args.shape[role].block, 1, 1 };
 
+    (void)p;
     return lab_driver_launch(d, role, grid, block, 0, args, err);
 }
 
@@ -205,7 +220,7 @@ launch_all(lab_driver *d, problem *p, lab_role role, lab_err *err)
             return rc;
         in = p->d_part[k];
         k ^= 1;
-        count = grid_for(p, count);
+        count = grid_for(d, role, count);
     } while (count > 1);
     return 0;
 }
@@ -217,7 +232,9 @@ typedef struct verdict {
     char detail[256];
 } verdict;
 
-/* After the first level: which mode the kernel used, or why neither. */
+/* After the first level: which mode the kernel used, or why neither.  The partials are
+ * counted on the student's grid: a "partials" role shares the student's shape (the one
+ * partials step, sum-two-level, has a dev_sum baseline of the same block and unroll). */
 static void
 classify(problem *p, lab_role role, float dev_sum, verdict *v)
 {
@@ -292,7 +309,7 @@ next_levels(lab_driver *d, problem *p, lab_role role, verdict *v, lab_err *err)
             (rc = d->ops->copy_out(d->dev, &p->part[0], p->d_part[k ^ 1], sizeof(float), err)) < 0)
             return rc;
         k ^= 1;
-        count = grid_for(p, count);
+        count = grid_for(d, role, count);
         v->got = p->part[0];
         v->levels++;
     }
