@@ -38,6 +38,8 @@ DRIVER_SRC := $(sort $(wildcard lab/drivers/*.c))
 DRIVERS := $(notdir $(DRIVER_SRC:.c=))
 TEST_SRC := $(sort $(wildcard tests/test-*.c))
 TESTS := $(notdir $(TEST_SRC:.c=))
+# kernels/X.cu -> build/libexec/cudalab/X.ptx (lab-kernels and each chapter's demo kernels)
+KERNEL_PTX := $(patsubst kernels/%.cu,%.ptx,$(sort $(wildcard kernels/*.cu)))
 FORMAT_SRC := $(sort $(wildcard lab/*/*.c lab/*/*.h common/*.c common/*.h tests/*.c tests/*.h))
 
 # $(call objs,variant,sources)
@@ -46,7 +48,8 @@ objs = $(patsubst %.c,build/$(1)/obj/%.o,$(2))
 .SECONDARY:
 .PHONY: all run test test-unit test-e2e test-gpu deps format format-check clean
 
-all: build/.deps-ok bin/cudalab $(DRIVERS:%=build/libexec/cudalab/%) build/libexec/cudalab/lab-kernels.ptx
+all: build/.deps-ok bin/cudalab $(DRIVERS:%=build/libexec/cudalab/%) \
+     $(KERNEL_PTX:%=build/libexec/cudalab/%)
 
 run: all
 	@./bin/cudalab
@@ -87,9 +90,9 @@ build/libexec/cudalab/%: build/rel/obj/lab/drivers/%.o build/rel/libcommon.a bui
 	@mkdir -p $(@D)
 	$(CC) $(REL_CFLAGS) -o $@ $^ $(DRIVER_LIBS)
 
-# The lab's own device code (L2 flush, copy): PTX for the lowest target nvcc 13
-# supports, so the driver JITs it for whatever GPU it finds.
-build/libexec/cudalab/lab-kernels.ptx: kernels/lab-kernels.cu
+# The lab's own device code (L2 flush, copy; the chapters' demo kernels): PTX for
+# the lowest target nvcc 13 supports, so the driver JITs it for whatever GPU it finds.
+build/libexec/cudalab/%.ptx: kernels/%.cu
 	@mkdir -p $(@D)
 	$(NVCC) -ptx -arch=compute_75 -O3 -o $@ $<
 
@@ -111,7 +114,7 @@ build/san/libexec/cudalab/%: build/san/obj/lab/drivers/%.o build/san/libcommon.a
 	@mkdir -p $(@D)
 	$(CC) $(SAN_CFLAGS) -o $@ $^ $(DRIVER_LIBS)
 
-build/san/libexec/cudalab/lab-kernels.ptx: build/libexec/cudalab/lab-kernels.ptx
+build/san/libexec/cudalab/%.ptx: build/libexec/cudalab/%.ptx
 	@mkdir -p $(@D)
 	cp $< $@
 
@@ -120,7 +123,7 @@ build/san/tests/%: build/san/obj/tests/%.o build/san/libcore.a build/san/libcomm
 	$(CC) $(SAN_CFLAGS) -o $@ $^ $(LIBS) $(TEST_LIBS)
 
 SAN_ALL := build/san/bin/cudalab $(DRIVERS:%=build/san/libexec/cudalab/%) \
-           build/san/libexec/cudalab/lab-kernels.ptx $(TESTS:%=build/san/tests/%)
+           $(KERNEL_PTX:%=build/san/libexec/cudalab/%) $(TESTS:%=build/san/tests/%)
 
 # --- tests -----------------------------------------------------------------
 # Every test gets the sanitized lab through these variables.

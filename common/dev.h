@@ -46,8 +46,15 @@ typedef struct lab_dev_info {
     int max_threads_per_sm;
     int warp_size;
     int regs_per_sm;
+    int regs_per_block;
+    int max_blocks_per_sm;
     int smem_per_block; /* bytes, default limit */
+    int smem_per_block_optin;
+    int smem_reserved_per_block; /* what the system keeps of each block's share */
     int smem_per_sm;
+    int const_mem;
+    int max_block_dim[3];
+    int max_grid_dim[3];
     int l2_bytes;
     int mem_clock_khz;
     int bus_width_bits;

@@ -88,13 +88,60 @@ parse_list(const char *s, unsigned long *v, size_t max, size_t *n)
 }
 
 static int
+parse_shape(const char *s, lab_dim3 *out)
+{
+    unsigned long d[3] = { 1, 1, 1 };
+    char *end;
+    int n = 0;
+
+    for (;;) {
+        if (n == 3 || *s < '0' || *s > '9')
+            return -1;
+        errno = 0;
+        d[n] = strtoul(s, &end, 10);
+        if (errno || d[n] == 0 || d[n] > 1024)
+            return -1;
+        n++;
+        if (!*end)
+            break;
+        if (*end != 'x')
+            return -1;
+        s = end + 1;
+    }
+    if (d[0] * d[1] * d[2] > 1024)
+        return -1;
+    *out = (lab_dim3){ (unsigned)d[0], (unsigned)d[1], (unsigned)d[2] };
+    return 0;
+}
+
+int
+lab_driver_parse_shapes(const char *s, lab_dim3 *v, size_t max, size_t *n)
+{
+    char *copy = strdup(s), *save = NULL, *tok;
+    int rc = 0;
+
+    *n = 0;
+    if (!copy)
+        return -1;
+    for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (*n == max || parse_shape(tok, &v[*n]) < 0) {
+            rc = -1;
+            break;
+        }
+        (*n)++;
+    }
+    free(copy);
+    return *n ? rc : -1;
+}
+
+static int
 usage(const char *prog, const char *what)
 {
     fprintf(stderr, "%s: %s\n", prog, what);
     fprintf(stderr,
             "usage: %s --backend cuda|sim --report-fd N --lab-kernels PTX --student MOD "
             "--baseline MOD|cpu --reference MOD --kernel NAME [--baseline-kernel NAME] "
-            "--sizes N,... [--timing-sizes N,...] --block N [--unroll N] [--seed N] "
+            "--sizes N,... [--timing-sizes N,...] --block N|XxY[xZ],... [--unroll N] [--seed N] "
             "[--min-samples N] [--time-cap S] [--probe]\n",
             prog);
     return -2;
@@ -111,6 +158,8 @@ parse_args(lab_driver_args *a, int argc, char **argv)
     a->report_fd = -1;
     a->seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
     a->block = 256;
+    a->blocks[0] = (lab_dim3){ 256, 1, 1 };
+    a->nblocks = 1;
     a->unroll = 1;
     a->timing = (lab_timing_opts)LAB_TIMING_OPTS_DEFAULT;
     while ((c = getopt_long(argc, argv, "", options, NULL)) != -1) {
@@ -153,9 +202,10 @@ parse_args(lab_driver_args *a, int argc, char **argv)
                 return usage(prog, "--timing-sizes needs up to 16 positive numbers");
             break;
         case OPT_BLOCK:
-            if (parse_ulong(optarg, &v) < 0 || v == 0 || v > 1024)
-                return usage(prog, "--block needs 1..1024");
-            a->block = (unsigned)v;
+            if (lab_driver_parse_shapes(optarg, a->blocks, ARRAY_SIZE(a->blocks), &a->nblocks) < 0)
+                return usage(prog, "--block needs up to 8 shapes X, XxY or XxYxZ of 1..1024 "
+                                   "threads");
+            a->block = a->blocks[0].x * a->blocks[0].y * a->blocks[0].z;
             break;
         case OPT_UNROLL:
             if (parse_ulong(optarg, &v) < 0 || v == 0 || v > 64)
@@ -319,6 +369,94 @@ lab_driver_launch(lab_driver *d, lab_role role, lab_dim3 grid, lab_dim3 block, u
                   void **args, lab_err *err)
 {
     return d->ops->launch(d->module[role], d->mangled[role], grid, block, shared, args, err);
+}
+
+bool
+lab_driver_is_timing_size(const lab_driver *d, unsigned long n)
+{
+    for (size_t i = 0; i < d->args.ntiming_sizes; i++)
+        if (d->args.timing_sizes[i] == n)
+            return true;
+    return false;
+}
+
+int
+lab_driver_add_case(lab_driver *d, unsigned long size, lab_role role, unsigned long grid,
+                    double expected, double got, size_t bad, long first_bad, const char *detail,
+                    lab_err *err)
+{
+    cJSON *c = cJSON_CreateObject();
+
+    if (!c)
+        return lab_err_set(err, LAB_ENOMEM, "out of memory");
+    cJSON_AddNumberToObject(c, "size", (double)size);
+    cJSON_AddStringToObject(c, "role", lab_role_names[role]);
+    cJSON_AddNumberToObject(c, "grid", (double)grid);
+    cJSON_AddBoolToObject(c, "correct", bad == 0);
+    cJSON_AddNumberToObject(c, "expected", expected);
+    cJSON_AddNumberToObject(c, "got", got);
+    cJSON_AddNumberToObject(c, "bad", (double)bad);
+    cJSON_AddNumberToObject(c, "first_bad", (double)first_bad);
+    cJSON_AddStringToObject(c, "detail", detail);
+    cJSON_AddItemToArray(d->cases, c);
+    return 0;
+}
+
+typedef struct role_ctx {
+    lab_driver_role_fn prepare, launch;
+    void *ctx;
+    lab_role role;
+} role_ctx;
+
+static int
+role_prepare(void *ctx, lab_err *err)
+{
+    role_ctx *r = ctx;
+
+    return r->prepare(r->ctx, r->role, err);
+}
+
+static int
+role_launch(void *ctx, lab_err *err)
+{
+    role_ctx *r = ctx;
+
+    return r->launch(r->ctx, r->role, err);
+}
+
+int
+lab_driver_time_roles(lab_driver *d, unsigned long n, double bytes, lab_driver_role_fn prepare,
+                      lab_driver_role_fn launch, void *ctx, lab_err *err)
+{
+    role_ctx rc_[LAB_ROLE_COUNT];
+    lab_timed_kernel kernels[LAB_ROLE_COUNT];
+    lab_timing_result results[LAB_ROLE_COUNT];
+    size_t nk = 0;
+    cJSON *t, *list;
+    int rc;
+
+    for (int r = 0; r < LAB_ROLE_COUNT; r++) {
+        if (!lab_driver_is_gpu_role(d, (lab_role)r))
+            continue;
+        rc_[nk] = (role_ctx){ prepare, launch, ctx, (lab_role)r };
+        kernels[nk] = (lab_timed_kernel){ lab_role_names[r], prepare ? role_prepare : NULL,
+                                          role_launch, &rc_[nk] };
+        nk++;
+    }
+    if ((rc = lab_timing_run(&d->timing, kernels, nk, &d->args.timing, results, err)) < 0)
+        return lab_driver_fail(d, LAB_ROLE_STUDENT, "timing", n, err);
+    if (!(t = cJSON_CreateObject()))
+        return lab_err_set(err, LAB_ENOMEM, "out of memory");
+    cJSON_AddItemToArray(d->timings, t);
+    cJSON_AddNumberToObject(t, "size", (double)n);
+    cJSON_AddNumberToObject(t, "bytes", bytes);
+    cJSON_AddNumberToObject(t, "copy_gbps", d->copy_gbps);
+    cJSON_AddBoolToObject(t, "capped", results[0].capped);
+    list = cJSON_AddArrayToObject(t, "kernels");
+    for (size_t i = 0; i < nk; i++)
+        lab_report_add_timing(list, lab_role_names[rc_[i].role], &results[i].ns, bytes,
+                              d->info.peak_gbps, d->copy_gbps);
+    return 0;
 }
 
 int

@@ -6,7 +6,8 @@
  * lab runs it as
  *   DRIVER --backend cuda|sim --report-fd 3 --lab-kernels lab-kernels.ptx
  *          --student S.cubin --baseline B.cubin|cpu --reference R.cubin --kernel NAME
- *          --baseline-kernel NAME --sizes 1,1000 --timing-sizes 1000 --block 512 --unroll 1
+ *          --baseline-kernel NAME --sizes 1,1000 --timing-sizes 1000 --block 512|40x2,8x4x2
+ * --unroll 1
  *          [--seed N] [--min-samples 300] [--time-cap 4] [--probe]
  * and reads one JSON object (common/report.h) from fd 3.  Usage errors print
  * to stderr and exit 2 with no report; everything else ends in a report and
@@ -48,7 +49,9 @@ typedef struct lab_driver_args {
     size_t nsizes;
     unsigned long timing_sizes[16];
     size_t ntiming_sizes;
-    unsigned block;
+    unsigned block;     /* threads of the first shape */
+    lab_dim3 blocks[8]; /* --block 40x2,8x4x2,512: the shapes to check on */
+    size_t nblocks;
     unsigned unroll;
     const char *lab_kernels;
     lab_timing_opts timing;
@@ -74,6 +77,9 @@ typedef struct lab_driver {
 
 /* Parses, opens the device, loads the modules; 0 to go on, <0 when the report
  * already says why not (no_gpu, error) or on a usage error (exit 2). */
+/* "40x2,8x4x2,512" into shapes (each 1..1024 threads); 0, or -1 when it is not such a list. */
+int lab_driver_parse_shapes(const char *s, lab_dim3 *v, size_t max, size_t *n);
+
 int lab_driver_start(lab_driver *d, int argc, char **argv, const char *family,
                      const char *mangle_suffix);
 bool lab_driver_is_gpu_role(const lab_driver *d, lab_role role);
@@ -83,6 +89,19 @@ int lab_driver_launch(lab_driver *d, lab_role role, lab_dim3 grid, lab_dim3 bloc
  * the size, the device's own error code and err's message.  Returns err->code. */
 int lab_driver_fail(lab_driver *d, lab_role role, const char *stage, unsigned long size,
                     const lab_err *err);
+/* Is n one of --timing-sizes? */
+bool lab_driver_is_timing_size(const lab_driver *d, unsigned long n);
+/* Appends one case {size, role, grid, correct, expected, got, bad, first_bad, detail}. */
+int lab_driver_add_case(lab_driver *d, unsigned long size, lab_role role, unsigned long grid,
+                        double expected, double got, size_t bad, long first_bad, const char *detail,
+                        lab_err *err);
+/* A family's per-role step for lab_driver_time_roles: restore the input (prepare) or
+ * launch (launch), asynchronously. */
+typedef int (*lab_driver_role_fn)(void *ctx, lab_role role, lab_err *err);
+/* Times every GPU role at size n interleaved (lab_timing_run) and appends the
+ * timings entry; bytes moved per launch give GB/s.  prepare may be NULL. */
+int lab_driver_time_roles(lab_driver *d, unsigned long n, double bytes, lab_driver_role_fn prepare,
+                          lab_driver_role_fn launch, void *ctx, lab_err *err);
 /* Emits the report, closes the device; the process exit status. */
 int lab_driver_finish(lab_driver *d);
 

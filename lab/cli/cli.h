@@ -51,7 +51,7 @@ int lab_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 const char *lab_cli_sgr(const lab_cli *cli, const char *params);
 const char *lab_cli_reset(const lab_cli *cli);
 
-extern const lab_cmd lab_cmd_list, lab_cmd_show, lab_cmd_start, lab_cmd_grade, lab_cmd_device,
-    lab_cmd_help;
+extern const lab_cmd lab_cmd_list, lab_cmd_show, lab_cmd_start, lab_cmd_grade, lab_cmd_demo,
+    lab_cmd_device, lab_cmd_help;
 
 #endif

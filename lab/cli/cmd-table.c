@@ -7,7 +7,8 @@
 #include <string.h>
 
 const lab_cmd *const lab_cmds[] = {
-    &lab_cmd_list, &lab_cmd_show, &lab_cmd_start, &lab_cmd_grade, &lab_cmd_device, &lab_cmd_help,
+    &lab_cmd_list, &lab_cmd_show,   &lab_cmd_start, &lab_cmd_grade,
+    &lab_cmd_demo, &lab_cmd_device, &lab_cmd_help,
 };
 const size_t lab_cmd_count = ARRAY_SIZE(lab_cmds);
 

@@ -24,8 +24,11 @@
  *   solution    file, relative to the data dir                      required
  *   baseline    "cpu", or the id of the exercise whose solution is the step before   required
  *   sizes       comma-separated input sizes; "1<<24" allowed        required
- *   timing_sizes  subset of sizes timed for speed                   default the largest size
- *   block       threads per block                                   default 256
+ *   timing_sizes  subset of sizes timed for speed, or "none" (graded on
+ *               correctness alone)                                  default the largest size
+ *   block       threads per block, or a list of block shapes the kernel is graded on,
+ *               each "X", "XxY" or "XxYxZ" (at most 1024 threads, 8 shapes), e.g.
+ *               "40x2, 8x4x2, 128"; timing uses the first                default 256
  *   unroll      elements per thread folded before the tree          default 1
  *   build_timeout, run_timeout   seconds                            default 120, 60
  *   min_speedup                 over the baseline, e.g. 1.10        default 1.10
@@ -35,6 +38,10 @@
  *   hints       file, relative to the exercise dir; hints are its "## " sections  default hints.md
  * if present instantiate a C++ line appended after the student's file (templates) task        file,
  * relative to the exercise dir                  default task.md
+ *
+ * Chapter keys (exercises/<chapter>/chapter.ini, section [chapter]):
+ *   title, order, text (docs/<chapter>.md)
+ *   demo        the chapter's demo driver program (`cudalab demo CHAPTER`)   default none
  */
 #ifndef LAB_CORE_CATALOG_H
 #define LAB_CORE_CATALOG_H
@@ -43,6 +50,12 @@
 #include <stddef.h>
 
 #include "lab/core/err.h"
+
+#define LAB_MAX_BLOCK_SHAPES 8
+
+typedef struct lab_shape {
+    unsigned x, y, z;
+} lab_shape;
 
 typedef struct lab_exercise {
     const char *id;      /* "reduction/neighbored-less" */
@@ -62,7 +75,9 @@ typedef struct lab_exercise {
     size_t nsizes;
     const unsigned long *timing_sizes;
     size_t ntiming_sizes;
-    unsigned block;
+    unsigned block;          /* threads of the first shape */
+    const lab_shape *blocks; /* the block shapes, at least one */
+    size_t nblocks;
     unsigned unroll;
     double build_timeout_s;
     double run_timeout_s;
@@ -81,6 +96,7 @@ typedef struct lab_chapter {
     const char *title;
     int order;
     const char *text;                     /* chapter text path (docs/<id>.md), NULL if absent */
+    const char *demo;                     /* demo driver name, NULL if none */
     const lab_exercise *const *exercises; /* sorted by order, then id */
     size_t nexercises;
 } lab_chapter;
@@ -95,6 +111,9 @@ const lab_chapter *lab_catalog_chapter(const lab_catalog *cat, size_t i); /* sor
 size_t lab_catalog_exercise_count(const lab_catalog *cat);
 const lab_exercise *lab_catalog_exercise(const lab_catalog *cat, size_t i); /* chapter, order */
 const lab_exercise *lab_catalog_find(const lab_catalog *cat, const char *id);
+
+/* "40x2", "8x4x2", "512": the shape as a manifest writes it, into buf. */
+void lab_shape_format(const lab_shape *s, char *buf, size_t size);
 
 size_t lab_catalog_problem_count(const lab_catalog *cat);
 const char *lab_catalog_problem(const lab_catalog *cat, size_t i); /* "file:line: message" */

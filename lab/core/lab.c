@@ -29,7 +29,11 @@ static const struct {
     const char *family;
     const char *params;
 } families[] = {
-    { "reduce-int", "PiS_j" }, /* (int *, int *, unsigned int) */
+    { "reduce-int", "PiS_j" },    /* (int *, int *, unsigned int) */
+    { "warp-ids", "PjS_S_j" },    /* (unsigned *gid, unsigned *warp, unsigned *lane, unsigned n) */
+    { "warp-active", "Pj" },      /* (unsigned *active) */
+    { "shuffle-int", "PKiPij" },  /* (const int *src, int *dst, unsigned int n) */
+    { "sum-matrix", "PfS_S_ii" }, /* (float *A, float *B, float *C, int nx, int ny) */
 };
 
 struct lab {
@@ -190,10 +194,9 @@ lab_work_path(const lab_exercise *ex, lab_buf *out)
     return lab_buf_printf(out, "work/%s/%s.cu", ex->chapter, ex->name);
 }
 
-/* Runs a driver with a report pipe; fills the report text and the process outcome. */
-static int
-run_driver(lab *l, const char *driver, lab_strvec *args, double timeout_s,
-           const volatile sig_atomic_t *cancel, lab_proc *p, lab_err *err)
+int
+lab_run_driver(lab *l, const char *driver, lab_strvec *args, double timeout_s,
+               const volatile sig_atomic_t *cancel, lab_proc *p, lab_err *err)
 {
     int rc;
 
@@ -224,7 +227,7 @@ lab_device_probe(lab *l, const lab_device **out, lab_err *err)
     }
     memset(&l->device, 0, sizeof(l->device));
     lab_strvec_pushl(&args, "--probe", NULL);
-    rc = run_driver(l, "device-probe", &args, PROBE_TIMEOUT_S, NULL, &p, err);
+    rc = lab_run_driver(l, "device-probe", &args, PROBE_TIMEOUT_S, NULL, &p, err);
     lab_strvec_release(&args);
     if (rc < 0)
         goto out;
@@ -275,6 +278,14 @@ stage(const lab_grade_request *req, lab_stage s, const char *what)
 {
     if (req->on_stage)
         req->on_stage(s, what, req->arg);
+}
+
+const char *
+lab_target_arch(const lab_device *dev)
+{
+    const char *arch_env = getenv("CUDALAB_ARCH");
+
+    return arch_env && *arch_env ? arch_env : dev->present ? dev->arch : LAB_DEFAULT_ARCH;
 }
 
 static const char *
@@ -329,6 +340,21 @@ sizes_arg(lab_strvec *args, const char *opt, const unsigned long *v, size_t n)
     lab_buf_release(&b);
 }
 
+/* --block=40x2,8x4x2 (one number for a single 1D shape, as before) */
+static void
+blocks_arg(lab_strvec *args, const lab_exercise *ex)
+{
+    lab_buf b = LAB_BUF_INIT;
+    char shape[48];
+
+    for (size_t i = 0; i < ex->nblocks; i++) {
+        lab_shape_format(&ex->blocks[i], shape, sizeof(shape));
+        lab_buf_printf(&b, "%s%s", i ? "," : "", shape);
+    }
+    lab_strvec_pushf(args, "--block=%s", b.buf);
+    lab_buf_release(&b);
+}
+
 static int
 record(lab *l, const lab_grade_request *req, lab_grading *g, lab_err *err)
 {
@@ -377,10 +403,10 @@ run_and_judge(lab *l, const lab_grade_request *req, lab_grading *g, lab_build *s
     sizes_arg(&args, "--sizes", ex->sizes, ex->nsizes);
     if (ex->ntiming_sizes)
         sizes_arg(&args, "--timing-sizes", ex->timing_sizes, ex->ntiming_sizes);
-    lab_strvec_pushf(&args, "--block=%u", ex->block);
+    blocks_arg(&args, ex);
     lab_strvec_pushf(&args, "--unroll=%u", ex->unroll);
     lab_strvec_pushf(&args, "--seed=%llu", (unsigned long long)g->seed);
-    rc = run_driver(l, ex->family, &args, ex->run_timeout_s, req->cancel, &p, err);
+    rc = lab_run_driver(l, ex->family, &args, ex->run_timeout_s, req->cancel, &p, err);
     lab_strvec_release(&args);
     if (rc < 0)
         goto out;
@@ -423,7 +449,7 @@ lab_grade(lab *l, const lab_grade_request *req, lab_grading *g, lab_err *err)
     const lab_device *dev;
     lab_build student, baseline, reference;
     lab_buf why = LAB_BUF_INIT, mangled = LAB_BUF_INIT, found = LAB_BUF_INIT;
-    const char *params, *arch_env = getenv("CUDALAB_ARCH");
+    const char *params;
     int rc;
 
     lab_build_init(&student);
@@ -454,10 +480,7 @@ lab_grade(lab *l, const lab_grade_request *req, lab_grading *g, lab_err *err)
     if ((rc = lab_device_probe(l, &dev, err)) < 0)
         goto out;
     g->device = *dev;
-    snprintf(g->arch, sizeof(g->arch), "%s",
-             arch_env && *arch_env ? arch_env
-             : dev->present        ? dev->arch
-                                   : LAB_DEFAULT_ARCH);
+    snprintf(g->arch, sizeof(g->arch), "%s", lab_target_arch(dev));
 
     stage(req, LAB_STAGE_COMPILE, req->file);
     rc = build_file(l, ex, req->file, g->arch, &student, req, err);
@@ -518,4 +541,16 @@ out:
     lab_buf_release(&mangled);
     lab_buf_release(&found);
     return rc;
+}
+
+int
+lab_build_solution(lab *l, const lab_exercise *ex, const char *arch,
+                   const volatile sig_atomic_t *cancel, lab_build *b, lab_err *err)
+{
+    lab_grade_request req = { .ex = ex, .cancel = cancel };
+    int rc;
+
+    if (!l->toolchain && (rc = lab_toolchain_find(&l->toolchain, err)) < 0)
+        return rc;
+    return build_lab_file(l, ex, ex->solution, arch, b, &req, err);
 }

@@ -28,7 +28,10 @@
 #include "lab/core/grade.h"
 #include "lab/core/hash.h"
 #include "lab/core/runreport.h"
+#include "lab/core/proc.h"
 #include "lab/core/store.h"
+#include "lab/core/strvec.h"
+#include "lab/core/toolchain.h"
 
 typedef struct lab lab;
 
@@ -85,6 +88,17 @@ int lab_store_of(lab *l, lab_store **out, lab_err *err);
 int lab_device_probe(lab *l, const lab_device **out, lab_err *err);
 /* The student's file for an exercise: work/<chapter>/<name>.cu under the current directory. */
 int lab_work_path(const lab_exercise *ex, lab_buf *out);
+
+/* The build target: $CUDALAB_ARCH, else the probed GPU's, else LAB_DEFAULT_ARCH. */
+const char *lab_target_arch(const lab_device *dev);
+/* Runs DRIVER (a program in libexecdir) with --report-fd=3 and args; *p is the
+ * caller's to release with lab_proc_release, also after a failure. */
+int lab_run_driver(lab *l, const char *driver, lab_strvec *args, double timeout_s,
+                   const volatile sig_atomic_t *cancel, lab_proc *p, lab_err *err);
+/* Compiles ex's reference solution (cached); a failed build is an error of the lab's.
+ * b is the caller's (lab_build_init before, lab_build_release after). */
+int lab_build_solution(lab *l, const lab_exercise *ex, const char *arch,
+                       const volatile sig_atomic_t *cancel, lab_build *b, lab_err *err);
 
 void lab_grading_init(lab_grading *g);
 void lab_grading_release(lab_grading *g);

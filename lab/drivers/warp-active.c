@@ -1,0 +1,106 @@
+/*
+ * warp-active.c - the driver for the active-lanes family of the warp chapter:
+ *
+ *     __global__ void K(unsigned *active)
+ *
+ * launched on n blocks (the size is the number of blocks) of every block
+ * shape the exercise names.  Each warp of each block writes how many of its
+ * lanes hold a thread: active[blockIdx.x * W + w] for warp w of W =
+ * ceil(T / 32), T = x*y*z.  A 40x2 block has 80 threads in 3 warps: 32, 32
+ * and 16 active lanes.
+ *
+ * Checks: every element for every shape and size, the output poisoned before
+ * each run and a guard zone past the grid that must stay untouched.
+ * Correctness only.
+ */
+#include "common/driver.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define POISON 0xDEADBEEFu
+#define GUARD 64
+
+static int
+check(lab_driver *d, lab_role role, unsigned long n, lab_dim3 shape, lab_dptr dout, uint32_t *host,
+      lab_err *err)
+{
+    unsigned threads = shape.x * shape.y * shape.z, warps = (threads + 31) / 32;
+    size_t used = n * warps, words = used + GUARD;
+    lab_dim3 grid = { (unsigned)n, 1, 1 };
+    void *args[] = { &dout };
+    char detail[256] = "";
+    size_t bad = 0;
+    long first_bad = -1;
+    int rc;
+
+    for (size_t i = 0; i < words; i++)
+        host[i] = POISON;
+    if ((rc = d->ops->copy_in(d->dev, dout, host, words * 4, err)) < 0)
+        return lab_driver_fail(d, role, "setup", n, err);
+    if ((rc = lab_driver_launch(d, role, grid, shape, 0, args, err)) < 0)
+        return lab_driver_fail(d, role, "launch", n, err);
+    if ((rc = d->ops->sync(d->dev, err)) < 0 ||
+        (rc = d->ops->copy_out(d->dev, host, dout, words * 4, err)) < 0)
+        return lab_driver_fail(d, role, "run", n, err);
+    for (size_t i = 0; i < words; i++) {
+        unsigned w = (unsigned)(i % warps);
+        uint32_t want = i < used ? (threads - 32 * w < 32 ? threads - 32 * w : 32) : POISON;
+        if (host[i] == want || bad++)
+            continue;
+        first_bad = (long)i;
+        if (i >= used)
+            snprintf(detail, sizeof(detail),
+                     "block %ux%ux%u: wrote active[%zu], past the %zu warps of the grid", shape.x,
+                     shape.y, shape.z, i, used);
+        else if (host[i] == POISON)
+            snprintf(detail, sizeof(detail),
+                     "block %ux%ux%u: active[%zu] (warp %u of block %zu) was never written",
+                     shape.x, shape.y, shape.z, i, w, i / warps);
+        else
+            snprintf(detail, sizeof(detail),
+                     "block %ux%ux%u (%u threads, %u warps): active[%zu] (warp %u of block %zu) "
+                     "= %u, expected %u",
+                     shape.x, shape.y, shape.z, threads, warps, i, w, i / warps, host[i], want);
+    }
+    return lab_driver_add_case(d, n, role, n, (double)used,
+                               (double)(used - (bad < used ? bad : used)), bad, first_bad, detail,
+                               err);
+}
+
+static void
+run(lab_driver *d)
+{
+    lab_err err = LAB_ERR_INIT;
+
+    for (size_t s = 0; s < d->args.nsizes && !d->failed; s++) {
+        unsigned long n = d->args.sizes[s];
+        size_t words = n * 32 + GUARD; /* at most 32 warps per block */
+        uint32_t *host = malloc(words * 4);
+        lab_dptr dout;
+
+        if (!host) {
+            lab_err_set(&err, LAB_ENOMEM, "out of memory for %lu blocks", n);
+            lab_driver_fail(d, LAB_ROLE_STUDENT, "setup", n, &err);
+            break;
+        }
+        if (d->ops->alloc(d->dev, words * 4, &dout, &err) < 0)
+            lab_driver_fail(d, LAB_ROLE_STUDENT, "setup", n, &err);
+        for (size_t b = 0; b < d->args.nblocks && !d->failed; b++)
+            for (int r = 0; r < LAB_ROLE_COUNT && !d->failed; r++)
+                if (lab_driver_is_gpu_role(d, (lab_role)r))
+                    check(d, (lab_role)r, n, d->args.blocks[b], dout, host, &err);
+        free(host);
+    }
+}
+
+int
+main(int argc, char **argv)
+{
+    lab_driver d;
+
+    if (lab_driver_start(&d, argc, argv, "warp-active", "Pj") == 0 && !d.args.probe)
+        run(&d);
+    return lab_driver_finish(&d);
+}
