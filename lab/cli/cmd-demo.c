@@ -15,6 +15,7 @@
 #define BAR_WIDTH 40
 #define TEXT_WIDTH 78
 #define CELL_WIDTH 9
+#define KEY_DECIMALS 6 /* to tell heat-map keys apart */
 
 /* Shades from the lowest value to the highest (the heat map without colour). */
 static const char shades[] = " .:-=+*#%@";
@@ -25,26 +26,36 @@ static const char *const heat_sgr[] = {
 };
 _Static_assert(ARRAY_SIZE(heat_sgr) == sizeof(shades) - 1, "one colour per shade");
 
-static void
-format_number(double v, char *buf, size_t size)
+/* Decimals for a column's numbers: none when all are whole, else by the largest magnitude. */
+static int
+column_decimals(const lab_demo_section *s, size_t col)
 {
-    double a = fabs(v);
+    double most = 0;
+    bool whole = true;
 
-    if (a >= 1000 || v == floor(v))
-        snprintf(buf, size, "%.0f", v);
-    else if (a >= 10)
-        snprintf(buf, size, "%.1f", v);
-    else
-        snprintf(buf, size, "%.2f", v);
+    for (size_t r = 0; r < s->nrows; r++) {
+        const lab_demo_cell *c = lab_demo_cell_at(s, r, col);
+        if (c->kind != LAB_DEMO_CELL_NUMBER)
+            continue;
+        whole = whole && c->num == floor(c->num);
+        most = fabs(c->num) > most ? fabs(c->num) : most;
+    }
+    return whole || most >= 1000 ? 0 : most >= 10 ? 1 : 2;
 }
 
 static void
-format_cell(const lab_demo_cell *c, char *buf, size_t size)
+format_number(double v, int decimals, char *buf, size_t size)
+{
+    snprintf(buf, size, "%.*f", decimals, v);
+}
+
+static void
+format_cell(const lab_demo_cell *c, int decimals, char *buf, size_t size)
 {
     if (c->kind == LAB_DEMO_CELL_STRING)
         snprintf(buf, size, "%s", c->str);
     else if (c->kind == LAB_DEMO_CELL_NUMBER)
-        format_number(c->num, buf, size);
+        format_number(c->num, decimals, buf, size);
     else
         snprintf(buf, size, "-");
 }
@@ -83,28 +94,30 @@ static void
 print_table(const lab_demo_section *s)
 {
     size_t width[64] = { 0 };
+    int dec[64];
     size_t ncols = s->ncolumns < ARRAY_SIZE(width) ? s->ncolumns : ARRAY_SIZE(width);
     char text[256];
 
     for (size_t c = 0; c < ncols; c++) {
         column_header(&s->columns[c], text, sizeof(text));
         width[c] = strlen(text);
+        dec[c] = column_decimals(s, c);
         for (size_t r = 0; r < s->nrows; r++) {
-            format_cell(lab_demo_cell_at(s, r, c), text, sizeof(text));
+            format_cell(lab_demo_cell_at(s, r, c), dec[c], text, sizeof(text));
             width[c] = strlen(text) > width[c] ? strlen(text) : width[c];
         }
     }
     for (size_t c = 0; c < ncols; c++) {
         column_header(&s->columns[c], text, sizeof(text));
-        printf("%s%-*s", c ? "  " : "  ", (int)width[c], text);
+        printf("  %-*s", c + 1 < ncols ? (int)width[c] : 0, text); /* no trailing blanks */
     }
     printf("\n");
     for (size_t r = 0; r < s->nrows; r++) {
         for (size_t c = 0; c < ncols; c++) {
             const lab_demo_cell *cell = lab_demo_cell_at(s, r, c);
-            format_cell(cell, text, sizeof(text));
+            format_cell(cell, dec[c], text, sizeof(text));
             if (cell->kind == LAB_DEMO_CELL_STRING)
-                printf("  %-*s", (int)width[c], text);
+                printf("  %-*s", c + 1 < ncols ? (int)width[c] : 0, text);
             else
                 printf("  %*s", (int)width[c], text);
         }
@@ -116,13 +129,14 @@ static void
 print_bars(const lab_cli *cli, const lab_demo_section *s)
 {
     const lab_demo_chart *ch = &s->chart;
+    int dl = column_decimals(s, ch->label), dv = column_decimals(s, ch->value);
     size_t label_width = 0;
     double max = 0;
     char text[256];
 
     for (size_t r = 0; r < s->nrows; r++) {
         const lab_demo_cell *v = lab_demo_cell_at(s, r, ch->value);
-        format_cell(lab_demo_cell_at(s, r, ch->label), text, sizeof(text));
+        format_cell(lab_demo_cell_at(s, r, ch->label), dl, text, sizeof(text));
         label_width = strlen(text) > label_width ? strlen(text) : label_width;
         if (v->kind == LAB_DEMO_CELL_NUMBER && v->num > max)
             max = v->num;
@@ -132,7 +146,7 @@ print_bars(const lab_cli *cli, const lab_demo_section *s)
         const lab_demo_cell *v = lab_demo_cell_at(s, r, ch->value);
         int n = 0;
 
-        format_cell(lab_demo_cell_at(s, r, ch->label), text, sizeof(text));
+        format_cell(lab_demo_cell_at(s, r, ch->label), dl, text, sizeof(text));
         printf("  %-*s |", (int)label_width, text);
         if (v->kind != LAB_DEMO_CELL_NUMBER) {
             printf(" (none)\n");
@@ -143,8 +157,9 @@ print_bars(const lab_cli *cli, const lab_demo_section *s)
         printf("%s", lab_cli_sgr(cli, "36"));
         for (int i = 0; i < n; i++)
             putchar('#');
-        format_number(v->num, text, sizeof(text));
-        printf("%s %s %s\n", lab_cli_reset(cli), text, s->columns[ch->value].unit);
+        format_number(v->num, dv, text, sizeof(text));
+        printf("%s %s%s%s\n", lab_cli_reset(cli), text, *s->columns[ch->value].unit ? " " : "",
+               s->columns[ch->value].unit);
     }
 }
 
@@ -159,9 +174,9 @@ distinct(const lab_demo_section *s, size_t col, const lab_demo_cell **out, size_
         char a[128], b[128];
         bool seen = false;
 
-        format_cell(c, a, sizeof(a));
+        format_cell(c, KEY_DECIMALS, a, sizeof(a));
         for (size_t i = 0; i < n && !seen; i++) {
-            format_cell(out[i], b, sizeof(b));
+            format_cell(out[i], KEY_DECIMALS, b, sizeof(b));
             seen = !strcmp(a, b);
         }
         if (!seen)
@@ -187,11 +202,11 @@ heat_value(const lab_demo_section *s, const lab_demo_cell *x, const lab_demo_cel
 {
     char xs[128], ys[128], a[128], b[128];
 
-    format_cell(x, xs, sizeof(xs));
-    format_cell(y, ys, sizeof(ys));
+    format_cell(x, KEY_DECIMALS, xs, sizeof(xs));
+    format_cell(y, KEY_DECIMALS, ys, sizeof(ys));
     for (size_t r = 0; r < s->nrows; r++) {
-        format_cell(lab_demo_cell_at(s, r, s->chart.x), a, sizeof(a));
-        format_cell(lab_demo_cell_at(s, r, s->chart.y), b, sizeof(b));
+        format_cell(lab_demo_cell_at(s, r, s->chart.x), KEY_DECIMALS, a, sizeof(a));
+        format_cell(lab_demo_cell_at(s, r, s->chart.y), KEY_DECIMALS, b, sizeof(b));
         if (!strcmp(a, xs) && !strcmp(b, ys))
             return lab_demo_cell_at(s, r, s->chart.value);
     }
@@ -204,6 +219,8 @@ print_heatmap(const lab_cli *cli, const lab_demo_section *s)
     const lab_demo_chart *ch = &s->chart;
     const lab_demo_cell *xs[32], *ys[32];
     size_t nx = distinct(s, ch->x, xs, ARRAY_SIZE(xs)), ny = distinct(s, ch->y, ys, ARRAY_SIZE(ys));
+    int dx = column_decimals(s, ch->x), dy = column_decimals(s, ch->y);
+    int dv = column_decimals(s, ch->value);
     double lo = INFINITY, hi = -INFINITY;
     char text[128];
 
@@ -221,12 +238,12 @@ print_heatmap(const lab_cli *cli, const lab_demo_section *s)
            s->columns[ch->x].name);
     printf("  %*s", CELL_WIDTH - 2, "");
     for (size_t i = 0; i < nx; i++) {
-        format_cell(xs[i], text, sizeof(text));
+        format_cell(xs[i], dx, text, sizeof(text));
         printf(" %*s", CELL_WIDTH, text);
     }
     printf("\n");
     for (size_t j = 0; j < ny; j++) {
-        format_cell(ys[j], text, sizeof(text));
+        format_cell(ys[j], dy, text, sizeof(text));
         printf("  %*s", CELL_WIDTH - 2, text);
         for (size_t i = 0; i < nx; i++) {
             const lab_demo_cell *v = heat_value(s, xs[i], ys[j]);
@@ -237,7 +254,7 @@ print_heatmap(const lab_cli *cli, const lab_demo_section *s)
             }
             if (hi > lo)
                 shade = (size_t)lround((v->num - lo) / (hi - lo) * (double)(sizeof(shades) - 2));
-            format_number(v->num, text, sizeof(text));
+            format_number(v->num, dv, text, sizeof(text));
             if (cli->color)
                 printf(" %s%*s%s", lab_cli_sgr(cli, heat_sgr[shade]), CELL_WIDTH, text,
                        lab_cli_reset(cli));
@@ -246,9 +263,9 @@ print_heatmap(const lab_cli *cli, const lab_demo_section *s)
         }
         printf("\n");
     }
-    format_number(lo, text, sizeof(text));
+    format_number(lo, dv, text, sizeof(text));
     printf("  scale: '%c' %s ... '%c' ", shades[0], text, shades[sizeof(shades) - 2]);
-    format_number(hi, text, sizeof(text));
+    format_number(hi, dv, text, sizeof(text));
     printf("%s %s\n", text, s->columns[ch->value].unit);
 }
 

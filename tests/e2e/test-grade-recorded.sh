@@ -10,13 +10,8 @@ set -u
 reports=$FIXTURES/reports
 h100="NVIDIA H100 80GB HBM3"
 
-# The fake libexec dir; its name carries the marker, so every fake driver's
-# command line does.
-fx=$T/libexec-$E2E_MARK
-mkdir -p "$fx"
-cp "$CUDALAB_LIBEXECDIR_TEST/lab-kernels.ptx" "$fx/"
-printf '#!/bin/sh\ncat "%s" >&3\n' "$reports/probe.json" >"$fx/device-probe"
-chmod +x "$fx/device-probe"
+# The fake libexec dir (lib.sh), its probe replaying the H100.
+fake_libexec
 export CUDALAB_LIBEXECDIR=$fx CUDALAB_ARCH=sm_90
 
 # fake_driver BODY: reduce-int becomes a sh script running BODY.

@@ -5,7 +5,9 @@
 #  - planted kernels (tests/gpu/planted): a wrong one -> WRONG, an
 #    out-of-bounds store -> RUNTIME_ERROR, an endless loop -> TIMEOUT;
 #  - afterwards the lab is unharmed: the reference still passes, no driver
-#    process is left.
+#    process is left;
+#  - each chapter demo (cudalab demo CHAPTER) reports status ok, holds what the
+#    chapter claims, and prints its tables.
 # Logs of every grading go to $CUDALAB_GPU_LOG (default: a temp dir).
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -62,7 +64,30 @@ else
     pass=$((pass + 1)); echo "ok   no driver process left behind"
 fi
 
+# demos: each runs, reports status ok and prints its tables (kept in the log dir,
+# demo-CHAPTER.txt and demo-CHAPTER.json: the JSON is the fixture tests/fixtures/demo wants)
+# demo CHAPTER PYTHON-CHECK: the check runs on the report as j
+demo() {
+    local ch=$1 check=$2
+    "$bin" demo "$ch" --json >"$log/demo-$ch.json" 2>"$log/demo-$ch.err"
+    NO_COLOR=1 "$bin" demo "$ch" >"$log/demo-$ch.txt" 2>&1
+    if python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); sys.exit(not (j["status"] == "ok" and eval(sys.argv[2])))' \
+        "$log/demo-$ch.json" "$check" 2>>"$log/demo-$ch.err"; then
+        pass=$((pass + 1)); printf 'ok   demo %s\n' "$ch"
+    else
+        fail=$((fail + 1)); printf 'FAIL demo %s (check: %s)\n' "$ch" "$check"
+        cat "$log/demo-$ch.err" "$log/demo-$ch.txt"
+    fi
+}
+rows() { echo "j['sections'][$1]['rows']"; } # rows N: the rows of section N
+demo divergence "all(r[6] == 0 for r in $(rows 0)) and $(rows 0)[3][4] == 0 and $(rows 0)[4][4] > 0 and $(rows 1)[2][3] > 1.2"
+demo occupancy "any(r[0] == 'measured copy bandwidth' and r[1] > 0 for r in $(rows 0))"
+demo blockshape "'invalid argument' in $(rows 0)[14][-1] and all(r[6] == 0 for r in $(rows 0)[:14])"
+
 echo
+for ch in divergence occupancy blockshape; do
+    [ -f "$log/demo-$ch.txt" ] && cat "$log/demo-$ch.txt" && echo
+done
 for f in neighbored-less-reference-1 neighbored-reference-1; do
     [ -f "$log/$f.txt" ] && cat "$log/$f.txt" && echo
 done
