@@ -35,6 +35,14 @@ enum {
     OPT_MIN_SAMPLES,
     OPT_TIME_CAP,
     OPT_PROBE,
+    OPT_OUTPUT,
+    OPT_GRID_PER_SM,
+    OPT_ENTRY,
+    OPT_BASELINE_BLOCK,
+    OPT_BASELINE_UNROLL,
+    OPT_BASELINE_OUTPUT,
+    OPT_BASELINE_GRID_PER_SM,
+    OPT_BASELINE_ENTRY,
 };
 
 static const struct option options[] = {
@@ -54,6 +62,14 @@ static const struct option options[] = {
     { "min-samples", required_argument, NULL, OPT_MIN_SAMPLES },
     { "time-cap", required_argument, NULL, OPT_TIME_CAP },
     { "probe", no_argument, NULL, OPT_PROBE },
+    { "output", required_argument, NULL, OPT_OUTPUT },
+    { "grid-per-sm", required_argument, NULL, OPT_GRID_PER_SM },
+    { "entry", required_argument, NULL, OPT_ENTRY },
+    { "baseline-block", required_argument, NULL, OPT_BASELINE_BLOCK },
+    { "baseline-unroll", required_argument, NULL, OPT_BASELINE_UNROLL },
+    { "baseline-output", required_argument, NULL, OPT_BASELINE_OUTPUT },
+    { "baseline-grid-per-sm", required_argument, NULL, OPT_BASELINE_GRID_PER_SM },
+    { "baseline-entry", required_argument, NULL, OPT_BASELINE_ENTRY },
     { NULL, 0, NULL, 0 },
 };
 
@@ -141,16 +157,29 @@ usage(const char *prog, const char *what)
     fprintf(stderr,
             "usage: %s --backend cuda|sim --report-fd N --lab-kernels PTX --student MOD "
             "--baseline MOD|cpu --reference MOD --kernel NAME [--baseline-kernel NAME] "
-            "--sizes N,... [--timing-sizes N,...] --block N|XxY[xZ],... [--unroll N] [--seed N] "
-            "[--min-samples N] [--time-cap S] [--probe]\n",
+            "--sizes N,... [--timing-sizes N,...] --block N|XxY[xZ],... [--unroll N] "
+            "[--output partials|total] [--grid-per-sm K] [--entry NAME] [--baseline-block N] "
+            "[--baseline-unroll N] [--baseline-output partials|total] [--baseline-grid-per-sm K] "
+            "[--baseline-entry NAME] [--seed N] [--min-samples N] [--time-cap S] [--probe]\n",
             prog);
     return -2;
+}
+
+static int
+parse_output(const char *s, bool *total)
+{
+    if (strcmp(s, "partials") && strcmp(s, "total"))
+        return -1;
+    *total = !strcmp(s, "total");
+    return 0;
 }
 
 static int
 parse_args(lab_driver_args *a, int argc, char **argv)
 {
     const char *prog = argv[0];
+    lab_shape *student = &a->shape[LAB_ROLE_STUDENT], *base = &a->shape[LAB_ROLE_BASELINE];
+    bool base_block = false, base_unroll = false, base_output = false, base_grid = false;
     unsigned long v;
     int c;
 
@@ -228,12 +257,58 @@ parse_args(lab_driver_args *a, int argc, char **argv)
         case OPT_PROBE:
             a->probe = true;
             break;
+        case OPT_OUTPUT:
+            if (parse_output(optarg, &student->total) < 0)
+                return usage(prog, "--output needs partials or total");
+            break;
+        case OPT_GRID_PER_SM:
+            if (parse_ulong(optarg, &v) < 0 || v > 64)
+                return usage(prog, "--grid-per-sm needs 0..64");
+            student->grid_per_sm = (unsigned)v;
+            break;
+        case OPT_ENTRY:
+            student->entry = optarg;
+            break;
+        case OPT_BASELINE_BLOCK:
+            if (parse_ulong(optarg, &v) < 0 || v == 0 || v > 1024)
+                return usage(prog, "--baseline-block needs 1..1024");
+            base->block = (unsigned)v;
+            base_block = true;
+            break;
+        case OPT_BASELINE_UNROLL:
+            if (parse_ulong(optarg, &v) < 0 || v == 0 || v > 64)
+                return usage(prog, "--baseline-unroll needs 1..64");
+            base->unroll = (unsigned)v;
+            base_unroll = true;
+            break;
+        case OPT_BASELINE_OUTPUT:
+            if (parse_output(optarg, &base->total) < 0)
+                return usage(prog, "--baseline-output needs partials or total");
+            base_output = true;
+            break;
+        case OPT_BASELINE_GRID_PER_SM:
+            if (parse_ulong(optarg, &v) < 0 || v > 64)
+                return usage(prog, "--baseline-grid-per-sm needs 0..64");
+            base->grid_per_sm = (unsigned)v;
+            base_grid = true;
+            break;
+        case OPT_BASELINE_ENTRY:
+            base->entry = optarg;
+            break;
         default:
             return usage(prog, "unknown option");
         }
     }
     if (optind < argc)
         return usage(prog, "unexpected argument");
+    /* the student's shape is the reference's; the baseline's defaults to it */
+    student->block = a->block;
+    student->unroll = a->unroll;
+    base->block = base_block ? base->block : student->block;
+    base->unroll = base_unroll ? base->unroll : student->unroll;
+    base->total = base_output ? base->total : student->total;
+    base->grid_per_sm = base_grid ? base->grid_per_sm : student->grid_per_sm;
+    a->shape[LAB_ROLE_REFERENCE] = *student;
     if (a->report_fd < 0)
         return usage(prog, "--report-fd is required");
     if (a->probe)
@@ -246,6 +321,12 @@ parse_args(lab_driver_args *a, int argc, char **argv)
     if (strcmp(a->module[LAB_ROLE_BASELINE], "cpu") && !a->kernel[LAB_ROLE_BASELINE])
         return usage(prog, "--baseline-kernel is required unless the baseline is cpu");
     return 0;
+}
+
+bool
+lab_driver_is_host(const lab_driver *d)
+{
+    return !strcmp(d->args.backend, "host");
 }
 
 bool
@@ -287,8 +368,11 @@ load_role(lab_driver *d, lab_role role, const char *suffix, lab_err *err)
         return 0;
     if ((rc = lab_buf_read_file(&d->image[role], path, err)) < 0)
         return rc;
-    n = snprintf(d->mangled[role], sizeof(d->mangled[role]), "_Z%zu%s%s", strlen(kernel), kernel,
-                 suffix);
+    if (d->args.shape[role].entry)
+        n = snprintf(d->mangled[role], sizeof(d->mangled[role]), "%s", d->args.shape[role].entry);
+    else
+        n = snprintf(d->mangled[role], sizeof(d->mangled[role]), "_Z%zu%s%s", strlen(kernel),
+                     kernel, suffix);
     if (n < 0 || (size_t)n >= sizeof(d->mangled[role]))
         return lab_err_set(err, LAB_EINVAL, "kernel name '%s' is too long", kernel);
     img.data = d->image[role].buf;
@@ -326,6 +410,8 @@ lab_driver_start(lab_driver *d, int argc, char **argv, const char *family,
     cJSON_AddNumberToObject(d->report, "seed", (double)d->args.seed);
     cJSON_AddNumberToObject(d->report, "block", d->args.block);
     cJSON_AddNumberToObject(d->report, "unroll", d->args.unroll);
+    if (lab_driver_is_host(d))
+        return 0; /* the family calls the modules through common/host.h */
     if (!(d->ops = lab_dev_backend(d->args.backend))) {
         lab_err_set(&err, LAB_EINVAL, "unknown backend '%s'", d->args.backend);
         return lab_driver_fail(d, LAB_ROLE_STUDENT, "open", 0, &err);

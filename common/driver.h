@@ -8,7 +8,14 @@
  *          --student S.cubin --baseline B.cubin|cpu --reference R.cubin --kernel NAME
  *          --baseline-kernel NAME --sizes 1,1000 --timing-sizes 1000 --block 512|40x2,8x4x2
  * --unroll 1
+ *          [--output partials|total] [--grid-per-sm K] [--entry MANGLED]
+ *          [--baseline-block N] [--baseline-unroll N] [--baseline-output partials|total]
+ *          [--baseline-grid-per-sm K] [--baseline-entry MANGLED]
  *          [--seed N] [--min-samples 300] [--time-cap 4] [--probe]
+ * The student and the reference share one launch shape (block, unroll,
+ * output, grid per SM); the baseline, the step before, has its own, which
+ * defaults to theirs.  With --backend host the driver opens no device: the
+ * modules are shared objects of host code (common/host.h).
  * and reads one JSON object (common/report.h) from fd 3.  Usage errors print
  * to stderr and exit 2 with no report; everything else ends in a report and
  * exit 0, whatever the student's kernel did.
@@ -39,6 +46,15 @@ typedef enum lab_role {
 
 extern const char *const lab_role_names[LAB_ROLE_COUNT];
 
+/* How a role's kernel is launched and what it leaves behind. */
+typedef struct lab_shape {
+    unsigned block;
+    unsigned unroll;
+    bool total;           /* adds the whole sum into out[0] instead of one sum per block */
+    unsigned grid_per_sm; /* 0: the grid covers n; else a grid-stride loop over K blocks per SM */
+    const char *entry;    /* the exact entry name (templates), or NULL */
+} lab_shape;
+
 typedef struct lab_driver_args {
     const char *backend;
     int report_fd;
@@ -49,10 +65,12 @@ typedef struct lab_driver_args {
     size_t nsizes;
     unsigned long timing_sizes[16];
     size_t ntiming_sizes;
-    unsigned block;     /* threads of the first shape */
+    unsigned block;     /* the student's and reference's: shape[LAB_ROLE_STUDENT].block, */
+                        /* the threads of their first block shape */
     lab_dim3 blocks[8]; /* --block 40x2,8x4x2,512: the shapes to check on */
     size_t nblocks;
-    unsigned unroll;
+    unsigned unroll; /* likewise */
+    lab_shape shape[LAB_ROLE_COUNT];
     const char *lab_kernels;
     lab_timing_opts timing;
     bool probe;
@@ -83,6 +101,8 @@ int lab_driver_parse_shapes(const char *s, lab_dim3 *v, size_t max, size_t *n);
 int lab_driver_start(lab_driver *d, int argc, char **argv, const char *family,
                      const char *mangle_suffix);
 bool lab_driver_is_gpu_role(const lab_driver *d, lab_role role);
+/* True with --backend host: no device, the modules are shared objects. */
+bool lab_driver_is_host(const lab_driver *d);
 int lab_driver_launch(lab_driver *d, lab_role role, lab_dim3 grid, lab_dim3 block, unsigned shared,
                       void **args, lab_err *err);
 /* Marks the report "error": the role, the stage ("load", "launch", "run", "timing"),

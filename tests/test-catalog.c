@@ -701,15 +701,15 @@ Test(catalog, block_shapes)
     cr_assert(ex->blocks[2].x == 1024 && ex->blocks[2].y == 1 && ex->blocks[2].z == 1);
     cr_assert(ex->blocks[3].x == 1 && ex->blocks[3].y == 1 && ex->blocks[3].z == 64);
     cr_assert(ex->blocks[4].x == 32 && ex->blocks[4].y == 32 && ex->blocks[4].z == 1);
-    lab_shape_format(&ex->blocks[0], text, sizeof(text));
+    lab_block_shape_format(&ex->blocks[0], text, sizeof(text));
     cr_assert_str_eq(text, "40x2");
-    lab_shape_format(&ex->blocks[1], text, sizeof(text));
+    lab_block_shape_format(&ex->blocks[1], text, sizeof(text));
     cr_assert_str_eq(text, "8x4x2");
-    lab_shape_format(&ex->blocks[2], text, sizeof(text));
+    lab_block_shape_format(&ex->blocks[2], text, sizeof(text));
     cr_assert_str_eq(text, "1024");
-    lab_shape_format(&ex->blocks[3], text, sizeof(text));
+    lab_block_shape_format(&ex->blocks[3], text, sizeof(text));
     cr_assert_str_eq(text, "1x1x64");
-    lab_shape_format(&ex->blocks[4], text, sizeof(text));
+    lab_block_shape_format(&ex->blocks[4], text, sizeof(text));
     cr_assert_str_eq(text, "32x32", "a z of 1 is left out");
     lab_catalog_free(cat);
 }
@@ -732,17 +732,75 @@ Test(catalog, chapter_demo)
     lab_catalog_free(cat);
 }
 
-Test(catalog, timing_sizes_none)
+/* --- kind, output, grid_per_sm, entry, timing_sizes = none ------------------ */
+
+static const char launch_keys_head[] = "[exercise]\n"
+                                       "id = reduction/x\n"
+                                       "chapter = reduction\n"
+                                       "title = X\n"
+                                       "kernel = k\n"
+                                       "family = reduce-int\n"
+                                       "solution = solutions/reduction/x.cu\n"
+                                       "baseline = cpu\n"
+                                       "sizes = 1, 1000\n";
+
+Test(catalog, launch_keys_default)
 {
     lab_catalog *cat;
     const lab_exercise *ex;
 
-    write_chapter("ch", "Chapter", 1);
-    write_exercise("ch/bad", VALID "timing_sizes = none\n");
+    write_chapter("reduction", "Reduction", 1);
+    write_exercise("reduction/x", launch_keys_head);
     cat = load();
     assert_problems(cat, 0);
-    cr_assert_not_null(ex = lab_catalog_find(cat, "ch/bad"));
-    cr_assert_eq(ex->ntiming_sizes, 0, "none: correctness alone");
-    cr_assert_null(ex->timing_sizes);
+    cr_assert_not_null(ex = lab_catalog_find(cat, "reduction/x"));
+    cr_expect_eq(ex->kind, LAB_KIND_DEVICE);
+    cr_expect_eq(ex->output, LAB_OUTPUT_PARTIALS);
+    cr_expect_eq(ex->grid_per_sm, 0);
+    cr_expect_null(ex->entry);
+    cr_expect_eq(ex->ntiming_sizes, 1, "the largest size is timed by default");
+    lab_catalog_free(cat);
+}
+
+Test(catalog, launch_keys_set)
+{
+    char ini[2048];
+    lab_catalog *cat;
+    const lab_exercise *ex;
+
+    snprintf(ini, sizeof(ini), "%s%s", launch_keys_head,
+             "kind = host\noutput = total\ngrid_per_sm = 4\n"
+             "entry = _Z1kILj512EEvPiS0_j\ntiming_sizes = none\n");
+    write_chapter("reduction", "Reduction", 1);
+    write_exercise("reduction/x", ini);
+    cat = load();
+    assert_problems(cat, 0);
+    cr_assert_not_null(ex = lab_catalog_find(cat, "reduction/x"));
+    cr_expect_eq(ex->kind, LAB_KIND_HOST);
+    cr_expect_eq(ex->output, LAB_OUTPUT_TOTAL);
+    cr_expect_eq(ex->grid_per_sm, 4);
+    cr_expect_str_eq(ex->entry, "_Z1kILj512EEvPiS0_j");
+    cr_expect_eq(ex->ntiming_sizes, 0, "timing_sizes = none: correctness alone");
+    lab_catalog_free(cat);
+}
+
+Test(catalog, launch_keys_bad_words)
+{
+    char ini[2048];
+    lab_catalog *cat;
+    const char *rel = "exercises/reduction/x/exercise.ini";
+
+    snprintf(ini, sizeof(ini), "%s%s", launch_keys_head,
+             "kind = gpu\noutput = sum\ngrid_per_sm = 65\n");
+    write_chapter("reduction", "Reduction", 1);
+    write_exercise("reduction/x", ini);
+    cat = load();
+    assert_problems(cat, 3);
+    cr_expect_str_eq(lab_catalog_problem(cat, 0),
+                     problem_at(rel, 10, "'kind': 'gpu' is not 'device' or 'host'"));
+    cr_expect_str_eq(lab_catalog_problem(cat, 1),
+                     problem_at(rel, 11, "'output': 'sum' is not 'partials' or 'total'"));
+    cr_expect_str_eq(lab_catalog_problem(cat, 2),
+                     problem_at(rel, 12, "'grid_per_sm': '65' is not between 1 and 64"));
     lab_catalog_free(cat);
 }

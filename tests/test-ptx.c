@@ -48,7 +48,7 @@ Test(ptx, entries_are_demangled)
 
 typedef struct constraint_case {
     char ptx[32];
-    char rule[32];
+    char rule[48];
     int expect;
     char why[64];
 } constraint_case;
@@ -64,6 +64,18 @@ ParameterizedTestParameters(ptx, constraints)
         { "shfl", "forbid shfl", 1, "uses shfl.sync.bfly.b32" },
         { "neighbored-less", "forbid ld", 1, "uses ld.param" },
         { "neighbored-less", "forbid ld.shared", 0, "" },
+        /* a backward branch is a loop; shfl.cu's loop is unrolled by nvcc */
+        { "neighbored-less", "forbid loop", 1, "has a loop (PTX line" },
+        { "shfl", "forbid loop", 0, "" },
+        /* special registers: blockDim.x is %ntid.x; %tid is not %ntid */
+        { "neighbored-less", "forbid %ntid", 1, "reads %ntid (PTX line" },
+        { "shfl", "forbid %ntid", 0, "" },
+        { "shfl", "require %tid", 0, "" },
+        /* alternatives */
+        { "shfl", "require bar.warp.sync|shfl.sync", 0, "" },
+        { "neighbored-less", "require bar.warp.sync|shfl.sync", 1,
+          "does not use bar.warp.sync|shfl.sync" },
+        { "atomic", "forbid shfl|atom", 1, "uses atom.global.add.u32" },
     };
     return cr_make_param_array(constraint_case, cases, sizeof(cases) / sizeof(cases[0]));
 }

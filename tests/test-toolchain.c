@@ -4,6 +4,7 @@
  * compiler stopped at the timeout.
  */
 #include <criterion/criterion.h>
+#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -47,17 +48,29 @@ write_source(const char *name, const char *text)
 }
 
 static int
-build(const char *src, const char *instantiate, double timeout, lab_build *b, lab_err *err)
+build_kind(const char *src, const char *instantiate, double timeout, bool host, lab_build *b,
+           lab_err *err)
 {
     lab_buf cache = LAB_BUF_INIT;
     int rc;
 
     lab_buf_printf(&cache, "%s/cache", tmp);
-    lab_build_request req = { src, instantiate, "sm_90", cache.buf, timeout, NULL };
+    lab_build_request req = { .source = src,
+                              .instantiate = instantiate,
+                              .arch = "sm_90",
+                              .cache_dir = cache.buf,
+                              .timeout_s = timeout,
+                              .host = host };
     lab_build_init(b);
     rc = lab_toolchain_build(tc, &req, b, err);
     lab_buf_release(&cache);
     return rc;
+}
+
+static int
+build(const char *src, const char *instantiate, double timeout, lab_build *b, lab_err *err)
+{
+    return build_kind(src, instantiate, timeout, false, b, err);
 }
 
 TestSuite(toolchain, .init = setup, .fini = teardown, .timeout = 120);
@@ -174,7 +187,9 @@ Test(toolchain, rejects_a_bad_arch)
     lab_err err = LAB_ERR_INIT;
 
     lab_buf_printf(&cache, "%s/cache", tmp);
-    lab_build_request req = { src, NULL, "sm_90; rm -rf /", cache.buf, 10, NULL };
+    lab_build_request req = {
+        .source = src, .arch = "sm_90; rm -rf /", .cache_dir = cache.buf, .timeout_s = 10
+    };
     lab_build_init(&b);
     cr_expect_eq(lab_toolchain_build(tc, &req, &b, &err), LAB_EINVAL);
     lab_build_release(&b);
@@ -191,4 +206,41 @@ Test(toolchain, log_lines_become_file_colon_line)
     cr_expect_str_eq(out.buf,
                      "work/a (copy).cu:21: error: x\nplain line\nf.cu:7: warning #1: y(2)\n");
     lab_buf_release(&out);
+}
+
+Test(toolchain, host_build_makes_a_cached_shared_object)
+{
+    char *src = write_source("h.cu", "int recursiveReduce(int *d, int const n) { return n; }\n");
+    lab_build b1, b2;
+    lab_err err = LAB_ERR_INIT;
+    void *so;
+
+    cr_assert_eq(build_kind(src, NULL, 120, true, &b1, &err), 0, "%s", err.msg);
+    cr_assert(b1.ok, "log: %s", b1.log.buf);
+    cr_expect_not(b1.cached);
+    cr_expect(strstr(b1.so_path.buf, ".so"), "so path '%s'", b1.so_path.buf);
+    cr_expect_eq(b1.ptx.len, 0, "a host build has no PTX");
+    /* a real shared object with the C++ name in it */
+    cr_assert_not_null(so = dlopen(b1.so_path.buf, RTLD_NOW | RTLD_LOCAL), "%s", dlerror());
+    cr_expect_not_null(dlsym(so, "_Z15recursiveReducePii"));
+    dlclose(so);
+    cr_assert_eq(build_kind(src, NULL, 120, true, &b2, &err), 0, "%s", err.msg);
+    cr_expect(b2.cached, "the second host build is a cache hit");
+    cr_expect_str_eq(b2.so_path.buf, b1.so_path.buf);
+    lab_build_release(&b1);
+    lab_build_release(&b2);
+    free(src);
+}
+
+Test(toolchain, host_build_reports_compile_errors_by_line)
+{
+    char *src = write_source("bad.cu", "int f(int *d) {\n  return d[0]\n}\n");
+    lab_build b;
+    lab_err err = LAB_ERR_INIT;
+
+    cr_assert_eq(build_kind(src, NULL, 120, true, &b, &err), 0, "%s", err.msg);
+    cr_expect_not(b.ok);
+    cr_expect(strstr(b.log.buf, "bad.cu:3:"), "log: %s", b.log.buf);
+    lab_build_release(&b);
+    free(src);
 }

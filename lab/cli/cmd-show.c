@@ -24,7 +24,7 @@ show_run(lab_cli *cli, int argc, char **argv)
     printf("Kernel: %s   family: %s   block:", ex->kernel, ex->family);
     for (size_t i = 0; i < ex->nblocks; i++) {
         char shape[48];
-        lab_shape_format(&ex->blocks[i], shape, sizeof(shape));
+        lab_block_shape_format(&ex->blocks[i], shape, sizeof(shape));
         printf("%s%s", i ? ", " : " ", shape);
     }
     printf("   sizes:");

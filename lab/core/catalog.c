@@ -39,7 +39,7 @@
 #define MAX_KEYS 32                /* keys of the longest table */
 #define CHAPTER_ORDER_NONE INT_MAX /* a chapter without chapter.ini sorts last */
 
-static const lab_shape DEFAULT_BLOCK = { 256, 1, 1 };
+static const lab_block_shape DEFAULT_BLOCK = { 256, 1, 1 };
 
 struct lab_catalog {
     lab_arena arena;        /* everything below and every string handed out */
@@ -375,6 +375,45 @@ parse_family(struct manifest *m, const struct key *k, const char *value)
     return parse_str(m, k, value);
 }
 
+/* One word of a fixed list (k->min = 0 .. k->max - 1 index the list's words). */
+static const char *const kind_words[LAB_KIND_COUNT] = {
+    [LAB_KIND_DEVICE] = "device", [LAB_KIND_HOST] = "host"
+};
+static const char *const output_words[LAB_OUTPUT_COUNT] = {
+    [LAB_OUTPUT_PARTIALS] = "partials", [LAB_OUTPUT_TOTAL] = "total"
+};
+
+static int
+parse_word(struct manifest *m, const struct key *k, const char *const *words, size_t nwords,
+           const char *value)
+{
+    lab_buf all = LAB_BUF_INIT;
+    int rc;
+
+    for (size_t i = 0; i < nwords; i++)
+        if (!strcmp(words[i], value)) {
+            *FIELD(m, k, int) = (int)i;
+            return 0;
+        }
+    for (size_t i = 0; i < nwords; i++)
+        lab_buf_printf(&all, "%s'%s'", i ? (i + 1 == nwords ? " or " : ", ") : "", words[i]);
+    rc = problem(m, m->line, "'%s': '%s' is not %s", k->name, value, all.buf);
+    lab_buf_release(&all);
+    return rc;
+}
+
+static int
+parse_kind(struct manifest *m, const struct key *k, const char *value)
+{
+    return parse_word(m, k, kind_words, ARRAY_SIZE(kind_words), value);
+}
+
+static int
+parse_output(struct manifest *m, const struct key *k, const char *value)
+{
+    return parse_word(m, k, output_words, ARRAY_SIZE(output_words), value);
+}
+
 /* 1 when *out is a good value, 0 when a problem was recorded, or LAB_ENOMEM. */
 static int
 check_range(struct manifest *m, const struct key *k, const char *value, long *out)
@@ -446,6 +485,8 @@ parse_sizes(struct manifest *m, const struct key *k, const char *value)
     unsigned long *v;
     const char *p = value;
 
+    if (!strcmp(value, "none") && !strcmp(k->name, "timing_sizes"))
+        return 0; /* graded on correctness alone */
     if (!(v = lab_arena_calloc(m->ld->arena, n, sizeof(*v))))
         return LAB_ENOMEM;
     for (size_t i = 0; i < n; i++) {
@@ -462,7 +503,7 @@ parse_sizes(struct manifest *m, const struct key *k, const char *value)
 
 /* One shape "X", "XxY" or "XxYxZ": every dimension 1 or more, 1024 threads at most. */
 static bool
-read_shape(const char *s, size_t len, lab_shape *out)
+read_shape(const char *s, size_t len, lab_block_shape *out)
 {
     const char *end = s + len;
     unsigned long d[3] = { 1, 1, 1 };
@@ -480,7 +521,7 @@ read_shape(const char *s, size_t len, lab_shape *out)
     }
     if (d[0] * d[1] * d[2] > 1024)
         return false;
-    *out = (lab_shape){ (unsigned)d[0], (unsigned)d[1], (unsigned)d[2] };
+    *out = (lab_block_shape){ (unsigned)d[0], (unsigned)d[1], (unsigned)d[2] };
     return true;
 }
 
@@ -489,7 +530,7 @@ parse_blocks(struct manifest *m, const struct key *k, const char *value)
 {
     struct exercise *e = m->obj;
     size_t n = count_items(value);
-    lab_shape *v;
+    lab_block_shape *v;
     const char *p = value;
 
     if (n > LAB_MAX_BLOCK_SHAPES)
@@ -514,7 +555,7 @@ parse_blocks(struct manifest *m, const struct key *k, const char *value)
 }
 
 void
-lab_shape_format(const lab_shape *s, char *buf, size_t size)
+lab_block_shape_format(const lab_block_shape *s, char *buf, size_t size)
 {
     if (s->z > 1)
         snprintf(buf, size, "%ux%ux%u", s->x, s->y, s->z);
@@ -524,23 +565,13 @@ lab_shape_format(const lab_shape *s, char *buf, size_t size)
         snprintf(buf, size, "%u", s->x);
 }
 
-/* A subset of the sizes, or "none": graded on correctness alone. */
-static int
-parse_timing_sizes(struct manifest *m, const struct key *k, const char *value)
-{
-    if (strcmp(value, "none"))
-        return parse_sizes(m, k, value);
-    *FIELD(m, k, const unsigned long *) = NULL;
-    *COUNT(m, k) = 0;
-    return 0;
-}
-
-/* "forbid X" or "require X", X a PTX opcode prefix such as atom or shfl.sync. */
+/* "forbid X" or "require X", X a PTX opcode prefix such as atom or shfl.sync, a
+ * special register such as %ntid, or loop; alternatives joined by '|' (lab/core/ptx.h). */
 static int
 parse_constraints(struct manifest *m, const struct key *k, const char *value)
 {
     static const char opchars[] = "abcdefghijklmnopqrstuvwxyz"
-                                  "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._";
+                                  "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._%|";
     size_t n = *value ? count_items(value) : 0;
     const char **v = NULL;
     const char *p = value;
@@ -585,7 +616,7 @@ static const struct key exercise_keys[] = {
     { "solution", parse_str, EX(solution), 0, true, 0, 0 },
     { "baseline", parse_str, EX(baseline), 0, true, 0, 0 },
     { "sizes", parse_sizes, EX(sizes), EX(nsizes), true, 0, 0 },
-    { "timing_sizes", parse_timing_sizes, EX(timing_sizes), EX(ntiming_sizes), false, 0, 0 },
+    { "timing_sizes", parse_sizes, EX(timing_sizes), EX(ntiming_sizes), false, 0, 0 },
     { "block", parse_blocks, EX(blocks), EX(nblocks), false, 0, 0 },
     { "unroll", parse_uint, EX(unroll), 0, false, 1, 1024 },
     { "build_timeout", parse_seconds, EX(build_timeout_s), 0, false, 0, 0 },
@@ -596,6 +627,10 @@ static const struct key exercise_keys[] = {
     { "constraints", parse_constraints, EX(constraints), EX(nconstraints), false, 0, 0 },
     { "hints", parse_str, offsetof(struct exercise, hints_file), 0, false, 0, 0 },
     { "instantiate", parse_str, EX(instantiate), 0, false, 0, 0 },
+    { "entry", parse_str, EX(entry), 0, false, 0, 0 },
+    { "kind", parse_kind, EX(kind), 0, false, 0, 0 },
+    { "output", parse_output, EX(output), 0, false, 0, 0 },
+    { "grid_per_sm", parse_uint, EX(grid_per_sm), 0, false, 1, 64 },
     { "task", parse_str, EX(task), 0, false, 0, 0 },
 };
 _Static_assert(ARRAY_SIZE(exercise_keys) <= MAX_KEYS, "raise MAX_KEYS");

@@ -36,8 +36,16 @@
  *   points      integer                                            default 10
  *   constraints comma-separated PTX checks, e.g. "forbid atom, require shfl.sync"
  *   hints       file, relative to the exercise dir; hints are its "## " sections  default hints.md
- * if present instantiate a C++ line appended after the student's file (templates) task        file,
- * relative to the exercise dir                  default task.md
+ *   instantiate a C++ line appended after the student's file (templates)  if present
+ *   entry       the kernel's exact (mangled) entry name, for templates    default from
+ * kernel+family task        file, relative to the exercise dir                     default task.md
+ *   kind        "device": a kernel; "host": a host function the driver calls in a child process
+ *                                                                       default device
+ *   output      "partials": one sum per block in g_odata; "total": the kernel adds the whole sum
+ *               into g_odata[0] (zeroed before each run)                default partials
+ *   grid_per_sm blocks per SM for kernels with a grid-stride loop; 0: the grid covers n
+ *                                                                       default 0
+ *   timing_sizes = none: graded on correctness alone
  *
  * Chapter keys (exercises/<chapter>/chapter.ini, section [chapter]):
  *   title, order, text (docs/<chapter>.md)
@@ -51,11 +59,14 @@
 
 #include "lab/core/err.h"
 
+typedef enum lab_kind { LAB_KIND_DEVICE, LAB_KIND_HOST, LAB_KIND_COUNT } lab_kind;
+typedef enum lab_output { LAB_OUTPUT_PARTIALS, LAB_OUTPUT_TOTAL, LAB_OUTPUT_COUNT } lab_output;
+
 #define LAB_MAX_BLOCK_SHAPES 8
 
-typedef struct lab_shape {
+typedef struct lab_block_shape {
     unsigned x, y, z;
-} lab_shape;
+} lab_block_shape;
 
 typedef struct lab_exercise {
     const char *id;      /* "reduction/neighbored-less" */
@@ -75,8 +86,8 @@ typedef struct lab_exercise {
     size_t nsizes;
     const unsigned long *timing_sizes;
     size_t ntiming_sizes;
-    unsigned block;          /* threads of the first shape */
-    const lab_shape *blocks; /* the block shapes, at least one */
+    unsigned block;                /* threads of the first shape */
+    const lab_block_shape *blocks; /* the block shapes, at least one */
     size_t nblocks;
     unsigned unroll;
     double build_timeout_s;
@@ -89,6 +100,10 @@ typedef struct lab_exercise {
     const char *const *hints; /* hint texts (Markdown) */
     size_t nhints;
     const char *instantiate; /* NULL when none */
+    const char *entry;       /* NULL: mangled from kernel and the family */
+    lab_kind kind;
+    lab_output output;
+    unsigned grid_per_sm; /* 0: grid = ceil(n / (block * unroll)) */
 } lab_exercise;
 
 typedef struct lab_chapter {
@@ -113,7 +128,7 @@ const lab_exercise *lab_catalog_exercise(const lab_catalog *cat, size_t i); /* c
 const lab_exercise *lab_catalog_find(const lab_catalog *cat, const char *id);
 
 /* "40x2", "8x4x2", "512": the shape as a manifest writes it, into buf. */
-void lab_shape_format(const lab_shape *s, char *buf, size_t size);
+void lab_block_shape_format(const lab_block_shape *s, char *buf, size_t size);
 
 size_t lab_catalog_problem_count(const lab_catalog *cat);
 const char *lab_catalog_problem(const lab_catalog *cat, size_t i); /* "file:line: message" */

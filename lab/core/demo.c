@@ -290,7 +290,7 @@ add_steps(lab *l, const lab_chapter *ch, const char *arch, const volatile sig_at
         lab_build_init(&b);
         rc = lab_build_solution(l, ex, arch, cancel, &b, &why);
         if (rc == 0) {
-            lab_shape_format(&ex->blocks[0], shape, sizeof(shape));
+            lab_block_shape_format(&ex->blocks[0], shape, sizeof(shape));
             lab_strvec_pushf(args, "--step=%s,%s,%s,%s,%u,%s", ex->id, ex->kernel, ex->family,
                              shape, ex->unroll, b.cubin_path.buf);
         } else if (rc == LAB_ECANCEL) {

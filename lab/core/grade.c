@@ -78,9 +78,14 @@ judge_error(const lab_exercise *ex, const lab_runreport *r, lab_grade_result *ou
         lab_grade_set(out, ex, LAB_VERDICT_COMPILE_ERROR, "%s", r->reason);
         return 0;
     }
-    if (!strcmp(r->error.stage, "launch"))
+    if (!strcmp(r->error.stage, "timeout"))
+        lab_grade_set(out, ex, LAB_VERDICT_TIMEOUT, "at n = %lu: %s", r->error.size, r->reason);
+    else if (!strcmp(r->error.stage, "launch"))
         lab_grade_set(out, ex, LAB_VERDICT_RUNTIME_ERROR, "%s could not be launched at n = %lu: %s",
                       ex->kernel, r->error.size, r->reason);
+    else if (r->error.code == 0) /* not the device's: a host function that crashed */
+        lab_grade_set(out, ex, LAB_VERDICT_RUNTIME_ERROR, "failed at n = %lu: %s", r->error.size,
+                      r->reason);
     else
         lab_grade_set(out, ex, LAB_VERDICT_RUNTIME_ERROR, "%s failed at n = %lu: %s (%d)",
                       ex->kernel, r->error.size, r->error.name[0] ? r->error.name : "error",

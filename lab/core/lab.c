@@ -34,6 +34,7 @@ static const struct {
     { "warp-active", "Pj" },      /* (unsigned *active) */
     { "shuffle-int", "PKiPij" },  /* (const int *src, int *dst, unsigned int n) */
     { "sum-matrix", "PfS_S_ii" }, /* (float *A, float *B, float *C, int nx, int ny) */
+    { "host-reduce-int", "Pii" }, /* int f(int *, int) */
 };
 
 struct lab {
@@ -303,8 +304,10 @@ static int
 build_file(lab *l, const lab_exercise *ex, const char *path, const char *arch, lab_build *b,
            const lab_grade_request *req, lab_err *err)
 {
-    lab_build_request br = { path,        ex->instantiate,     arch,
-                             l->builddir, ex->build_timeout_s, req->cancel };
+    lab_build_request br = {
+        path,        ex->instantiate,          arch, l->builddir, ex->build_timeout_s,
+        req->cancel, ex->kind == LAB_KIND_HOST
+    };
     int rc;
 
     if ((rc = lab_toolchain_build(l->toolchain, &br, b, err)) < 0)
@@ -348,7 +351,7 @@ blocks_arg(lab_strvec *args, const lab_exercise *ex)
     char shape[48];
 
     for (size_t i = 0; i < ex->nblocks; i++) {
-        lab_shape_format(&ex->blocks[i], shape, sizeof(shape));
+        lab_block_shape_format(&ex->blocks[i], shape, sizeof(shape));
         lab_buf_printf(&b, "%s%s", i ? "," : "", shape);
     }
     lab_strvec_pushf(args, "--block=%s", b.buf);
@@ -368,7 +371,7 @@ record(lab *l, const lab_grade_request *req, lab_grading *g, lab_err *err)
     a.file = req->file;
     a.file_hash = g->file_hash;
     a.time = (int64_t)time(NULL);
-    a.backend = g->device.present ? "cuda" : "none";
+    a.backend = req->ex->kind == LAB_KIND_HOST ? "host" : g->device.present ? "cuda" : "none";
     a.device = g->device.name;
     a.verdict = lab_verdict_describe(g->result.verdict)->name;
     a.message = g->result.message;
@@ -378,6 +381,30 @@ record(lab *l, const lab_grade_request *req, lab_grading *g, lab_err *err)
     a.fraction = g->result.fraction;
     a.points = g->result.points;
     return lab_store_add_attempt(st, &a, NULL, err);
+}
+
+/* The file a driver loads: a cubin, or a shared object of host code. */
+static const char *
+module_path(const lab_exercise *ex, const lab_build *b)
+{
+    return ex->kind == LAB_KIND_HOST ? b->so_path.buf : b->cubin_path.buf;
+}
+
+/* How a role's kernel is launched: prefix "" for the student's, "baseline-" for the step before. */
+static void
+shape_args(lab_strvec *args, const char *prefix, const lab_exercise *ex)
+{
+    if (*prefix) /* the step before: its first shape's threads */
+        lab_strvec_pushf(args, "--%sblock=%u", prefix, ex->block);
+    else
+        blocks_arg(args, ex);
+    lab_strvec_pushf(args, "--%sunroll=%u", prefix, ex->unroll);
+    if (ex->output == LAB_OUTPUT_TOTAL)
+        lab_strvec_pushf(args, "--%soutput=total", prefix);
+    if (ex->grid_per_sm)
+        lab_strvec_pushf(args, "--%sgrid-per-sm=%u", prefix, ex->grid_per_sm);
+    if (ex->entry)
+        lab_strvec_pushf(args, "--%sentry=%s", prefix, ex->entry);
 }
 
 static int
@@ -390,21 +417,23 @@ run_and_judge(lab *l, const lab_grade_request *req, lab_grading *g, lab_build *s
     char how[128];
     int rc;
 
+    if (ex->kind == LAB_KIND_HOST)
+        lab_strvec_push(&args, "--backend=host");
     lab_strvec_pushf(&args, "--lab-kernels=%s/lab-kernels.ptx", l->libexecdir);
-    lab_strvec_pushf(&args, "--student=%s", student->cubin_path.buf);
-    lab_strvec_pushf(&args, "--reference=%s", reference->cubin_path.buf);
+    lab_strvec_pushf(&args, "--student=%s", module_path(ex, student));
+    lab_strvec_pushf(&args, "--reference=%s", module_path(ex, reference));
     lab_strvec_pushf(&args, "--kernel=%s", ex->kernel);
+    shape_args(&args, "", ex);
     if (base_ex) {
-        lab_strvec_pushf(&args, "--baseline=%s", baseline->cubin_path.buf);
+        lab_strvec_pushf(&args, "--baseline=%s", module_path(base_ex, baseline));
         lab_strvec_pushf(&args, "--baseline-kernel=%s", base_ex->kernel);
+        shape_args(&args, "baseline-", base_ex);
     } else {
         lab_strvec_push(&args, "--baseline=cpu");
     }
     sizes_arg(&args, "--sizes", ex->sizes, ex->nsizes);
     if (ex->ntiming_sizes)
         sizes_arg(&args, "--timing-sizes", ex->timing_sizes, ex->ntiming_sizes);
-    blocks_arg(&args, ex);
-    lab_strvec_pushf(&args, "--unroll=%u", ex->unroll);
     lab_strvec_pushf(&args, "--seed=%llu", (unsigned long long)g->seed);
     rc = lab_run_driver(l, ex->family, &args, ex->run_timeout_s, req->cancel, &p, err);
     lab_strvec_release(&args);
@@ -498,8 +527,13 @@ lab_grade(lab *l, const lab_grade_request *req, lab_grading *g, lab_err *err)
         goto judged;
     }
 
+    if (ex->kind == LAB_KIND_HOST)
+        goto built; /* no PTX: the driver looks the function up */
     stage(req, LAB_STAGE_CHECK, "kernel and constraints");
-    lab_ptx_mangle(ex->kernel, params, &mangled);
+    if (ex->entry)
+        lab_buf_adds(&mangled, ex->entry);
+    else
+        lab_ptx_mangle(ex->kernel, params, &mangled);
     if (!lab_ptx_has_entry(student.ptx.buf, mangled.buf)) {
         lab_ptx_list_entries(student.ptx.buf, &found);
         lab_grade_set(&g->result, ex, LAB_VERDICT_COMPILE_ERROR,
@@ -515,11 +549,12 @@ lab_grade(lab *l, const lab_grade_request *req, lab_grading *g, lab_err *err)
         lab_grade_set(&g->result, ex, LAB_VERDICT_CONSTRAINT, "%s %s", ex->kernel, why.buf);
         goto judged;
     }
+built:
     if ((rc = build_lab_file(l, ex, ex->solution, g->arch, &reference, req, err)) < 0 ||
         (base_ex &&
          (rc = build_lab_file(l, base_ex, base_ex->solution, g->arch, &baseline, req, err)) < 0))
         goto out;
-    if (!dev->present) {
+    if (!dev->present && ex->kind != LAB_KIND_HOST) {
         lab_grade_set(&g->result, ex, LAB_VERDICT_NO_GPU,
                       "compiled for %s; no GPU to run it on: %s", g->arch, dev->reason);
         goto judged;

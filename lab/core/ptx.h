@@ -21,7 +21,11 @@ int lab_ptx_list_entries(const char *ptx, lab_buf *out);
 int lab_ptx_mangle(const char *name, const char *param_code, lab_buf *out);
 
 /* Checks each constraint; on the first violation returns 1 and describes it in
- * why ("uses atom.global.add.u32 (PTX line 40), which this exercise forbids").
+ * why ("uses atom (PTX line 40: atom.global.add.u32 ...), which this exercise forbids").
+ * A constraint's target is one or more alternatives joined by '|', each
+ *   an opcode prefix ending at a dot:  atom, shfl.sync, bar.warp.sync
+ *   a special register read:           %ntid (blockDim), %laneid
+ *   loop:                              a branch back to an earlier label
  * 0 when all hold; LAB_EINVAL for a malformed constraint. */
 int lab_ptx_check_constraints(const char *ptx, const char *const *constraints, size_t n,
                               lab_buf *why, lab_err *err);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #define FLAGS_PTX "-O3 -lineinfo"
+#define FLAGS_HOST "-shared -Xcompiler -fPIC -O2"
 
 struct lab_toolchain {
     char *nvcc;
@@ -135,6 +136,7 @@ lab_build_init(lab_build *b)
     memset(b, 0, sizeof(*b));
     lab_buf_init(&b->ptx_path);
     lab_buf_init(&b->cubin_path);
+    lab_buf_init(&b->so_path);
     lab_buf_init(&b->ptx);
     lab_buf_init(&b->log);
 }
@@ -144,6 +146,7 @@ lab_build_release(lab_build *b)
 {
     lab_buf_release(&b->ptx_path);
     lab_buf_release(&b->cubin_path);
+    lab_buf_release(&b->so_path);
     lab_buf_release(&b->ptx);
     lab_buf_release(&b->log);
 }
@@ -252,6 +255,40 @@ write_wrapper(const lab_build_request *req, const char *path, lab_err *err)
     return rc;
 }
 
+/* A host-code exercise: the student's file as a shared object. */
+static int
+build_host(const lab_toolchain *tc, const lab_build_request *req, lab_build *b, lab_err *err)
+{
+    lab_buf tmp = LAB_BUF_INIT;
+    lab_strvec argv = LAB_STRVEC_INIT;
+    bool ok = false;
+    int rc;
+
+    if ((rc = lab_buf_printf(&b->so_path, "%s/%s.so", req->cache_dir, b->hash)) < 0 ||
+        (rc = lab_buf_printf(&tmp, "%s/%s.%ld.so", req->cache_dir, b->hash, (long)getpid())) < 0)
+        return lab_err_set(err, LAB_ENOMEM, "out of memory");
+    if (access(b->so_path.buf, R_OK) == 0) {
+        b->cached = b->ok = true;
+        goto out;
+    }
+    lab_strvec_pushl(&argv, tc->nvcc, "-shared", "-Xcompiler", "-fPIC", "-O2", NULL);
+    lab_strvec_pushf(&argv, "-arch=%s", req->arch);
+    lab_strvec_pushl(&argv, "-o", tmp.buf, req->source, NULL);
+    if ((rc = run_nvcc(req, &argv, b, &ok, err)) < 0 || !ok)
+        goto out;
+    if (rename(tmp.buf, b->so_path.buf) < 0) {
+        rc = lab_err_set(err, LAB_EIO, "cannot store the build in '%s': %s", req->cache_dir,
+                         strerror(errno));
+        goto out;
+    }
+    b->ok = true;
+out:
+    unlink(tmp.buf);
+    lab_buf_release(&tmp);
+    lab_strvec_release(&argv);
+    return rc;
+}
+
 int
 lab_toolchain_build(const lab_toolchain *tc, const lab_build_request *req, lab_build *b,
                     lab_err *err)
@@ -271,11 +308,19 @@ lab_toolchain_build(const lab_toolchain *tc, const lab_build_request *req, lab_b
     lab_hash_add(&h, src.buf, src.len + 1);
     lab_hash_adds(&h, req->instantiate ? req->instantiate : "");
     lab_hash_adds(&h, req->arch);
-    lab_hash_adds(&h, FLAGS_PTX);
+    lab_hash_adds(&h, req->host ? FLAGS_HOST : FLAGS_PTX);
     lab_hash_adds(&h, tc->version);
     lab_hash_hex(&h, b->hash);
     if ((rc = lab_mkdir_p(req->cache_dir, 0755, err)) < 0)
         goto out;
+    if (req->host) {
+        if (req->instantiate) {
+            rc = lab_err_set(err, LAB_EINVAL, "a host-code build takes no instantiation");
+            goto out;
+        }
+        rc = build_host(tc, req, b, err);
+        goto out;
+    }
     if ((rc = lab_buf_printf(&b->ptx_path, "%s/%s.ptx", req->cache_dir, b->hash)) < 0 ||
         (rc = lab_buf_printf(&b->cubin_path, "%s/%s.cubin", req->cache_dir, b->hash)) < 0 ||
         (rc = lab_buf_printf(&tmp_ptx, "%s/%s.%ld.ptx", req->cache_dir, b->hash, (long)getpid())) <

@@ -7,7 +7,10 @@
  * with the exercise's build timeout:
  *   nvcc -ptx -arch=ARCH -O3 -lineinfo SRC        -> HASH.ptx   (device code only)
  *   nvcc -cubin -arch=ARCH HASH.ptx               -> HASH.cubin
- * The student's host code is never compiled into anything that runs.  The
+ * The student's host code is never compiled into anything that runs, except
+ * for host-code exercises (req->host): then
+ *   nvcc -shared -Xcompiler -fPIC -O2 -arch=ARCH SRC  -> HASH.so
+ * which a driver loads in a child process of its own (common/host.h).  The
  * cache key covers the source bytes, the instantiation line, the arch, the
  * flags and nvcc's version; failed builds are not cached.  nvcc's messages
  * are rewritten from "file.cu(12): error" to "file.cu:12: error".
@@ -41,18 +44,20 @@ typedef struct lab_build_request {
     const char *cache_dir;   /* created if missing */
     double timeout_s;
     const volatile sig_atomic_t *cancel;
+    bool host; /* a shared object of host code instead of PTX and cubin */
 } lab_build_request;
 
 typedef struct lab_build {
-    bool ok;        /* PTX and cubin exist */
+    bool ok;        /* PTX and cubin exist (host: the shared object) */
     bool cached;    /* found in the cache, nvcc not run */
     bool timed_out; /* nvcc ran past the timeout */
     bool cancelled;
     char hash[LAB_HASH_HEX];
     lab_buf ptx_path;
     lab_buf cubin_path;
-    lab_buf ptx; /* the PTX text when ok */
-    lab_buf log; /* nvcc's messages, file:line form */
+    lab_buf so_path; /* host builds */
+    lab_buf ptx;     /* the PTX text when ok (device builds) */
+    lab_buf log;     /* nvcc's messages, file:line form */
 } lab_build;
 
 void lab_build_init(lab_build *b);

@@ -1,18 +1,25 @@
 /*
- * reduce-int.c - the driver for the integer in-place reduction family:
+ * reduce-int.c - the driver for the integer reduction family:
  *
  *     __global__ void K(int *g_idata, int *g_odata, unsigned int n)
  *
- * launched with grid = ceil(n / (block * unroll)); block b reduces the
- * elements [b*block*unroll, (b+1)*block*unroll) of g_idata (in place, it may
- * overwrite them) and writes their sum to g_odata[b].  This is the notes'
- * reduceInteger ladder (Neighbored ... CompleteUnroll).
+ * Two launch shapes share the signature (common/driver.h lab_shape):
+ *  - partials (the notes' ladder, Neighbored ... CompleteUnroll): grid =
+ *    ceil(n / (block * unroll)); block b reduces the elements
+ *    [b*block*unroll, (b+1)*block*unroll) of g_idata (in place, it may
+ *    overwrite them) and writes their sum to g_odata[b];
+ *  - total (the single-pass kernel past the notes): grid = K blocks per SM
+ *    with a grid-stride loop; the kernel adds the whole sum into g_odata[0],
+ *    which is zeroed before every run.
+ * Student and reference share a shape; the baseline (the step before) has its
+ * own, so every role gets its own grid and expected sums.
  *
- * Checks: every block's partial sum, exactly (32-bit wrap-around, as the GPU
- * adds), for every size; the input is padded past n with poison so a kernel
- * that reads beyond n gets a wrong sum; g_odata is poisoned before each run
- * and has a guard zone after the grid that must stay untouched.  The oracle
- * and CPU baseline is the notes' recursiveReduce (made correct for any n).
+ * Checks: every block's partial sum (or the total), exactly (32-bit
+ * wrap-around, as the GPU adds), for every size; the input is padded past n
+ * with poison so a kernel that reads beyond n gets a wrong sum; g_odata is
+ * poisoned before each run and has a guard zone after the grid that must stay
+ * untouched.  The CPU baseline is the notes' recursiveReduce (made correct
+ * for any n).
  */
 #include "common/driver.h"
 #include "common/report.h"
@@ -27,18 +34,27 @@
 #define POISON_OUT 0xDEADBEEFu /* g_odata before a run */
 #define POISON_IN 0x00100001u  /* g_idata past n: changes any sum it enters */
 #define GUARD 64               /* ints after the grid in g_odata */
+#define SLACK 1024             /* poisoned ints past n for grid-stride kernels */
 #define CPU_MIN_SAMPLES 5
 #define CPU_MAX_SAMPLES 30
 #define CPU_TIME_CAP_S 1.5
 
+/* One role's launch at one size. */
+typedef struct layout {
+    unsigned grid;
+    size_t per_block; /* elements per block; 0 for a grid-stride kernel */
+    bool total;
+    size_t out_words;   /* results + GUARD */
+    uint32_t *expected; /* per block, or [0] = the total */
+} layout;
+
 typedef struct problem {
     unsigned long n;
-    unsigned grid;
-    size_t padded; /* grid * block * unroll */
+    size_t padded; /* elements in g_idata: n and its poisoned padding */
     uint32_t *input;
-    uint32_t *expected; /* per block */
-    uint32_t *got;      /* grid + GUARD */
-    lab_dptr d_in, d_pristine, d_out;
+    uint32_t *got; /* the largest out_words */
+    layout lay[LAB_ROLE_COUNT];
+    lab_dptr d_in, d_pristine, d_out, d_zero;
 } problem;
 
 typedef struct timed {
@@ -62,29 +78,62 @@ recursive_reduce(uint32_t *data, size_t size)
     return data[0];
 }
 
+static size_t
+round_up(size_t v, size_t to)
+{
+    return (v + to - 1) / to * to;
+}
+
+static int
+layout_init(layout *l, const lab_driver *d, lab_role role, unsigned long n, lab_err *err)
+{
+    const lab_shape *sh = &d->args.shape[role];
+
+    l->total = sh->total;
+    if (sh->grid_per_sm) {
+        l->grid = sh->grid_per_sm * (unsigned)(d->info.sm_count > 0 ? d->info.sm_count : 1);
+        l->per_block = 0;
+    } else {
+        l->per_block = (size_t)sh->block * sh->unroll;
+        l->grid = (unsigned)((n + l->per_block - 1) / l->per_block);
+    }
+    l->out_words = (l->total ? 1 : l->grid) + GUARD;
+    if (!(l->expected = calloc(l->total ? 1 : l->grid, sizeof(uint32_t))))
+        return lab_err_set(err, LAB_ENOMEM, "out of memory for %u blocks", l->grid);
+    return 0;
+}
+
 static int
 problem_init(problem *p, lab_driver *d, unsigned long n, lab_rng *rng, lab_err *err)
 {
-    const size_t per_block = (size_t)d->args.block * d->args.unroll;
+    size_t out_words = 0;
     int rc;
 
     memset(p, 0, sizeof(*p));
     p->n = n;
-    p->grid = (unsigned)((n + per_block - 1) / per_block);
-    p->padded = (size_t)p->grid * per_block;
+    p->padded = round_up(n, SLACK) + SLACK;
+    for (int r = 0; r < LAB_ROLE_COUNT; r++) {
+        layout *l = &p->lay[r];
+        if ((rc = layout_init(l, d, (lab_role)r, n, err)) < 0)
+            return rc;
+        if (l->per_block && (size_t)l->grid * l->per_block > p->padded)
+            p->padded = (size_t)l->grid * l->per_block;
+        out_words = l->out_words > out_words ? l->out_words : out_words;
+    }
     p->input = malloc(p->padded * sizeof(uint32_t));
-    p->expected = calloc(p->grid, sizeof(uint32_t));
-    p->got = malloc((p->grid + GUARD) * sizeof(uint32_t));
-    if (!p->input || !p->expected || !p->got)
+    p->got = malloc(out_words * sizeof(uint32_t));
+    if (!p->input || !p->got)
         return lab_err_set(err, LAB_ENOMEM, "out of memory for %lu elements", n);
     for (size_t i = 0; i < p->padded; i++) {
         /* values 0..255, as the notes' rand() & 0xFF */
         p->input[i] = i < n ? lab_rng_below(rng, 256) : POISON_IN;
-        if (i < n)
-            p->expected[i / per_block] += p->input[i];
+        for (int r = 0; r < LAB_ROLE_COUNT && i < n; r++) {
+            layout *l = &p->lay[r];
+            l->expected[l->total ? 0 : i / l->per_block] += p->input[i];
+        }
     }
     if ((rc = d->ops->alloc(d->dev, p->padded * sizeof(uint32_t), &p->d_in, err)) < 0 ||
-        (rc = d->ops->alloc(d->dev, (p->grid + GUARD) * sizeof(uint32_t), &p->d_out, err)) < 0)
+        (rc = d->ops->alloc(d->dev, out_words * sizeof(uint32_t), &p->d_out, err)) < 0)
         return rc;
     return 0;
 }
@@ -93,8 +142,9 @@ static void
 problem_release(problem *p)
 {
     free(p->input);
-    free(p->expected);
     free(p->got);
+    for (int r = 0; r < LAB_ROLE_COUNT; r++)
+        free(p->lay[r].expected);
 }
 
 static int
@@ -102,60 +152,78 @@ launch(lab_driver *d, problem *p, lab_role role, lab_err *err)
 {
     unsigned int n = (unsigned int)p->n;
     void *args[] = { &p->d_in, &p->d_out, &n };
-    lab_dim3 grid = { p->grid, 1, 1 }, block = { d->args.block, 1, 1 };
+    lab_dim3 grid = { p->lay[role].grid, 1, 1 }, block = { d->args.shape[role].block, 1, 1 };
 
     return lab_driver_launch(d, role, grid, block, 0, args, err);
+}
+
+/* Compares one role's results with its expected sums; bad results counted, the first described. */
+static size_t
+compare(const problem *p, const layout *l, long *first_bad, char *detail, size_t len)
+{
+    const size_t results = l->total ? 1 : l->grid;
+    size_t bad = 0;
+
+    for (size_t b = 0; b < results; b++) {
+        if (p->got[b] == l->expected[b] || bad++)
+            continue;
+        *first_bad = (long)b;
+        if (l->total)
+            snprintf(detail, len, "g_odata[0]: expected the sum %d, got %d", (int)l->expected[0],
+                     (int)p->got[0]);
+        else if (p->got[b] == POISON_OUT)
+            snprintf(detail, len, "g_odata[%zu] was never written (block %zu)", b, b);
+        else
+            snprintf(detail, len, "block %zu (elements %zu..%zu): expected %d, got %d", b,
+                     b * l->per_block,
+                     ((b + 1) * l->per_block < p->n ? (b + 1) * l->per_block : p->n) - 1,
+                     (int)l->expected[b], (int)p->got[b]);
+    }
+    for (size_t i = results; i < l->out_words && !bad; i++)
+        if (p->got[i] != POISON_OUT) {
+            bad = 1;
+            snprintf(detail, len, "wrote g_odata[%zu], past the %zu result%s", i, results,
+                     results == 1 ? "" : "s");
+        }
+    return bad;
 }
 
 /* Run one role once at this size and record the case. Returns <0 when the device failed. */
 static int
 check_role(lab_driver *d, problem *p, lab_role role, lab_err *err)
 {
-    const size_t out_words = p->grid + GUARD;
+    const layout *l = &p->lay[role];
+    const size_t results = l->total ? 1 : l->grid;
     uint32_t total_expected = 0, total_got = 0;
     long first_bad = -1;
-    size_t bad = 0;
+    size_t bad;
     char detail[256] = "";
     cJSON *c;
     int rc;
 
-    for (size_t i = 0; i < out_words; i++)
+    for (size_t i = 0; i < l->out_words; i++)
         p->got[i] = POISON_OUT;
+    if (l->total)
+        p->got[0] = 0;
     if ((rc = d->ops->copy_in(d->dev, p->d_in, p->input, p->padded * 4, err)) < 0 ||
-        (rc = d->ops->copy_in(d->dev, p->d_out, p->got, out_words * 4, err)) < 0)
+        (rc = d->ops->copy_in(d->dev, p->d_out, p->got, l->out_words * 4, err)) < 0)
         return lab_driver_fail(d, role, "setup", p->n, err);
     if ((rc = launch(d, p, role, err)) < 0)
         return lab_driver_fail(d, role, "launch", p->n, err);
     if ((rc = d->ops->sync(d->dev, err)) < 0)
         return lab_driver_fail(d, role, "run", p->n, err);
-    if ((rc = d->ops->copy_out(d->dev, p->got, p->d_out, out_words * 4, err)) < 0)
+    if ((rc = d->ops->copy_out(d->dev, p->got, p->d_out, l->out_words * 4, err)) < 0)
         return lab_driver_fail(d, role, "run", p->n, err);
-    for (size_t b = 0; b < p->grid; b++) {
-        total_expected += p->expected[b];
+    for (size_t b = 0; b < results; b++) {
+        total_expected += l->expected[b];
         total_got += p->got[b];
-        if (p->got[b] != p->expected[b] && bad++ == 0) {
-            size_t per_block = (size_t)d->args.block * d->args.unroll;
-            size_t lo = b * per_block, hi = lo + per_block < p->n ? lo + per_block : p->n;
-            first_bad = (long)b;
-            if (p->got[b] == POISON_OUT)
-                snprintf(detail, sizeof(detail), "g_odata[%zu] was never written (block %zu)", b,
-                         b);
-            else
-                snprintf(detail, sizeof(detail),
-                         "block %zu (elements %zu..%zu): expected %d, got %d", b, lo, hi - 1,
-                         (int)p->expected[b], (int)p->got[b]);
-        }
     }
-    for (size_t i = p->grid; i < out_words && !bad; i++)
-        if (p->got[i] != POISON_OUT) {
-            bad = 1;
-            snprintf(detail, sizeof(detail), "wrote g_odata[%zu], past the %u blocks", i, p->grid);
-        }
+    bad = compare(p, l, &first_bad, detail, sizeof(detail));
     if (!(c = cJSON_CreateObject()))
         return lab_err_set(err, LAB_ENOMEM, "out of memory");
     cJSON_AddNumberToObject(c, "size", (double)p->n);
     cJSON_AddStringToObject(c, "role", lab_role_names[role]);
-    cJSON_AddNumberToObject(c, "grid", p->grid);
+    cJSON_AddNumberToObject(c, "grid", l->grid);
     cJSON_AddBoolToObject(c, "correct", bad == 0);
     cJSON_AddNumberToObject(c, "expected", (int)total_expected);
     cJSON_AddNumberToObject(c, "got", (int)total_got);
@@ -166,12 +234,18 @@ check_role(lab_driver *d, problem *p, lab_role role, lab_err *err)
     return 0;
 }
 
+/* Untimed: the input restored, and a total's g_odata[0] zeroed. */
 static int
 timed_prepare(void *ctx, lab_err *err)
 {
     timed *t = ctx;
+    const lab_dev_ops *ops = t->d->ops;
+    int rc;
 
-    return t->d->ops->copy_dtod(t->d->dev, t->p->d_in, t->p->d_pristine, t->p->padded * 4, err);
+    if ((rc = ops->copy_dtod(t->d->dev, t->p->d_in, t->p->d_pristine, t->p->padded * 4, err)) < 0)
+        return rc;
+    return t->p->lay[t->role].total ? ops->copy_dtod(t->d->dev, t->p->d_out, t->p->d_zero, 4, err)
+                                    : 0;
 }
 
 static int
@@ -213,13 +287,17 @@ time_size(lab_driver *d, problem *p, lab_err *err)
     lab_timed_kernel kernels[LAB_ROLE_COUNT];
     lab_timing_result results[LAB_ROLE_COUNT];
     lab_role roles[LAB_ROLE_COUNT];
-    double bytes = (double)p->n * 4 + (double)p->grid * 4;
+    const layout *sl = &p->lay[LAB_ROLE_STUDENT];
+    const uint32_t zero = 0;
+    double bytes = (double)p->n * 4 + (sl->total ? 4.0 : (double)sl->grid * 4);
     size_t nk = 0;
     cJSON *t, *list;
     int rc;
 
     if ((rc = d->ops->alloc(d->dev, p->padded * 4, &p->d_pristine, err)) < 0 ||
-        (rc = d->ops->copy_in(d->dev, p->d_pristine, p->input, p->padded * 4, err)) < 0)
+        (rc = d->ops->copy_in(d->dev, p->d_pristine, p->input, p->padded * 4, err)) < 0 ||
+        (rc = d->ops->alloc(d->dev, sizeof(zero), &p->d_zero, err)) < 0 ||
+        (rc = d->ops->copy_in(d->dev, p->d_zero, &zero, sizeof(zero), err)) < 0)
         return lab_driver_fail(d, LAB_ROLE_STUDENT, "timing", p->n, err);
     for (int r = 0; r < LAB_ROLE_COUNT; r++) {
         if (!lab_driver_is_gpu_role(d, (lab_role)r))

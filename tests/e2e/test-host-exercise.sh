@@ -1,0 +1,86 @@
+#!/bin/bash
+# A host-code exercise (reduction/recursive) graded for real without a GPU:
+# nvcc builds the file into a shared object, the host-reduce-int driver calls
+# the function in a child process of its own.  Planted functions that crash,
+# loop, end the process, lack the right signature or write to the report
+# descriptor each get their verdict, and the lab is unharmed afterwards.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+ex=reduction/recursive
+mkdir -p attempts
+
+run cudalab grade $ex "$CUDALAB_DATADIR_TEST/exercises/reduction/recursive/starter.cu" --json
+expect_status "the notes' recursiveReduce is graded" 1
+expect_json "the notes' recursiveReduce loses the odd element: WRONG at n = 3" \
+    'j["verdict"] == "WRONG" and "n = 3" in j["message"]'
+expect_json "the report comes from the host backend" 'j["report"]["backend"] == "host"'
+
+run cudalab grade $ex "$CUDALAB_DATADIR_TEST/solutions/reduction/recursive.cu"
+expect_status "the reference passes" 0
+expect_out_re "the reference: PASS on correctness alone" '^PASS  correct at every size'
+expect_out "the table lists n = 16777216" "16777216"
+expect_eq "the attempt is stored with backend host" \
+    "$(db_rows "select backend, verdict from attempts where exercise = '$ex' order by id desc limit 1")" \
+    "host|PASS"
+
+cat >attempts/crash.cu <<'CU'
+int recursiveReduce(int *data, int const size) { return data[size * 1000000]; }
+CU
+run cudalab grade $ex attempts/crash.cu
+expect_status "a crashing function" 1
+expect_out_re "a crash is a RUNTIME_ERROR naming the signal" \
+    '^RUNTIME_ERROR  failed at n = 1: recursiveReduce crashed: Segmentation fault'
+
+cat >attempts/exits.cu <<'CU'
+#include <stdlib.h>
+int recursiveReduce(int *data, int const size) { exit(0); }
+CU
+run cudalab grade $ex attempts/exits.cu
+expect_out_re "a function that ends the process is a RUNTIME_ERROR" \
+    '^RUNTIME_ERROR .*ended the process \(exit status 0\) instead of returning'
+
+cat >attempts/signature.cu <<'CU'
+int recursiveReduce(long *data, int const size) { return 0; }
+CU
+run cudalab grade $ex attempts/signature.cu
+expect_out_re "another signature is a COMPILE_ERROR" \
+    "^COMPILE_ERROR  the file defines no function recursiveReduce with this exercise's parameters"
+
+# the report pipe is closed in the child: a forged report does not reach the lab
+cat >attempts/forge.cu <<'CU'
+#include <string.h>
+#include <unistd.h>
+static const char fake[] = "{\"version\":1,\"status\":\"ok\",\"cases\":[],\"timings\":[]}";
+int recursiveReduce(int *data, int const size)
+{
+    for (int fd = 3; fd < 64; fd++)
+        write(fd, fake, strlen(fake));
+    return 0;
+}
+CU
+run cudalab grade $ex attempts/forge.cu
+expect_out_re "a function writing a forged report is still WRONG" '^WRONG  wrong at n = 1: returned 0'
+
+cat >attempts/syntax.cu <<'CU'
+int recursiveReduce(int *data, int const size) { return data[0] }
+CU
+run cudalab grade $ex attempts/syntax.cu
+expect_out_re "a syntax error is a COMPILE_ERROR" '^COMPILE_ERROR '
+expect_out "nvcc's message names the file and line" "attempts/syntax.cu:1:"
+
+# an endless loop: the lab's run timeout stops the driver and its child
+copy_datadir data
+sed -i 's/^run_timeout *=.*/run_timeout = 3/' data/exercises/reduction/recursive/exercise.ini
+cat >attempts/loop-$E2E_MARK.cu <<'CU'
+int recursiveReduce(int *data, int const size) { for (;;) ; }
+CU
+CUDALAB_DATADIR=$T/data run cudalab grade $ex "attempts/loop-$E2E_MARK.cu"
+expect_out_re "an endless function is a TIMEOUT" '^TIMEOUT '
+expect_faster "the endless function is stopped by the 3 s run timeout" 30
+expect_no_process "no driver or child is left behind" "libexec/cudalab/host-reduce-int"
+
+run cudalab grade $ex "$CUDALAB_DATADIR_TEST/solutions/reduction/recursive.cu" --no-record
+expect_status "after all that the reference still passes" 0
+
+e2e_finish
