@@ -47,6 +47,8 @@ typedef struct cuda_api {
     CUresult (*event_elapsed_time)(float *, CUevent, CUevent);
     CUresult (*event_destroy)(CUevent);
     CUresult (*get_error_name)(CUresult, const char **);
+    CUresult (*func_get_attribute)(int *, CUfunction_attribute, CUfunction);
+    CUresult (*occupancy_max_active_blocks)(int *, CUfunction, int, size_t);
     CUresult (*get_error_string)(CUresult, const char **);
 } cuda_api;
 
@@ -85,6 +87,8 @@ static const struct {
     SYM(event_elapsed_time, "cuEventElapsedTime"),
     SYM(event_destroy, "cuEventDestroy_v2"),
     SYM(get_error_name, "cuGetErrorName"),
+    SYM(func_get_attribute, "cuFuncGetAttribute"),
+    SYM(occupancy_max_active_blocks, "cuOccupancyMaxActiveBlocksPerMultiprocessor"),
     SYM(get_error_string, "cuGetErrorString"),
 #undef SYM
 };
@@ -550,6 +554,29 @@ cuda_close(lab_dev *dev)
     free(dev);
 }
 
+static int
+cuda_occupancy(lab_module *m, const char *kernel, unsigned block, size_t dyn_smem,
+               lab_occupancy *out, lab_err *err)
+{
+    lab_dev *dev = m->dev;
+    CUfunction f;
+    CUresult rc_;
+    int rc;
+
+    if ((rc = CALL(dev, dev->api.module_get_function(&f, m->mod, kernel), err,
+                   "cuModuleGetFunction")) < 0)
+        return lab_err_wrap(err, "kernel '%s'", kernel);
+    if ((rc = CALL(dev, dev->api.func_get_attribute(&out->regs, CU_FUNC_ATTRIBUTE_NUM_REGS, f),
+                   err, "cuFuncGetAttribute")) < 0 ||
+        (rc = CALL(dev,
+                   dev->api.func_get_attribute(&out->static_smem,
+                                               CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f),
+                   err, "cuFuncGetAttribute")) < 0)
+        return rc;
+    return CALL(dev, dev->api.occupancy_max_active_blocks(&out->blocks_per_sm, f, (int)block, dyn_smem),
+                err, "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+}
+
 const lab_dev_ops lab_dev_cuda = {
     .name = "cuda",
     .open = cuda_open,
@@ -568,5 +595,6 @@ const lab_dev_ops lab_dev_cuda = {
     .timer_stop = cuda_timer_stop,
     .elapsed = cuda_elapsed,
     .last_error = cuda_last_error,
+    .occupancy = cuda_occupancy,
     .close = cuda_close,
 };

@@ -71,6 +71,13 @@ typedef struct lab_dev_error {
     char name[64];
 } lab_dev_error;
 
+/* A kernel's resources and how many of its blocks fit on one SM (the CUDA occupancy API). */
+typedef struct lab_occupancy {
+    int blocks_per_sm; /* cuOccupancyMaxActiveBlocksPerMultiprocessor */
+    int regs;          /* registers per thread */
+    int static_smem;   /* bytes of static shared memory per block */
+} lab_occupancy;
+
 typedef struct lab_dev_ops {
     const char *name; /* "cuda", "sim" */
     int (*open)(int ordinal, lab_dev **out, lab_err *err);
@@ -94,6 +101,9 @@ typedef struct lab_dev_ops {
     /* Milliseconds between start and stop; call after sync. The simulator has none: LAB_ENOSYS. */
     int (*elapsed)(lab_timer *t, double *ms, lab_err *err);
     const lab_dev_error *(*last_error)(lab_dev *dev);
+    /* Blocks of `block` threads with dyn_smem bytes of dynamic shared memory per SM. */
+    int (*occupancy)(lab_module *m, const char *kernel, unsigned block, size_t dyn_smem,
+                     lab_occupancy *out, lab_err *err);
     void (*close)(lab_dev *dev);
 } lab_dev_ops;
 

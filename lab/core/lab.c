@@ -35,6 +35,7 @@ static const struct {
     { "shuffle-int", "PKiPij" },  /* (const int *src, int *dst, unsigned int n) */
     { "sum-matrix", "PfS_S_ii" }, /* (float *A, float *B, float *C, int nx, int ny) */
     { "host-reduce-int", "Pii" }, /* int f(int *, int) */
+    { "host-occupancy", "PK9OccDeviceiii" }, /* int f(const OccDevice *, int, int, int) */
 };
 
 struct lab {

@@ -1,7 +1,8 @@
 #!/bin/bash
 # The chapters warp, divergence, occupancy and blockshape: listed in order,
 # every starter and reference solution really compiled by nvcc and found to
-# define its family's kernel (NO_GPU here), the block-shape lists and timing
+# define its family's kernel (NO_GPU here), the occupancy calculator built as
+# a shared object and its reference checked against cuda_occupancy.h, the block-shape lists and timing
 # settings handed to the family drivers, and the real drivers' own argument
 # checks and no-GPU reports.
 set -u
@@ -22,6 +23,7 @@ Parallel reduction  (reduction)"
 for ex in $new_exercises; do
     expect_out_re "list shows $ex" "^  $ex +.* +not started\$"
 done
+expect_out_re "list shows occupancy/calculator" '^  occupancy/calculator +An occupancy calculator +not started$'
 [ -z "$ERR" ]
 check "list reports no catalog problem" $?
 run cudalab show warp/thread-ids
@@ -39,6 +41,22 @@ for ex in $new_exercises; do
         expect_out_re "$what: compiles, defines the kernel, NO_GPU" '^NO_GPU  compiled for sm_90; no GPU'
     done
 done
+
+# --- the host-code exercise: a shared object, the real driver, no GPU for the API's answers ---
+for f in exercises/occupancy/calculator/starter.cu solutions/occupancy/calculator.cu; do
+    run cudalab grade occupancy/calculator "$CUDALAB_DATADIR_TEST/$f" --no-record
+    expect_status "occupancy/calculator:$f: graded" 1
+    expect_out_re "occupancy/calculator:$f: built, run by host-occupancy, NO_GPU" \
+        '^NO_GPU  compiled; no GPU to run it on: no '
+done
+ls "$CACHE"/*.so >/dev/null 2>&1
+check "occupancy/calculator: built as a shared object" $?
+# the reference against CUDA's own calculator (cuda_occupancy.h), H100 and A100 limits
+run "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)" -o "$T/against-header" "$CUDALAB_DATADIR_TEST/tests/occupancy/against-header.cu"
+expect_status "the cuda_occupancy.h check compiles" 0
+run "$T/against-header"
+expect_status "the reference agrees with cuda_occupancy.h" 0
+expect_out_re "... on every configuration" '^[0-9]{6,} configurations, 0 differ$'
 
 # --- what the family drivers are told ---
 fake_libexec
