@@ -566,14 +566,15 @@ cuda_occupancy(lab_module *m, const char *kernel, unsigned block, size_t dyn_sme
     if ((rc = CALL(dev, dev->api.module_get_function(&f, m->mod, kernel), err,
                    "cuModuleGetFunction")) < 0)
         return lab_err_wrap(err, "kernel '%s'", kernel);
-    if ((rc = CALL(dev, dev->api.func_get_attribute(&out->regs, CU_FUNC_ATTRIBUTE_NUM_REGS, f),
-                   err, "cuFuncGetAttribute")) < 0 ||
-        (rc = CALL(dev,
-                   dev->api.func_get_attribute(&out->static_smem,
-                                               CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f),
-                   err, "cuFuncGetAttribute")) < 0)
+    if ((rc = CALL(dev, dev->api.func_get_attribute(&out->regs, CU_FUNC_ATTRIBUTE_NUM_REGS, f), err,
+                   "cuFuncGetAttribute")) < 0 ||
+        (rc = CALL(
+             dev,
+             dev->api.func_get_attribute(&out->static_smem, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f),
+             err, "cuFuncGetAttribute")) < 0)
         return rc;
-    return CALL(dev, dev->api.occupancy_max_active_blocks(&out->blocks_per_sm, f, (int)block, dyn_smem),
+    return CALL(dev,
+                dev->api.occupancy_max_active_blocks(&out->blocks_per_sm, f, (int)block, dyn_smem),
                 err, "cuOccupancyMaxActiveBlocksPerMultiprocessor");
 }
 

@@ -292,7 +292,7 @@ add_steps(lab *l, const lab_chapter *ch, const char *arch, const volatile sig_at
         if (rc == 0) {
             lab_block_shape_format(&ex->blocks[0], shape, sizeof(shape));
             lab_strvec_pushf(args, "--step=%s,%s,%s,%s,%u,%s", ex->id, ex->kernel, ex->family,
-                             shape, ex->unroll, b.cubin_path.buf);
+                             shape, ex->unroll, lab_module_path(ex, &b));
         } else if (rc == LAB_ECANCEL) {
             lab_build_release(&b);
             return lab_err_set(err, LAB_ECANCEL, "cancelled");

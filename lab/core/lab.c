@@ -384,9 +384,8 @@ record(lab *l, const lab_grade_request *req, lab_grading *g, lab_err *err)
     return lab_store_add_attempt(st, &a, NULL, err);
 }
 
-/* The file a driver loads: a cubin, or a shared object of host code. */
-static const char *
-module_path(const lab_exercise *ex, const lab_build *b)
+const char *
+lab_module_path(const lab_exercise *ex, const lab_build *b)
 {
     return ex->kind == LAB_KIND_HOST ? b->so_path.buf : b->cubin_path.buf;
 }
@@ -421,12 +420,12 @@ run_and_judge(lab *l, const lab_grade_request *req, lab_grading *g, lab_build *s
     if (ex->kind == LAB_KIND_HOST)
         lab_strvec_push(&args, "--backend=host");
     lab_strvec_pushf(&args, "--lab-kernels=%s/lab-kernels.ptx", l->libexecdir);
-    lab_strvec_pushf(&args, "--student=%s", module_path(ex, student));
-    lab_strvec_pushf(&args, "--reference=%s", module_path(ex, reference));
+    lab_strvec_pushf(&args, "--student=%s", lab_module_path(ex, student));
+    lab_strvec_pushf(&args, "--reference=%s", lab_module_path(ex, reference));
     lab_strvec_pushf(&args, "--kernel=%s", ex->kernel);
     shape_args(&args, "", ex);
     if (base_ex) {
-        lab_strvec_pushf(&args, "--baseline=%s", module_path(base_ex, baseline));
+        lab_strvec_pushf(&args, "--baseline=%s", lab_module_path(base_ex, baseline));
         lab_strvec_pushf(&args, "--baseline-kernel=%s", base_ex->kernel);
         shape_args(&args, "baseline-", base_ex);
     } else {

@@ -100,6 +100,9 @@ int lab_run_driver(lab *l, const char *driver, lab_strvec *args, double timeout_
 int lab_build_solution(lab *l, const lab_exercise *ex, const char *arch,
                        const volatile sig_atomic_t *cancel, lab_build *b, lab_err *err);
 
+/* The file a driver loads for ex's build b: a cubin, or a shared object of host code. */
+const char *lab_module_path(const lab_exercise *ex, const lab_build *b);
+
 void lab_grading_init(lab_grading *g);
 void lab_grading_release(lab_grading *g);
 /* 0 with g->result filled for every verdict; <0 when the lab could not grade

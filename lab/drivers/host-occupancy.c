@@ -46,7 +46,7 @@ typedef struct occ_device {
 typedef int (*occ_fn)(const occ_device *dev, int threads, int regs, int smem);
 
 static const char *const kernels[] = { "labOccFew", "labOccSome", "labOccMany", "labOccShared" };
-static const int block_sizes[] = { 1,   32,  40,  64,  80,  96,  100, 128, 160, 192, 256, 288,
+static const int block_sizes[] = { 1,   32,  40,  64,  80,  96,  100, 128, 160, 192,  256, 288,
                                    320, 384, 448, 512, 576, 640, 768, 800, 896, 1000, 1024 };
 #define NCONFIGS (ARRAY_SIZE(kernels) * ARRAY_SIZE(block_sizes))
 
@@ -109,8 +109,7 @@ ask_api(lab_driver *d, lab_module *m, unsigned long dyn, config *c, lab_err *err
     for (size_t i = 0; i < ARRAY_SIZE(kernels); i++)
         for (size_t b = 0; b < ARRAY_SIZE(block_sizes); b++, k++) {
             lab_occupancy o;
-            if ((rc = d->ops->occupancy(m, kernels[i], (unsigned)block_sizes[b], dyn, &o, err)) <
-                0)
+            if ((rc = d->ops->occupancy(m, kernels[i], (unsigned)block_sizes[b], dyn, &o, err)) < 0)
                 return rc;
             c[k] = (config){ kernels[i], block_sizes[b], o.regs, o.static_smem + (int)dyn,
                              o.blocks_per_sm };
@@ -228,8 +227,7 @@ main(int argc, char **argv)
 {
     lab_driver d;
 
-    if (lab_driver_start(&d, argc, argv, "host-occupancy", "PK9OccDeviceiii") == 0 &&
-        !d.args.probe)
+    if (lab_driver_start(&d, argc, argv, "host-occupancy", "PK9OccDeviceiii") == 0 && !d.args.probe)
         run(&d);
     return lab_driver_finish(&d);
 }
