@@ -118,7 +118,7 @@ build/san/libexec/cudalab/%.ptx: build/libexec/cudalab/%.ptx
 	@mkdir -p $(@D)
 	cp $< $@
 
-build/san/tests/%: build/san/obj/tests/%.o build/san/libcore.a build/san/libcommon.a
+build/san/tests/%: build/san/obj/tests/%.o build/san/libcommon.a build/san/libcore.a
 	@mkdir -p $(@D)
 	$(CC) $(SAN_CFLAGS) -o $@ $^ $(LIBS) $(TEST_LIBS)
 

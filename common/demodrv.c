@@ -3,24 +3,27 @@
  */
 #include "common/demodrv.h"
 #include "common/driver.h"
+#include "common/ncu.h"
 #include "common/report.h"
 #include "lab/core/buf.h"
 
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-enum { OPT_BACKEND = 256, OPT_REPORT_FD, OPT_LAB_KERNELS, OPT_STEP };
+enum { OPT_BACKEND = 256, OPT_REPORT_FD, OPT_LAB_KERNELS, OPT_STEP, OPT_NCU_CHILD };
 
 static const struct option options[] = {
     { "backend", required_argument, NULL, OPT_BACKEND },
     { "report-fd", required_argument, NULL, OPT_REPORT_FD },
     { "lab-kernels", required_argument, NULL, OPT_LAB_KERNELS },
     { "step", required_argument, NULL, OPT_STEP },
+    { "ncu-child", no_argument, NULL, OPT_NCU_CHILD },
     { NULL, 0, NULL, 0 },
 };
 
@@ -92,6 +95,9 @@ parse_args(lab_demodrv *d, int argc, char **argv)
         case OPT_LAB_KERNELS:
             d->lab_kernels = optarg;
             break;
+        case OPT_NCU_CHILD:
+            d->ncu_child = true;
+            break;
         case OPT_STEP:
             if (d->nsteps == LAB_DEMODRV_MAX_STEPS ||
                 parse_step(optarg, &d->steps[d->nsteps++]) < 0)
@@ -104,7 +110,7 @@ parse_args(lab_demodrv *d, int argc, char **argv)
     }
     if (optind < argc)
         return usage(prog, "unexpected argument");
-    if (d->report_fd < 0 || !d->lab_kernels)
+    if ((d->report_fd < 0 && !d->ncu_child) || !d->lab_kernels)
         return usage(prog, "--report-fd and --lab-kernels are required");
     return 0;
 }
@@ -151,6 +157,7 @@ lab_demodrv_start(lab_demodrv *d, int argc, char **argv, const char *chapter)
     memset(d, 0, sizeof(*d));
     if (parse_args(d, argc, argv) < 0) {
         d->report_fd = -1;
+        d->ncu_child = false;
         return -2;
     }
     d->report = cJSON_CreateObject();
@@ -173,6 +180,8 @@ lab_demodrv_start(lab_demodrv *d, int argc, char **argv, const char *chapter)
     if ((rc = d->ops->info(d->dev, &d->info, &err)) < 0)
         return lab_demodrv_fail(d, "device", &err);
     lab_report_set_device(d->report, &d->info);
+    if (d->ncu_child)
+        return 0;
     if ((rc = load_path(d, d->lab_kernels, &d->lab_module, &err)) < 0 ||
         (rc = lab_timing_init(&d->timing, d->ops, d->dev, d->lab_module, (size_t)d->info.l2_bytes,
                               d->info.total_mem, &err)) < 0 ||
@@ -333,18 +342,39 @@ lab_demodrv_on_path(const char *program, char *path, size_t size)
     return found;
 }
 
+void
+lab_demodrv_ncu(lab_demodrv *d, const char *regex, const char *const *metrics, size_t nmetrics,
+                lab_ncu *out)
+{
+    char *self = realpath("/proc/self/exe", NULL);
+    lab_buf kernels = LAB_BUF_INIT;
+    const char *argv[5];
+
+    lab_buf_printf(&kernels, "--lab-kernels=%s", d->lab_kernels);
+    argv[0] = self ? self : "/proc/self/exe";
+    argv[1] = "--ncu-child";
+    argv[2] = "--backend=cuda";
+    argv[3] = kernels.buf;
+    argv[4] = NULL;
+    lab_ncu_run(argv, regex, metrics, nmetrics, out);
+    free(self);
+    lab_buf_release(&kernels);
+}
+
 int
 lab_demodrv_finish(lab_demodrv *d)
 {
     lab_err err = LAB_ERR_INIT;
     int status = 0;
 
-    if (d->report_fd < 0) {
+    if (d->report_fd < 0 && !d->ncu_child) {
         for (size_t i = 0; i < d->nsteps; i++)
             free(d->steps[i].text);
         return 2;
     }
-    if (lab_report_emit(d->report, d->report_fd, &err) < 0) {
+    if (d->ncu_child)
+        status = d->failed ? 1 : 0;
+    else if (lab_report_emit(d->report, d->report_fd, &err) < 0) {
         fprintf(stderr, "demo driver: %s\n", err.msg);
         status = 2;
     }

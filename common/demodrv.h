@@ -6,6 +6,9 @@
  * A demo driver runs as
  *   DRIVER --backend cuda|sim --report-fd 3 --lab-kernels DIR/lab-kernels.ptx
  *          [--step ID,KERNEL,FAMILY,BLOCK,UNROLL,MODULE_PATH]...
+ * and, under Nsight Compute (lab_demodrv_ncu), as
+ *   DRIVER --ncu-child --backend cuda --lab-kernels ...
+ * when it only launches the kernels ncu is to measure, once each.
  * Usage errors print to stderr and exit 2 with no report; everything else
  * ends in one report and exit 0.
  *
@@ -46,6 +49,7 @@ typedef struct lab_demodrv {
     lab_module *lab_module; /* lab-kernels.ptx */
     lab_timing timing;
     double copy_gbps;
+    bool ncu_child; /* --ncu-child: launch the kernels once each for ncu, no report */
     cJSON *report;
     cJSON *sections;
     cJSON *notes;
@@ -90,6 +94,10 @@ void lab_demodrv_note(lab_demodrv *d, const char *fmt, ...) __attribute__((forma
 int lab_demodrv_fail(lab_demodrv *d, const char *what, const lab_err *err);
 /* Is PROGRAM on PATH (e.g. "ncu")?  Fills path when it is. */
 bool lab_demodrv_on_path(const char *program, char *path, size_t size);
+/* Runs ncu on this driver with --ncu-child for kernels matching regex (common/ncu.h). */
+struct lab_ncu;
+void lab_demodrv_ncu(lab_demodrv *d, const char *regex, const char *const *metrics, size_t nmetrics,
+                     struct lab_ncu *out);
 /* Emits the report, closes the device; the process exit status. */
 int lab_demodrv_finish(lab_demodrv *d);
 

@@ -35,6 +35,15 @@ for ch in divergence occupancy blockshape; do
     expect_json "demo $ch --json: a no_gpu demo report" \
         'j["kind"] == "demo" and j["chapter"] == "'$ch'" and j["status"] == "no_gpu" and j["version"] == 1'
 done
+# under ncu a demo driver only launches its kernels: no report fd needed, no report
+run "$CUDALAB_LIBEXECDIR_TEST/demo-divergence" --ncu-child --backend cuda \
+    --lab-kernels "$CUDALAB_LIBEXECDIR_TEST/lab-kernels.ptx"
+expect_status "demo driver --ncu-child without a GPU" 1
+expect_eq "demo driver --ncu-child: nothing on stderr" "$ERR" ""
+run "$CUDALAB_LIBEXECDIR_TEST/demo-divergence" --backend cuda \
+    --lab-kernels "$CUDALAB_LIBEXECDIR_TEST/lab-kernels.ptx"
+expect_status "demo driver without --report-fd" 2
+expect_err "demo driver without --report-fd: usage" "--report-fd and --lab-kernels are required"
 # the blockshape demo's --step compiled the chapter's reference solution
 ls "$CACHE"/*.cubin >/dev/null 2>&1
 check "demo blockshape compiled the chapter's solution into the cache" $?

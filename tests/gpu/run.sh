@@ -83,6 +83,10 @@ rows() { echo "j['sections'][$1]['rows']"; } # rows N: the rows of section N
 demo divergence "all(r[6] == 0 for r in $(rows 0)) and $(rows 0)[3][4] == 0 and $(rows 0)[4][4] > 0 and $(rows 1)[2][3] > 1.2"
 demo occupancy "any(r[0] == 'measured copy bandwidth' and r[1] > 0 for r in $(rows 0))"
 demo blockshape "'invalid argument' in $(rows 0)[14][-1] and all(r[6] == 0 for r in $(rows 0)[:14])"
+if command -v ncu >/dev/null; then # Nsight Compute's numbers (H100-NOTES.md: 0 % optimised, 50 % long by thread)
+    demo divergence "all(r[3] == 'measured' for r in $(rows 2)) and $(rows 2)[0][1] in (0, None) and 40 <= $(rows 2)[7][1] <= 60"
+    demo blockshape "all(r[6] == 'measured' and r[2] > 0 for r in $(rows 1))"
+fi
 
 echo
 for ch in divergence occupancy blockshape; do
