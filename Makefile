@@ -3,9 +3,14 @@
 #   make            build bin/cudalab, the exercise drivers and the lab's kernels
 #   make run        set up (installing Debian packages if needed) and start the lab
 #   make test       every test that needs no GPU (unit tests under sanitizers, e2e, format)
-#   make test-gpu   the GPU suite (needs an NVIDIA GPU)
+#   make test-gpu   the GPU suite (needs an NVIDIA GPU); make test-gpu-install: the
+#                   installed copy and the package on the GPU
 #   make deps       install the Debian packages the lab needs (or print the command)
 #   make format     apply .clang-format
+#   make install    PREFIX=/usr/local (default) DESTDIR= : bin/cudalab, libexec/cudalab/,
+#                   share/cudalab/, the man page and bash/zsh completion; make uninstall
+#   make deb        a Debian package, built with dpkg-buildpackage from a copy of the
+#                   tree, into build/deb/
 #
 # Release objects go to build/rel, sanitized test objects to build/san.
 
@@ -17,13 +22,33 @@ CUDA_HOME ?= $(firstword $(wildcard /usr/local/cuda) /usr)
 NVCC ?= $(shell command -v nvcc 2>/dev/null || echo $(CUDA_HOME)/bin/nvcc)
 CLANG_FORMAT ?= clang-format
 
+# DEB_PACKAGES: everything `make deps` installs.  `make` itself checks all but the
+# packaging and install-test tools (DEB_TEST_PACKAGES), which `make test` checks.
+DEB_TEST_PACKAGES := debhelper dpkg-dev fakeroot man-db groff-base zsh
 DEB_PACKAGES := pkg-config libinih-dev libcjson-dev libsqlite3-dev libcriterion-dev \
-                libncurses-dev libreadline-dev libmd4c-dev clang-format tmux
+                libncurses-dev libreadline-dev libmd4c-dev clang-format tmux \
+                $(DEB_TEST_PACKAGES)
+DEB_BUILD_PACKAGES := $(filter-out $(DEB_TEST_PACKAGES),$(DEB_PACKAGES))
+
+VERSION := $(shell sed -n 's/^\#define LAB_VERSION "\(.*\)"/\1/p' lab/cli/main.c)
+DEFAULT_ARCH := $(shell sed -n 's/^\#define LAB_DEFAULT_ARCH "\(.*\)"/\1/p' lab/core/toolchain.h)
+
+# Installed layout (DESIGN.md): the lab finds share/cudalab and libexec/cudalab next to
+# its bin/, so only PREFIX moves them; the man page and completions go where man and
+# the shells look.
+PREFIX ?= /usr/local
+MANDIR ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
+# The package build checks its Build-Depends itself (NO_DEPS_CHECK=1 from debian/rules).
+DEPS_STAMP := $(if $(NO_DEPS_CHECK),,build/.deps-ok)
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -I. -isystem $(CUDA_HOME)/include -isystem /usr/include/cjson \
                $(WARN) -MMD -MP
-REL_CFLAGS := $(BASE_CFLAGS) -O2 -g
+# CPPFLAGS, CFLAGS and LDFLAGS from the environment (dpkg-buildflags' hardening) go
+# into the release build.
+REL_CFLAGS := $(BASE_CFLAGS) -O2 -g $(CPPFLAGS) $(CFLAGS)
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all
 SAN_CFLAGS := $(BASE_CFLAGS) -O1 -g -fno-omit-frame-pointer $(SAN_FLAGS)
 
@@ -46,17 +71,21 @@ FORMAT_SRC := $(sort $(wildcard lab/*/*.c lab/*/*.h common/*.c common/*.h tests/
 objs = $(patsubst %.c,build/$(1)/obj/%.o,$(2))
 
 .SECONDARY:
-.PHONY: all run test test-unit test-e2e test-gpu deps format format-check clean
+.PHONY: all run test test-unit test-e2e test-gpu test-gpu-install test-package deps format format-check clean \
+        install uninstall deb
 
-all: build/.deps-ok bin/cudalab $(DRIVERS:%=build/libexec/cudalab/%) \
-     $(KERNEL_PTX:%=build/libexec/cudalab/%)
+GENERATED := build/gen/cudalab.1 build/gen/cudalab.bash build/gen/_cudalab
+
+all: $(DEPS_STAMP) bin/cudalab $(DRIVERS:%=build/libexec/cudalab/%) \
+     $(KERNEL_PTX:%=build/libexec/cudalab/%) $(GENERATED)
 
 run: all
 	@./bin/cudalab
 
 # --- dependencies ----------------------------------------------------------
-deps build/.deps-ok: Makefile
-	@missing=""; for p in $(DEB_PACKAGES); do \
+# $(call need_packages,LIST): install (as root) or name the missing ones.
+define need_packages
+	@missing=""; for p in $(1); do \
 	    dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -68,12 +97,21 @@ deps build/.deps-ok: Makefile
 	        echo "    sudo apt-get install -y$$missing"; \
 	        exit 1; \
 	    fi; \
-	fi; \
-	test -x "$(NVCC)" || { echo "nvcc not found (looked on PATH and in $(CUDA_HOME)/bin): install the CUDA toolkit"; exit 1; }
+	fi
+endef
+
+deps build/.deps-ok: Makefile
+	$(call need_packages,$(if $(filter deps,$@),$(DEB_PACKAGES),$(DEB_BUILD_PACKAGES)))
+	@test -x "$(NVCC)" || { echo "nvcc not found (looked on PATH and in $(CUDA_HOME)/bin): install the CUDA toolkit"; exit 1; }
 	@mkdir -p build && touch build/.deps-ok
 
+# The package and install tests' tools, checked by make test, not by make.
+build/.deps-test-ok: Makefile
+	$(call need_packages,$(DEB_TEST_PACKAGES))
+	@mkdir -p build && touch $@
+
 # --- release build ---------------------------------------------------------
-build/rel/obj/%.o: %.c | build/.deps-ok
+build/rel/obj/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(REL_CFLAGS) -c $< -o $@
 
@@ -84,11 +122,11 @@ build/rel/libcommon.a: $(call objs,rel,$(COMMON_SRC))
 
 bin/cudalab: $(call objs,rel,$(CLI_SRC)) build/rel/libcore.a build/rel/libcommon.a
 	@mkdir -p $(@D)
-	$(CC) $(REL_CFLAGS) -o $@ $^ $(LIBS)
+	$(CC) $(REL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 build/libexec/cudalab/%: build/rel/obj/lab/drivers/%.o build/rel/libcommon.a build/rel/libcore.a
 	@mkdir -p $(@D)
-	$(CC) $(REL_CFLAGS) -o $@ $^ $(DRIVER_LIBS)
+	$(CC) $(REL_CFLAGS) $(LDFLAGS) -o $@ $^ $(DRIVER_LIBS)
 
 # The lab's own device code (L2 flush, copy; the chapters' demo kernels): PTX for
 # the lowest target nvcc 13 supports, so the driver JITs it for whatever GPU it finds.
@@ -96,8 +134,57 @@ build/libexec/cudalab/%.ptx: kernels/%.cu
 	@mkdir -p $(@D)
 	$(NVCC) -ptx -arch=compute_75 -O3 -o $@ $<
 
+# --- man page and completion, from the command table ----------------------
+build/gen/commands.tsv: bin/cudalab
+	@mkdir -p $(@D)
+	./bin/cudalab --dump-commands >$@.tmp && mv $@.tmp $@
+build/gen/cudalab.1: build/gen/commands.tsv lab/cli/cudalab.1.in lab/cli/gen-man.sh
+	lab/cli/gen-man.sh $(VERSION) $(DEFAULT_ARCH) lab/cli/cudalab.1.in <$< >$@.tmp && mv $@.tmp $@
+build/gen/cudalab.bash: build/gen/commands.tsv lab/cli/gen-completion.sh
+	lab/cli/gen-completion.sh bash <$< >$@.tmp && mv $@.tmp $@
+build/gen/_cudalab: build/gen/commands.tsv lab/cli/gen-completion.sh
+	lab/cli/gen-completion.sh zsh <$< >$@.tmp && mv $@.tmp $@
+
+# --- install ---------------------------------------------------------------
+INSTALL_DATA_DIRS := exercises solutions kernels docs
+I := $(DESTDIR)$(PREFIX)
+
+install: all
+	install -d $(I)/bin $(I)/libexec/cudalab $(I)/share/cudalab $(DESTDIR)$(MANDIR)/man1 \
+	    $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
+	install -m 755 bin/cudalab $(I)/bin/cudalab
+	install -m 755 $(DRIVERS:%=build/libexec/cudalab/%) $(I)/libexec/cudalab/
+	install -m 644 $(KERNEL_PTX:%=build/libexec/cudalab/%) $(I)/libexec/cudalab/
+	rm -rf $(addprefix $(I)/share/cudalab/,$(INSTALL_DATA_DIRS))
+	cp -R --no-preserve=ownership $(INSTALL_DATA_DIRS) $(I)/share/cudalab/
+	chmod -R u=rwX,go=rX $(I)/share/cudalab
+	install -m 644 build/gen/cudalab.1 $(DESTDIR)$(MANDIR)/man1/cudalab.1
+	install -m 644 build/gen/cudalab.bash $(DESTDIR)$(BASHCOMPDIR)/cudalab
+	install -m 644 build/gen/_cudalab $(DESTDIR)$(ZSHCOMPDIR)/_cudalab
+
+uninstall:
+	rm -f $(I)/bin/cudalab $(DESTDIR)$(MANDIR)/man1/cudalab.1 \
+	    $(DESTDIR)$(BASHCOMPDIR)/cudalab $(DESTDIR)$(ZSHCOMPDIR)/_cudalab
+	rm -rf $(I)/libexec/cudalab $(I)/share/cudalab
+
+# --- Debian package ----------------------------------------------------------
+# dpkg-buildpackage writes its results next to the source folder, so it runs on
+# a copy of the tree (no build output) in build/deb/; its log is build/deb/build.log.
+# It always rebuilds (about 10 s on 2 cores).
+DEB_ARCH = $(shell dpkg --print-architecture)
+DEB_FILE = build/deb/cudalab_$(VERSION)_$(DEB_ARCH).deb
+
+deb:
+	@rm -rf build/deb && mkdir -p build/deb/cudalab-$(VERSION)
+	@tar -c --exclude=./build --exclude=./bin --exclude=./.git . | tar -x -C build/deb/cudalab-$(VERSION)
+	@echo "dpkg-buildpackage (log: build/deb/build.log)"
+	@cd build/deb/cudalab-$(VERSION) && \
+	    DEB_BUILD_OPTIONS="nocheck parallel=2" dpkg-buildpackage -b -us -uc >../build.log 2>&1 || \
+	    { tail -n 40 ../build.log; exit 1; }
+	@ls build/deb/*.deb
+
 # --- sanitized test build --------------------------------------------------
-build/san/obj/%.o: %.c | build/.deps-ok
+build/san/obj/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(SAN_CFLAGS) -c $< -o $@
 
@@ -133,19 +220,28 @@ export CUDALAB_LIBEXECDIR_TEST := $(CURDIR)/build/san/libexec/cudalab
 export ASAN_OPTIONS := detect_leaks=1:abort_on_error=0
 export UBSAN_OPTIONS := print_stacktrace=1
 
-test: all $(SAN_ALL)
+test: all $(SAN_ALL) build/.deps-test-ok
 	@$(MAKE) --no-print-directory format-check
 	@tests/run-unit.sh $(TESTS:%=build/san/tests/%)
 	@tests/e2e/run.sh
+	@$(MAKE) --no-print-directory test-package
+
+# The Debian package: built, unpacked into a clean folder root and run from there.
+test-package: build/.deps-test-ok deb
+	@CUDALAB_DEB=$(CURDIR)/$(DEB_FILE) E2E_TEST_TIMEOUT=300 tests/e2e/run.sh tests/e2e/package/test-deb.sh
 
 test-unit: $(SAN_ALL)
 	@tests/run-unit.sh $(TESTS:%=build/san/tests/%)
 
-test-e2e: all $(SAN_ALL)
+test-e2e: all $(SAN_ALL) build/.deps-test-ok
 	@tests/e2e/run.sh
 
 test-gpu: all
 	@tests/gpu/run.sh
+
+# The installed copy (make install, and the package when debhelper is there) on the GPU.
+test-gpu-install: all
+	@tests/gpu/installed.sh
 
 format:
 	$(CLANG_FORMAT) -i $(FORMAT_SRC)

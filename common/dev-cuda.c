@@ -87,9 +87,16 @@ static const struct {
     SYM(event_elapsed_time, "cuEventElapsedTime"),
     SYM(event_destroy, "cuEventDestroy_v2"),
     SYM(get_error_name, "cuGetErrorName"),
+    SYM(get_error_string, "cuGetErrorString"),
+};
+
+/* Looked up too, but a driver without them still opens (NULL when missing). */
+static const struct {
+    const char *symbol;
+    size_t offset;
+} optional_symbols[] = {
     SYM(func_get_attribute, "cuFuncGetAttribute"),
     SYM(occupancy_max_active_blocks, "cuOccupancyMaxActiveBlocksPerMultiprocessor"),
-    SYM(get_error_string, "cuGetErrorString"),
 #undef SYM
 };
 
@@ -213,6 +220,11 @@ load_library(lab_dev *dev, lab_err *err)
                                "the NVIDIA driver library lacks '%s': driver too old",
                                api_symbols[i].symbol);
         memcpy((char *)&dev->api + api_symbols[i].offset, &fn, sizeof(fn));
+    }
+    /* only the occupancy exercise needs these: missing, it fails alone (cuda_occupancy) */
+    for (size_t i = 0; i < ARRAY_SIZE(optional_symbols); i++) {
+        void *fn = dlsym(dev->lib, optional_symbols[i].symbol);
+        memcpy((char *)&dev->api + optional_symbols[i].offset, &fn, sizeof(fn));
     }
     return 0;
 }
@@ -563,6 +575,9 @@ cuda_occupancy(lab_module *m, const char *kernel, unsigned block, size_t dyn_sme
     CUresult rc_;
     int rc;
 
+    if (!dev->api.func_get_attribute || !dev->api.occupancy_max_active_blocks)
+        return lab_err_set(err, LAB_ENOSYS,
+                           "the NVIDIA driver library lacks the occupancy calls: driver too old");
     if ((rc = CALL(dev, dev->api.module_get_function(&f, m->mod, kernel), err,
                    "cuModuleGetFunction")) < 0)
         return lab_err_wrap(err, "kernel '%s'", kernel);

@@ -3,6 +3,7 @@
  */
 #include "common/driver.h"
 #include "common/report.h"
+#include "lab/core/clock.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -457,15 +458,6 @@ lab_driver_launch(lab_driver *d, lab_role role, lab_dim3 grid, lab_dim3 block, u
     return d->ops->launch(d->module[role], d->mangled[role], grid, block, shared, args, err);
 }
 
-bool
-lab_driver_is_timing_size(const lab_driver *d, unsigned long n)
-{
-    for (size_t i = 0; i < d->args.ntiming_sizes; i++)
-        if (d->args.timing_sizes[i] == n)
-            return true;
-    return false;
-}
-
 int
 lab_driver_add_case(lab_driver *d, unsigned long size, lab_role role, unsigned long grid,
                     double expected, double got, size_t bad, long first_bad, const char *detail,
@@ -485,63 +477,6 @@ lab_driver_add_case(lab_driver *d, unsigned long size, lab_role role, unsigned l
     cJSON_AddNumberToObject(c, "first_bad", (double)first_bad);
     cJSON_AddStringToObject(c, "detail", detail);
     cJSON_AddItemToArray(d->cases, c);
-    return 0;
-}
-
-typedef struct role_ctx {
-    lab_driver_role_fn prepare, launch;
-    void *ctx;
-    lab_role role;
-} role_ctx;
-
-static int
-role_prepare(void *ctx, lab_err *err)
-{
-    role_ctx *r = ctx;
-
-    return r->prepare(r->ctx, r->role, err);
-}
-
-static int
-role_launch(void *ctx, lab_err *err)
-{
-    role_ctx *r = ctx;
-
-    return r->launch(r->ctx, r->role, err);
-}
-
-int
-lab_driver_time_roles(lab_driver *d, unsigned long n, double bytes, lab_driver_role_fn prepare,
-                      lab_driver_role_fn launch, void *ctx, lab_err *err)
-{
-    role_ctx rc_[LAB_ROLE_COUNT];
-    lab_timed_kernel kernels[LAB_ROLE_COUNT];
-    lab_timing_result results[LAB_ROLE_COUNT];
-    size_t nk = 0;
-    cJSON *t, *list;
-    int rc;
-
-    for (int r = 0; r < LAB_ROLE_COUNT; r++) {
-        if (!lab_driver_is_gpu_role(d, (lab_role)r))
-            continue;
-        rc_[nk] = (role_ctx){ prepare, launch, ctx, (lab_role)r };
-        kernels[nk] = (lab_timed_kernel){ lab_role_names[r], prepare ? role_prepare : NULL,
-                                          role_launch, &rc_[nk] };
-        nk++;
-    }
-    if ((rc = lab_timing_run(&d->timing, kernels, nk, &d->args.timing, results, err)) < 0)
-        return lab_driver_fail(d, LAB_ROLE_STUDENT, "timing", n, err);
-    if (!(t = cJSON_CreateObject()))
-        return lab_err_set(err, LAB_ENOMEM, "out of memory");
-    cJSON_AddItemToArray(d->timings, t);
-    cJSON_AddNumberToObject(t, "size", (double)n);
-    cJSON_AddNumberToObject(t, "bytes", bytes);
-    cJSON_AddNumberToObject(t, "copy_gbps", d->copy_gbps);
-    cJSON_AddBoolToObject(t, "capped", results[0].capped);
-    list = cJSON_AddArrayToObject(t, "kernels");
-    for (size_t i = 0; i < nk; i++)
-        lab_report_add_timing(list, lab_role_names[rc_[i].role], &results[i].ns, bytes,
-                              d->info.peak_gbps, d->copy_gbps);
     return 0;
 }
 
@@ -566,4 +501,75 @@ lab_driver_finish(lab_driver *d)
     for (int i = 0; i < LAB_ROLE_COUNT; i++)
         lab_buf_release(&d->image[i]);
     return status;
+}
+
+#define CPU_MIN_SAMPLES 5
+#define CPU_MAX_SAMPLES 30
+#define CPU_TIME_CAP_S 1.5
+
+bool
+lab_driver_is_timing_size(const lab_driver *d, unsigned long n)
+{
+    for (size_t i = 0; i < d->args.ntiming_sizes; i++)
+        if (d->args.timing_sizes[i] == n)
+            return true;
+    return false;
+}
+
+static void
+time_cpu(const lab_size_timing *s, lab_stats *out)
+{
+    double ns[CPU_MAX_SAMPLES];
+    double start = lab_clock_now();
+    size_t k = 0;
+
+    while (k < CPU_MAX_SAMPLES &&
+           (k < CPU_MIN_SAMPLES || lab_clock_now() - start < CPU_TIME_CAP_S)) {
+        double t0;
+        if (s->cpu_restore)
+            s->cpu_restore(s->cpu_ctx); /* not timed */
+        t0 = lab_clock_now();
+        s->cpu(s->cpu_ctx);
+        ns[k++] = (lab_clock_now() - t0) * 1e9;
+    }
+    lab_stats_summarize(ns, k, out);
+}
+
+int
+lab_driver_time_size(lab_driver *d, const lab_size_timing *s, lab_err *err)
+{
+    lab_timed_kernel kernels[LAB_ROLE_COUNT];
+    lab_timing_result results[LAB_ROLE_COUNT];
+    lab_role roles[LAB_ROLE_COUNT];
+    size_t nk = 0;
+    cJSON *t, *list;
+    int rc;
+
+    for (int r = 0; r < LAB_ROLE_COUNT; r++) {
+        if (!lab_driver_is_gpu_role(d, (lab_role)r))
+            continue;
+        kernels[nk] = (lab_timed_kernel){ lab_role_names[r], s->prepare, s->launch, s->ctx[r] };
+        roles[nk++] = (lab_role)r;
+    }
+    if ((rc = lab_timing_run(&d->timing, kernels, nk, &d->args.timing, results, err)) < 0)
+        return lab_driver_fail(d, LAB_ROLE_STUDENT, "timing", s->n, err);
+    if (!(t = cJSON_CreateObject()))
+        return lab_err_set(err, LAB_ENOMEM, "out of memory");
+    cJSON_AddItemToArray(d->timings, t);
+    cJSON_AddNumberToObject(t, "size", (double)s->n);
+    cJSON_AddNumberToObject(t, "bytes", s->bytes);
+    cJSON_AddNumberToObject(t, "copy_gbps", d->copy_gbps);
+    cJSON_AddBoolToObject(t, "capped", results[0].capped);
+    list = cJSON_AddArrayToObject(t, "kernels");
+    for (size_t i = 0; i < nk; i++)
+        lab_report_add_timing(list, lab_role_names[roles[i]], &results[i].ns, s->bytes,
+                              d->info.peak_gbps, d->copy_gbps);
+    if (!lab_driver_is_gpu_role(d, LAB_ROLE_BASELINE) && s->cpu) {
+        lab_stats cpu;
+        time_cpu(s, &cpu);
+        lab_report_add_timing(list, "baseline", &cpu, s->bytes, d->info.peak_gbps, d->copy_gbps);
+        cJSON_AddStringToObject(cJSON_GetArrayItem(list, cJSON_GetArraySize(list) - 1), "where",
+                                "cpu");
+    }
+    return 0;
 }

@@ -22,7 +22,8 @@
  *
  * Call order in a driver's main():
  *   if (lab_driver_start(&d, argc, argv, "reduce-int", "PiS_j") == 0)
- *       ... family work: lab_driver_launch, checks, lab_timing_run ...
+ *       ... family work: lab_driver_launch, checks, and at each timing size
+ *           lab_driver_time_size (or lab_timing_run) ...
  *   return lab_driver_finish(&d);
  */
 #ifndef COMMON_DRIVER_H
@@ -109,19 +110,29 @@ int lab_driver_launch(lab_driver *d, lab_role role, lab_dim3 grid, lab_dim3 bloc
  * the size, the device's own error code and err's message.  Returns err->code. */
 int lab_driver_fail(lab_driver *d, lab_role role, const char *stage, unsigned long size,
                     const lab_err *err);
-/* Is n one of --timing-sizes? */
+/* At a timing size: every GPU role timed interleaved (common/timing), the host baseline
+ * timed when the baseline is "cpu", and the size's entry added to the report's "timings". */
+typedef struct lab_size_timing {
+    unsigned long n;
+    double bytes; /* moved by one run, for GB/s */
+    /* Untimed before each sample (may be NULL), then the timed launch; both get ctx[role]. */
+    int (*prepare)(void *ctx, lab_err *err);
+    int (*launch)(void *ctx, lab_err *err);
+    void *ctx[LAB_ROLE_COUNT];
+    /* The host baseline, one run; cpu_restore (may be NULL) runs untimed before each. */
+    void (*cpu_restore)(void *cpu_ctx);
+    void (*cpu)(void *cpu_ctx);
+    void *cpu_ctx;
+} lab_size_timing;
+
 bool lab_driver_is_timing_size(const lab_driver *d, unsigned long n);
+/* Returns <0 (and the report says why) when timing failed on the device. */
+int lab_driver_time_size(lab_driver *d, const lab_size_timing *s, lab_err *err);
+
 /* Appends one case {size, role, grid, correct, expected, got, bad, first_bad, detail}. */
 int lab_driver_add_case(lab_driver *d, unsigned long size, lab_role role, unsigned long grid,
                         double expected, double got, size_t bad, long first_bad, const char *detail,
                         lab_err *err);
-/* A family's per-role step for lab_driver_time_roles: restore the input (prepare) or
- * launch (launch), asynchronously. */
-typedef int (*lab_driver_role_fn)(void *ctx, lab_role role, lab_err *err);
-/* Times every GPU role at size n interleaved (lab_timing_run) and appends the
- * timings entry; bytes moved per launch give GB/s.  prepare may be NULL. */
-int lab_driver_time_roles(lab_driver *d, unsigned long n, double bytes, lab_driver_role_fn prepare,
-                          lab_driver_role_fn launch, void *ctx, lab_err *err);
 /* Emits the report, closes the device; the process exit status. */
 int lab_driver_finish(lab_driver *d);
 

@@ -748,3 +748,43 @@ Test(store, newer_schema_is_refused)
     lab_store_close(st); /* NULL: does nothing */
     lab_buf_release(&path);
 }
+
+/* quick_check: a healthy store is 0; an index page whose cell pointers point
+ * nowhere is 1, with SQLite's findings on one line. */
+Test(store, check_finds_a_damaged_index)
+{
+    static const unsigned char bad_header[] = { 0x0d, 0x00, 0x00, 0x00, 0x05, 0x0f, 0xff };
+    lab_buf path = LAB_BUF_INIT, problems = LAB_BUF_INIT;
+    lab_err err = LAB_ERR_INIT;
+    lab_store *st;
+    sqlite3_int64 root, page_size;
+    FILE *fp;
+
+    tmp_path(&path, "progress.db");
+    st = open_ok(path.buf);
+    for (int i = 0; i < 5; i++) {
+        lab_attempt a = attempt("reduction/neighbored", "PASS");
+        add_ok(st, &a);
+    }
+    cr_assert_eq(lab_store_check(st, &problems, &err), 0, "%s", err.msg);
+    cr_assert_eq(problems.len, 0);
+    cr_assert_str_eq(lab_store_path(st), path.buf);
+    lab_store_close(st);
+
+    root = sql_int(path.buf, "SELECT rootpage FROM sqlite_master WHERE type = 'index' AND name = "
+                             "'attempts_exercise_time'");
+    page_size = sql_int(path.buf, "PRAGMA page_size");
+    cr_assert_gt(root, 1);
+    cr_assert_not_null(fp = fopen(path.buf, "r+b"));
+    cr_assert_eq(fseek(fp, (long)((root - 1) * page_size), SEEK_SET), 0);
+    cr_assert_eq(fwrite(bad_header, 1, sizeof(bad_header), fp), sizeof(bad_header));
+    cr_assert_eq(fclose(fp), 0);
+
+    st = open_ok(path.buf);
+    cr_assert_eq(lab_store_check(st, &problems, &err), 1, "%s", err.msg);
+    cr_assert_not_null(strstr(problems.buf, "*** in database main ***"), "%s", problems.buf);
+    cr_assert_null(strchr(problems.buf, '\n'), "%s", problems.buf);
+    lab_store_close(st);
+    lab_buf_release(&path);
+    lab_buf_release(&problems);
+}

@@ -25,9 +25,10 @@ typedef enum lab_complete {
 } lab_complete;
 
 typedef struct lab_cli {
-    lab *lab;
-    bool json;  /* --json: machine-readable output */
-    bool color; /* stdout is a terminal and NO_COLOR is unset */
+    lab *lab;               /* NULL only for a without_lab command when lab_open failed */
+    const char *open_error; /* why lab_open failed, then */
+    bool json;              /* --json: machine-readable output */
+    bool color;             /* stdout is a terminal and NO_COLOR is unset or empty */
     bool tty_err;
 } lab_cli;
 
@@ -36,6 +37,7 @@ typedef struct lab_cmd {
     const char *args; /* "EXERCISE [FILE] [--json]" */
     const char *help; /* one line */
     lab_complete complete[2];
+    bool without_lab; /* runs even when the lab cannot open (cli->lab NULL) */
     int (*run)(lab_cli *cli, int argc, char **argv);
 } lab_cmd;
 
@@ -52,6 +54,10 @@ const char *lab_cli_sgr(const lab_cli *cli, const char *params);
 const char *lab_cli_reset(const lab_cli *cli);
 
 extern const lab_cmd lab_cmd_list, lab_cmd_show, lab_cmd_start, lab_cmd_grade, lab_cmd_demo,
-    lab_cmd_device, lab_cmd_help;
+    lab_cmd_device, lab_cmd_doctor, lab_cmd_help;
+
+/* The table as tab-separated lines (name, args, help, completion of the first two
+ * arguments: none|exercise|file), for the man page and completion generators. */
+void lab_cli_dump_commands(FILE *fp);
 
 #endif

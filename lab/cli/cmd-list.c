@@ -18,6 +18,15 @@ status_text(const lab_progress *p)
     return "attempted";
 }
 
+/* One exercise id a line, for shell completion: no store, no status. */
+static int
+print_ids(const lab_catalog *cat)
+{
+    for (size_t i = 0; i < lab_catalog_exercise_count(cat); i++)
+        puts(lab_catalog_exercise(cat, i)->id);
+    return LAB_EXIT_OK;
+}
+
 static int
 list_run(lab_cli *cli, int argc, char **argv)
 {
@@ -29,6 +38,8 @@ list_run(lab_cli *cli, int argc, char **argv)
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "--json"))
             cli->json = true;
+        else if (!strcmp(argv[i], "--ids"))
+            return print_ids(cat);
         else
             return lab_cli_error("list: unexpected argument '%s'", argv[i]);
     }
@@ -88,7 +99,7 @@ list_run(lab_cli *cli, int argc, char **argv)
 
 const lab_cmd lab_cmd_list = {
     .name = "list",
-    .args = "[--json]",
+    .args = "[--json | --ids]",
     .help = "list the chapters and exercises with your progress",
     .run = list_run,
 };

@@ -1,13 +1,26 @@
 /*
  * cmd-start.c - `cudalab start EXERCISE`: copy the starter to
- * work/<chapter>/<exercise>.cu, never over an existing file.
+ * work/<chapter>/<exercise>.cu under the current folder, never over an
+ * existing file, and say where that is (the student's work folder is wherever
+ * they run the lab; the lab's own files are installed elsewhere).
  */
 #include "lab/cli/cli.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+static void
+print_work_folder(void)
+{
+    char *cwd = getcwd(NULL, 0);
+
+    if (cwd)
+        printf("Your work folder: %s/work (run cudalab from %s to grade it)\n", cwd, cwd);
+    free(cwd);
+}
 
 static int
 start_run(lab_cli *cli, int argc, char **argv)
@@ -24,6 +37,7 @@ start_run(lab_cli *cli, int argc, char **argv)
     lab_work_path(ex, &work);
     if (access(work.buf, F_OK) == 0) {
         printf("%s already exists: edit it, then run: cudalab grade %s\n", work.buf, ex->id);
+        print_work_folder();
         goto out;
     }
     lab_buf_printf(&dir, "work/%s", ex->chapter);
@@ -40,6 +54,7 @@ start_run(lab_cli *cli, int argc, char **argv)
     printf("Created %s from the starter.\nRead the task:  cudalab show %s\nThen grade:     "
            "cudalab grade %s\n",
            work.buf, ex->id, ex->id);
+    print_work_folder();
 out:
     lab_buf_release(&work);
     lab_buf_release(&dir);

@@ -7,8 +7,8 @@
 #include <string.h>
 
 const lab_cmd *const lab_cmds[] = {
-    &lab_cmd_list, &lab_cmd_show,   &lab_cmd_start, &lab_cmd_grade,
-    &lab_cmd_demo, &lab_cmd_device, &lab_cmd_help,
+    &lab_cmd_list, &lab_cmd_show,   &lab_cmd_start,  &lab_cmd_grade,
+    &lab_cmd_demo, &lab_cmd_device, &lab_cmd_doctor, &lab_cmd_help,
 };
 const size_t lab_cmd_count = ARRAY_SIZE(lab_cmds);
 
@@ -19,6 +19,20 @@ lab_cli_find(const char *name)
         if (!strcmp(lab_cmds[i]->name, name))
             return lab_cmds[i];
     return NULL;
+}
+
+void
+lab_cli_dump_commands(FILE *fp)
+{
+    static const char *const kinds[] = {
+        [LAB_COMPLETE_NONE] = "none",
+        [LAB_COMPLETE_EXERCISE] = "exercise",
+        [LAB_COMPLETE_FILE] = "file",
+    };
+
+    for (size_t i = 0; i < lab_cmd_count; i++)
+        fprintf(fp, "%s\t%s\t%s\t%s\t%s\n", lab_cmds[i]->name, lab_cmds[i]->args, lab_cmds[i]->help,
+                kinds[lab_cmds[i]->complete[0]], kinds[lab_cmds[i]->complete[1]]);
 }
 
 int

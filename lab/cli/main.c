@@ -2,6 +2,9 @@
  * main.c - cudalab's entry point: global options, then one command from the
  * table in cmd-table.c.  With no command it shows the catalog and how to
  * begin (the full-screen menu is a separate front end).
+ *
+ * `cudalab --dump-commands` (not in --help: for the build) prints the command
+ * table; the man page and the shell completions are generated from it.
  */
 #include "lab/cli/cli.h"
 #include "lab/core/proc.h"
@@ -36,6 +39,32 @@ print_first_steps(const lab_catalog *cat)
            first, first);
 }
 
+/* The lab's version, nvcc's and the NVIDIA driver's (the driver through the device probe). */
+static int
+print_version(void)
+{
+    lab_toolchain *tc = NULL;
+    lab_err err = LAB_ERR_INIT;
+    const lab_device *dev;
+    lab *l = NULL;
+
+    printf("cudalab " LAB_VERSION "\n");
+    if (lab_toolchain_find(&tc, &err) == 0)
+        printf("nvcc %s (%s)\n", lab_toolchain_version(tc), lab_toolchain_nvcc(tc));
+    else
+        printf("nvcc: %s\n", err.msg);
+    lab_toolchain_free(tc);
+    if (lab_open(&l, &err) < 0 || lab_device_probe(l, &dev, &err) < 0)
+        printf("NVIDIA driver: unknown (%s)\n", err.msg);
+    else if (!dev->driver_found)
+        printf("NVIDIA driver: none (%s)\n", dev->driver_library);
+    else
+        printf("NVIDIA driver for CUDA %d.%d (%s)\n", dev->driver_version / 1000,
+               dev->driver_version % 1000 / 10, dev->driver_library);
+    lab_close(l);
+    return LAB_EXIT_OK;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -48,8 +77,10 @@ main(int argc, char **argv)
         usage(stdout);
         return LAB_EXIT_OK;
     }
-    if (argc > 1 && !strcmp(argv[1], "--version")) {
-        printf("cudalab " LAB_VERSION "\n");
+    if (argc > 1 && !strcmp(argv[1], "--version"))
+        return print_version();
+    if (argc > 1 && !strcmp(argv[1], "--dump-commands")) {
+        lab_cli_dump_commands(stdout);
         return LAB_EXIT_OK;
     }
     if (argc > 1 && argv[1][0] == '-') {
@@ -63,10 +94,14 @@ main(int argc, char **argv)
     }
     if (lab_proc_install_cleanup(&err) < 0)
         return lab_cli_error("%s", err.msg);
-    cli.color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
+    /* no-color.org: NO_COLOR present and not empty turns colour off */
+    cli.color = isatty(STDOUT_FILENO) && !(getenv("NO_COLOR") && *getenv("NO_COLOR"));
     cli.tty_err = isatty(STDERR_FILENO);
-    if (lab_open(&cli.lab, &err) < 0)
-        return lab_cli_error("%s", err.msg);
+    if (lab_open(&cli.lab, &err) < 0) {
+        if (!cmd->without_lab)
+            return lab_cli_error("%s", err.msg);
+        cli.open_error = err.msg;
+    }
     status = cmd->run(&cli, argc > 1 ? argc - 2 : 0, argc > 1 ? argv + 2 : argv + argc);
     if (argc == 1)
         print_first_steps(lab_catalog_of(cli.lab));

@@ -24,18 +24,22 @@
 #define PROBE_TIMEOUT_S 30
 #define CACHE_SUBDIR "build"
 
-/* The C++ parameter code of each family's kernel signature (Itanium mangling). */
+/* The C++ parameter code of each family's kernel signature (Itanium mangling), and what its
+ * driver times when the baseline is "cpu" (NULL: "the CPU"). */
 static const struct {
     const char *family;
     const char *params;
+    const char *cpu_baseline;
 } families[] = {
-    { "reduce-int", "PiS_j" },    /* (int *, int *, unsigned int) */
-    { "warp-ids", "PjS_S_j" },    /* (unsigned *gid, unsigned *warp, unsigned *lane, unsigned n) */
-    { "warp-active", "Pj" },      /* (unsigned *active) */
-    { "shuffle-int", "PKiPij" },  /* (const int *src, int *dst, unsigned int n) */
-    { "sum-matrix", "PfS_S_ii" }, /* (float *A, float *B, float *C, int nx, int ny) */
-    { "host-reduce-int", "Pii" }, /* int f(int *, int) */
-    { "host-occupancy", "PK9OccDeviceiii" }, /* int f(const OccDevice *, int, int, int) */
+    { "reduce-int", "PiS_j", "the CPU recursiveReduce" }, /* (int *, int *, unsigned int) */
+    { "reduce-float", "PKfPfj", "the CPU serial sum" },   /* (const float *, float *, unsigned) */
+    { "host-reduce-int", "Pii", NULL },                   /* int f(int *, int) */
+    { "warp-ids", "PjS_S_j",
+      NULL },                      /* (unsigned *gid, unsigned *warp, unsigned *lane, unsigned n) */
+    { "warp-active", "Pj", NULL }, /* (unsigned *active) */
+    { "shuffle-int", "PKiPij", NULL },  /* (const int *src, int *dst, unsigned int n) */
+    { "sum-matrix", "PfS_S_ii", NULL }, /* (float *A, float *B, float *C, int nx, int ny) */
+    { "host-occupancy", "PK9OccDeviceiii", NULL }, /* int f(const OccDevice *, int, int, int) */
 };
 
 struct lab {
@@ -70,25 +74,30 @@ exe_prefix(void)
     return exe;
 }
 
+/* $env, else prefix/installed_rel in an installed copy (PREFIX/share/cudalab/exercises
+ * exists), else prefix/source_rel in a source tree (prefix/exercises exists), else the
+ * installed path, for the error to name. */
 static char *
-pick_dir(const char *env, const char *prefix, const char *source_rel, const char *probe_rel,
-         const char *installed_rel)
+pick_dir(const char *env, const char *prefix, const char *installed_rel, const char *source_rel)
 {
     const char *v = getenv(env);
     lab_buf b = LAB_BUF_INIT;
+    bool source;
 
     if (v && *v)
         return strdup(v);
     if (!prefix)
         return NULL;
-    lab_buf_printf(&b, "%s/%s", prefix, probe_rel);
-    if (is_dir(b.buf)) {
-        lab_buf_reset(&b);
+    lab_buf_printf(&b, "%s/share/cudalab/exercises", prefix);
+    source = !is_dir(b.buf);
+    lab_buf_reset(&b);
+    lab_buf_printf(&b, "%s/exercises", prefix);
+    source = source && is_dir(b.buf);
+    lab_buf_reset(&b);
+    if (source)
         lab_buf_printf(&b, "%s%s%s", prefix, *source_rel ? "/" : "", source_rel);
-    } else {
-        lab_buf_reset(&b);
+    else
         lab_buf_printf(&b, "%s/%s", prefix, installed_rel);
-    }
     return lab_buf_detach(&b);
 }
 
@@ -120,9 +129,9 @@ lab_open(lab **out, lab_err *err)
         free(prefix);
         return lab_err_set(err, LAB_ENOMEM, "out of memory");
     }
-    l->datadir = pick_dir("CUDALAB_DATADIR", prefix, "", "exercises", "share/cudalab");
-    l->libexecdir = pick_dir("CUDALAB_LIBEXECDIR", prefix, "build/libexec/cudalab", "exercises",
-                             "libexec/cudalab");
+    l->datadir = pick_dir("CUDALAB_DATADIR", prefix, "share/cudalab", "");
+    l->libexecdir =
+        pick_dir("CUDALAB_LIBEXECDIR", prefix, "libexec/cudalab", "build/libexec/cudalab");
     l->cachedir = cache_dir();
     free(prefix);
     if (l->cachedir) {
@@ -216,19 +225,16 @@ lab_run_driver(lab *l, const char *driver, lab_strvec *args, double timeout_s,
 }
 
 int
-lab_device_probe(lab *l, const lab_device **out, lab_err *err)
+lab_backend_probe(lab *l, const char *backend, lab_device *out, lab_err *err)
 {
     lab_strvec args = LAB_STRVEC_INIT;
     lab_runreport r;
     lab_proc p;
     int rc;
 
-    if (l->probed) {
-        *out = &l->device;
-        return 0;
-    }
-    memset(&l->device, 0, sizeof(l->device));
-    lab_strvec_pushl(&args, "--probe", NULL);
+    memset(out, 0, sizeof(*out));
+    lab_strvec_pushf(&args, "--backend=%s", backend);
+    lab_strvec_push(&args, "--probe");
     rc = lab_run_driver(l, "device-probe", &args, PROBE_TIMEOUT_S, NULL, &p, err);
     lab_strvec_release(&args);
     if (rc < 0)
@@ -239,23 +245,38 @@ lab_device_probe(lab *l, const lab_device **out, lab_err *err)
         lab_runreport_release(&r);
         goto out;
     }
+    out->driver_found = r.driver_found;
+    out->driver_version = r.driver_version;
+    snprintf(out->driver_library, sizeof(out->driver_library), "%s", r.driver_library);
     if (!strcmp(r.status, "ok")) {
         int major = 0, minor = 0;
-        l->device.present = true;
-        snprintf(l->device.name, sizeof(l->device.name), "%s", r.device);
-        snprintf(l->device.cc, sizeof(l->device.cc), "%s", r.cc);
+        out->present = true;
+        snprintf(out->name, sizeof(out->name), "%s", r.device);
+        snprintf(out->cc, sizeof(out->cc), "%s", r.cc);
         sscanf(r.cc, "%d.%d", &major, &minor);
-        snprintf(l->device.arch, sizeof(l->device.arch), "sm_%d%d", major, minor);
-        l->device.peak_gbps = r.peak_gbps;
+        snprintf(out->arch, sizeof(out->arch), "sm_%d%d", major, minor);
+        out->peak_gbps = r.peak_gbps;
     } else {
-        snprintf(l->device.reason, sizeof(l->device.reason), "%s", r.reason);
+        snprintf(out->reason, sizeof(out->reason), "%s", r.reason);
     }
     lab_runreport_release(&r);
-    l->probed = true;
-    *out = &l->device;
 out:
     lab_proc_release(&p);
     return rc;
+}
+
+int
+lab_device_probe(lab *l, const lab_device **out, lab_err *err)
+{
+    int rc;
+
+    if (!l->probed) {
+        if ((rc = lab_backend_probe(l, "cuda", &l->device, err)) < 0)
+            return rc;
+        l->probed = true;
+    }
+    *out = &l->device;
+    return 0;
 }
 
 void
@@ -291,11 +312,13 @@ lab_target_arch(const lab_device *dev)
 }
 
 static const char *
-family_params(const char *family)
+family_params(const char *family, const char **cpu_baseline)
 {
     for (size_t i = 0; i < ARRAY_SIZE(families); i++)
-        if (!strcmp(families[i].family, family))
+        if (!strcmp(families[i].family, family)) {
+            *cpu_baseline = families[i].cpu_baseline ? families[i].cpu_baseline : "the CPU";
             return families[i].params;
+        }
     return NULL;
 }
 
@@ -394,15 +417,15 @@ lab_module_path(const lab_exercise *ex, const lab_build *b)
 static void
 shape_args(lab_strvec *args, const char *prefix, const lab_exercise *ex)
 {
+    /* every field, defaults too: the baseline's shape must not fall back to the student's */
     if (*prefix) /* the step before: its first shape's threads */
         lab_strvec_pushf(args, "--%sblock=%u", prefix, ex->block);
     else
         blocks_arg(args, ex);
     lab_strvec_pushf(args, "--%sunroll=%u", prefix, ex->unroll);
-    if (ex->output == LAB_OUTPUT_TOTAL)
-        lab_strvec_pushf(args, "--%soutput=total", prefix);
-    if (ex->grid_per_sm)
-        lab_strvec_pushf(args, "--%sgrid-per-sm=%u", prefix, ex->grid_per_sm);
+    lab_strvec_pushf(args, "--%soutput=%s", prefix,
+                     ex->output == LAB_OUTPUT_TOTAL ? "total" : "partials");
+    lab_strvec_pushf(args, "--%sgrid-per-sm=%u", prefix, ex->grid_per_sm);
     if (ex->entry)
         lab_strvec_pushf(args, "--%sentry=%s", prefix, ex->entry);
 }
@@ -478,7 +501,7 @@ lab_grade(lab *l, const lab_grade_request *req, lab_grading *g, lab_err *err)
     const lab_device *dev;
     lab_build student, baseline, reference;
     lab_buf why = LAB_BUF_INIT, mangled = LAB_BUF_INIT, found = LAB_BUF_INIT;
-    const char *params;
+    const char *params, *cpu_baseline;
     int rc;
 
     lab_build_init(&student);
@@ -486,7 +509,7 @@ lab_grade(lab *l, const lab_grade_request *req, lab_grading *g, lab_err *err)
     lab_build_init(&reference);
     g->seed =
         req->seed ? req->seed : ((uint64_t)time(NULL) << 20 ^ (uint64_t)getpid()) % 1000000007;
-    if (!(params = family_params(ex->family))) {
+    if (!(params = family_params(ex->family, &cpu_baseline))) {
         rc = lab_err_set(err, LAB_EINVAL, "%s: unknown family '%s'", ex->manifest, ex->family);
         goto out;
     }
@@ -498,7 +521,7 @@ lab_grade(lab *l, const lab_grade_request *req, lab_grading *g, lab_err *err)
         }
         snprintf(g->baseline_name, sizeof(g->baseline_name), "%s", base_ex->kernel);
     } else {
-        snprintf(g->baseline_name, sizeof(g->baseline_name), "the CPU recursiveReduce");
+        snprintf(g->baseline_name, sizeof(g->baseline_name), "%s", cpu_baseline);
     }
     if (access(req->file, R_OK) < 0) {
         rc = lab_err_set(err, LAB_ENOENT, "cannot read '%s': %s", req->file, strerror(errno));

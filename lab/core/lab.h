@@ -3,12 +3,12 @@
  * file against one exercise (DESIGN.md "How a grade flows").
  *
  * Paths (each overridable by an environment variable, for tests and installs):
- *   datadir     exercises/, solutions/, docs/     $CUDALAB_DATADIR; else the source tree
- *               the binary was built in (bin/..), else <prefix>/share/cudalab
- *   libexecdir  drivers, lab-kernels.ptx          $CUDALAB_LIBEXECDIR; else build/libexec/cudalab
- *               of the source tree, else <prefix>/libexec/cudalab
- *   cachedir    compiled kernels                  $CUDALAB_CACHE_DIR; else $XDG_CACHE_HOME/cudalab,
- *               else ~/.cache/cudalab
+ *   datadir     exercises/, solutions/, docs/     $CUDALAB_DATADIR; else <prefix>/share/cudalab
+ *               of an installed copy (prefix = the binary's ../, symlinks resolved), else the
+ *               source tree the binary was built in (bin/..)
+ *   libexecdir  drivers, lab-kernels.ptx          $CUDALAB_LIBEXECDIR; else
+ * <prefix>/libexec/cudalab, else build/libexec/cudalab of the source tree cachedir    compiled
+ * kernels                  $CUDALAB_CACHE_DIR; else $XDG_CACHE_HOME/cudalab, else ~/.cache/cudalab
  *   store       progress.db (lab/core/store.h)
  *
  * Call order: lab_open; lab_catalog_of / lab_device / lab_grade any number of
@@ -43,7 +43,9 @@ typedef struct lab_device {
     char reason[512]; /* why there is none */
     double peak_gbps;
     int sm_count;
-    int driver_version;
+    bool driver_found;        /* libcuda.so.1 could be loaded by the probe */
+    int driver_version;       /* cuDriverGetVersion: 13000 = CUDA 13.0; 0 unknown */
+    char driver_library[256]; /* where it was loaded from, or why not */
 } lab_device;
 
 typedef enum lab_stage {
@@ -86,6 +88,10 @@ const char *lab_libexecdir(const lab *l);
 int lab_store_of(lab *l, lab_store **out, lab_err *err);
 /* What GPU the drivers see (probed once per lab, in a child process). */
 int lab_device_probe(lab *l, const lab_device **out, lab_err *err);
+/* Probes one backend ("cuda", "sim") afresh: out->present when the drivers can run
+ * kernels on it, else out->reason.  "sim" is the simulator's capability: a build
+ * without it answers "not available". */
+int lab_backend_probe(lab *l, const char *backend, lab_device *out, lab_err *err);
 /* The student's file for an exercise: work/<chapter>/<name>.cu under the current directory. */
 int lab_work_path(const lab_exercise *ex, lab_buf *out);
 

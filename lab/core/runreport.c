@@ -147,6 +147,18 @@ lab_runreport_parse(const char *json, size_t len, lab_runreport *out, lab_err *e
         copy_string(out->cc, sizeof(out->cc), dev, "cc");
         out->peak_gbps = number(dev, "peak_gbps");
     }
+    if ((dev = cJSON_GetObjectItemCaseSensitive(root, "driver"))) {
+        out->driver_found = boolean(dev, "found");
+        out->driver_version = (int)number(dev, "version");
+        copy_string(out->driver_library, sizeof(out->driver_library), dev, "library");
+    } else if (out->device[0]) {
+        /* a report without "driver" (older probes, grading drivers): a device opened, so
+         * the library loaded; its version is the device's */
+        out->driver_found = true;
+        out->driver_version =
+            (int)number(cJSON_GetObjectItemCaseSensitive(root, "device"), "driver_version");
+        snprintf(out->driver_library, sizeof(out->driver_library), "libcuda.so.1");
+    }
     out->copy_gbps = number(root, "copy_gbps");
     out->seed = number(root, "seed");
     out->block = (unsigned long)number(root, "block");

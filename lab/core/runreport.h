@@ -61,7 +61,10 @@ typedef struct lab_runreport {
         char name[64];
         char message[512];
     } error;
-    char device[256]; /* "" when none */
+    char device[256];  /* "" when none */
+    bool driver_found; /* the probe's "driver" (else implied by "device"): libcuda.so.1 loaded */
+    int driver_version;
+    char driver_library[256]; /* its path, or the loader's error */
     char cc[16];
     double peak_gbps;
     double copy_gbps;

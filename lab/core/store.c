@@ -492,3 +492,37 @@ out:
     sqlite3_finalize(stmt);
     return rc;
 }
+
+int
+lab_store_check(lab_store *st, lab_buf *problems, lab_err *err)
+{
+    sqlite3_stmt *stmt = NULL;
+    int src, rc = 0;
+
+    lab_buf_reset(problems);
+    if ((src = sqlite3_prepare_v2(st->db, "PRAGMA quick_check", -1, &stmt, NULL)) != SQLITE_OK)
+        goto fail;
+    while ((src = sqlite3_step(stmt)) == SQLITE_ROW) {
+        const char *line = (const char *)sqlite3_column_text(stmt, 0);
+        if (line && strcmp(line, "ok"))
+            lab_buf_printf(problems, "%s%s", problems->len ? "; " : "", line);
+    }
+    for (size_t i = 0; i < problems->len; i++) /* one line: SQLite's report has several */
+        if (problems->buf[i] == '\n')
+            problems->buf[i] = ' ';
+    if (src == SQLITE_DONE) {
+        rc = problems->len ? 1 : 0;
+        goto out;
+    }
+fail:
+    rc = db_fail(st->db, src, "check", st->path, err);
+out:
+    sqlite3_finalize(stmt);
+    return rc;
+}
+
+const char *
+lab_store_path(const lab_store *st)
+{
+    return st->path;
+}

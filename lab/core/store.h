@@ -59,5 +59,8 @@ int lab_store_progress(lab_store *st, const char *exercise, lab_progress *out, l
  * returned). */
 int lab_store_history(lab_store *st, const char *exercise,
                       int (*fn)(const lab_attempt *a, void *arg), void *arg, lab_err *err);
+/* SQLite's quick_check: 0 healthy, 1 damaged (problems says how), <0 when it cannot run. */
+int lab_store_check(lab_store *st, lab_buf *problems, lab_err *err);
+const char *lab_store_path(const lab_store *st);
 
 #endif

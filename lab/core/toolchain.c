@@ -46,23 +46,32 @@ search_path(const char *prog)
     return NULL;
 }
 
-static char *
-find_nvcc(void)
+char *
+lab_toolchain_find_tool(const char *name)
 {
-    const char *env = getenv("CUDALAB_NVCC"), *home = getenv("CUDA_HOME");
+    const char *home = getenv("CUDA_HOME");
     lab_buf b = LAB_BUF_INIT;
     char *p;
 
-    if (env && *env)
-        return strdup(env);
-    if ((p = search_path("nvcc")))
+    if ((p = search_path(name)))
         return p;
-    if (home && *home && lab_buf_printf(&b, "%s/bin/nvcc", home) == 0 && executable(b.buf))
+    if (home && *home && lab_buf_printf(&b, "%s/bin/%s", home, name) == 0 && executable(b.buf))
+        return lab_buf_detach(&b);
+    lab_buf_reset(&b);
+    if (lab_buf_printf(&b, "/usr/local/cuda/bin/%s", name) == 0 && executable(b.buf))
         return lab_buf_detach(&b);
     lab_buf_release(&b);
-    if (executable("/usr/local/cuda/bin/nvcc"))
-        return strdup("/usr/local/cuda/bin/nvcc");
     return NULL;
+}
+
+static char *
+find_nvcc(void)
+{
+    const char *env = getenv("CUDALAB_NVCC");
+
+    if (env && *env)
+        return strdup(env);
+    return lab_toolchain_find_tool("nvcc");
 }
 
 int

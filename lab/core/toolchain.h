@@ -33,6 +33,9 @@
 typedef struct lab_toolchain lab_toolchain;
 
 int lab_toolchain_find(lab_toolchain **out, lab_err *err);
+/* A CUDA tool ("ncu", "compute-sanitizer") on PATH, in $CUDA_HOME/bin or /usr/local/cuda/bin
+ * (malloc'd path), or NULL. */
+char *lab_toolchain_find_tool(const char *name);
 void lab_toolchain_free(lab_toolchain *tc);
 const char *lab_toolchain_nvcc(const lab_toolchain *tc);    /* path */
 const char *lab_toolchain_version(const lab_toolchain *tc); /* "13.0.88" */

@@ -33,15 +33,41 @@ typedef struct problem {
     lab_dptr d_src, d_dst;
 } problem;
 
+/* One role's launch: what lab_driver_time_size times. */
+typedef struct timed {
+    problem *p;
+    lab_role role;
+} timed;
+
 static int
-launch(void *ctx, lab_role role, lab_err *err)
+launch(problem *p, lab_role role, lab_err *err)
 {
-    problem *p = ctx;
     unsigned int n = (unsigned int)p->n, block = p->d->args.block;
     lab_dim3 grid = { (unsigned)((p->n + block - 1) / block), 1, 1 };
     void *args[] = { &p->d_src, &p->d_dst, &n };
 
     return lab_driver_launch(p->d, role, grid, p->d->args.blocks[0], 0, args, err);
+}
+
+static int
+timed_launch(void *ctx, lab_err *err)
+{
+    timed *t = ctx;
+
+    return launch(t->p, t->role, err);
+}
+
+static void
+time_roles(problem *p, lab_err *err)
+{
+    timed t[LAB_ROLE_COUNT];
+    lab_size_timing st = { .n = p->n, .bytes = 8.0 * (double)p->n, .launch = timed_launch };
+
+    for (int r = 0; r < LAB_ROLE_COUNT; r++) {
+        t[r] = (timed){ p, (lab_role)r };
+        st.ctx[r] = &t[r];
+    }
+    lab_driver_time_size(p->d, &st, err);
 }
 
 static int
@@ -113,7 +139,7 @@ run(lab_driver *d)
             if (lab_driver_is_gpu_role(d, (lab_role)r))
                 check(&p, (lab_role)r, &err);
         if (!d->failed && lab_driver_is_timing_size(d, p.n))
-            lab_driver_time_roles(d, p.n, 8.0 * (double)p.n, NULL, launch, &p, &err);
+            time_roles(&p, &err);
         free(p.src);
         free(p.got);
     }

@@ -42,13 +42,39 @@ grid_of(const problem *p, lab_dim3 s)
     return (lab_dim3){ ((unsigned)p->nx + s.x - 1) / s.x, ((unsigned)p->ny + s.y - 1) / s.y, 1 };
 }
 
+/* One role's launch: what lab_driver_time_size times. */
+typedef struct timed {
+    problem *p;
+    lab_role role;
+} timed;
+
 static int
-launch(void *ctx, lab_role role, lab_err *err)
+launch(problem *p, lab_role role, lab_err *err)
 {
-    problem *p = ctx;
     void *args[] = { &p->da, &p->db, &p->dc, &p->nx, &p->ny };
 
     return lab_driver_launch(p->d, role, grid_of(p, p->shape), p->shape, 0, args, err);
+}
+
+static int
+timed_launch(void *ctx, lab_err *err)
+{
+    timed *t = ctx;
+
+    return launch(t->p, t->role, err);
+}
+
+static void
+time_roles(problem *p, unsigned long n, lab_err *err)
+{
+    timed t[LAB_ROLE_COUNT];
+    lab_size_timing st = { .n = n, .bytes = 12.0 * (double)p->cells, .launch = timed_launch };
+
+    for (int r = 0; r < LAB_ROLE_COUNT; r++) {
+        t[r] = (timed){ p, (lab_role)r };
+        st.ctx[r] = &t[r];
+    }
+    lab_driver_time_size(p->d, &st, err);
 }
 
 static int
@@ -160,7 +186,7 @@ run(lab_driver *d)
         }
         p.shape = d->args.blocks[0];
         if (!d->failed && lab_driver_is_timing_size(d, n))
-            lab_driver_time_roles(d, n, 12.0 * (double)p.cells, NULL, launch, &p, &err);
+            time_roles(&p, n, &err);
         free(p.a);
         free(p.b);
         free(p.got);

@@ -96,6 +96,24 @@ expect_json "less-ref --json: PASS, 10 points, speedup 1.82, fraction 1.00" \
 expect_json "less-ref --json: the device and the driver's report" \
     'j["device"] == "'"$h100"'" and j["report"]["status"] == "ok" and len(j["report"]["cases"]) == 12'
 
+# --- the launch shapes: each role's own, the baseline's never borrowed from the student ---
+cp "$CUDALAB_DATADIR_TEST/solutions/reduction/single-pass.cu" single.cu
+grade_with less-ref.json reduction/single-pass single.cu --no-record
+expect_arg "single-pass: the student adds up the total" "--output=total"
+expect_arg "single-pass: 4 blocks per SM" "--grid-per-sm=4"
+expect_arg "single-pass: the baseline leaves partial sums" "--baseline-output=partials"
+expect_arg "single-pass: the baseline's grid covers n" "--baseline-grid-per-sm=0"
+expect_arg "single-pass: the baseline unrolls 8" "--baseline-unroll=8"
+expect_arg "single-pass: the baseline is the template instance" \
+    "--baseline-entry=_Z20reduceCompleteUnrollILj512EEvPiS0_j"
+! grep -q -- '^--entry=' "$T/driver-args"
+check "single-pass: the student's entry is its plain name" $?
+cp "$CUDALAB_DATADIR_TEST/solutions/reduction/unrolling2.cu" unroll2.cu
+grade_with less-ref.json reduction/unrolling2 unroll2.cu --no-record
+expect_arg "unrolling2: the student unrolls 2" "--unroll=2"
+expect_arg "unrolling2: the baseline (interleaved) unrolls 1" "--baseline-unroll=1"
+expect_arg "unrolling2: the baseline leaves partial sums" "--baseline-output=partials"
+
 # --- less-starter.json: correct, not faster ---
 grade_with less-starter.json $less less.cu
 expect_status "less-starter: SLOW" 1

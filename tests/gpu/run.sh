@@ -3,7 +3,8 @@
 #  - every exercise's reference solution must PASS (three times for the first
 #    steps, to show the noise), every untouched starter must not;
 #  - planted kernels (tests/gpu/planted): a wrong one -> WRONG, an
-#    out-of-bounds store -> RUNTIME_ERROR, an endless loop -> TIMEOUT;
+#    out-of-bounds store -> RUNTIME_ERROR, an endless loop -> TIMEOUT, two
+#    wrong float sums (NaN past n added, a partial sum never written) -> WRONG;
 #  - afterwards the lab is unharmed: the reference still passes, no driver
 #    process is left;
 #  - each chapter demo (cudalab demo CHAPTER) reports status ok, holds what the
@@ -52,14 +53,20 @@ done
 # copy of the catalog whose run timeout is 10 s instead of 120
 grade planted-wrong WRONG reduction/neighbored-less "$root/tests/gpu/planted/wrong.cu"
 grade planted-out-of-bounds RUNTIME_ERROR reduction/neighbored-less "$root/tests/gpu/planted/out-of-bounds.cu"
+# the float family, references with a planted fault (tests/gpu/planted/*.sed): NaN past n reaches
+# the sum; a block's partial is never written
+sed -f "$root/tests/gpu/planted/float-no-tail.sed" "$root/solutions/reduction/sum-add-first.cu" >"$tmp/no-tail.cu"
+grade planted-float-no-tail WRONG reduction/sum-add-first "$tmp/no-tail.cu"
+sed -f "$root/tests/gpu/planted/float-missing-partial.sed" "$root/solutions/reduction/sum-two-level.cu" >"$tmp/missing-partial.cu"
+grade planted-float-missing-partial WRONG reduction/sum-two-level "$tmp/missing-partial.cu"
 cp -r "$root/exercises" "$root/solutions" "$root/docs" "$tmp/"
 sed -i 's/^run_timeout *=.*/run_timeout = 10/' "$tmp/exercises/reduction/neighbored-less/exercise.ini"
 start=$(date +%s)
 CUDALAB_DATADIR=$tmp grade planted-endless TIMEOUT reduction/neighbored-less "$root/tests/gpu/planted/endless.cu"
 echo "     (endless kernel stopped after $(( $(date +%s) - start )) s for two gradings)"
 grade after-endless-reference PASS reduction/neighbored-less "$root/solutions/reduction/neighbored-less.cu"
-if pgrep -f 'libexec/cudalab/reduce-int' >/dev/null; then
-    fail=$((fail + 1)); echo "FAIL a driver process survived:"; pgrep -af 'libexec/cudalab/reduce-int'
+if pgrep -f 'libexec/cudalab/reduce-' >/dev/null; then
+    fail=$((fail + 1)); echo "FAIL a driver process survived:"; pgrep -af 'libexec/cudalab/reduce-'
 else
     pass=$((pass + 1)); echo "ok   no driver process left behind"
 fi
@@ -92,7 +99,8 @@ echo
 for ch in divergence occupancy blockshape; do
     [ -f "$log/demo-$ch.txt" ] && cat "$log/demo-$ch.txt" && echo
 done
-for f in neighbored-less-reference-1 neighbored-reference-1; do
+for f in neighbored-less-reference-1 neighbored-reference-1 sum-shuffle-reference-1 \
+    sum-two-level-reference-1; do
     [ -f "$log/$f.txt" ] && cat "$log/$f.txt" && echo
 done
 rm -rf "$tmp/data" "$tmp/cache"

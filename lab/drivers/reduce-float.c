@@ -1,0 +1,459 @@
+/*
+ * reduce-float.c - the driver for the float sum family of notes 001 and 002:
+ *
+ *     __global__ void K(const float *pData, float *pPartial, unsigned int n)
+ *
+ * launched with grid = ceil(n / (block * unroll)); block b owns the elements
+ * [b*block*unroll, (b+1)*block*unroll) of pData (read only).  A kernel gives
+ * its sum in one of two ways, and the driver sees which from what it did:
+ *  - "dev_sum": it adds into the module's `__device__ float dev_sum` (zeroed
+ *    by the lab before every launch) and leaves pPartial alone -- the notes'
+ *    atomic and tournament steps;
+ *  - "partials": it writes block b's sum to pPartial[b] -- the notes'
+ *    two-level kernel; the driver launches it again on the partial sums
+ *    (into a second buffer) until one value is left, all levels timed as one.
+ *
+ * Inputs: x = k / 2048 with k uniform in [-2048, 2047]: exact in float, mean
+ * zero, |x| <= 1.  The input is padded past n with a NaN, so a kernel that
+ * adds an element it does not own gets NaN; pPartial is filled with another
+ * NaN before each run and has a guard zone after the grid.
+ *
+ * Tolerance.  The oracle is the double sum S (exact for these inputs).  A
+ * float addition rounds its result r by at most u|r|, u = 2^-24.  With
+ * zero-mean inputs of r.m.s. sigma, every running or partial sum stays
+ * within about 4 sigma sqrt(n) whatever the order of the additions, and the
+ * n - 1 rounding errors, of either sign, add up like sqrt(n) of them; with a
+ * margin of 2:
+ *
+ *     |got - S| <= tol(n) = 8 u sigma n
+ *
+ * (4.6 at n = 2^24, sigma = 0.577).  In practice every sum below 2^13 is
+ * exact for these inputs (multiples of 2^-11), so a correct kernel is off by
+ * next to nothing in any order, and each block sum (at most 2048 in size) is
+ * exact: in "partials" mode every first-level partial must be within
+ * tol(block * unroll) of its block's sum.  The CPU baseline is the notes'
+ * serial float loop, sum += x[i].
+ */
+#include "common/driver.h"
+#include "common/rng.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define POISON_IN 0x7fc0beefu   /* pData past n: a NaN */
+#define POISON_PART 0x7fc0deadu /* pPartial before a run: another NaN */
+#define GUARD 64                /* floats after each level's grid in pPartial */
+#define SUM_SYMBOL "dev_sum"
+#define ULP_HALF 0x1p-24 /* u: unit roundoff of float */
+#define TOL_FACTOR 8.0
+
+typedef enum mode { MODE_UNKNOWN, MODE_DEV_SUM, MODE_PARTIALS } mode;
+
+static const char *const mode_names[] = { "unknown", "dev_sum", "partials" };
+
+typedef struct problem {
+    unsigned long n;
+    unsigned grid;     /* first level */
+    size_t per_block;  /* block * unroll */
+    size_t padded;     /* grid * per_block */
+    size_t part_words; /* each partial buffer: roundup(grid, per_block) + GUARD */
+    float *input;
+    double *block_sum; /* per first-level block, exact */
+    double sum, tol, block_tol;
+    float *part; /* host copy of a partial buffer */
+    lab_dptr d_in, d_part[2], d_zero;
+    lab_dptr d_sum[LAB_ROLE_COUNT]; /* 0: the module has no dev_sum */
+    mode mode[LAB_ROLE_COUNT];
+} problem;
+
+typedef struct timed {
+    lab_driver *d;
+    problem *p;
+    lab_role role;
+} timed;
+
+static float
+from_bits(uint32_t b)
+{
+    float f;
+    memcpy(&f, &b, sizeof(f));
+    return f;
+}
+
+static uint32_t
+to_bits(float f)
+{
+    uint32_t b;
+    memcpy(&b, &f, sizeof(b));
+    return b;
+}
+
+static double
+tolerance(double sigma, double n)
+{
+    return TOL_FACTOR * ULP_HALF * sigma * n;
+}
+
+static int
+find_sums(lab_driver *d, problem *p, lab_err *err)
+{
+    for (int r = 0; r < LAB_ROLE_COUNT; r++) {
+        lab_err ignored = LAB_ERR_INIT;
+        size_t bytes = 0;
+        int rc;
+
+        p->d_sum[r] = 0;
+        if (!lab_driver_is_gpu_role(d, (lab_role)r))
+            continue;
+        rc = d->ops->symbol
+                 ? d->ops->symbol(d->module[r], SUM_SYMBOL, &p->d_sum[r], &bytes, &ignored)
+                 : LAB_ENOSYS;
+        if (rc == LAB_ENOSYS)
+            return lab_err_set(err, LAB_ENOSYS, "the %s backend cannot reach device variables",
+                               d->ops->name);
+        if (rc < 0)
+            p->d_sum[r] = 0; /* no dev_sum: a "partials" kernel */
+        else if (bytes != sizeof(float))
+            return lab_err_set(err, LAB_EINVAL, "the %s's '%s' has %zu bytes; it must be one float",
+                               lab_role_names[r], SUM_SYMBOL, bytes);
+    }
+    return 0;
+}
+
+static int
+problem_init(problem *p, lab_driver *d, unsigned long n, lab_rng *rng, lab_err *err)
+{
+    double sq = 0;
+    float zero = 0;
+    int rc;
+
+    memset(p, 0, sizeof(*p));
+    p->n = n;
+    p->per_block = (size_t)d->args.block * d->args.unroll;
+    p->grid = (unsigned)((n + p->per_block - 1) / p->per_block);
+    p->padded = (size_t)p->grid * p->per_block;
+    p->part_words = (p->grid + p->per_block - 1) / p->per_block * p->per_block + GUARD;
+    p->input = malloc(p->padded * sizeof(float));
+    p->block_sum = calloc(p->grid, sizeof(double));
+    p->part = malloc(p->part_words * sizeof(float));
+    if (!p->input || !p->block_sum || !p->part)
+        return lab_err_set(err, LAB_ENOMEM, "out of memory for %lu elements", n);
+    for (size_t i = 0; i < p->padded; i++) {
+        if (i >= n) {
+            p->input[i] = from_bits(POISON_IN);
+            continue;
+        }
+        p->input[i] = ((float)lab_rng_below(rng, 4096) - 2048.0f) / 2048.0f;
+        p->block_sum[i / p->per_block] += p->input[i];
+        sq += (double)p->input[i] * p->input[i];
+    }
+    for (size_t b = 0; b < p->grid; b++)
+        p->sum += p->block_sum[b];
+    /* sigma at least 1/2048: the tolerance never collapses to 0 for all-zero inputs */
+    p->tol = tolerance(fmax(sqrt(sq / (double)n), 1.0 / 2048), (double)n);
+    p->block_tol = tolerance(fmax(sqrt(sq / (double)n), 1.0 / 2048), (double)p->per_block);
+    if ((rc = d->ops->alloc(d->dev, p->padded * sizeof(float), &p->d_in, err)) < 0 ||
+        (rc = d->ops->alloc(d->dev, p->part_words * sizeof(float), &p->d_part[0], err)) < 0 ||
+        (rc = d->ops->alloc(d->dev, p->part_words * sizeof(float), &p->d_part[1], err)) < 0 ||
+        (rc = d->ops->alloc(d->dev, sizeof(float), &p->d_zero, err)) < 0 ||
+        (rc = d->ops->copy_in(d->dev, p->d_zero, &zero, sizeof(zero), err)) < 0 ||
+        (rc = d->ops->copy_in(d->dev, p->d_in, p->input, p->padded * sizeof(float), err)) < 0)
+        return rc;
+    return find_sums(d, p, err);
+}
+
+static void
+problem_release(problem *p)
+{
+    free(p->input);
+    free(p->block_sum);
+    free(p->part);
+}
+
+static unsigned
+grid_for(const problem *p, size_t count)
+{
+    return (unsigned)((count + p->per_block - 1) / p->per_block);
+}
+
+static int
+launch_level(lab_driver *d, const problem *p, lab_role role, lab_dptr in, lab_dptr out,
+             size_t count, lab_err *err)
+{
+    unsigned int n = (unsigned int)count;
+    void *args[] = { &in, &out, &n };
+    lab_dim3 grid = { grid_for(p, count), 1, 1 }, block = { d->args.block, 1, 1 };
+
+    return lab_driver_launch(d, role, grid, block, 0, args, err);
+}
+
+/* One whole reduction in the role's mode, asynchronously (for timing). */
+static int
+launch_all(lab_driver *d, problem *p, lab_role role, lab_err *err)
+{
+    size_t count = p->n;
+    lab_dptr in = p->d_in;
+    int rc, k = 0;
+
+    if (p->mode[role] == MODE_DEV_SUM)
+        return launch_level(d, p, role, p->d_in, p->d_part[0], p->n, err);
+    do {
+        if ((rc = launch_level(d, p, role, in, p->d_part[k], count, err)) < 0)
+            return rc;
+        in = p->d_part[k];
+        k ^= 1;
+        count = grid_for(p, count);
+    } while (count > 1);
+    return 0;
+}
+
+typedef struct verdict {
+    bool ok;
+    double got;
+    unsigned levels;
+    char detail[256];
+} verdict;
+
+/* After the first level: which mode the kernel used, or why neither. */
+static void
+classify(problem *p, lab_role role, float dev_sum, verdict *v)
+{
+    size_t written = 0, first_missing = p->grid;
+
+    for (size_t b = 0; b < p->grid; b++) {
+        if (to_bits(p->part[b]) != POISON_PART)
+            written++;
+        else if (first_missing == p->grid)
+            first_missing = b;
+    }
+    for (size_t i = p->grid; i < p->part_words; i++)
+        if (to_bits(p->part[i]) != POISON_PART) {
+            snprintf(v->detail, sizeof(v->detail), "wrote pPartial[%zu], past the %u blocks", i,
+                     p->grid);
+            return;
+        }
+    if (written == p->grid) {
+        p->mode[role] = MODE_PARTIALS;
+        v->ok = true;
+    } else if (written == 0 && p->d_sum[role]) {
+        p->mode[role] = MODE_DEV_SUM;
+        v->ok = true;
+        v->got = dev_sum;
+    } else if (written == 0) {
+        snprintf(v->detail, sizeof(v->detail),
+                 "the file has no `__device__ float %s` and wrote no pPartial[] either",
+                 SUM_SYMBOL);
+    } else {
+        snprintf(v->detail, sizeof(v->detail),
+                 "pPartial[%zu] was never written (%zu of the %u blocks wrote theirs)",
+                 first_missing, written, p->grid);
+    }
+}
+
+static int
+poison_part(lab_driver *d, problem *p, int k, lab_err *err)
+{
+    for (size_t i = 0; i < p->part_words; i++)
+        p->part[i] = from_bits(POISON_PART);
+    return d->ops->copy_in(d->dev, p->d_part[k], p->part, p->part_words * sizeof(float), err);
+}
+
+/* The first-level partials against each block's exact sum. */
+static void
+check_blocks(const problem *p, verdict *v)
+{
+    for (size_t b = 0; b < p->grid; b++)
+        if (!(fabs(p->part[b] - p->block_sum[b]) <= p->block_tol)) {
+            size_t lo = b * p->per_block, hi = lo + p->per_block < p->n ? lo + p->per_block : p->n;
+            v->ok = false;
+            snprintf(v->detail, sizeof(v->detail),
+                     "pPartial[%zu] (elements %zu..%zu): expected %.9g, got %.9g", b, lo, hi - 1,
+                     p->block_sum[b], p->part[b]);
+            return;
+        }
+}
+
+/* Levels 2.. of a "partials" kernel, each into a freshly poisoned buffer. */
+static int
+next_levels(lab_driver *d, problem *p, lab_role role, verdict *v, lab_err *err)
+{
+    size_t count = p->grid;
+    int k = 0, rc;
+
+    v->got = p->part[0];
+    v->levels = 1;
+    while (count > 1) {
+        if ((rc = poison_part(d, p, k ^ 1, err)) < 0 ||
+            (rc = launch_level(d, p, role, p->d_part[k], p->d_part[k ^ 1], count, err)) < 0 ||
+            (rc = d->ops->sync(d->dev, err)) < 0 ||
+            (rc = d->ops->copy_out(d->dev, &p->part[0], p->d_part[k ^ 1], sizeof(float), err)) < 0)
+            return rc;
+        k ^= 1;
+        count = grid_for(p, count);
+        v->got = p->part[0];
+        v->levels++;
+    }
+    return 0;
+}
+
+static void
+add_case(lab_driver *d, const problem *p, lab_role role, const verdict *v)
+{
+    cJSON *c = cJSON_CreateObject();
+
+    if (!c)
+        return;
+    cJSON_AddNumberToObject(c, "size", (double)p->n);
+    cJSON_AddStringToObject(c, "role", lab_role_names[role]);
+    cJSON_AddNumberToObject(c, "grid", p->grid);
+    cJSON_AddStringToObject(c, "mode", mode_names[p->mode[role]]);
+    cJSON_AddNumberToObject(c, "levels", v->levels);
+    cJSON_AddBoolToObject(c, "correct", v->ok);
+    cJSON_AddNumberToObject(c, "expected", p->sum);
+    if (isfinite(v->got))
+        cJSON_AddNumberToObject(c, "got", v->got);
+    else
+        cJSON_AddNullToObject(c, "got");
+    cJSON_AddNumberToObject(c, "tolerance", p->tol);
+    cJSON_AddStringToObject(c, "detail", v->detail);
+    cJSON_AddItemToArray(d->cases, c);
+}
+
+/* Run one role once at this size and record the case. Returns <0 when the device failed. */
+static int
+check_role(lab_driver *d, problem *p, lab_role role, lab_err *err)
+{
+    verdict v = { .ok = false, .got = NAN, .levels = 1 };
+    float zero = 0, dev_sum = 0;
+    int rc;
+
+    p->mode[role] = MODE_UNKNOWN;
+    if ((rc = poison_part(d, p, 0, err)) < 0 ||
+        (p->d_sum[role] &&
+         (rc = d->ops->copy_in(d->dev, p->d_sum[role], &zero, sizeof(zero), err)) < 0))
+        return lab_driver_fail(d, role, "setup", p->n, err);
+    if ((rc = launch_level(d, p, role, p->d_in, p->d_part[0], p->n, err)) < 0)
+        return lab_driver_fail(d, role, "launch", p->n, err);
+    if ((rc = d->ops->sync(d->dev, err)) < 0 ||
+        (rc = d->ops->copy_out(d->dev, p->part, p->d_part[0], p->part_words * sizeof(float), err)) <
+            0 ||
+        (p->d_sum[role] &&
+         (rc = d->ops->copy_out(d->dev, &dev_sum, p->d_sum[role], sizeof(dev_sum), err)) < 0))
+        return lab_driver_fail(d, role, "run", p->n, err);
+    classify(p, role, dev_sum, &v);
+    if (v.ok && p->mode[role] == MODE_PARTIALS) {
+        check_blocks(p, &v);
+        if (v.ok && (rc = next_levels(d, p, role, &v, err)) < 0)
+            return lab_driver_fail(d, role, "run", p->n, err);
+    }
+    if (v.ok && !(fabs(v.got - p->sum) <= p->tol)) {
+        v.ok = false;
+        snprintf(v.detail, sizeof(v.detail), "the sum is %.9g, expected %.9g (tolerance %.3g)%s",
+                 v.got, p->sum, p->tol,
+                 isnan(v.got) ? ": NaN, the lab's poison past n, was added in" : "");
+    }
+    add_case(d, p, role, &v);
+    return 0;
+}
+
+static int
+timed_prepare(void *ctx, lab_err *err)
+{
+    timed *t = ctx;
+
+    if (t->p->mode[t->role] != MODE_DEV_SUM)
+        return 0;
+    return t->d->ops->copy_dtod(t->d->dev, t->p->d_sum[t->role], t->p->d_zero, sizeof(float), err);
+}
+
+static int
+timed_launch(void *ctx, lab_err *err)
+{
+    timed *t = ctx;
+
+    return launch_all(t->d, t->p, t->role, err);
+}
+
+/* The notes' host sum: one float accumulator, in index order. */
+static void
+serial_sum(void *ctx)
+{
+    const problem *p = ctx;
+    volatile float sink;
+    float sum = 0;
+
+    for (size_t i = 0; i < p->n; i++)
+        sum += p->input[i];
+    sink = sum; /* kept, so the loop is not optimized away */
+    (void)sink;
+}
+
+static int
+time_size(lab_driver *d, problem *p, lab_err *err)
+{
+    timed ctx[LAB_ROLE_COUNT];
+    lab_size_timing s = { .n = p->n,
+                          .bytes = (double)p->n * sizeof(float),
+                          .prepare = timed_prepare,
+                          .launch = timed_launch,
+                          .cpu = serial_sum,
+                          .cpu_ctx = p };
+
+    for (int r = 0; r < LAB_ROLE_COUNT; r++) {
+        ctx[r] = (timed){ d, p, (lab_role)r };
+        s.ctx[r] = &ctx[r];
+    }
+    return lab_driver_time_size(d, &s, err);
+}
+
+static bool
+all_correct_here(const lab_driver *d, unsigned long n)
+{
+    cJSON *c;
+
+    cJSON_ArrayForEach(c, d->cases)
+    {
+        if (cJSON_GetObjectItem(c, "size")->valuedouble == (double)n &&
+            !cJSON_IsTrue(cJSON_GetObjectItem(c, "correct")))
+            return false;
+    }
+    return true;
+}
+
+static void
+run(lab_driver *d)
+{
+    lab_err err = LAB_ERR_INIT;
+    lab_rng rng;
+
+    lab_rng_seed(&rng, d->args.seed);
+    for (size_t s = 0; s < d->args.nsizes && !d->failed; s++) {
+        problem p;
+        if (problem_init(&p, d, d->args.sizes[s], &rng, &err) < 0) {
+            lab_driver_fail(d, LAB_ROLE_STUDENT, "setup", d->args.sizes[s], &err);
+            problem_release(&p);
+            break;
+        }
+        /* the student first: a fault kills the context for everyone after it */
+        for (int r = 0; r < LAB_ROLE_COUNT && !d->failed; r++)
+            if (lab_driver_is_gpu_role(d, (lab_role)r))
+                check_role(d, &p, (lab_role)r, &err);
+        /* a wrong kernel has no mode to time it in; its verdict is WRONG anyway */
+        if (!d->failed && lab_driver_is_timing_size(d, p.n) && all_correct_here(d, p.n))
+            time_size(d, &p, &err);
+        problem_release(&p);
+    }
+}
+
+int
+main(int argc, char **argv)
+{
+    lab_driver d;
+
+    if (lab_driver_start(&d, argc, argv, "reduce-float", "PKfPfj") == 0 && !d.args.probe)
+        run(&d);
+    return lab_driver_finish(&d);
+}

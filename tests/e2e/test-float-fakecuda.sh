@@ -1,0 +1,100 @@
+#!/bin/bash
+# The reduce-float driver's own logic without a GPU: a stand-in libcuda
+# (tests/fakecuda/fakecuda.c, built here) runs the family's contract on the
+# host, and the real, sanitized driver must tell the two ways of giving a sum
+# apart, relaunch a partial-sums kernel to one value, catch every planted
+# fault with a clear detail, and report timings with the CPU baseline.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+mkdir -p fake
+cc -shared -fPIC -O1 -o fake/libcuda.so.1 "$E2E_SRC/tests/fakecuda/fakecuda.c"
+check "the fake libcuda builds" $?
+drv=$CUDALAB_LIBEXECDIR_TEST/reduce-float
+kernels=$CUDALAB_LIBEXECDIR_TEST/lab-kernels.ptx
+
+# module FILE KERNEL MODE [KEY=VALUE...]: a fake module holding the mangled KERNEL
+module() {
+    local f=$1 k=$2 mode=$3
+    shift 3
+    echo "_Z${#k}${k}PKfPfj mode=$mode $*" >"$f"
+}
+
+# drive STUDENT BASELINE UNROLL SIZES [TIMING-SIZES]: run the driver; the report in $OUT
+drive() {
+    local base=(--baseline "$2")
+    [ "$2" = cpu ] || base+=(--baseline-kernel base)
+    run env LD_LIBRARY_PATH="$T/fake" bash -c '"$@" 3>report.json' _ "$drv" --backend cuda \
+        --report-fd 3 --lab-kernels "$kernels" --student "$1" "${base[@]}" --reference ref.mod \
+        --kernel k --sizes "$4" ${5:+--timing-sizes "$5"} --block 1024 --unroll "$3" --seed 11 \
+        --min-samples 20 --time-cap 2
+    [ "$RC" -eq 0 ] && [ -s report.json ]
+    check "driver run ($1 against $2): exit 0 and a report" $?
+    OUT=$(<report.json)
+}
+
+sizes=1,2,1000,4097,1048579,16777216
+
+# --- the atomic steps' way: dev_sum, against the CPU ---
+module ref.mod k devsum unroll=1 cost=4000 sum_bytes=4
+module good.mod k devsum unroll=1 cost=2000 sum_bytes=4
+drive good.mod cpu 1 $sizes 1048579
+expect_json "dev_sum kernel: status ok, every case correct, mode dev_sum, one level" '
+    j["status"] == "ok" and j["family"] == "reduce-float" and len(j["cases"]) == 12 and
+    all(c["correct"] and c["mode"] == "dev_sum" and c["levels"] == 1 for c in j["cases"])'
+expect_json "dev_sum kernel: the got is the exact double sum (inputs are multiples of 2^-11)" '
+    all(c["got"] == c["expected"] for c in j["cases"])'
+expect_json "tolerance = 8 * 2^-24 * sigma * n, sigma about 0.577" '
+    all(abs(c["tolerance"] / (8 * 2**-24 * c["size"]) - 0.577) < 0.05 for c in j["cases"] if c["size"] > 4000)'
+expect_json "timings at 1048579: student and reference on the fake clock, the CPU baseline" '
+    [t["size"] for t in j["timings"]] == [1048579] and
+    {k["role"]: k.get("where", "gpu") for k in j["timings"][0]["kernels"]} ==
+        {"student": "gpu", "reference": "gpu", "baseline": "cpu"} and
+    abs([k for k in j["timings"][0]["kernels"] if k["role"] == "student"][0]["median_ns"] - 2000) < 50 and
+    abs([k for k in j["timings"][0]["kernels"] if k["role"] == "reference"][0]["median_ns"] - 4000) < 50 and
+    j["timings"][0]["bytes"] == 4 * 1048579'
+
+# --- the two-level way: partial sums, relaunched ---
+module ref.mod k partials unroll=2 cost=1000
+module base.mod base devsum unroll=2 cost=3000 sum_bytes=4
+drive ref.mod base.mod 2 $sizes 16777216
+expect_json "partials kernel: every case correct, mode partials" '
+    j["status"] == "ok" and all(c["correct"] and c["mode"] == ("dev_sum" if c["role"] == "baseline" else "partials")
+                                for c in j["cases"])'
+expect_json "partials kernel: 1, 1, 1, 2, 2, 3 levels (2048 per block)" '
+    [c["levels"] for c in j["cases"] if c["role"] == "student"] == [1, 1, 1, 2, 2, 3]'
+expect_json "partials kernel timed as all its launches: 3 x 1000 ns against the baseline 3000 ns" '
+    abs([k for k in j["timings"][0]["kernels"] if k["role"] == "student"][0]["median_ns"] - 3000) < 50 and
+    abs([k for k in j["timings"][0]["kernels"] if k["role"] == "baseline"][0]["median_ns"] - 3000) < 50'
+
+# --- planted faults: each wrong, none timed, each with its own detail ---
+module ref.mod k devsum unroll=1 sum_bytes=4
+wrong() { # NAME MODULE-ARGS DETAIL-PYTHON-EXPR
+    module bad.mod k $2
+    drive bad.mod cpu 1 1,1000,4097 4097
+    expect_json "$1" '
+        j["status"] == "ok" and j["timings"] == [] and
+        all(c["correct"] for c in j["cases"] if c["role"] != "student") and
+        not all(c["correct"] for c in j["cases"] if c["role"] == "student") and
+        any('"$3"' for c in j["cases"] if not c["correct"])'
+}
+wrong "lost updates: the sum is off" "racy sum_bytes=4" \
+    'c["detail"].startswith("the sum is ") and "expected" in c["detail"]'
+wrong "elements past n added: NaN named" "nan-tail sum_bytes=4" \
+    'c["got"] is None and "NaN, the lab'"'"'s poison past n" in c["detail"]'
+wrong "neither dev_sum nor partials: says both are missing" "none" \
+    '"no `__device__ float dev_sum` and wrote no pPartial[] either" in c["detail"]'
+module bad.mod k missing unroll=1
+drive bad.mod cpu 1 1000,4097
+expect_json "a partial never written: named, with the count" '
+    any(c["detail"] == "pPartial[4] was never written (4 of the 5 blocks wrote theirs)" for c in j["cases"])'
+module bad.mod k past unroll=1
+drive bad.mod cpu 1 4097
+expect_json "a write past the grid: named" '
+    any(c["detail"] == "wrote pPartial[5], past the 5 blocks" for c in j["cases"])'
+module bad.mod k devsum unroll=1 sum_bytes=8
+drive bad.mod cpu 1 1000
+expect_json "a double dev_sum: an error that says so" '
+    j["status"] == "error" and "must be one float" in j["reason"]'
+
+e2e_finish

@@ -1,0 +1,362 @@
+/*
+ * fakecuda.c - a stand-in libcuda.so.1 for testing the float family driver
+ * without a GPU (tests/e2e/test-float-fakecuda.sh builds it and puts it on
+ * LD_LIBRARY_PATH).
+ *
+ * It answers the driver-API calls common/dev-cuda.c looks up, on the host:
+ * device memory is malloc'ed, copies are memcpy, and a "module" is a text
+ * file, not a cubin, that says which kernel it holds and how it behaves:
+ *
+ *     _Z9sumAtomicPKfPfj mode=devsum unroll=1 cost=2000 sum_bytes=4
+ *
+ * A launch runs the reduce-float contract (grid, block, unroll; block b owns
+ * [b*block*unroll, ...)) on the host, with one of these behaviours:
+ *   devsum    adds each block's float sum into the module's dev_sum
+ *   racy      as devsum, but keeps only every other element (a lost update)
+ *   nan-tail  as devsum, but adds the block's elements past n too
+ *   partials  writes block b's float sum to pPartial[b]
+ *   missing   as partials, but the last block writes nothing
+ *   past      as partials, and writes pPartial[grid] too
+ *   none      does nothing
+ * Time is a virtual clock: a launch adds `cost` ns, a device copy one ns per
+ * kilobyte; events read the clock.  Any other module (the lab's own
+ * lab-kernels.ptx) has no mode, and its launches do nothing.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef int CUresult;
+typedef int CUdevice;
+typedef unsigned long long CUdeviceptr;
+
+enum { OK = 0, INVALID_VALUE = 1, NOT_FOUND = 500 };
+
+typedef struct function {
+    struct module *m;
+    char name[128];
+} function;
+
+typedef struct module {
+    char *text;
+    function fns[8]; /* the kernels looked up, each once */
+    size_t nfns;
+    char mode[16];
+    unsigned unroll;
+    double cost_ns;
+    size_t sum_bytes;
+    double dev_sum[1]; /* room for a float or a double */
+} module;
+
+static double clock_ns;
+static int context;
+
+static module *
+as_module(void *p)
+{
+    return p;
+}
+
+CUresult
+cuInit(unsigned flags)
+{
+    (void)flags;
+    return OK;
+}
+
+CUresult
+cuDriverGetVersion(int *v)
+{
+    *v = 13000;
+    return OK;
+}
+
+CUresult
+cuDeviceGetCount(int *n)
+{
+    *n = 1;
+    return OK;
+}
+
+CUresult
+cuDeviceGet(CUdevice *d, int ordinal)
+{
+    *d = ordinal;
+    return ordinal == 0 ? OK : INVALID_VALUE;
+}
+
+CUresult
+cuDeviceGetName(char *name, int len, CUdevice d)
+{
+    (void)d;
+    snprintf(name, (size_t)len, "Fake GPU (tests/fakecuda)");
+    return OK;
+}
+
+CUresult
+cuDeviceGetAttribute(int *v, int attribute, CUdevice d)
+{
+    static const struct {
+        int attribute, value;
+    } attrs[] = {
+        { 1, 1024 },     /* max threads per block */
+        { 10, 32 },      /* warp size */
+        { 16, 4 },       /* SMs */
+        { 36, 1000000 }, /* memory clock, kHz */
+        { 37, 256 },     /* bus width, bits */
+        { 38, 1 << 20 }, /* L2 bytes */
+        { 75, 9 },       /* cc major */
+        { 76, 0 },       /* cc minor */
+        { 13, 1000000 }, /* SM clock, kHz */
+        { 39, 2048 },    /* max threads per SM */
+        { 82, 65536 },   /* registers per SM */
+        { 8, 49152 },    /* shared memory per block */
+        { 81, 233472 },  /* shared memory per SM */
+    };
+
+    (void)d;
+    *v = 0;
+    for (size_t i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++)
+        if (attrs[i].attribute == attribute)
+            *v = attrs[i].value;
+    return OK;
+}
+
+CUresult
+cuDeviceTotalMem_v2(size_t *bytes, CUdevice d)
+{
+    (void)d;
+    *bytes = (size_t)1 << 30;
+    return OK;
+}
+
+CUresult
+cuDevicePrimaryCtxRetain(void **ctx, CUdevice d)
+{
+    (void)d;
+    *ctx = &context;
+    return OK;
+}
+
+CUresult
+cuDevicePrimaryCtxRelease_v2(CUdevice d)
+{
+    (void)d;
+    return OK;
+}
+
+CUresult
+cuCtxSetCurrent(void *ctx)
+{
+    (void)ctx;
+    return OK;
+}
+
+CUresult
+cuCtxSynchronize(void)
+{
+    return OK;
+}
+
+CUresult
+cuMemAlloc_v2(CUdeviceptr *p, size_t bytes)
+{
+    void *m = malloc(bytes);
+
+    *p = (CUdeviceptr)(uintptr_t)m;
+    return m ? OK : 2;
+}
+
+CUresult
+cuMemFree_v2(CUdeviceptr p)
+{
+    free((void *)(uintptr_t)p);
+    return OK;
+}
+
+CUresult
+cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t bytes)
+{
+    memcpy((void *)(uintptr_t)dst, src, bytes);
+    return OK;
+}
+
+CUresult
+cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t bytes)
+{
+    memcpy(dst, (const void *)(uintptr_t)src, bytes);
+    return OK;
+}
+
+CUresult
+cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t bytes, void *stream)
+{
+    (void)stream;
+    memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, bytes);
+    clock_ns += (double)bytes / 1024 + 1;
+    return OK;
+}
+
+static void
+read_key(const char *text, const char *key, char *out, size_t size)
+{
+    const char *p = strstr(text, key);
+
+    *out = 0;
+    if (p)
+        sscanf(p + strlen(key), "%15s", out);
+    (void)size;
+}
+
+CUresult
+cuModuleLoadDataEx(void **out, const void *image, unsigned n, void *options, void **values)
+{
+    module *m = calloc(1, sizeof(*m));
+    char v[16];
+
+    (void)n, (void)options, (void)values;
+    if (!m || !(m->text = strdup(image)))
+        return 2;
+    read_key(m->text, "mode=", m->mode, sizeof(m->mode));
+    read_key(m->text, "unroll=", v, sizeof(v));
+    m->unroll = *v ? (unsigned)atoi(v) : 1;
+    read_key(m->text, "cost=", v, sizeof(v));
+    m->cost_ns = *v ? atof(v) : 1000;
+    read_key(m->text, "sum_bytes=", v, sizeof(v));
+    m->sum_bytes = *v ? (size_t)atoi(v) : 0;
+    *out = m;
+    return OK;
+}
+
+CUresult
+cuModuleUnload(void *mod)
+{
+    module *m = as_module(mod);
+
+    free(m->text);
+    free(m);
+    return OK;
+}
+
+CUresult
+cuModuleGetFunction(void **out, void *mod, const char *name)
+{
+    module *m = as_module(mod);
+    size_t i;
+
+    if (!strstr(m->text, name))
+        return NOT_FOUND;
+    for (i = 0; i < m->nfns && strcmp(m->fns[i].name, name); i++)
+        ;
+    if (i == sizeof(m->fns) / sizeof(m->fns[0]))
+        return INVALID_VALUE;
+    if (i == m->nfns) {
+        m->fns[m->nfns].m = m;
+        snprintf(m->fns[m->nfns++].name, sizeof(m->fns[0].name), "%s", name);
+    }
+    *out = &m->fns[i];
+    return OK;
+}
+
+CUresult
+cuModuleGetGlobal_v2(CUdeviceptr *p, size_t *bytes, void *mod, const char *name)
+{
+    module *m = as_module(mod);
+
+    if (strcmp(name, "dev_sum") || !m->sum_bytes)
+        return NOT_FOUND;
+    *p = (CUdeviceptr)(uintptr_t)m->dev_sum;
+    *bytes = m->sum_bytes;
+    return OK;
+}
+
+/* One launch of the reduce-float contract, on the host. */
+static void
+run_sum(module *m, unsigned grid, unsigned block, void **params)
+{
+    const float *in = *(const float **)params[0];
+    float *partial = *(float **)params[1];
+    unsigned n = *(unsigned *)params[2];
+    size_t per = (size_t)block * m->unroll;
+    float *dev_sum = (float *)m->dev_sum;
+    int partials =
+        !strcmp(m->mode, "partials") || !strcmp(m->mode, "missing") || !strcmp(m->mode, "past");
+
+    if (!strcmp(m->mode, "none"))
+        return;
+    for (unsigned b = 0; b < grid; b++) {
+        float sum = 0;
+        for (size_t i = b * per; i < (b + 1) * per; i++) {
+            if (i >= n && strcmp(m->mode, "nan-tail"))
+                break;
+            if (!strcmp(m->mode, "racy") && i % 2)
+                continue;
+            sum += in[i];
+        }
+        if (!partials)
+            *dev_sum += sum;
+        else if (strcmp(m->mode, "missing") || b + 1 < grid)
+            partial[b] = sum;
+    }
+    if (!strcmp(m->mode, "past"))
+        partial[grid] = 0;
+}
+
+CUresult
+cuLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+               unsigned bz, unsigned shared, void *stream, void **params, void **extra)
+{
+    function *f = fn;
+
+    (void)gy, (void)gz, (void)by, (void)bz, (void)shared, (void)stream, (void)extra;
+    if (!*f->m->mode)
+        return OK; /* the lab's own kernels */
+    run_sum(f->m, gx, bx, params);
+    clock_ns += f->m->cost_ns;
+    return OK;
+}
+
+CUresult
+cuEventCreate(void **e, unsigned flags)
+{
+    (void)flags;
+    *e = calloc(1, sizeof(double));
+    return *e ? OK : 2;
+}
+
+CUresult
+cuEventRecord(void *e, void *stream)
+{
+    (void)stream;
+    *(double *)e = clock_ns;
+    return OK;
+}
+
+CUresult
+cuEventElapsedTime(float *ms, void *start, void *stop)
+{
+    *ms = (float)((*(double *)stop - *(double *)start) / 1e6);
+    return OK;
+}
+
+CUresult
+cuEventDestroy_v2(void *e)
+{
+    free(e);
+    return OK;
+}
+
+CUresult
+cuGetErrorName(CUresult rc, const char **name)
+{
+    *name = rc == NOT_FOUND ? "CUDA_ERROR_NOT_FOUND" : "CUDA_ERROR_FAKE";
+    return OK;
+}
+
+CUresult
+cuGetErrorString(CUresult rc, const char **text)
+{
+    *text = rc == NOT_FOUND ? "named symbol not found" : "fake error";
+    return OK;
+}
