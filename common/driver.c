@@ -458,6 +458,44 @@ lab_driver_launch(lab_driver *d, lab_role role, lab_dim3 grid, lab_dim3 block, u
     return d->ops->launch(d->module[role], d->mangled[role], grid, block, shared, args, err);
 }
 
+void
+lab_driver_check_shapes(lab_driver *d, lab_driver_role_fn check, void *ctx, lab_err *err)
+{
+    for (size_t b = 0; b < d->args.nblocks && !d->failed; b++)
+        for (int r = 0; r < LAB_ROLE_COUNT && !d->failed; r++)
+            if (lab_driver_is_gpu_role(d, (lab_role)r))
+                check(ctx, (lab_role)r, d->args.blocks[b], err);
+}
+
+typedef struct role_launch {
+    lab_driver *d;
+    lab_driver_role_fn launch;
+    void *ctx;
+    lab_role role;
+} role_launch;
+
+static int
+launch_role(void *ctx, lab_err *err)
+{
+    role_launch *r = ctx;
+
+    return r->launch(r->ctx, r->role, r->d->args.blocks[0], err);
+}
+
+int
+lab_driver_time_roles(lab_driver *d, unsigned long n, double bytes, lab_driver_role_fn launch,
+                      void *ctx, lab_err *err)
+{
+    role_launch rl[LAB_ROLE_COUNT];
+    lab_size_timing st = { .n = n, .bytes = bytes, .launch = launch_role };
+
+    for (int r = 0; r < LAB_ROLE_COUNT; r++) {
+        rl[r] = (role_launch){ d, launch, ctx, (lab_role)r };
+        st.ctx[r] = &rl[r];
+    }
+    return lab_driver_time_size(d, &st, err);
+}
+
 int
 lab_driver_add_case(lab_driver *d, unsigned long size, lab_role role, unsigned long grid,
                     double expected, double got, size_t bad, long first_bad, const char *detail,

@@ -129,6 +129,15 @@ bool lab_driver_is_timing_size(const lab_driver *d, unsigned long n);
 /* Returns <0 (and the report says why) when timing failed on the device. */
 int lab_driver_time_size(lab_driver *d, const lab_size_timing *s, lab_err *err);
 
+/* A family's step for one role (and block shape): a check, or the timed launch. */
+typedef int (*lab_driver_role_fn)(void *ctx, lab_role role, lab_dim3 shape, lab_err *err);
+/* Calls check for every block shape of --block and every GPU role (the student first: a
+ * fault kills the context), until the report has failed. */
+void lab_driver_check_shapes(lab_driver *d, lab_driver_role_fn check, void *ctx, lab_err *err);
+/* lab_driver_time_size for families whose only per-role difference is the role: launch
+ * gets ctx, the role and the first block shape. */
+int lab_driver_time_roles(lab_driver *d, unsigned long n, double bytes, lab_driver_role_fn launch,
+                          void *ctx, lab_err *err);
 /* Appends one case {size, role, grid, correct, expected, got, bad, first_bad, detail}. */
 int lab_driver_add_case(lab_driver *d, unsigned long size, lab_role role, unsigned long grid,
                         double expected, double got, size_t bad, long first_bad, const char *detail,

@@ -33,46 +33,21 @@ typedef struct problem {
     lab_dptr d_src, d_dst;
 } problem;
 
-/* One role's launch: what lab_driver_time_size times. */
-typedef struct timed {
-    problem *p;
-    lab_role role;
-} timed;
-
 static int
-launch(problem *p, lab_role role, lab_err *err)
+launch(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
 {
+    problem *p = ctx;
     unsigned int n = (unsigned int)p->n, block = p->d->args.block;
     lab_dim3 grid = { (unsigned)((p->n + block - 1) / block), 1, 1 };
     void *args[] = { &p->d_src, &p->d_dst, &n };
 
-    return lab_driver_launch(p->d, role, grid, p->d->args.blocks[0], 0, args, err);
+    return lab_driver_launch(p->d, role, grid, shape, 0, args, err);
 }
 
 static int
-timed_launch(void *ctx, lab_err *err)
+check(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
 {
-    timed *t = ctx;
-
-    return launch(t->p, t->role, err);
-}
-
-static void
-time_roles(problem *p, lab_err *err)
-{
-    timed t[LAB_ROLE_COUNT];
-    lab_size_timing st = { .n = p->n, .bytes = 8.0 * (double)p->n, .launch = timed_launch };
-
-    for (int r = 0; r < LAB_ROLE_COUNT; r++) {
-        t[r] = (timed){ p, (lab_role)r };
-        st.ctx[r] = &t[r];
-    }
-    lab_driver_time_size(p->d, &st, err);
-}
-
-static int
-check(problem *p, lab_role role, lab_err *err)
-{
+    problem *p = ctx;
     lab_driver *d = p->d;
     const size_t half = p->n / 2;
     char detail[256] = "";
@@ -84,7 +59,7 @@ check(problem *p, lab_role role, lab_err *err)
         p->got[i] = POISON_OUT;
     if ((rc = d->ops->copy_in(d->dev, p->d_dst, p->got, p->words * 4, err)) < 0)
         return lab_driver_fail(d, role, "setup", p->n, err);
-    if ((rc = launch(p, role, err)) < 0)
+    if ((rc = launch(p, role, shape, err)) < 0)
         return lab_driver_fail(d, role, "launch", p->n, err);
     if ((rc = d->ops->sync(d->dev, err)) < 0 ||
         (rc = d->ops->copy_out(d->dev, p->got, p->d_dst, p->words * 4, err)) < 0)
@@ -135,11 +110,9 @@ run(lab_driver *d)
                 d->ops->copy_in(d->dev, p.d_src, p.src, p.words * 4, &err) < 0)
                 lab_driver_fail(d, LAB_ROLE_STUDENT, "setup", p.n, &err);
         }
-        for (int r = 0; r < LAB_ROLE_COUNT && !d->failed; r++)
-            if (lab_driver_is_gpu_role(d, (lab_role)r))
-                check(&p, (lab_role)r, &err);
+        lab_driver_check_shapes(d, check, &p, &err);
         if (!d->failed && lab_driver_is_timing_size(d, p.n))
-            time_roles(&p, &err);
+            lab_driver_time_roles(d, p.n, 8.0 * (double)p.n, launch, &p, &err);
         free(p.src);
         free(p.got);
     }

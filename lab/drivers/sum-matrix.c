@@ -33,7 +33,6 @@ typedef struct problem {
     size_t cells, words; /* nx*ny; allocated floats per matrix */
     float *a, *b, *got;
     lab_dptr da, db, dc;
-    lab_dim3 shape;
 } problem;
 
 static lab_dim3
@@ -42,46 +41,21 @@ grid_of(const problem *p, lab_dim3 s)
     return (lab_dim3){ ((unsigned)p->nx + s.x - 1) / s.x, ((unsigned)p->ny + s.y - 1) / s.y, 1 };
 }
 
-/* One role's launch: what lab_driver_time_size times. */
-typedef struct timed {
-    problem *p;
-    lab_role role;
-} timed;
-
 static int
-launch(problem *p, lab_role role, lab_err *err)
+launch(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
 {
+    problem *p = ctx;
     void *args[] = { &p->da, &p->db, &p->dc, &p->nx, &p->ny };
 
-    return lab_driver_launch(p->d, role, grid_of(p, p->shape), p->shape, 0, args, err);
+    return lab_driver_launch(p->d, role, grid_of(p, shape), shape, 0, args, err);
 }
 
 static int
-timed_launch(void *ctx, lab_err *err)
+check(void *ctx, lab_role role, lab_dim3 s, lab_err *err)
 {
-    timed *t = ctx;
-
-    return launch(t->p, t->role, err);
-}
-
-static void
-time_roles(problem *p, unsigned long n, lab_err *err)
-{
-    timed t[LAB_ROLE_COUNT];
-    lab_size_timing st = { .n = n, .bytes = 12.0 * (double)p->cells, .launch = timed_launch };
-
-    for (int r = 0; r < LAB_ROLE_COUNT; r++) {
-        t[r] = (timed){ p, (lab_role)r };
-        st.ctx[r] = &t[r];
-    }
-    lab_driver_time_size(p->d, &st, err);
-}
-
-static int
-check(problem *p, lab_role role, lab_err *err)
-{
+    problem *p = ctx;
     lab_driver *d = p->d;
-    lab_dim3 s = p->shape, g = grid_of(p, s);
+    lab_dim3 g = grid_of(p, s);
     char detail[256] = "";
     size_t bad = 0;
     long first_bad = -1;
@@ -91,7 +65,7 @@ check(problem *p, lab_role role, lab_err *err)
         p->got[i] = POISON;
     if ((rc = d->ops->copy_in(d->dev, p->dc, p->got, p->words * 4, err)) < 0)
         return lab_driver_fail(d, role, "setup", (unsigned long)p->nx, err);
-    if ((rc = launch(p, role, err)) < 0)
+    if ((rc = launch(p, role, s, err)) < 0)
         return lab_driver_fail(d, role, "launch", (unsigned long)p->nx, err);
     if ((rc = d->ops->sync(d->dev, err)) < 0 ||
         (rc = d->ops->copy_out(d->dev, p->got, p->dc, p->words * 4, err)) < 0)
@@ -178,15 +152,10 @@ run(lab_driver *d)
         } else if (setup(&p, &rng, &err) < 0) {
             lab_driver_fail(d, LAB_ROLE_STUDENT, "setup", n, &err);
         }
-        for (size_t b = 0; b < d->args.nblocks && !d->failed; b++) {
-            p.shape = d->args.blocks[b];
-            for (int r = 0; r < LAB_ROLE_COUNT && !d->failed; r++)
-                if (lab_driver_is_gpu_role(d, (lab_role)r))
-                    check(&p, (lab_role)r, &err);
-        }
-        p.shape = d->args.blocks[0];
+        if (!d->failed)
+            lab_driver_check_shapes(d, check, &p, &err);
         if (!d->failed && lab_driver_is_timing_size(d, n))
-            time_roles(&p, n, &err);
+            lab_driver_time_roles(d, n, 12.0 * (double)p.cells, launch, &p, &err);
         free(p.a);
         free(p.b);
         free(p.got);

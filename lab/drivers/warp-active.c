@@ -22,10 +22,21 @@
 #define POISON 0xDEADBEEFu
 #define GUARD 64
 
+typedef struct problem {
+    lab_driver *d;
+    unsigned long n; /* blocks */
+    lab_dptr dout;
+    uint32_t *host;
+} problem;
+
 static int
-check(lab_driver *d, lab_role role, unsigned long n, lab_dim3 shape, lab_dptr dout, uint32_t *host,
-      lab_err *err)
+check(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
 {
+    problem *p = ctx;
+    lab_driver *d = p->d;
+    unsigned long n = p->n;
+    lab_dptr dout = p->dout;
+    uint32_t *host = p->host;
     unsigned threads = shape.x * shape.y * shape.z, warps = (threads + 31) / 32;
     size_t used = n * warps, words = used + GUARD;
     lab_dim3 grid = { (unsigned)n, 1, 1 };
@@ -77,21 +88,17 @@ run(lab_driver *d)
     for (size_t s = 0; s < d->args.nsizes && !d->failed; s++) {
         unsigned long n = d->args.sizes[s];
         size_t words = n * 32 + GUARD; /* at most 32 warps per block */
-        uint32_t *host = malloc(words * 4);
-        lab_dptr dout;
+        problem p = { d, n, 0, malloc(words * 4) };
 
-        if (!host) {
+        if (!p.host) {
             lab_err_set(&err, LAB_ENOMEM, "out of memory for %lu blocks", n);
             lab_driver_fail(d, LAB_ROLE_STUDENT, "setup", n, &err);
             break;
         }
-        if (d->ops->alloc(d->dev, words * 4, &dout, &err) < 0)
+        if (d->ops->alloc(d->dev, words * 4, &p.dout, &err) < 0)
             lab_driver_fail(d, LAB_ROLE_STUDENT, "setup", n, &err);
-        for (size_t b = 0; b < d->args.nblocks && !d->failed; b++)
-            for (int r = 0; r < LAB_ROLE_COUNT && !d->failed; r++)
-                if (lab_driver_is_gpu_role(d, (lab_role)r))
-                    check(d, (lab_role)r, n, d->args.blocks[b], dout, host, &err);
-        free(host);
+        lab_driver_check_shapes(d, check, &p, &err);
+        free(p.host);
     }
 }
 

@@ -36,11 +36,24 @@ expected(unsigned out, size_t g, unsigned threads)
     return out == 0 ? (unsigned)g : out == 1 ? t / 32 : t % 32;
 }
 
+typedef struct problem {
+    lab_driver *d;
+    unsigned long n;
+    lab_dptr dout[NOUT];
+    uint32_t *host;
+    size_t words; /* per output */
+} problem;
+
 /* One role, one size, one shape: run it, check every element, record the case. */
 static int
-check(lab_driver *d, lab_role role, unsigned long n, lab_dim3 shape, lab_dptr *dout, uint32_t *host,
-      size_t words, lab_err *err)
+check(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
 {
+    problem *p = ctx;
+    lab_driver *d = p->d;
+    unsigned long n = p->n;
+    lab_dptr *dout = p->dout;
+    uint32_t *host = p->host;
+    size_t words = p->words;
     unsigned threads = shape.x * shape.y * shape.z, nn = (unsigned)n;
     lab_dim3 grid = { (unsigned)((n + threads - 1) / threads), 1, 1 };
     void *args[] = { &dout[0], &dout[1], &dout[2], &nn };
@@ -94,24 +107,20 @@ run(lab_driver *d)
     for (size_t s = 0; s < d->args.nsizes && !d->failed; s++) {
         unsigned long n = d->args.sizes[s];
         size_t words = n + 1024 + GUARD; /* the last block's threads past n, then a guard */
-        uint32_t *host = malloc(words * 4);
-        lab_dptr dout[NOUT];
+        problem p = { d, n, { 0 }, malloc(words * 4), words };
         int rc = 0;
 
-        if (!host) {
+        if (!p.host) {
             lab_err_set(&err, LAB_ENOMEM, "out of memory for %lu elements", n);
             lab_driver_fail(d, LAB_ROLE_STUDENT, "setup", n, &err);
             break;
         }
         for (int o = 0; o < NOUT && rc == 0; o++)
-            rc = d->ops->alloc(d->dev, words * 4, &dout[o], &err);
+            rc = d->ops->alloc(d->dev, words * 4, &p.dout[o], &err);
         if (rc < 0)
             lab_driver_fail(d, LAB_ROLE_STUDENT, "setup", n, &err);
-        for (size_t b = 0; b < d->args.nblocks && !d->failed; b++)
-            for (int r = 0; r < LAB_ROLE_COUNT && !d->failed; r++)
-                if (lab_driver_is_gpu_role(d, (lab_role)r))
-                    check(d, (lab_role)r, n, d->args.blocks[b], dout, host, words, &err);
-        free(host);
+        lab_driver_check_shapes(d, check, &p, &err);
+        free(p.host);
     }
 }
 
