@@ -1,9 +1,9 @@
 /*
- * cmd-demo.c - `cudalab demo CHAPTER [--json]`: run a chapter's demo on the
- * GPU and print what it measured: each section's text, its table, and its
- * chart (a horizontal bar chart, or a heat map of x by y), then the notes.
- * The renderers know nothing of any chapter: they draw whatever the report's
- * sections hold (lab/core/demo.h).
+ * cmd-demo.c - `cudalab demo CHAPTER [--json] [--save FILE]`: run a chapter's
+ * demo on the GPU and print what it measured (--save also keeps the report): each section's text,
+ * its table, and its chart (a horizontal bar chart, or a heat map of x by y), then the notes. The
+ * renderers know nothing of any chapter: they draw whatever the report's sections hold
+ * (lab/core/demo.h).
  */
 #include "lab/cli/cli.h"
 #include "lab/core/demo.h"
@@ -297,7 +297,7 @@ print_report(const lab_cli *cli, const lab_demo_report *r)
 static int
 demo_run(lab_cli *cli, int argc, char **argv)
 {
-    const char *chapter = NULL;
+    const char *chapter = NULL, *save = NULL;
     lab_err err = LAB_ERR_INIT;
     lab_demo_run r;
     int status;
@@ -305,13 +305,15 @@ demo_run(lab_cli *cli, int argc, char **argv)
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "--json"))
             cli->json = true;
+        else if (!strcmp(argv[i], "--save") && i + 1 < argc)
+            save = argv[++i];
         else if (argv[i][0] == '-' || chapter)
             return lab_cli_error("demo: unexpected argument '%s'", argv[i]);
         else
             chapter = argv[i];
     }
     if (!chapter)
-        return lab_cli_error("usage: cudalab demo CHAPTER [--json]");
+        return lab_cli_error("usage: cudalab demo CHAPTER [--json] [--save FILE]");
     lab_demo_run_init(&r);
     if (lab_demo_run_chapter(cli->lab, chapter, NULL, &r, &err) < 0) {
         status = lab_cli_error("%s", err.msg);
@@ -321,6 +323,10 @@ demo_run(lab_cli *cli, int argc, char **argv)
     }
     if (r.steps.len)
         fprintf(stderr, "%s", r.steps.buf);
+    if (save && lab_write_file(save, r.json.buf, r.json.len, &err) < 0) {
+        status = lab_cli_error("%s", err.msg);
+        goto out;
+    }
     if (cli->json)
         printf("%s\n", r.json.buf);
     else
@@ -333,7 +339,7 @@ out:
 
 const lab_cmd lab_cmd_demo = {
     .name = "demo",
-    .args = "CHAPTER [--json]",
+    .args = "CHAPTER [--json] [--save FILE]",
     .help = "run a chapter's demo on the GPU and show what it measured",
     .run = demo_run,
 };

@@ -11,7 +11,7 @@ fixture=$FIXTURES/demo/blockshape.json
 # --- usage ---
 run cudalab demo
 expect_status "demo without a chapter" 2
-expect_err "demo without a chapter: usage" "usage: cudalab demo CHAPTER [--json]"
+expect_err "demo without a chapter: usage" "usage: cudalab demo CHAPTER [--json] [--save FILE]"
 run cudalab demo nosuch
 expect_status "demo of an unknown chapter" 2
 expect_err "demo of an unknown chapter says so" "cudalab: unknown chapter 'nosuch'"
@@ -90,6 +90,15 @@ module=${step##*,}
 [ -s "$module" ] && [ "${module##*.}" = cubin ]
 check "the step's module is a compiled cubin ($module)" $?
 
+run cudalab demo blockshape --save "$T/saved.json"
+expect_status "replayed demo --save" 0
+expect_out "replayed demo --save: the table still printed" "sumMatrixOnGPU2D, 16384 x 16384 floats"
+python3 -c 'import json,sys; sys.exit(json.load(open(sys.argv[1])) != json.load(open(sys.argv[2])))' \
+    "$T/saved.json" "$fixture"
+check "--save keeps the driver's report as sent" $?
+run cudalab demo blockshape --save "$T/no/such/dir/x.json"
+expect_status "--save into a missing folder" 2
+expect_err "--save into a missing folder: says so" "$T/no/such/dir/x.json"
 run cudalab demo blockshape --json
 expect_status "replayed demo --json" 0
 python3 -c 'import json,sys; sys.exit(json.loads(sys.argv[1]) != json.load(open(sys.argv[2])))' "$OUT" "$fixture"
