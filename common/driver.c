@@ -497,6 +497,22 @@ lab_driver_time_roles(lab_driver *d, unsigned long n, double bytes, lab_driver_r
 }
 
 int
+lab_driver_run_poisoned(lab_driver *d, lab_role role, unsigned long n, lab_dim3 shape,
+                        lab_driver_role_fn launch, void *ctx, lab_dptr out, uint32_t *host,
+                        size_t words, uint32_t poison, lab_err *err)
+{
+    for (size_t i = 0; i < words; i++)
+        host[i] = poison;
+    if (d->ops->copy_in(d->dev, out, host, words * 4, err) < 0)
+        return lab_driver_fail(d, role, "setup", n, err);
+    if (launch(ctx, role, shape, err) < 0)
+        return lab_driver_fail(d, role, "launch", n, err);
+    if (d->ops->sync(d->dev, err) < 0 || d->ops->copy_out(d->dev, host, out, words * 4, err) < 0)
+        return lab_driver_fail(d, role, "run", n, err);
+    return 0;
+}
+
+int
 lab_driver_add_case(lab_driver *d, unsigned long size, lab_role role, unsigned long grid,
                     double expected, double got, size_t bad, long first_bad, const char *detail,
                     lab_err *err)

@@ -138,6 +138,12 @@ void lab_driver_check_shapes(lab_driver *d, lab_driver_role_fn check, void *ctx,
  * gets ctx, the role and the first block shape. */
 int lab_driver_time_roles(lab_driver *d, unsigned long n, double bytes, lab_driver_role_fn launch,
                           void *ctx, lab_err *err);
+/* The steps before a family checks one output of 32-bit words: host[0..words) filled with
+ * poison and copied to out, launch(ctx, role, shape) run to its end, out copied back into
+ * host.  0, or <0 when the report already says what failed (stage setup, launch or run). */
+int lab_driver_run_poisoned(lab_driver *d, lab_role role, unsigned long n, lab_dim3 shape,
+                            lab_driver_role_fn launch, void *ctx, lab_dptr out, uint32_t *host,
+                            size_t words, uint32_t poison, lab_err *err);
 /* Appends one case {size, role, grid, correct, expected, got, bad, first_bad, detail}. */
 int lab_driver_add_case(lab_driver *d, unsigned long size, lab_role role, unsigned long grid,
                         double expected, double got, size_t bad, long first_bad, const char *detail,

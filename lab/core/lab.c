@@ -39,6 +39,8 @@ static const struct {
     { "warp-active", "Pj", NULL }, /* (unsigned *active) */
     { "shuffle-int", "PKiPij", NULL },  /* (const int *src, int *dst, unsigned int n) */
     { "sum-matrix", "PfS_S_ii", NULL }, /* (float *A, float *B, float *C, int nx, int ny) */
+    { "records-int", "PK6RecordPKiS3_S3_Pij",
+      NULL }, /* (const Record *, const int * x3, int *, unsigned) */
     { "host-occupancy", "PK9OccDeviceiii", NULL }, /* int f(const OccDevice *, int, int, int) */
 };
 

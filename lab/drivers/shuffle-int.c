@@ -55,15 +55,9 @@ check(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
     long first_bad = -1;
     int rc;
 
-    for (size_t i = 0; i < p->words; i++)
-        p->got[i] = POISON_OUT;
-    if ((rc = d->ops->copy_in(d->dev, p->d_dst, p->got, p->words * 4, err)) < 0)
-        return lab_driver_fail(d, role, "setup", p->n, err);
-    if ((rc = launch(p, role, shape, err)) < 0)
-        return lab_driver_fail(d, role, "launch", p->n, err);
-    if ((rc = d->ops->sync(d->dev, err)) < 0 ||
-        (rc = d->ops->copy_out(d->dev, p->got, p->d_dst, p->words * 4, err)) < 0)
-        return lab_driver_fail(d, role, "run", p->n, err);
+    if ((rc = lab_driver_run_poisoned(d, role, p->n, shape, launch, p, p->d_dst, (uint32_t *)p->got,
+                                      p->words, POISON_OUT, err)) < 0)
+        return rc;
     for (size_t i = 0; i < p->words; i++) {
         int32_t want = i < half   ? p->src[2 * i]
                        : i < p->n ? p->src[2 * (i - half) + 1]

@@ -30,6 +30,16 @@ typedef struct problem {
 } problem;
 
 static int
+launch(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
+{
+    problem *p = ctx;
+    lab_dim3 grid = { (unsigned)p->n, 1, 1 };
+    void *args[] = { &p->dout };
+
+    return lab_driver_launch(p->d, role, grid, shape, 0, args, err);
+}
+
+static int
 check(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
 {
     problem *p = ctx;
@@ -39,22 +49,14 @@ check(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
     uint32_t *host = p->host;
     unsigned threads = shape.x * shape.y * shape.z, warps = (threads + 31) / 32;
     size_t used = n * warps, words = used + GUARD;
-    lab_dim3 grid = { (unsigned)n, 1, 1 };
-    void *args[] = { &dout };
     char detail[256] = "";
     size_t bad = 0;
     long first_bad = -1;
     int rc;
 
-    for (size_t i = 0; i < words; i++)
-        host[i] = POISON;
-    if ((rc = d->ops->copy_in(d->dev, dout, host, words * 4, err)) < 0)
-        return lab_driver_fail(d, role, "setup", n, err);
-    if ((rc = lab_driver_launch(d, role, grid, shape, 0, args, err)) < 0)
-        return lab_driver_fail(d, role, "launch", n, err);
-    if ((rc = d->ops->sync(d->dev, err)) < 0 ||
-        (rc = d->ops->copy_out(d->dev, host, dout, words * 4, err)) < 0)
-        return lab_driver_fail(d, role, "run", n, err);
+    if ((rc = lab_driver_run_poisoned(d, role, n, shape, launch, p, dout, host, words, POISON,
+                                      err)) < 0)
+        return rc;
     for (size_t i = 0; i < words; i++) {
         unsigned w = (unsigned)(i % warps);
         uint32_t want = i < used ? (threads - 32 * w < 32 ? threads - 32 * w : 32) : POISON;

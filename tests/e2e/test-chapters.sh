@@ -9,7 +9,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 new_exercises="warp/thread-ids warp/active-lanes divergence/halfhalf divergence/evenodd
-blockshape/sum-matrix-bounds"
+divergence/aos divergence/soa blockshape/sum-matrix-bounds"
 
 # --- list and show ---
 run cudalab list
@@ -60,7 +60,7 @@ expect_out_re "... on every configuration" '^[0-9]{6,} configurations, 0 differ$
 
 # --- what the family drivers are told ---
 fake_libexec
-for fam in warp-ids warp-active shuffle-int sum-matrix; do
+for fam in warp-ids warp-active shuffle-int sum-matrix records-int; do
     printf '#!/bin/sh\n# %s\nprintf "%%s\\n" "$@" >"%s/args-%s"\n' "$E2E_MARK" "$T" "$fam" >"$fx/$fam"
     chmod +x "$fx/$fam"
 done
@@ -82,12 +82,16 @@ expect_eq "divergence/evenodd: baseline kernel" "$(grep -- '^--baseline-kernel='
     "--baseline-kernel=shuffleHalfHalf"
 expect_eq "divergence/evenodd: timed at 2^24" "$(grep -- '^--timing-sizes=' <<<"$a")" "--timing-sizes=16777216"
 expect_eq "divergence/evenodd: one 1D block" "$(grep -- '^--block=' <<<"$a")" "--block=512"
+args_of divergence/soa records-int
+expect_eq "divergence/soa: the AoS kernel is the baseline" "$(grep -- '^--baseline-kernel=' <<<"$a")" \
+    "--baseline-kernel=keysFromRecords"
+expect_eq "divergence/soa: timed at 2^24" "$(grep -- '^--timing-sizes=' <<<"$a")" "--timing-sizes=16777216"
 args_of blockshape/sum-matrix-bounds sum-matrix
 expect_eq "blockshape/sum-matrix-bounds: 2D shapes (256x1 is 256)" "$(grep -- '^--block=' <<<"$a")" \
     "--block=32x32,40x2,128x2,16x16,256"
 
 # --- the real family drivers: argument checks, then no GPU ---
-for fam in warp-ids warp-active shuffle-int sum-matrix; do
+for fam in warp-ids warp-active shuffle-int sum-matrix records-int; do
     drv=$CUDALAB_LIBEXECDIR_TEST/$fam
     common=(--report-fd 3 --lab-kernels "$CUDALAB_LIBEXECDIR_TEST/lab-kernels.ptx" --student s.cubin
         --baseline cpu --reference r.cubin --kernel k --sizes 1000)
