@@ -21,10 +21,16 @@ CC ?= cc
 CUDA_HOME ?= $(firstword $(wildcard /usr/local/cuda) /usr)
 NVCC ?= $(shell command -v nvcc 2>/dev/null || echo $(CUDA_HOME)/bin/nvcc)
 CLANG_FORMAT ?= clang-format
+PYTHON ?= python3
+TOOLS_DIR := $(CURDIR)/tools/cuda
+CUDA_TOOLS := cuobjdump nvdisasm
+CUDA_TOOLS_PIP := 'nvidia-cuda-cuobjdump==13.2.*' 'nvidia-cuda-nvdisasm==13.2.*'
 
 # DEB_PACKAGES: everything `make deps` installs.  `make` itself checks all but the
 # packaging and install-test tools (DEB_TEST_PACKAGES), which `make test` checks.
-DEB_TEST_PACKAGES := debhelper dpkg-dev fakeroot man-db groff-base zsh
+# bubblewrap (the sandbox) and Slurm (batch --slurm) are optional at run time; their tests need them.
+DEB_TEST_PACKAGES := debhelper dpkg-dev fakeroot man-db groff-base zsh bubblewrap \
+                     slurmctld slurmd slurm-client munge
 DEB_PACKAGES := pkg-config libinih-dev libcjson-dev libsqlite3-dev libcriterion-dev \
                 libncurses-dev libreadline-dev libmd4c-dev clang-format tmux \
                 $(DEB_TEST_PACKAGES)
@@ -71,8 +77,8 @@ FORMAT_SRC := $(sort $(wildcard lab/*/*.c lab/*/*.h common/*.c common/*.h tests/
 objs = $(patsubst %.c,build/$(1)/obj/%.o,$(2))
 
 .SECONDARY:
-.PHONY: all run test test-unit test-e2e test-gpu test-gpu-install test-package deps format format-check clean \
-        install uninstall deb
+.PHONY: all run test test-unit test-e2e test-gpu bench-reduce test-gpu-install test-package deps cuda-tools format \
+        format-check clean install uninstall deb
 
 GENERATED := build/gen/cudalab.1 build/gen/cudalab.bash build/gen/_cudalab
 
@@ -103,12 +109,35 @@ endef
 deps build/.deps-ok: Makefile
 	$(call need_packages,$(if $(filter deps,$@),$(DEB_PACKAGES),$(DEB_BUILD_PACKAGES)))
 	@test -x "$(NVCC)" || { echo "nvcc not found (looked on PATH and in $(CUDA_HOME)/bin): install the CUDA toolkit"; exit 1; }
+	@$(MAKE) --no-print-directory cuda-tools
 	@mkdir -p build && touch build/.deps-ok
 
 # The package and install tests' tools, checked by make test, not by make.
 build/.deps-test-ok: Makefile
 	$(call need_packages,$(DEB_TEST_PACKAGES))
 	@mkdir -p build && touch $@
+
+# cuobjdump and nvdisasm (cudalab inspect) where the toolkit has none, e.g. Debian's:
+# NVIDIA's PyPI wheels, unpacked with `pip install --target` into tools/cuda (no
+# virtualenv, no root, no terminal needed), their binaries linked into
+# tools/cuda/bin, where the lab looks after PATH and the toolkit.
+cuda-tools:
+	@for t in $(CUDA_TOOLS); do \
+	    command -v $$t >/dev/null || test -x "$(CUDA_HOME)/bin/$$t" || test -x "$(dir $(NVCC))$$t" || \
+	        test -x "$(TOOLS_DIR)/bin/$$t" || missing="$$missing $$t"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	    echo "installing$$missing from PyPI into $(TOOLS_DIR)"; \
+	    $(PYTHON) -m pip --version >/dev/null 2>&1 || { echo "pip is missing: apt-get install python3-pip"; exit 1; }; \
+	    PIP_ROOT_USER_ACTION=ignore $(PYTHON) -m pip install --quiet --disable-pip-version-check --no-warn-script-location \
+	        --target "$(TOOLS_DIR)/pip" $(CUDA_TOOLS_PIP) || exit 1; \
+	    mkdir -p "$(TOOLS_DIR)/bin"; \
+	    for t in $(CUDA_TOOLS); do \
+	        f=$$(find "$(TOOLS_DIR)/pip" -path "*/bin/$$t" -type f | head -1); \
+	        test -n "$$f" || { echo "the wheel has no $$t"; exit 1; }; \
+	        ln -sf "$$f" "$(TOOLS_DIR)/bin/$$t"; \
+	    done; \
+	fi
 
 # --- release build ---------------------------------------------------------
 build/rel/obj/%.o: %.c | $(DEPS_STAMP)
@@ -157,6 +186,8 @@ install: all
 	install -m 644 $(KERNEL_PTX:%=build/libexec/cudalab/%) $(I)/libexec/cudalab/
 	rm -rf $(addprefix $(I)/share/cudalab/,$(INSTALL_DATA_DIRS))
 	cp -R --no-preserve=ownership $(INSTALL_DATA_DIRS) $(I)/share/cudalab/
+	# raw GPU logs (docs/h100/*.txt) are evidence for the source tree, not documentation
+	rm -f $(I)/share/cudalab/docs/h100/*.txt
 	chmod -R u=rwX,go=rX $(I)/share/cudalab
 	install -m 644 build/gen/cudalab.1 $(DESTDIR)$(MANDIR)/man1/cudalab.1
 	install -m 644 build/gen/cudalab.bash $(DESTDIR)$(BASHCOMPDIR)/cudalab
@@ -209,14 +240,22 @@ build/san/tests/%: build/san/obj/tests/%.o build/san/libcommon.a build/san/libco
 	@mkdir -p $(@D)
 	$(CC) $(SAN_CFLAGS) -o $@ $^ $(LIBS) $(TEST_LIBS)
 
+# NVIDIA's occupancy calculator (cuda_occupancy.h, C++) as test-occupancy's oracle
+build/san/tests/occ-oracle: tests/tools/occ-oracle.cpp
+	@mkdir -p $(@D)
+	$(CXX) -O1 -isystem $(CUDA_HOME)/include -o $@ $<
+
 SAN_ALL := build/san/bin/cudalab $(DRIVERS:%=build/san/libexec/cudalab/%) \
-           $(KERNEL_PTX:%=build/san/libexec/cudalab/%) $(TESTS:%=build/san/tests/%)
+           $(KERNEL_PTX:%=build/san/libexec/cudalab/%) $(TESTS:%=build/san/tests/%) \
+           build/san/tests/occ-oracle
 
 # --- tests -----------------------------------------------------------------
 # Every test gets the sanitized lab through these variables.
 export CUDALAB_TEST_BIN := $(CURDIR)/build/san/bin/cudalab
 export CUDALAB_DATADIR_TEST := $(CURDIR)
 export CUDALAB_LIBEXECDIR_TEST := $(CURDIR)/build/san/libexec/cudalab
+export CUDALAB_OCC_ORACLE := $(CURDIR)/build/san/tests/occ-oracle
+export CUDALAB_TOOLS_DIR_TEST := $(TOOLS_DIR)/bin
 export ASAN_OPTIONS := detect_leaks=1:abort_on_error=0
 export UBSAN_OPTIONS := print_stacktrace=1
 
@@ -236,8 +275,16 @@ test-unit: $(SAN_ALL)
 test-e2e: all $(SAN_ALL) build/.deps-test-ok
 	@tests/e2e/run.sh
 
+# The single-pass reduction against CUB in one run (needs an NVIDIA GPU); docs/bench/reduce.md.
+build/bench/reduce-vs-cub: tests/bench/reduce-vs-cub.cu solutions/reduction/single-pass.cu
+	@mkdir -p $(@D)
+	$(NVCC) -O3 -arch=sm_90 -std=c++17 -I. -o $@ $<
+
+bench-reduce: build/bench/reduce-vs-cub
+	build/bench/reduce-vs-cub
+
 test-gpu: all
-	@tests/gpu/run.sh
+	@tests/gpu/run.sh; a=$$?; tests/gpu/run-profile.sh; b=$$?; exit $$((a | b))
 
 # The installed copy (make install, and the package when debhelper is there) on the GPU.
 test-gpu-install: all

@@ -3,7 +3,7 @@
  */
 #include "common/demodrv.h"
 #include "common/driver.h"
-#include "common/ncu.h"
+#include "common/ncu-run.h"
 #include "common/report.h"
 #include "lab/core/buf.h"
 
@@ -344,7 +344,7 @@ lab_demodrv_on_path(const char *program, char *path, size_t size)
 
 void
 lab_demodrv_ncu(lab_demodrv *d, const char *regex, const char *const *metrics, size_t nmetrics,
-                lab_ncu *out)
+                lab_ncurun *out)
 {
     char *self = realpath("/proc/self/exe", NULL);
     lab_buf kernels = LAB_BUF_INIT;
@@ -356,7 +356,7 @@ lab_demodrv_ncu(lab_demodrv *d, const char *regex, const char *const *metrics, s
     argv[2] = "--backend=cuda";
     argv[3] = kernels.buf;
     argv[4] = NULL;
-    lab_ncu_run(argv, regex, metrics, nmetrics, out);
+    lab_ncurun_exec(argv, regex, metrics, nmetrics, out);
     free(self);
     lab_buf_release(&kernels);
 }

@@ -94,10 +94,10 @@ void lab_demodrv_note(lab_demodrv *d, const char *fmt, ...) __attribute__((forma
 int lab_demodrv_fail(lab_demodrv *d, const char *what, const lab_err *err);
 /* Is PROGRAM on PATH (e.g. "ncu")?  Fills path when it is. */
 bool lab_demodrv_on_path(const char *program, char *path, size_t size);
-/* Runs ncu on this driver with --ncu-child for kernels matching regex (common/ncu.h). */
-struct lab_ncu;
+/* Runs ncu on this driver with --ncu-child for kernels matching regex (common/ncu-run.h). */
+struct lab_ncurun;
 void lab_demodrv_ncu(lab_demodrv *d, const char *regex, const char *const *metrics, size_t nmetrics,
-                     struct lab_ncu *out);
+                     struct lab_ncurun *out);
 /* Emits the report, closes the device; the process exit status. */
 int lab_demodrv_finish(lab_demodrv *d);
 

@@ -91,7 +91,8 @@ typedef struct lab_driver {
     lab_module *lab_kernels;
     lab_timing timing;
     double copy_gbps;
-    bool failed; /* status is no longer "ok" */
+    bool failed;        /* status is no longer "ok" */
+    bool student_wrong; /* a student case was wrong: timing it would grade nothing */
 } lab_driver;
 
 /* Parses, opens the device, loads the modules; 0 to go on, <0 when the report

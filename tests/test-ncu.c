@@ -1,76 +1,201 @@
 /*
- * test-ncu.c - lab_ncu_parse on ncu --csv text: the header found among the
- * program's and ncu's own lines, columns found by name, launches in the order
- * of their IDs, thousands separators, metrics not asked for, and text with no
- * metric rows.  The CSV follows the layout of `ncu --csv --print-units base`
- * (Nsight Compute 2025.3): one quoted line per launch and metric.
+ * test-ncu.c - Nsight Compute CSV (`--csv --page raw`) read right, and the
+ * profile's launches mapped to student, previous step and reference.
+ *
+ * The fixture is tests/fixtures/ncu/reduction-h100.csv when recorded on the
+ * H100 (tests/gpu/run-profile.sh), else the hand-written one (README there).
+ * The edge cases below are synthetic strings for single parsing rules.
  */
-#include "common/ncu.h"
-
 #include <criterion/criterion.h>
-
 #include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
-static const char *const metrics[] = {
-    "smsp__sass_average_branch_targets_threads_uniform.pct",
-    "sm__warps_active.avg.pct_of_peak_sustained_active",
-};
+#include "lab/core/buf.h"
+#include "lab/core/metrics.h"
+#include "lab/core/ncu.h"
+#include "lab/core/profile.h"
 
-#define HEADER                                                                                     \
-    "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Context\","            \
-    "\"Stream\",\"Block Size\",\"Grid Size\",\"Device\",\"CC\",\"Section Name\",\"Metric Name\","  \
-    "\"Metric Unit\",\"Metric Value\"\n"
-#define ROW(id, kernel, metric, value)                                                             \
-    "\"" id "\",\"4242\",\"demo-divergence\",\"127.0.0.1\",\"" kernel "\",\"1\",\"7\","            \
-    "\"(512, 1, 1)\",\"(8192, 1, 1)\",\"0\",\"9.0\",\"Command line profiler metrics\",\"" metric   \
-    "\",\"%\",\"" value "\"\n"
-
-Test(ncu, parse)
+static const char *
+fixture(void)
 {
-    static const char csv[] =
-        "==PROF== Connected to process 4242 (demo-divergence)\n"
-        "==PROF== Profiling \"mathKernel1\": 0%....50%....100% - 1 pass\n"
-        "some output of the program, with \"quotes\", and commas\n" HEADER ROW(
-            "0", "mathKernel1(float *)", "smsp__sass_average_branch_targets_threads_uniform.pct",
-            "0") ROW("0", "mathKernel1(float *)",
-                     "sm__warps_active.avg.pct_of_peak_sustained_active", "71.25")
-            ROW("1", "longBranch(float *, int)",
-                "smsp__sass_average_branch_targets_threads_uniform.pct", "50")
-                ROW("1", "longBranch(float *, int)", "dram__bytes_read.sum", "1,234,567")
-                    ROW("2", "longBranch(float *, int)",
-                        "sm__warps_active.avg.pct_of_peak_sustained_active",
-                        "1,024.5") "==PROF== Disconnected from process 4242\r\n";
-    lab_ncu n;
-
-    lab_ncu_init(&n);
-    cr_assert_eq(lab_ncu_parse(csv, metrics, 2, &n), 0, "%s", n.status);
-    cr_assert_str_eq(n.status, "");
-    cr_assert_eq(n.nlaunches, 3);
-    cr_assert_str_eq(n.kernel[0], "mathKernel1");
-    cr_assert_str_eq(n.kernel[1], "longBranch");
-    cr_assert_float_eq(n.value[0][0], 0, 1e-12);
-    cr_assert_float_eq(n.value[0][1], 71.25, 1e-12);
-    cr_assert_float_eq(n.value[1][0], 50, 1e-12);
-    cr_assert(isnan(n.value[1][1]), "a metric not printed for a launch stays NAN");
-    cr_assert(isnan(n.value[2][0]));
-    cr_assert_float_eq(n.value[2][1], 1024.5, 1e-12, "thousands separators are dropped");
+    return access("tests/fixtures/ncu/reduction-h100.csv", R_OK) == 0
+               ? "tests/fixtures/ncu/reduction-h100.csv"
+               : "tests/fixtures/ncu/reduction-handwritten.csv";
 }
 
-Test(ncu, nothing_to_read)
+static void
+load_profile(lab_profiling *p)
 {
-    static const char *const texts[] = {
-        "",
-        "==PROF== ERROR: ERR_NVGPUCTRPERM - The user does not have permission to access NVIDIA "
-        "GPU Performance Counters\n",
-        HEADER,
-        HEADER "\"0\",\"broken\n",
-        HEADER ROW("0", "k()", "another.metric", "3"),
-    };
+    lab_buf csv = LAB_BUF_INIT;
+    lab_err err = LAB_ERR_INIT;
 
-    for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
-        lab_ncu n;
-        lab_ncu_init(&n);
-        cr_assert_eq(lab_ncu_parse(texts[i], metrics, 2, &n), -1, "text %zu", i);
-        cr_assert_str_eq(n.status, "ncu printed no metric values");
+    lab_profiling_init(p);
+    cr_assert_eq(lab_metrics_for_chapter(".", "reduction", &p->set, &err), 0, "%s", err.msg);
+    snprintf(p->kernel[LAB_PROF_STUDENT], sizeof(p->kernel[0]), "reduceNeighboredLess");
+    snprintf(p->kernel[LAB_PROF_BASELINE], sizeof(p->kernel[0]), "reduceNeighbored");
+    snprintf(p->kernel[LAB_PROF_REFERENCE], sizeof(p->kernel[0]), "reduceNeighboredLess");
+    cr_assert_eq(lab_buf_read_file(&csv, fixture(), &err), 0, "%s", err.msg);
+    cr_assert_eq(lab_profile_read_csv(p, csv.buf, &err), 0, "%s", err.msg);
+    lab_buf_release(&csv);
+}
+
+Test(ncu, fixture_has_every_reduction_metric)
+{
+    lab_buf csv = LAB_BUF_INIT;
+    lab_ncu_table t = LAB_NCU_TABLE_INIT;
+    lab_metric_set set;
+    lab_err err = LAB_ERR_INIT;
+
+    cr_assert_eq(lab_buf_read_file(&csv, fixture(), &err), 0, "%s", err.msg);
+    cr_assert_eq(lab_ncu_parse(csv.buf, &t, &err), 0, "%s", err.msg);
+    cr_assert_eq(lab_metrics_for_chapter(".", "reduction", &set, &err), 0, "%s", err.msg);
+    for (size_t i = 0; i < set.n; i++)
+        cr_expect_geq(lab_ncu_column(&t, set.v[i]->ncu), 0, "%s missing", set.v[i]->ncu);
+    cr_expect_geq(t.nlaunches, 3);
+    cr_expect_str_eq(t.launches[0].kernel, "reduceNeighboredLess");
+    lab_ncu_table_release(&t);
+    lab_buf_release(&csv);
+}
+
+Test(ncu, roles_by_launch_order_and_sane_values)
+{
+    lab_profiling p;
+
+    load_profile(&p);
+    for (int r = 0; r < LAB_PROF_ROLES; r++)
+        cr_expect(p.has[r], "role %s", lab_prof_role_names[r]);
+    for (size_t m = 0; m < p.set.n; m++) {
+        const lab_metric *mt = p.set.v[m];
+        cr_expect(p.has_value[LAB_PROF_STUDENT][m], "%s", mt->key);
+        if (!strcmp(mt->unit, "%"))
+            cr_expect(p.value[LAB_PROF_STUDENT][m] >= 0 && p.value[LAB_PROF_STUDENT][m] <= 100,
+                      "%s = %g", mt->key, p.value[LAB_PROF_STUDENT][m]);
+        if (!strcmp(mt->key, "inst_per_warp"))
+            /* the notes' point: rearranging the index cuts the instructions per warp */
+            cr_expect_lt(p.value[LAB_PROF_STUDENT][m], p.value[LAB_PROF_BASELINE][m]);
+        if (!strcmp(mt->key, "dram_read"))
+            /* 2^24 ints are read at least once */
+            cr_expect_geq(p.value[LAB_PROF_STUDENT][m], 67108864.0 * 0.99);
     }
+    lab_profiling_release(&p);
+}
+
+Test(ncu, thousands_separators_na_quotes_and_noise)
+{
+    const char *csv = "program output, with \"quotes\"\n"
+                      "==PROF== Connected\n"
+                      "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\","
+                      "\"Context\",\"Stream\",\"Block Size\",\"Grid Size\",\"Device\",\"CC\","
+                      "\"a.sum\",\"b.pct\"\r\n"
+                      "\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"byte\",\"%\"\r\n"
+                      "\"0\",\"1\",\"p\",\"h\",\"k(int *, \"\"x\"\")\",\"1\",\"7\",\"(512, 1, 1)\","
+                      "\"(4, 1, 1)\",\"0\",\"9.0\",\"10,240,000\",\"n/a\"\r\n";
+    lab_ncu_table t = LAB_NCU_TABLE_INIT;
+    lab_err err = LAB_ERR_INIT;
+    double v;
+
+    cr_assert_eq(lab_ncu_parse(csv, &t, &err), 0, "%s", err.msg);
+    cr_assert_eq(t.nmetrics, 2);
+    cr_expect_str_eq(t.units[0], "byte");
+    cr_assert_eq(t.nlaunches, 1);
+    cr_expect_str_eq(t.launches[0].kernel, "k");
+    cr_expect(lab_ncu_value(&t, "k", "a.sum", &v));
+    cr_expect_float_eq(v, 10240000.0, 1e-6);
+    cr_expect_not(lab_ncu_value(&t, "k", "b.pct", &v), "n/a is no value");
+    cr_expect_not(lab_ncu_value(&t, "k", "c.sum", &v));
+    cr_expect_not(lab_ncu_value(&t, "other", "a.sum", &v));
+    lab_ncu_table_release(&t);
+}
+
+Test(ncu, no_header_is_an_error)
+{
+    lab_ncu_table t = LAB_NCU_TABLE_INIT;
+    lab_err err = LAB_ERR_INIT;
+
+    cr_expect_eq(lab_ncu_parse("==PROF== nothing\n", &t, &err), LAB_EPARSE);
+    cr_expect(strstr(err.msg, "no ncu CSV header"));
+}
+
+Test(ncu, permission_error_is_recognised)
+{
+    cr_expect(lab_ncu_no_permission("==ERROR== ERR_NVGPUCTRPERM - The user does not have "
+                                    "permission to access NVIDIA GPU Performance Counters on the "
+                                    "target device 0."));
+    cr_expect_not(lab_ncu_no_permission("==PROF== Disconnected from process 1"));
+}
+
+Test(ncu, every_metric_is_described)
+{
+    for (size_t i = 0; i < lab_metric_count(); i++) {
+        const lab_metric *m = lab_metric_at(i);
+        cr_expect(m->key && *m->key && m->ncu && strchr(m->ncu, '_') && m->nvprof && *m->nvprof &&
+                      m->meaning && strlen(m->meaning) > 10,
+                  "metric %zu", i);
+        cr_expect_eq(lab_metric_find(m->key), m);
+    }
+}
+
+Test(ncu, profile_ini_errors_name_file_and_line)
+{
+    char dir[] = "/tmp/test-ncu-XXXXXX";
+    lab_buf path = LAB_BUF_INIT;
+    lab_metric_set set;
+    lab_err err = LAB_ERR_INIT;
+
+    cr_assert_not_null(mkdtemp(dir));
+    lab_buf_printf(&path, "%s/exercises/ch", dir);
+    cr_assert_eq(lab_mkdir_p(path.buf, 0755, &err), 0);
+    cr_expect_eq(lab_metrics_for_chapter(dir, "ch", &set, &err), 0, "no file: every metric");
+    cr_expect_eq(set.n, lab_metric_count());
+    lab_buf_adds(&path, "/profile.ini");
+    cr_assert_eq(lab_write_file(path.buf, "[profile]\nversion = 1\nmetrics = inst_per_warp, nope\n",
+                                52, &err),
+                 0);
+    cr_expect_eq(lab_metrics_for_chapter(dir, "ch", &set, &err), LAB_EPARSE);
+    cr_expect(strstr(err.msg, "profile.ini:3: unknown metric 'nope'"), "%s", err.msg);
+    unlink(path.buf);
+    path.buf[path.len - strlen("/profile.ini")] = '\0';
+    rmdir(path.buf);
+    lab_buf_reset(&path);
+    lab_buf_printf(&path, "%s/exercises", dir);
+    rmdir(path.buf);
+    rmdir(dir);
+    lab_buf_release(&path);
+}
+
+/* issue6-sim's report format (tests/fixtures/reports/sim-metrics-issue6.json, recorded). */
+Test(ncu, simulator_figures_from_the_report)
+{
+    lab_buf json = LAB_BUF_INIT;
+    lab_err err = LAB_ERR_INIT;
+    lab_profiling p;
+    bool ipw = false, be = false;
+
+    lab_profiling_init(&p);
+    cr_assert_eq(lab_metrics_for_chapter(".", "reduction", &p.set, &err), 0, "%s", err.msg);
+    cr_assert_eq(lab_buf_read_file(&json, "tests/fixtures/reports/sim-metrics-issue6.json", &err),
+                 0, "%s", err.msg);
+    lab_profile_read_report(&p, json.buf, json.len);
+    cr_expect(p.sim_reported);
+    for (size_t m = 0; m < p.set.n; m++) {
+        if (!strcmp(p.set.v[m]->key, "inst_per_warp")) {
+            ipw = true;
+            cr_expect_float_eq(p.sim[LAB_PROF_STUDENT][m], 109.375, 1e-9);
+            cr_expect_float_eq(p.sim[LAB_PROF_BASELINE][m], 155.0, 1e-9);
+        }
+        if (!strcmp(p.set.v[m]->key, "branch_efficiency")) {
+            be = true;
+            cr_expect_float_eq(p.sim[LAB_PROF_BASELINE][m], 70.0, 1e-9, "0.7 -> 70 %%");
+        }
+        if (!p.set.v[m]->sim)
+            cr_expect_not(p.has_sim[LAB_PROF_STUDENT][m], "%s has no PTX figure", p.set.v[m]->key);
+    }
+    cr_expect(ipw && be);
+    lab_profile_read_report(&p, "{\"status\":\"error\"}", 18);
+    cr_expect_not(p.sim_reported);
+    cr_expect(strstr(p.sim_why, "no sim_metrics"));
+    lab_buf_release(&json);
+    lab_profiling_release(&p);
 }

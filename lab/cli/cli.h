@@ -54,7 +54,9 @@ const char *lab_cli_sgr(const lab_cli *cli, const char *params);
 const char *lab_cli_reset(const lab_cli *cli);
 
 extern const lab_cmd lab_cmd_list, lab_cmd_show, lab_cmd_start, lab_cmd_grade, lab_cmd_demo,
-    lab_cmd_device, lab_cmd_doctor, lab_cmd_help;
+    lab_cmd_device, lab_cmd_doctor, lab_cmd_help, lab_cmd_inspect, lab_cmd_profile, lab_cmd_predict;
+extern const lab_cmd lab_cmd_new_exercise, lab_cmd_check_exercise, lab_cmd_batch, lab_cmd_gradebook,
+    lab_cmd_calibrate;
 
 /* The table as tab-separated lines (name, args, help, completion of the first two
  * arguments: none|exercise|file), for the man page and completion generators. */

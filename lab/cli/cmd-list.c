@@ -65,6 +65,7 @@ list_run(lab_cli *cli, int argc, char **argv)
                 cJSON_AddStringToObject(o, "id", ex->id);
                 cJSON_AddStringToObject(o, "chapter", ex->chapter);
                 cJSON_AddStringToObject(o, "title", ex->title);
+                cJSON_AddStringToObject(o, "kind", ex->kind == LAB_KIND_HOST ? "host" : "device");
                 cJSON_AddStringToObject(o, "status", status_text(&p));
                 cJSON_AddNumberToObject(o, "attempts", p.attempts);
                 cJSON_AddStringToObject(o, "last_verdict", p.last_verdict);

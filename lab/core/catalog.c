@@ -606,6 +606,7 @@ parse_constraints(struct manifest *m, const struct key *k, const char *value)
 #define EX(field) offsetof(struct exercise, ex.field)
 
 static const struct key exercise_keys[] = {
+    { "format", parse_int, EX(format), 0, false, 1, 1 },
     { "id", parse_str, EX(id), 0, true, 0, 0 },
     { "chapter", parse_str, EX(chapter), 0, true, 0, 0 },
     { "order", parse_int, EX(order), 0, false, INT_MIN, INT_MAX },

@@ -14,6 +14,7 @@
  * (one arena, freed by lab_catalog_free); pointers stay valid until then.
  *
  * Manifest keys (section [exercise]):
+ *   format      the manifest's format version: 1 (check-exercise wants it)  default 0
  *   id          chapter/name; must match the directory            required
  *   chapter     the chapter directory's name                        required
  *   order       integer, position within the chapter               default 0
@@ -69,6 +70,7 @@ typedef struct lab_block_shape {
 } lab_block_shape;
 
 typedef struct lab_exercise {
+    int format;          /* manifest format version (1), 0 when the manifest does not say */
     const char *id;      /* "reduction/neighbored-less" */
     const char *chapter; /* "reduction" */
     const char *name;    /* "neighbored-less" */

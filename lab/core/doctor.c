@@ -291,12 +291,13 @@ check_sim(doctor_ctx *x, lab_check *c)
 static void
 check_ncu(doctor_ctx *x, lab_check *c)
 {
-    char *ncu = lab_toolchain_find_tool("ncu"), line[256];
+    char *ncu = NULL, line[256];
     FILE *fp;
     bool admin_only = false;
+    lab_err why = LAB_ERR_INIT;
 
     (void)x;
-    if (!ncu) {
+    if (lab_toolchain_find_tool(NULL, "ncu", "CUDALAB_NCU", NULL, &ncu, &why) < 0) {
         c->state = LAB_CHECK_WARN;
         FOUND(c, "ncu not found");
         FIX(c, "install Nsight Compute (NVIDIA's cuda-nsight-compute package, part of the "
@@ -328,10 +329,12 @@ check_ncu(doctor_ctx *x, lab_check *c)
 static void
 check_sanitizer(doctor_ctx *x, lab_check *c)
 {
-    char *p = lab_toolchain_find_tool("compute-sanitizer");
+    char *p = NULL;
+    lab_err why = LAB_ERR_INIT;
 
     (void)x;
-    if (!p) {
+    if (lab_toolchain_find_tool(NULL, "compute-sanitizer", "CUDALAB_COMPUTE_SANITIZER", NULL, &p,
+                                &why) < 0) {
         c->state = LAB_CHECK_WARN;
         FOUND(c, "compute-sanitizer not found");
         FIX(c, "install it (NVIDIA's cuda-sanitizer package, part of the toolkit) to find memory "

@@ -8,6 +8,8 @@
  * -> judge -> record one attempt in the store.
  */
 #include "lab/core/lab.h"
+#include "lab/core/calib.h"
+#include "lab/core/devlock.h"
 #include "lab/core/proc.h"
 #include "lab/core/ptx.h"
 #include "lab/core/toolchain.h"
@@ -49,11 +51,13 @@ struct lab {
     char *libexecdir;
     char *cachedir;
     char *builddir; /* cachedir/build: compiled kernels */
+    char *toolsdir; /* CUDA tools from PyPI */
     lab_catalog *catalog;
     lab_store *store;
     lab_toolchain *toolchain;
     bool probed;
     lab_device device;
+    bool sandboxed; /* student compiles and drivers run under bubblewrap */
 };
 
 static bool
@@ -119,6 +123,52 @@ cache_dir(void)
     return lab_buf_detach(&b);
 }
 
+/* CUDALAB_SANDBOX=off|auto|on: the default for a student's own gradings is off. */
+static int
+sandbox_from_env(lab *l, lab_err *err)
+{
+    static const char *const names[] = {
+        [LAB_SANDBOX_OFF] = "off", [LAB_SANDBOX_AUTO] = "auto", [LAB_SANDBOX_ON] = "on"
+    };
+    const char *v = getenv("CUDALAB_SANDBOX");
+
+    if (!v || !*v)
+        return 0;
+    for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+        if (!strcmp(v, names[i]))
+            return lab_set_sandbox(l, (lab_sandbox_mode)i, err);
+    return lab_err_set(err, LAB_EINVAL, "CUDALAB_SANDBOX='%s': expected off, auto or on", v);
+}
+
+int
+lab_set_sandbox(lab *l, lab_sandbox_mode mode, lab_err *err)
+{
+    lab_buf why = LAB_BUF_INIT;
+    int rc = 0;
+
+    l->sandboxed = false;
+    if (mode == LAB_SANDBOX_OFF)
+        return 0;
+    if (lab_sandbox_probe(getenv("CUDALAB_BWRAP"), &why))
+        l->sandboxed = true;
+    else if (mode == LAB_SANDBOX_ON)
+        rc = lab_err_set(err, LAB_ENOSYS, "%s", why.buf);
+    lab_buf_release(&why);
+    return rc;
+}
+
+bool
+lab_sandboxed(const lab *l)
+{
+    return l->sandboxed;
+}
+
+const char *
+lab_cachedir(const lab *l)
+{
+    return l->cachedir;
+}
+
 int
 lab_open(lab **out, lab_err *err)
 {
@@ -141,11 +191,21 @@ lab_open(lab **out, lab_err *err)
         lab_buf_printf(&b, "%s/" CACHE_SUBDIR, l->cachedir);
         l->builddir = lab_buf_detach(&b);
     }
-    if (!l->datadir || !l->libexecdir || !l->builddir) {
+    if (l->datadir) {
+        const char *t = getenv("CUDALAB_TOOLS_DIR");
+        lab_buf b = LAB_BUF_INIT;
+        if (t && *t)
+            lab_buf_adds(&b, t);
+        else
+            lab_buf_printf(&b, "%s/tools/cuda/bin", l->datadir);
+        l->toolsdir = lab_buf_detach(&b);
+    }
+    if (!l->datadir || !l->libexecdir || !l->builddir || !l->toolsdir) {
         lab_close(l);
         return lab_err_set(err, LAB_ENOENT, "cannot find the lab's files: set CUDALAB_DATADIR");
     }
-    if ((rc = lab_catalog_load(l->datadir, &l->catalog, err)) < 0) {
+    if ((rc = lab_catalog_load(l->datadir, &l->catalog, err)) < 0 ||
+        (rc = sandbox_from_env(l, err)) < 0) {
         lab_close(l);
         return rc;
     }
@@ -165,6 +225,7 @@ lab_close(lab *l)
     free(l->libexecdir);
     free(l->cachedir);
     free(l->builddir);
+    free(l->toolsdir);
     free(l);
 }
 
@@ -184,6 +245,29 @@ const char *
 lab_libexecdir(const lab *l)
 {
     return l->libexecdir;
+}
+
+const char *
+lab_builddir(const lab *l)
+{
+    return l->builddir;
+}
+
+const char *
+lab_toolsdir(const lab *l)
+{
+    return l->toolsdir;
+}
+
+int
+lab_toolchain_of(lab *l, const lab_toolchain **out, lab_err *err)
+{
+    int rc = 0;
+
+    if (!l->toolchain)
+        rc = lab_toolchain_find(&l->toolchain, err);
+    *out = l->toolchain;
+    return rc;
 }
 
 int
@@ -207,16 +291,28 @@ lab_work_path(const lab_exercise *ex, lab_buf *out)
     return lab_buf_printf(out, "work/%s/%s.cu", ex->chapter, ex->name);
 }
 
-int
-lab_run_driver(lab *l, const char *driver, lab_strvec *args, double timeout_s,
-               const volatile sig_atomic_t *cancel, lab_proc *p, lab_err *err)
+/* Runs a driver with a report pipe; fills the report text and the process outcome. */
+static int
+run_driver(lab *l, const char *driver, lab_strvec *args, double timeout_s,
+           const volatile sig_atomic_t *cancel, bool untrusted, lab_proc *p, lab_err *err)
 {
+    const char *show[] = { l->libexecdir, l->builddir, NULL };
+    lab_sandbox_plan plan = { .job = LAB_SANDBOX_DRIVER,
+                              .datadir = l->datadir,
+                              .show = show,
+                              .bwrap = getenv("CUDALAB_BWRAP") };
     int rc;
 
     lab_proc_init(p);
     p->report_fd = REPORT_FD;
     p->timeout_s = timeout_s;
     p->cancel = cancel;
+    p->die_with_parent = true;
+    if (untrusted && l->sandboxed) {
+        lab_sandbox_limits(LAB_SANDBOX_DRIVER, &p->limits);
+        if ((rc = lab_sandbox_wrap(&plan, &p->argv, err)) < 0)
+            return rc;
+    }
     if ((rc = lab_strvec_pushf(&p->argv, "%s/%s", l->libexecdir, driver)) < 0 ||
         (rc = lab_strvec_pushf(&p->argv, "--report-fd=%d", REPORT_FD)) < 0 ||
         (rc = lab_strvec_pushv(&p->argv, (const char *const *)args->v)) < 0)
@@ -237,7 +333,7 @@ lab_backend_probe(lab *l, const char *backend, lab_device *out, lab_err *err)
     memset(out, 0, sizeof(*out));
     lab_strvec_pushf(&args, "--backend=%s", backend);
     lab_strvec_push(&args, "--probe");
-    rc = lab_run_driver(l, "device-probe", &args, PROBE_TIMEOUT_S, NULL, &p, err);
+    rc = run_driver(l, "device-probe", &args, PROBE_TIMEOUT_S, NULL, false, &p, err);
     lab_strvec_release(&args);
     if (rc < 0)
         goto out;
@@ -265,6 +361,13 @@ lab_backend_probe(lab *l, const char *backend, lab_device *out, lab_err *err)
 out:
     lab_proc_release(&p);
     return rc;
+}
+
+int
+lab_run_driver(lab *l, const char *driver, lab_strvec *args, double timeout_s,
+               const volatile sig_atomic_t *cancel, lab_proc *p, lab_err *err)
+{
+    return run_driver(l, driver, args, timeout_s, cancel, false, p, err);
 }
 
 int
@@ -328,15 +431,39 @@ family_params(const char *family, const char **cpu_baseline)
  */
 static int
 build_file(lab *l, const lab_exercise *ex, const char *path, const char *arch, lab_build *b,
-           const lab_grade_request *req, lab_err *err)
+           const lab_grade_request *req, bool untrusted, lab_err *err)
 {
-    lab_build_request br = {
-        path,        ex->instantiate,          arch, l->builddir, ex->build_timeout_s,
-        req->cancel, ex->kind == LAB_KIND_HOST
-    };
+    lab_build_request br = { .source = path,
+                             .instantiate = ex->instantiate,
+                             .arch = arch,
+                             .cache_dir = l->builddir,
+                             .timeout_s = ex->build_timeout_s,
+                             .cancel = req->cancel,
+                             .host = ex->kind == LAB_KIND_HOST };
+    char *abs = untrusted && l->sandboxed ? realpath(path, NULL) : NULL;
+    const char *show[] = { abs, NULL };
+    lab_sandbox_plan plan = { .job = LAB_SANDBOX_COMPILE,
+                              .datadir = l->datadir,
+                              .show = show,
+                              .writable = l->builddir,
+                              .bwrap = getenv("CUDALAB_BWRAP") };
+    lab_strvec wrap = LAB_STRVEC_INIT;
     int rc;
 
-    if ((rc = lab_toolchain_build(l->toolchain, &br, b, err)) < 0)
+    if (abs) {
+        if ((rc = lab_mkdir_p(l->builddir, 0755, err)) < 0 ||
+            (rc = lab_sandbox_wrap(&plan, &wrap, err)) < 0) {
+            free(abs);
+            lab_strvec_release(&wrap);
+            return rc;
+        }
+        br.wrap = (const char *const *)wrap.v;
+        lab_sandbox_limits(LAB_SANDBOX_COMPILE, &br.limits);
+    }
+    rc = lab_toolchain_build(l->toolchain, &br, b, err);
+    free(abs);
+    lab_strvec_release(&wrap);
+    if (rc < 0)
         return rc;
     if (b->cancelled)
         return lab_err_set(err, LAB_ECANCEL, "cancelled");
@@ -350,7 +477,7 @@ build_lab_file(lab *l, const lab_exercise *ex, const char *path, const char *arc
 {
     int rc;
 
-    if ((rc = build_file(l, ex, path, arch, b, req, err)) < 0)
+    if ((rc = build_file(l, ex, path, arch, b, req, false, err)) < 0)
         return rc;
     if (!b->ok)
         return lab_err_set(err, LAB_ETOOL, "the lab's own '%s' does not compile: %s", path,
@@ -432,35 +559,74 @@ shape_args(lab_strvec *args, const char *prefix, const lab_exercise *ex)
         lab_strvec_pushf(args, "--%sentry=%s", prefix, ex->entry);
 }
 
+/* The arguments naming the roles' modules, kernels and launch shapes. */
+static void
+roles_args(const lab *l, lab_strvec *args, const lab_exercise *ex, const lab_exercise *base_ex,
+           const char *student, const char *reference, const char *baseline)
+{
+    lab_strvec_pushf(args, "--lab-kernels=%s/lab-kernels.ptx", l->libexecdir);
+    lab_strvec_pushf(args, "--student=%s", student);
+    lab_strvec_pushf(args, "--reference=%s", reference);
+    lab_strvec_pushf(args, "--kernel=%s", ex->kernel);
+    shape_args(args, "", ex);
+    if (base_ex) {
+        lab_strvec_pushf(args, "--baseline=%s", baseline);
+        lab_strvec_pushf(args, "--baseline-kernel=%s", base_ex->kernel);
+        shape_args(args, "baseline-", base_ex);
+    } else {
+        lab_strvec_push(args, "--baseline=cpu");
+    }
+}
+
+/* This GPU's calibrated threshold for ex (lab/core/calib.h), when there is one. */
+static void
+calibrated_threshold(const lab_runreport *r, lab_exercise *ex, lab_grading *g)
+{
+    lab_calib_key k = { r->device, (long)r->sm_clock_khz, (long)r->mem_clock_khz };
+    lab_buf path = LAB_BUF_INIT;
+    lab_calib_entry e;
+    lab_calib *c = NULL;
+    bool found = false;
+
+    if (*r->device && lab_store_default_path(&path, NULL) == 0 && access(path.buf, F_OK) == 0 &&
+        lab_calib_open(path.buf, &c, NULL) == 0 &&
+        lab_calib_get(c, &k, ex->id, &e, &found, NULL) == 0 && found) {
+        ex->min_speedup = e.min_speedup;
+        g->calibrated = true;
+    }
+    g->min_speedup = ex->min_speedup;
+    lab_calib_close(c);
+    lab_buf_release(&path);
+}
+
 static int
 run_and_judge(lab *l, const lab_grade_request *req, lab_grading *g, lab_build *student,
               lab_build *baseline, lab_build *reference, const lab_exercise *base_ex, lab_err *err)
 {
     const lab_exercise *ex = req->ex;
     lab_strvec args = LAB_STRVEC_INIT;
+    lab_exercise tuned;
+    lab_devlock lock;
     lab_proc p;
     char how[128];
     int rc;
 
+    lab_devlock_init(&lock);
+    lab_proc_init(&p);
     if (ex->kind == LAB_KIND_HOST)
         lab_strvec_push(&args, "--backend=host");
-    lab_strvec_pushf(&args, "--lab-kernels=%s/lab-kernels.ptx", l->libexecdir);
-    lab_strvec_pushf(&args, "--student=%s", lab_module_path(ex, student));
-    lab_strvec_pushf(&args, "--reference=%s", lab_module_path(ex, reference));
-    lab_strvec_pushf(&args, "--kernel=%s", ex->kernel);
-    shape_args(&args, "", ex);
-    if (base_ex) {
-        lab_strvec_pushf(&args, "--baseline=%s", lab_module_path(base_ex, baseline));
-        lab_strvec_pushf(&args, "--baseline-kernel=%s", base_ex->kernel);
-        shape_args(&args, "baseline-", base_ex);
-    } else {
-        lab_strvec_push(&args, "--baseline=cpu");
-    }
+    roles_args(l, &args, ex, base_ex, lab_module_path(ex, student), lab_module_path(ex, reference),
+               base_ex ? lab_module_path(base_ex, baseline) : NULL);
     sizes_arg(&args, "--sizes", ex->sizes, ex->nsizes);
     if (ex->ntiming_sizes)
         sizes_arg(&args, "--timing-sizes", ex->timing_sizes, ex->ntiming_sizes);
     lab_strvec_pushf(&args, "--seed=%llu", (unsigned long long)g->seed);
-    rc = lab_run_driver(l, ex->family, &args, ex->run_timeout_s, req->cancel, &p, err);
+    /* host code leaves the GPU alone: no need to wait for it */
+    if (ex->kind == LAB_KIND_HOST ||
+        (rc = lab_devlock_acquire(&lock, l->cachedir, g->device.name,
+                                  getenv("CUDA_VISIBLE_DEVICES"), 0, req->cancel, err)) == 0)
+        rc = run_driver(l, ex->family, &args, ex->run_timeout_s, req->cancel, true, &p, err);
+    lab_devlock_release(&lock);
     lab_strvec_release(&args);
     if (rc < 0)
         goto out;
@@ -490,9 +656,78 @@ run_and_judge(lab *l, const lab_grade_request *req, lab_grading *g, lab_build *s
         goto out;
     }
     g->has_report = true;
-    rc = lab_grade_judge(ex, g->baseline_name, &g->report, &g->result, err);
+    tuned = *ex;
+    calibrated_threshold(&g->report, &tuned, g);
+    rc = lab_grade_judge(&tuned, g->baseline_name, &g->report, &g->result, err);
 out:
     lab_proc_release(&p);
+    return rc;
+}
+
+int
+lab_profile_argv(lab *l, const lab_exercise *ex, const char *file, const char *backend,
+                 unsigned long size, lab_strvec *argv, lab_strvec *kernels, bool *compiled,
+                 lab_buf *log, lab_err *err)
+{
+    const lab_exercise *base_ex = NULL;
+    const lab_grade_request req = { .ex = ex, .file = file };
+    lab_build student, baseline, reference;
+    const char *arch_env = getenv("CUDALAB_ARCH");
+    const lab_device *dev;
+    char arch[16];
+    int rc;
+
+    if (!size)
+        size =
+            ex->ntiming_sizes ? ex->timing_sizes[ex->ntiming_sizes - 1] : ex->sizes[ex->nsizes - 1];
+    *compiled = false;
+    lab_build_init(&student);
+    lab_build_init(&baseline);
+    lab_build_init(&reference);
+    if (strcmp(ex->baseline, "cpu") && !(base_ex = lab_catalog_find(l->catalog, ex->baseline))) {
+        rc = lab_err_set(err, LAB_ENOENT, "%s: baseline '%s' is not an exercise", ex->manifest,
+                         ex->baseline);
+        goto out;
+    }
+    if (access(file, R_OK) < 0) {
+        rc = lab_err_set(err, LAB_ENOENT, "cannot read '%s': %s", file, strerror(errno));
+        goto out;
+    }
+    if ((!l->toolchain && (rc = lab_toolchain_find(&l->toolchain, err)) < 0) ||
+        (rc = lab_device_probe(l, &dev, err)) < 0)
+        goto out;
+    snprintf(arch, sizeof(arch), "%s",
+             arch_env && *arch_env ? arch_env
+             : dev->present        ? dev->arch
+                                   : LAB_DEFAULT_ARCH);
+    rc = build_file(l, ex, file, arch, &student, &req, true, err);
+    lab_buf_add(log, student.log.buf, student.log.len);
+    if (rc < 0 || !student.ok)
+        goto out;
+    *compiled = true;
+    if ((rc = build_lab_file(l, ex, ex->solution, arch, &reference, &req, err)) < 0 ||
+        (base_ex &&
+         (rc = build_lab_file(l, base_ex, base_ex->solution, arch, &baseline, &req, err)) < 0))
+        goto out;
+    lab_strvec_pushf(argv, "%s/%s", l->libexecdir, ex->family);
+    lab_strvec_pushf(argv, "--report-fd=%d", REPORT_FD);
+    lab_strvec_pushf(argv, "--backend=%s", backend);
+    /* the simulator runs PTX, the GPU the cubin */
+#define MODULE(b) (strcmp(backend, "sim") ? (b).cubin_path.buf : (b).ptx_path.buf)
+    roles_args(l, argv, ex, base_ex, MODULE(student), MODULE(reference),
+               base_ex ? MODULE(baseline) : NULL);
+#undef MODULE
+    lab_strvec_push(kernels, ex->kernel);
+    if (base_ex)
+        lab_strvec_push(kernels, base_ex->kernel);
+    lab_strvec_pushf(argv, "--sizes=%lu", size);
+    lab_strvec_pushf(argv, "--timing-sizes=%lu", size);
+    /* a few timed launches are enough: ncu replays each profiled launch anyway */
+    rc = lab_strvec_pushl(argv, "--min-samples=1", "--time-cap=0.001", NULL);
+out:
+    lab_build_release(&student);
+    lab_build_release(&baseline);
+    lab_build_release(&reference);
     return rc;
 }
 
@@ -537,7 +772,7 @@ lab_grade(lab *l, const lab_grade_request *req, lab_grading *g, lab_err *err)
     snprintf(g->arch, sizeof(g->arch), "%s", lab_target_arch(dev));
 
     stage(req, LAB_STAGE_COMPILE, req->file);
-    rc = build_file(l, ex, req->file, g->arch, &student, req, err);
+    rc = build_file(l, ex, req->file, g->arch, &student, req, true, err);
     memcpy(g->file_hash, student.hash, sizeof(g->file_hash));
     lab_buf_add(&g->compiler_log, student.log.buf, student.log.len);
     if (rc < 0)

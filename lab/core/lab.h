@@ -29,6 +29,7 @@
 #include "lab/core/hash.h"
 #include "lab/core/runreport.h"
 #include "lab/core/proc.h"
+#include "lab/core/sandbox.h"
 #include "lab/core/store.h"
 #include "lab/core/strvec.h"
 #include "lab/core/toolchain.h"
@@ -77,6 +78,8 @@ typedef struct lab_grading {
     char arch[16];
     char baseline_name[128]; /* "reduceNeighbored" or "the CPU recursiveReduce" */
     lab_device device;
+    bool calibrated;    /* min_speedup came from this GPU's calibration (lab/core/calib.h) */
+    double min_speedup; /* the threshold applied, when the kernel was timed */
 } lab_grading;
 
 int lab_open(lab **out, lab_err *err);
@@ -84,6 +87,19 @@ void lab_close(lab *l);
 const lab_catalog *lab_catalog_of(const lab *l);
 const char *lab_datadir(const lab *l);
 const char *lab_libexecdir(const lab *l);
+/* Compiled kernels' cache folder. */
+const char *lab_builddir(const lab *l);
+/* Where `make deps` puts CUDA tools the toolkit lacks (cuobjdump, nvdisasm from
+ * PyPI): $CUDALAB_TOOLS_DIR, else <datadir>/tools/cuda/bin. */
+const char *lab_toolsdir(const lab *l);
+/* nvcc, found on first use; owned by the lab. */
+int lab_toolchain_of(lab *l, const lab_toolchain **out, lab_err *err);
+const char *lab_cachedir(const lab *l);
+/* Run the student's compiles and the drivers that load the student's code under bubblewrap
+ * (lab/core/sandbox.h).  OFF by default ($CUDALAB_SANDBOX=off|auto|on at lab_open); ON fails
+ * with LAB_ENOSYS and the reason when bubblewrap cannot run here, AUTO then runs unsandboxed. */
+int lab_set_sandbox(lab *l, lab_sandbox_mode mode, lab_err *err);
+bool lab_sandboxed(const lab *l);
 /* The store, opened on first use. */
 int lab_store_of(lab *l, lab_store **out, lab_err *err);
 /* What GPU the drivers see (probed once per lab, in a child process). */
@@ -108,6 +124,15 @@ int lab_build_solution(lab *l, const lab_exercise *ex, const char *arch,
 
 /* The file a driver loads for ex's build b: a cubin, or a shared object of host code. */
 const char *lab_module_path(const lab_exercise *ex, const lab_build *b);
+/* For `cudalab profile`: builds file, the reference and the previous step's
+ * reference for ex (cached), and fills argv with the family driver's command
+ * line (its path first, the report on fd 3) for one short run on backend
+ * ("cuda", "sim") at size (0: the largest timing size).  Kernel names of the
+ * roles in kernels (student, then the previous step's if on the GPU).
+ * 0 with *compiled false and the compiler's messages in log when file does not compile. */
+int lab_profile_argv(lab *l, const lab_exercise *ex, const char *file, const char *backend,
+                     unsigned long size, lab_strvec *argv, lab_strvec *kernels, bool *compiled,
+                     lab_buf *log, lab_err *err);
 
 void lab_grading_init(lab_grading *g);
 void lab_grading_release(lab_grading *g);

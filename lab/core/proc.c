@@ -35,6 +35,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/pidfd.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -54,6 +56,7 @@ enum child_stage {
     STAGE_SETUP, /* moving or closing fds */
     STAGE_CHDIR,
     STAGE_EXEC,
+    STAGE_LIMITS, /* setrlimit */
 };
 
 /* What a child that could not exec writes on the notify pipe. */
@@ -75,6 +78,8 @@ struct child_plan {
     int report_fd;
     int notify_w;
     int maxfd; /* highest fd to close where close_range is missing */
+    lab_proc_limits limits;
+    pid_t parent; /* 0, or: die with it */
 };
 
 struct live_slot {
@@ -336,6 +341,14 @@ child_dup(int from, int to)
     return dup2(from, to) < 0 ? -1 : 0;
 }
 
+static int
+child_limit(int resource, unsigned long long value)
+{
+    struct rlimit rl = { (rlim_t)value, (rlim_t)value };
+
+    return value ? setrlimit(resource, &rl) : 0;
+}
+
 static _Noreturn void
 child_run(struct child_plan *cp)
 {
@@ -345,6 +358,9 @@ child_run(struct child_plan *cp)
     bool saw_eacces = false;
 
     setpgid(0, 0);
+    /* the parent may have died before prctl: then getppid() is no longer it */
+    if (cp->parent && (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != cp->parent))
+        _exit(127);
     memset(&dfl, 0, sizeof(dfl));
     dfl.sa_handler = SIG_DFL;
     sigemptyset(&dfl.sa_mask);
@@ -372,6 +388,12 @@ child_run(struct child_plan *cp)
 
     if (cp->dir && chdir(cp->dir) < 0)
         child_fail(cp->notify_w, STAGE_CHDIR);
+    if (child_limit(RLIMIT_CPU, cp->limits.cpu_s) < 0 ||
+        child_limit(RLIMIT_AS, cp->limits.as_bytes) < 0 ||
+        child_limit(RLIMIT_FSIZE, cp->limits.fsize_bytes) < 0 ||
+        child_limit(RLIMIT_NPROC, cp->limits.nproc) < 0 ||
+        child_limit(RLIMIT_NOFILE, cp->limits.nofile) < 0)
+        child_fail(cp->notify_w, STAGE_LIMITS);
     sigprocmask(SIG_SETMASK, &none, NULL);
 
     for (char *const *path = cp->paths; *path; path++) {
@@ -441,6 +463,9 @@ report_failure(const lab_proc *p, const struct child_failure *f, lab_err *err)
                            strerror(f->errnum));
     case STAGE_EXEC:
         return lab_err_set(err, LAB_ETOOL, "cannot run '%s': %s", prog, strerror(f->errnum));
+    case STAGE_LIMITS:
+        return lab_err_set(err, LAB_ECHILD, "cannot set the resource limits of '%s': %s", prog,
+                           strerror(f->errnum));
     default:
         return lab_err_set(err, LAB_ECHILD, "cannot set up the child for '%s': %s", prog,
                            strerror(f->errnum));
@@ -552,6 +577,8 @@ lab_proc_start(lab_proc *p, lab_err *err)
         .report_fd = p->report_fd,
         .notify_w = notify_pipe[1],
         .maxfd = fallback_maxfd(),
+        .limits = p->limits,
+        .parent = p->die_with_parent ? getpid() : 0,
     };
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);

@@ -45,6 +45,16 @@
 
 #define LAB_PROC_DEFAULT_CAP (256 * 1024) /* bytes of each stream kept */
 
+/* Resource limits set in the child before exec (setrlimit, soft and hard); 0 leaves one as it
+ * is.  They hold for everything the child runs, a sandbox's contents included. */
+typedef struct lab_proc_limits {
+    unsigned long cpu_s;            /* RLIMIT_CPU: seconds of CPU time */
+    unsigned long long as_bytes;    /* RLIMIT_AS: address space */
+    unsigned long long fsize_bytes; /* RLIMIT_FSIZE: largest file written */
+    unsigned long nproc;            /* RLIMIT_NPROC: processes and threads of the user */
+    unsigned long nofile;           /* RLIMIT_NOFILE */
+} lab_proc_limits;
+
 typedef struct lab_proc {
     /* set by the caller */
     lab_strvec argv;                     /* program and arguments */
@@ -55,6 +65,10 @@ typedef struct lab_proc {
     double grace_s;                      /* SIGTERM to SIGKILL; default (or <= 0) 1 s */
     size_t output_cap;                   /* per stream; default (or 0) LAB_PROC_DEFAULT_CAP */
     const volatile sig_atomic_t *cancel; /* when *cancel becomes nonzero: kill, cancelled */
+    lab_proc_limits limits;              /* rlimits in the child; all 0 by default */
+    bool die_with_parent; /* SIGKILL the child when the thread that started it dies (even by
+                             SIGKILL, which no cleanup handler sees); that thread must outlive
+                             the child */
 
     /* results, valid after lab_proc_finish */
     pid_t pid;

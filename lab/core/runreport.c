@@ -146,6 +146,8 @@ lab_runreport_parse(const char *json, size_t len, lab_runreport *out, lab_err *e
         copy_string(out->device, sizeof(out->device), dev, "name");
         copy_string(out->cc, sizeof(out->cc), dev, "cc");
         out->peak_gbps = number(dev, "peak_gbps");
+        out->sm_clock_khz = number(dev, "sm_clock_khz");
+        out->mem_clock_khz = number(dev, "mem_clock_khz");
     }
     if ((dev = cJSON_GetObjectItemCaseSensitive(root, "driver"))) {
         out->driver_found = boolean(dev, "found");

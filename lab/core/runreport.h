@@ -67,6 +67,8 @@ typedef struct lab_runreport {
     char driver_library[256]; /* its path, or the loader's error */
     char cc[16];
     double peak_gbps;
+    double sm_clock_khz; /* 0 when not reported */
+    double mem_clock_khz;
     double copy_gbps;
     double seed;
     unsigned long block, unroll;

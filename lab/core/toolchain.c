@@ -46,32 +46,64 @@ search_path(const char *prog)
     return NULL;
 }
 
-char *
-lab_toolchain_find_tool(const char *name)
+static char *
+in_dir(const char *dir, const char *prog)
 {
-    const char *home = getenv("CUDA_HOME");
     lab_buf b = LAB_BUF_INIT;
-    char *p;
 
-    if ((p = search_path(name)))
-        return p;
-    if (home && *home && lab_buf_printf(&b, "%s/bin/%s", home, name) == 0 && executable(b.buf))
-        return lab_buf_detach(&b);
-    lab_buf_reset(&b);
-    if (lab_buf_printf(&b, "/usr/local/cuda/bin/%s", name) == 0 && executable(b.buf))
+    if (dir && *dir && lab_buf_printf(&b, "%s/%s", dir, prog) == 0 && executable(b.buf))
         return lab_buf_detach(&b);
     lab_buf_release(&b);
     return NULL;
+}
+
+int
+lab_toolchain_find_tool(const lab_toolchain *tc, const char *name, const char *env_var,
+                        const char *extra_dir, char **out, lab_err *err)
+{
+    const char *env = getenv(env_var), *home = getenv("CUDA_HOME");
+    lab_buf b = LAB_BUF_INIT;
+    char *p = NULL;
+
+    if (env && *env) {
+        if (!executable(env))
+            return lab_err_set(err, LAB_ETOOL, "$%s is '%s', which is not an executable file",
+                               env_var, env);
+        p = strdup(env);
+    } else if (!(p = search_path(name))) {
+        if (home && *home)
+            lab_buf_printf(&b, "%s/bin", home);
+        if (!(p = in_dir(b.buf, name)) && !(p = in_dir("/usr/local/cuda/bin", name)) && tc &&
+            strchr(tc->nvcc, '/')) {
+            lab_buf_reset(&b);
+            lab_buf_add(&b, tc->nvcc, (size_t)(strrchr(tc->nvcc, '/') - tc->nvcc));
+            p = in_dir(b.buf, name);
+        }
+        if (!p)
+            p = in_dir(extra_dir, name);
+    }
+    lab_buf_release(&b);
+    if (!p)
+        return lab_err_set(err, LAB_ETOOL,
+                           "%s not found (looked at $%s, on PATH, in $CUDA_HOME/bin, "
+                           "/usr/local/cuda/bin and next to nvcc%s%s)%s",
+                           name, env_var, extra_dir ? " and in " : "", extra_dir ? extra_dir : "",
+                           extra_dir ? ": run 'make deps'" : "");
+    *out = p;
+    return 0;
 }
 
 static char *
 find_nvcc(void)
 {
     const char *env = getenv("CUDALAB_NVCC");
+    lab_err err = LAB_ERR_INIT;
+    char *p = NULL;
 
     if (env && *env)
         return strdup(env);
-    return lab_toolchain_find_tool("nvcc");
+    lab_toolchain_find_tool(NULL, "nvcc", "CUDALAB_NVCC", NULL, &p, &err);
+    return p;
 }
 
 int
@@ -225,7 +257,10 @@ run_nvcc(const lab_build_request *req, lab_strvec *argv, lab_build *b, bool *ok,
     lab_proc_init(&p);
     p.timeout_s = req->timeout_s;
     p.cancel = req->cancel;
-    if ((rc = lab_strvec_pushv(&p.argv, (const char *const *)argv->v)) < 0 ||
+    p.limits = req->limits;
+    p.die_with_parent = true;
+    if ((req->wrap && (rc = lab_strvec_pushv(&p.argv, req->wrap)) < 0) ||
+        (rc = lab_strvec_pushv(&p.argv, (const char *const *)argv->v)) < 0 ||
         (rc = lab_proc_run(&p, err)) < 0) {
         if (rc == LAB_ECHILD || rc == LAB_ETOOL)
             lab_err_set(err, LAB_ETOOL, "cannot run nvcc: %s", err->msg);

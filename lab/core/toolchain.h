@@ -27,18 +27,23 @@
 #include "lab/core/buf.h"
 #include "lab/core/err.h"
 #include "lab/core/hash.h"
+#include "lab/core/proc.h"
 
 #define LAB_DEFAULT_ARCH "sm_90"
 
 typedef struct lab_toolchain lab_toolchain;
 
 int lab_toolchain_find(lab_toolchain **out, lab_err *err);
-/* A CUDA tool ("ncu", "compute-sanitizer") on PATH, in $CUDA_HOME/bin or /usr/local/cuda/bin
- * (malloc'd path), or NULL. */
-char *lab_toolchain_find_tool(const char *name);
 void lab_toolchain_free(lab_toolchain *tc);
 const char *lab_toolchain_nvcc(const lab_toolchain *tc);    /* path */
 const char *lab_toolchain_version(const lab_toolchain *tc); /* "13.0.88" */
+
+/* Another CUDA tool (cuobjdump, nvdisasm, ncu): $ENV_VAR, then PATH, then
+ * $CUDA_HOME/bin, /usr/local/cuda/bin, nvcc's own directory when tc is not
+ * NULL, then extra_dir (may be NULL: where `make deps` put the PyPI copies).
+ * A malloc'ed path in *out, or LAB_ETOOL naming the places looked in. */
+int lab_toolchain_find_tool(const lab_toolchain *tc, const char *name, const char *env_var,
+                            const char *extra_dir, char **out, lab_err *err);
 
 typedef struct lab_build_request {
     const char *source;      /* the .cu file */
@@ -47,7 +52,9 @@ typedef struct lab_build_request {
     const char *cache_dir;   /* created if missing */
     double timeout_s;
     const volatile sig_atomic_t *cancel;
-    bool host; /* a shared object of host code instead of PTX and cubin */
+    bool host;               /* a shared object of host code instead of PTX and cubin */
+    const char *const *wrap; /* argv put before nvcc's (a sandbox), NULL-terminated, or NULL */
+    lab_proc_limits limits;  /* rlimits for nvcc; zero: none */
 } lab_build_request;
 
 typedef struct lab_build {

@@ -7,7 +7,7 @@
  * a table and a heat map of block.x by block.y.
  */
 #include "common/demodrv.h"
-#include "common/ncu.h"
+#include "common/ncu-run.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -172,7 +172,7 @@ ncu_section(lab_demodrv *d)
                                           76.6, NAN,  NAN,  76.7, NAN, NAN, NAN };
     static const double m2070[NSHAPES] = { 50.1, 73.7, 76.6, 81.1, 55.5, 79.9, 75.4, NAN,
                                            80.3, 74.6, 57.3, 80.9, 76.1, 59.5, NAN };
-    lab_ncu n;
+    lab_ncurun n;
     cJSON *rows;
 
     lab_demodrv_ncu(d, "sumMatrix", metrics, 2, &n);

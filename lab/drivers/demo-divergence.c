@@ -7,7 +7,7 @@
  * needs Nsight Compute; without ncu on PATH the table says so.
  */
 #include "common/demodrv.h"
-#include "common/ncu.h"
+#include "common/ncu-run.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -196,7 +196,7 @@ ncu_section(lab_demodrv *d)
     };
     /* H100-NOTES.md: ncu on a -G build of mathKernel1-4; the long branches optimised */
     static const double h100[NMATH + 3] = { 80, 100, 71.43, 100, NAN, NAN, NAN, 50 };
-    lab_ncu n;
+    lab_ncurun n;
     cJSON *rows;
 
     lab_demodrv_ncu(d, "mathKernel|longBranch", metrics, 1, &n);

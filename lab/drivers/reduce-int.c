@@ -219,6 +219,8 @@ check_role(lab_driver *d, problem *p, lab_role role, lab_err *err)
         total_got += p->got[b];
     }
     bad = compare(p, l, &first_bad, detail, sizeof(detail));
+    if (bad && role == LAB_ROLE_STUDENT)
+        d->student_wrong = true;
     if (!(c = cJSON_CreateObject()))
         return lab_err_set(err, LAB_ENOMEM, "out of memory");
     cJSON_AddNumberToObject(c, "size", (double)p->n);
@@ -357,7 +359,8 @@ run(lab_driver *d)
         for (int r = 0; r < LAB_ROLE_COUNT && !d->failed; r++)
             if (lab_driver_is_gpu_role(d, (lab_role)r))
                 check_role(d, &p, (lab_role)r, &err);
-        if (!d->failed && is_timing_size(d, p.n))
+        /* a wrong kernel's speed grades nothing: no timing once the student was wrong */
+        if (!d->failed && !d->student_wrong && is_timing_size(d, p.n))
             time_size(d, &p, &err);
         problem_release(&p);
     }

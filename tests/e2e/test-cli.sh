@@ -4,7 +4,7 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-commands="list show start grade device doctor help"
+commands="list show start grade inspect profile predict device doctor help"
 
 # --- help and version ---
 run cudalab --help

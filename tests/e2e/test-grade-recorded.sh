@@ -7,18 +7,11 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-reports=$FIXTURES/reports
 h100="NVIDIA H100 80GB HBM3"
 
-# The fake libexec dir (lib.sh), its probe replaying the H100.
-fake_libexec
-export CUDALAB_LIBEXECDIR=$fx CUDALAB_ARCH=sm_90
-
-# fake_driver BODY: reduce-int becomes a sh script running BODY.
-fake_driver() {
-    printf '#!/bin/sh\n# %s\n%s\n' "$E2E_MARK" "$1" >"$fx/reduce-int"
-    chmod +x "$fx/reduce-int"
-}
+# The fake libexec dir (fake-gpu.sh): its name carries the marker, so every
+# fake driver's command line does.
+. "$(dirname "$0")/fake-gpu.sh"
 
 # The replaying driver: keeps its arguments, sends $FAKE_REPORT on fd 3.
 replay_driver() {

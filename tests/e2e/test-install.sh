@@ -30,14 +30,14 @@ check_installed installed "$p" "$p/share/bash-completion/completions/cudalab" \
 mkdir "$dest$prefix/exercises"
 run env -u CUDALAB_DATADIR -u CUDALAB_LIBEXECDIR "$dest$prefix/bin/cudalab" doctor
 expect_out_re "an exercises folder in PREFIX: still the installed catalog" \
-    "^ok    catalog +$(ls -d "$CUDALAB_DATADIR_TEST"/exercises/*/*/ | wc -l) exercises in $(ls -d "$CUDALAB_DATADIR_TEST"/exercises/*/ | wc -l) chapters from $dest$prefix/share/cudalab\$"
+    "^ok    catalog +[0-9]+ exercises in [0-9]+ chapters? from $dest$prefix/share/cudalab\$"
 rmdir "$dest$prefix/exercises"
 
 # The source tree is not needed: move it out of sight of the installed copy.
 mv "$dest$prefix" "$T/moved"
 run env -u CUDALAB_DATADIR -u CUDALAB_LIBEXECDIR "$T/moved/bin/cudalab" doctor
 expect_out_re "a moved install finds its catalog" \
-    "^ok    catalog +$(ls -d "$CUDALAB_DATADIR_TEST"/exercises/*/*/ | wc -l) exercises in $(ls -d "$CUDALAB_DATADIR_TEST"/exercises/*/ | wc -l) chapters from $T/moved/share/cudalab\$"
+    "^ok    catalog +[0-9]+ exercises in [0-9]+ chapters? from $T/moved/share/cudalab\$"
 expect_out_re "a moved install finds its drivers" "^ok    lab drivers +$T/moved/libexec/cudalab\$"
 run env -u CUDALAB_DATADIR -u CUDALAB_LIBEXECDIR "$T/moved/bin/cudalab" list --ids
 expect_status "a moved install still finds its files" 0

@@ -49,6 +49,22 @@ for ex in $exercises; do
     done
 done
 
+# the driver under bubblewrap (uid 65534 in a user namespace, only /dev/nvidia* of /dev):
+# the GPU must work there for batch grading
+if bwrap --ro-bind / / --unshare-all --unshare-user --uid 65534 --gid 65534 true 2>/dev/null; then
+    CUDALAB_SANDBOX=on grade sandboxed-reference PASS reduction/neighbored-less \
+        "$root/solutions/reduction/neighbored-less.cu"
+else
+    echo "skip sandboxed-reference: bubblewrap cannot run here"
+fi
+
+# every exercise's examples (ok, wrong, cheat) get the verdict they name
+if "$bin" check-exercise --all >"$log/check-exercise.txt" 2>&1; then
+    pass=$((pass + 1)); printf 'ok   %-32s %s\n' check-exercise-all "$(tail -1 "$log/check-exercise.txt")"
+else
+    fail=$((fail + 1)); printf 'FAIL %-32s\n' check-exercise-all; grep -v ' note: ' "$log/check-exercise.txt"
+fi
+
 # planted kernels, graded as reduction/neighbored-less; the endless one on a
 # copy of the catalog whose run timeout is 10 s instead of 120
 grade planted-wrong WRONG reduction/neighbored-less "$root/tests/gpu/planted/wrong.cu"

@@ -1,0 +1,15 @@
+// expect: WRONG (each pair keeps only its left element: the odd-indexed inputs are lost)
+__global__ void reduceNeighbored(int *g_idata, int *g_odata, unsigned int n) {
+    unsigned int tid = threadIdx.x;
+    unsigned int first = blockIdx.x * blockDim.x;
+    int *idata = g_idata + first;
+    unsigned int count = min(blockDim.x, n - first);
+
+    for (unsigned int stride = 1; stride < blockDim.x; stride *= 2) {
+        if ((tid % (2 * stride)) == 0 && tid + stride < count) {
+            idata[tid] = idata[tid] + (stride > 1 ? idata[tid + stride] : 0);
+        }
+        __syncthreads();
+    }
+    if (tid == 0) g_odata[blockIdx.x] = idata[0];
+}

@@ -1,0 +1,123 @@
+/*
+ * cmd-predict.c - `cudalab predict CHAPTER [QUESTION ANSWER] [--json]`: the
+ * chapter's "predict before you run" questions (lab/core/questions.h); with an
+ * answer, whether it held and why.  Questions whose answer is "measured" are
+ * decided by the run they name.
+ */
+#include "lab/cli/cli.h"
+#include "lab/core/questions.h"
+
+#include <cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void
+print_question(const lab_question *q)
+{
+    printf("[%s] %s\n", q->id, q->prompt);
+    if (q->kind == LAB_QUESTION_CHOICE)
+        for (size_t i = 0; i < q->nchoices; i++)
+            printf("      - %s\n", q->choices[i]);
+    else
+        printf("      (a number)\n");
+    if (!strcmp(q->answer, "measured"))
+        printf("      answered by: cudalab %s\n", q->measure);
+}
+
+static void
+print_json(const lab_questions *qs)
+{
+    cJSON *o = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(o, "questions");
+    char *s;
+
+    cJSON_AddNumberToObject(o, "version", qs->version);
+    for (size_t i = 0; i < qs->n; i++) {
+        const lab_question *q = &qs->v[i];
+        cJSON *j = cJSON_CreateObject();
+        cJSON_AddStringToObject(j, "id", q->id);
+        cJSON_AddStringToObject(j, "kind", q->kind == LAB_QUESTION_CHOICE ? "choice" : "number");
+        cJSON_AddStringToObject(j, "prompt", q->prompt);
+        cJSON_AddItemToObject(
+            j, "choices",
+            cJSON_CreateStringArray((const char *const *)q->choices, (int)q->nchoices));
+        cJSON_AddStringToObject(j, "measure", q->measure ? q->measure : "");
+        cJSON_AddStringToObject(j, "exercise", q->exercise ? q->exercise : "");
+        cJSON_AddItemToArray(arr, j);
+    }
+    s = cJSON_Print(o);
+    puts(s);
+    free(s);
+    cJSON_Delete(o);
+}
+
+static int
+predict_run(lab_cli *cli, int argc, char **argv)
+{
+    const char *pos[3] = { NULL, NULL, NULL };
+    size_t npos = 0;
+    lab_questions qs = LAB_QUESTIONS_INIT;
+    lab_buf path = LAB_BUF_INIT;
+    lab_err err = LAB_ERR_INIT;
+    const lab_question *q;
+    int status = LAB_EXIT_OK, held;
+
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--json"))
+            cli->json = true;
+        else if (argv[i][0] == '-' && argv[i][1] && npos < 2)
+            return lab_cli_error("predict: unknown option '%s'", argv[i]);
+        else if (npos < 3)
+            pos[npos++] = argv[i];
+        else
+            return lab_cli_error("predict: unexpected argument '%s'", argv[i]);
+    }
+    if (npos != 1 && npos != 3)
+        return lab_cli_error("usage: cudalab %s %s", lab_cmd_predict.name, lab_cmd_predict.args);
+    lab_buf_printf(&path, "%s/exercises/%s/questions.ini", lab_datadir(cli->lab), pos[0]);
+    if (lab_questions_load(path.buf, &qs, &err) < 0 ||
+        lab_questions_check(&qs, pos[0], lab_catalog_of(cli->lab), &err) < 0) {
+        status = lab_cli_error(
+            "%s", err.code == LAB_ENOENT ? "that chapter has no prediction questions" : err.msg);
+        goto out;
+    }
+    if (npos == 1) {
+        if (cli->json) {
+            print_json(&qs);
+        } else {
+            printf("Predict before you run (%s): answer with `cudalab predict %s QUESTION "
+                   "ANSWER`\n\n",
+                   pos[0], pos[0]);
+            for (size_t i = 0; i < qs.n; i++)
+                print_question(&qs.v[i]);
+        }
+        goto out;
+    }
+    if (!(q = lab_questions_find(&qs, pos[1]))) {
+        status = lab_cli_error("predict: %s has no question '%s'", pos[0], pos[1]);
+        goto out;
+    }
+    held = lab_question_judge(q, pos[2], &err);
+    if (held == LAB_ENOSYS) {
+        printf("Your prediction: %s. Now run `cudalab %s`: the measurement answers it.\n\n%s\n",
+               pos[2], q->measure, q->explain);
+    } else if (held < 0) {
+        status = lab_cli_error("predict: %s", err.msg);
+    } else {
+        printf("%s%s%s: the answer is %s.\n\n%s\n", lab_cli_sgr(cli, held ? "1;32" : "1;31"),
+               held ? "Your prediction held" : "Not this time", lab_cli_reset(cli), q->answer,
+               q->explain);
+        status = held ? LAB_EXIT_OK : LAB_EXIT_VERDICT;
+    }
+out:
+    lab_questions_release(&qs);
+    lab_buf_release(&path);
+    return status;
+}
+
+const lab_cmd lab_cmd_predict = {
+    .name = "predict",
+    .args = "CHAPTER [QUESTION ANSWER] [--json]",
+    .help = "predict before you run: a chapter's questions, and whether your answer held",
+    .complete = { LAB_COMPLETE_NONE },
+    .run = predict_run,
+};

@@ -1,0 +1,50 @@
+/*
+ * inspect.h - what the compiler made of a kernel file, without a GPU: ptxas's
+ * resource usage, the theoretical occupancy at the exercise's block size on an
+ * architecture, and the PTX and SASS listings with source lines and marks
+ * (lab/core/resusage.h, occupancy.h, sass.h).
+ *
+ * lab_inspect builds the file as grading does (lab/core/toolchain: cached PTX
+ * and cubin, -lineinfo), runs ptxas -v on the PTX (its log cached beside the
+ * cubin) and nvdisasm on the cubin.  Without nvdisasm the rest is still
+ * filled and sass_why says what is missing.
+ *
+ * Call order: lab_inspection_init, lab_inspect, read, lab_inspection_release.
+ */
+#ifndef LAB_CORE_INSPECT_H
+#define LAB_CORE_INSPECT_H
+
+#include <stdbool.h>
+
+#include "lab/core/lab.h"
+#include "lab/core/occupancy.h"
+#include "lab/core/resusage.h"
+#include "lab/core/sass.h"
+#include "lab/core/toolchain.h"
+
+typedef struct lab_inspection {
+    const lab_exercise *ex;
+    char arch[16];
+    char file[4096];
+    lab_build build; /* build.ok false: build.log says why */
+    lab_resusage res;
+    const lab_funcres *kernel;     /* the exercise's kernel in res, or NULL */
+    const lab_arch_limits *limits; /* NULL: no table row for arch */
+    lab_occ_result occ;
+    bool has_occ;
+    lab_listing ptx;
+    lab_listing sass;
+    bool has_sass;
+    char sass_why[512];
+    lab_mix ptx_mix; /* of the kernel */
+    lab_mix sass_mix;
+} lab_inspection;
+
+void lab_inspection_init(lab_inspection *in);
+void lab_inspection_release(lab_inspection *in);
+/* arch NULL: $CUDALAB_ARCH, else the GPU's, else LAB_DEFAULT_ARCH.
+ * 0 also when the file does not compile (in->build.ok false). */
+int lab_inspect(lab *l, const lab_exercise *ex, const char *file, const char *arch,
+                lab_inspection *in, lab_err *err);
+
+#endif

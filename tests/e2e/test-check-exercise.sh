@@ -1,0 +1,92 @@
+#!/bin/bash
+# check-exercise's failures as file:line, a broken manifest among good ones,
+# and new-exercise scaffolding something that check-exercise accepts (the
+# whole catalog is checked by test-check-catalog.sh).
+set -u
+. "$(dirname "$0")/lib.sh"
+
+# the simulator (where there is one) at small sizes: the sanitized simulator is slow
+export CUDALAB_SIM_MAX_SIZE=65536
+
+run cudalab check-exercise
+expect_status "check-exercise without an exercise: usage" 2
+run cudalab check-exercise reduction/nope
+expect_status "check-exercise unknown exercise: error" 2
+expect_err "check-exercise unknown exercise: says so" "unknown exercise 'reduction/nope'"
+
+# --- failures, each as file:line: message ---
+d=$T/data-bad
+copy_datadir "$d"
+ex=$d/exercises/reduction/neighbored-less
+# an example that names the wrong verdict, one that names none, a bad key type
+# only the examples these checks need (each grading costs time, more on the simulator)
+rm -rf "$d"/exercises/reduction/*/examples
+mkdir -p "$ex/examples/wrong"
+cp "$CUDALAB_DATADIR_TEST/exercises/reduction/neighbored-less/examples/wrong/half-strides.cu" "$ex/examples/wrong/liar.cu"
+sed -i '1s/.*/\/\/ expect: CONSTRAINT (it is not)/' "$ex/examples/wrong/liar.cu"
+printf '__global__ void k() {}\n' >"$ex/examples/wrong/unnamed.cu"
+# a third exercise whose manifest is broken
+mkdir -p "$d/exercises/reduction/broken"
+sed 's/^block = 512/block = lots/; s|^id = .*|id = reduction/broken|' "$ex/exercise.ini" \
+    >"$d/exercises/reduction/broken/exercise.ini"
+line=$(grep -n '^block' "$d/exercises/reduction/broken/exercise.ini" | cut -d: -f1)
+sline=$(grep -n '^starter' "$d/exercises/reduction/broken/exercise.ini" | cut -d: -f1)
+CUDALAB_DATADIR=$d run cudalab check-exercise --all
+expect_status "broken catalog: check-exercise fails" 1
+# (without a GPU: it compiles and meets the constraints; on the simulator: WRONG)
+expect_out_re "broken catalog: the lying example, file:1" \
+    "^$ex/examples/wrong/liar.cu:1: expected CONSTRAINT, (but it compiles and meets the constraints|got WRONG)"
+expect_out "broken catalog: the unnamed example, file:1" \
+    "$ex/examples/wrong/unnamed.cu:1: the first line must name the expected verdict"
+expect_out "broken catalog: the manifest's bad key, file:line" \
+    "$d/exercises/reduction/broken/exercise.ini:$line: 'block': 'lots' is not a block shape (X, XxY or XxYxZ, 1 to 1024 threads)"
+expect_out "broken catalog: a missing file, file:line" \
+    "$d/exercises/reduction/broken/exercise.ini:$sline: 'starter': 'starter.cu' does not exist"
+expect_out_re "broken catalog: 6 failed" '^check-exercise: .* 6 failed'
+# the good exercise among them is still checked
+CUDALAB_DATADIR=$d run cudalab check-exercise reduction/neighbored-less
+expect_out_lacks "broken catalog: the other manifest's problem is not neighbored-less's" "'block'"
+
+# a solution that breaks a constraint fails the check
+d2=$T/data-badsol
+copy_datadir "$d2"
+cp "$d2/exercises/reduction/neighbored/examples/cheat/atomic-add.cu" "$d2/solutions/reduction/neighbored.cu"
+rm -rf "$d2"/exercises/reduction/*/examples
+CUDALAB_DATADIR=$d2 run cudalab check-exercise reduction/neighbored
+expect_status "solution breaking a constraint: fails" 1
+expect_out "solution breaking a constraint: file:line and verdict" \
+    "$d2/solutions/reduction/neighbored.cu:1: expected PASS, got CONSTRAINT"
+
+# --- new-exercise ---
+d3=$T/data-new
+copy_datadir "$d3"
+rm -rf "$d3"/exercises/reduction/*/examples
+CUDALAB_DATADIR=$d3 run cudalab new-exercise reduction/my-step --family reduce-int --like reduction/neighbored-less
+expect_status "new-exercise --like: ok" 0
+expect_out "new-exercise: lists the manifest" "$d3/exercises/reduction/my-step/exercise.ini"
+expect_out "new-exercise: says what to run next" "cudalab check-exercise reduction/my-step"
+for f in exercises/reduction/my-step/task.md exercises/reduction/my-step/hints.md \
+    exercises/reduction/my-step/starter.cu \
+    solutions/reduction/my-step.cu; do
+    [ -f "$d3/$f" ]
+    check "new-exercise: wrote $f" $?
+done
+grep -qx 'format = 1' "$d3/exercises/reduction/my-step/exercise.ini"
+check "new-exercise: the manifest says format = 1" $?
+CUDALAB_DATADIR=$d3 run cudalab list
+expect_out "new-exercise: the catalog lists it" "reduction/my-step"
+CUDALAB_DATADIR=$d3 run cudalab check-exercise reduction/my-step
+expect_status "new-exercise: the scaffold passes check-exercise" 0
+expect_out "new-exercise: check-exercise asks for wrong examples" "0 wrong example(s)"
+CUDALAB_DATADIR=$d3 run cudalab new-exercise reduction/my-step --family reduce-int
+expect_status "new-exercise twice: refused" 2
+expect_err "new-exercise twice: says it exists" "exists already: nothing written"
+CUDALAB_DATADIR=$d3 run cudalab new-exercise reduction/x --family no-such-family
+expect_status "new-exercise unknown family: refused" 2
+expect_err "new-exercise unknown family: says so" "no driver for family 'no-such-family'"
+CUDALAB_DATADIR=$d3 run cudalab new-exercise 'Bad Name' --family reduce-int
+expect_status "new-exercise bad id: refused" 2
+CUDALAB_DATADIR=$d3 run cudalab new-exercise reduction/y --family reduce-int --like reduction/zz
+expect_err "new-exercise unknown --like: says so" "--like: unknown exercise 'reduction/zz'"
+
+e2e_finish

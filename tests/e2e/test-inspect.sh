@@ -1,0 +1,112 @@
+#!/bin/bash
+# cudalab inspect through the real binary, real nvcc, ptxas and nvdisasm, no
+# GPU: every exercise's solution and starter, the SASS marks and source lines,
+# --gpu, --ptx, --summary, --json, --diff and --previous, and the errors.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+# nvdisasm from `make deps` (tools/cuda/bin) when neither PATH nor the toolkit has it
+export CUDALAB_TOOLS_DIR=${CUDALAB_TOOLS_DIR_TEST:-$E2E_SRC/tools/cuda/bin}
+J() { python3 -c "import json,sys; d=json.load(open('$T/.out')); print($1)"; }
+
+exercises=$(cudalab list --json | python3 -c 'import json,sys; [print(e["id"]) for e in json.load(sys.stdin)["exercises"] if e["kind"] == "device"]')
+host_exercises=$(cudalab list --json | python3 -c 'import json,sys; [print(e["id"]) for e in json.load(sys.stdin)["exercises"] if e["kind"] == "host"]')
+for ex in $host_exercises; do
+    ch=${ex%%/*} name=${ex#*/}
+    run cudalab inspect "$ex" "$E2E_SRC/solutions/$ch/$name.cu"
+    expect_status "inspect host code $ex" 2
+    expect_err "inspect $ex says there is no kernel" "$ex is host code: there is no kernel to inspect"
+done
+for ex in $exercises; do
+    ch=${ex%%/*} name=${ex#*/}
+    for f in "$E2E_SRC/solutions/$ch/$name.cu" "$E2E_SRC/exercises/$ch/$name/starter.cu"; do
+        what="$ex $(basename "$f")"
+        run cudalab inspect "$ex" "$f" --json --summary
+        expect_status "inspect $what" 0
+        regs=$(J 'd["kernel"]["registers"]' 2>/dev/null)
+        occ=$(J 'd["occupancy"]["occupancy"]' 2>/dev/null)
+        sass=$(J 'd["sass_mix"]["total"]' 2>/dev/null)
+        [ -n "$regs" ] && [ "${regs:-0}" -gt 0 ] && [ -n "$occ" ] && [ "${sass:-0}" -gt 0 ]
+        check "inspect $what: registers ($regs), occupancy ($occ), SASS ($sass instructions)" $?
+    done
+done
+
+# the text view: resources, occupancy, SASS with the student's lines and marks
+sol=$E2E_SRC/solutions/reduction/neighbored-less.cu
+run cudalab inspect reduction/neighbored-less "$sol"
+expect_status "inspect text" 0
+expect_out_re "registers line" '^  registers [0-9]+   barriers 1 '
+expect_out "occupancy on sm_90 at the exercise's block" "occupancy at block 512 (16 warps) on sm_90"
+expect_out "source line interleaved" "if (index + stride < count) {"
+expect_out_re "barrier marked" 'BAR\.SYNC.*<- barrier \(__syncthreads\)'
+expect_out_re "conditional branch marked" '@!?P[0-9] BRA .*<- branch: the warp may diverge here'
+
+run cudalab inspect reduction/neighbored-less "$sol" --ptx
+expect_status "inspect --ptx" 0
+expect_out_re "PTX with bar.sync marked" 'bar\.sync.*<- barrier'
+
+run cudalab inspect reduction/neighbored-less "$sol" --gpu sm_75 --json --summary
+expect_status "inspect --gpu sm_75" 0
+expect_eq "--gpu sm_75 builds for sm_75" "$(J 'd["arch"]')" sm_75
+expect_eq "sm_75 has 32 warps per SM" "$(J 'd["occupancy"]["max_warps"]')" 32
+
+# a kernel that selects instead of branching, and one with volatile and vector accesses
+mkdir -p "$T/k"
+cp "$E2E_SRC/tests/fixtures/sass/math-kernel1.cu" "$T/k/m.cu"
+sed -i 's/mathKernel1(float \*c)/reduceNeighboredLess(int *g, int *o, unsigned n)/; s/c\[tid\] = a + b;/o[tid] = (int)(a + b);/' "$T/k/m.cu"
+run cudalab inspect reduction/neighbored-less "$T/k/m.cu"
+expect_status "inspect a select kernel" 0
+expect_out_re "FSEL marked as a select" 'FSEL.*<- select: both sides computed, no branch'
+expect_out_lacks "no conditional branch in it" "the warp may diverge"
+cat >"$T/k/v.cu" <<'CU'
+__global__ void reduceNeighboredLess(int *g, int *o, unsigned n) {
+    volatile int *v = g;
+    v[threadIdx.x] += v[threadIdx.x + 32];
+    reinterpret_cast<int4 *>(o)[threadIdx.x] = reinterpret_cast<int4 *>(g)[threadIdx.x + 64];
+}
+CU
+run cudalab inspect reduction/neighbored-less "$T/k/v.cu"
+expect_status "inspect volatile and vector" 0
+expect_out_re "LDG.E.STRONG.SYS marked" 'LDG\.E\.STRONG\.SYS.*<- strong system-scope access \(volatile\)'
+expect_out_re "LDG.E.128 marked" 'LDG\.E\.128.*<- vector access'
+
+# diffs
+run cudalab inspect reduction/neighbored-less "$sol" --previous
+expect_status "inspect --previous" 0
+expect_out "diff names the previous step" "(reduceNeighbored)"
+expect_out_re "diff rows" '^  registers +[0-9]+ +[0-9]+'
+expect_out_re "diff of the instruction mix" '^  instructions +[0-9]+ +[0-9]+'
+run cudalab inspect reduction/neighbored-less "$T/k/v.cu" --diff "$sol" --json
+expect_status "inspect --diff --json" 0
+expect_eq "--diff: B has strong-sys accesses" "$(J 'd["b"]["sass_mix"]["marks"]["strong-sys"] > 0')" True
+expect_eq "--diff: A has none" "$(J 'd["a"]["sass_mix"]["marks"]["strong-sys"]')" 0
+run cudalab inspect reduction/neighbored "$E2E_SRC/solutions/reduction/neighbored.cu" --previous
+expect_status "the first GPU step has no previous step" 2
+expect_err "says so" "has no previous step"
+
+# errors
+run cudalab inspect
+expect_status "inspect without an exercise" 2
+expect_err "gives its usage" "usage: cudalab inspect EXERCISE"
+run cudalab inspect reduction/neighbored-less "$sol" --gpu sm_61
+expect_status "unknown --gpu" 2
+expect_err "names the known ones" "sm_75, sm_80, sm_86, sm_89, sm_90, sm_100, sm_120"
+run cudalab inspect reduction/neighbored-less "$T/nothing.cu"
+expect_status "missing file" 2
+expect_err "names it" "cannot read '$T/nothing.cu'"
+printf '__global__ void reduceNeighboredLess(int *g, int *o, unsigned n) { o[0] = nope; }\n' >"$T/k/bad.cu"
+run cudalab inspect reduction/neighbored-less "$T/k/bad.cu"
+expect_status "a compile error" 2
+expect_err "shows nvcc's message at file:line" "bad.cu:1: error"
+run cudalab inspect reduction/neighbored-less "$sol" --diff
+expect_status "--diff without a file" 2
+run env CUDALAB_TOOLS_DIR=/nonexistent CUDALAB_NVDISASM= PATH=/usr/bin:/bin CUDA_HOME=/nonexistent \
+    "$CUDALAB_TEST_BIN" inspect reduction/neighbored-less "$sol" --summary
+if [ -x /usr/local/cuda/bin/nvdisasm ]; then
+    pass "nvdisasm is in the toolkit: the missing-tool message cannot be shown here"
+else
+    expect_status "no nvdisasm: the rest still works" 0
+    expect_out "no nvdisasm: says what to do" "SASS: not available: nvdisasm not found"
+    expect_out "no nvdisasm: names make deps" "make deps"
+fi
+e2e_finish

@@ -1,0 +1,123 @@
+#!/bin/bash
+# cudalab profile without a GPU: ncu missing, no GPU, counters not permitted,
+# and the whole path with a fake device probe and a fake ncu that checks its
+# command line, runs the real driver's argument parsing and answers with the
+# CSV fixture (tests/fixtures/ncu, hand-written until the lead records one).
+set -u
+. "$(dirname "$0")/lib.sh"
+
+sol=$E2E_SRC/solutions/reduction/neighbored-less.cu
+csv=$FIXTURES/ncu/reduction-h100.csv
+[ -r "$csv" ] || csv=$FIXTURES/ncu/reduction-handwritten.csv
+
+# --- ncu missing -------------------------------------------------------------
+run env PATH=/usr/bin:/bin CUDA_HOME=/nonexistent "$CUDALAB_TEST_BIN" profile reduction/neighbored-less "$sol"
+if [ -x /usr/local/cuda/bin/ncu ]; then
+    pass "ncu is in the toolkit here: the missing-ncu message cannot be shown"
+else
+    expect_status "no ncu" 2
+    expect_err "no ncu: says so" "ncu not found"
+    expect_err "no ncu: says where to get it" "nsight-compute"
+    expect_err "no ncu: points at inspect" "cudalab inspect reduction/neighbored-less"
+fi
+
+# --- a fake ncu ----------------------------------------------------------------
+fake=$T/fake-ncu
+cat >"$fake" <<SH
+#!/bin/bash
+# $E2E_MARK
+printf '%s\n' "\$@" >"$T/ncu-args"
+[ -n "\${FAKE_NCU_DENY:-}" ] && { echo "==ERROR== ERR_NVGPUCTRPERM - The user does not have permission to access NVIDIA GPU Performance Counters on the target device 0."; exit 1; }
+log=
+while [ \$# -gt 0 ]; do
+    case \$1 in --log-file) log=\$2; shift 2;; --metrics|--clock-control|--page|--print-kernel-base) shift 2;;
+    --*) shift;; *) break;; esac
+done
+"\$@" --help >/dev/null 2>&1
+cp "$csv" "\$log"
+SH
+chmod +x "$fake"
+export CUDALAB_NCU=$fake
+
+run cudalab profile reduction/neighbored-less "$sol"
+expect_status "no GPU" 2
+expect_err "no GPU: says so" "profiling needs a GPU"
+
+# --- a fake GPU: the recorded H100 probe ----------------------------------------
+fx=$T/libexec-$E2E_MARK
+mkdir -p "$fx"
+cp "$CUDALAB_LIBEXECDIR_TEST"/* "$fx/"
+printf '#!/bin/sh\ncat "%s" >&3\n' "$FIXTURES/reports/probe.json" >"$fx/device-probe"
+chmod +x "$fx/device-probe"
+export CUDALAB_LIBEXECDIR=$fx CUDALAB_ARCH=sm_90
+
+run cudalab profile reduction/neighbored-less "$sol"
+expect_status "profile" 0
+expect_out "names the device" "on NVIDIA H100"
+expect_out "says ncu's times never grade" "ncu's times never grade"
+expect_out_re "student's kernel section" '^reduceNeighboredLess \(your kernel\)'
+expect_out_re "previous step section" '^reduceNeighbored \(the previous step\)'
+expect_out_re "reference section" '^reduceNeighboredLess \(the reference solution\)'
+expect_out_re "inst_per_warp row: nvprof name, ncu metric, value, meaning" \
+    '^  inst_per_warp +smsp__average_inst_executed_per_warp\.ratio +[0-9.]+  not available +instructions each warp'
+expect_out_re "stall_sync row" '^  stall_sync +smsp__warp_issue_stalled_barrier_per_warp_active\.pct +[0-9.]+ %'
+expect_out "simulator column says not available" "simulator: not available"
+args=$(cat "$T/ncu-args")
+for a in "--clock-control" "none" "--csv" "raw" "--kernel-name=regex:^(reduceNeighboredLess|reduceNeighbored)\$" \
+    "--launch-count=3" "--min-samples=1" "--sizes=16777216"; do
+    grep -qxF -- "$a" <<<"$args"
+    check "ncu command line has '$a'" $?
+done
+grep -q "smsp__average_inst_executed_per_warp.ratio" <<<"$args"
+check "ncu gets the chapter's metrics (exercises/reduction/profile.ini)" $?
+
+run cudalab profile reduction/neighbored-less "$sol" --json
+expect_status "profile --json" 0
+got=$(python3 -c "
+import json; d=json.load(open('$T/.out'))
+k={x['role']: x for x in d['kernels']}
+ipw={r: [m['value'] for m in k[r]['metrics'] if m['key']=='inst_per_warp'][0] for r in k}
+print(sorted(k), ipw['student'] < ipw['baseline'], d['command'][0].endswith('fake-ncu'))")
+expect_eq "--json: three kernels, fewer instructions per warp than the previous step, the command" \
+    "$got" "['baseline', 'reference', 'student'] True True"
+
+# the simulator's run: a driver that answers --backend=sim with issue6-sim's recorded report
+mv "$fx/reduce-int" "$fx/reduce-int.real"
+cat >"$fx/reduce-int" <<SH
+#!/bin/bash
+# $E2E_MARK
+case " \$* " in
+*" --backend=sim "*) printf '%s\n' "\$@" >"$T/sim-args"; cat "$FIXTURES/reports/sim-metrics-issue6.json" >&3 ;;
+*) exec "$fx/reduce-int.real" "\$@" ;;
+esac
+SH
+chmod +x "$fx/reduce-int"
+run cudalab profile reduction/neighbored-less "$sol"
+expect_status "profile with simulator figures" 0
+expect_out "says where the simulator's figures come from" "on the PTX simulator at n = 1000"
+expect_out_re "inst_per_warp: ncu value beside the simulator's" \
+    '^  inst_per_warp +smsp__average_inst_executed_per_warp\.ratio +[0-9.]+  109\.38 '
+expect_out_re "branch efficiency of the previous step on the simulator: 70 %" \
+    '^  branch_efficiency +smsp__sass_average_branch_targets_threads_uniform\.pct +[0-9.]+ %  70\.00 %'
+grep -q -- '--student=.*\.ptx$' "$T/sim-args"
+check "the simulator gets PTX modules" $?
+grep -qxF -- '--sizes=1000' "$T/sim-args"
+check "the simulator runs the largest size up to 65536 (1000)" $?
+mv "$fx/reduce-int.real" "$fx/reduce-int"
+
+FAKE_NCU_DENY=1 run cudalab profile reduction/neighbored-less "$sol"
+expect_status "counters not permitted" 2
+expect_err "says ERR_NVGPUCTRPERM" "ERR_NVGPUCTRPERM"
+expect_err "gives the fix" "NVreg_RestrictProfilingToAdminUsers=0"
+
+printf '__global__ void reduceNeighboredLess(int *g, int *o, unsigned n) { o[0] = nope; }\n' >"$T/bad.cu"
+run cudalab profile reduction/neighbored-less "$T/bad.cu"
+expect_status "a compile error" 2
+expect_err "shows nvcc's message" "bad.cu:1: error"
+
+run cudalab profile
+expect_status "profile without an exercise" 2
+expect_err "gives its usage" "usage: cudalab profile EXERCISE"
+run cudalab profile reduction/neighbored-less --frob
+expect_status "unknown option" 2
+e2e_finish

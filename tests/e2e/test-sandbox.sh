@@ -1,0 +1,135 @@
+#!/bin/bash
+# The sandbox (bubblewrap) around a student's compile and around the driver
+# that loads the student's code: fake drivers (no GPU needed) try to write
+# outside, read the solutions and $HOME, flood stdout, fork a thousand
+# processes and sleep forever; each is contained, gets its verdict and leaves
+# nothing behind.  Also: the clear refusal where bubblewrap cannot run.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+less=reduction/neighbored-less
+sol=$CUDALAB_DATADIR_TEST/solutions/reduction/neighbored-less.cu
+cp "$sol" less.cu
+
+# --- where bubblewrap cannot run: a clear message, never a silent fallback ---
+CUDALAB_SANDBOX=on CUDALAB_BWRAP=$T/no-such-bwrap run cudalab grade $less less.cu
+expect_status "sandbox on, bwrap missing: lab error" 2
+expect_err "sandbox on, bwrap missing: says how to install it" "apt-get install bubblewrap"
+printf '#!/bin/sh\necho "bwrap: No permissions to creating new namespace" >&2\nexit 1\n' >"$T/container-bwrap"
+chmod +x "$T/container-bwrap"
+CUDALAB_SANDBOX=on CUDALAB_BWRAP=$T/container-bwrap run cudalab grade $less less.cu
+expect_status "sandbox on, no user namespaces: lab error" 2
+expect_err "sandbox on, no user namespaces: says why" "user namespaces are probably disabled"
+expect_err "sandbox on, no user namespaces: quotes bwrap" "No permissions to creating new namespace"
+CUDALAB_SANDBOX=auto CUDALAB_BWRAP=$T/container-bwrap run cudalab grade $less less.cu --no-record
+[ "$RC" -le 1 ]
+check "sandbox auto, unusable: grades without it (a verdict, no lab error)" $?
+expect_out_re "sandbox auto, unusable: the verdict (NO_GPU, or PASS on the simulator)" '^(NO_GPU|PASS) '
+CUDALAB_SANDBOX=bogus run cudalab grade $less less.cu
+expect_err "CUDALAB_SANDBOX=bogus: says what is allowed" "expected off, auto or on"
+mkdir -p subs
+cp less.cu subs/ann.cu
+CUDALAB_BWRAP=$T/container-bwrap run cudalab batch $less subs/ann.cu --out gb0
+expect_status "batch where bwrap cannot run: refused" 2
+expect_err "batch where bwrap cannot run: names --no-sandbox" "pass --no-sandbox"
+[ ! -e gb0/gradebook.csv ]
+check "batch where bwrap cannot run: no gradebook" $?
+CUDALAB_BWRAP=$T/container-bwrap run cudalab batch $less subs/ann.cu --out gb0 --no-sandbox
+expect_status "batch --no-sandbox where bwrap cannot run: grades" 0
+expect_out "batch --no-sandbox: says so" "(no sandbox)"
+
+. "$(dirname "$0")/fake-gpu.sh"
+# (the fake GPU only from here on: the checks above use the real probe)
+export CUDALAB_LIBEXECDIR=$CUDALAB_LIBEXECDIR_TEST
+unset CUDALAB_ARCH
+if ! bwrap_usable; then
+    echo "SKIP: bubblewrap cannot run here ($(head -1 "$T/bwrap.err")): the contained-fault tests need it"
+    e2e_finish
+    exit 0
+fi
+export CUDALAB_SANDBOX=on
+
+# --- the compile: the solutions and $HOME are out of the student's reach ---
+printf '#include "%s"\n' "$sol" >steal.cu
+run cudalab grade $less steal.cu --no-record
+expect_out "compile: #include of the solution fails" "No such file or directory"
+expect_out_re "compile: verdict COMPILE_ERROR" '^COMPILE_ERROR'
+echo 'int secret = 1;' >"$HOME/secret.cu"
+printf '#include "%s"\n' "$HOME/secret.cu" >home.cu
+cat "$sol" >>home.cu
+run cudalab grade $less home.cu --no-record
+expect_out_re "compile: #include from \$HOME fails" '^COMPILE_ERROR'
+run cudalab grade $less less.cu --no-record
+expect_out_re "compile: a good file still compiles in the sandbox" '^(NO_GPU|PASS) '
+
+# nvcc that never ends: a file that includes /dev/zero; the build timeout stops it
+d0=$T/data-build
+copy_datadir "$d0"
+sed -i 's/^build_timeout = .*/build_timeout = 3/' "$d0/exercises/reduction/neighbored-less/exercise.ini"
+printf '#include "/dev/zero"\n// %s-nvcc\n' "$E2E_MARK" >endless.cu
+CUDALAB_DATADIR=$d0 run cudalab grade $less endless.cu --no-record
+expect_out "endless nvcc: COMPILE_ERROR after the build timeout" "nvcc did not finish within 3 s"
+expect_faster "endless nvcc: stopped near its 3 s limit" 20
+expect_no_process "endless nvcc: no compiler process left" "$T/endless.cu"
+
+# --- the driver: fake drivers under the sandbox ---
+export CUDALAB_LIBEXECDIR=$fx CUDALAB_ARCH=sm_90
+# a report whose reason the lab prints: how the driver sees its world
+probe_report='printf "{\"version\":1,\"family\":\"reduce-int\",\"backend\":\"cuda\",\"status\":\"no_gpu\",\"reason\":\"%s\"}" "$why" >&3'
+
+fake_driver "why=''
+echo pwned >'$T/escaped' 2>/dev/null
+echo pwned >'$CUDALAB_DATADIR_TEST/pwned' 2>/dev/null
+[ -e '$sol' ] && why=\"\$why sees-solutions\"
+[ -e '$HOME/secret.cu' ] && why=\"\$why sees-home\"
+[ -d '$CUDALAB_DATADIR_TEST/exercises/reduction/neighbored-less/examples' ] && [ -n \"\$(ls '$CUDALAB_DATADIR_TEST/exercises/reduction/neighbored-less/examples')\" ] && why=\"\$why sees-examples\"
+(exec 9<>/dev/tcp/127.0.0.1/22) 2>/dev/null && why=\"\$why network\"
+ip -o link 2>/dev/null | grep -v ' lo:' | grep -q . && why=\"\$why has-interfaces\"
+why=\"checked:\$why; uid \$(id -u) nproc \$(ulimit -u) fsize \$(ulimit -f) cpu \$(ulimit -t)\"
+$probe_report"
+run cudalab grade $less less.cu --no-record
+expect_out "driver sandbox: nothing escaped, nothing seen" "checked:; uid 65534"
+expect_out "driver sandbox: rlimits set (512 processes, 64 MiB files, 600 s CPU)" "nproc 512 fsize 65536 cpu 600"
+[ ! -e "$T/escaped" ] && [ ! -e "$CUDALAB_DATADIR_TEST/pwned" ]
+check "driver sandbox: no file written outside" $?
+
+# the driver still reads the cubins and writes its report
+fake_driver "[ -r \"\$(printf '%s\n' \"\$@\" | sed -n 's/^--student=//p')\" ] || exit 5
+cat '$reports/less-ref.json' >&3"
+run cudalab grade $less less.cu --no-record
+expect_out_re "driver sandbox: the student's cubin readable, report delivered: PASS" '^PASS  '
+
+# flood: 300 MB on stdout, then a report
+fake_driver "head -c 300000000 /dev/zero
+cat '$reports/less-ref.json' >&3"
+run cudalab grade $less less.cu --no-record
+expect_out_re "flooding driver: still PASS" '^PASS  '
+expect_faster "flooding driver: done in time" 60
+
+# a thousand processes, then hang: TIMEOUT, the fork cap holds, nothing left
+d=$T/data
+copy_datadir "$d"
+sed -i 's/^run_timeout = .*/run_timeout = 3/' "$d/exercises/reduction/neighbored-less/exercise.ini"
+fake_driver "n=0
+for i in \$(seq 1000); do sh -c 'sleep 300; :' $E2E_MARK-fork 2>/dev/null & n=\$((n+1)); done 2>/dev/null
+wait"
+CUDALAB_DATADIR=$d run cudalab grade $less less.cu --no-record
+expect_out_re "fork bomb: TIMEOUT" '^TIMEOUT'
+expect_faster "fork bomb: stopped near its 3 s limit" 20
+expect_no_process "fork bomb: no process left" "$E2E_MARK-fork"
+
+# sleeps forever, ignoring SIGTERM
+fake_driver "trap '' TERM
+sh -c 'trap \"\" TERM; sleep 300; :' $E2E_MARK-sleeper"
+CUDALAB_DATADIR=$d run cudalab grade $less less.cu --no-record
+expect_out_re "endless driver: TIMEOUT" '^TIMEOUT'
+expect_faster "endless driver: stopped near its 3 s limit" 15
+expect_no_process "endless driver: no process left" "$E2E_MARK-sleeper"
+
+# a 1 GB file in its private /tmp: the file-size limit stops it
+fake_driver "why=\$(head -c 100000000 /dev/zero 2>&1 >/tmp/big && echo wrote-100MB || echo stopped)
+$probe_report"
+run cudalab grade $less less.cu --no-record
+expect_out "big file: the 64 MiB limit stops it" "no GPU to run it on: stopped"
+
+e2e_finish
