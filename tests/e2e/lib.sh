@@ -236,17 +236,6 @@ copy_datadir() {
     chmod -R u+w "$1"
 }
 
-# fake_libexec: $fx, a libexec dir whose name carries the marker (so every
-# fake driver's command line does), with the lab's kernels and a device-probe
-# replaying the probe recorded on an H100.
-fake_libexec() {
-    fx=$T/libexec-$E2E_MARK
-    mkdir -p "$fx"
-    cp "$CUDALAB_LIBEXECDIR_TEST/lab-kernels.ptx" "$fx/"
-    printf '#!/bin/sh\ncat "%s" >&3\n' "$FIXTURES/reports/probe.json" >"$fx/device-probe"
-    chmod +x "$fx/device-probe"
-}
-
 # marked_sleep [MARK]: the path of a `sleep` whose command line carries MARK
 # (default $E2E_MARK), for pgrep -f.
 marked_sleep() {

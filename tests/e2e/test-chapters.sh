@@ -59,7 +59,7 @@ expect_status "the reference agrees with cuda_occupancy.h" 0
 expect_out_re "... on every configuration" '^[0-9]{6,} configurations, 0 differ$'
 
 # --- what the family drivers are told ---
-fake_libexec
+. "$E2E_SRC/tests/e2e/fake-gpu.sh"
 for fam in warp-ids warp-active shuffle-int sum-matrix records-int; do
     printf '#!/bin/sh\n# %s\nprintf "%%s\\n" "$@" >"%s/args-%s"\n' "$E2E_MARK" "$T" "$fam" >"$fx/$fam"
     chmod +x "$fx/$fam"

@@ -49,8 +49,7 @@ ls "$CACHE"/*.cubin >/dev/null 2>&1
 check "demo blockshape compiled the chapter's solution into the cache" $?
 
 # --- a fake demo driver replaying a report ---
-fake_libexec
-export CUDALAB_LIBEXECDIR=$fx CUDALAB_ARCH=sm_90
+. "$E2E_SRC/tests/e2e/fake-gpu.sh"
 fake_demo() { # BODY: demo-blockshape becomes a sh script running BODY
     printf '#!/bin/sh\n# %s\n%s\n' "$E2E_MARK" "$1" >"$fx/demo-blockshape"
     chmod +x "$fx/demo-blockshape"
