@@ -71,6 +71,8 @@ DRIVER_SRC := $(sort $(wildcard lab/drivers/*.c))
 DRIVERS := $(notdir $(DRIVER_SRC:.c=))
 TEST_SRC := $(sort $(wildcard tests/test-*.c))
 TESTS := $(notdir $(TEST_SRC:.c=))
+# kernels/X.cu -> build/libexec/cudalab/X.ptx (lab-kernels and each chapter's demo kernels)
+KERNEL_PTX := $(patsubst kernels/%.cu,%.ptx,$(sort $(wildcard kernels/*.cu)))
 FORMAT_SRC := $(sort $(wildcard lab/*/*.c lab/*/*.h common/*.c common/*.h tests/*.c tests/*.h))
 
 # $(call objs,variant,sources)
@@ -83,7 +85,7 @@ objs = $(patsubst %.c,build/$(1)/obj/%.o,$(2))
 GENERATED := build/gen/cudalab.1 build/gen/cudalab.bash build/gen/_cudalab
 
 all: $(DEPS_STAMP) bin/cudalab $(DRIVERS:%=build/libexec/cudalab/%) \
-     build/libexec/cudalab/lab-kernels.ptx $(GENERATED)
+     $(KERNEL_PTX:%=build/libexec/cudalab/%) $(GENERATED)
 
 run: all
 	@./bin/cudalab
@@ -162,9 +164,9 @@ build/libexec/cudalab/%: build/rel/obj/lab/drivers/%.o build/rel/libcommon.a bui
 	@mkdir -p $(@D)
 	$(CC) $(REL_CFLAGS) $(LDFLAGS) -o $@ $^ $(DRIVER_LIBS)
 
-# The lab's own device code (L2 flush, copy): PTX for the lowest target nvcc 13
-# supports, so the driver JITs it for whatever GPU it finds.
-build/libexec/cudalab/lab-kernels.ptx: kernels/lab-kernels.cu
+# The lab's own device code (L2 flush, copy; the chapters' demo kernels): PTX for
+# the lowest target nvcc 13 supports, so the driver JITs it for whatever GPU it finds.
+build/libexec/cudalab/%.ptx: kernels/%.cu
 	@mkdir -p $(@D)
 	$(NVCC) -ptx -arch=compute_75 -O3 -o $@ $<
 
@@ -188,7 +190,7 @@ install: all
 	    $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
 	install -m 755 bin/cudalab $(I)/bin/cudalab
 	install -m 755 $(DRIVERS:%=build/libexec/cudalab/%) $(I)/libexec/cudalab/
-	install -m 644 build/libexec/cudalab/lab-kernels.ptx $(I)/libexec/cudalab/
+	install -m 644 $(KERNEL_PTX:%=build/libexec/cudalab/%) $(I)/libexec/cudalab/
 	rm -rf $(addprefix $(I)/share/cudalab/,$(INSTALL_DATA_DIRS))
 	cp -R --no-preserve=ownership $(INSTALL_DATA_DIRS) $(I)/share/cudalab/
 	# raw GPU logs (docs/h100/*.txt) are evidence for the source tree, not documentation
@@ -239,7 +241,7 @@ build/san/libexec/cudalab/%: build/san/obj/lab/drivers/%.o build/san/libcommon.a
 	@mkdir -p $(@D)
 	$(CC) $(SAN_CFLAGS) -o $@ $^ $(DRIVER_LIBS)
 
-build/san/libexec/cudalab/lab-kernels.ptx: build/libexec/cudalab/lab-kernels.ptx
+build/san/libexec/cudalab/%.ptx: build/libexec/cudalab/%.ptx
 	@mkdir -p $(@D)
 	cp $< $@
 

@@ -47,6 +47,8 @@ typedef struct cuda_api {
     CUresult (*event_elapsed_time)(float *, CUevent, CUevent);
     CUresult (*event_destroy)(CUevent);
     CUresult (*get_error_name)(CUresult, const char **);
+    CUresult (*func_get_attribute)(int *, CUfunction_attribute, CUfunction);
+    CUresult (*occupancy_max_active_blocks)(int *, CUfunction, int, size_t);
     CUresult (*get_error_string)(CUresult, const char **);
 } cuda_api;
 
@@ -86,6 +88,15 @@ static const struct {
     SYM(event_destroy, "cuEventDestroy_v2"),
     SYM(get_error_name, "cuGetErrorName"),
     SYM(get_error_string, "cuGetErrorString"),
+};
+
+/* Looked up too, but a driver without them still opens (NULL when missing). */
+static const struct {
+    const char *symbol;
+    size_t offset;
+} optional_symbols[] = {
+    SYM(func_get_attribute, "cuFuncGetAttribute"),
+    SYM(occupancy_max_active_blocks, "cuOccupancyMaxActiveBlocksPerMultiprocessor"),
 #undef SYM
 };
 
@@ -210,6 +221,11 @@ load_library(lab_dev *dev, lab_err *err)
                                api_symbols[i].symbol);
         memcpy((char *)&dev->api + api_symbols[i].offset, &fn, sizeof(fn));
     }
+    /* only the occupancy exercise needs these: missing, it fails alone (cuda_occupancy) */
+    for (size_t i = 0; i < ARRAY_SIZE(optional_symbols); i++) {
+        void *fn = dlsym(dev->lib, optional_symbols[i].symbol);
+        memcpy((char *)&dev->api + optional_symbols[i].offset, &fn, sizeof(fn));
+    }
     return 0;
 }
 
@@ -310,7 +326,20 @@ cuda_info(lab_dev *dev, lab_dev_info *out, lab_err *err)
     out->max_threads_per_sm = attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR);
     out->warp_size = attribute(dev, CU_DEVICE_ATTRIBUTE_WARP_SIZE);
     out->regs_per_sm = attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR);
+    out->regs_per_block = attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK);
+    out->max_blocks_per_sm = attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR);
     out->smem_per_block = attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK);
+    out->smem_per_block_optin =
+        attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
+    out->smem_reserved_per_block =
+        attribute(dev, CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK);
+    out->const_mem = attribute(dev, CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY);
+    for (int i = 0; i < 3; i++) {
+        out->max_block_dim[i] =
+            attribute(dev, (CUdevice_attribute)(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X + i));
+        out->max_grid_dim[i] =
+            attribute(dev, (CUdevice_attribute)(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X + i));
+    }
     out->smem_per_sm = attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR);
     out->l2_bytes = attribute(dev, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE);
     out->mem_clock_khz = attribute(dev, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE);
@@ -552,6 +581,33 @@ cuda_close(lab_dev *dev)
     free(dev);
 }
 
+static int
+cuda_occupancy(lab_module *m, const char *kernel, unsigned block, size_t dyn_smem,
+               lab_occupancy *out, lab_err *err)
+{
+    lab_dev *dev = m->dev;
+    CUfunction f;
+    CUresult rc_;
+    int rc;
+
+    if (!dev->api.func_get_attribute || !dev->api.occupancy_max_active_blocks)
+        return lab_err_set(err, LAB_ENOSYS,
+                           "the NVIDIA driver library lacks the occupancy calls: driver too old");
+    if ((rc = CALL(dev, dev->api.module_get_function(&f, m->mod, kernel), err,
+                   "cuModuleGetFunction")) < 0)
+        return lab_err_wrap(err, "kernel '%s'", kernel);
+    if ((rc = CALL(dev, dev->api.func_get_attribute(&out->regs, CU_FUNC_ATTRIBUTE_NUM_REGS, f), err,
+                   "cuFuncGetAttribute")) < 0 ||
+        (rc = CALL(
+             dev,
+             dev->api.func_get_attribute(&out->static_smem, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f),
+             err, "cuFuncGetAttribute")) < 0)
+        return rc;
+    return CALL(dev,
+                dev->api.occupancy_max_active_blocks(&out->blocks_per_sm, f, (int)block, dyn_smem),
+                err, "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+}
+
 const lab_dev_ops lab_dev_cuda = {
     .name = "cuda",
     .open = cuda_open,
@@ -571,5 +627,6 @@ const lab_dev_ops lab_dev_cuda = {
     .elapsed = cuda_elapsed,
     .last_error = cuda_last_error,
     .set_pending_launches = cuda_set_pending_launches,
+    .occupancy = cuda_occupancy,
     .close = cuda_close,
 };

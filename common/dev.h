@@ -46,8 +46,15 @@ typedef struct lab_dev_info {
     int max_threads_per_sm;
     int warp_size;
     int regs_per_sm;
+    int regs_per_block;
+    int max_blocks_per_sm;
     int smem_per_block; /* bytes, default limit */
+    int smem_per_block_optin;
+    int smem_reserved_per_block; /* what the system keeps of each block's share */
     int smem_per_sm;
+    int const_mem;
+    int max_block_dim[3];
+    int max_grid_dim[3];
     int l2_bytes;
     int mem_clock_khz;
     int bus_width_bits;
@@ -63,6 +70,13 @@ typedef struct lab_dev_error {
     int code;
     char name[64];
 } lab_dev_error;
+
+/* A kernel's resources and how many of its blocks fit on one SM (the CUDA occupancy API). */
+typedef struct lab_occupancy {
+    int blocks_per_sm; /* cuOccupancyMaxActiveBlocksPerMultiprocessor */
+    int regs;          /* registers per thread */
+    int static_smem;   /* bytes of static shared memory per block */
+} lab_occupancy;
 
 typedef struct lab_dev_ops {
     const char *name; /* "cuda", "sim" */
@@ -90,6 +104,9 @@ typedef struct lab_dev_ops {
     /* Optional, NULL where the backend has no device runtime: how many device-side kernel
      * launches (dynamic parallelism) may be pending at once.  Call before the first launch. */
     int (*set_pending_launches)(lab_dev *dev, size_t count, lab_err *err);
+    /* Blocks of `block` threads with dyn_smem bytes of dynamic shared memory per SM. */
+    int (*occupancy)(lab_module *m, const char *kernel, unsigned block, size_t dyn_smem,
+                     lab_occupancy *out, lab_err *err);
     void (*close)(lab_dev *dev);
 } lab_dev_ops;
 

@@ -106,13 +106,60 @@ parse_list(const char *s, unsigned long *v, size_t max, size_t *n)
 }
 
 static int
+parse_shape(const char *s, lab_dim3 *out)
+{
+    unsigned long d[3] = { 1, 1, 1 };
+    char *end;
+    int n = 0;
+
+    for (;;) {
+        if (n == 3 || *s < '0' || *s > '9')
+            return -1;
+        errno = 0;
+        d[n] = strtoul(s, &end, 10);
+        if (errno || d[n] == 0 || d[n] > 1024)
+            return -1;
+        n++;
+        if (!*end)
+            break;
+        if (*end != 'x')
+            return -1;
+        s = end + 1;
+    }
+    if (d[0] * d[1] * d[2] > 1024)
+        return -1;
+    *out = (lab_dim3){ (unsigned)d[0], (unsigned)d[1], (unsigned)d[2] };
+    return 0;
+}
+
+int
+lab_driver_parse_shapes(const char *s, lab_dim3 *v, size_t max, size_t *n)
+{
+    char *copy = strdup(s), *save = NULL, *tok;
+    int rc = 0;
+
+    *n = 0;
+    if (!copy)
+        return -1;
+    for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (*n == max || parse_shape(tok, &v[*n]) < 0) {
+            rc = -1;
+            break;
+        }
+        (*n)++;
+    }
+    free(copy);
+    return *n ? rc : -1;
+}
+
+static int
 usage(const char *prog, const char *what)
 {
     fprintf(stderr, "%s: %s\n", prog, what);
     fprintf(stderr,
             "usage: %s --backend cuda|sim --report-fd N --lab-kernels PTX --student MOD "
             "--baseline MOD|cpu --reference MOD --kernel NAME [--baseline-kernel NAME] "
-            "--sizes N,... [--timing-sizes N,...] --block N [--unroll N] "
+            "--sizes N,... [--timing-sizes N,...] --block N|XxY[xZ],... [--unroll N] "
             "[--output partials|total] [--grid-per-sm K] [--entry NAME] [--baseline-block N] "
             "[--baseline-unroll N] [--baseline-output partials|total] [--baseline-grid-per-sm K] "
             "[--baseline-entry NAME] [--seed N] [--min-samples N] [--time-cap S] [--probe]\n",
@@ -142,6 +189,8 @@ parse_args(lab_driver_args *a, int argc, char **argv)
     a->report_fd = -1;
     a->seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
     a->block = 256;
+    a->blocks[0] = (lab_dim3){ 256, 1, 1 };
+    a->nblocks = 1;
     a->unroll = 1;
     a->timing = (lab_timing_opts)LAB_TIMING_OPTS_DEFAULT;
     while ((c = getopt_long(argc, argv, "", options, NULL)) != -1) {
@@ -184,9 +233,10 @@ parse_args(lab_driver_args *a, int argc, char **argv)
                 return usage(prog, "--timing-sizes needs up to 16 positive numbers");
             break;
         case OPT_BLOCK:
-            if (parse_ulong(optarg, &v) < 0 || v == 0 || v > 1024)
-                return usage(prog, "--block needs 1..1024");
-            a->block = (unsigned)v;
+            if (lab_driver_parse_shapes(optarg, a->blocks, ARRAY_SIZE(a->blocks), &a->nblocks) < 0)
+                return usage(prog, "--block needs up to 8 shapes X, XxY or XxYxZ of 1..1024 "
+                                   "threads");
+            a->block = a->blocks[0].x * a->blocks[0].y * a->blocks[0].z;
             break;
         case OPT_UNROLL:
             if (parse_ulong(optarg, &v) < 0 || v == 0 || v > 64)
@@ -462,7 +512,7 @@ add_metrics(lab_driver *d, const char *role, unsigned long size, const lab_sim_r
 }
 
 void
-lab_driver_add_case(lab_driver *d, lab_role role, cJSON *c)
+lab_driver_push_case(lab_driver *d, lab_role role, cJSON *c)
 {
     lab_sim_result res, *r = lab_driver_is_sim(d) && lab_dev_sim_take(d->dev, &res) ? &res : NULL;
     cJSON *size = cJSON_GetObjectItem(c, "size");
@@ -478,6 +528,82 @@ lab_driver_add_case(lab_driver *d, lab_role role, cJSON *c)
         }
     }
     cJSON_AddItemToArray(d->cases, c);
+}
+
+void
+lab_driver_check_shapes(lab_driver *d, lab_driver_role_fn check, void *ctx, lab_err *err)
+{
+    for (size_t b = 0; b < d->args.nblocks && !d->failed; b++)
+        for (int r = 0; r < LAB_ROLE_COUNT && !d->failed; r++)
+            if (lab_driver_is_gpu_role(d, (lab_role)r))
+                check(ctx, (lab_role)r, d->args.blocks[b], err);
+}
+
+typedef struct role_launch {
+    lab_driver *d;
+    lab_driver_role_fn launch;
+    void *ctx;
+    lab_role role;
+} role_launch;
+
+static int
+launch_role(void *ctx, lab_err *err)
+{
+    role_launch *r = ctx;
+
+    return r->launch(r->ctx, r->role, r->d->args.blocks[0], err);
+}
+
+int
+lab_driver_time_roles(lab_driver *d, unsigned long n, double bytes, lab_driver_role_fn launch,
+                      void *ctx, lab_err *err)
+{
+    role_launch rl[LAB_ROLE_COUNT];
+    lab_size_timing st = { .n = n, .bytes = bytes, .launch = launch_role };
+
+    for (int r = 0; r < LAB_ROLE_COUNT; r++) {
+        rl[r] = (role_launch){ d, launch, ctx, (lab_role)r };
+        st.ctx[r] = &rl[r];
+    }
+    return lab_driver_time_size(d, &st, err);
+}
+
+int
+lab_driver_run_poisoned(lab_driver *d, lab_role role, unsigned long n, lab_dim3 shape,
+                        lab_driver_role_fn launch, void *ctx, lab_dptr out, uint32_t *host,
+                        size_t words, uint32_t poison, lab_err *err)
+{
+    for (size_t i = 0; i < words; i++)
+        host[i] = poison;
+    if (d->ops->copy_in(d->dev, out, host, words * 4, err) < 0)
+        return lab_driver_fail(d, role, "setup", n, err);
+    if (launch(ctx, role, shape, err) < 0)
+        return lab_driver_fail(d, role, "launch", n, err);
+    if (d->ops->sync(d->dev, err) < 0 || d->ops->copy_out(d->dev, host, out, words * 4, err) < 0)
+        return lab_driver_fail(d, role, "run", n, err);
+    return 0;
+}
+
+int
+lab_driver_add_case(lab_driver *d, unsigned long size, lab_role role, unsigned long grid,
+                    double expected, double got, size_t bad, long first_bad, const char *detail,
+                    lab_err *err)
+{
+    cJSON *c = cJSON_CreateObject();
+
+    if (!c)
+        return lab_err_set(err, LAB_ENOMEM, "out of memory");
+    cJSON_AddNumberToObject(c, "size", (double)size);
+    cJSON_AddStringToObject(c, "role", lab_role_names[role]);
+    cJSON_AddNumberToObject(c, "grid", (double)grid);
+    cJSON_AddBoolToObject(c, "correct", bad == 0);
+    cJSON_AddNumberToObject(c, "expected", expected);
+    cJSON_AddNumberToObject(c, "got", got);
+    cJSON_AddNumberToObject(c, "bad", (double)bad);
+    cJSON_AddNumberToObject(c, "first_bad", (double)first_bad);
+    cJSON_AddStringToObject(c, "detail", detail);
+    lab_driver_push_case(d, role, c);
+    return 0;
 }
 
 int

@@ -6,7 +6,8 @@
  * lab runs it as
  *   DRIVER --backend cuda|sim --report-fd 3 --lab-kernels lab-kernels.ptx
  *          --student S.cubin --baseline B.cubin|cpu --reference R.cubin --kernel NAME
- *          --baseline-kernel NAME --sizes 1,1000 --timing-sizes 1000 --block 512 --unroll 1
+ *          --baseline-kernel NAME --sizes 1,1000 --timing-sizes 1000 --block 512|40x2,8x4x2
+ * --unroll 1
  *          [--output partials|total] [--grid-per-sm K] [--entry MANGLED]
  *          [--baseline-block N] [--baseline-unroll N] [--baseline-output partials|total]
  *          [--baseline-grid-per-sm K] [--baseline-entry MANGLED]
@@ -65,7 +66,10 @@ typedef struct lab_driver_args {
     size_t nsizes;
     unsigned long timing_sizes[16];
     size_t ntiming_sizes;
-    unsigned block;  /* the student's and reference's: shape[LAB_ROLE_STUDENT].block */
+    unsigned block;     /* the student's and reference's: shape[LAB_ROLE_STUDENT].block, */
+                        /* the threads of their first block shape */
+    lab_dim3 blocks[8]; /* --block 40x2,8x4x2,512: the shapes to check on */
+    size_t nblocks;
     unsigned unroll; /* likewise */
     lab_shape shape[LAB_ROLE_COUNT];
     const char *lab_kernels;
@@ -94,6 +98,9 @@ typedef struct lab_driver {
 
 /* Parses, opens the device, loads the modules; 0 to go on, <0 when the report
  * already says why not (no_gpu, error) or on a usage error (exit 2). */
+/* "40x2,8x4x2,512" into shapes (each 1..1024 threads); 0, or -1 when it is not such a list. */
+int lab_driver_parse_shapes(const char *s, lab_dim3 *v, size_t max, size_t *n);
+
 int lab_driver_start(lab_driver *d, int argc, char **argv, const char *family,
                      const char *mangle_suffix);
 bool lab_driver_is_gpu_role(const lab_driver *d, lab_role role);
@@ -107,7 +114,7 @@ int lab_driver_launch(lab_driver *d, lab_role role, lab_dim3 grid, lab_dim3 bloc
  * the simulator it also records the launch's metrics under "sim_metrics" and, when a check
  * fired (race, out-of-bounds, divergent barrier...), makes the case wrong with the finding
  * as its detail.  Call it right after the launch whose result the case holds. */
-void lab_driver_add_case(lab_driver *d, lab_role role, cJSON *c);
+void lab_driver_push_case(lab_driver *d, lab_role role, cJSON *c);
 /* Marks the report "error": the role, the stage ("load", "launch", "run", "timing"),
  * the size, the device's own error code and err's message.  Returns err->code. */
 int lab_driver_fail(lab_driver *d, lab_role role, const char *stage, unsigned long size,
@@ -131,6 +138,26 @@ bool lab_driver_is_timing_size(const lab_driver *d, unsigned long n);
 /* Returns <0 (and the report says why) when timing failed on the device. */
 int lab_driver_time_size(lab_driver *d, const lab_size_timing *s, lab_err *err);
 
+/* A family's step for one role (and block shape): a check, or the timed launch. */
+typedef int (*lab_driver_role_fn)(void *ctx, lab_role role, lab_dim3 shape, lab_err *err);
+/* Calls check for every block shape of --block and every GPU role (the student first: a
+ * fault kills the context), until the report has failed. */
+void lab_driver_check_shapes(lab_driver *d, lab_driver_role_fn check, void *ctx, lab_err *err);
+/* lab_driver_time_size for families whose only per-role difference is the role: launch
+ * gets ctx, the role and the first block shape. */
+int lab_driver_time_roles(lab_driver *d, unsigned long n, double bytes, lab_driver_role_fn launch,
+                          void *ctx, lab_err *err);
+/* The steps before a family checks one output of 32-bit words: host[0..words) filled with
+ * poison and copied to out, launch(ctx, role, shape) run to its end, out copied back into
+ * host.  0, or <0 when the report already says what failed (stage setup, launch or run). */
+int lab_driver_run_poisoned(lab_driver *d, lab_role role, unsigned long n, lab_dim3 shape,
+                            lab_driver_role_fn launch, void *ctx, lab_dptr out, uint32_t *host,
+                            size_t words, uint32_t poison, lab_err *err);
+/* Appends one case {size, role, grid, correct, expected, got, bad, first_bad, detail}
+ * through lab_driver_push_case. */
+int lab_driver_add_case(lab_driver *d, unsigned long size, lab_role role, unsigned long grid,
+                        double expected, double got, size_t bad, long first_bad, const char *detail,
+                        lab_err *err);
 /* Emits the report, closes the device; the process exit status. */
 int lab_driver_finish(lab_driver *d);
 

@@ -285,6 +285,10 @@ Test(catalog, valid_catalog_fields)
     cr_assert_eq(ex->ntiming_sizes, 1);
     cr_assert_eq(ex->timing_sizes[0], 1UL << 24);
     cr_assert_eq(ex->block, 256);
+    cr_assert_eq(ex->nblocks, 1);
+    cr_assert_eq(ex->blocks[0].x, 256);
+    cr_assert_eq(ex->blocks[0].y, 1);
+    cr_assert_eq(ex->blocks[0].z, 1);
     cr_assert_eq(ex->unroll, 1);
     cr_assert_float_eq(ex->build_timeout_s, 120, 1e-12);
     cr_assert_float_eq(ex->run_timeout_s, 60, 1e-12);
@@ -593,8 +597,21 @@ ParameterizedTestParameters(catalog, broken_manifest)
         { VALID "order = two\n", "", 10, "'order': 'two' is not an integer" },
         { VALID "points = 1.5\n", "", 10, "'points': '1.5' is not an integer" },
         { VALID "points = -3\n", "", 10, "'points': '-3' is negative" },
-        { VALID "block = 0\n", "", 10, "'block': '0' is not between 1 and 1024" },
-        { VALID "block = 2048\n", "", 10, "'block': '2048' is not between 1 and 1024" },
+        { VALID "block = 0\n", "", 10,
+          "'block': '0' is not a block shape (X, XxY or XxYxZ, 1 to 1024 threads)" },
+        { VALID "block = 2048\n", "", 10,
+          "'block': '2048' is not a block shape (X, XxY or XxYxZ, 1 to 1024 threads)" },
+        { VALID "block = 256x8\n", "", 10,
+          "'block': '256x8' is not a block shape (X, XxY or XxYxZ, 1 to 1024 threads)" },
+        { VALID "block = 40x2, 8x0x2\n", "", 10,
+          "'block': '8x0x2' is not a block shape (X, XxY or XxYxZ, 1 to 1024 threads)" },
+        { VALID "block = 2x2x2x2\n", "", 10,
+          "'block': '2x2x2x2' is not a block shape (X, XxY or XxYxZ, 1 to 1024 threads)" },
+        { VALID "block = 40 x 2\n", "", 10,
+          "'block': '40 x 2' is not a block shape (X, XxY or XxYxZ, 1 to 1024 threads)" },
+        { VALID "block = 32x\n", "", 10,
+          "'block': '32x' is not a block shape (X, XxY or XxYxZ, 1 to 1024 threads)" },
+        { VALID "block = 1,2,3,4,5,6,7,8,9\n", "", 10, "'block': 9 shapes, at most 8" },
         { VALID "unroll = 0\n", "", 10, "'unroll': '0' is not between 1 and 1024" },
         { VALID "min_speedup = fast\n", "", 10, "'min_speedup': 'fast' is not a number" },
         { VALID "min_speedup = 1.1x\n", "", 10, "'min_speedup': '1.1x' is not a number" },
@@ -663,6 +680,55 @@ ParameterizedTest(struct broken *c, catalog, broken_manifest)
     cr_assert_null(lab_catalog_find(cat, "ch/bad"));
     cr_assert_not_null(lab_catalog_find(cat, "ch/good"), "the sibling still loads");
     cr_assert_eq(lab_catalog_exercise_count(cat), 1);
+    lab_catalog_free(cat);
+}
+
+Test(catalog, block_shapes)
+{
+    lab_catalog *cat;
+    const lab_exercise *ex;
+    char text[32];
+
+    write_chapter("ch", "Chapter", 1);
+    write_exercise("ch/bad", VALID "block = 40x2, 8x4x2 ,1024, 1x1x64,32x32x1\n");
+    cat = load();
+    assert_problems(cat, 0);
+    cr_assert_not_null(ex = lab_catalog_find(cat, "ch/bad"));
+    cr_assert_eq(ex->nblocks, 5);
+    cr_assert_eq(ex->block, 80, "threads of the first shape");
+    cr_assert(ex->blocks[0].x == 40 && ex->blocks[0].y == 2 && ex->blocks[0].z == 1);
+    cr_assert(ex->blocks[1].x == 8 && ex->blocks[1].y == 4 && ex->blocks[1].z == 2);
+    cr_assert(ex->blocks[2].x == 1024 && ex->blocks[2].y == 1 && ex->blocks[2].z == 1);
+    cr_assert(ex->blocks[3].x == 1 && ex->blocks[3].y == 1 && ex->blocks[3].z == 64);
+    cr_assert(ex->blocks[4].x == 32 && ex->blocks[4].y == 32 && ex->blocks[4].z == 1);
+    lab_block_shape_format(&ex->blocks[0], text, sizeof(text));
+    cr_assert_str_eq(text, "40x2");
+    lab_block_shape_format(&ex->blocks[1], text, sizeof(text));
+    cr_assert_str_eq(text, "8x4x2");
+    lab_block_shape_format(&ex->blocks[2], text, sizeof(text));
+    cr_assert_str_eq(text, "1024");
+    lab_block_shape_format(&ex->blocks[3], text, sizeof(text));
+    cr_assert_str_eq(text, "1x1x64");
+    lab_block_shape_format(&ex->blocks[4], text, sizeof(text));
+    cr_assert_str_eq(text, "32x32", "a z of 1 is left out");
+    lab_catalog_free(cat);
+}
+
+Test(catalog, chapter_demo)
+{
+    lab_catalog *cat;
+
+    write_file("exercises/a/chapter.ini", "[chapter]\ntitle = A\norder = 1\ndemo = demo-a\n");
+    write_file("exercises/b/chapter.ini", "[chapter]\ntitle = B\norder = 2\n");
+    write_file("exercises/c/chapter.ini", "[chapter]\ntitle = C\norder = 3\ndemo = ../x\n");
+    cat = load();
+    assert_problems(cat, 1);
+    cr_assert(strstr(lab_catalog_problem(cat, 0), "chapter.ini:4: 'demo': '../x' is not a driver "
+                                                  "name"),
+              "%s", lab_catalog_problem(cat, 0));
+    cr_assert_str_eq(lab_catalog_chapter(cat, 0)->demo, "demo-a");
+    cr_assert_null(lab_catalog_chapter(cat, 1)->demo);
+    cr_assert_null(lab_catalog_chapter(cat, 2)->demo, "a broken chapter.ini keeps the defaults");
     lab_catalog_free(cat);
 }
 

@@ -1,11 +1,9 @@
 /*
  * test-questions.c - "predict before you run": every chapter of the catalog
- * has at least two valid questions (exercises/<chapter>/questions.ini), so do
- * the questions written for chapters still to come (docs/questions-pending),
- * and bad files are refused with file:line.
+ * has at least two valid questions (exercises/<chapter>/questions.ini), and
+ * bad files are refused with file:line.
  */
 #include <criterion/criterion.h>
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,33 +32,6 @@ Test(questions, every_chapter_has_valid_questions)
         lab_buf_release(&path);
     }
     lab_catalog_free(cat);
-}
-
-Test(questions, pending_chapters_questions_are_valid)
-{
-    DIR *d = opendir("docs/questions-pending");
-    struct dirent *de;
-    size_t files = 0;
-
-    cr_assert_not_null(d);
-    while ((de = readdir(d))) {
-        size_t len = strlen(de->d_name);
-        lab_buf path = LAB_BUF_INIT;
-        lab_questions q = LAB_QUESTIONS_INIT;
-        lab_err err = LAB_ERR_INIT;
-        char chapter[64];
-        if (len < 5 || strcmp(de->d_name + len - 4, ".ini"))
-            continue;
-        snprintf(chapter, sizeof(chapter), "%.*s", (int)(len - 4), de->d_name);
-        lab_buf_printf(&path, "docs/questions-pending/%s", de->d_name);
-        cr_expect_eq(lab_questions_load(path.buf, &q, &err), 0, "%s", err.msg);
-        cr_expect_eq(lab_questions_check(&q, chapter, NULL, &err), 0, "%s", err.msg);
-        lab_questions_release(&q);
-        lab_buf_release(&path);
-        files++;
-    }
-    closedir(d);
-    cr_expect_eq(files, 4, "warp, divergence, occupancy, blockshape");
 }
 
 static int

@@ -21,7 +21,13 @@ show_run(lab_cli *cli, int argc, char **argv)
     lab_work_path(ex, &work);
     printf("%s%s%s: %s\n\n%s\n", lab_cli_sgr(cli, "1"), ex->id, lab_cli_reset(cli), ex->title,
            text.buf);
-    printf("Kernel: %s   family: %s   block: %u   sizes:", ex->kernel, ex->family, ex->block);
+    printf("Kernel: %s   family: %s   block:", ex->kernel, ex->family);
+    for (size_t i = 0; i < ex->nblocks; i++) {
+        char shape[48];
+        lab_block_shape_format(&ex->blocks[i], shape, sizeof(shape));
+        printf("%s%s", i ? ", " : " ", shape);
+    }
+    printf("   sizes:");
     for (size_t i = 0; i < ex->nsizes; i++)
         printf(" %lu", ex->sizes[i]);
     printf("\nFile to edit: %s%s\n", work.buf,

@@ -7,12 +7,12 @@
 #include <string.h>
 
 const lab_cmd *const lab_cmds[] = {
-    &lab_cmd_list,           &lab_cmd_show,    &lab_cmd_start,     &lab_cmd_grade,
-    &lab_cmd_watch,          &lab_cmd_hint,    &lab_cmd_reset,     &lab_cmd_history,
-    &lab_cmd_inspect,        &lab_cmd_profile, &lab_cmd_predict,   &lab_cmd_device,
-    &lab_cmd_doctor,         &lab_cmd_menu,    &lab_cmd_shell,     &lab_cmd_new_exercise,
-    &lab_cmd_check_exercise, &lab_cmd_batch,   &lab_cmd_gradebook, &lab_cmd_calibrate,
-    &lab_cmd_help,
+    &lab_cmd_list,         &lab_cmd_show,           &lab_cmd_start,   &lab_cmd_grade,
+    &lab_cmd_demo,         &lab_cmd_watch,          &lab_cmd_hint,    &lab_cmd_reset,
+    &lab_cmd_history,      &lab_cmd_inspect,        &lab_cmd_profile, &lab_cmd_predict,
+    &lab_cmd_device,       &lab_cmd_doctor,         &lab_cmd_menu,    &lab_cmd_shell,
+    &lab_cmd_new_exercise, &lab_cmd_check_exercise, &lab_cmd_batch,   &lab_cmd_gradebook,
+    &lab_cmd_calibrate,    &lab_cmd_help,
 };
 const size_t lab_cmd_count = ARRAY_SIZE(lab_cmds);
 

@@ -31,12 +31,15 @@
 #include <locale.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #define MAX_KEYS 32                /* keys of the longest table */
 #define CHAPTER_ORDER_NONE INT_MAX /* a chapter without chapter.ini sorts last */
+
+static const lab_block_shape DEFAULT_BLOCK = { 256, 1, 1 };
 
 struct lab_catalog {
     lab_arena arena;        /* everything below and every string handed out */
@@ -508,6 +511,70 @@ parse_sizes(struct manifest *m, const struct key *k, const char *value)
     return 0;
 }
 
+/* One shape "X", "XxY" or "XxYxZ": every dimension 1 or more, 1024 threads at most. */
+static bool
+read_shape(const char *s, size_t len, lab_block_shape *out)
+{
+    const char *end = s + len;
+    unsigned long d[3] = { 1, 1, 1 };
+    int n = 0;
+
+    for (;;) {
+        if (n == 3 || !read_decimal(&s, end, &d[n]) || d[n] == 0 || d[n] > 1024)
+            return false;
+        n++;
+        if (s == end)
+            break;
+        if (*s != 'x')
+            return false;
+        s++;
+    }
+    if (d[0] * d[1] * d[2] > 1024)
+        return false;
+    *out = (lab_block_shape){ (unsigned)d[0], (unsigned)d[1], (unsigned)d[2] };
+    return true;
+}
+
+static int
+parse_blocks(struct manifest *m, const struct key *k, const char *value)
+{
+    struct exercise *e = m->obj;
+    size_t n = count_items(value);
+    lab_block_shape *v;
+    const char *p = value;
+
+    if (n > LAB_MAX_BLOCK_SHAPES)
+        return problem(m, m->line, "'%s': %zu shapes, at most %d", k->name, n,
+                       LAB_MAX_BLOCK_SHAPES);
+    if (!(v = lab_arena_calloc(m->ld->arena, n, sizeof(*v))))
+        return LAB_ENOMEM;
+    for (size_t i = 0; i < n; i++) {
+        size_t len;
+        const char *item = next_item(&p, &len);
+
+        if (!read_shape(item, len, &v[i]))
+            return problem(m, m->line,
+                           "'%s': '%.*s' is not a block shape (X, XxY or XxYxZ, 1 to 1024 "
+                           "threads)",
+                           k->name, (int)len, item);
+    }
+    e->ex.blocks = v;
+    e->ex.nblocks = n;
+    e->ex.block = v[0].x * v[0].y * v[0].z;
+    return 0;
+}
+
+void
+lab_block_shape_format(const lab_block_shape *s, char *buf, size_t size)
+{
+    if (s->z > 1)
+        snprintf(buf, size, "%ux%ux%u", s->x, s->y, s->z);
+    else if (s->y > 1)
+        snprintf(buf, size, "%ux%u", s->x, s->y);
+    else
+        snprintf(buf, size, "%u", s->x);
+}
+
 /* "forbid X" or "require X", X a PTX opcode prefix such as atom or shfl.sync, a
  * special register such as %ntid, or loop; alternatives joined by '|' (lab/core/ptx.h). */
 static int
@@ -561,7 +628,7 @@ static const struct key exercise_keys[] = {
     { "baseline", parse_str, EX(baseline), 0, true, 0, 0 },
     { "sizes", parse_sizes, EX(sizes), EX(nsizes), true, 0, 0 },
     { "timing_sizes", parse_sizes, EX(timing_sizes), EX(ntiming_sizes), false, 0, 0 },
-    { "block", parse_uint, EX(block), 0, false, 1, 1024 },
+    { "block", parse_blocks, EX(blocks), EX(nblocks), false, 0, 0 },
     { "unroll", parse_uint, EX(unroll), 0, false, 1, 1024 },
     { "build_timeout", parse_seconds, EX(build_timeout_s), 0, false, 0, 0 },
     { "run_timeout", parse_seconds, EX(run_timeout_s), 0, false, 0, 0 },
@@ -584,6 +651,7 @@ static const struct key chapter_keys[] = {
     { "title", parse_str, offsetof(lab_chapter, title), 0, false, 0, 0 },
     { "order", parse_int, offsetof(lab_chapter, order), 0, false, INT_MIN, INT_MAX },
     { "text", parse_str, offsetof(lab_chapter, text), 0, false, 0, 0 },
+    { "demo", parse_family, offsetof(lab_chapter, demo), 0, false, 0, 0 },
 };
 _Static_assert(ARRAY_SIZE(chapter_keys) <= MAX_KEYS, "raise MAX_KEYS");
 
@@ -1002,7 +1070,9 @@ load_exercise(struct load *ld, lab_chapter *ch, const char *chapter_dir, const c
     e->ch = ch;
     e->ex.dir = dir;
     e->ex.manifest = m.path;
-    e->ex.block = 256;
+    e->ex.block = DEFAULT_BLOCK.x;
+    e->ex.blocks = &DEFAULT_BLOCK;
+    e->ex.nblocks = 1;
     e->ex.unroll = 1;
     e->ex.build_timeout_s = 120;
     e->ex.run_timeout_s = 60;
@@ -1045,6 +1115,7 @@ read_chapter_ini(struct load *ld, lab_chapter *ch, const char *dir)
 
     tmp.order = 0;
     tmp.text = NULL;
+    tmp.demo = NULL;
     if (!(m.path = join(ld, dir, "chapter.ini"))) {
         rc = LAB_ENOMEM;
         goto out;

@@ -25,8 +25,11 @@
  *   solution    file, relative to the data dir                      required
  *   baseline    "cpu", or the id of the exercise whose solution is the step before   required
  *   sizes       comma-separated input sizes; "1<<24" allowed        required
- *   timing_sizes  subset of sizes timed for speed                   default the largest size
- *   block       threads per block                                   default 256
+ *   timing_sizes  subset of sizes timed for speed, or "none" (graded on
+ *               correctness alone)                                  default the largest size
+ *   block       threads per block, or a list of block shapes the kernel is graded on,
+ *               each "X", "XxY" or "XxYxZ" (at most 1024 threads, 8 shapes), e.g.
+ *               "40x2, 8x4x2, 128"; timing uses the first                default 256
  *   unroll      elements per thread folded before the tree          default 1
  *   build_timeout, run_timeout   seconds                            default 120, 60
  *   min_speedup                 over the baseline, e.g. 1.10        default 1.10
@@ -46,6 +49,10 @@
  *   timing_sizes = none: graded on correctness alone
  *   rdc         "true": relocatable device code linked with the CUDA device runtime, for
  *               kernels that launch kernels (dynamic parallelism)   default false
+ *
+ * Chapter keys (exercises/<chapter>/chapter.ini, section [chapter]):
+ *   title, order, text (docs/<chapter>.md)
+ *   demo        the chapter's demo driver program (`cudalab demo CHAPTER`)   default none
  */
 #ifndef LAB_CORE_CATALOG_H
 #define LAB_CORE_CATALOG_H
@@ -57,6 +64,12 @@
 
 typedef enum lab_kind { LAB_KIND_DEVICE, LAB_KIND_HOST, LAB_KIND_COUNT } lab_kind;
 typedef enum lab_output { LAB_OUTPUT_PARTIALS, LAB_OUTPUT_TOTAL, LAB_OUTPUT_COUNT } lab_output;
+
+#define LAB_MAX_BLOCK_SHAPES 8
+
+typedef struct lab_block_shape {
+    unsigned x, y, z;
+} lab_block_shape;
 
 typedef struct lab_exercise {
     int format;          /* manifest format version (1), 0 when the manifest does not say */
@@ -77,7 +90,9 @@ typedef struct lab_exercise {
     size_t nsizes;
     const unsigned long *timing_sizes;
     size_t ntiming_sizes;
-    unsigned block;
+    unsigned block;                /* threads of the first shape */
+    const lab_block_shape *blocks; /* the block shapes, at least one */
+    size_t nblocks;
     unsigned unroll;
     double build_timeout_s;
     double run_timeout_s;
@@ -101,6 +116,7 @@ typedef struct lab_chapter {
     const char *title;
     int order;
     const char *text;                     /* chapter text path (docs/<id>.md), NULL if absent */
+    const char *demo;                     /* demo driver name, NULL if none */
     const lab_exercise *const *exercises; /* sorted by order, then id */
     size_t nexercises;
 } lab_chapter;
@@ -115,6 +131,9 @@ const lab_chapter *lab_catalog_chapter(const lab_catalog *cat, size_t i); /* sor
 size_t lab_catalog_exercise_count(const lab_catalog *cat);
 const lab_exercise *lab_catalog_exercise(const lab_catalog *cat, size_t i); /* chapter, order */
 const lab_exercise *lab_catalog_find(const lab_catalog *cat, const char *id);
+
+/* "40x2", "8x4x2", "512": the shape as a manifest writes it, into buf. */
+void lab_block_shape_format(const lab_block_shape *s, char *buf, size_t size);
 
 size_t lab_catalog_problem_count(const lab_catalog *cat);
 const char *lab_catalog_problem(const lab_catalog *cat, size_t i); /* "file:line: message" */

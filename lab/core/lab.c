@@ -37,6 +37,14 @@ static const struct {
     { "reduce-float", "PKfPfj", "the CPU serial sum" },   /* (const float *, float *, unsigned) */
     { "host-reduce-int", "Pii", NULL },                   /* int f(int *, int) */
     { "reduce-nested", "PiS_j", NULL },                   /* (int *, int *, unsigned int) */
+    { "warp-ids", "PjS_S_j",
+      NULL },                      /* (unsigned *gid, unsigned *warp, unsigned *lane, unsigned n) */
+    { "warp-active", "Pj", NULL }, /* (unsigned *active) */
+    { "shuffle-int", "PKiPij", NULL },  /* (const int *src, int *dst, unsigned int n) */
+    { "sum-matrix", "PfS_S_ii", NULL }, /* (float *A, float *B, float *C, int nx, int ny) */
+    { "records-int", "PK6RecordPKiS3_S3_Pij",
+      NULL }, /* (const Record *, const int * x3, int *, unsigned) */
+    { "host-occupancy", "PK9OccDeviceiii", NULL }, /* int f(const OccDevice *, int, int, int) */
 };
 
 struct lab {
@@ -357,6 +365,13 @@ out:
 }
 
 int
+lab_run_driver(lab *l, const char *driver, lab_strvec *args, double timeout_s,
+               const volatile sig_atomic_t *cancel, lab_proc *p, lab_err *err)
+{
+    return run_driver(l, driver, args, timeout_s, cancel, false, p, err);
+}
+
+int
 lab_device_probe(lab *l, const lab_device **out, lab_err *err)
 {
     int rc;
@@ -392,6 +407,14 @@ stage(const lab_grade_request *req, lab_stage s, const char *what)
 {
     if (req->on_stage)
         req->on_stage(s, what, req->arg);
+}
+
+const char *
+lab_target_arch(const lab_device *dev)
+{
+    const char *arch_env = getenv("CUDALAB_ARCH");
+
+    return arch_env && *arch_env ? arch_env : dev->present ? dev->arch : LAB_DEFAULT_ARCH;
 }
 
 static const char *
@@ -475,6 +498,21 @@ sizes_arg(lab_strvec *args, const char *opt, const unsigned long *v, size_t n)
     lab_buf_release(&b);
 }
 
+/* --block=40x2,8x4x2 (one number for a single 1D shape, as before) */
+static void
+blocks_arg(lab_strvec *args, const lab_exercise *ex)
+{
+    lab_buf b = LAB_BUF_INIT;
+    char shape[48];
+
+    for (size_t i = 0; i < ex->nblocks; i++) {
+        lab_block_shape_format(&ex->blocks[i], shape, sizeof(shape));
+        lab_buf_printf(&b, "%s%s", i ? "," : "", shape);
+    }
+    lab_strvec_pushf(args, "--block=%s", b.buf);
+    lab_buf_release(&b);
+}
+
 static int
 record(lab *l, const lab_grade_request *req, lab_grading *g, lab_err *err)
 {
@@ -500,11 +538,17 @@ record(lab *l, const lab_grade_request *req, lab_grading *g, lab_err *err)
     return lab_store_add_attempt(st, &a, NULL, err);
 }
 
+const char *
+lab_module_path(const lab_exercise *ex, const lab_build *b)
+{
+    return ex->kind == LAB_KIND_HOST ? b->so_path.buf : b->cubin_path.buf;
+}
+
 /* The file a driver loads: a cubin, the PTX on the simulator, or a shared object of host code. */
 static const char *
 module_path(const lab_exercise *ex, const lab_build *b, bool sim)
 {
-    return ex->kind == LAB_KIND_HOST ? b->so_path.buf : sim ? b->ptx_path.buf : b->cubin_path.buf;
+    return sim && ex->kind != LAB_KIND_HOST ? b->ptx_path.buf : lab_module_path(ex, b);
 }
 
 /* How a role's kernel is launched: prefix "" for the student's, "baseline-" for the step before. */
@@ -512,7 +556,10 @@ static void
 shape_args(lab_strvec *args, const char *prefix, const lab_exercise *ex)
 {
     /* every field, defaults too: the baseline's shape must not fall back to the student's */
-    lab_strvec_pushf(args, "--%sblock=%u", prefix, ex->block);
+    if (*prefix) /* the step before: its first shape's threads */
+        lab_strvec_pushf(args, "--%sblock=%u", prefix, ex->block);
+    else
+        blocks_arg(args, ex);
     lab_strvec_pushf(args, "--%sunroll=%u", prefix, ex->unroll);
     lab_strvec_pushf(args, "--%soutput=%s", prefix,
                      ex->output == LAB_OUTPUT_TOTAL ? "total" : "partials");
@@ -699,7 +746,6 @@ lab_profile_argv(lab *l, const lab_exercise *ex, const char *file, const char *b
     const lab_exercise *base_ex = NULL;
     const lab_grade_request req = { .ex = ex, .file = file };
     lab_build student, baseline, reference;
-    const char *arch_env = getenv("CUDALAB_ARCH");
     const lab_device *dev;
     char arch[16];
     int rc;
@@ -723,10 +769,7 @@ lab_profile_argv(lab *l, const lab_exercise *ex, const char *file, const char *b
     if ((!l->toolchain && (rc = lab_toolchain_find(&l->toolchain, err)) < 0) ||
         (rc = lab_device_probe(l, &dev, err)) < 0)
         goto out;
-    snprintf(arch, sizeof(arch), "%s",
-             arch_env && *arch_env ? arch_env
-             : dev->present        ? dev->arch
-                                   : LAB_DEFAULT_ARCH);
+    snprintf(arch, sizeof(arch), "%s", lab_target_arch(dev));
     rc = build_file(l, ex, file, arch, &student, &req, true, err);
     lab_buf_add(log, student.log.buf, student.log.len);
     if (rc < 0 || !student.ok)
@@ -765,7 +808,7 @@ lab_grade(lab *l, const lab_grade_request *req, lab_grading *g, lab_err *err)
     const lab_device *dev;
     lab_build student, baseline, reference;
     lab_buf why = LAB_BUF_INIT, mangled = LAB_BUF_INIT, found = LAB_BUF_INIT;
-    const char *params, *cpu_baseline, *arch_env = getenv("CUDALAB_ARCH"), *no_run = "";
+    const char *params, *cpu_baseline, *no_run = "";
     int rc;
 
     lab_build_init(&student);
@@ -796,10 +839,7 @@ lab_grade(lab *l, const lab_grade_request *req, lab_grading *g, lab_err *err)
     if ((rc = lab_device_probe(l, &dev, err)) < 0)
         goto out;
     g->device = *dev;
-    snprintf(g->arch, sizeof(g->arch), "%s",
-             arch_env && *arch_env ? arch_env
-             : dev->present        ? dev->arch
-                                   : LAB_DEFAULT_ARCH);
+    snprintf(g->arch, sizeof(g->arch), "%s", lab_target_arch(dev));
 
     stage(req, LAB_STAGE_COMPILE, req->file);
     rc = build_file(l, ex, req->file, g->arch, &student, req, true, err);
@@ -868,4 +908,16 @@ out:
     lab_buf_release(&mangled);
     lab_buf_release(&found);
     return rc;
+}
+
+int
+lab_build_solution(lab *l, const lab_exercise *ex, const char *arch,
+                   const volatile sig_atomic_t *cancel, lab_build *b, lab_err *err)
+{
+    lab_grade_request req = { .ex = ex, .cancel = cancel };
+    int rc;
+
+    if (!l->toolchain && (rc = lab_toolchain_find(&l->toolchain, err)) < 0)
+        return rc;
+    return build_lab_file(l, ex, ex->solution, arch, b, &req, err);
 }

@@ -28,6 +28,7 @@
 #include "lab/core/grade.h"
 #include "lab/core/hash.h"
 #include "lab/core/runreport.h"
+#include "lab/core/proc.h"
 #include "lab/core/sandbox.h"
 #include "lab/core/store.h"
 #include "lab/core/strvec.h"
@@ -120,6 +121,19 @@ int lab_backend_probe(lab *l, const char *backend, lab_device *out, lab_err *err
 /* The student's file for an exercise: work/<chapter>/<name>.cu under the current directory. */
 int lab_work_path(const lab_exercise *ex, lab_buf *out);
 
+/* The build target: $CUDALAB_ARCH, else the probed GPU's, else LAB_DEFAULT_ARCH. */
+const char *lab_target_arch(const lab_device *dev);
+/* Runs DRIVER (a program in libexecdir) with --report-fd=3 and args; *p is the
+ * caller's to release with lab_proc_release, also after a failure. */
+int lab_run_driver(lab *l, const char *driver, lab_strvec *args, double timeout_s,
+                   const volatile sig_atomic_t *cancel, lab_proc *p, lab_err *err);
+/* Compiles ex's reference solution (cached); a failed build is an error of the lab's.
+ * b is the caller's (lab_build_init before, lab_build_release after). */
+int lab_build_solution(lab *l, const lab_exercise *ex, const char *arch,
+                       const volatile sig_atomic_t *cancel, lab_build *b, lab_err *err);
+
+/* The file a driver loads for ex's build b: a cubin, or a shared object of host code. */
+const char *lab_module_path(const lab_exercise *ex, const lab_build *b);
 /* For `cudalab profile`: builds file, the reference and the previous step's
  * reference for ex (cached), and fills argv with the family driver's command
  * line (its path first, the report on fd 3) for one short run on backend

@@ -336,7 +336,7 @@ add_case(lab_driver *d, const problem *p, lab_role role, const verdict *v)
         cJSON_AddNullToObject(c, "got");
     cJSON_AddNumberToObject(c, "tolerance", p->tol);
     cJSON_AddStringToObject(c, "detail", v->detail);
-    lab_driver_add_case(d, role, c);
+    lab_driver_push_case(d, role, c);
 }
 
 /* Run one role once at this size and record the case. Returns <0 when the device failed. */

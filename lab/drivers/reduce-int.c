@@ -232,7 +232,7 @@ check_role(lab_driver *d, problem *p, lab_role role, lab_err *err)
     cJSON_AddNumberToObject(c, "bad", (double)bad);
     cJSON_AddNumberToObject(c, "first_bad", (double)first_bad);
     cJSON_AddStringToObject(c, "detail", detail);
-    lab_driver_add_case(d, role, c);
+    lab_driver_push_case(d, role, c);
     return 0;
 }
 

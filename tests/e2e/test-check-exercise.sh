@@ -39,7 +39,7 @@ expect_out_re "broken catalog: the lying example, file:1" \
 expect_out "broken catalog: the unnamed example, file:1" \
     "$ex/examples/wrong/unnamed.cu:1: the first line must name the expected verdict"
 expect_out "broken catalog: the manifest's bad key, file:line" \
-    "$d/exercises/reduction/broken/exercise.ini:$line: 'block': 'lots' is not an integer"
+    "$d/exercises/reduction/broken/exercise.ini:$line: 'block': 'lots' is not a block shape (X, XxY or XxYxZ, 1 to 1024 threads)"
 expect_out "broken catalog: a missing file, file:line" \
     "$d/exercises/reduction/broken/exercise.ini:$sline: 'starter': 'starter.cu' does not exist"
 expect_out_re "broken catalog: 6 failed" '^check-exercise: .* 6 failed'

@@ -8,7 +8,9 @@
 #    wrong float sums (NaN past n added, a partial sum never written) -> WRONG,
 #    a nested reduction that ignores n -> WRONG;
 #  - afterwards the lab is unharmed: the reference still passes, no driver
-#    process is left.
+#    process is left;
+#  - each chapter demo (cudalab demo CHAPTER) reports status ok, holds what the
+#    chapter claims, and prints its tables.
 # Logs of every grading go to $CUDALAB_GPU_LOG (default: a temp dir).
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -94,8 +96,39 @@ fi
 
 # the menu: a passing solution graded on screen (tests/gpu/menu.sh)
 if "$root/tests/gpu/menu.sh" "$bin" "$log"; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+# demos: each runs once, reports status ok, holds what its chapter claims and prints its
+# tables (kept in the log dir: demo-CHAPTER.txt, and demo-CHAPTER.json, the report as sent,
+# which is what tests/fixtures/demo wants)
+# demo CHAPTER CHECK: CHECK is Python on the report as j
+demo() {
+    local ch=$1 check=$2
+    NO_COLOR=1 "$bin" demo "$ch" --save "$log/demo-$ch.json" >"$log/demo-$ch.txt" 2>"$log/demo-$ch.err"
+    if python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); sys.exit(not (j["status"] == "ok" and eval(sys.argv[2])))' \
+        "$log/demo-$ch.json" "$check" 2>>"$log/demo-$ch.err"; then
+        pass=$((pass + 1)); printf 'ok   demo %s\n' "$ch"
+    else
+        fail=$((fail + 1)); printf 'FAIL demo %s (check: %s)\n' "$ch" "$check"
+        cat "$log/demo-$ch.err" "$log/demo-$ch.txt"
+    fi
+}
+rows() { echo "j['sections'][$1]['rows']"; } # rows N: the rows of section N
+# with Nsight Compute on PATH the ncu sections must hold numbers (H100-NOTES.md: long branches
+# by thread 50 %; branch-free kernels 0 or nothing)
+if command -v ncu >/dev/null; then
+    ncu_div="and all(r[3] == 'measured' for r in $(rows 2)) and $(rows 2)[0][1] in (0, None) and 40 <= $(rows 2)[7][1] <= 60"
+    ncu_shape="and all(r[6] == 'measured' and r[2] > 0 for r in $(rows 1))"
+else
+    ncu_div="and all(r[3] == 'ncu not found' for r in $(rows 2))"
+    ncu_shape="and all(r[6] == 'ncu not found' for r in $(rows 1))"
+fi
+demo divergence "all(r[6] == 0 for r in $(rows 0)) and $(rows 0)[3][4] == 0 and $(rows 0)[4][4] > 0 and $(rows 1)[2][3] > 1.2 $ncu_div"
+demo occupancy "any(r[0] == 'measured copy bandwidth' and r[1] > 0 for r in $(rows 0))"
+demo blockshape "'invalid argument' in $(rows 0)[14][-1] and all(r[6] == 0 for r in $(rows 0)[:14]) $ncu_shape"
 
 echo
+for ch in divergence occupancy blockshape; do
+    [ -f "$log/demo-$ch.txt" ] && cat "$log/demo-$ch.txt" && echo
+done
 for f in neighbored-less-reference-1 neighbored-reference-1 sum-shuffle-reference-1 \
     sum-two-level-reference-1 nested-reduce-reference-1; do
     [ -f "$log/$f.txt" ] && cat "$log/$f.txt" && echo

@@ -120,7 +120,7 @@ check_installed() {
             "--json --seed --no-record --sim"
         run completions_bash "$bashcomp" cudalab help d
         expect_eq "$label: bash completes commands after help" "$(paste -sd' ' <<<"$OUT")" \
-            "device doctor"
+            "demo device doctor"
 
         # zsh completion
         run completions_zsh "$zshcomp" cudalab ""

@@ -1,0 +1,233 @@
+/*
+ * host-occupancy.c - the driver for the occupancy-calculator family (host
+ * code, kind = host):
+ *
+ *     int maxActiveBlocksPerSM(const OccDevice *dev, int threadsPerBlock,
+ *                              int regsPerThread, int smemPerBlock)
+ *
+ * the student's theoretical occupancy: how many blocks of a kernel fit on one
+ * SM, from the device's limits (struct OccDevice, filled from the GPU's
+ * attributes) and the kernel's resources.  The answer is the CUDA occupancy
+ * API's: for every kernel of kernels/occupancy.cu (few, some and many
+ * registers; static shared memory), every block size of a list (1 to 1024,
+ * multiples of 32 and not) and each size of the exercise taken as bytes of
+ * dynamic shared memory, the driver reads the kernel's registers and static
+ * shared memory and asks cuOccupancyMaxActiveBlocksPerMultiprocessor; the
+ * student's function, run in a child process of its own (common/host.h), must
+ * give the same number for every configuration.  Needs a GPU for the
+ * reference numbers: without one the report says no_gpu.
+ */
+#include "common/driver.h"
+#include "common/host.h"
+#include "common/report.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CALL_TIMEOUT_S 20.0
+
+/* The student's view of the device; the layout is the task's (exercises/occupancy/calculator). */
+typedef struct occ_device {
+    int warpSize;
+    int maxThreadsPerBlock;
+    int maxThreadsPerSM;
+    int maxBlocksPerSM;
+    int regsPerSM;
+    int regsPerBlock;
+    int regAllocUnit;
+    int subPartitions;
+    int smemPerSM;
+    int smemPerBlock;
+    int smemReservedPerBlock;
+    int smemAllocUnit;
+} occ_device;
+
+typedef int (*occ_fn)(const occ_device *dev, int threads, int regs, int smem);
+
+static const char *const kernels[] = { "labOccFew", "labOccSome", "labOccMany", "labOccShared" };
+static const int block_sizes[] = { 1,   32,  40,  64,  80,  96,  100, 128, 160, 192,  256, 288,
+                                   320, 384, 448, 512, 576, 640, 768, 800, 896, 1000, 1024 };
+#define NCONFIGS (ARRAY_SIZE(kernels) * ARRAY_SIZE(block_sizes))
+
+typedef struct config {
+    const char *kernel;
+    int threads, regs, smem; /* smem: static + dynamic */
+    int expected;            /* the occupancy API's blocks per SM */
+} config;
+
+/* Shared with the child: the device, the configurations' inputs, the answers. */
+typedef struct call_area {
+    occ_device dev;
+    int n;
+    int threads[NCONFIGS], regs[NCONFIGS], smem[NCONFIGS];
+    int got[NCONFIGS];
+} call_area;
+
+static const char *const stage_of[LAB_HOST_STATUS_COUNT] = {
+    [LAB_HOST_OK] = "run",
+    [LAB_HOST_NO_FUNCTION] = "load",
+    [LAB_HOST_CRASHED] = "run",
+    [LAB_HOST_TIMEOUT] = "timeout",
+};
+
+static void
+call_all(void *function, void *shared)
+{
+    call_area *a = shared;
+
+    for (int i = 0; i < a->n; i++)
+        a->got[i] = ((occ_fn)function)(&a->dev, a->threads[i], a->regs[i], a->smem[i]);
+}
+
+/* Register and shared-memory granularities, sub-partitions: CUDA's occupancy
+ * calculator (cuda_occupancy.h) for compute capability 7.0 and later. */
+static void
+fill_device(const lab_dev_info *i, occ_device *o)
+{
+    o->warpSize = i->warp_size;
+    o->maxThreadsPerBlock = i->max_threads_per_block;
+    o->maxThreadsPerSM = i->max_threads_per_sm;
+    o->maxBlocksPerSM = i->max_blocks_per_sm;
+    o->regsPerSM = i->regs_per_sm;
+    o->regsPerBlock = i->regs_per_block;
+    o->regAllocUnit = 256;
+    o->subPartitions = 4;
+    o->smemPerSM = i->smem_per_sm;
+    o->smemPerBlock = i->smem_per_block;
+    o->smemReservedPerBlock = i->smem_reserved_per_block;
+    o->smemAllocUnit = i->cc_major >= 8 ? 128 : 256;
+}
+
+/* The occupancy API's answers for dynamic shared memory dyn; fills c[NCONFIGS]. */
+static int
+ask_api(lab_driver *d, lab_module *m, unsigned long dyn, config *c, lab_err *err)
+{
+    size_t k = 0;
+    int rc;
+
+    for (size_t i = 0; i < ARRAY_SIZE(kernels); i++)
+        for (size_t b = 0; b < ARRAY_SIZE(block_sizes); b++, k++) {
+            lab_occupancy o;
+            if ((rc = d->ops->occupancy(m, kernels[i], (unsigned)block_sizes[b], dyn, &o, err)) < 0)
+                return rc;
+            c[k] = (config){ kernels[i], block_sizes[b], o.regs, o.static_smem + (int)dyn,
+                             o.blocks_per_sm };
+        }
+    return 0;
+}
+
+static int
+check_role(lab_driver *d, lab_role role, unsigned long dyn, const config *c, lab_err *err)
+{
+    char mangled[256], detail[384] = "";
+    const char *symbols[] = { mangled, d->args.kernel[role] };
+    call_area *a;
+    lab_host_outcome out;
+    lab_host_call call = { d->args.module[role], symbols, 2, call_all, NULL, CALL_TIMEOUT_S };
+    size_t bad = 0;
+    long first_bad = -1;
+    int rc;
+
+    snprintf(mangled, sizeof(mangled), "_Z%zu%sPK9OccDeviceiii", strlen(d->args.kernel[role]),
+             d->args.kernel[role]);
+    if (!(a = lab_host_shared_alloc(sizeof(*a), err)))
+        return lab_driver_fail(d, role, "setup", dyn, err);
+    fill_device(&d->info, &a->dev);
+    a->n = (int)NCONFIGS;
+    for (size_t i = 0; i < NCONFIGS; i++) {
+        a->threads[i] = c[i].threads;
+        a->regs[i] = c[i].regs;
+        a->smem[i] = c[i].smem;
+        a->got[i] = -1;
+    }
+    call.shared = a;
+    if ((rc = lab_host_run(&call, &out, err)) < 0) {
+        lab_host_shared_free(a, sizeof(*a));
+        return lab_driver_fail(d, role, "run", dyn, err);
+    }
+    if (out.status != LAB_HOST_OK) {
+        if (out.status == LAB_HOST_NO_FUNCTION)
+            lab_err_set(err, LAB_ENOENT, "the file %s", out.detail);
+        else
+            lab_err_set(err, LAB_EDEVICE, "%s %s", d->args.kernel[role], out.detail);
+        lab_host_shared_free(a, sizeof(*a));
+        return lab_driver_fail(d, role, stage_of[out.status], dyn, err);
+    }
+    for (size_t i = 0; i < NCONFIGS; i++) {
+        if (a->got[i] == c[i].expected || bad++)
+            continue;
+        first_bad = (long)i;
+        snprintf(detail, sizeof(detail),
+                 "%d threads per block, %d registers per thread, %d bytes of shared memory per "
+                 "block (kernel %s): returned %d blocks per SM, the CUDA occupancy API says %d",
+                 c[i].threads, c[i].regs, c[i].smem, c[i].kernel, a->got[i], c[i].expected);
+    }
+    rc = lab_driver_add_case(d, dyn, role, 0, (double)NCONFIGS, (double)(NCONFIGS - bad), bad,
+                             first_bad, detail, err);
+    lab_host_shared_free(a, sizeof(*a));
+    return rc;
+}
+
+static int
+load_kernels(lab_driver *d, lab_module **out, lab_err *err)
+{
+    const char *slash = strrchr(d->args.lab_kernels, '/');
+    lab_buf path = LAB_BUF_INIT, text = LAB_BUF_INIT;
+    lab_image img;
+    int rc;
+
+    if (slash)
+        lab_buf_printf(&path, "%.*s/occupancy.ptx", (int)(slash - d->args.lab_kernels),
+                       d->args.lab_kernels);
+    else
+        lab_buf_adds(&path, "occupancy.ptx");
+    if ((rc = lab_buf_read_file(&text, path.buf, err)) == 0) {
+        img = (lab_image){ text.buf, text.len + 1, path.buf };
+        rc = d->ops->load(d->dev, &img, out, err);
+    }
+    lab_buf_release(&path);
+    lab_buf_release(&text);
+    return rc;
+}
+
+static void
+run(lab_driver *d)
+{
+    const lab_role roles[] = { LAB_ROLE_STUDENT, LAB_ROLE_REFERENCE };
+    lab_err err = LAB_ERR_INIT;
+    lab_module *m = NULL;
+    config c[NCONFIGS];
+
+    /* the reference numbers come from the GPU, the answers from the host code */
+    d->ops = &lab_dev_cuda;
+    if (d->ops->open(0, &d->dev, &err) < 0) {
+        d->failed = true;
+        lab_report_set_status(d->report, "no_gpu", err.msg);
+        return;
+    }
+    if (d->ops->info(d->dev, &d->info, &err) < 0 || load_kernels(d, &m, &err) < 0) {
+        lab_driver_fail(d, LAB_ROLE_REFERENCE, "setup", 0, &err);
+        return;
+    }
+    lab_report_set_device(d->report, &d->info);
+    for (size_t s = 0; s < d->args.nsizes && !d->failed; s++) {
+        unsigned long dyn = d->args.sizes[s]; /* bytes of dynamic shared memory */
+        if (ask_api(d, m, dyn, c, &err) < 0) {
+            lab_driver_fail(d, LAB_ROLE_REFERENCE, "setup", dyn, &err);
+            break;
+        }
+        for (size_t r = 0; r < ARRAY_SIZE(roles) && !d->failed; r++)
+            check_role(d, roles[r], dyn, c, &err);
+    }
+}
+
+int
+main(int argc, char **argv)
+{
+    lab_driver d;
+
+    if (lab_driver_start(&d, argc, argv, "host-occupancy", "PK9OccDeviceiii") == 0 && !d.args.probe)
+        run(&d);
+    return lab_driver_finish(&d);
+}

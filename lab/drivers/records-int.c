@@ -1,0 +1,149 @@
+/*
+ * records-int.c - the driver for the record-layout family of the divergence
+ * chapter (note 004's array of structures against structure of arrays):
+ *
+ *     struct Record { int key; int value; int flag; };
+ *     __global__ void K(const Record *recs, const int *keys, const int *values,
+ *                       const int *flags, int *out, unsigned int n)
+ *
+ * The same n records are on the device twice: as an array of structures
+ * (recs) and as a structure of arrays (keys, values, flags).  The kernel reads
+ * whichever layout it likes and writes out[i] = 2 * key[i] + 1 for i < n;
+ * grid = ceil(n / block).
+ *
+ * Checks: every element of out for every size, out poisoned before each run
+ * and a guard zone after it that must stay poisoned; the inputs padded with
+ * poison.  Timing: student, baseline and reference interleaved (8n bytes:
+ * one 4-byte field read, one written).
+ */
+#include "common/driver.h"
+#include "common/rng.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define POISON_OUT 0x7EADBEEF
+#define POISON_IN 0x5A5A5A5A
+#define GUARD 1024
+
+typedef struct record {
+    int32_t key, value, flag;
+} record;
+
+typedef struct problem {
+    lab_driver *d;
+    unsigned long n;
+    size_t words; /* n + GUARD */
+    record *recs;
+    int32_t *field[3]; /* keys, values, flags */
+    int32_t *got;
+    lab_dptr d_recs, d_field[3], d_out;
+} problem;
+
+static int
+launch(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
+{
+    problem *p = ctx;
+    unsigned int n = (unsigned int)p->n;
+    lab_dim3 grid = { (unsigned)((p->n + shape.x - 1) / shape.x), 1, 1 };
+    void *args[] = { &p->d_recs, &p->d_field[0], &p->d_field[1], &p->d_field[2], &p->d_out, &n };
+
+    return lab_driver_launch(p->d, role, grid, shape, 0, args, err);
+}
+
+static int
+check(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
+{
+    problem *p = ctx;
+    lab_driver *d = p->d;
+    char detail[256] = "";
+    size_t bad = 0;
+    long first_bad = -1;
+    int rc;
+
+    if ((rc = lab_driver_run_poisoned(d, role, p->n, shape, launch, p, p->d_out, (uint32_t *)p->got,
+                                      p->words, POISON_OUT, err)) < 0)
+        return rc;
+    for (size_t i = 0; i < p->words; i++) {
+        int32_t want = i < p->n ? (int32_t)(2u * (uint32_t)p->recs[i].key + 1u) : POISON_OUT;
+        if (p->got[i] == want || bad++)
+            continue;
+        first_bad = (long)i;
+        if (i >= p->n)
+            snprintf(detail, sizeof(detail), "wrote out[%zu], past n = %lu", i, p->n);
+        else if (p->got[i] == POISON_OUT)
+            snprintf(detail, sizeof(detail), "out[%zu] was never written", i);
+        else
+            snprintf(detail, sizeof(detail), "out[%zu] = %d, expected 2 * key + 1 = %d (key %d)", i,
+                     p->got[i], want, p->recs[i].key);
+    }
+    return lab_driver_add_case(d, p->n, role, (p->n + shape.x - 1) / shape.x, (double)p->n,
+                               (double)(p->n - (bad < p->n ? bad : p->n)), bad, first_bad, detail,
+                               err);
+}
+
+static int
+setup(problem *p, lab_rng *rng, lab_err *err)
+{
+    lab_driver *d = p->d;
+    int rc;
+
+    p->recs = malloc(p->words * sizeof(record));
+    p->got = malloc(p->words * 4);
+    for (int f = 0; f < 3; f++)
+        p->field[f] = malloc(p->words * 4);
+    if (!p->recs || !p->got || !p->field[0] || !p->field[1] || !p->field[2])
+        return lab_err_set(err, LAB_ENOMEM, "out of memory for %lu records", p->n);
+    for (size_t i = 0; i < p->words; i++) {
+        bool in = i < p->n;
+        p->recs[i] = (record){ in ? (int32_t)lab_rng_below(rng, 1u << 30) : POISON_IN,
+                               in ? (int32_t)lab_rng_below(rng, 1u << 30) : POISON_IN,
+                               in ? (int32_t)lab_rng_below(rng, 2) : POISON_IN };
+        p->field[0][i] = p->recs[i].key;
+        p->field[1][i] = p->recs[i].value;
+        p->field[2][i] = p->recs[i].flag;
+    }
+    if ((rc = d->ops->alloc(d->dev, p->words * sizeof(record), &p->d_recs, err)) < 0 ||
+        (rc = d->ops->copy_in(d->dev, p->d_recs, p->recs, p->words * sizeof(record), err)) < 0 ||
+        (rc = d->ops->alloc(d->dev, p->words * 4, &p->d_out, err)) < 0)
+        return rc;
+    for (int f = 0; f < 3; f++)
+        if ((rc = d->ops->alloc(d->dev, p->words * 4, &p->d_field[f], err)) < 0 ||
+            (rc = d->ops->copy_in(d->dev, p->d_field[f], p->field[f], p->words * 4, err)) < 0)
+            return rc;
+    return 0;
+}
+
+static void
+run(lab_driver *d)
+{
+    lab_err err = LAB_ERR_INIT;
+    lab_rng rng;
+
+    lab_rng_seed(&rng, d->args.seed);
+    for (size_t s = 0; s < d->args.nsizes && !d->failed; s++) {
+        problem p = { .d = d, .n = d->args.sizes[s] };
+        p.words = p.n + GUARD;
+        if (setup(&p, &rng, &err) < 0)
+            lab_driver_fail(d, LAB_ROLE_STUDENT, "setup", p.n, &err);
+        lab_driver_check_shapes(d, check, &p, &err);
+        if (!d->failed && lab_driver_is_timing_size(d, p.n))
+            lab_driver_time_roles(d, p.n, 8.0 * (double)p.n, launch, &p, &err);
+        free(p.recs);
+        free(p.got);
+        for (int f = 0; f < 3; f++)
+            free(p.field[f]);
+    }
+}
+
+int
+main(int argc, char **argv)
+{
+    lab_driver d;
+
+    if (lab_driver_start(&d, argc, argv, "records-int", "PK6RecordPKiS3_S3_Pij") == 0 &&
+        !d.args.probe)
+        run(&d);
+    return lab_driver_finish(&d);
+}

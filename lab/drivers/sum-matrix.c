@@ -1,0 +1,173 @@
+/*
+ * sum-matrix.c - the driver for the matrix-sum family of the blockshape
+ * chapter (the notes' sumMatrixOnGPU2D):
+ *
+ *     __global__ void K(float *A, float *B, float *C, int nx, int ny)
+ *
+ * C = A + B over an nx x ny row-major matrix, launched on a 2D grid of
+ * ceil(nx / block.x) x ceil(ny / block.y) blocks of every block shape the
+ * exercise names.  Size s means nx = s, ny = s/2 + 3: neither is a multiple of
+ * a block's sides, so a kernel without bounds checks reads and writes past the
+ * matrix.
+ *
+ * Checks: every element of C for every shape and size (sums of small
+ * integers, exact in float); C poisoned before each run, and everything after
+ * nx*ny up to the whole grid's extent plus a guard must stay poisoned.
+ * Timing, when the exercise asks for it: interleaved at the first shape
+ * (12 bytes per element).
+ */
+#include "common/driver.h"
+#include "common/rng.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define POISON (-12345.5f)
+#define GUARD 1024
+
+typedef struct problem {
+    lab_driver *d;
+    int nx, ny;
+    size_t cells, words; /* nx*ny; allocated floats per matrix */
+    float *a, *b, *got;
+    lab_dptr da, db, dc;
+} problem;
+
+static lab_dim3
+grid_of(const problem *p, lab_dim3 s)
+{
+    return (lab_dim3){ ((unsigned)p->nx + s.x - 1) / s.x, ((unsigned)p->ny + s.y - 1) / s.y, 1 };
+}
+
+static int
+launch(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
+{
+    problem *p = ctx;
+    void *args[] = { &p->da, &p->db, &p->dc, &p->nx, &p->ny };
+
+    return lab_driver_launch(p->d, role, grid_of(p, shape), shape, 0, args, err);
+}
+
+static int
+check(void *ctx, lab_role role, lab_dim3 s, lab_err *err)
+{
+    problem *p = ctx;
+    lab_driver *d = p->d;
+    lab_dim3 g = grid_of(p, s);
+    char detail[256] = "";
+    size_t bad = 0;
+    long first_bad = -1;
+    int rc;
+
+    for (size_t i = 0; i < p->words; i++)
+        p->got[i] = POISON;
+    if ((rc = d->ops->copy_in(d->dev, p->dc, p->got, p->words * 4, err)) < 0)
+        return lab_driver_fail(d, role, "setup", (unsigned long)p->nx, err);
+    if ((rc = launch(p, role, s, err)) < 0)
+        return lab_driver_fail(d, role, "launch", (unsigned long)p->nx, err);
+    if ((rc = d->ops->sync(d->dev, err)) < 0 ||
+        (rc = d->ops->copy_out(d->dev, p->got, p->dc, p->words * 4, err)) < 0)
+        return lab_driver_fail(d, role, "run", (unsigned long)p->nx, err);
+    for (size_t i = 0; i < p->words; i++) {
+        float want = i < p->cells ? p->a[i] + p->b[i] : POISON;
+        if (memcmp(&p->got[i], &want, sizeof(want)) == 0 || bad++)
+            continue;
+        first_bad = (long)i;
+        if (i >= p->cells)
+            snprintf(detail, sizeof(detail),
+                     "block %ux%u, %dx%d matrix: wrote C[%zu], past the matrix's %zu elements "
+                     "(check ix < nx and iy < ny)",
+                     s.x, s.y, p->nx, p->ny, i, p->cells);
+        else if (p->got[i] == POISON)
+            snprintf(detail, sizeof(detail),
+                     "block %ux%u, %dx%d matrix: C[%zu] (row %zu, column %zu) was never written",
+                     s.x, s.y, p->nx, p->ny, i, i / (size_t)p->nx, i % (size_t)p->nx);
+        else
+            snprintf(detail, sizeof(detail),
+                     "block %ux%u, %dx%d matrix: C[%zu] (row %zu, column %zu) = %g, expected %g",
+                     s.x, s.y, p->nx, p->ny, i, i / (size_t)p->nx, i % (size_t)p->nx,
+                     (double)p->got[i], (double)want);
+    }
+    return lab_driver_add_case(
+        d, (unsigned long)p->nx, role, (unsigned long)g.x * g.y, (double)p->cells,
+        (double)(p->cells - (bad < p->cells ? bad : p->cells)), bad, first_bad, detail, err);
+}
+
+/* Floats per matrix: the whole grid's extent for the largest shape, plus a guard. */
+static size_t
+extent(const problem *p)
+{
+    size_t most = 0;
+
+    for (size_t b = 0; b < p->d->args.nblocks; b++) {
+        lab_dim3 s = p->d->args.blocks[b], g = grid_of(p, s);
+        size_t e = (size_t)g.x * s.x * g.y * s.y + (size_t)g.x * s.x;
+        most = e > most ? e : most;
+    }
+    return (most > p->cells ? most : p->cells) + GUARD;
+}
+
+static int
+setup(problem *p, lab_rng *rng, lab_err *err)
+{
+    lab_driver *d = p->d;
+    int rc;
+
+    p->words = extent(p);
+    p->a = malloc(p->words * 4);
+    p->b = malloc(p->words * 4);
+    p->got = malloc(p->words * 4);
+    if (!p->a || !p->b || !p->got)
+        return lab_err_set(err, LAB_ENOMEM, "out of memory for %zu elements", p->words);
+    for (size_t i = 0; i < p->words; i++) {
+        p->a[i] = (float)lab_rng_below(rng, 1024);
+        p->b[i] = (float)lab_rng_below(rng, 1024) * 0.5f;
+    }
+    if ((rc = d->ops->alloc(d->dev, p->words * 4, &p->da, err)) < 0 ||
+        (rc = d->ops->alloc(d->dev, p->words * 4, &p->db, err)) < 0 ||
+        (rc = d->ops->alloc(d->dev, p->words * 4, &p->dc, err)) < 0 ||
+        (rc = d->ops->copy_in(d->dev, p->da, p->a, p->words * 4, err)) < 0 ||
+        (rc = d->ops->copy_in(d->dev, p->db, p->b, p->words * 4, err)) < 0)
+        return rc;
+    return 0;
+}
+
+static void
+run(lab_driver *d)
+{
+    lab_err err = LAB_ERR_INIT;
+    lab_rng rng;
+
+    lab_rng_seed(&rng, d->args.seed);
+    for (size_t s = 0; s < d->args.nsizes && !d->failed; s++) {
+        unsigned long n = d->args.sizes[s];
+        problem p = { .d = d, .nx = (int)n, .ny = (int)(n / 2 + 3) };
+
+        p.cells = (size_t)p.nx * (size_t)p.ny;
+        if (n > (1u << 16)) {
+            lab_err_set(&err, LAB_EINVAL, "size %lu is too large for a matrix side", n);
+            lab_driver_fail(d, LAB_ROLE_STUDENT, "setup", n, &err);
+        } else if (setup(&p, &rng, &err) < 0) {
+            lab_driver_fail(d, LAB_ROLE_STUDENT, "setup", n, &err);
+        }
+        if (!d->failed)
+            lab_driver_check_shapes(d, check, &p, &err);
+        if (!d->failed && lab_driver_is_timing_size(d, n))
+            lab_driver_time_roles(d, n, 12.0 * (double)p.cells, launch, &p, &err);
+        free(p.a);
+        free(p.b);
+        free(p.got);
+    }
+}
+
+int
+main(int argc, char **argv)
+{
+    lab_driver d;
+
+    if (lab_driver_start(&d, argc, argv, "sum-matrix", "PfS_S_ii") == 0 && !d.args.probe)
+        run(&d);
+    return lab_driver_finish(&d);
+}

@@ -1,0 +1,110 @@
+#!/bin/bash
+# The chapters warp, divergence, occupancy and blockshape: listed in order,
+# every starter and reference solution really compiled by nvcc and found to
+# define its family's kernel (NO_GPU here), the occupancy calculator built as
+# a shared object and its reference checked against cuda_occupancy.h, the block-shape lists and timing
+# settings handed to the family drivers, and the real drivers' own argument
+# checks and no-GPU reports.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+new_exercises="warp/thread-ids warp/active-lanes divergence/halfhalf divergence/evenodd
+divergence/aos divergence/soa blockshape/sum-matrix-bounds"
+
+# --- list and show ---
+run cudalab list
+expect_status "list" 0
+expect_eq "list: the chapters in order" "$(grep -E '^[A-Z].*  \([a-z]+\)$' <<<"$OUT")" \
+    "Warp execution  (warp)
+Warp divergence  (divergence)
+Resources, latency hiding and occupancy  (occupancy)
+Block shapes: sumMatrix  (blockshape)
+Parallel reduction  (reduction)"
+for ex in $new_exercises; do
+    expect_out_re "list shows $ex" "^  $ex +.* +not started\$"
+done
+expect_out_re "list shows occupancy/calculator" '^  occupancy/calculator +An occupancy calculator +not started$'
+[ -z "$ERR" ]
+check "list reports no catalog problem" $?
+run cudalab show warp/thread-ids
+expect_out "show: the block shapes" "block: 40x2, 8x4x2, 128, 16x3x3"
+run cudalab show divergence/evenodd
+expect_out "show: one block shape" "block: 512   sizes: 2 1000 1048580 16777216"
+
+# --- every starter and solution compiles and defines its family's kernel ---
+for ex in $new_exercises; do
+    ch=${ex%%/*} name=${ex#*/}
+    for f in "$CUDALAB_DATADIR_TEST/exercises/$ex/starter.cu" "$CUDALAB_DATADIR_TEST/solutions/$ch/$name.cu"; do
+        what=$ex:${f#"$CUDALAB_DATADIR_TEST"/}
+        run cudalab grade "$ex" "$f" --no-record
+        expect_status "$what: graded" 1
+        expect_out_re "$what: compiles, defines the kernel, NO_GPU" '^NO_GPU  compiled for sm_90; no GPU'
+    done
+done
+
+# --- the host-code exercise: a shared object, the real driver, no GPU for the API's answers ---
+for f in exercises/occupancy/calculator/starter.cu solutions/occupancy/calculator.cu; do
+    run cudalab grade occupancy/calculator "$CUDALAB_DATADIR_TEST/$f" --no-record
+    expect_status "occupancy/calculator:$f: graded" 1
+    expect_out_re "occupancy/calculator:$f: built, run by host-occupancy, NO_GPU" \
+        '^NO_GPU  compiled; no GPU to run it on: no '
+done
+ls "$CACHE"/*.so >/dev/null 2>&1
+check "occupancy/calculator: built as a shared object" $?
+# the reference against CUDA's own calculator (cuda_occupancy.h), H100 and A100 limits
+run "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)" -o "$T/against-header" "$CUDALAB_DATADIR_TEST/tests/occupancy/against-header.cu"
+expect_status "the cuda_occupancy.h check compiles" 0
+run "$T/against-header"
+expect_status "the reference agrees with cuda_occupancy.h" 0
+expect_out_re "... on every configuration" '^[0-9]{6,} configurations, 0 differ$'
+
+# --- what the family drivers are told ---
+. "$E2E_SRC/tests/e2e/fake-gpu.sh"
+for fam in warp-ids warp-active shuffle-int sum-matrix records-int; do
+    printf '#!/bin/sh\n# %s\nprintf "%%s\\n" "$@" >"%s/args-%s"\n' "$E2E_MARK" "$T" "$fam" >"$fx/$fam"
+    chmod +x "$fx/$fam"
+done
+args_of() { # EXERCISE FAMILY: grade with the recording driver; its arguments in $a
+    CUDALAB_LIBEXECDIR=$fx CUDALAB_ARCH=sm_90 run cudalab grade "$1" \
+        "$CUDALAB_DATADIR_TEST/solutions/${1%%/*}/${1#*/}.cu" --no-record
+    a=$(cat "$T/args-$2")
+}
+args_of warp/thread-ids warp-ids
+expect_out_re "a driver without a report: RUNTIME_ERROR" '^RUNTIME_ERROR  '
+expect_eq "warp/thread-ids: every block shape" "$(grep -- '^--block=' <<<"$a")" "--block=40x2,8x4x2,128,16x3x3"
+expect_eq "warp/thread-ids: cpu baseline" "$(grep -- '^--baseline=' <<<"$a")" "--baseline=cpu"
+expect_eq "warp/thread-ids: no timing sizes" "$(grep -c -- '^--timing-sizes' <<<"$a")" 0
+expect_eq "warp/thread-ids: the sizes" "$(grep -- '^--sizes=' <<<"$a")" "--sizes=1,100,1000,1048576"
+args_of warp/active-lanes warp-active
+expect_eq "warp/active-lanes: the shapes" "$(grep -- '^--block=' <<<"$a")" "--block=40x2,8x4x2,128,100,16x3x3"
+args_of divergence/evenodd shuffle-int
+expect_eq "divergence/evenodd: baseline kernel" "$(grep -- '^--baseline-kernel=' <<<"$a")" \
+    "--baseline-kernel=shuffleHalfHalf"
+expect_eq "divergence/evenodd: timed at 2^24" "$(grep -- '^--timing-sizes=' <<<"$a")" "--timing-sizes=16777216"
+expect_eq "divergence/evenodd: one 1D block" "$(grep -- '^--block=' <<<"$a")" "--block=512"
+args_of divergence/soa records-int
+expect_eq "divergence/soa: the AoS kernel is the baseline" "$(grep -- '^--baseline-kernel=' <<<"$a")" \
+    "--baseline-kernel=keysFromRecords"
+expect_eq "divergence/soa: timed at 2^24" "$(grep -- '^--timing-sizes=' <<<"$a")" "--timing-sizes=16777216"
+args_of blockshape/sum-matrix-bounds sum-matrix
+expect_eq "blockshape/sum-matrix-bounds: 2D shapes (256x1 is 256)" "$(grep -- '^--block=' <<<"$a")" \
+    "--block=32x32,40x2,128x2,16x16,256"
+
+# --- the real family drivers: argument checks, then no GPU ---
+for fam in warp-ids warp-active shuffle-int sum-matrix records-int; do
+    drv=$CUDALAB_LIBEXECDIR_TEST/$fam
+    common=(--report-fd 3 --lab-kernels "$CUDALAB_LIBEXECDIR_TEST/lab-kernels.ptx" --student s.cubin
+        --baseline cpu --reference r.cubin --kernel k --sizes 1000)
+    for bad in 256x8 0 40x2x2x2 32x 2048 1,2,3,4,5,6,7,8,9; do
+        run "$drv" "${common[@]}" --block "$bad"
+        expect_status "$fam --block $bad: refused" 2
+        expect_err "$fam --block $bad: says what a shape is" "--block needs up to 8 shapes X, XxY or XxYxZ of 1..1024 threads"
+    done
+    run "$drv" "${common[@]}" --block 40x2,8x4x2 3>"$T/report-$fam.json"
+    expect_status "$fam without a GPU: a report" 0
+    OUT=$(<"$T/report-$fam.json")
+    expect_json "$fam without a GPU: status no_gpu, its family" \
+        'j["status"] == "no_gpu" and j["family"] == "'$fam'" and j["block"] == 80'
+done
+
+e2e_finish

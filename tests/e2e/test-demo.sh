@@ -1,0 +1,129 @@
+#!/bin/bash
+# cudalab demo: usage errors, the real demo drivers on this GPU-less machine
+# (a no_gpu report, the chapter's solutions really compiled for --step), then
+# a fake demo driver replaying a demo report through the whole parse ->
+# table / bar chart / heat map path, and drivers that misbehave.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+fixture=$FIXTURES/demo/blockshape.json
+
+# --- usage ---
+run cudalab demo
+expect_status "demo without a chapter" 2
+expect_err "demo without a chapter: usage" "usage: cudalab demo CHAPTER [--json] [--save FILE]"
+run cudalab demo nosuch
+expect_status "demo of an unknown chapter" 2
+expect_err "demo of an unknown chapter says so" "cudalab: unknown chapter 'nosuch'"
+run cudalab demo warp
+expect_status "demo of a chapter without a demo" 2
+expect_err "a chapter without a demo says so" "cudalab: chapter 'warp' has no demo"
+run cudalab demo occupancy --fast
+expect_status "demo with an unknown option" 2
+expect_err "an unknown option is named" "demo: unexpected argument '--fast'"
+run cudalab help demo
+expect_out "help demo" "run a chapter's demo on the GPU and show what it measured"
+
+# --- the real drivers, no GPU here ---
+for ch in divergence occupancy blockshape; do
+    run cudalab demo $ch
+    expect_status "demo $ch without a GPU" 1
+    expect_out "demo $ch: names the chapter" "demo $ch on no device (cuda)"
+    expect_out "demo $ch: says why there is no GPU" "no GPU: no "
+    run cudalab demo $ch --json
+    expect_status "demo $ch --json without a GPU" 1
+    expect_json "demo $ch --json: a no_gpu demo report" \
+        'j["kind"] == "demo" and j["chapter"] == "'$ch'" and j["status"] == "no_gpu" and j["version"] == 1'
+done
+# under ncu a demo driver only launches its kernels: no report fd needed, no report
+run "$CUDALAB_LIBEXECDIR_TEST/demo-divergence" --ncu-child --backend cuda \
+    --lab-kernels "$CUDALAB_LIBEXECDIR_TEST/lab-kernels.ptx"
+expect_status "demo driver --ncu-child without a GPU" 1
+expect_eq "demo driver --ncu-child: nothing on stderr" "$ERR" ""
+run "$CUDALAB_LIBEXECDIR_TEST/demo-divergence" --backend cuda \
+    --lab-kernels "$CUDALAB_LIBEXECDIR_TEST/lab-kernels.ptx"
+expect_status "demo driver without --report-fd" 2
+expect_err "demo driver without --report-fd: usage" "--report-fd and --lab-kernels are required"
+# the blockshape demo's --step compiled the chapter's reference solution
+ls "$CACHE"/*.cubin >/dev/null 2>&1
+check "demo blockshape compiled the chapter's solution into the cache" $?
+
+# --- a fake demo driver replaying a report ---
+. "$E2E_SRC/tests/e2e/fake-gpu.sh"
+fake_demo() { # BODY: demo-blockshape becomes a sh script running BODY
+    printf '#!/bin/sh\n# %s\n%s\n' "$E2E_MARK" "$1" >"$fx/demo-blockshape"
+    chmod +x "$fx/demo-blockshape"
+}
+fake_demo "printf '%s\\n' \"\$@\" >'$T/driver-args'
+cat '$fixture' >&3"
+
+run cudalab demo blockshape
+expect_status "replayed demo" 0
+expect_out "replayed demo: header names the GPU" "demo blockshape on NVIDIA H100 80GB HBM3 (cuda)"
+expect_out "replayed demo: section title" "sumMatrixOnGPU2D, 16384 x 16384 floats"
+expect_out_re "replayed demo: table header with units" \
+    '^  block\.x +block\.y +grid +time \(us\) +bandwidth \(GB/s\) +vs best \(x\)'
+expect_out_re "replayed demo: the (128,2) row, each column with its own decimals" \
+    '^ +128 +2 +128x8192 +1175 +2741 +1\.00 +0 +1175 +32\.7 +ok$'
+expect_out_re "replayed demo: the (256,1) row" '^ +256 +1 +64x16384 +1176 +2738 +1\.00 +0 +1176 +31\.0 +ok$'
+expect_out_re "replayed demo: (256,8) failed at launch, nulls as -" \
+    '^ +256 +8 +64x2048 +- +- +- +- +- +- +cuLaunchKernel: CUDA_ERROR_INVALID_VALUE: invalid argument$'
+expect_out "replayed demo: heat map title" "time by block.y (rows) and block.x (columns)"
+expect_out_re "replayed demo: heat map columns are the block.x values, sorted" \
+    '^ +16 +32 +64 +128 +256$'
+expect_out_re "replayed demo: heat map row block.y = 2, shaded" \
+    '^ +2 +[ .:=+*#%@-]+1285 +[ .:=+*#%@-]+1175 +[ .:=+*#%@-]+1218$'
+expect_out_re "replayed demo: heat map: the fastest cell is the lightest shade" '^ +1 +.* 1281 +  1176$'
+expect_out "replayed demo: heat map scale" "scale: ' ' 1175 ... '@' 1373 us"
+expect_out_re "replayed demo: bar chart: the largest value is 40 wide" '^  \(128,2\) \|#{40} 76\.6 %$'
+expect_out_re "replayed demo: bar chart: 74.4 of 76.6 is 39 wide" '^  \(16,16\) \|#{39} 74\.4 %$'
+expect_out_re "replayed demo: bar chart: 62.6 of 76.6 is 33 wide" '^  \(32,32\) \|#{33} 62\.6 %$'
+expect_out "replayed demo: the note" "note: block (256,8) = 2048 threads is over the limit of 1024"
+expect_cmd "the driver got --backend=cuda" grep -Fqx -- "--backend=cuda" "$T/driver-args"
+expect_cmd "the driver got --lab-kernels" grep -Fqx -- "--lab-kernels=$fx/lab-kernels.ptx" "$T/driver-args"
+step=$(grep -- '--step=' "$T/driver-args")
+expect_eq "the driver got one --step per exercise" "$(grep -c -- '--step=' "$T/driver-args")" 1
+expect_eq "the step: id, kernel, family, first block shape, unroll" \
+    "$(cut -d, -f1-5 <<<"$step")" "--step=blockshape/sum-matrix-bounds,sumMatrixOnGPU2D,sum-matrix,32x32,1"
+module=${step##*,}
+[ -s "$module" ] && [ "${module##*.}" = cubin ]
+check "the step's module is a compiled cubin ($module)" $?
+
+run cudalab demo blockshape --save "$T/saved.json"
+expect_status "replayed demo --save" 0
+expect_out "replayed demo --save: the table still printed" "sumMatrixOnGPU2D, 16384 x 16384 floats"
+python3 -c 'import json,sys; sys.exit(json.load(open(sys.argv[1])) != json.load(open(sys.argv[2])))' \
+    "$T/saved.json" "$fixture"
+check "--save keeps the driver's report as sent" $?
+run cudalab demo blockshape --save "$T/no/such/dir/x.json"
+expect_status "--save into a missing folder" 2
+expect_err "--save into a missing folder: says so" "$T/no/such/dir/x.json"
+run cudalab demo blockshape --json
+expect_status "replayed demo --json" 0
+python3 -c 'import json,sys; sys.exit(json.loads(sys.argv[1]) != json.load(open(sys.argv[2])))' "$OUT" "$fixture"
+check "--json prints the driver's report as sent" $?
+
+run script -qec "$CUDALAB_TEST_BIN demo blockshape" /dev/null
+expect_out "on a terminal the heat map is coloured" $'\033[48;5;21m'
+
+# --- drivers that misbehave ---
+fake_demo "echo 'demo: it broke' >&2; exit 3"
+run cudalab demo blockshape
+expect_status "a driver with no report" 2
+expect_err "no report: says how the driver ended" "demo driver 'demo-blockshape' sent no report: it exited with status 3"
+expect_err "no report: the driver's stderr is shown" "demo: it broke"
+fake_demo "echo 'not json' >&3"
+run cudalab demo blockshape
+expect_status "a driver sending garbage" 2
+expect_err "garbage: the parse error" "cudalab: demo report: not a JSON object"
+fake_demo "echo '{\"version\":1,\"kind\":\"demo\",\"status\":\"ok\",\"sections\":[{\"title\":\"t\",\"columns\":[],\"rows\":[],\"chart\":{\"type\":\"bars\",\"label\":0,\"value\":0}}]}' >&3"
+run cudalab demo blockshape
+expect_status "a chart naming a missing column" 2
+expect_err "a chart naming a missing column is refused" "section 0: chart's 'label' is not a column index"
+fake_demo "echo '{\"version\":1,\"kind\":\"demo\",\"chapter\":\"blockshape\",\"status\":\"error\",\"reason\":\"sumMatrixOnGPU2D: out of memory\"}' >&3"
+run cudalab demo blockshape
+expect_status "an error report" 1
+expect_out "an error report: the reason" "error: sumMatrixOnGPU2D: out of memory"
+expect_no_process "no demo driver is left behind" "$E2E_MARK"
+
+e2e_finish
