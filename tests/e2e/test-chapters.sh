@@ -7,6 +7,8 @@
 # checks and no-GPU reports.
 set -u
 . "$(dirname "$0")/lib.sh"
+# compile and check without running: the simulator would grade them (test-grade-sim.sh does)
+export CUDALAB_BACKEND=cuda
 
 new_exercises="warp/thread-ids warp/active-lanes divergence/halfhalf divergence/evenodd
 divergence/aos divergence/soa blockshape/sum-matrix-bounds"
@@ -14,7 +16,8 @@ divergence/aos divergence/soa blockshape/sum-matrix-bounds"
 # --- list and show ---
 run cudalab list
 expect_status "list" 0
-expect_eq "list: the chapters in order" "$(grep -E '^[A-Z].*  \([a-z]+\)$' <<<"$OUT")" \
+expect_eq "list: the chapters in order, these four before reduction" \
+    "$(grep -E '^[A-Z].*  \([a-z]+\)$' <<<"$OUT" | head -5)" \
     "Warp execution  (warp)
 Warp divergence  (divergence)
 Resources, latency hiding and occupancy  (occupancy)

@@ -124,6 +124,8 @@ fi
 demo divergence "all(r[6] == 0 for r in $(rows 0)) and $(rows 0)[3][4] == 0 and $(rows 0)[4][4] > 0 and $(rows 1)[2][3] > 1.2 $ncu_div"
 demo occupancy "any(r[0] == 'measured copy bandwidth' and r[1] > 0 for r in $(rows 0))"
 demo blockshape "'invalid argument' in $(rows 0)[14][-1] and all(r[6] == 0 for r in $(rows 0)[:14]) $ncu_shape"
+# the reduction ladder: every rung's sum right, the single pass at 2^28 near the memory's speed
+demo reduction "all(r[-1] == 'ok' for r in $(rows 0)) and all(r[-1] == 'ok' for r in $(rows 1)) and max(r[4] for r in $(rows 1)) > 85"
 
 echo
 for ch in divergence occupancy blockshape; do
