@@ -3,6 +3,15 @@
 # solutions/*/*.cu, exercises/*/*/starter.cu and kernels/*.cu under ROOT
 # (default: the source tree).  Shared by the simulator's corpus test, the
 # differential test and the GPU recorder, so the three see the same files.
+# Exercises with rdc = true (device-side launches) are left out: they need the
+# device runtime, which the simulator does not have.
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$root" || exit 2
-ls -1 solutions/*/*.cu exercises/*/*/starter.cu kernels/*.cu 2>/dev/null | sort
+rdc=$(grep -lx 'rdc *= *true' exercises/*/*/exercise.ini 2>/dev/null | sed 's|^exercises/\(.*\)/exercise.ini$|\1|')
+ls -1 solutions/*/*.cu exercises/*/*/starter.cu kernels/*.cu 2>/dev/null | sort |
+    while read -r f; do
+        for ex in $rdc; do
+            [ "$f" = "solutions/$ex.cu" ] || [ "$f" = "exercises/$ex/starter.cu" ] && continue 2
+        done
+        echo "$f"
+    done

@@ -6,6 +6,8 @@
 # the terminal restored after q.
 set -u
 . "$(dirname "$0")/lib.sh"
+# grading here means compile-and-NO_GPU: no simulator run (test-grade-sim.sh has those)
+export CUDALAB_BACKEND=cuda
 . "$E2E_SRC/tests/e2e/tmux.sh"
 
 less=reduction/neighbored-less

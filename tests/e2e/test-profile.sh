@@ -8,7 +8,6 @@ set -u
 
 sol=$E2E_SRC/solutions/reduction/neighbored-less.cu
 csv=$FIXTURES/ncu/reduction-h100.csv
-[ -r "$csv" ] || csv=$FIXTURES/ncu/reduction-handwritten.csv
 
 # --- ncu missing -------------------------------------------------------------
 run env PATH=/usr/bin:/bin CUDA_HOME=/nonexistent "$CUDALAB_TEST_BIN" profile reduction/neighbored-less "$sol"

@@ -4,6 +4,8 @@
 # ids and files, and the history file under XDG_DATA_HOME.
 set -u
 . "$(dirname "$0")/lib.sh"
+# grading here means compile-and-NO_GPU: no simulator run (test-grade-sim.sh has those)
+export CUDALAB_BACKEND=cuda
 
 less=reduction/neighbored-less
 
