@@ -142,8 +142,8 @@ parse_args(lab_demodrv *d, int argc, char **argv)
     return 0;
 }
 
-static int
-load_path(lab_demodrv *d, const char *path, lab_module **out, lab_err *err)
+int
+lab_demodrv_load_path(lab_demodrv *d, const char *path, lab_module **out, lab_err *err)
 {
     lab_buf text = LAB_BUF_INIT;
     lab_image img;
@@ -170,7 +170,7 @@ lab_demodrv_load(lab_demodrv *d, const char *name, lab_module **out, lab_err *er
         lab_buf_printf(&path, "%.*s/%s", (int)(slash - d->lab_kernels), d->lab_kernels, name);
     else
         lab_buf_adds(&path, name);
-    rc = load_path(d, path.buf, out, err);
+    rc = lab_demodrv_load_path(d, path.buf, out, err);
     lab_buf_release(&path);
     return rc;
 }
@@ -209,7 +209,7 @@ lab_demodrv_start(lab_demodrv *d, int argc, char **argv, const char *chapter)
     lab_report_set_device(d->report, &d->info);
     if (d->ncu_child)
         return 0;
-    if ((rc = load_path(d, d->lab_kernels, &d->lab_module, &err)) < 0 ||
+    if ((rc = lab_demodrv_load_path(d, d->lab_kernels, &d->lab_module, &err)) < 0 ||
         (rc = lab_timing_init(&d->timing, d->ops, d->dev, d->lab_module, (size_t)d->info.l2_bytes,
                               d->info.total_mem, &err)) < 0 ||
         (rc = lab_timing_copy_gbps(&d->timing, &d->copy_gbps, &err)) < 0)

@@ -64,6 +64,8 @@ typedef struct lab_demodrv {
 /* Parses, opens the device, loads lab-kernels.ptx and measures the copy
  * bandwidth; 0 to go on, <0 when the report already says why not. */
 int lab_demodrv_start(lab_demodrv *d, int argc, char **argv, const char *chapter);
+/* Loads the module at PATH (a step's cubin). */
+int lab_demodrv_load_path(lab_demodrv *d, const char *path, lab_module **out, lab_err *err);
 /* Loads NAME (e.g. "divergence.ptx") from the directory of lab-kernels.ptx. */
 int lab_demodrv_load(lab_demodrv *d, const char *name, lab_module **out, lab_err *err);
 /* One kernel launch of a demo: what lab_demodrv_time times. */

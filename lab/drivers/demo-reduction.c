@@ -14,7 +14,6 @@
  */
 #include "common/demodrv.h"
 #include "common/rng.h"
-#include "lab/core/buf.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -77,8 +76,6 @@ is_large_rung(const char *kernel)
 static int
 load_rung(lab_demodrv *d, const lab_demodrv_step *s, rung *r, lab_err *err)
 {
-    lab_buf image = LAB_BUF_INIT;
-    lab_image img;
     int rc;
 
     memset(r, 0, sizeof(*r));
@@ -87,11 +84,7 @@ load_rung(lab_demodrv *d, const lab_demodrv_step *s, rung *r, lab_err *err)
         snprintf(r->entry, sizeof(r->entry), "%s", s->entry);
     else
         snprintf(r->entry, sizeof(r->entry), "_Z%zu%sPiS_j", strlen(s->kernel), s->kernel);
-    if ((rc = lab_buf_read_file(&image, s->module, err)) == 0) {
-        img = (lab_image){ image.buf, image.len + 1, s->module };
-        rc = d->ops->load(d->dev, &img, &r->m, err);
-    }
-    lab_buf_release(&image);
+    rc = lab_demodrv_load_path(d, s->module, &r->m, err);
     if (rc == 0 && !d->ops->has_kernel(r->m, r->entry))
         rc = lab_err_set(err, LAB_ENOENT, "'%s' defines no %s", s->module, r->entry);
     return rc;

@@ -24,7 +24,6 @@
 #include "common/driver.h"
 #include "common/report.h"
 #include "common/rng.h"
-#include "lab/core/clock.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -35,9 +34,6 @@
 #define POISON_IN 0x00100001u  /* g_idata past n: changes any sum it enters */
 #define GUARD 64               /* ints after the grid in g_odata */
 #define SLACK 1024             /* poisoned ints past n for grid-stride kernels */
-#define CPU_MIN_SAMPLES 5
-#define CPU_MAX_SAMPLES 30
-#define CPU_TIME_CAP_S 1.5
 
 /* One role's launch at one size. */
 typedef struct layout {
@@ -258,42 +254,39 @@ timed_launch(void *ctx, lab_err *err)
     return launch(t->d, t->p, t->role, err);
 }
 
-static void
-time_cpu(problem *p, lab_stats *out)
-{
-    double ns[CPU_MAX_SAMPLES];
-    uint32_t *work = malloc(p->n * sizeof(uint32_t));
-    double start = lab_clock_now();
-    size_t k = 0;
+/* The CPU baseline's working copy: the input restored before each (untimed) run. */
+typedef struct cpu_run {
+    const problem *p;
+    uint32_t *work;
+} cpu_run;
 
-    if (!work) {
-        memset(out, 0, sizeof(*out));
-        return;
-    }
-    while (k < CPU_MAX_SAMPLES &&
-           (k < CPU_MIN_SAMPLES || lab_clock_now() - start < CPU_TIME_CAP_S)) {
-        double t0;
-        memcpy(work, p->input, p->n * sizeof(uint32_t)); /* restore: not timed */
-        t0 = lab_clock_now();
-        recursive_reduce(work, p->n);
-        ns[k++] = (lab_clock_now() - t0) * 1e9;
-    }
-    free(work);
-    lab_stats_summarize(ns, k, out);
+static void
+cpu_restore(void *ctx)
+{
+    cpu_run *c = ctx;
+
+    memcpy(c->work, c->p->input, c->p->n * sizeof(uint32_t));
+}
+
+static void
+cpu_reduce(void *ctx)
+{
+    cpu_run *c = ctx;
+
+    recursive_reduce(c->work, c->p->n);
 }
 
 static int
 time_size(lab_driver *d, problem *p, lab_err *err)
 {
-    timed ctx[LAB_ROLE_COUNT];
-    lab_timed_kernel kernels[LAB_ROLE_COUNT];
-    lab_timing_result results[LAB_ROLE_COUNT];
-    lab_role roles[LAB_ROLE_COUNT];
     const layout *sl = &p->lay[LAB_ROLE_STUDENT];
     const uint32_t zero = 0;
-    double bytes = (double)p->n * 4 + (sl->total ? 4.0 : (double)sl->grid * 4);
-    size_t nk = 0;
-    cJSON *t, *list;
+    timed ctx[LAB_ROLE_COUNT];
+    cpu_run cpu = { p, NULL };
+    lab_size_timing st = { .n = p->n,
+                           .bytes = (double)p->n * 4 + (sl->total ? 4.0 : (double)sl->grid * 4),
+                           .prepare = timed_prepare,
+                           .launch = timed_launch };
     int rc;
 
     if ((rc = d->ops->alloc(d->dev, p->padded * 4, &p->d_pristine, err)) < 0 ||
@@ -302,43 +295,18 @@ time_size(lab_driver *d, problem *p, lab_err *err)
         (rc = d->ops->copy_in(d->dev, p->d_zero, &zero, sizeof(zero), err)) < 0)
         return lab_driver_fail(d, LAB_ROLE_STUDENT, "timing", p->n, err);
     for (int r = 0; r < LAB_ROLE_COUNT; r++) {
-        if (!lab_driver_is_gpu_role(d, (lab_role)r))
-            continue;
-        ctx[nk] = (timed){ d, p, (lab_role)r };
-        kernels[nk] =
-            (lab_timed_kernel){ lab_role_names[r], timed_prepare, timed_launch, &ctx[nk] };
-        roles[nk++] = (lab_role)r;
+        ctx[r] = (timed){ d, p, (lab_role)r };
+        st.ctx[r] = &ctx[r];
     }
-    if ((rc = lab_timing_run(&d->timing, kernels, nk, &d->args.timing, results, err)) < 0)
-        return lab_driver_fail(d, LAB_ROLE_STUDENT, "timing", p->n, err);
-    if (!(t = cJSON_CreateObject()))
-        return lab_err_set(err, LAB_ENOMEM, "out of memory");
-    cJSON_AddItemToArray(d->timings, t);
-    cJSON_AddNumberToObject(t, "size", (double)p->n);
-    cJSON_AddNumberToObject(t, "bytes", bytes);
-    cJSON_AddNumberToObject(t, "copy_gbps", d->copy_gbps);
-    cJSON_AddBoolToObject(t, "capped", results[0].capped);
-    list = cJSON_AddArrayToObject(t, "kernels");
-    for (size_t i = 0; i < nk; i++)
-        lab_report_add_timing(list, lab_role_names[roles[i]], &results[i].ns, bytes,
-                              d->info.peak_gbps, d->copy_gbps);
-    if (!lab_driver_is_gpu_role(d, LAB_ROLE_BASELINE)) {
-        lab_stats cpu;
-        time_cpu(p, &cpu);
-        lab_report_add_timing(list, "baseline", &cpu, bytes, d->info.peak_gbps, d->copy_gbps);
-        cJSON_AddStringToObject(cJSON_GetArrayItem(list, cJSON_GetArraySize(list) - 1), "where",
-                                "cpu");
+    if (!lab_driver_is_gpu_role(d, LAB_ROLE_BASELINE) &&
+        (cpu.work = malloc(p->n * sizeof(uint32_t)))) {
+        st.cpu_restore = cpu_restore;
+        st.cpu = cpu_reduce;
+        st.cpu_ctx = &cpu;
     }
-    return 0;
-}
-
-static bool
-is_timing_size(const lab_driver *d, unsigned long n)
-{
-    for (size_t i = 0; i < d->args.ntiming_sizes; i++)
-        if (d->args.timing_sizes[i] == n)
-            return true;
-    return false;
+    rc = lab_driver_time_size(d, &st, err);
+    free(cpu.work);
+    return rc;
 }
 
 static void
@@ -360,7 +328,7 @@ run(lab_driver *d)
             if (lab_driver_is_gpu_role(d, (lab_role)r))
                 check_role(d, &p, (lab_role)r, &err);
         /* a wrong kernel's speed grades nothing: no timing once the student was wrong */
-        if (!d->failed && !d->student_wrong && is_timing_size(d, p.n))
+        if (!d->failed && !d->student_wrong && lab_driver_is_timing_size(d, p.n))
             time_size(d, &p, &err);
         problem_release(&p);
     }
