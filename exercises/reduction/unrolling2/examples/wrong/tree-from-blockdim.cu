@@ -1,4 +1,4 @@
-// expect: WRONG (no __syncthreads between the pair sums and the tree: the first round reads sums not yet stored)
+// expect: WRONG (the tree starts at stride blockDim.x, as if 2 * blockDim.x sums were left: the second half is added twice)
 __global__ void reduceUnrolling2(int *g_idata, int *g_odata, unsigned int n) {
     unsigned int tid = threadIdx.x;
     unsigned int idx = blockIdx.x * blockDim.x * 2 + threadIdx.x;
@@ -10,9 +10,10 @@ __global__ void reduceUnrolling2(int *g_idata, int *g_odata, unsigned int n) {
     int a = idx < n ? g_idata[idx] : 0;
     int b = idx + blockDim.x < n ? g_idata[idx + blockDim.x] : 0;
     idata[tid] = a + b;
+    __syncthreads();
 
     // in-place reduction in global memory
-    for (unsigned int stride = blockDim.x / 2; stride > 0; stride >>= 1) {
+    for (unsigned int stride = blockDim.x; stride > 0; stride >>= 1) {
         if (tid < stride) {
             idata[tid] += idata[tid + stride];
         }

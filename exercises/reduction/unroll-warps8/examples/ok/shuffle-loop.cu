@@ -1,4 +1,4 @@
-// expect: PASS (the Programming Guide's form: the last warp in memory, each round split by __syncwarp)
+// expect: PASS (the reference with the five shuffles written as a loop)
 __global__ void reduceUnrollWarps8(int *g_idata, int *g_odata, unsigned int n) {
     unsigned int tid = threadIdx.x;
     unsigned int idx = blockIdx.x * blockDim.x * 8 + threadIdx.x;
@@ -33,15 +33,11 @@ __global__ void reduceUnrollWarps8(int *g_idata, int *g_odata, unsigned int n) {
         __syncthreads();
     }
 
-    // the last warp in memory: read, wait for the warp, write, wait again
+    // the last warp: 64 elements into 32 registers, then shuffles
     if (tid < 32) {
-        int v = idata[tid];
-        for (unsigned int stride = 32; stride > 0; stride >>= 1) {
-            v += idata[tid + stride];
-            __syncwarp();
-            idata[tid] = v;
-            __syncwarp();
-        }
+        int v = idata[tid] + idata[tid + 32];
+        for (int offset = 16; offset > 0; offset >>= 1)
+            v += __shfl_down_sync(0xffffffff, v, offset);
         if (tid == 0) g_odata[blockIdx.x] = v;
     }
 }

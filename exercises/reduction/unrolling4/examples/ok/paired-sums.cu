@@ -1,4 +1,4 @@
-// expect: PASS (the four loads as an unrolled loop with the tail check in it)
+// expect: PASS (the reference with the four loads added in pairs)
 __global__ void reduceUnrolling4(int *g_idata, int *g_odata, unsigned int n) {
     unsigned int tid = threadIdx.x;
     unsigned int idx = blockIdx.x * blockDim.x * 4 + threadIdx.x;
@@ -8,9 +8,16 @@ __global__ void reduceUnrolling4(int *g_idata, int *g_odata, unsigned int n) {
 
     // unrolling 4 data blocks
     int sum = 0;
-#pragma unroll
-    for (unsigned int k = 0; k < 4; k++)
-        if (idx + k * blockDim.x < n) sum += g_idata[idx + k * blockDim.x];
+    if (idx + 3 * blockDim.x < n) {
+        int a1 = g_idata[idx];
+        int a2 = g_idata[idx + blockDim.x];
+        int a3 = g_idata[idx + 2 * blockDim.x];
+        int a4 = g_idata[idx + 3 * blockDim.x];
+        sum = (a1 + a2) + (a3 + a4);
+    } else {
+        for (unsigned int k = 0; k < 4; k++)
+            if (idx + k * blockDim.x < n) sum += g_idata[idx + k * blockDim.x];
+    }
     idata[tid] = sum;
     __syncthreads();
 
