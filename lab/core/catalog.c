@@ -644,6 +644,7 @@ static const struct key exercise_keys[] = {
     { "grid_per_sm", parse_uint, EX(grid_per_sm), 0, false, 1, 64 },
     { "task", parse_str, EX(task), 0, false, 0, 0 },
     { "rdc", parse_bool, EX(rdc), 0, false, 0, 0 },
+    { "choose_block", parse_bool, EX(choose_block), 0, false, 0, 0 },
 };
 _Static_assert(ARRAY_SIZE(exercise_keys) <= MAX_KEYS, "raise MAX_KEYS");
 
