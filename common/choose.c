@@ -183,3 +183,25 @@ lab_choose_sweep(lab_driver *d, unsigned long n, double bytes, lab_driver_role_f
                 errors[i][0] ? NULL : &results[k++].ns, bytes);
     return 0;
 }
+
+void
+lab_choose_check_size(lab_driver *d, lab_driver_role_fn check, void *ctx, lab_err *err)
+{
+    if (d->failed)
+        return;
+    if (d->args.choose_block)
+        lab_choose_check(d, check, ctx, err);
+    else
+        lab_driver_check_shapes(d, check, ctx, err);
+}
+
+int
+lab_choose_time_size(lab_driver *d, unsigned long n, double bytes, lab_driver_role_fn launch,
+                     void *ctx, lab_err *err)
+{
+    if (d->failed || !lab_driver_is_timing_size(d, n))
+        return 0;
+    if (d->args.choose_block)
+        return lab_choose_sweep(d, n, bytes, launch, ctx, err);
+    return lab_driver_time_roles(d, n, bytes, launch, ctx, err);
+}

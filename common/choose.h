@@ -20,10 +20,9 @@
  * (lab/core/grade.h), not the driver's.  On the simulator there is no sweep:
  * the choice is checked for being one of the shapes, and the kernel for being right there.
  *
- * One family driver serves both its plain exercises and its choice exercises:
- *   if (d->args.choose_block) lab_choose_check(d, check, ctx, &err);
- *   else                      lab_driver_check_shapes(d, check, ctx, &err);
- *   ... at a timing size:     lab_choose_sweep(d, n, bytes, launch, ctx, &err);
+ * One family driver serves both its plain exercises and its choice exercises: per size
+ *   lab_choose_check_size(d, check, ctx, &err);            the choice, or every shape of --block
+ *   lab_choose_time_size(d, n, bytes, launch, ctx, &err);  the sweep, or the three roles
  */
 #ifndef COMMON_CHOOSE_H
 #define COMMON_CHOOSE_H
@@ -40,5 +39,12 @@ void lab_choose_check(lab_driver *d, lab_driver_role_fn check, void *ctx, lab_er
  * Returns <0 (and the report says why) when the device failed. */
 int lab_choose_sweep(lab_driver *d, unsigned long n, double bytes, lab_driver_role_fn launch,
                      void *ctx, lab_err *err);
+
+/* lab_choose_check with --choose-block, else lab_driver_check_shapes; nothing once failed. */
+void lab_choose_check_size(lab_driver *d, lab_driver_role_fn check, void *ctx, lab_err *err);
+/* At a timing size n (else nothing): lab_choose_sweep with --choose-block, else
+ * lab_driver_time_roles. */
+int lab_choose_time_size(lab_driver *d, unsigned long n, double bytes, lab_driver_role_fn launch,
+                         void *ctx, lab_err *err);
 
 #endif

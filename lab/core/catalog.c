@@ -653,6 +653,7 @@ static const struct key chapter_keys[] = {
     { "order", parse_int, offsetof(lab_chapter, order), 0, false, INT_MIN, INT_MAX },
     { "text", parse_str, offsetof(lab_chapter, text), 0, false, 0, 0 },
     { "demo", parse_family, offsetof(lab_chapter, demo), 0, false, 0, 0 },
+    { "demo_sim", parse_bool, offsetof(lab_chapter, demo_sim), 0, false, 0, 0 },
 };
 _Static_assert(ARRAY_SIZE(chapter_keys) <= MAX_KEYS, "raise MAX_KEYS");
 

@@ -56,6 +56,8 @@
  * Chapter keys (exercises/<chapter>/chapter.ini, section [chapter]):
  *   title, order, text (docs/<chapter>.md)
  *   demo        the chapter's demo driver program (`cudalab demo CHAPTER`)   default none
+ *   demo_sim    "true": the demo measures nothing a clock is needed for, so with no GPU it
+ *               runs on the PTX simulator                                    default false
  */
 #ifndef LAB_CORE_CATALOG_H
 #define LAB_CORE_CATALOG_H
@@ -121,6 +123,7 @@ typedef struct lab_chapter {
     int order;
     const char *text;                     /* chapter text path (docs/<id>.md), NULL if absent */
     const char *demo;                     /* demo driver name, NULL if none */
+    bool demo_sim;                        /* the demo runs on the simulator when there is no GPU */
     const lab_exercise *const *exercises; /* sorted by order, then id */
     size_t nexercises;
 } lab_chapter;

@@ -155,14 +155,8 @@ run(lab_driver *d)
         } else if (setup(&p, &rng, &err) < 0) {
             lab_driver_fail(d, LAB_ROLE_STUDENT, "setup", n, &err);
         }
-        if (!d->failed && d->args.choose_block)
-            lab_choose_check(d, check, &p, &err);
-        else if (!d->failed)
-            lab_driver_check_shapes(d, check, &p, &err);
-        if (!d->failed && lab_driver_is_timing_size(d, n) && d->args.choose_block)
-            lab_choose_sweep(d, n, 12.0 * (double)p.cells, launch, &p, &err);
-        else if (!d->failed && lab_driver_is_timing_size(d, n))
-            lab_driver_time_roles(d, n, 12.0 * (double)p.cells, launch, &p, &err);
+        lab_choose_check_size(d, check, &p, &err);
+        lab_choose_time_size(d, n, 12.0 * (double)p.cells, launch, &p, &err);
         free(p.a);
         free(p.b);
         free(p.got);

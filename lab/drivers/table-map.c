@@ -166,14 +166,8 @@ run(lab_driver *d)
         *p = (problem){ .d = d, .n = n };
         if (setup(p, &rng, &err) < 0)
             lab_driver_fail(d, LAB_ROLE_STUDENT, "setup", n, &err);
-        if (!d->failed && d->args.choose_block)
-            lab_choose_check(d, check, p, &err);
-        else if (!d->failed)
-            lab_driver_check_shapes(d, check, p, &err);
-        if (!d->failed && lab_driver_is_timing_size(d, n) && d->args.choose_block)
-            lab_choose_sweep(d, n, 8.0 * (double)n, launch, p, &err);
-        else if (!d->failed && lab_driver_is_timing_size(d, n))
-            lab_driver_time_roles(d, n, 8.0 * (double)n, launch, p, &err);
+        lab_choose_check_size(d, check, p, &err);
+        lab_choose_time_size(d, n, 8.0 * (double)n, launch, p, &err);
         free(p->in);
         free(p->table);
         free(p->got);
