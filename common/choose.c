@@ -73,7 +73,12 @@ lab_choose_check(lab_driver *d, lab_driver_role_fn check, void *ctx, lab_err *er
 {
     static const lab_role roles[] = { LAB_ROLE_STUDENT, LAB_ROLE_REFERENCE };
 
-    for (size_t i = 0; i < sizeof(roles) / sizeof(roles[0]) && !d->failed; i++) {
+    /* The reference is the lab's own file with another constant and is never timed here: on the
+     * slow simulator the student's check is all a grading needs (check-exercise grades the
+     * reference as a student). */
+    size_t nroles = lab_driver_is_sim(d) ? 1 : sizeof(roles) / sizeof(roles[0]);
+
+    for (size_t i = 0; i < nroles && !d->failed; i++) {
         lab_dim3 shape;
         if (lab_choose_read(d, roles[i], &shape, err) == 0) {
             check(ctx, roles[i], shape, err);

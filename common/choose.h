@@ -32,8 +32,8 @@
 /* The shape role's module names; 0, LAB_ENOENT when it defines no chosenBlockX, LAB_EINVAL
  * when one is not a 4-byte unsigned int or the shape is not one of --block (err says which). */
 int lab_choose_read(lab_driver *d, lab_role role, lab_dim3 *out, lab_err *err);
-/* check(ctx, role, chosen shape) for the student and the reference; a student module whose
- * choice cannot be read gets a wrong case saying why. */
+/* check(ctx, role, chosen shape) for the student and (on a GPU) the reference; a student module
+ * whose choice cannot be read gets a wrong case saying why. */
 void lab_choose_check(lab_driver *d, lab_driver_role_fn check, void *ctx, lab_err *err);
 /* Times launch(ctx, student, shape) at every shape of --block and adds "sweep" to the report.
  * Returns <0 (and the report says why) when the device failed. */
