@@ -267,7 +267,7 @@ build/tests/sim-kernels.ptx: tests/sim/kernels.cu
 	$(NVCC) -ptx -arch=sm_90 -O3 -lineinfo -o $@ $<
 
 SAN_ALL := build/san/bin/cudalab $(DRIVERS:%=build/san/libexec/cudalab/%) \
-           build/san/libexec/cudalab/lab-kernels.ptx $(TESTS:%=build/san/tests/%) \
+           $(KERNEL_PTX:%=build/san/libexec/cudalab/%) $(TESTS:%=build/san/tests/%) \
            build/san/tests/occ-oracle build/tests/sim-kernels.ptx
 
 # --- tests -----------------------------------------------------------------

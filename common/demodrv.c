@@ -207,8 +207,8 @@ lab_demodrv_start(lab_demodrv *d, int argc, char **argv, const char *chapter)
     if ((rc = d->ops->info(d->dev, &d->info, &err)) < 0)
         return lab_demodrv_fail(d, "device", &err);
     lab_report_set_device(d->report, &d->info);
-    if (d->ncu_child)
-        return 0;
+    if (d->ncu_child || d->ops == &lab_dev_sim)
+        return 0; /* the simulator has no clock: no yardstick, nothing to flush */
     if ((rc = lab_demodrv_load_path(d, d->lab_kernels, &d->lab_module, &err)) < 0 ||
         (rc = lab_timing_init(&d->timing, d->ops, d->dev, d->lab_module, (size_t)d->info.l2_bytes,
                               d->info.total_mem, &err)) < 0 ||
@@ -233,6 +233,8 @@ lab_demodrv_time(lab_demodrv *d, lab_demodrv_launch *launches, size_t n, double 
     lab_timing_result res[8];
     int rc;
 
+    if (d->ops == &lab_dev_sim)
+        return lab_err_set(err, LAB_ENOSYS, "the simulator has no clock: timing needs a GPU");
     for (size_t at = 0; at < n; at += ARRAY_SIZE(k)) {
         size_t m = n - at < ARRAY_SIZE(k) ? n - at : ARRAY_SIZE(k);
         for (size_t i = 0; i < m; i++)

@@ -45,6 +45,7 @@ enum {
     OPT_BASELINE_OUTPUT,
     OPT_BASELINE_GRID_PER_SM,
     OPT_BASELINE_ENTRY,
+    OPT_CHOOSE_BLOCK,
 };
 
 static const struct option options[] = {
@@ -72,6 +73,7 @@ static const struct option options[] = {
     { "baseline-output", required_argument, NULL, OPT_BASELINE_OUTPUT },
     { "baseline-grid-per-sm", required_argument, NULL, OPT_BASELINE_GRID_PER_SM },
     { "baseline-entry", required_argument, NULL, OPT_BASELINE_ENTRY },
+    { "choose-block", no_argument, NULL, OPT_CHOOSE_BLOCK },
     { NULL, 0, NULL, 0 },
 };
 
@@ -162,7 +164,8 @@ usage(const char *prog, const char *what)
             "--sizes N,... [--timing-sizes N,...] --block N|XxY[xZ],... [--unroll N] "
             "[--output partials|total] [--grid-per-sm K] [--entry NAME] [--baseline-block N] "
             "[--baseline-unroll N] [--baseline-output partials|total] [--baseline-grid-per-sm K] "
-            "[--baseline-entry NAME] [--seed N] [--min-samples N] [--time-cap S] [--probe]\n",
+            "[--baseline-entry NAME] [--seed N] [--min-samples N] [--time-cap S] [--choose-block] "
+            "[--probe]\n",
             prog);
     return -2;
 }
@@ -234,7 +237,7 @@ parse_args(lab_driver_args *a, int argc, char **argv)
             break;
         case OPT_BLOCK:
             if (lab_driver_parse_shapes(optarg, a->blocks, ARRAY_SIZE(a->blocks), &a->nblocks) < 0)
-                return usage(prog, "--block needs up to 8 shapes X, XxY or XxYxZ of 1..1024 "
+                return usage(prog, "--block needs up to 16 shapes X, XxY or XxYxZ of 1..1024 "
                                    "threads");
             a->block = a->blocks[0].x * a->blocks[0].y * a->blocks[0].z;
             break;
@@ -255,6 +258,9 @@ parse_args(lab_driver_args *a, int argc, char **argv)
             a->timing.time_cap_s = atof(optarg);
             if (a->timing.time_cap_s <= 0)
                 return usage(prog, "--time-cap needs positive seconds");
+            break;
+        case OPT_CHOOSE_BLOCK:
+            a->choose_block = true;
             break;
         case OPT_PROBE:
             a->probe = true;

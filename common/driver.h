@@ -11,7 +11,7 @@
  *          [--output partials|total] [--grid-per-sm K] [--entry MANGLED]
  *          [--baseline-block N] [--baseline-unroll N] [--baseline-output partials|total]
  *          [--baseline-grid-per-sm K] [--baseline-entry MANGLED]
- *          [--seed N] [--min-samples 300] [--time-cap 4] [--probe]
+ *          [--seed N] [--min-samples 300] [--time-cap 4] [--choose-block] [--probe]
  * The student and the reference share one launch shape (block, unroll,
  * output, grid per SM); the baseline, the step before, has its own, which
  * defaults to theirs.  With --backend host the driver opens no device: the
@@ -66,15 +66,16 @@ typedef struct lab_driver_args {
     size_t nsizes;
     unsigned long timing_sizes[16];
     size_t ntiming_sizes;
-    unsigned block;     /* the student's and reference's: shape[LAB_ROLE_STUDENT].block, */
-                        /* the threads of their first block shape */
-    lab_dim3 blocks[8]; /* --block 40x2,8x4x2,512: the shapes to check on */
+    unsigned block;      /* the student's and reference's: shape[LAB_ROLE_STUDENT].block, */
+                         /* the threads of their first block shape */
+    lab_dim3 blocks[16]; /* --block 40x2,8x4x2,512: the shapes to check on (or to sweep) */
     size_t nblocks;
     unsigned unroll; /* likewise */
     lab_shape shape[LAB_ROLE_COUNT];
     const char *lab_kernels;
     lab_timing_opts timing;
     bool probe;
+    bool choose_block; /* --choose-block: the student's module names its shape (common/choose.h) */
 } lab_driver_args;
 
 typedef struct lab_driver {

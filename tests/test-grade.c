@@ -4,6 +4,7 @@
  */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "lab/core/buf.h"
@@ -213,4 +214,85 @@ Test(grade, verdict_table_round_trips)
     }
     cr_expect_null(lab_verdict_describe(LAB_VERDICT_COUNT));
     cr_expect_eq(lab_verdict_parse("MAYBE", &(lab_verdict){ 0 }), LAB_EINVAL);
+}
+
+/* A choice exercise's sweep (common/choose.h): the report is built here, not recorded, since
+ * what is tested is the tie rule's arithmetic on given medians and intervals. */
+static void
+sweep_report(const char *choice, double ci, lab_runreport *r)
+{
+    lab_err err = LAB_ERR_INIT;
+    char json[1024];
+
+    snprintf(json, sizeof(json),
+             "{\"version\":1,\"family\":\"sum-matrix\",\"backend\":\"cuda\",\"status\":\"ok\","
+             "\"cases\":[{\"size\":16384,\"role\":\"student\",\"correct\":true}],"
+             "\"sweep\":{\"size\":16384,\"bytes\":1e9,\"choice\":\"%s\",\"rows\":["
+             "{\"block\":\"32x32\",\"launched\":true,\"median_ns\":1373000,\"ci_rel\":%g},"
+             "{\"block\":\"128x2\",\"launched\":true,\"median_ns\":1175000,\"ci_rel\":%g},"
+             "{\"block\":\"64x4\",\"launched\":true,\"median_ns\":1190000,\"ci_rel\":%g},"
+             "{\"block\":\"256x8\",\"launched\":false,\"error\":\"invalid argument\"}]}}",
+             choice, ci, ci, ci);
+    cr_assert_eq(lab_runreport_parse(json, strlen(json), r, &err), 0, "%s", err.msg);
+}
+
+Test(grade, a_choice_within_noise_of_the_fastest_passes)
+{
+    lab_exercise ex = exercise();
+    lab_grade_result g;
+    lab_err err = LAB_ERR_INIT;
+    lab_runreport r;
+
+    ex.choose_block = true;
+    sweep_report("128x2", 0.001, &r);
+    cr_assert_eq(r.sweep.nrows, 4);
+    cr_assert_not(r.sweep.rows[3].launched);
+    cr_assert_eq(lab_grade_judge(&ex, "the CPU", &r, &g, &err), 0, "%s", err.msg);
+    cr_expect_eq(g.verdict, LAB_VERDICT_PASS, "%s", g.message);
+    cr_expect(strstr(g.message, "fastest of the 4 shapes"), "%s", g.message);
+    lab_runreport_release(&r);
+
+    sweep_report("64x4", 0.001, &r); /* 1.3 % over: inside the 2 % floor */
+    cr_assert_eq(lab_grade_judge(&ex, "the CPU", &r, &g, &err), 0, "%s", err.msg);
+    cr_expect_eq(g.verdict, LAB_VERDICT_PASS, "%s", g.message);
+    cr_expect(strstr(g.message, "1.3% over the fastest, 128x2"), "%s", g.message);
+    lab_runreport_release(&r);
+
+    sweep_report("32x32", 0.001, &r); /* 16.9 % over */
+    cr_assert_eq(lab_grade_judge(&ex, "the CPU", &r, &g, &err), 0, "%s", err.msg);
+    cr_expect_eq(g.verdict, LAB_VERDICT_SLOW, "%s", g.message);
+    cr_expect_eq(g.points, 5);
+    cr_expect(strstr(g.message, "pick again"), "%s", g.message);
+    lab_runreport_release(&r);
+}
+
+Test(grade, noisy_medians_widen_the_tie)
+{
+    lab_exercise ex = exercise();
+    lab_sweep_row a = { .ci_rel = 0.001 }, b = { .ci_rel = 0.02 };
+    lab_grade_result g;
+    lab_err err = LAB_ERR_INIT;
+    lab_runreport r;
+
+    cr_expect_float_eq(lab_grade_choice_noise(&a, &a), LAB_GRADE_CHOICE_FLOOR, 1e-12);
+    cr_expect_float_eq(lab_grade_choice_noise(&a, &b), 2 * 0.021, 1e-12);
+    ex.choose_block = true;
+    sweep_report("32x32", 0.05, &r); /* +-5 % medians: 16.9 % is a tie (20 %) */
+    cr_assert_eq(lab_grade_judge(&ex, "the CPU", &r, &g, &err), 0, "%s", err.msg);
+    cr_expect_eq(g.verdict, LAB_VERDICT_PASS, "%s", g.message);
+    lab_runreport_release(&r);
+}
+
+Test(grade, a_choice_without_a_sweep_is_the_labs_error)
+{
+    lab_exercise ex = exercise();
+    lab_grade_result g;
+    lab_err err = LAB_ERR_INIT;
+    lab_runreport r;
+
+    ex.choose_block = true;
+    sweep_report("100x3", 0.001, &r); /* a choice no row has */
+    cr_expect_eq(lab_grade_judge(&ex, "the CPU", &r, &g, &err), LAB_EPARSE);
+    cr_expect(strstr(err.msg, "lacks the sweep"), "%s", err.msg);
+    lab_runreport_release(&r);
 }

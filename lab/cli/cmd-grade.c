@@ -86,6 +86,41 @@ print_timing(FILE *fp, const lab_grading *g)
         fprintf(fp, "  (stopped at the time cap before the medians settled to +-0.25%%)\n");
 }
 
+/* A choice exercise's sweep: every shape's time, the fastest and the student's marked. */
+static void
+print_sweep(FILE *fp, const lab_cli *cli, const lab_runreport *r)
+{
+    const lab_sweep *s = &r->sweep;
+    const lab_sweep_row *best = lab_grade_sweep_best(s);
+
+    fprintf(fp, "\n  n = %lu (%.1f MiB moved per launch), every shape timed interleaved\n", s->size,
+            s->bytes / (1 << 20));
+    fprintf(fp, "  %-10s %12s %8s %8s %8s %10s %9s\n", "block", "median", "CI95", "samples", "GB/s",
+            "occupancy", "vs best");
+    for (size_t i = 0; i < s->nrows; i++) {
+        const lab_sweep_row *w = &s->rows[i];
+        bool mine = !strcmp(w->block, s->choice);
+        char med[32], occ[16];
+        if (!w->launched) {
+            fprintf(fp, "  %-10s %s%s%s\n", w->block, mine ? "<- yours: " : "",
+                    "cannot be launched: ", w->error);
+            continue;
+        }
+        format_time(w->median_ns, med, sizeof(med));
+        if (w->occupancy >= 0)
+            snprintf(occ, sizeof(occ), "%.0f%%", 100 * w->occupancy);
+        else
+            snprintf(occ, sizeof(occ), "-");
+        fprintf(fp, "  %s%-10s %12s %7.2f%% %8lu %8.0f %10s %8.3fx%s%s%s\n",
+                mine ? lab_cli_sgr(cli, "1") : "", w->block, med, 100 * w->ci_rel, w->samples,
+                w->gbps, occ, best ? w->median_ns / best->median_ns : 0,
+                w == best ? "  fastest" : "", mine ? "  <- yours" : "",
+                mine ? lab_cli_reset(cli) : "");
+    }
+    if (s->capped)
+        fprintf(fp, "  (stopped at the time cap before the medians settled to +-0.25%%)\n");
+}
+
 void
 lab_cli_print_grading(FILE *fp, const lab_cli *cli, const lab_exercise *ex, const char *file,
                       const lab_grading *g)
@@ -98,6 +133,9 @@ lab_cli_print_grading(FILE *fp, const lab_cli *cli, const lab_exercise *ex, cons
                 g->device.present ? "forced" : "no GPU",
                 g->device.present ? "" : ": correctness only",
                 g->has_report ? g->report.seed : (double)g->seed, ex->block, g->sim_max_size);
+    else if (g->device.present && ex->choose_block)
+        fprintf(fp, "GPU %s (%s), seed %.0f, block chosen by the file\n", g->device.name, g->arch,
+                g->has_report ? g->report.seed : (double)g->seed);
     else if (g->device.present)
         fprintf(fp, "GPU %s (%s), seed %.0f, block %u\n", g->device.name, g->arch,
                 g->has_report ? g->report.seed : (double)g->seed, ex->block);
@@ -109,6 +147,8 @@ lab_cli_print_grading(FILE *fp, const lab_cli *cli, const lab_exercise *ex, cons
     }
     if (g->has_report)
         print_timing(fp, g);
+    if (g->has_report && g->report.sweep.present)
+        print_sweep(fp, cli, &g->report);
     fprintf(fp, "\n%s%s%s  %s   %d/%d points\n", lab_cli_sgr(cli, vi->color), vi->name,
             lab_cli_reset(cli), g->result.message, g->result.points, ex->points);
     if (g->result.verdict != LAB_VERDICT_PASS)

@@ -644,6 +644,7 @@ static const struct key exercise_keys[] = {
     { "grid_per_sm", parse_uint, EX(grid_per_sm), 0, false, 1, 64 },
     { "task", parse_str, EX(task), 0, false, 0, 0 },
     { "rdc", parse_bool, EX(rdc), 0, false, 0, 0 },
+    { "choose_block", parse_bool, EX(choose_block), 0, false, 0, 0 },
 };
 _Static_assert(ARRAY_SIZE(exercise_keys) <= MAX_KEYS, "raise MAX_KEYS");
 
@@ -652,6 +653,7 @@ static const struct key chapter_keys[] = {
     { "order", parse_int, offsetof(lab_chapter, order), 0, false, INT_MIN, INT_MAX },
     { "text", parse_str, offsetof(lab_chapter, text), 0, false, 0, 0 },
     { "demo", parse_family, offsetof(lab_chapter, demo), 0, false, 0, 0 },
+    { "demo_sim", parse_bool, offsetof(lab_chapter, demo_sim), 0, false, 0, 0 },
 };
 _Static_assert(ARRAY_SIZE(chapter_keys) <= MAX_KEYS, "raise MAX_KEYS");
 

@@ -28,7 +28,7 @@
  *   timing_sizes  subset of sizes timed for speed, or "none" (graded on
  *               correctness alone)                                  default the largest size
  *   block       threads per block, or a list of block shapes the kernel is graded on,
- *               each "X", "XxY" or "XxYxZ" (at most 1024 threads, 8 shapes), e.g.
+ *               each "X", "XxY" or "XxYxZ" (at most 1024 threads, 16 shapes), e.g.
  *               "40x2, 8x4x2, 128"; timing uses the first                default 256
  *   unroll      elements per thread folded before the tree          default 1
  *   build_timeout, run_timeout   seconds                            default 120, 60
@@ -47,12 +47,17 @@
  *   grid_per_sm blocks per SM for kernels with a grid-stride loop; 0: the grid covers n
  *                                                                       default 0
  *   timing_sizes = none: graded on correctness alone
+ *   choose_block "true": the student's file picks the block shape (a __device__ variable
+ *               chosenBlock, common/choose.h); `block` lists the shapes the driver sweeps,
+ *               and the grade is whether the choice is within noise of the fastest  default false
  *   rdc         "true": relocatable device code linked with the CUDA device runtime, for
  *               kernels that launch kernels (dynamic parallelism)   default false
  *
  * Chapter keys (exercises/<chapter>/chapter.ini, section [chapter]):
  *   title, order, text (docs/<chapter>.md)
  *   demo        the chapter's demo driver program (`cudalab demo CHAPTER`)   default none
+ *   demo_sim    "true": the demo measures nothing a clock is needed for, so with no GPU it
+ *               runs on the PTX simulator                                    default false
  */
 #ifndef LAB_CORE_CATALOG_H
 #define LAB_CORE_CATALOG_H
@@ -65,7 +70,7 @@
 typedef enum lab_kind { LAB_KIND_DEVICE, LAB_KIND_HOST, LAB_KIND_COUNT } lab_kind;
 typedef enum lab_output { LAB_OUTPUT_PARTIALS, LAB_OUTPUT_TOTAL, LAB_OUTPUT_COUNT } lab_output;
 
-#define LAB_MAX_BLOCK_SHAPES 8
+#define LAB_MAX_BLOCK_SHAPES 16
 
 typedef struct lab_block_shape {
     unsigned x, y, z;
@@ -109,6 +114,7 @@ typedef struct lab_exercise {
     lab_output output;
     unsigned grid_per_sm; /* 0: grid = ceil(n / (block * unroll)) */
     bool rdc;             /* build with -rdc=true and link libcudadevrt */
+    bool choose_block;    /* graded on the block shape chosenBlock names (common/choose.h) */
 } lab_exercise;
 
 typedef struct lab_chapter {
@@ -117,6 +123,7 @@ typedef struct lab_chapter {
     int order;
     const char *text;                     /* chapter text path (docs/<id>.md), NULL if absent */
     const char *demo;                     /* demo driver name, NULL if none */
+    bool demo_sim;                        /* the demo runs on the simulator when there is no GPU */
     const lab_exercise *const *exercises; /* sorted by order, then id */
     size_t nexercises;
 } lab_chapter;

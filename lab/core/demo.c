@@ -13,6 +13,7 @@
 
 #include <cJSON.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* --- parsing ------------------------------------------------------------- */
@@ -335,7 +336,13 @@ lab_demo_run_chapter(lab *l, const char *chapter, const volatile sig_atomic_t *c
     }
     if ((rc = lab_device_probe(l, &dev, err)) < 0)
         goto out;
-    lab_strvec_pushl(&args, "--backend=cuda", NULL);
+    /* $CUDALAB_BACKEND=sim forces the simulator, as for grading; a demo_sim chapter uses it
+     * when there is no GPU */
+    lab_strvec_pushf(&args, "--backend=%s",
+                     (getenv("CUDALAB_BACKEND") && !strcmp(getenv("CUDALAB_BACKEND"), "sim")) ||
+                             (ch->demo_sim && !dev->present)
+                         ? "sim"
+                         : "cuda");
     lab_strvec_pushf(&args, "--lab-kernels=%s/lab-kernels.ptx", lab_libexecdir(l));
     if ((rc = add_steps(l, ch, lab_target_arch(dev), cancel, &args, r, err)) < 0)
         goto out;

@@ -93,6 +93,61 @@ judge_error(const lab_exercise *ex, const lab_runreport *r, lab_grade_result *ou
     return 0;
 }
 
+double
+lab_grade_choice_noise(const lab_sweep_row *choice, const lab_sweep_row *best)
+{
+    double ci = 2 * (choice->ci_rel + best->ci_rel);
+
+    return ci > LAB_GRADE_CHOICE_FLOOR ? ci : LAB_GRADE_CHOICE_FLOOR;
+}
+
+const lab_sweep_row *
+lab_grade_sweep_best(const lab_sweep *s)
+{
+    const lab_sweep_row *best = NULL;
+
+    for (size_t i = 0; i < s->nrows; i++)
+        if (s->rows[i].launched && s->rows[i].median_ns > 0 &&
+            (!best || s->rows[i].median_ns < best->median_ns))
+            best = &s->rows[i];
+    return best;
+}
+
+static int
+judge_sweep(const lab_exercise *ex, const lab_runreport *r, lab_grade_result *out, lab_err *err)
+{
+    const lab_sweep_row *best = lab_grade_sweep_best(&r->sweep), *mine = NULL;
+    double noise, over;
+
+    for (size_t i = 0; i < r->sweep.nrows; i++)
+        if (!strcmp(r->sweep.rows[i].block, r->sweep.choice))
+            mine = &r->sweep.rows[i];
+    if (!r->sweep.present || !best || !mine || !mine->launched || mine->median_ns <= 0)
+        return lab_err_set(err, LAB_EPARSE,
+                           "the driver's report lacks the sweep to grade the "
+                           "choice");
+    noise = lab_grade_choice_noise(mine, best);
+    over = mine->median_ns / best->median_ns - 1;
+    out->median_ns = mine->median_ns;
+    out->speedup = best->median_ns / mine->median_ns;
+    out->reference_speedup = 1;
+    out->fraction = out->speedup;
+    out->verdict = over <= noise ? LAB_VERDICT_PASS : LAB_VERDICT_SLOW;
+    out->points = points_for(ex, out->verdict);
+    if (mine == best)
+        snprintf(out->message, sizeof(out->message),
+                 "block %s is the fastest of the %zu shapes swept (%.2f us)", mine->block,
+                 r->sweep.nrows, mine->median_ns / 1e3);
+    else
+        snprintf(out->message, sizeof(out->message),
+                 "block %s takes %.2f us, %.1f%% over the fastest, %s (%.2f us); a tie is "
+                 "within %.1f%%%s",
+                 mine->block, mine->median_ns / 1e3, 100 * over, best->block, best->median_ns / 1e3,
+                 100 * noise,
+                 out->verdict == LAB_VERDICT_PASS ? "" : ": pick again from the table");
+    return 0;
+}
+
 int
 lab_grade_judge(const lab_exercise *ex, const char *baseline_name, const lab_runreport *r,
                 lab_grade_result *out, lab_err *err)
@@ -127,9 +182,12 @@ lab_grade_judge(const lab_exercise *ex, const char *baseline_name, const lab_run
         return 0;
     }
     if (!strcmp(r->backend, "sim")) {
-        lab_grade_set(out, ex, LAB_VERDICT_PASS, "correct on the simulator; speed needs a GPU");
+        lab_grade_set(out, ex, LAB_VERDICT_PASS, "correct on the simulator; speed needs a GPU%s",
+                      ex->choose_block ? " (the sweep that shows the fastest block)" : "");
         return 0;
     }
+    if (ex->choose_block && ex->ntiming_sizes)
+        return judge_sweep(ex, r, out, err);
     if (ex->ntiming_sizes == 0) {
         lab_grade_set(out, ex, LAB_VERDICT_PASS, "correct at every size");
         return 0;

@@ -5,7 +5,9 @@
  * Correctness first, on every case; then speed at the largest timed size:
  * speedup = baseline median / student median, and its fraction of the
  * reference's speedup.  PASS needs speedup >= min_speedup and fraction >=
- * min_fraction_of_reference (DESIGN.md "Grading policy").  Points: all on
+ * min_fraction_of_reference (DESIGN.md "Grading policy").  A choice exercise
+ * (choose_block) is graded on its sweep instead: PASS when the student's shape
+ * is within noise of the fastest shape's median (lab_grade_choice_noise).  Points: all on
  * PASS, half (rounded down) on SLOW - correct but not yet fast - else none.
  */
 #ifndef LAB_CORE_GRADE_H
@@ -53,6 +55,14 @@ typedef struct lab_grade_result {
 /* Set a verdict that needs no report (compile error, timeout, ...). */
 void lab_grade_set(lab_grade_result *out, const lab_exercise *ex, lab_verdict v, const char *fmt,
                    ...) __attribute__((format(printf, 4, 5)));
+
+/* How far (relative) a choice's median may lie above the fastest's and still count as a tie:
+ * twice both medians' 95 % intervals, and at least 2 %, since medians of separate processes
+ * differ by up to 1.7 % (DESIGN.md "Timing"). */
+#define LAB_GRADE_CHOICE_FLOOR 0.02
+double lab_grade_choice_noise(const lab_sweep_row *choice, const lab_sweep_row *best);
+/* The fastest launched row of a sweep, or NULL. */
+const lab_sweep_row *lab_grade_sweep_best(const lab_sweep *s);
 
 /* Judge a parsed driver report.  Fails (LAB_EDEVICE, LAB_EPARSE) only when
  * the lab itself is at fault: the reference or baseline failed or was wrong,

@@ -45,6 +45,7 @@ static const struct {
     { "records-int", "PK6RecordPKiS3_S3_Pij",
       NULL }, /* (const Record *, const int * x3, int *, unsigned) */
     { "host-occupancy", "PK9OccDeviceiii", NULL }, /* int f(const OccDevice *, int, int, int) */
+    { "table-map", "PKiS0_Pij", NULL }, /* (const int *in, const int *table, int *out, unsigned) */
 };
 
 struct lab {
@@ -564,6 +565,8 @@ shape_args(lab_strvec *args, const char *prefix, const lab_exercise *ex)
     lab_strvec_pushf(args, "--%soutput=%s", prefix,
                      ex->output == LAB_OUTPUT_TOTAL ? "total" : "partials");
     lab_strvec_pushf(args, "--%sgrid-per-sm=%u", prefix, ex->grid_per_sm);
+    if (!*prefix && ex->choose_block)
+        lab_strvec_push(args, "--choose-block");
     if (ex->entry)
         lab_strvec_pushf(args, "--%sentry=%s", prefix, ex->entry);
 }

@@ -99,6 +99,40 @@ parse_timings(const cJSON *timings, lab_runreport *r, lab_err *err)
     return 0;
 }
 
+static int
+parse_sweep(const cJSON *s, lab_sweep *out, lab_err *err)
+{
+    const cJSON *row;
+
+    if (!cJSON_IsObject(s))
+        return 0;
+    out->present = true;
+    out->size = (unsigned long)number(s, "size");
+    out->bytes = number(s, "bytes");
+    out->capped = boolean(s, "capped");
+    copy_string(out->choice, sizeof(out->choice), s, "choice");
+    cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(s, "rows"))
+    {
+        lab_sweep_row *r;
+        if (out->nrows == LAB_RUNREPORT_MAX_SWEEP)
+            return lab_err_set(err, LAB_EPARSE, "report sweeps more than %d shapes",
+                               LAB_RUNREPORT_MAX_SWEEP);
+        r = &out->rows[out->nrows++];
+        copy_string(r->block, sizeof(r->block), row, "block");
+        copy_string(r->error, sizeof(r->error), row, "error");
+        r->threads = (unsigned long)number(row, "threads");
+        r->launched = boolean(row, "launched");
+        r->median_ns = number(row, "median_ns");
+        r->ci_rel = number(row, "ci_rel");
+        r->gbps = number(row, "gbps");
+        r->occupancy = cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(row, "occupancy"))
+                           ? number(row, "occupancy")
+                           : -1;
+        r->samples = (unsigned long)number(row, "samples");
+    }
+    return 0;
+}
+
 int
 lab_runreport_parse(const char *json, size_t len, lab_runreport *out, lab_err *err)
 {
@@ -166,7 +200,8 @@ lab_runreport_parse(const char *json, size_t len, lab_runreport *out, lab_err *e
     out->block = (unsigned long)number(root, "block");
     out->unroll = (unsigned long)number(root, "unroll");
     if ((rc = parse_cases(cJSON_GetObjectItemCaseSensitive(root, "cases"), out, err)) < 0 ||
-        (rc = parse_timings(cJSON_GetObjectItemCaseSensitive(root, "timings"), out, err)) < 0)
+        (rc = parse_timings(cJSON_GetObjectItemCaseSensitive(root, "timings"), out, err)) < 0 ||
+        (rc = parse_sweep(cJSON_GetObjectItemCaseSensitive(root, "sweep"), &out->sweep, err)) < 0)
         goto out;
 out:
     cJSON_Delete(root);

@@ -46,6 +46,29 @@ typedef struct lab_size_timing {
     size_t nkernels;
 } lab_size_timing;
 
+/* A choice exercise's sweep (common/choose.h): the student's kernel timed at every shape. */
+#define LAB_RUNREPORT_MAX_SWEEP 16
+
+typedef struct lab_sweep_row {
+    char block[32]; /* "128x2" */
+    unsigned long threads;
+    bool launched;
+    char error[200]; /* why it could not be launched */
+    double median_ns, ci_rel, gbps;
+    double occupancy; /* theoretical, 0..1; <0 unknown */
+    unsigned long samples;
+} lab_sweep_row;
+
+typedef struct lab_sweep {
+    bool present;
+    unsigned long size;
+    double bytes;
+    char choice[32]; /* the student's shape, as a row's block */
+    bool capped;
+    lab_sweep_row rows[LAB_RUNREPORT_MAX_SWEEP];
+    size_t nrows;
+} lab_sweep;
+
 typedef struct lab_runreport {
     int version;
     char family[32];
@@ -76,6 +99,7 @@ typedef struct lab_runreport {
     size_t ncases;
     lab_size_timing *timings;
     size_t ntimings;
+    lab_sweep sweep;
 } lab_runreport;
 
 int lab_runreport_parse(const char *json, size_t len, lab_runreport *out, lab_err *err);

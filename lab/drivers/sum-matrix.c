@@ -14,8 +14,11 @@
  * integers, exact in float); C poisoned before each run, and everything after
  * nx*ny up to the whole grid's extent plus a guard must stay poisoned.
  * Timing, when the exercise asks for it: interleaved at the first shape
- * (12 bytes per element).
+ * (12 bytes per element).  With --choose-block (blockshape/fastest-shape) the
+ * student's file names its shape (common/choose.h): the kernel is checked at
+ * that shape and, at the timing size, timed at every shape of --block.
  */
+#include "common/choose.h"
 #include "common/driver.h"
 #include "common/rng.h"
 
@@ -152,10 +155,8 @@ run(lab_driver *d)
         } else if (setup(&p, &rng, &err) < 0) {
             lab_driver_fail(d, LAB_ROLE_STUDENT, "setup", n, &err);
         }
-        if (!d->failed)
-            lab_driver_check_shapes(d, check, &p, &err);
-        if (!d->failed && lab_driver_is_timing_size(d, n))
-            lab_driver_time_roles(d, n, 12.0 * (double)p.cells, launch, &p, &err);
+        lab_choose_check_size(d, check, &p, &err);
+        lab_choose_time_size(d, n, 12.0 * (double)p.cells, launch, &p, &err);
         free(p.a);
         free(p.b);
         free(p.got);

@@ -11,7 +11,10 @@ set -u
 export CUDALAB_BACKEND=cuda
 
 new_exercises="warp/thread-ids warp/active-lanes divergence/halfhalf divergence/evenodd
-divergence/aos divergence/soa blockshape/sum-matrix-bounds"
+divergence/aos divergence/soa blockshape/sum-matrix-bounds blockshape/fastest-shape
+occupancy/block-size"
+# their starters use no shared memory: refused on the PTX before anything runs
+shared_exercises="divergence/halfhalf-shared divergence/evenodd-shared"
 
 # --- list and show ---
 run cudalab list
@@ -45,6 +48,28 @@ for ex in $new_exercises; do
     done
 done
 
+for ex in $shared_exercises; do
+    ch=${ex%%/*} name=${ex#*/}
+    run cudalab grade "$ex" "$CUDALAB_DATADIR_TEST/exercises/$ex/starter.cu" --no-record
+    expect_status "$ex starter: graded" 1
+    expect_out_re "$ex starter: the global version is refused" '^CONSTRAINT  shuffle[A-Za-z]+Shared does not use (ld|st)\.shared, which this exercise requires'
+    run cudalab grade "$ex" "$CUDALAB_DATADIR_TEST/solutions/$ch/$name.cu" --no-record
+    expect_status "$ex solution: graded" 1
+    expect_out_re "$ex solution: shared memory and a barrier, NO_GPU" '^NO_GPU  compiled for sm_90; no GPU'
+done
+# a choice that is no shape of the list, or no choice at all: told before any GPU is needed
+sed 's/chosenBlockX = 32;/chosenBlockX = 48;/' "$CUDALAB_DATADIR_TEST/exercises/blockshape/fastest-shape/starter.cu" >"$T/shape48.cu"
+sed '/chosenBlock/d' "$CUDALAB_DATADIR_TEST/exercises/blockshape/fastest-shape/starter.cu" >"$T/noshape.cu"
+for f in shape48 noshape; do
+    CUDALAB_BACKEND=sim run cudalab grade blockshape/fastest-shape "$T/$f.cu" --no-record
+    expect_status "fastest-shape $f: graded" 1
+done
+expect_out_re "fastest-shape without chosenBlockX: WRONG, says what to define" \
+    '^WRONG  wrong on the simulator at n = 0: defines no __device__ unsigned int chosenBlockX'
+CUDALAB_BACKEND=sim run cudalab grade blockshape/fastest-shape "$T/shape48.cu" --no-record
+expect_out_re "fastest-shape 48x32: WRONG, lists the shapes" \
+    '^WRONG  wrong on the simulator at n = 0: chosenBlock 48x32 is not one of the shapes this exercise sweeps: 32x32, 32x16, '
+
 # --- the host-code exercise: a shared object, the real driver, no GPU for the API's answers ---
 for f in exercises/occupancy/calculator/starter.cu solutions/occupancy/calculator.cu; do
     run cudalab grade occupancy/calculator "$CUDALAB_DATADIR_TEST/$f" --no-record
@@ -63,7 +88,7 @@ expect_out_re "... on every configuration" '^[0-9]{6,} configurations, 0 differ$
 
 # --- what the family drivers are told ---
 . "$E2E_SRC/tests/e2e/fake-gpu.sh"
-for fam in warp-ids warp-active shuffle-int sum-matrix records-int; do
+for fam in warp-ids warp-active shuffle-int sum-matrix records-int table-map; do
     printf '#!/bin/sh\n# %s\nprintf "%%s\\n" "$@" >"%s/args-%s"\n' "$E2E_MARK" "$T" "$fam" >"$fx/$fam"
     chmod +x "$fx/$fam"
 done
@@ -92,16 +117,29 @@ expect_eq "divergence/soa: timed at 2^24" "$(grep -- '^--timing-sizes=' <<<"$a")
 args_of blockshape/sum-matrix-bounds sum-matrix
 expect_eq "blockshape/sum-matrix-bounds: 2D shapes (256x1 is 256)" "$(grep -- '^--block=' <<<"$a")" \
     "--block=32x32,40x2,128x2,16x16,256"
+expect_eq "blockshape/sum-matrix-bounds: no choice" "$(grep -c -- '^--choose-block' <<<"$a")" 0
+args_of blockshape/fastest-shape sum-matrix
+expect_eq "blockshape/fastest-shape: the notes' 14 launchable shapes to sweep" "$(grep -- '^--block=' <<<"$a")" \
+    "--block=32x32,32x16,16x32,16x16,64x2,64x4,64x8,128,128x2,128x4,128x8,256,256x2,256x4"
+expect_eq "blockshape/fastest-shape: the file chooses" "$(grep -c -- '^--choose-block$' <<<"$a")" 1
+expect_eq "blockshape/fastest-shape: timed at 4099" "$(grep -- '^--timing-sizes=' <<<"$a")" "--timing-sizes=4099"
+args_of occupancy/block-size table-map
+expect_eq "occupancy/block-size: 15 block sizes to sweep" "$(grep -- '^--block=' <<<"$a")" \
+    "--block=32,64,96,128,192,256,320,384,448,512,576,640,768,896,1024"
+expect_eq "occupancy/block-size: the file chooses" "$(grep -c -- '^--choose-block$' <<<"$a")" 1
+args_of divergence/halfhalf-shared shuffle-int
+expect_eq "divergence/halfhalf-shared: against global half-by-half" "$(grep -- '^--baseline-kernel=' <<<"$a")" \
+    "--baseline-kernel=shuffleHalfHalf"
 
 # --- the real family drivers: argument checks, then no GPU ---
-for fam in warp-ids warp-active shuffle-int sum-matrix records-int; do
+for fam in warp-ids warp-active shuffle-int sum-matrix records-int table-map; do
     drv=$CUDALAB_LIBEXECDIR_TEST/$fam
     common=(--report-fd 3 --lab-kernels "$CUDALAB_LIBEXECDIR_TEST/lab-kernels.ptx" --student s.cubin
         --baseline cpu --reference r.cubin --kernel k --sizes 1000)
-    for bad in 256x8 0 40x2x2x2 32x 2048 1,2,3,4,5,6,7,8,9; do
+    for bad in 256x8 0 40x2x2x2 32x 2048 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17; do
         run "$drv" "${common[@]}" --block "$bad"
         expect_status "$fam --block $bad: refused" 2
-        expect_err "$fam --block $bad: says what a shape is" "--block needs up to 8 shapes X, XxY or XxYxZ of 1..1024 threads"
+        expect_err "$fam --block $bad: says what a shape is" "--block needs up to 16 shapes X, XxY or XxYxZ of 1..1024 threads"
     done
     run "$drv" "${common[@]}" --block 40x2,8x4x2 3>"$T/report-$fam.json"
     expect_status "$fam without a GPU: a report" 0

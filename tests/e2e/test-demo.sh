@@ -15,9 +15,9 @@ expect_err "demo without a chapter: usage" "usage: cudalab demo CHAPTER [--json]
 run cudalab demo nosuch
 expect_status "demo of an unknown chapter" 2
 expect_err "demo of an unknown chapter says so" "cudalab: unknown chapter 'nosuch'"
-run cudalab demo warp
+run cudalab demo dynpar
 expect_status "demo of a chapter without a demo" 2
-expect_err "a chapter without a demo says so" "cudalab: chapter 'warp' has no demo"
+expect_err "a chapter without a demo says so" "cudalab: chapter 'dynpar' has no demo"
 run cudalab demo occupancy --fast
 expect_status "demo with an unknown option" 2
 expect_err "an unknown option is named" "demo: unexpected argument '--fast'"
@@ -35,6 +35,30 @@ for ch in divergence occupancy blockshape; do
     expect_json "demo $ch --json: a no_gpu demo report" \
         'j["kind"] == "demo" and j["chapter"] == "'$ch'" and j["status"] == "no_gpu" and j["version"] == 1'
 done
+# the warp chapter's demo times nothing: with no GPU it runs on the PTX simulator
+run cudalab demo warp --json
+expect_status "demo warp without a GPU: runs on the simulator" 0
+expect_json "demo warp: status ok on the simulator, two tables" \
+    'j["status"] == "ok" and j["backend"] == "sim" and len(j["sections"]) == 2'
+expect_json "demo warp: the 40x2 block's third warp holds row 1's last 16 threads, 16 lanes idle" \
+    '[r[1:] for r in j["sections"][0]["rows"] if r[0] == "(40,2)"] == [
+        [0, "(0,0)", "(31,0)", "0-31", 32, 0, "0xffffffff"],
+        [1, "(32,0)", "(23,1)", "32-63", 32, 0, "0xffffffff"],
+        [2, "(24,1)", "(39,1)", "64-79", 16, 16, "0x0000ffff"]]'
+expect_json "demo warp: a 3D block's warps run x, then y, then z" \
+    '[r[2:4] for r in j["sections"][0]["rows"] if r[0] == "(16,3,3)"][1] == ["(0,2,0)", "(15,0,1)"]'
+expect_json "demo warp: warps measured = ceil(threads / 32) for every shape" \
+    'all(r[2] == r[3] == -(-r[1] // 32) and r[5] == r[4] - r[1] for r in j["sections"][1]["rows"])
+     and [r[0] for r in j["sections"][1]["rows"]][:3] == ["(32)", "(33)", "(40,2)"]'
+expect_eq "demo warp: no note of a different cut" "$(grep -c 'cut this block differently' <<<"$OUT")" 0
+run cudalab demo warp
+expect_out "demo warp, text: names the simulator" "demo warp on cudalab PTX simulator (sim)"
+expect_out_re "demo warp, text: the 40x2 block's partial warp" '^  \(40,2\) +2 +\(24,1\) +\(39,1\) +64-79 +16 +16 +0x0000ffff$'
+# $CUDALAB_BACKEND=sim forces the simulator; a demo that times refuses it with a reason
+CUDALAB_BACKEND=sim run cudalab demo divergence --json
+expect_json "demo divergence on the simulator: an error that says why" \
+    'j["backend"] == "sim" and j["status"] == "error" and "no clock" in j["reason"]'
+
 # under ncu a demo driver only launches its kernels: no report fd needed, no report
 run "$CUDALAB_LIBEXECDIR_TEST/demo-divergence" --ncu-child --backend cuda \
     --lab-kernels "$CUDALAB_LIBEXECDIR_TEST/lab-kernels.ptx"
@@ -81,10 +105,12 @@ expect_out_re "replayed demo: bar chart: 62.6 of 76.6 is 33 wide" '^  \(32,32\) 
 expect_out "replayed demo: the note" "note: block (256,8) = 2048 threads is over the limit of 1024"
 expect_cmd "the driver got --backend=cuda" grep -Fqx -- "--backend=cuda" "$T/driver-args"
 expect_cmd "the driver got --lab-kernels" grep -Fqx -- "--lab-kernels=$fx/lab-kernels.ptx" "$T/driver-args"
-step=$(grep -- '--step=' "$T/driver-args")
-expect_eq "the driver got one --step per exercise" "$(grep -c -- '--step=' "$T/driver-args")" 1
+step=$(grep -m1 -- '--step=' "$T/driver-args")
+expect_eq "the driver got one --step per exercise" "$(grep -c -- '--step=' "$T/driver-args")" 2
 expect_eq "the step: id, kernel, family, first block shape, unroll" \
     "$(cut -d, -f1-5 <<<"$step")" "--step=blockshape/sum-matrix-bounds,sumMatrixOnGPU2D,sum-matrix,32x32,1"
+expect_eq "the second step: the shape-choosing exercise" \
+    "$(grep -- '--step=' "$T/driver-args" | sed -n 2p | cut -d, -f1-3)" "--step=blockshape/fastest-shape,sumMatrixOnGPU2D,sum-matrix"
 module=${step##*,}
 [ -s "$module" ] && [ "${module##*.}" = cubin ]
 check "the step's module is a compiled cubin ($module)" $?

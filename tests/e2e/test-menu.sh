@@ -35,7 +35,7 @@ export EDIT_FROM=$T/broken.cu
 menu_session
 wait_screen "home: overall progress" "Progress: 0 of $(cudalab list --json | grep -c '"id":') exercises passed, 0/"
 wait_screen "home: says there is no GPU" "no GPU: compile-only"
-wait_screen "home: the chapter" "Parallel reduction  (chapter text)"
+wait_screen "home: the chapters" "Warp execution  (chapter text)"
 tmux_keys / "Parallel reduction  (chapter" Enter Enter
 wait_screen "chapter: the text rendered from docs/" "A reduction turns many values into one"
 wait_screen "chapter: a code block, indented" "    int sum = 0;"

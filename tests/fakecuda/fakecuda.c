@@ -23,6 +23,13 @@
  *   int-partials   writes block b's exact int sum to g_odata[b]
  *   int-tail       as int-partials, but sums the whole block, past n too
  *   int-missing    as int-partials, but the last block writes nothing
+ * Modules for the sum-matrix driver (C = A + B, nx x ny, a 2D grid) take
+ *   matrix         every C element inside the matrix, none outside; its cost
+ *                  grows with the block's distance from 256 threads: cost x (1 + 0.08 x
+ *                  |log2(threads / 256)|), so 1024-thread blocks are 16 % slower and
+ *                  blocks over 1024 threads fail to launch
+ * and `choose=XxY` gives the module __device__ globals chosenBlockX = X and chosenBlockY = Y
+ * (common/choose.h).
  * cuCtxSetLimit accepts any limit, unless $FAKECUDA_REFUSE_LIMIT is set.
  * Time is a virtual clock: a launch adds `cost` ns, a device copy one ns per
  * kilobyte; events read the clock.  Any other module (the lab's own
@@ -53,6 +60,7 @@ typedef struct module {
     double cost_ns;
     size_t sum_bytes;
     double dev_sum[1]; /* room for a float or a double */
+    unsigned choice[2]; /* choose=XxY: chosenBlockX, chosenBlockY */
 } module;
 
 static double clock_ns;
@@ -231,6 +239,9 @@ cuModuleLoadDataEx(void **out, const void *image, unsigned n, void *options, voi
     m->cost_ns = *v ? atof(v) : 1000;
     read_key(m->text, "sum_bytes=", v, sizeof(v));
     m->sum_bytes = *v ? (size_t)atoi(v) : 0;
+    read_key(m->text, "choose=", v, sizeof(v));
+    if (*v && sscanf(v, "%ux%u", &m->choice[0], &m->choice[1]) != 2)
+        return INVALID_VALUE;
     *out = m;
     return OK;
 }
@@ -270,6 +281,12 @@ cuModuleGetGlobal_v2(CUdeviceptr *p, size_t *bytes, void *mod, const char *name)
 {
     module *m = as_module(mod);
 
+    for (int i = 0; i < 2; i++)
+        if (m->choice[0] && !strcmp(name, i ? "chosenBlockY" : "chosenBlockX")) {
+            *p = (CUdeviceptr)(uintptr_t)&m->choice[i];
+            *bytes = sizeof(m->choice[i]);
+            return OK;
+        }
     if (strcmp(name, "dev_sum") || !m->sum_bytes)
         return NOT_FOUND;
     *p = (CUdeviceptr)(uintptr_t)m->dev_sum;
@@ -327,6 +344,25 @@ run_int_sum(module *m, unsigned grid, unsigned block, void **params)
     }
 }
 
+/* One launch of the sum-matrix contract, on the host; its cost. */
+static double
+run_matrix(module *m, unsigned gx, unsigned gy, unsigned bx, unsigned by, void **params)
+{
+    const float *a = *(const float **)params[0], *b = *(const float **)params[1];
+    float *c = *(float **)params[2];
+    unsigned nx = *(unsigned *)params[3], ny = *(unsigned *)params[4];
+    unsigned steps = 0; /* |log2(threads / 256)|, rounded down */
+
+    for (unsigned iy = 0; iy < gy * by && iy < ny; iy++)
+        for (unsigned ix = 0; ix < gx * bx && ix < nx; ix++)
+            c[(size_t)iy * nx + ix] = a[(size_t)iy * nx + ix] + b[(size_t)iy * nx + ix];
+    for (unsigned t = bx * by; t >= 512; t /= 2)
+        steps++;
+    for (unsigned t = bx * by; t <= 128; t *= 2)
+        steps++;
+    return m->cost_ns * (1 + 0.08 * steps);
+}
+
 CUresult
 cuCtxSetLimit(int limit, size_t value)
 {
@@ -340,9 +376,15 @@ cuLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, uns
 {
     function *f = fn;
 
-    (void)gy, (void)gz, (void)by, (void)bz, (void)shared, (void)stream, (void)extra;
+    (void)gz, (void)bz, (void)shared, (void)stream, (void)extra;
     if (!*f->m->mode)
         return OK; /* the lab's own kernels */
+    if (bx * by * bz > 1024)
+        return INVALID_VALUE;
+    if (!strcmp(f->m->mode, "matrix")) {
+        clock_ns += run_matrix(f->m, gx, gy, bx, by, params);
+        return OK;
+    }
     if (!strncmp(f->m->mode, "int-", 4))
         run_int_sum(f->m, gx, bx, params);
     else

@@ -1,0 +1,186 @@
+/*
+ * table-map.c - the driver for the table-lookup family of the occupancy
+ * chapter:
+ *
+ *     __global__ void K(const int *in, const int *table, int *out, unsigned int n)
+ *
+ * out[i] = table[in[i] % 10240] for every i < n, the 40 KiB table staged in
+ * each block's shared memory.  The kernel loops over the input with a grid
+ * stride; the grid is one wave of resident blocks: as many blocks of the
+ * launched shape as fit on an SM (the CUDA occupancy API, for the module's
+ * own kernel) times the SMs.  On the simulator, which has no occupancy API,
+ * 4 blocks per SM.
+ *
+ * Checks: every element of out, poisoned before each run, and a guard zone
+ * after it that must stay poisoned.  Timing: student, baseline and reference
+ * interleaved (8n bytes), or with --choose-block (occupancy/block-size) the
+ * student's kernel at every shape of --block (common/choose.h).
+ */
+#include "common/choose.h"
+#include "common/driver.h"
+#include "common/rng.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define TABLE 10240
+#define POISON_OUT 0x7EADBEEF
+#define GUARD 1024
+#define SIM_BLOCKS_PER_SM 4
+
+typedef struct problem {
+    lab_driver *d;
+    unsigned long n;
+    size_t words; /* n + GUARD */
+    int32_t *in, *table, *got;
+    lab_dptr d_in, d_table, d_out;
+    struct {
+        unsigned threads, grid;
+    } cache[LAB_ROLE_COUNT][16]; /* the grid of each (role, block size) met so far */
+} problem;
+
+/* One wave of resident blocks of `threads` for role's kernel, at most enough to cover n. */
+static int
+grid_of(problem *p, lab_role role, unsigned threads, unsigned *out, lab_err *err)
+{
+    lab_driver *d = p->d;
+    unsigned long need = (p->n + threads - 1) / threads;
+    unsigned per_sm = SIM_BLOCKS_PER_SM;
+    lab_occupancy o;
+    size_t i;
+    int rc;
+
+    for (i = 0; i < 16 && p->cache[role][i].threads; i++)
+        if (p->cache[role][i].threads == threads) {
+            *out = p->cache[role][i].grid;
+            return 0;
+        }
+    if (d->ops->occupancy) {
+        if ((rc = d->ops->occupancy(d->module[role], d->mangled[role], threads, 0, &o, err)) < 0)
+            return rc;
+        if (o.blocks_per_sm < 1)
+            return lab_err_set(err, LAB_EINVAL,
+                               "a block of %u threads does not fit on an SM (%d registers per "
+                               "thread, %d bytes of shared memory per block)",
+                               threads, o.regs, o.static_smem);
+        per_sm = (unsigned)o.blocks_per_sm;
+    }
+    *out = per_sm * (unsigned)d->info.sm_count;
+    if (*out > need)
+        *out = (unsigned)need;
+    if (i < 16)
+        p->cache[role][i].threads = threads, p->cache[role][i].grid = *out;
+    return 0;
+}
+
+static int
+launch(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
+{
+    problem *p = ctx;
+    unsigned int n = (unsigned int)p->n;
+    lab_dim3 grid = { 1, 1, 1 };
+    void *args[] = { &p->d_in, &p->d_table, &p->d_out, &n };
+    int rc;
+
+    if ((rc = grid_of(p, role, shape.x * shape.y * shape.z, &grid.x, err)) < 0)
+        return rc;
+    return lab_driver_launch(p->d, role, grid, shape, 0, args, err);
+}
+
+static int
+check(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
+{
+    problem *p = ctx;
+    lab_driver *d = p->d;
+    unsigned grid = 0;
+    char detail[256] = "";
+    size_t bad = 0;
+    long first_bad = -1;
+    int rc;
+
+    if ((rc = lab_driver_run_poisoned(d, role, p->n, shape, launch, p, p->d_out, (uint32_t *)p->got,
+                                      p->words, POISON_OUT, err)) < 0)
+        return rc;
+    for (size_t i = 0; i < p->words; i++) {
+        int32_t want = i < p->n ? p->table[(uint32_t)p->in[i] % TABLE] : POISON_OUT;
+        if (p->got[i] == want || bad++)
+            continue;
+        first_bad = (long)i;
+        if (i >= p->n)
+            snprintf(detail, sizeof(detail), "block %u: wrote out[%zu], past n = %lu", shape.x, i,
+                     p->n);
+        else if (p->got[i] == POISON_OUT)
+            snprintf(detail, sizeof(detail), "block %u: out[%zu] was never written", shape.x, i);
+        else
+            snprintf(detail, sizeof(detail), "block %u: out[%zu] = %d, expected table[%u] = %d",
+                     shape.x, i, p->got[i], (uint32_t)p->in[i] % TABLE, want);
+    }
+    grid_of(p, role, shape.x * shape.y * shape.z, &grid, err);
+    return lab_driver_add_case(d, p->n, role, grid, (double)p->n,
+                               (double)(p->n - (bad < p->n ? bad : p->n)), bad, first_bad, detail,
+                               err);
+}
+
+static int
+setup(problem *p, lab_rng *rng, lab_err *err)
+{
+    lab_driver *d = p->d;
+    int rc;
+
+    p->words = p->n + GUARD;
+    p->in = malloc(p->words * 4);
+    p->table = malloc(TABLE * 4);
+    p->got = malloc(p->words * 4);
+    if (!p->in || !p->table || !p->got)
+        return lab_err_set(err, LAB_ENOMEM, "out of memory for %lu elements", p->n);
+    for (size_t i = 0; i < p->words; i++)
+        p->in[i] = (int32_t)lab_rng_below(rng, 1u << 30);
+    for (size_t i = 0; i < TABLE; i++)
+        p->table[i] = (int32_t)lab_rng_below(rng, 1u << 30);
+    if ((rc = d->ops->alloc(d->dev, p->words * 4, &p->d_in, err)) < 0 ||
+        (rc = d->ops->alloc(d->dev, TABLE * 4, &p->d_table, err)) < 0 ||
+        (rc = d->ops->alloc(d->dev, p->words * 4, &p->d_out, err)) < 0 ||
+        (rc = d->ops->copy_in(d->dev, p->d_in, p->in, p->words * 4, err)) < 0 ||
+        (rc = d->ops->copy_in(d->dev, p->d_table, p->table, TABLE * 4, err)) < 0)
+        return rc;
+    return 0;
+}
+
+static void
+run(lab_driver *d)
+{
+    lab_err err = LAB_ERR_INIT;
+    lab_rng rng;
+
+    lab_rng_seed(&rng, d->args.seed);
+    for (size_t s = 0; s < d->args.nsizes && !d->failed; s++) {
+        problem *p = calloc(1, sizeof(*p));
+        unsigned long n = d->args.sizes[s];
+
+        if (!p) {
+            lab_err_set(&err, LAB_ENOMEM, "out of memory");
+            lab_driver_fail(d, LAB_ROLE_STUDENT, "setup", n, &err);
+            break;
+        }
+        *p = (problem){ .d = d, .n = n };
+        if (setup(p, &rng, &err) < 0)
+            lab_driver_fail(d, LAB_ROLE_STUDENT, "setup", n, &err);
+        lab_choose_check_size(d, check, p, &err);
+        lab_choose_time_size(d, n, 8.0 * (double)n, launch, p, &err);
+        free(p->in);
+        free(p->table);
+        free(p->got);
+        free(p);
+    }
+}
+
+int
+main(int argc, char **argv)
+{
+    lab_driver d;
+
+    if (lab_driver_start(&d, argc, argv, "table-map", "PKiS0_Pij") == 0 && !d.args.probe)
+        run(&d);
+    return lab_driver_finish(&d);
+}
