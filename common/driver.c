@@ -347,7 +347,11 @@ int
 lab_driver_fail(lab_driver *d, lab_role role, const char *stage, unsigned long size,
                 const lab_err *err)
 {
-    const lab_dev_error *de = d->dev && d->ops->last_error ? d->ops->last_error(d->dev) : NULL;
+    /* the device's last error names this failure only when it is a device failure: a lookup the
+     * driver expected to fail (an optional symbol) leaves its code behind */
+    const lab_dev_error *de = err->code == LAB_EDEVICE && d->dev && d->ops->last_error
+                                  ? d->ops->last_error(d->dev)
+                                  : NULL;
     cJSON *e;
 
     d->failed = true;

@@ -17,7 +17,6 @@
 #define FLUSH_MAX (256u << 20) /* bytes; 5x the H100's 50 MiB L2 */
 #define FLUSH_MIN (16u << 20)
 #define CHECK_EVERY 10 /* rounds between looks at the stop rule */
-#define MAX_KERNELS 8
 
 int
 lab_timing_init(lab_timing *t, const lab_dev_ops *ops, lab_dev *dev, lab_module *lab_kernels,
@@ -118,14 +117,14 @@ int
 lab_timing_run(lab_timing *t, const lab_timed_kernel *kernels, size_t n, const lab_timing_opts *o,
                lab_timing_result *results, lab_err *err)
 {
-    lab_timer *timers[MAX_KERNELS] = { 0 };
-    double *samples[MAX_KERNELS] = { 0 };
+    lab_timer *timers[LAB_TIMING_MAX_KERNELS] = { 0 };
+    double *samples[LAB_TIMING_MAX_KERNELS] = { 0 };
     size_t count = 0, alloc = 0, round;
     double deadline = lab_clock_now() + o->time_cap_s;
     bool capped = false;
     int rc = 0;
 
-    if (n == 0 || n > MAX_KERNELS)
+    if (n == 0 || n > LAB_TIMING_MAX_KERNELS)
         return lab_err_set(err, LAB_EINVAL, "cannot time %zu kernels at once", n);
     for (size_t i = 0; i < n; i++)
         if ((rc = t->ops->timer_new(t->dev, &timers[i], err)) < 0)

@@ -26,6 +26,10 @@ typedef struct lab_timed_kernel {
     void *ctx;
 } lab_timed_kernel;
 
+/* Kernels timed together, interleaved: the three roles, or every shape of a block-size sweep
+ * (the catalog's LAB_MAX_BLOCK_SHAPES). */
+#define LAB_TIMING_MAX_KERNELS 16
+
 typedef struct lab_timing_opts {
     unsigned min_samples; /* per kernel before the stop rule is looked at; 300 */
     double ci_target;     /* stop when every median's 95 % CI is within this; 0.0025 */

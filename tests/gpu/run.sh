@@ -12,6 +12,11 @@
 #  - each chapter demo (cudalab demo CHAPTER) reports status ok, holds what the
 #    chapter claims, and prints its tables.
 # Logs of every grading go to $CUDALAB_GPU_LOG (default: a temp dir).
+# CUDALAB_GPU_PARTS picks parts (default all, in this order): "grade" (every
+# reference and starter), "examples" (check-exercise over the exercises with
+# examples, or the ids in $CUDALAB_GPU_EXAMPLES), "faults" (sandbox, planted
+# kernels), "tools" (menu, calibrate), "demos" (every chapter demo, the choice
+# sweeps).  A machine that limits one command's time runs them one by one.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 bin=${CUDALAB_BIN:-$root/bin/cudalab}
@@ -20,6 +25,8 @@ log=${CUDALAB_GPU_LOG:-$tmp/log}
 mkdir -p "$log"
 export XDG_DATA_HOME=$tmp/data XDG_CACHE_HOME=$tmp/cache
 pass=0 fail=0
+parts=" ${CUDALAB_GPU_PARTS:-grade examples faults tools demos} "
+part() { [[ $parts == *" $1 "* ]]; } # part NAME: that part was asked for
 
 # json_field FILE KEY: one field of a grading's --json output
 json_field() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$1" "$2" 2>/dev/null; }
@@ -43,6 +50,7 @@ fi
 nvidia-smi --query-gpu=name,clocks.sm,clocks.mem,driver_version --format=csv,noheader 2>/dev/null
 
 exercises=$("$bin" list --json | python3 -c 'import json,sys; [print(e["id"]) for e in json.load(sys.stdin)["exercises"]]')
+part grade || exercises=
 for ex in $exercises; do
     ch=${ex%%/*} name=${ex#*/}
     for i in $(seq "${CUDALAB_GPU_REPEAT:-1}"); do
@@ -53,7 +61,9 @@ done
 
 # the driver under bubblewrap (uid 65534 in a user namespace, only /dev/nvidia* of /dev):
 # the GPU must work there for batch grading
-if bwrap --ro-bind / / --unshare-all --unshare-user --uid 65534 --gid 65534 true 2>/dev/null; then
+if ! part faults; then
+    :
+elif bwrap --ro-bind / / --unshare-all --unshare-user --uid 65534 --gid 65534 true 2>/dev/null; then
     CUDALAB_SANDBOX=on grade sandboxed-reference PASS reduction/neighbored-less \
         "$root/solutions/reduction/neighbored-less.cu"
 else
@@ -62,85 +72,93 @@ fi
 
 # the examples (ok, wrong, cheat) of every exercise that has some get the verdict they name
 # (the loop above already graded every solution and starter)
-with_examples=$(cd "$root/exercises" && for d in */*/examples; do [ -d "$d" ] && dirname "$d"; done)
-if "$bin" check-exercise $with_examples >"$log/check-exercise.txt" 2>&1; then
+with_examples=${CUDALAB_GPU_EXAMPLES:-$(cd "$root/exercises" && for d in */*/examples; do [ -d "$d" ] && dirname "$d"; done)}
+if ! part examples; then
+    :
+elif "$bin" check-exercise $with_examples >"$log/check-exercise.txt" 2>&1; then
     pass=$((pass + 1)); printf 'ok   %-32s %s\n' check-exercise-all "$(tail -1 "$log/check-exercise.txt")"
 else
     fail=$((fail + 1)); printf 'FAIL %-32s\n' check-exercise-all; grep -v ' note: ' "$log/check-exercise.txt"
 fi
 
-# planted kernels, graded as reduction/neighbored-less; the endless one on a
-# copy of the catalog whose run timeout is 10 s instead of 120
-grade planted-wrong WRONG reduction/neighbored-less "$root/tests/gpu/planted/wrong.cu"
-grade planted-out-of-bounds RUNTIME_ERROR reduction/neighbored-less "$root/tests/gpu/planted/out-of-bounds.cu"
-# the float family, references with a planted fault (tests/gpu/planted/*.sed): NaN past n reaches
-# the sum; a block's partial is never written
-sed -f "$root/tests/gpu/planted/float-no-tail.sed" "$root/solutions/reduction/sum-add-first.cu" >"$tmp/no-tail.cu"
-grade planted-float-no-tail WRONG reduction/sum-add-first "$tmp/no-tail.cu"
-sed -f "$root/tests/gpu/planted/float-missing-partial.sed" "$root/solutions/reduction/sum-two-level.cu" >"$tmp/missing-partial.cu"
-grade planted-float-missing-partial WRONG reduction/sum-two-level "$tmp/missing-partial.cu"
-# the nested (dynamic parallelism) family: a chain that ignores n reads the poison past it
-sed -f "$root/tests/gpu/planted/nested-no-bound.sed" "$root/solutions/dynpar/nested-reduce.cu" >"$tmp/nested-no-bound.cu"
-grade planted-nested-no-bound WRONG dynpar/nested-reduce "$tmp/nested-no-bound.cu"
-cp -r "$root/exercises" "$root/solutions" "$root/docs" "$tmp/"
-sed -i 's/^run_timeout *=.*/run_timeout = 10/' "$tmp/exercises/reduction/neighbored-less/exercise.ini"
-start=$(date +%s)
-CUDALAB_DATADIR=$tmp grade planted-endless TIMEOUT reduction/neighbored-less "$root/tests/gpu/planted/endless.cu"
-echo "     (endless kernel stopped after $(( $(date +%s) - start )) s for two gradings)"
-grade after-endless-reference PASS reduction/neighbored-less "$root/solutions/reduction/neighbored-less.cu"
-if pgrep -f 'libexec/cudalab/reduce-' >/dev/null; then
-    fail=$((fail + 1)); echo "FAIL a driver process survived:"; pgrep -af 'libexec/cudalab/reduce-'
-else
-    pass=$((pass + 1)); echo "ok   no driver process left behind"
-fi
-
-# the menu: a passing solution graded on screen (tests/gpu/menu.sh)
-if "$root/tests/gpu/menu.sh" "$bin" "$log"; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
-# calibrate: this GPU's thresholds stored and applied (tests/gpu/calibrate.sh)
-if "$root/tests/gpu/calibrate.sh" "$bin" "$log"; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
-# demos: each runs once, reports status ok, holds what its chapter claims and prints its
-# tables (kept in the log dir: demo-CHAPTER.txt, and demo-CHAPTER.json, the report as sent,
-# which is what tests/fixtures/demo wants)
-# demo CHAPTER CHECK: CHECK is Python on the report as j
-demo() {
-    local ch=$1 check=$2
-    NO_COLOR=1 "$bin" demo "$ch" --save "$log/demo-$ch.json" >"$log/demo-$ch.txt" 2>"$log/demo-$ch.err"
-    if python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); sys.exit(not (j["status"] == "ok" and eval(sys.argv[2])))' \
-        "$log/demo-$ch.json" "$check" 2>>"$log/demo-$ch.err"; then
-        pass=$((pass + 1)); printf 'ok   demo %s\n' "$ch"
+if part faults; then
+    # planted kernels, graded as reduction/neighbored-less; the endless one on a
+    # copy of the catalog whose run timeout is 10 s instead of 120
+    grade planted-wrong WRONG reduction/neighbored-less "$root/tests/gpu/planted/wrong.cu"
+    grade planted-out-of-bounds RUNTIME_ERROR reduction/neighbored-less "$root/tests/gpu/planted/out-of-bounds.cu"
+    # the float family, references with a planted fault (tests/gpu/planted/*.sed): NaN past n reaches
+    # the sum; a block's partial is never written
+    sed -f "$root/tests/gpu/planted/float-no-tail.sed" "$root/solutions/reduction/sum-add-first.cu" >"$tmp/no-tail.cu"
+    grade planted-float-no-tail WRONG reduction/sum-add-first "$tmp/no-tail.cu"
+    sed -f "$root/tests/gpu/planted/float-missing-partial.sed" "$root/solutions/reduction/sum-two-level.cu" >"$tmp/missing-partial.cu"
+    grade planted-float-missing-partial WRONG reduction/sum-two-level "$tmp/missing-partial.cu"
+    # the nested (dynamic parallelism) family: a chain that ignores n reads the poison past it
+    sed -f "$root/tests/gpu/planted/nested-no-bound.sed" "$root/solutions/dynpar/nested-reduce.cu" >"$tmp/nested-no-bound.cu"
+    grade planted-nested-no-bound WRONG dynpar/nested-reduce "$tmp/nested-no-bound.cu"
+    cp -r "$root/exercises" "$root/solutions" "$root/docs" "$tmp/"
+    sed -i 's/^run_timeout *=.*/run_timeout = 10/' "$tmp/exercises/reduction/neighbored-less/exercise.ini"
+    start=$(date +%s)
+    CUDALAB_DATADIR=$tmp grade planted-endless TIMEOUT reduction/neighbored-less "$root/tests/gpu/planted/endless.cu"
+    echo "     (endless kernel stopped after $(( $(date +%s) - start )) s for two gradings)"
+    grade after-endless-reference PASS reduction/neighbored-less "$root/solutions/reduction/neighbored-less.cu"
+    if pgrep -f 'libexec/cudalab/reduce-' >/dev/null; then
+        fail=$((fail + 1)); echo "FAIL a driver process survived:"; pgrep -af 'libexec/cudalab/reduce-'
     else
-        fail=$((fail + 1)); printf 'FAIL demo %s (check: %s)\n' "$ch" "$check"
-        cat "$log/demo-$ch.err" "$log/demo-$ch.txt"
+        pass=$((pass + 1)); echo "ok   no driver process left behind"
     fi
-}
-rows() { echo "j['sections'][$1]['rows']"; } # rows N: the rows of section N
-# with Nsight Compute on PATH the ncu sections must hold numbers (H100-NOTES.md: long branches
-# by thread below 100 % (50 % there, 75 % measured later); branch-free kernels 0 or nothing)
-if command -v ncu >/dev/null; then
-    ncu_div="and all(r[3] == 'measured' for r in $(rows 2)) and $(rows 2)[0][1] in (0, None) and $(rows 2)[8][1] < 100"
-    ncu_shape="and all(r[6] == 'measured' and r[2] > 0 for r in $(rows 1))"
-else
-    ncu_div="and all(r[3] == 'ncu not found' for r in $(rows 2))"
-    ncu_shape="and all(r[6] == 'ncu not found' for r in $(rows 1))"
 fi
-# long branches: split by warp costs nothing over the same work undivided, split by thread does
-demo divergence "all(r[6] == 0 for r in $(rows 0)) and $(rows 0)[3][4] == 0 and $(rows 0)[4][4] > 0 and $(rows 1)[2][4] < 1.15 and $(rows 1)[3][4] > 1.3 $ncu_div"
-# warps of a 40x2 block measured on the GPU: the third holds 16 threads; warps = ceil(threads / 32)
-demo warp "[r[5] for r in $(rows 0) if r[0] == '(40,2)'] == [32, 32, 16] and all(r[2] == r[3] for r in $(rows 1))"
-demo occupancy "any(r[0] == 'measured copy bandwidth' and r[1] > 0 for r in $(rows 0))"
-demo blockshape "'invalid argument' in $(rows 0)[14][-1] and all(r[6] == 0 for r in $(rows 0)[:14]) $ncu_shape"
-# the reduction ladder: every rung's sum right, the single pass at 2^28 near the memory's speed
-demo reduction "all(r[-1] == 'ok' for r in $(rows 0)) and all(r[-1] == 'ok' for r in $(rows 1)) and max(r[4] for r in $(rows 1)) > 85"
 
-echo
-for ch in warp divergence occupancy blockshape; do
-    [ -f "$log/demo-$ch.txt" ] && cat "$log/demo-$ch.txt" && echo
-done
-# the choice exercises' sweeps: every block shape's time, the reference's choice marked
-for ex in occupancy/block-size blockshape/fastest-shape; do
-    "$bin" grade "$ex" "$root/solutions/$ex.cu" --no-record 2>&1 | sed -n '/every shape timed/,$p'
+if part tools; then
+    # the menu: a passing solution graded on screen (tests/gpu/menu.sh)
+    if "$root/tests/gpu/menu.sh" "$bin" "$log"; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+    # calibrate: this GPU's thresholds stored and applied (tests/gpu/calibrate.sh)
+    if "$root/tests/gpu/calibrate.sh" "$bin" "$log"; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+fi
+if part demos; then
+    # demos: each runs once, reports status ok, holds what its chapter claims and prints its
+    # tables (kept in the log dir: demo-CHAPTER.txt, and demo-CHAPTER.json, the report as sent,
+    # which is what tests/fixtures/demo wants)
+    # demo CHAPTER CHECK: CHECK is Python on the report as j
+    demo() {
+        local ch=$1 check=$2
+        NO_COLOR=1 "$bin" demo "$ch" --save "$log/demo-$ch.json" >"$log/demo-$ch.txt" 2>"$log/demo-$ch.err"
+        if python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); sys.exit(not (j["status"] == "ok" and eval(sys.argv[2])))' \
+            "$log/demo-$ch.json" "$check" 2>>"$log/demo-$ch.err"; then
+            pass=$((pass + 1)); printf 'ok   demo %s\n' "$ch"
+        else
+            fail=$((fail + 1)); printf 'FAIL demo %s (check: %s)\n' "$ch" "$check"
+            cat "$log/demo-$ch.err" "$log/demo-$ch.txt"
+        fi
+    }
+    rows() { echo "j['sections'][$1]['rows']"; } # rows N: the rows of section N
+    # with Nsight Compute on PATH the ncu sections must hold numbers (H100-NOTES.md: long branches
+    # by thread below 100 % (50 % there, 75 % measured later); branch-free kernels 0 or nothing)
+    if command -v ncu >/dev/null; then
+        ncu_div="and all(r[3] == 'measured' for r in $(rows 2)) and $(rows 2)[0][1] in (0, None) and $(rows 2)[8][1] < 100"
+        ncu_shape="and all(r[6] == 'measured' and r[2] > 0 for r in $(rows 1))"
+    else
+        ncu_div="and all(r[3] == 'ncu not found' for r in $(rows 2))"
+        ncu_shape="and all(r[6] == 'ncu not found' for r in $(rows 1))"
+    fi
+    # long branches: split by warp costs nothing over the same work undivided, split by thread does
+    demo divergence "all(r[6] == 0 for r in $(rows 0)) and $(rows 0)[3][4] == 0 and $(rows 0)[4][4] > 0 and $(rows 1)[2][4] < 1.15 and $(rows 1)[3][4] > 1.3 $ncu_div"
+    # warps of a 40x2 block measured on the GPU: the third holds 16 threads; warps = ceil(threads / 32)
+    demo warp "[r[5] for r in $(rows 0) if r[0] == '(40,2)'] == [32, 32, 16] and all(r[2] == r[3] for r in $(rows 1))"
+    demo occupancy "any(r[0] == 'measured copy bandwidth' and r[1] > 0 for r in $(rows 0))"
+    demo blockshape "'invalid argument' in $(rows 0)[14][-1] and all(r[6] == 0 for r in $(rows 0)[:14]) $ncu_shape"
+    # the reduction ladder: every rung's sum right, the single pass at 2^28 near the memory's speed
+    demo reduction "all(r[-1] == 'ok' for r in $(rows 0)) and all(r[-1] == 'ok' for r in $(rows 1)) and max(r[4] for r in $(rows 1)) > 85"
+
     echo
-done
+    for ch in warp divergence occupancy blockshape; do
+        [ -f "$log/demo-$ch.txt" ] && cat "$log/demo-$ch.txt" && echo
+    done
+    # the choice exercises' sweeps: every block shape's time, the reference's choice marked
+    for ex in occupancy/block-size blockshape/fastest-shape; do
+        "$bin" grade "$ex" "$root/solutions/$ex.cu" --no-record 2>&1 | sed -n '/every shape timed/,$p'
+        echo
+    done
+fi
 for f in neighbored-less-reference-1 neighbored-reference-1 sum-shuffle-reference-1 \
     sum-two-level-reference-1 nested-reduce-reference-1; do
     [ -f "$log/$f.txt" ] && cat "$log/$f.txt" && echo
