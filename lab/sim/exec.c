@@ -998,8 +998,8 @@ store_bits(uint8_t *p, unsigned t, uint64_t v)
 }
 
 static void
-count_access(sim_worker *wk, const sim_insn *in, const uint64_t *addr, const uint8_t *spaces,
-             uint32_t m, uint32_t bytes, bool store)
+count_access(sim_worker *wk, const uint64_t *addr, const uint8_t *spaces, uint32_t m,
+             uint32_t bytes, sim_access kind)
 {
     uint32_t gm = 0, sm = 0;
 
@@ -1010,10 +1010,11 @@ count_access(sim_worker *wk, const sim_insn *in, const uint64_t *addr, const uin
         else if (spaces[l] == SP_SHARED)
             sm |= 1u << l;
     }
-    (void)in;
     if (gm)
-        lab_sim__count_global(&wk->metrics, store, addr, gm, bytes);
-    if (sm)
+        lab_sim__count_global(&wk->metrics, kind, addr, gm, bytes);
+    if (sm && kind == SIM_ACCESS_ATOM) /* no ld/st wavefronts: ATOMS, or a CAS loop in SASS */
+        wk->metrics.shared_atom_requests++;
+    else if (sm)
         lab_sim__count_shared(&wk->metrics, addr, sm, bytes);
 }
 
@@ -1065,7 +1066,7 @@ exec_ldst(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m, bool stor
             }
         }
     }
-    count_access(wk, in, addr, spaces, m, bytes, store);
+    count_access(wk, addr, spaces, m, bytes, store ? SIM_ACCESS_STORE : SIM_ACCESS_LOAD);
     return 0;
 }
 
@@ -1209,7 +1210,7 @@ exec_atom(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
         if (!red)
             w->r[(size_t)in->o[0].reg * 32 + l] = old;
     }
-    count_access(wk, in, addr, spaces, m, bytes, false);
+    count_access(wk, addr, spaces, m, bytes, SIM_ACCESS_ATOM);
     return 0;
 }
 

@@ -85,8 +85,9 @@ void lab_sim__check_access(sim_worker *wk, const sim_warp *w, int lane, const si
                            sim_shadow *sh, bool write, bool global);
 
 /* metrics.c: one warp-level access; addr/bytes of the active lanes */
-void lab_sim__count_global(lab_sim_metrics *mt, bool store, const uint64_t *addr, uint32_t mask,
-                           uint32_t bytes);
+typedef enum sim_access { SIM_ACCESS_LOAD, SIM_ACCESS_STORE, SIM_ACCESS_ATOM } sim_access;
+void lab_sim__count_global(lab_sim_metrics *mt, sim_access kind, const uint64_t *addr,
+                           uint32_t mask, uint32_t bytes);
 void lab_sim__count_shared(lab_sim_metrics *mt, const uint64_t *addr, uint32_t mask,
                            uint32_t bytes);
 

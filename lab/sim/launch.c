@@ -80,6 +80,9 @@ add_metrics(lab_sim_metrics *to, const lab_sim_metrics *from)
     to->shared_requests += from->shared_requests;
     to->shared_wavefronts += from->shared_wavefronts;
     to->shared_conflicts += from->shared_conflicts;
+    to->gatom_requests += from->gatom_requests;
+    to->gatom_sectors += from->gatom_sectors;
+    to->shared_atom_requests += from->shared_atom_requests;
 }
 
 static unsigned

@@ -39,11 +39,14 @@ typedef struct lab_sim_metrics {
     uint64_t thread_insts;                         /* sum of active lanes over them */
     uint64_t branches;                             /* executed warp-level bra */
     uint64_t divergent;                            /* of which split the warp */
-    uint64_t gld_requests, gld_sectors, gld_bytes; /* global loads (incl. atomics' reads) */
+    uint64_t gld_requests, gld_sectors, gld_bytes; /* global loads (ld, ldu; not atomics) */
     uint64_t gst_requests, gst_sectors, gst_bytes; /* global stores */
-    uint64_t shared_requests;                      /* shared loads and stores */
+    uint64_t shared_requests;                      /* shared loads and stores (not atomics) */
     uint64_t shared_wavefronts;                    /* ideal = requests; more = bank conflicts */
     uint64_t shared_conflicts;                     /* wavefronts - requests */
+    /* atom/red: Nsight Compute counts them apart from loads and stores (op_atom, op_red) */
+    uint64_t gatom_requests, gatom_sectors; /* global atomics */
+    uint64_t shared_atom_requests;          /* shared atomics (a CAS loop in SASS for floats) */
 } lab_sim_metrics;
 
 typedef enum lab_sim_check {
