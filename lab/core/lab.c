@@ -694,9 +694,9 @@ out:
     return rc;
 }
 
-/* cuda when asked or when a GPU is there, sim when asked or when none is; "" when nothing
- * can run it (NO_GPU, *why says why): cuda asked for and no GPU, or device-side launches
- * (rdc), which the simulator does not run. */
+/* cuda when asked or when a GPU is there, sim when asked or when none is (device-side
+ * launches included: the simulator runs them); "" when nothing can run it (NO_GPU, *why
+ * says why): cuda asked for and no GPU. */
 static int
 choose_backend(const lab_grade_request *req, const lab_device *dev, lab_grading *g,
                const char **why, lab_err *err)
@@ -718,10 +718,6 @@ choose_backend(const lab_grade_request *req, const lab_device *dev, lab_grading 
     *why = dev->reason;
     if (!strcmp(want, "cuda") && !dev->present)
         return 0;
-    if (!strcmp(want, "sim") && req->ex->rdc) {
-        *why = "the PTX simulator does not run device-side launches (dynamic parallelism)";
-        return 0;
-    }
     snprintf(g->backend, sizeof(g->backend), "%s", want);
     if (!strcmp(want, "sim")) {
         g->sim_max_size = LAB_SIM_MAX_SIZE;
