@@ -19,6 +19,18 @@ lab_rng_next(lab_rng *r)
     return z ^ (z >> 31);
 }
 
+void
+lab_rng_fill_bytes(lab_rng *r, uint32_t *out, size_t n)
+{
+    size_t i = 0;
+
+    while (i < n) {
+        uint64_t bits = lab_rng_next(r);
+        for (int k = 0; k < 8 && i < n; k++, bits >>= 8)
+            out[i++] = (uint32_t)(bits & 0xFF);
+    }
+}
+
 uint32_t
 lab_rng_below(lab_rng *r, uint32_t bound)
 {

@@ -7,6 +7,7 @@
 #ifndef COMMON_RNG_H
 #define COMMON_RNG_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 typedef struct lab_rng {
@@ -17,5 +18,7 @@ void lab_rng_seed(lab_rng *r, uint64_t seed);
 uint64_t lab_rng_next(lab_rng *r);
 /* Uniform in [0, bound) for bound > 0. */
 uint32_t lab_rng_below(lab_rng *r, uint32_t bound);
+/* out[0..n) uniform in 0..255, as the notes' rand() & 0xFF: eight values per draw. */
+void lab_rng_fill_bytes(lab_rng *r, uint32_t *out, size_t n);
 
 #endif

@@ -74,6 +74,9 @@ extern const lab_cmd lab_cmd_list, lab_cmd_show, lab_cmd_start, lab_cmd_grade, l
 extern const lab_cmd lab_cmd_new_exercise, lab_cmd_check_exercise, lab_cmd_batch, lab_cmd_gradebook,
     lab_cmd_calibrate;
 
+/* "usage: cudalab NAME ARGS" and the help line (`cudalab help NAME`, `cudalab NAME --help`). */
+void lab_cli_print_usage(const lab_cmd *cmd, FILE *fp);
+
 /* The table as tab-separated lines (name, args, help, completion of the first two
  * arguments: none|exercise|file), for the man page and completion generators. */
 void lab_cli_dump_commands(FILE *fp);

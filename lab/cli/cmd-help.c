@@ -3,6 +3,12 @@
  */
 #include "lab/cli/cli.h"
 
+void
+lab_cli_print_usage(const lab_cmd *cmd, FILE *fp)
+{
+    fprintf(fp, "usage: cudalab %s %s\n%s\n", cmd->name, cmd->args, cmd->help);
+}
+
 static int
 help_run(lab_cli *cli, int argc, char **argv)
 {
@@ -11,7 +17,7 @@ help_run(lab_cli *cli, int argc, char **argv)
         const lab_cmd *cmd = lab_cli_find(argv[0]);
         if (!cmd)
             return lab_cli_error("unknown command '%s'", argv[0]);
-        printf("usage: cudalab %s %s\n%s\n", cmd->name, cmd->args, cmd->help);
+        lab_cli_print_usage(cmd, stdout);
         return LAB_EXIT_OK;
     }
     printf("usage: cudalab COMMAND [ARGS]\n\n");

@@ -94,6 +94,11 @@ main(int argc, char **argv)
         usage(stderr);
         return lab_cli_error("unknown command '%s'", argv[1]);
     }
+    /* `cudalab COMMAND --help`: the command's usage, whatever else follows */
+    if (argc > 2 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
+        lab_cli_print_usage(cmd, stdout);
+        return LAB_EXIT_OK;
+    }
     if (lab_proc_install_cleanup(&err) < 0)
         return lab_cli_error("%s", err.msg);
     /* no-color.org: NO_COLOR present and not empty turns colour off */

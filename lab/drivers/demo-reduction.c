@@ -287,8 +287,8 @@ run(lab_demodrv *d)
         return;
     }
     lab_rng_seed(&rng, SEED);
+    lab_rng_fill_bytes(&rng, input, N_LARGE);
     for (size_t i = 0; i < N_LARGE; i++) {
-        input[i] = lab_rng_below(&rng, 256); /* as the notes' rand() & 0xFF */
         sum_large += input[i];
         if (i < N_LADDER)
             sum_ladder += input[i];

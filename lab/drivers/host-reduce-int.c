@@ -135,8 +135,9 @@ run(lab_driver *d)
             lab_driver_fail(d, LAB_ROLE_STUDENT, "setup", n, &err);
             break;
         }
+        lab_rng_fill_bytes(&rng, input, n);
         for (size_t i = 0; i < n; i++)
-            sum += input[i] = lab_rng_below(&rng, 256); /* as the notes' rand() & 0xFF */
+            sum += input[i];
         for (size_t r = 0; r < ARRAY_SIZE(roles) && !d->failed; r++)
             check_role(d, roles[r], input, n, sum, &err);
         free(input);

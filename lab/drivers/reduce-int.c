@@ -99,6 +99,21 @@ layout_init(layout *l, const lab_driver *d, lab_role role, unsigned long n, lab_
     return 0;
 }
 
+/* A role's expected results: the sum of each block's elements, or the total. */
+static void
+expect_sums(layout *l, const uint32_t *input, size_t n)
+{
+    const size_t per_block = l->total || !l->per_block ? n : l->per_block;
+
+    for (size_t b = 0, first = 0; first < n; b++, first += per_block) {
+        const size_t end = first + per_block < n ? first + per_block : n;
+        uint32_t sum = 0;
+        for (size_t i = first; i < end; i++)
+            sum += input[i];
+        l->expected[b] = sum;
+    }
+}
+
 static int
 problem_init(problem *p, lab_driver *d, unsigned long n, lab_rng *rng, lab_err *err)
 {
@@ -120,14 +135,11 @@ problem_init(problem *p, lab_driver *d, unsigned long n, lab_rng *rng, lab_err *
     p->got = malloc(out_words * sizeof(uint32_t));
     if (!p->input || !p->got)
         return lab_err_set(err, LAB_ENOMEM, "out of memory for %lu elements", n);
-    for (size_t i = 0; i < p->padded; i++) {
-        /* values 0..255, as the notes' rand() & 0xFF */
-        p->input[i] = i < n ? lab_rng_below(rng, 256) : POISON_IN;
-        for (int r = 0; r < LAB_ROLE_COUNT && i < n; r++) {
-            layout *l = &p->lay[r];
-            l->expected[l->total ? 0 : i / l->per_block] += p->input[i];
-        }
-    }
+    lab_rng_fill_bytes(rng, p->input, n);
+    for (size_t i = n; i < p->padded; i++)
+        p->input[i] = POISON_IN;
+    for (int r = 0; r < LAB_ROLE_COUNT; r++)
+        expect_sums(&p->lay[r], p->input, n);
     if ((rc = d->ops->alloc(d->dev, p->padded * sizeof(uint32_t), &p->d_in, err)) < 0 ||
         (rc = d->ops->alloc(d->dev, out_words * sizeof(uint32_t), &p->d_out, err)) < 0)
         return rc;

@@ -108,11 +108,11 @@ nested_init(nested *p, lab_driver *d, unsigned long n, lab_rng *rng, lab_err *er
     p->got = malloc(p->out_words * sizeof(uint32_t));
     if (!p->input || !p->expected || !p->got)
         return lab_err_set(err, LAB_ENOMEM, "out of memory for %lu elements", n);
-    for (size_t i = 0; i < p->in_words; i++) {
-        p->input[i] = i < n ? lab_rng_below(rng, 256) : POISON_IN;
-        if (i < n)
-            p->expected[i / p->block] += p->input[i];
-    }
+    lab_rng_fill_bytes(rng, p->input, n);
+    for (size_t i = n; i < p->in_words; i++)
+        p->input[i] = POISON_IN;
+    for (size_t i = 0; i < n; i++)
+        p->expected[i / p->block] += p->input[i];
     if ((rc = d->ops->alloc(d->dev, p->in_words * 4, &p->d_in, err)) < 0 ||
         (rc = d->ops->alloc(d->dev, p->out_words * 4, &p->d_out, err)) < 0)
         return rc;

@@ -22,6 +22,13 @@ done
 run cudalab help grade
 expect_status "help grade" 0
 expect_out "help grade gives its usage" "usage: cudalab grade EXERCISE [FILE]"
+for c in $commands batch; do
+    run cudalab "$c" --help
+    expect_status "$c --help" 0
+    expect_out "$c --help gives its usage" "usage: cudalab $c "
+done
+run cudalab grade -h
+expect_out "grade -h gives its usage" "usage: cudalab grade EXERCISE [FILE]"
 run cudalab help frobnicate
 expect_status "help of an unknown command" 2
 expect_err "help of an unknown command says so" "unknown command 'frobnicate'"
