@@ -1136,8 +1136,11 @@ ldst_fast(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m, bool stor
         return false;
     if (global) { /* a tagged (shared, local) generic address is far above any allocation */
         const sim_alloc *a = wk->last_alloc;
-        if (!a || a->size < bytes || lo < a->base || hi - a->base > a->size - bytes)
-            return false;
+        if (!a || a->size < bytes || lo < a->base || hi - a->base > a->size - bytes) {
+            if (hi < lo || !(a = lab_sim__find(L->sim, lo, hi - lo + bytes)))
+                return false; /* several allocations, or out of bounds: lane by lane */
+            wk->last_alloc = a;
+        }
         base = a->base;
         if (L->checks && !(sh = lab_sim__global_shadow(wk, a, a->base)))
             return false;
@@ -1154,7 +1157,7 @@ ldst_fast(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m, bool stor
         uint8_t *p = global ? (uint8_t *)(uintptr_t)addr[l] : wk->shared_static + addr[l];
         if (L->checks)
             for (uint32_t k = 0; k < words; k++)
-                lab_sim__check_access(wk, w, l, in, sh + (addr[l] - base) / 4 + k, store, global);
+                lab_sim__check(wk, w, l, in, sh + (addr[l] - base) / 4 + k, store, global);
         if (store)
             store_bits(p, in->type, sv[l]);
         else if (vo->reg >= 0)
@@ -1185,6 +1188,13 @@ exec_ldst(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m, bool stor
         space = (sim_space)ao->space; /* generic access of a named variable */
     if (tb == 0)
         tb = 1;
+    if (space == SP_PARAM && !store && !base && in->vec == 1 && vo->kind == O_REG &&
+        (uint64_t)ao->imm + bytes <= wk->L->f->param_bytes) { /* a kernel parameter: one value */
+        uint64_t v = load_bits(wk->L->params + ao->imm, in->type);
+        uint64_t *d = &w->r[(size_t)vo->reg * 32];
+        EACH_LANE(m, d[l] = v);
+        return 0;
+    }
     EACH_LANE(m, addr[l] = (base ? base[l] : 0) + (uint64_t)ao->imm);
     if (ldst_fast(wk, w, in, m, store, space, addr))
         return 0;
@@ -1198,7 +1208,7 @@ exec_ldst(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m, bool stor
             addr[l] &= ~SIM_TAG_MASK;
         if (r.sh && wk->L->checks)
             for (uint32_t k = 0; k < (bytes + 3) / 4; k++)
-                lab_sim__check_access(wk, w, l, in, r.sh + k, store, r.space == SP_GLOBAL);
+                lab_sim__check(wk, w, l, in, r.sh + k, store, r.space == SP_GLOBAL);
         for (uint32_t v = 0; v < in->vec; v++) {
             uint8_t *p = r.p + v * tb;
             if (store) {

@@ -140,6 +140,31 @@ sim_shadow *lab_sim__global_shadow(sim_worker *wk, const sim_alloc *a, uint64_t 
 void lab_sim__check_access(sim_worker *wk, const sim_warp *w, int lane, const sim_insn *in,
                            sim_shadow *sh, bool write, bool global);
 
+/* lab_sim__check_access, with the common case (nothing to report) inline: only an access that
+ * may be a hazard goes to checks.c, which decides, reports and records it. */
+static inline void
+lab_sim__check(sim_worker *wk, const sim_warp *w, int lane, const sim_insn *in, sim_shadow *sh,
+               bool write, bool global)
+{
+    uint32_t me = w->index * 32 + (uint32_t)lane + 1, epoch = wk->epoch;
+
+    if ((sh->w_tid && sh->w_tid != me && sh->w_epoch == epoch) ||
+        (write && sh->r_tid && sh->r_tid != me && sh->r_epoch == epoch) ||
+        (global && wk->L->depth && sh->w_tid && sh->w_epoch == wk->L->launch_epoch)) {
+        lab_sim__check_access(wk, w, lane, in, sh, write, global);
+        return;
+    }
+    if (write) {
+        sh->w_tid = me;
+        sh->w_epoch = epoch;
+        sh->w_sync = w->wsync;
+    } else {
+        sh->r_tid = me;
+        sh->r_epoch = epoch;
+        sh->r_sync = w->wsync;
+    }
+}
+
 /* metrics.c: one warp-level access; addr/bytes of the active lanes */
 typedef enum sim_access { SIM_ACCESS_LOAD, SIM_ACCESS_STORE, SIM_ACCESS_ATOM } sim_access;
 void lab_sim__count_global(lab_sim_metrics *mt, sim_access kind, const uint64_t *addr,
