@@ -15,8 +15,8 @@
 
 #include "lab/core/buf.h"
 #include "lab/sim/sim.h"
+#include "tests/sim-test.h"
 
-static lab_sim *sim;
 static lab_sim_module *mod;
 
 static void
@@ -39,25 +39,6 @@ teardown(void)
 {
     lab_sim_module_free(mod);
     lab_sim_free(sim);
-}
-
-static uint64_t
-dev_buf(size_t bytes, const void *init)
-{
-    lab_err err = LAB_ERR_INIT;
-    uint64_t p;
-
-    cr_assert_eq(lab_sim_alloc(sim, bytes, &p, &err), 0, "%s", err.msg);
-    if (init)
-        cr_assert_eq(lab_sim_copy_in(sim, p, init, bytes, &err), 0, "%s", err.msg);
-    return p;
-}
-
-static void
-fetch(void *dst, uint64_t src, size_t bytes)
-{
-    lab_err err = LAB_ERR_INIT;
-    cr_assert_eq(lab_sim_copy_out(sim, dst, src, bytes, &err), 0, "%s", err.msg);
 }
 
 /* rc of the launch; its result in *r, its error in *err */

@@ -191,13 +191,5 @@ lab_sim__check_access(sim_worker *wk, const sim_warp *w, int lane, const sim_ins
                              "since Volta)",
                              space, other % 32);
     }
-    if (write) {
-        sh->w_tid = me;
-        sh->w_epoch = epoch;
-        sh->w_sync = w->wsync;
-    } else {
-        sh->r_tid = me;
-        sh->r_epoch = epoch;
-        sh->r_sync = w->wsync;
-    }
+    lab_sim__shadow_note(sh, me, epoch, w->wsync, write);
 }

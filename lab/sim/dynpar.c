@@ -34,6 +34,21 @@
 #define PBUF_BYTES 0x10000u /* the offset field of a parameter buffer's address */
 #define MAX_PBUFS (1u << 24)
 
+/* Room for one more element of size in *p (n used of *cap); false: out of memory. */
+static bool
+grow(void **p, size_t n, size_t *cap, size_t size)
+{
+    void *q;
+
+    if (n < *cap)
+        return true;
+    if (!(q = realloc(*p, (*cap ? *cap * 2 : 16) * size)))
+        return false;
+    *p = q;
+    *cap = *cap ? *cap * 2 : 16;
+    return true;
+}
+
 int
 lab_sim__launch_error(sim_worker *wk, const sim_insn *in, const char *fmt, ...)
 {
@@ -146,15 +161,8 @@ param_buffer(sim_worker *wk, const sim_warp *w, int l, const sim_insn *in, uint6
     if (wk->npbufs == MAX_PBUFS)
         return lab_sim__launch_error(wk, in, "more than %u device-side launches from one block",
                                      MAX_PBUFS);
-    if (wk->npbufs == wk->pbufcap) {
-        size_t cap = wk->pbufcap ? wk->pbufcap * 2 : 16;
-        sim_pbuf *n = realloc(wk->pbufs, cap * sizeof(*n));
-        if (!n)
-            return lab_sim__launch_error(wk, in, "out of memory");
-        wk->pbufs = n;
-        wk->pbufcap = cap;
-    }
-    if (!(pb.bytes = calloc(pb.f->param_bytes + 8, 1)))
+    if (!grow((void **)&wk->pbufs, wk->npbufs, &wk->pbufcap, sizeof(*wk->pbufs)) ||
+        !(pb.bytes = calloc(pb.f->param_bytes + 8, 1)))
         return lab_sim__launch_error(wk, in, "out of memory");
     *out = SIM_PBUF_TAG | (uint64_t)wk->npbufs * PBUF_BYTES;
     wk->pbufs[wk->npbufs++] = pb;
@@ -198,14 +206,8 @@ launch_device(sim_worker *wk, const sim_warp *w, int l, const sim_insn *in)
                                      "more than %llu device-side launches from one host launch "
                                      "(a runaway recursion?)",
                                      (unsigned long long)L->sim->max_launches);
-    if (wk->nchildren == wk->childcap) {
-        size_t cap = wk->childcap ? wk->childcap * 2 : 16;
-        sim_child *n = realloc(wk->children, cap * sizeof(*n));
-        if (!n)
-            return lab_sim__launch_error(wk, in, "out of memory");
-        wk->children = n;
-        wk->childcap = cap;
-    }
+    if (!grow((void **)&wk->children, wk->nchildren, &wk->childcap, sizeof(*wk->children)))
+        return lab_sim__launch_error(wk, in, "out of memory");
     c = &wk->children[wk->nchildren];
     *c = (sim_child){ .f = pb->f,
                       .shared_dyn = pb->shared_dyn,

@@ -140,6 +140,21 @@ sim_shadow *lab_sim__global_shadow(sim_worker *wk, const sim_alloc *a, uint64_t 
 void lab_sim__check_access(sim_worker *wk, const sim_warp *w, int lane, const sim_insn *in,
                            sim_shadow *sh, bool write, bool global);
 
+/* Records an access in a word's shadow (thread me + 1, barrier interval, warp-sync count). */
+static inline void
+lab_sim__shadow_note(sim_shadow *sh, uint32_t me, uint32_t epoch, uint32_t sync, bool write)
+{
+    if (write) {
+        sh->w_tid = me;
+        sh->w_epoch = epoch;
+        sh->w_sync = sync;
+    } else {
+        sh->r_tid = me;
+        sh->r_epoch = epoch;
+        sh->r_sync = sync;
+    }
+}
+
 /* lab_sim__check_access, with the common case (nothing to report) inline: only an access that
  * may be a hazard goes to checks.c, which decides, reports and records it. */
 static inline void
@@ -154,15 +169,7 @@ lab_sim__check(sim_worker *wk, const sim_warp *w, int lane, const sim_insn *in, 
         lab_sim__check_access(wk, w, lane, in, sh, write, global);
         return;
     }
-    if (write) {
-        sh->w_tid = me;
-        sh->w_epoch = epoch;
-        sh->w_sync = w->wsync;
-    } else {
-        sh->r_tid = me;
-        sh->r_epoch = epoch;
-        sh->r_sync = w->wsync;
-    }
+    lab_sim__shadow_note(sh, me, epoch, w->wsync, write);
 }
 
 /* metrics.c: one warp-level access; addr/bytes of the active lanes */
