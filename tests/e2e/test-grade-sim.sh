@@ -56,6 +56,12 @@ expect_out "text: names the simulator and the cap" "PTX simulator (no GPU: corre
 expect_out_re "text: the verdict" '^PASS  correct on the simulator; speed needs a GPU \(sizes capped at 1048576 on the simulator\)'
 expect_out_re "text: n = 2^20, capped from 2^24" '^  1048576 +ok'
 
+# a matrix family's size is the matrix's side: capped at the square root of the cap
+run cudalab grade blockshape/sum-matrix-bounds "$src/solutions/blockshape/sum-matrix-bounds.cu" --no-record
+expect_out_re "matrix: sides capped at sqrt(2^20) = 1024, said in the verdict" \
+    '^PASS  correct on the simulator; speed needs a GPU \(matrix sides capped at 1024 on the simulator\)'
+expect_out_re "matrix: the side 4099 ran as 1024" '^  1024 +ok'
+
 # --- planted kernels --------------------------------------------------------------
 run cudalab grade reduction/neighbored-less "$src/tests/gpu/planted/wrong.cu" --no-record
 expect_out_re "no barrier between rounds: WRONG" '^WRONG  '
