@@ -29,8 +29,9 @@ CUDA_TOOLS_PIP := 'nvidia-cuda-cuobjdump==13.2.*' 'nvidia-cuda-nvdisasm==13.2.*'
 # DEB_PACKAGES: everything `make deps` installs.  `make` itself checks all but the
 # packaging and install-test tools (DEB_TEST_PACKAGES), which `make test` checks.
 # bubblewrap (the sandbox) and Slurm (batch --slurm) are optional at run time; their tests need them.
+# gnumeric: its ssconvert opens the gradebook as a spreadsheet (test-gradebook-spreadsheet.sh).
 DEB_TEST_PACKAGES := debhelper dpkg-dev fakeroot man-db groff-base zsh bubblewrap \
-                     slurmctld slurmd slurm-client munge
+                     slurmctld slurmd slurm-client munge gnumeric
 DEB_PACKAGES := pkg-config libinih-dev libcjson-dev libsqlite3-dev libcriterion-dev \
                 libncurses-dev libreadline-dev libmd4c-dev clang-format tmux \
                 $(DEB_TEST_PACKAGES)

@@ -242,7 +242,7 @@ Test(store, open_creates_directories_and_schema)
     cr_assert_eq(lab_buf_printf(&text, "%s.new.%ld", path.buf, (long)getpid()), 0);
     cr_assert_not(exists(text.buf), "the temporary '%s' is left", text.buf);
 
-    cr_assert_eq(sql_int(path.buf, "PRAGMA user_version"), 1);
+    cr_assert_eq(sql_int(path.buf, "PRAGMA user_version"), 2);
     sql_text(path.buf, "PRAGMA journal_mode", &text);
     cr_assert_str_eq(text.buf, "wal");
     cr_assert_eq(sql_int(path.buf, "SELECT count(*) FROM sqlite_master WHERE type = 'table'"
@@ -260,8 +260,9 @@ Test(store, open_creates_directories_and_schema)
     /* a second open finds the schema and changes nothing */
     st = open_ok(path.buf);
     lab_store_close(st);
-    cr_assert_eq(sql_int(path.buf, "SELECT count(*) FROM sqlite_master"), 3);
-    cr_assert_eq(sql_int(path.buf, "PRAGMA user_version"), 1);
+    cr_assert_eq(sql_int(path.buf, "SELECT count(*) FROM sqlite_master"),
+                 5); /* predictions and its index too */
+    cr_assert_eq(sql_int(path.buf, "PRAGMA user_version"), 2);
 
     /* deeper missing directories, from CUDALAB_DB */
     tmp_path(&path, "a/b/c/cudalab/progress.db");
@@ -739,12 +740,12 @@ Test(store, newer_schema_is_refused)
 
     tmp_path(&path, "progress.db");
     cr_assert_eq(sqlite3_open(path.buf, &db), SQLITE_OK);
-    cr_assert_eq(sqlite3_exec(db, "PRAGMA user_version = 2", NULL, NULL, NULL), SQLITE_OK);
+    cr_assert_eq(sqlite3_exec(db, "PRAGMA user_version = 3", NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(db);
 
     cr_assert_eq(lab_store_open(path.buf, &st, &err), LAB_ESTORE);
     cr_assert_null(st);
-    cr_assert_not_null(strstr(err.msg, "schema version 2"), "%s", err.msg);
+    cr_assert_not_null(strstr(err.msg, "schema version 3"), "%s", err.msg);
     lab_store_close(st); /* NULL: does nothing */
     lab_buf_release(&path);
 }

@@ -131,6 +131,7 @@ print_json(const lab_exercise *ex, const char *file, const lab_grading *g)
     cJSON_AddNumberToObject(o, "speedup", g->result.speedup);
     cJSON_AddNumberToObject(o, "reference_speedup", g->result.reference_speedup);
     cJSON_AddNumberToObject(o, "fraction_of_reference", g->result.fraction);
+    cJSON_AddBoolToObject(o, "calibrated", g->calibrated);
     cJSON_AddNumberToObject(o, "median_ns", g->result.median_ns);
     cJSON_AddStringToObject(o, "arch", g->arch);
     cJSON_AddNumberToObject(o, "seed", (double)g->seed);

@@ -76,27 +76,11 @@ print_mix(const char *what, const lab_mix *m)
     printf("\n");
 }
 
-/* The text of line n of file, or NULL. */
-static const char *
-source_line(const lab_buf *src, int n, size_t *len)
-{
-    const char *p = src->buf;
-
-    for (int i = 1; p && i < n; i++)
-        if ((p = strchr(p, '\n')))
-            p++;
-    if (!p || !*p)
-        return NULL;
-    *len = strcspn(p, "\n");
-    return p;
-}
-
 static void
 print_listing(lab_cli *cli, const lab_inspection *in, const lab_listing *l, const char *title)
 {
     lab_buf src = LAB_BUF_INIT;
     lab_err err = LAB_ERR_INIT;
-    const char *base = strrchr(in->file, '/') ? strrchr(in->file, '/') + 1 : in->file;
     const char *last_file = NULL;
     int last_line = -1;
 
@@ -107,11 +91,10 @@ print_listing(lab_cli *cli, const lab_inspection *in, const lab_listing *l, cons
         if (in->kernel && strcmp(x->function, in->kernel->name))
             continue;
         if (x->file != last_file || x->line != last_line) {
-            /* the cached build may name the file as another cwd saw it: compare base names */
-            const char *xb = x->file && strrchr(x->file, '/') ? strrchr(x->file, '/') + 1 : x->file;
-            bool mine = xb && !strcmp(xb, base);
             size_t len = 0;
-            const char *text = mine ? source_line(&src, x->line, &len) : NULL;
+            const char *text = lab_inspect_is_own_file(in, x->file)
+                                   ? lab_source_line(src.buf, x->line, &len)
+                                   : NULL;
             if (text)
                 printf("%s%5d | %.*s%s\n", lab_cli_sgr(cli, "36"), x->line, (int)len, text,
                        lab_cli_reset(cli));

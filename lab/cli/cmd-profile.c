@@ -17,21 +17,6 @@ static const char *const role_titles[LAB_PROF_ROLES] = {
 };
 
 static void
-cell(char *buf, size_t size, bool has, double v, const char *unit)
-{
-    if (!has)
-        snprintf(buf, size, "-");
-    else if (!strcmp(unit, "bytes") && v >= 1e6)
-        snprintf(buf, size, "%.2f MB", v / 1e6);
-    else if (!strcmp(unit, "bytes"))
-        snprintf(buf, size, "%.0f B", v);
-    else if (!strcmp(unit, "bytes/s"))
-        snprintf(buf, size, "%.1f GB/s", v / 1e9);
-    else
-        snprintf(buf, size, "%.2f%s", v, !strcmp(unit, "%") ? " %" : "");
-}
-
-static void
 print_text(lab_cli *cli, const lab_exercise *ex, const lab_profiling *p)
 {
     printf("%s%s%s on %s (ncu --clock-control none; ncu's times never grade)\n",
@@ -46,9 +31,9 @@ print_text(lab_cli *cli, const lab_exercise *ex, const lab_profiling *p)
         for (size_t m = 0; m < p->set.n; m++) {
             const lab_metric *mt = p->set.v[m];
             char v[32], s[32];
-            cell(v, sizeof(v), p->has_value[r][m], p->value[r][m], mt->unit);
+            lab_profile_format(v, sizeof(v), p->has_value[r][m], p->value[r][m], mt->unit);
             if (p->has_sim[r][m])
-                cell(s, sizeof(s), true, p->sim[r][m], mt->unit);
+                lab_profile_format(s, sizeof(s), true, p->sim[r][m], mt->unit);
             else
                 snprintf(s, sizeof(s), "not available");
             printf("  %-29s %-68s %12s  %-16s %s\n", mt->nvprof, mt->ncu, v, s, mt->meaning);
@@ -61,6 +46,28 @@ print_text(lab_cli *cli, const lab_exercise *ex, const lab_profiling *p)
     else
         printf("\nsimulator: not available (%s)\n",
                p->sim_why[0] ? p->sim_why : "no PTX-level figures in the report");
+}
+
+/* Without ncu's table: the simulator's figures alone, when it gave any. */
+static void
+print_sim_only(const lab_profiling *p)
+{
+    for (int r = 0; r < LAB_PROF_ROLES; r++) {
+        bool any = false;
+        for (size_t m = 0; m < p->set.n; m++)
+            any = any || p->has_sim[r][m];
+        if (!any)
+            continue;
+        printf("%s (%s): the simulator's PTX-level figures at n = %lu\n", p->kernel[r],
+               role_titles[r], p->sim_size);
+        for (size_t m = 0; m < p->set.n; m++) {
+            char s[32];
+            if (!p->has_sim[r][m])
+                continue;
+            lab_profile_format(s, sizeof(s), true, p->sim[r][m], p->set.v[m]->unit);
+            printf("  %-29s %12s  %s\n", p->set.v[m]->nvprof, s, p->set.v[m]->meaning);
+        }
+    }
 }
 
 static void
@@ -158,6 +165,7 @@ profile_run(lab_cli *cli, int argc, char **argv)
         status = lab_cli_error("%s", p.why);
         break;
     default:
+        print_sim_only(&p);
         status = lab_cli_error("%s", p.why);
         fprintf(stderr,
                 "(`cudalab inspect %s` shows registers, occupancy and SASS without a "

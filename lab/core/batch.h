@@ -21,6 +21,11 @@
  * Gradebook (lab_gradebook_write, also `cudalab gradebook merge`):
  *   gradebook.csv   student, exercise, verdict, points, max_points, median_us,
  *                   speedup, fraction_of_reference, flags, content_hash
+ *                   (RFC 4180: a header row, CRLF, quotes where needed, UTF-8;
+ *                   numbers plain, empty where there is none; a text a
+ *                   spreadsheet would read as a formula, number, date or
+ *                   boolean -- "=x", "007" -- written as ="..." so it opens as
+ *                   the text)
  *   gradebook.json  {"version":1, "exercise", "submissions":[every result, with
  *                   the grader's whole report, compiler log and flags]}
  *   gradescope/<id>/results.json   with opts.gradescope

@@ -19,7 +19,7 @@ static const struct {
     bool may_pass; /* PASS or SLOW expected (ok/); else anything but PASS (SLOW: a copied step) */
     int want;      /* at least this many examples per step (the rule) */
 } kinds[] = {
-    { "ok", true, 0 },
+    { "ok", true, 1 },
     { "wrong", false, 3 },
     { "cheat", false, 2 },
 };

@@ -8,7 +8,8 @@
  * and cheat; each .cu's first line names its expected verdict:
  *     // expect: WRONG  (reads past n in the last block)
  * ok/ examples expect PASS or SLOW, wrong/ and cheat/ examples anything but
- * PASS.
+ * PASS.  A step with fewer than one ok, three wrong or two cheat examples gets
+ * a note ("... each step should have N").
  *
  * Without a GPU a grading stops at NO_GPU after compiling and checking the
  * constraints (or, where the lab grades on the simulator, after the

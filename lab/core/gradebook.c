@@ -8,10 +8,12 @@
 #include "lab/core/batch-json.h"
 
 #include <cJSON.h>
+#include <ctype.h>
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static const char *const csv_columns[] = {
     "student",    "exercise",     "verdict", "points",
@@ -146,6 +148,62 @@ csv_field(lab_buf *b, const char *s, bool last)
     lab_buf_adds(b, last ? "\r\n" : ",");
 }
 
+/*
+ * Would a spreadsheet opening the CSV turn this text into something else: a
+ * formula (a student id "=HYPERLINK(...)" is code), a number ("007" -> 7,
+ * "1e5", "5%", "$5", "(5)"), a date or time ("1/2", "12:30"), a boolean, or
+ * lose its outer blanks?  (Measured with Gnumeric's ssconvert:
+ * tests/e2e/test-gradebook-spreadsheet.sh.)
+ */
+static bool
+spreadsheet_mangles(const char *s)
+{
+    size_t len = strlen(s);
+    bool digits = false, other = false;
+    char *end;
+
+    if (!len)
+        return false;
+    if (strchr("=+-@$(", s[0]) || isspace((unsigned char)s[0]) ||
+        isspace((unsigned char)s[len - 1]))
+        return true;
+    if (!strcasecmp(s, "true") || !strcasecmp(s, "false"))
+        return true;
+    (void)strtod(s, &end);
+    if (end != s && !*end)
+        return true;
+    for (const char *p = s; *p; p++) {
+        if (isdigit((unsigned char)*p))
+            digits = true;
+        else if (!strchr("-/:.,% ", *p))
+            other = true;
+    }
+    return digits && !other;
+}
+
+/* A text cell: itself, or where a spreadsheet would change it the formula ="..." whose value is
+ * the text (a quote in it as CHAR(34)): the id "007" opens as 007 and "=cmd" is never run. */
+static void
+csv_text(lab_buf *b, const char *s, bool last)
+{
+    lab_buf f = LAB_BUF_INIT;
+
+    if (!spreadsheet_mangles(s)) {
+        csv_field(b, s, last);
+        return;
+    }
+    lab_buf_adds(&f, "=\"");
+    for (; *s; s++) {
+        if (*s == '"')
+            lab_buf_adds(&f, "\"&CHAR(34)&\"");
+        else
+            lab_buf_addch(&f, *s);
+    }
+    lab_buf_addch(&f, '"');
+    csv_field(b, f.buf, last);
+    lab_buf_release(&f);
+}
+
 static void
 csv_number(lab_buf *b, double v, const char *fmt)
 {
@@ -163,9 +221,9 @@ csv_row(lab_buf *b, const cJSON *r)
     lab_buf flags = LAB_BUF_INIT;
     char t[32];
 
-    csv_field(b, lab_batch__str(r, "student"), false);
-    csv_field(b, lab_batch__str(r, "exercise"), false);
-    csv_field(b, lab_batch__str(r, "verdict"), false);
+    csv_text(b, lab_batch__str(r, "student"), false);
+    csv_text(b, lab_batch__str(r, "exercise"), false);
+    csv_text(b, lab_batch__str(r, "verdict"), false);
     snprintf(t, sizeof(t), "%.0f", lab_batch__num(r, "points"));
     csv_field(b, t, false);
     snprintf(t, sizeof(t), "%.0f", lab_batch__num(r, "max_points"));
@@ -175,8 +233,8 @@ csv_row(lab_buf *b, const cJSON *r)
     csv_number(b, lab_batch__num(r, "fraction_of_reference"), "%.3f");
     cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(r, "flags"))
         lab_buf_printf(&flags, "%s%s", flags.len ? ";" : "", lab_batch__str(f, "flag"));
-    csv_field(b, flags.len ? flags.buf : "", false);
-    csv_field(b, lab_batch__str(r, "content_hash"), true);
+    csv_text(b, flags.len ? flags.buf : "", false);
+    csv_text(b, lab_batch__str(r, "content_hash"), true);
     lab_buf_release(&flags);
 }
 

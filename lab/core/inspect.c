@@ -161,3 +161,26 @@ out:
     lab_buf_release(&log);
     return rc;
 }
+
+const char *
+lab_source_line(const char *text, int n, size_t *len)
+{
+    const char *p = text;
+
+    for (int i = 1; p && i < n; i++)
+        if ((p = strchr(p, '\n')))
+            p++;
+    if (!p || !*p || n < 1)
+        return NULL;
+    *len = strcspn(p, "\n");
+    return p;
+}
+
+bool
+lab_inspect_is_own_file(const lab_inspection *in, const char *x)
+{
+    const char *base = strrchr(in->file, '/') ? strrchr(in->file, '/') + 1 : in->file;
+    const char *xb = x && strrchr(x, '/') ? strrchr(x, '/') + 1 : x;
+
+    return xb && !strcmp(xb, base);
+}

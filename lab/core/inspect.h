@@ -47,4 +47,10 @@ void lab_inspection_release(lab_inspection *in);
 int lab_inspect(lab *l, const lab_exercise *ex, const char *file, const char *arch,
                 lab_inspection *in, lab_err *err);
 
+/* The text of line n (from 1) of a source file's text, its length in *len; NULL past the end. */
+const char *lab_source_line(const char *text, int n, size_t *len);
+/* Whether an instruction's source path x names the inspected file (by base name: the cached
+ * build may name the file as another working directory saw it). */
+bool lab_inspect_is_own_file(const lab_inspection *in, const char *x);
+
 #endif

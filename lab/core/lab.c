@@ -702,6 +702,11 @@ run_and_judge(lab *l, const lab_grade_request *req, lab_grading *g, lab_build *s
     tuned = *ex;
     calibrated_threshold(&g->report, &tuned, g);
     rc = lab_grade_judge(&tuned, g->baseline_name, &g->report, &g->result, err);
+    if (rc == 0 && g->calibrated && g->result.speedup > 0) {
+        size_t len = strlen(g->result.message);
+        snprintf(g->result.message + len, sizeof(g->result.message) - len,
+                 " (threshold calibrated on this GPU)");
+    }
     if (rc == 0 && sim && g->sizes_capped && g->result.verdict == LAB_VERDICT_PASS) {
         size_t len = strlen(g->result.message);
         unsigned long cap = sim_size_cap(ex->family, g->sim_max_size);

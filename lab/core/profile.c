@@ -112,11 +112,19 @@ run_sim(lab *l, const lab_exercise *ex, const char *file, lab_profiling *p)
     if (lab_profile_argv(l, ex, file, "sim", p->sim_size, &argv, &kernels, &compiled, &log, &err) <
             0 ||
         !compiled) {
-        snprintf(p->sim_why, sizeof(p->sim_why), "%s", err.msg);
+        snprintf(p->sim_why, sizeof(p->sim_why), "%s",
+                 compiled || err.code ? err.msg : "the file does not compile");
         goto out;
     }
+    for (size_t i = 0; i < kernels.n && i < 2;
+         i++) /* without ncu, the roles' names come from here */
+        if (!p->kernel[i][0])
+            snprintf(p->kernel[i], sizeof(p->kernel[i]), "%s", kernels.v[i]);
+    if (!p->kernel[LAB_PROF_REFERENCE][0] && kernels.n)
+        snprintf(p->kernel[LAB_PROF_REFERENCE], sizeof(p->kernel[0]), "%s", kernels.v[0]);
     lab_strvec_pushv(&proc.argv, (const char *const *)argv.v);
     proc.report_fd = 3;
+    proc.cancel = p->cancel;
     proc.timeout_s = ex->run_timeout_s;
     if (lab_proc_run(&proc, &err) < 0) {
         snprintf(p->sim_why, sizeof(p->sim_why), "%s", err.msg);
@@ -133,6 +141,21 @@ out:
     lab_strvec_release(&argv);
     lab_strvec_release(&kernels);
     lab_buf_release(&log);
+}
+
+void
+lab_profile_format(char *buf, size_t size, bool has, double v, const char *unit)
+{
+    if (!has)
+        snprintf(buf, size, "-");
+    else if (!strcmp(unit, "bytes") && v >= 1e6)
+        snprintf(buf, size, "%.2f MB", v / 1e6);
+    else if (!strcmp(unit, "bytes"))
+        snprintf(buf, size, "%.0f B", v);
+    else if (!strcmp(unit, "bytes/s"))
+        snprintf(buf, size, "%.1f GB/s", v / 1e9);
+    else
+        snprintf(buf, size, "%.2f%s", v, !strcmp(unit, "%") ? " %" : "");
 }
 
 static void
@@ -166,8 +189,13 @@ run_ncu(lab_profiling *p, const char *ncu, const char *dir, lab_strvec *driver, 
     lab_strvec_pushv(&proc.argv, (const char *const *)p->command.v);
     proc.report_fd = 3;
     proc.timeout_s = PROFILE_TIMEOUT_S;
+    proc.cancel = p->cancel;
     if ((rc = lab_proc_run(&proc, err)) < 0)
         goto out;
+    if (proc.cancelled) {
+        rc = lab_err_set(err, LAB_ECANCEL, "cancelled");
+        goto out;
+    }
     lab_buf_add(&p->output, proc.out.buf, proc.out.len);
     lab_buf_add(&p->output, proc.errout.buf, proc.errout.len);
     if (access(csv_path.buf, R_OK) == 0 && (rc = lab_buf_read_file(&csv, csv_path.buf, err)) < 0)
@@ -224,12 +252,14 @@ lab_profile(lab *l, const lab_exercise *ex, const char *file, lab_profiling *p, 
                 "%s; Nsight Compute comes with the CUDA toolkit (package nsight-compute) or from "
                 "https://developer.nvidia.com/nsight-compute",
                 why.msg);
+        run_sim(l, ex, file, p);
         goto out;
     }
     if ((rc = lab_device_probe(l, &dev, err)) < 0)
         goto out;
     if (!dev->present) {
         set_why(p, LAB_PROF_NO_GPU, "profiling needs a GPU: %s", dev->reason);
+        run_sim(l, ex, file, p);
         goto out;
     }
     snprintf(p->device, sizeof(p->device), "%s", dev->name);

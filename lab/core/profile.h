@@ -21,12 +21,17 @@
  * per case) gives the PTX-level figure of each metric that has one
  * (lab_metric.sim, scaled by sim_scale).  Without it: "not available".
  *
- * Call order: lab_profiling_init, lab_profile, read, lab_profiling_release.
+ * Without ncu or without a GPU the simulator's figures are still gathered
+ * (status says why there is no ncu table; kernel[] and has_sim[] are filled).
+ *
+ * Call order: lab_profiling_init, (set cancel,) lab_profile, read,
+ * lab_profiling_release.
  */
 #ifndef LAB_CORE_PROFILE_H
 #define LAB_CORE_PROFILE_H
 
 #include <math.h>
+#include <signal.h>
 #include <stdbool.h>
 
 #include "lab/core/lab.h"
@@ -54,6 +59,7 @@ typedef enum lab_prof_status {
 } lab_prof_status;
 
 typedef struct lab_profiling {
+    const volatile sig_atomic_t *cancel; /* set by the caller, may be NULL: LAB_ECANCEL */
     lab_prof_status status;
     char why[1024];
     lab_metric_set set;
@@ -76,6 +82,8 @@ void lab_profiling_init(lab_profiling *p);
 void lab_profiling_release(lab_profiling *p);
 /* 0 with p->status set for every outcome above; <0 when the lab itself failed. */
 int lab_profile(lab *l, const lab_exercise *ex, const char *file, lab_profiling *p, lab_err *err);
+/* One value as the tables show it: "12.50 %", "2.10 MB", "1532.4 GB/s", "-" when !has. */
+void lab_profile_format(char *buf, size_t size, bool has, double v, const char *unit);
 /* Fills p's values from ncu's CSV (roles by launch order, see above). */
 int lab_profile_read_csv(lab_profiling *p, const char *csv, lab_err *err);
 /* Fills p's simulator figures from a driver report; no key is no error. */

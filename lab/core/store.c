@@ -20,6 +20,7 @@
 #include "lab/core/store.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -28,7 +29,7 @@
 
 #include <sqlite3.h>
 
-#define STORE_SCHEMA_VERSION 1
+#define STORE_SCHEMA_VERSION 2
 #define STORE_BUSY_TIMEOUT_MS 5000
 #define STR_(x) #x
 #define STR(x) STR_(x)
@@ -39,8 +40,9 @@ struct lab_store {
 };
 
 /*
- * Version 1.  A zero median_ns, speedup or fraction ("none") is stored as
- * NULL so that the view's min/max skip it.  "Correct" means PASS or SLOW.
+ * Version 2 (version 1 lacked predictions; every statement is IF NOT EXISTS, so
+ * running the whole text again upgrades a version-1 store).  A zero median_ns, speedup or fraction
+ * ("none") is stored as NULL so that the view's min/max skip it.  "Correct" means PASS or SLOW.
  */
 static const char schema_sql[] =
     "CREATE TABLE IF NOT EXISTS attempts (\n"
@@ -70,6 +72,16 @@ static const char schema_sql[] =
     "        AS best_median_ns,\n"
     "    max(points) AS best_points\n"
     "FROM attempts GROUP BY exercise;\n"
+    "CREATE TABLE IF NOT EXISTS predictions (\n"
+    "    id INTEGER PRIMARY KEY,\n"
+    "    chapter TEXT NOT NULL,\n"
+    "    question TEXT NOT NULL,\n"
+    "    answer TEXT NOT NULL,\n"
+    "    time INTEGER NOT NULL,\n"
+    "    held INTEGER,\n" /* 1, 0, or NULL while no run has decided it */
+    "    measured TEXT\n"
+    ");\n"
+    "CREATE INDEX IF NOT EXISTS predictions_question ON predictions (chapter, question);\n"
     "PRAGMA user_version = " STR(STORE_SCHEMA_VERSION) ";\n";
 
 static const char insert_sql[] =
@@ -143,10 +155,11 @@ init_schema(sqlite3 *db, const char *path, lab_err *err)
 
     if ((src = query_int(db, "PRAGMA user_version", &version)) != SQLITE_OK)
         return db_fail(db, src, "open", path, err);
-    if (version == 0) {
+    if (version < STORE_SCHEMA_VERSION) {
         if ((src = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL)) != SQLITE_OK ||
             (src = query_int(db, "PRAGMA user_version", &version)) != SQLITE_OK ||
-            (version == 0 && (src = sqlite3_exec(db, schema_sql, NULL, NULL, NULL)) != SQLITE_OK) ||
+            (version < STORE_SCHEMA_VERSION &&
+             (src = sqlite3_exec(db, schema_sql, NULL, NULL, NULL)) != SQLITE_OK) ||
             (src = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL)) != SQLITE_OK) {
             int rc = db_fail(db, src, "open", path, err);
 
@@ -525,4 +538,118 @@ const char *
 lab_store_path(const lab_store *st)
 {
     return st->path;
+}
+
+/* --- predictions --------------------------------------------------------------- */
+
+/* One statement in its own transaction (sqlite's implicit one); ?1..?6 are p's fields in order
+ * (a statement need not use them all). */
+static int
+exec_bound(lab_store *st, const char *sql, const lab_prediction *p, const char *what, lab_err *err)
+{
+    sqlite3_stmt *stmt = NULL;
+    int src;
+    int rc = 0;
+
+    if ((src = sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL)) != SQLITE_OK ||
+        (src = bind_text(stmt, 1, p->chapter)) != SQLITE_OK ||
+        (src = bind_text(stmt, 2, p->question)) != SQLITE_OK ||
+        (src = bind_text(stmt, 3, p->answer)) != SQLITE_OK ||
+        (src = sqlite3_bind_int64(stmt, 4, p->time)) != SQLITE_OK ||
+        (src = (p->held < 0 ? sqlite3_bind_null(stmt, 5) : sqlite3_bind_int(stmt, 5, p->held))) !=
+            SQLITE_OK ||
+        (src = bind_text(stmt, 6, p->measured)) != SQLITE_OK ||
+        (src = sqlite3_step(stmt)) != SQLITE_DONE)
+        rc = db_fail(st->db, src, what, st->path, err);
+    sqlite3_finalize(stmt);
+    return rc;
+}
+
+int
+lab_store_add_prediction(lab_store *st, const lab_prediction *p, lab_err *err)
+{
+    if (!p->chapter || !p->question || !p->answer)
+        return lab_err_set(err, LAB_EINVAL, "cannot record a prediction without its question");
+    return exec_bound(st,
+                      "INSERT INTO predictions (chapter, question, answer, time, held, measured)"
+                      " VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                      p, "record a prediction in", err);
+}
+
+int
+lab_store_judge_prediction(lab_store *st, const lab_prediction *p, lab_err *err)
+{
+    return exec_bound(st,
+                      "UPDATE predictions SET held = ?5, measured = ?6 WHERE id = (SELECT max(id)"
+                      " FROM predictions WHERE chapter = ?1 AND question = ?2 AND answer = ?3)",
+                      p, "judge a prediction in", err);
+}
+
+int
+lab_store_prediction(lab_store *st, const char *chapter, const char *question, lab_prediction *out,
+                     lab_err *err)
+{
+    sqlite3_stmt *stmt = NULL;
+    const char *answer, *measured;
+    int src;
+    int rc = 0;
+
+    memset(out, 0, sizeof(*out));
+    out->held = -1;
+    if ((src = sqlite3_prepare_v2(st->db,
+                                  "SELECT answer, time, held, measured FROM predictions"
+                                  " WHERE chapter = ?1 AND question = ?2 ORDER BY id DESC LIMIT 1",
+                                  -1, &stmt, NULL)) != SQLITE_OK ||
+        (src = bind_text(stmt, 1, chapter)) != SQLITE_OK ||
+        (src = bind_text(stmt, 2, question)) != SQLITE_OK)
+        goto fail;
+    src = sqlite3_step(stmt);
+    if (src == SQLITE_DONE)
+        goto out; /* not answered */
+    if (src != SQLITE_ROW || (src = column_text(stmt, 0, &answer)) != SQLITE_OK ||
+        (src = column_text(stmt, 3, &measured)) != SQLITE_OK)
+        goto fail;
+    snprintf(out->answer_buf, sizeof(out->answer_buf), "%s", answer);
+    snprintf(out->measured_buf, sizeof(out->measured_buf), "%s", measured);
+    out->chapter = chapter;
+    out->question = question;
+    out->answer = out->answer_buf;
+    out->measured = out->measured_buf;
+    out->time = sqlite3_column_int64(stmt, 1);
+    out->held = sqlite3_column_type(stmt, 2) == SQLITE_NULL ? -1 : sqlite3_column_int(stmt, 2);
+    rc = 1;
+    goto out;
+fail:
+    rc = db_fail(st->db, src, "read predictions from", st->path, err);
+out:
+    sqlite3_finalize(stmt);
+    return rc;
+}
+
+int
+lab_store_prediction_score(lab_store *st, const char *chapter, int *right, int *judged,
+                           lab_err *err)
+{
+    sqlite3_stmt *stmt = NULL;
+    int src;
+    int rc = 0;
+
+    *right = *judged = 0;
+    /* the newest answer to each question counts */
+    if ((src = sqlite3_prepare_v2(
+             st->db,
+             "SELECT count(held), coalesce(sum(held), 0) FROM predictions p WHERE chapter = ?1"
+             " AND id = (SELECT max(id) FROM predictions q WHERE q.chapter = p.chapter"
+             " AND q.question = p.question)",
+             -1, &stmt, NULL)) != SQLITE_OK ||
+        (src = bind_text(stmt, 1, chapter)) != SQLITE_OK ||
+        (src = sqlite3_step(stmt)) != SQLITE_ROW) {
+        rc = db_fail(st->db, src, "read predictions from", st->path, err);
+        goto out;
+    }
+    *judged = sqlite3_column_int(stmt, 0);
+    *right = sqlite3_column_int(stmt, 1);
+out:
+    sqlite3_finalize(stmt);
+    return rc;
 }

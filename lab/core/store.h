@@ -63,4 +63,28 @@ int lab_store_history(lab_store *st, const char *exercise,
 int lab_store_check(lab_store *st, lab_buf *problems, lab_err *err);
 const char *lab_store_path(const lab_store *st);
 
+/* A learner's answer to a chapter's "predict before you run" question
+ * (lab/core/questions.h). */
+typedef struct lab_prediction {
+    const char *chapter;  /* "divergence" */
+    const char *question; /* the question's id */
+    const char *answer;   /* as given: a choice or a number */
+    int64_t time;         /* unix seconds */
+    int held;             /* 1 held, 0 did not, -1 no run has decided it yet */
+    const char *measured; /* what the run found ("mathKernel4 fastest, spread 6 %"), or NULL */
+    char answer_buf[256]; /* lab_store_prediction's copies */
+    char measured_buf[256];
+} lab_prediction;
+
+int lab_store_add_prediction(lab_store *st, const lab_prediction *p, lab_err *err);
+/* Sets held and measured on the newest answer p->answer to p's question. */
+int lab_store_judge_prediction(lab_store *st, const lab_prediction *p, lab_err *err);
+/* The newest answer to a question: 1 with *out filled (its strings in out's buffers, chapter and
+ * question borrowed from the arguments), 0 when not answered yet, <0 on error. */
+int lab_store_prediction(lab_store *st, const char *chapter, const char *question,
+                         lab_prediction *out, lab_err *err);
+/* Of a chapter's questions answered and decided (newest answer each): how many held. */
+int lab_store_prediction_score(lab_store *st, const char *chapter, int *right, int *judged,
+                               lab_err *err);
+
 #endif

@@ -77,6 +77,44 @@ add_styled(lab_doc *d, const char *text, const unsigned char *style, lab_style f
 }
 
 int
+lab_doc_add_styled(lab_doc *d, const char *text, const unsigned char *style, size_t len)
+{
+    return add_styled(d, text, style, LAB_STYLE_TEXT, len);
+}
+
+int
+lab_doc_add_wrapped(lab_doc *d, lab_style style, const char *text, int width, const char *indent)
+{
+    lab_buf line = LAB_BUF_INIT;
+    size_t w = width > 20 ? (size_t)width : 20, in = strlen(indent);
+    const char *p = text;
+    int rc = 0;
+
+    while (*p && rc == 0) {
+        size_t room = p == text ? w : w - in, len = strlen(p), cut = len;
+        if (lab_doc_width(p, len) > room) {
+            cut = room;
+            while (cut > 0 && p[cut] != ' ')
+                cut--;
+            if (!cut)
+                cut = room;
+            while (cut < len && ((unsigned char)p[cut] & 0xc0) == 0x80)
+                cut++;
+        }
+        lab_buf_reset(&line);
+        if (p != text)
+            lab_buf_adds(&line, indent);
+        lab_buf_add(&line, p, cut);
+        rc = lab_doc_add(d, style, line.buf);
+        p += cut;
+        while (*p == ' ')
+            p++;
+    }
+    lab_buf_release(&line);
+    return rc;
+}
+
+int
 lab_doc_add(lab_doc *d, lab_style style, const char *text)
 {
     return add_styled(d, text, NULL, style, strlen(text));

@@ -53,6 +53,11 @@ typedef struct lab_doc {
 void lab_doc_release(lab_doc *d);
 /* Adds one line (no newline inside) in one style; 0 or LAB_ENOMEM. */
 int lab_doc_add(lab_doc *d, lab_style style, const char *text);
+/* Adds text in style wrapped at width columns on spaces, continuation lines after indent. */
+int lab_doc_add_wrapped(lab_doc *d, lab_style style, const char *text, int width,
+                        const char *indent);
+/* Adds one line of len bytes with one lab_style per byte in style. */
+int lab_doc_add_styled(lab_doc *d, const char *text, const unsigned char *style, size_t len);
 int lab_doc_addf(lab_doc *d, lab_style style, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* Adds text, split at newlines, every line highlighted as CUDA C. */

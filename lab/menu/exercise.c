@@ -3,7 +3,8 @@
  * (all after a pass), the student's file and the actions on it: edit, grade
  * (job.c), cancel, watch (inotify on the file's directory, since editors
  * save by renaming), reset to the starter, reference solution after a pass,
- * history chart, last result.
+ * history chart, last result; Inspect (inspect.c), Profile (profile.c) and
+ * the chapter's demo (demo.c).
  */
 #include "lab/menu/menu.h"
 
@@ -73,6 +74,7 @@ ex_build(lab_menu *m, lab_menu_view *v, int width)
                  st, ex->points);
     lab_doc_add(&v->doc, LAB_STYLE_DIM,
                 "e edit  g grade  c cancel  w watch  h hint  r reset  s solution  t history");
+    lab_doc_add(&v->doc, LAB_STYLE_DIM, "i inspect (PTX/SASS)  p profile  d the chapter's demo");
     if (s->last_result) {
         lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");
         const char *verdict = strstr(s->last_result, "\n\n");
@@ -109,10 +111,7 @@ state_of(lab_menu_view *v)
 static bool
 idle(lab_menu *m)
 {
-    if (!m->job)
-        return true;
-    lab_menu_status(m, "a grading is under way: c cancels it");
-    return false;
+    return lab_menu_job_idle(m);
 }
 
 static int
@@ -144,7 +143,7 @@ key_grade(lab_menu *m, lab_menu_view *v)
     if (access(work.buf, F_OK))
         lab_menu_status(m, "%s is not there yet: e creates it from the starter", work.buf);
     else
-        lab_menu_job_start(m, state_of(v)->ex, work.buf);
+        lab_menu_grade_start(m, state_of(v)->ex, work.buf);
     lab_buf_release(&work);
     return LAB_MENU_REDRAW;
 }
@@ -272,6 +271,32 @@ key_result(lab_menu *m, lab_menu_view *v)
     return LAB_MENU_REDRAW;
 }
 
+static int
+key_inspect(lab_menu *m, lab_menu_view *v)
+{
+    if (idle(m))
+        lab_menu_inspect_start(m, state_of(v)->ex);
+    return LAB_MENU_REDRAW;
+}
+
+static int
+key_profile(lab_menu *m, lab_menu_view *v)
+{
+    if (idle(m))
+        lab_menu_profile_start(m, state_of(v)->ex);
+    return LAB_MENU_REDRAW;
+}
+
+static int
+key_demo(lab_menu *m, lab_menu_view *v)
+{
+    const lab_chapter *ch = lab_menu_chapter_of(m, state_of(v)->ex);
+
+    if (ch)
+        lab_menu_demo_start(m, ch);
+    return LAB_MENU_REDRAW;
+}
+
 static const lab_menu_key ex_keys[] = {
     { 'e', "e", "edit your file ($VISUAL, $EDITOR)", key_edit },
     { 'g', "g", "grade your file", key_grade },
@@ -282,6 +307,9 @@ static const lab_menu_key ex_keys[] = {
     { 's', "s", "the reference solution (after a pass)", key_solution },
     { 't', "t", "history of your attempts", key_history },
     { 'v', "v", "the last result, full screen", key_result },
+    { 'i', "i", "inspect: registers, occupancy, PTX and SASS of your kernel", key_inspect },
+    { 'p', "p", "profile your kernel under Nsight Compute (needs a GPU)", key_profile },
+    { 'd', "d", "run the chapter's demo (asks your predictions first)", key_demo },
 };
 
 const lab_menu_screen lab_menu_exercise = {

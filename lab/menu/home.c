@@ -1,7 +1,8 @@
 /*
  * home.c - the home screen: the GPU in use, overall progress, and every
- * chapter with its exercises and their status.  Enter opens the chapter text
- * or the exercise.
+ * chapter with its exercises and their status, and how often the learner's
+ * predictions held.  Enter opens the chapter text or the exercise; d runs the
+ * chapter's demo (demo.c).
  */
 #include "lab/menu/menu.h"
 
@@ -68,7 +69,10 @@ home_build(lab_menu *m, lab_menu_view *v, int width)
         const lab_chapter *ch = lab_catalog_chapter(cat, c);
         lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");
         lab_menu_add_item(v, ch, true);
-        lab_doc_addf(&v->doc, LAB_STYLE_HEADING, "%s  (chapter text)", ch->title);
+        char score[64];
+        lab_menu_prediction_score(m, ch, score, sizeof(score));
+        lab_doc_addf(&v->doc, LAB_STYLE_HEADING, "%s  (chapter text)%s%s%s", ch->title,
+                     ch->demo ? "  d: demo" : "", *score ? ", " : "", score);
         for (size_t i = 0; i < ch->nexercises; i++) {
             const lab_exercise *ex = ch->exercises[i];
             lab_progress p = progress_of(m, ex);
@@ -99,8 +103,24 @@ home_open(lab_menu *m, lab_menu_view *v)
     return LAB_MENU_REDRAW;
 }
 
+static int
+home_demo(lab_menu *m, lab_menu_view *v)
+{
+    const lab_menu_item *it;
+    const lab_chapter *ch;
+
+    if (!v->nitems)
+        return 0;
+    it = &v->items[v->sel];
+    ch = it->chapter ? it->ptr : lab_menu_chapter_of(m, it->ptr);
+    if (ch)
+        lab_menu_demo_start(m, ch);
+    return LAB_MENU_REDRAW;
+}
+
 static const lab_menu_key home_keys[] = {
     { '\n', "Enter", "open the chapter text or the exercise", home_open },
+    { 'd', "d", "run the selected chapter's demo (asks your predictions first)", home_demo },
     { KEY_ENTER, NULL, NULL, home_open },
     { KEY_RIGHT, NULL, NULL, home_open },
 };

@@ -1,23 +1,26 @@
 /*
- * job.c - a grading that runs while the menu stays responsive.
+ * job.c - work that runs while the menu stays responsive: a grading, a
+ * demo, a profile or an inspection (lab_menu_work, menu.h), one at a time.
  *
- * Design: lab_grade runs in one worker thread; the UI thread never blocks on
- * it.  The worker reports through a pipe: on_stage writes a fixed-size
- * message per stage (writes under PIPE_BUF are atomic), and one "done"
+ * Design: the work's run function runs in one worker thread; the UI thread
+ * never blocks on it.  The worker reports through a pipe: each stage is one
+ * fixed-size message (writes under PIPE_BUF are atomic), and one "done"
  * message at the end.  The UI polls the pipe's read end beside the keyboard
- * (menu.c's loop), shows "compiling ...", "running on ..." with the elapsed
- * time, and on "done" joins the thread and shows the result.
+ * (menu.c's loop), shows "grading EX: compiling ... 2.1 s" with the elapsed
+ * time, and on "done" joins the thread and calls the work's done function,
+ * which shows the result, then its free function.
  *
- * Cancel: the UI sets the request's sig_atomic_t flag; lab/core/proc.c
- * looks at it every 50 ms while it waits for nvcc or the driver, kills the
- * child's whole process group (SIGTERM, grace, SIGKILL) and reaps it, and
- * lab_grade returns LAB_ECANCEL, so no child is left behind.  Quitting the
- * menu during a grading cancels and joins the same way.
+ * Cancel: the UI sets the work's sig_atomic_t flag; lab/core/proc.c looks at
+ * it every 50 ms while it waits for nvcc, a driver or ncu, kills the child's
+ * whole process group (SIGTERM, grace, SIGKILL) and reaps it, and the core
+ * returns LAB_ECANCEL, so no child is left behind.  Quitting the menu during
+ * a job cancels and joins the same way.
  *
  * Sharing: while the worker runs, only it uses the lab (toolchain, store
  * connection, device); the UI reads progress through its own store
- * connection (SQLite WAL).  The worker blocks every signal, so SIGWINCH and
- * the others reach the UI thread; children reset their mask (proc.c).
+ * connection (SQLite WAL) and starts no other work.  The worker blocks every
+ * signal, so SIGWINCH and the others reach the UI thread; children reset
+ * their mask (proc.c).
  */
 #include "lab/menu/menu.h"
 
@@ -26,6 +29,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,34 +38,41 @@
 #include "lab/core/clock.h"
 
 typedef struct job_msg {
-    int done; /* 0: a stage; 1: lab_grade returned */
-    int stage;
-    char what[120];
+    int done; /* 0: a stage; 1: the work returned */
+    char what[160];
 } job_msg;
 
 struct lab_menu_job {
     pthread_t thread;
     int fd[2];
-    volatile sig_atomic_t cancel;
     lab *lab;
-    const lab_exercise *ex;
-    char file[4096];
-    lab_grade_request req;
-    lab_grading g;
+    lab_menu_work *work;
     lab_err err;
     int rc;
     double t0;
     char stage[160];
 };
 
+/* The progress line (cut at its size: a long name only shortens it). */
+static void set_progress(lab_menu *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 static void
-job_on_stage(lab_stage stage, const char *what, void *arg)
+set_progress(lab_menu *m, const char *fmt, ...)
 {
-    struct lab_menu_job *j = arg;
-    job_msg msg = { 0, (int)stage, "" };
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(m->progress, sizeof(m->progress), fmt, ap);
+    va_end(ap);
+}
+
+void
+lab_menu_work_stage(lab_menu_work *w, const char *what)
+{
+    job_msg msg = { 0, "" };
 
     snprintf(msg.what, sizeof(msg.what), "%s", what);
-    if (write(j->fd[1], &msg, sizeof(msg)) < 0)
+    if (write(w->job->fd[1], &msg, sizeof(msg)) < 0)
         return; /* the UI shows the last stage it got */
 }
 
@@ -69,9 +80,9 @@ static void *
 job_main(void *arg)
 {
     struct lab_menu_job *j = arg;
-    job_msg msg = { 1, 0, "" };
+    job_msg msg = { 1, "" };
 
-    j->rc = lab_grade(j->lab, &j->req, &j->g, &j->err);
+    j->rc = j->work->run(j->work, j->lab, &j->err);
     if (write(j->fd[1], &msg, sizeof(msg)) < 0)
         j->rc = j->rc ? j->rc : LAB_EIO;
     return NULL;
@@ -84,38 +95,47 @@ job_free(struct lab_menu_job *j)
         close(j->fd[0]);
     if (j->fd[1] >= 0)
         close(j->fd[1]);
-    lab_grading_release(&j->g);
+    if (j->work)
+        j->work->free(j->work);
     free(j);
 }
 
+bool
+lab_menu_job_idle(lab_menu *m)
+{
+    if (!m->job)
+        return true;
+    lab_menu_status(m, "%s %s is under way: c cancels it", m->job->work->verb,
+                    m->job->work->subject);
+    return false;
+}
+
 int
-lab_menu_job_start(lab_menu *m, const lab_exercise *ex, const char *file)
+lab_menu_job_run(lab_menu *m, lab_menu_work *w)
 {
     struct lab_menu_job *j;
     sigset_t all, old;
     int rc;
 
-    if (m->job)
+    if (m->job) {
+        w->free(w);
         return LAB_EINVAL;
-    if (!(j = calloc(1, sizeof(*j))))
+    }
+    if (!(j = calloc(1, sizeof(*j)))) {
+        w->free(w);
         return LAB_ENOMEM;
+    }
     j->fd[0] = j->fd[1] = -1;
-    lab_grading_init(&j->g);
+    j->work = w;
     j->err = (lab_err)LAB_ERR_INIT;
     if (pipe2(j->fd, O_CLOEXEC) < 0) {
-        lab_menu_status(m, "cannot grade: pipe: %s", strerror(errno));
+        lab_menu_status(m, "cannot start %s: pipe: %s", w->verb, strerror(errno));
         job_free(j);
         return LAB_EIO;
     }
     j->lab = m->lab;
-    j->ex = ex;
-    snprintf(j->file, sizeof(j->file), "%s", file);
-    j->req.ex = ex;
-    j->req.file = j->file;
-    j->req.record = true;
-    j->req.on_stage = job_on_stage;
-    j->req.arg = j;
-    j->req.cancel = &j->cancel;
+    w->job = j;
+    w->cancel = 0;
     j->t0 = lab_clock_now();
     snprintf(j->stage, sizeof(j->stage), "starting");
     sigfillset(&all);
@@ -123,13 +143,51 @@ lab_menu_job_start(lab_menu *m, const lab_exercise *ex, const char *file)
     rc = pthread_create(&j->thread, NULL, job_main, j);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (rc) {
-        lab_menu_status(m, "cannot grade: no thread: %s", strerror(rc));
+        lab_menu_status(m, "cannot start %s: no thread: %s", w->verb, strerror(rc));
         job_free(j);
         return LAB_ENOMEM;
     }
     m->job = j;
-    snprintf(m->progress, sizeof(m->progress), "grading %s: starting   (c: cancel)", ex->id);
+    set_progress(m, "%s %s: starting   (c: cancel)", w->verb, w->subject);
     return 0;
+}
+
+int
+lab_menu_open_job(lab_menu *m, const lab_menu_screen *s, void *state, const char *title,
+                  lab_menu_work *w)
+{
+    lab_menu_viewjob *vj = state;
+
+    vj->running = true;
+    if (lab_menu_push(m, s, state, title) < 0) {
+        w->free(w);
+        return LAB_ENOMEM;
+    }
+    if (lab_menu_job_run(m, w) < 0) { /* it freed w */
+        vj->running = false;
+        vj->rc = LAB_EINVAL;
+        snprintf(vj->error, sizeof(vj->error), "could not start: %s", m->status);
+        return LAB_EINVAL;
+    }
+    return 0;
+}
+
+void *
+lab_menu_job_view(lab_menu *m, const lab_menu_screen *s, const void *key, int rc,
+                  const lab_err *err)
+{
+    for (int i = m->depth - 1; i >= 0; i--) {
+        lab_menu_viewjob *vj = m->stack[i]->state;
+        if (m->stack[i]->screen != s || vj->key != key || !vj->running)
+            continue;
+        vj->running = false;
+        vj->rc = rc;
+        snprintf(vj->error, sizeof(vj->error), "%s", rc < 0 ? err->msg : "");
+        m->stack[i]->stale = true;
+        m->stack[i]->top = 0;
+        return vj;
+    }
+    return NULL;
 }
 
 int
@@ -143,54 +201,23 @@ lab_menu_job_cancel(lab_menu *m)
 {
     if (!m->job)
         return;
-    m->job->cancel = 1;
+    m->job->work->cancel = 1;
     snprintf(m->job->stage, sizeof(m->job->stage), "cancelling");
-}
-
-/* The result as `cudalab grade` prints it (no colour: the menu styles lines). */
-static char *
-result_text(lab_menu *m, struct lab_menu_job *j)
-{
-    lab_cli plain = *m->cli;
-    char *text = NULL;
-    size_t len = 0;
-    FILE *fp = open_memstream(&text, &len);
-
-    if (!fp)
-        return NULL;
-    plain.color = false;
-    if (j->rc < 0)
-        fprintf(fp, "%s: %s\n", j->rc == LAB_ECANCEL ? "cancelled" : "the lab could not grade",
-                j->err.msg);
-    else
-        lab_cli_print_grading(fp, &plain, j->ex, j->file, &j->g);
-    fclose(fp);
-    return text;
 }
 
 static void
 job_done(lab_menu *m)
 {
     struct lab_menu_job *j = m->job;
-    char *text;
 
     pthread_join(j->thread, NULL);
     m->job = NULL;
     m->progress[0] = '\0';
-    text = result_text(m, j);
     if (j->rc == LAB_ECANCEL)
-        lab_menu_status(m, "grading cancelled after %.1f s", lab_clock_now() - j->t0);
+        lab_menu_status(m, "%s cancelled after %.1f s", j->work->verb, lab_clock_now() - j->t0);
     else if (j->rc < 0)
         lab_menu_status(m, "%s", j->err.msg);
-    else
-        lab_menu_status(m, "%s: %s", lab_verdict_describe(j->g.result.verdict)->name,
-                        j->g.result.message);
-    if (text) {
-        lab_menu_exercise_graded(m, j->ex, text);
-        if (j->rc == 0 && !(m->watch_ex == j->ex))
-            lab_menu_open_result(m, j->ex, text);
-    }
-    free(text);
+    j->work->done(m, j->work, j->rc, &j->err);
     job_free(j);
 }
 
@@ -214,11 +241,11 @@ lab_menu_job_poll(lab_menu *m)
             job_done(m);
             return 1;
         }
-        if (!j->cancel)
-            snprintf(j->stage, sizeof(j->stage), "%s %s", lab_cli_stage_name(msg.stage), msg.what);
+        if (!j->work->cancel)
+            snprintf(j->stage, sizeof(j->stage), "%s", msg.what);
     }
-    snprintf(m->progress, sizeof(m->progress), "grading %s: %s ... %.1f s   (c: cancel)", j->ex->id,
-             j->stage, lab_clock_now() - j->t0);
+    set_progress(m, "%s %s: %s ... %.1f s   (c: cancel)", j->work->verb, j->work->subject, j->stage,
+                 lab_clock_now() - j->t0);
     return 0;
 }
 

@@ -238,6 +238,11 @@ draw_line(const lab_menu *m, const lab_menu_view *v, int row, const lab_doc_line
     const char *hit = v->search[0] ? strstr(l->text, v->search) : NULL;
     size_t hit_len = strlen(v->search);
 
+    for (size_t skip = v->left; i < l->len && skip > 0; skip--) { /* scrolled right */
+        i++;
+        while (i < l->len && ((unsigned char)l->text[i] & 0xc0) == 0x80)
+            i++;
+    }
     move(row, 0);
     while (i < l->len && col < cols) {
         size_t j = i;
@@ -431,6 +436,31 @@ key_end(lab_menu *m, lab_menu_view *v)
     return LAB_MENU_REDRAW;
 }
 
+#define SIDE_STEP 20
+
+static int
+key_right(lab_menu *m, lab_menu_view *v)
+{
+    size_t widest = 0;
+
+    (void)m;
+    for (size_t i = 0; i < v->doc.nlines; i++) {
+        size_t w = lab_doc_width(v->doc.lines[i].text, v->doc.lines[i].len);
+        widest = w > widest ? w : widest;
+    }
+    if (v->left + (size_t)COLS < widest)
+        v->left += SIDE_STEP;
+    return LAB_MENU_REDRAW;
+}
+
+static int
+key_left(lab_menu *m, lab_menu_view *v)
+{
+    (void)m;
+    v->left = v->left > SIDE_STEP ? v->left - SIDE_STEP : 0;
+    return LAB_MENU_REDRAW;
+}
+
 static bool
 find_from(lab_menu_view *v, size_t from)
 {
@@ -447,23 +477,31 @@ find_from(lab_menu_view *v, size_t from)
     return false;
 }
 
-static int
-key_search(lab_menu *m, lab_menu_view *v)
+bool
+lab_menu_prompt(lab_menu *m, const char *prompt, char *buf, size_t size)
 {
-    char want[sizeof(v->search)] = "";
-
+    (void)m;
+    buf[0] = '\0';
     attron(A_REVERSE);
     mvhline(LINES - 1, 0, ' ', COLS);
-    mvaddstr(LINES - 1, 0, "/");
+    mvaddstr(LINES - 1, 0, prompt);
     attroff(A_REVERSE);
     echo();
     curs_set(1);
     nodelay(stdscr, FALSE);
-    getnstr(want, (int)sizeof(want) - 1);
+    getnstr(buf, (int)size - 1);
     nodelay(stdscr, TRUE);
     noecho();
     curs_set(0);
-    if (!want[0])
+    return buf[0] != '\0';
+}
+
+static int
+key_search(lab_menu *m, lab_menu_view *v)
+{
+    char want[sizeof(v->search)];
+
+    if (!lab_menu_prompt(m, "/", want, sizeof(want)))
         return LAB_MENU_REDRAW;
     snprintf(v->search, sizeof(v->search), "%s", want);
     if (!find_from(v, v->top) && !find_from(v, 0))
@@ -508,6 +546,8 @@ static const lab_menu_key pager_keys[] = {
     { ' ', NULL, NULL, key_page_down },
     { KEY_PPAGE, "PgUp b", "previous page", key_page_up },
     { 'b', NULL, NULL, key_page_up },
+    { KEY_RIGHT, "Right", "scroll right (wide tables)", key_right },
+    { KEY_LEFT, "Left", "scroll left", key_left },
     { KEY_HOME, "Home", "top", key_home },
     { KEY_END, "End", "bottom", key_end },
     { '/', "/", "search the text", key_search },
@@ -644,7 +684,7 @@ start_pending_watch(lab_menu *m)
         return;
     m->watch_pending = false;
     lab_work_path(m->watch_ex, &path);
-    if (lab_menu_job_start(m, m->watch_ex, path.buf) == 0)
+    if (lab_menu_grade_start(m, m->watch_ex, path.buf) == 0)
         lab_menu_status(m, "saved: grading %s", m->watch_ex->id);
     lab_buf_release(&path);
 }

@@ -6,21 +6,28 @@
  * how to build its text, its keys) plus its state, laid out as a lab_doc
  * (lab/menu/doc.h) that the one pager draws, scrolls and searches.  Views
  * sit on a stack: Enter pushes, `q` pops.  A screen that lists things
- * (home) marks selectable lines as items.  A demo view (`cudalab demo`)
- * would be one more row: a build function and keys.
+ * (home, the predict screen, the inspect listing) marks selectable lines
+ * as items.  A view whose content comes from work in the background (demo,
+ * inspect, profile) starts with a lab_menu_viewjob and is filled by the
+ * work's done function (job.c).
  *
  * Files: menu.c (terminal, event loop, stack, pager keys, help), home.c,
  * exercise.c (task, hints, actions, watch), pages.c (chapter text, reference
- * solution, history chart, grading result), job.c (grading in a thread),
- * editor.c ($VISUAL/$EDITOR).
+ * solution, history chart, grading result), job.c (work in a thread),
+ * grading.c (a grading as work), demo.c (a chapter's demo view, asked for
+ * by `d`, with the prediction questions before it), inspect.c (Inspect:
+ * resources, occupancy, PTX/SASS with source lines), profile.c (Profile: the
+ * counters of `cudalab profile`), editor.c ($VISUAL/$EDITOR).
  *
- * Threads: only job.c's worker runs beside the UI, inside lab_grade; the
- * UI reads the store through a connection of its own (m->store) and does not
- * touch the lab while a job runs (see job.c).
+ * Threads: only job.c's worker runs beside the UI, inside lab_grade,
+ * lab_demo_run_chapter, lab_profile or lab_inspect; the UI reads the store
+ * through a connection of its own (m->store) and does not touch the lab
+ * while a job runs (see job.c).
  */
 #ifndef LAB_MENU_MENU_H
 #define LAB_MENU_MENU_H
 
+#include <signal.h>
 #include <stdbool.h>
 
 #include "lab/cli/cli.h"
@@ -49,6 +56,28 @@ typedef struct lab_menu_screen {
     void (*release)(void *state); /* may be NULL */
 } lab_menu_screen;
 
+/* Work for job.c's thread; each kind embeds it first and fills verb, subject and the functions. */
+typedef struct lab_menu_work lab_menu_work;
+struct lab_menu_work {
+    const char *verb;  /* "grading", "demo", "profiling", "inspecting" */
+    char subject[256]; /* "reduction/neighbored-less" */
+    /* In the worker thread: the work itself (pass &w->cancel down); 0 or <0 with err. */
+    int (*run)(lab_menu_work *w, lab *l, lab_err *err);
+    /* In the UI thread once run returned (rc LAB_ECANCEL when cancelled). */
+    void (*done)(lab_menu *m, lab_menu_work *w, int rc, const lab_err *err);
+    void (*free)(lab_menu_work *w);
+    volatile sig_atomic_t cancel; /* set by job.c */
+    struct lab_menu_job *job;
+};
+
+/* The part of a view's state that follows its work (demo, inspect, profile); embedded first. */
+typedef struct lab_menu_viewjob {
+    const void *key; /* what the work is about: the chapter, the exercise */
+    bool running;
+    int rc;          /* the work's, once done */
+    char error[512]; /* its message when rc < 0 */
+} lab_menu_viewjob;
+
 typedef struct lab_menu_item {
     size_t line; /* in v->doc */
     const void *ptr;
@@ -62,9 +91,10 @@ struct lab_menu_view {
     lab_doc doc;
     lab_menu_item *items;
     size_t nitems;
-    size_t sel; /* selected item */
-    size_t top; /* first line shown */
-    bool stale; /* build again before drawing */
+    size_t sel;  /* selected item */
+    size_t top;  /* first line shown */
+    size_t left; /* first column shown (wide tables) */
+    bool stale;  /* build again before drawing */
     char search[128];
 };
 
@@ -99,15 +129,26 @@ void lab_menu_pop(lab_menu *m);
 void lab_menu_status(lab_menu *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Asks a yes/no question on the last row; true on 'y'. */
 bool lab_menu_confirm(lab_menu *m, const char *question);
+/* Reads a line typed on the last row after prompt; false when empty. */
+bool lab_menu_prompt(lab_menu *m, const char *prompt, char *buf, size_t size);
 /* Marks every view for a rebuild (progress or files changed). */
 void lab_menu_stale_all(lab_menu *m);
 int lab_menu_add_item(lab_menu_view *v, const void *ptr, bool chapter);
 /* Lines of text (e.g. a captured report) into the doc, styled by content. */
 void lab_menu_add_text(lab_doc *d, const char *text);
 
-/* home.c, exercise.c, pages.c */
+/* home.c, exercise.c, pages.c, demo.c, inspect.c, profile.c */
 extern const lab_menu_screen lab_menu_home, lab_menu_exercise, lab_menu_chapter, lab_menu_solution,
-    lab_menu_history, lab_menu_result, lab_menu_help;
+    lab_menu_history, lab_menu_result, lab_menu_help, lab_menu_predict, lab_menu_demo,
+    lab_menu_inspect, lab_menu_profile;
+/* `d`: asks the chapter's unanswered questions, then opens the demo view and runs the demo. */
+int lab_menu_demo_start(lab_menu *m, const lab_chapter *ch);
+/* The chapter an exercise belongs to. */
+const lab_chapter *lab_menu_chapter_of(lab_menu *m, const lab_exercise *ex);
+/* "predictions right: 2 of 3", or "" when none decided yet. */
+void lab_menu_prediction_score(lab_menu *m, const lab_chapter *ch, char *buf, size_t size);
+int lab_menu_inspect_start(lab_menu *m, const lab_exercise *ex);
+int lab_menu_profile_start(lab_menu *m, const lab_exercise *ex);
 int lab_menu_open_exercise(lab_menu *m, const lab_exercise *ex);
 int lab_menu_open_chapter(lab_menu *m, const lab_chapter *ch);
 /* The exercise view's hook when a grading of ex ends (result into the view). */
@@ -117,14 +158,29 @@ void lab_menu_progress_text(const lab_progress *p, char *buf, size_t size);
 /* A result view showing text (the CLI's report of a grading). */
 int lab_menu_open_result(lab_menu *m, const lab_exercise *ex, const char *text);
 
-/* job.c: one grading at a time */
-int lab_menu_job_start(lab_menu *m, const lab_exercise *ex, const char *file);
+/* job.c: one piece of work at a time.  lab_menu_job_run owns w from the call on (w->free). */
+int lab_menu_job_run(lab_menu *m, lab_menu_work *w);
+/* From the worker: the stage shown on the progress line. */
+void lab_menu_work_stage(lab_menu_work *w, const char *what);
+/* true when no work runs; else false with a status message. */
+bool lab_menu_job_idle(lab_menu *m);
 void lab_menu_job_cancel(lab_menu *m);
+/* Pushes a view of screen s whose state starts with a lab_menu_viewjob (set running here), then
+ * runs w; a work that cannot start shows its reason in the view. */
+int lab_menu_open_job(lab_menu *m, const lab_menu_screen *s, void *state, const char *title,
+                      lab_menu_work *w);
+/* For a work's done: the state of the view of screen s still waiting for key's work, marked done
+ * (rc, err's message) and stale; NULL when that view was closed. */
+void *lab_menu_job_view(lab_menu *m, const lab_menu_screen *s, const void *key, int rc,
+                        const lab_err *err);
 int lab_menu_job_fd(const lab_menu *m); /* -1 when idle */
 /* Reads the worker's messages; when it is done, joins it and shows the result. */
 int lab_menu_job_poll(lab_menu *m);
 /* Cancels and joins (on quit). */
 void lab_menu_job_stop(lab_menu *m);
+
+/* grading.c: grades file for ex as work (the result into the exercise view and a result view). */
+int lab_menu_grade_start(lab_menu *m, const lab_exercise *ex, const char *file);
 
 /* editor.c: runs $VISUAL / $EDITOR on path with the terminal; 0 or <0 with err. */
 int lab_menu_edit(const char *path, lab_err *err);

@@ -20,7 +20,12 @@ chapter_build(lab_menu *m, lab_menu_view *v, int width)
     lab_err err = LAB_ERR_INIT;
     int rc = 0;
 
-    (void)m;
+    char score[64];
+
+    lab_menu_prediction_score(m, ch, score, sizeof(score));
+    if (ch->demo)
+        lab_doc_addf(&v->doc, LAB_STYLE_DIM, "d runs the chapter's demo%s%s", *score ? "; " : "",
+                     score);
     if (!ch->text)
         lab_doc_addf(&v->doc, LAB_STYLE_DIM, "%s has no chapter text yet", ch->title);
     else if (lab_buf_read_file(&text, ch->text, &err) < 0)
@@ -31,7 +36,23 @@ chapter_build(lab_menu *m, lab_menu_view *v, int width)
     return rc;
 }
 
-const lab_menu_screen lab_menu_chapter = { .name = "chapter", .build = chapter_build };
+static int
+chapter_demo(lab_menu *m, lab_menu_view *v)
+{
+    lab_menu_demo_start(m, v->state);
+    return LAB_MENU_REDRAW;
+}
+
+static const lab_menu_key chapter_keys[] = {
+    { 'd', "d", "run the chapter's demo (asks your predictions first)", chapter_demo },
+};
+
+const lab_menu_screen lab_menu_chapter = {
+    .name = "chapter",
+    .build = chapter_build,
+    .keys = chapter_keys,
+    .nkeys = ARRAY_SIZE(chapter_keys),
+};
 
 int
 lab_menu_open_chapter(lab_menu *m, const lab_chapter *ch)

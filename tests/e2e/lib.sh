@@ -217,6 +217,17 @@ expect_no_process() {
     done
 }
 
+# expect_process NAME PATTERN: within 10 s a process has PATTERN in its command line.
+expect_process() {
+    local i
+    for i in $(seq 100); do
+        pgrep -f -- "$2" >/dev/null && break
+        sleep 0.1
+    done
+    pgrep -f -- "$2" >/dev/null
+    check "$1" $?
+}
+
 # --- helpers -------------------------------------------------------------------
 
 # db_rows SQL: the store's rows, one per line, fields joined by '|'.

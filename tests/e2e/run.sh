@@ -10,7 +10,8 @@
 #
 # The lab under test comes from CUDALAB_TEST_BIN, CUDALAB_DATADIR_TEST and
 # CUDALAB_LIBEXECDIR_TEST (set by `make test`; defaults: the source tree's
-# sanitized build).
+# sanitized build).  A test whose first lines hold "# e2e-timeout: N" gets N
+# seconds where that is more than E2E_TEST_TIMEOUT (default 120).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
@@ -41,6 +42,9 @@ for t in "${tests[@]}"; do
     t=$(cd "$(dirname "$t")" && pwd)/$name
     tmp=$(mktemp -d "${TMPDIR:-/tmp}/cudalab-e2e.XXXXXXXX")
     results=$tmp/.results
+    own=$(head -5 "$t" | sed -n 's/^# e2e-timeout: *\([0-9][0-9]*\)$/\1/p')
+    this_limit=$limit
+    [ -n "$own" ] && [ "$own" -gt "$limit" ] && this_limit=$own
     : >"$results"
     mkdir -p "$tmp/home"
     echo "# $name"
@@ -48,7 +52,7 @@ for t in "${tests[@]}"; do
         cd "$tmp" &&
             HOME=$tmp/home XDG_DATA_HOME=$tmp/data XDG_CACHE_HOME=$tmp/cache \
                 XDG_CONFIG_HOME=$tmp/config E2E_TMP=$tmp E2E_RESULTS=$results \
-                timeout -k 5 "$limit" bash "$t"
+                timeout -k 5 "$this_limit" bash "$t"
     )
     status=$?
     p=$(grep -c '^ok' "$results")
@@ -58,7 +62,7 @@ for t in "${tests[@]}"; do
     done <"$results"
     if ! grep -qx END "$results"; then
         if [ $status -eq 124 ] || [ $status -eq 137 ]; then
-            why="ran past its ${limit} s limit"
+            why="ran past its ${this_limit} s limit"
         else
             why="stopped before its end (exit status $status)"
         fi

@@ -73,7 +73,7 @@ fay PASS 10 -
 gus MISSING 0 -
 hal MISSING 0 -
 ivy RUNTIME_ERROR 0 ignores-input
-jo PASS 10 reads-clock
+jo CONSTRAINT 0 reads-clock
 o'dd, \"name\" PASS 10 -
 two MISSING 0 -"
 python3 - gb/gradebook.json <<'PY'

@@ -38,8 +38,10 @@ db_exec "UPDATE calibration SET min_speedup = 1.9"
 run cudalab grade $less less.cu --no-record
 expect_out_re "graded with this GPU's stored threshold: SLOW" '^SLOW  '
 expect_out "the message names the calibrated threshold" "(needs 1.90x)"
+expect_out "the message says the threshold is this GPU's" "(threshold calibrated on this GPU)"
 db_exec "UPDATE calibration SET sm_clock_khz = 1410000"
 run cudalab grade $less less.cu --no-record
 expect_out_re "another clock: the manifest's threshold, PASS" '^PASS  '
+expect_out_lacks "another clock: no calibrated threshold named" "calibrated on this GPU"
 
 e2e_finish

@@ -21,6 +21,8 @@ ex=$d/exercises/reduction/neighbored-less
 # an example that names the wrong verdict, one that names none, a bad key type
 # only the examples these checks need (each grading costs time, more on the simulator)
 rm -rf "$d"/exercises/reduction/*/examples
+# and only the reduction chapter: --all below grades every solution and starter of the copy
+find "$d/exercises" -mindepth 1 -maxdepth 1 -type d ! -name reduction -exec rm -rf {} +
 mkdir -p "$ex/examples/wrong"
 cp "$CUDALAB_DATADIR_TEST/exercises/reduction/neighbored-less/examples/wrong/half-strides.cu" "$ex/examples/wrong/liar.cu"
 sed -i '1s/.*/\/\/ expect: CONSTRAINT (it is not)/' "$ex/examples/wrong/liar.cu"

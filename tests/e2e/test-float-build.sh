@@ -16,7 +16,7 @@ exd=$CUDALAB_DATADIR_TEST/exercises/reduction
 # demands a form the previous step lacks
 declare -A starter_verdict=(
     [sum-atomic]=NO_GPU [sum-shared-atomic]=CONSTRAINT [sum-tournament]=CONSTRAINT
-    [sum-reversed]=NO_GPU [sum-add-first]=NO_GPU [sum-last-warp]=NO_GPU
+    [sum-reversed]=NO_GPU [sum-add-first]=NO_GPU [sum-last-warp]=CONSTRAINT
     [sum-shuffle]=CONSTRAINT [sum-two-level]=CONSTRAINT
 )
 for s in sum-atomic sum-shared-atomic sum-tournament sum-reversed sum-add-first sum-last-warp \

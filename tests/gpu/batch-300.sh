@@ -4,11 +4,15 @@
 # reduction/neighbored and reduction/neighbored-less -- from the exercises'
 # example submissions (ok, wrong, cheat: each names its expected verdict on its
 # first line) and the untouched starters (neighbored: WRONG, neighbored-less:
-# SLOW, as recorded on the H100 in tests/fixtures/reports), each made unique
-# by a comment so every one is compiled.  Grades both sets with `cudalab
-# batch`, then prints wall time, submissions per minute, CPU time, GPU
-# utilization, and how many verdicts match the expected ones.
-# Exit 0 only when every verdict is right.  BATCH_SANDBOX=0 grades without
+# SLOW, as recorded on the H100 in tests/fixtures/reports).  Each is made
+# unique by a line of code naming its student (#define STUDENT "s001-..."),
+# not by a comment: the identical-submission flag compares code with comments
+# and blanks taken out, and must mark only real copies -- every 30th
+# submission is one, the one before it re-indented under a comment of its
+# own.  Grades both sets with `cudalab batch`, then prints wall time,
+# submissions per minute, CPU time, GPU utilization, how many verdicts match
+# the expected ones and whether the `identical` flags are exactly the copies.
+# Exit 0 only when every verdict and every identical flag is right.  BATCH_SANDBOX=0 grades without
 # bubblewrap; BATCH_PER_STEP (150) and BATCH_JOBS (nproc) change the size.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -55,11 +59,22 @@ for name in neighbored neighbored-less; do
     mkdir -p "$subs"
     mapfile -t src < <(sources "$name")
     : >"$out/expected-$name.csv"
+    : >"$out/copies-$name.txt"
+    prev=
     for i in $(seq 1 "$per_step"); do
+        if [ $((i % 30)) -eq 0 ] && [ -n "$prev" ]; then
+            # a real copy: the previous student's code, re-indented, with a comment of its own
+            id=$(printf 's%03d-copy-of-%s' "$i" "${prev%%,*}")
+            { echo "// my own work"; sed 's/^/  /' "$subs/${prev%%,*}.cu"; } >"$subs/$id.cu"
+            echo "$id,${prev#*,}" >>"$out/expected-$name.csv"
+            printf '%s\n%s\n' "${prev%%,*}" "$id" >>"$out/copies-$name.txt"
+            continue
+        fi
         read -r f want <<<"${src[$(((i - 1) % ${#src[@]}))]}"
         id=$(printf 's%03d-%s' "$i" "$(basename "$(dirname "$f")")-$(basename "$f" .cu)")
-        { cat "$f"; printf '\n// generated submission %s of %s\n' "$i" "$name"; } >"$subs/$id.cu"
+        { cat "$f"; printf '\n#define STUDENT "%s"\n' "$id"; } >"$subs/$id.cu"
         echo "$id,$want" >>"$out/expected-$name.csv"
+        prev="$id,$want"
     done
     nvidia-smi --query-gpu=utilization.gpu --format=csv,noheader,nounits -lms 250 \
         >"$out/gpu-util-$name.txt" 2>/dev/null &
@@ -82,6 +97,10 @@ want = dict(l.strip().split(",") for l in open(f"{out}/expected-{name}.csv"))
 got = {r["student"]: r for r in csv.DictReader(open(f"{out}/gb-{name}/gradebook.csv", newline=""))}
 wrong = [(s, w, got.get(s, {}).get("verdict")) for s, w in sorted(want.items())
          if got.get(s, {}).get("verdict") != w]
+# the identical flag: on the planted copies and their originals, nowhere else
+copies = set(open(f"{out}/copies-{name}.txt").read().split())
+flagged = {s for s, r in got.items() if "identical" in r["flags"].split(";")}
+bad_flags = sorted(flagged ^ copies)
 util = [float(x) for x in open(f"{out}/gpu-util-{name}.txt").read().split() if x.replace('.', '').isdigit()]
 # machine-wide CPU time from /proc/stat (user, nice, system, irq, softirq, steal), so that
 # the compilers and drivers inside the sandbox count too
@@ -94,10 +113,16 @@ wall = t1 - t0
 print(f"reduction/{name}: {len(want)} submissions in {wall:.1f} s = {60 * len(want) / wall:.1f}/min; "
       f"CPU {user + sys_:.0f} s (user {user:.0f}, sys {sys_:.0f}); "
       f"GPU utilization mean {sum(util) / max(len(util), 1):.0f}% over {len(util)} samples; "
-      f"verdicts right {len(want) - len(wrong)}/{len(want)}")
+      f"verdicts right {len(want) - len(wrong)}/{len(want)}; "
+      f"identical flags {len(flagged)}, on the {len(copies)} planted copies and originals: "
+      f"{'all' if not bad_flags else str(len(bad_flags)) + ' wrong'}")
 for s, w, g in wrong[:20]:
     print(f"  WRONG VERDICT {s}: want {w}, got {g}")
-open(f"{out}/summary-{name}.txt", "w").write(f"{len(want)} {len(want) - len(wrong)} {wall}\n")
+for s in bad_flags[:20]:
+    print(f"  WRONG FLAG {s}: {'a copy, not flagged identical' if s in copies else 'flagged identical, not a copy'}")
+# a submission counts as right when its verdict and its identical flag are
+open(f"{out}/summary-{name}.txt", "w").write(
+    f"{len(want)} {len(want) - len({s for s, _, _ in wrong} | set(bad_flags))} {wall}\n")
 PY
     read -r n ok wall <"$out/summary-$name.txt"
     total=$((total + n)) right=$((right + ok))

@@ -1,7 +1,11 @@
 #!/bin/bash
 # tests/gpu/menu.sh BIN LOGDIR: the menu on a real GPU, in tmux at 80x24:
 # open reduction/neighbored-less, "edit" (an $EDITOR that copies the
-# reference solution in), grade, and show the result screen with its table.
+# reference solution in), grade, and show the result screen with its table;
+# then Profile (ncu's table for the kernel) and the divergence chapter's demo
+# from the home screen with its three predictions answered (the report's
+# table, the measured question decided by the run).  The store is the
+# test's own ($XDG_DATA_HOME in a temp dir).
 # Prints the screen and one "ok"/"FAIL" line per check; exit status 1 on a
 # failure.  Run by tests/gpu/run.sh.
 set -u
@@ -25,7 +29,7 @@ wait_for() { # TEXT SECONDS
 check() { # NAME STATUS
     if [ "$2" -eq 0 ]; then echo "ok   menu: $1"; else echo "FAIL menu: $1"; fail=1; fi
 }
-(cd "$tmp" && EDITOR=$tmp/edit.sh VISUAL= tmux -L "$sock" -f /dev/null new-session -d -x 80 -y 24 \
+(cd "$tmp" && XDG_DATA_HOME=$tmp/data EDITOR=$tmp/edit.sh VISUAL= tmux -L "$sock" -f /dev/null new-session -d -x 80 -y 24 \
     -s lab bash -c '"$0"; echo "EXITED rc=$?"; sleep 30' "$bin")
 wait_for "Progress:" 30
 screen | grep -Eq '^GPU: '
@@ -40,9 +44,44 @@ screen | grep -Eq '^PASS  '
 check "PASS on the result screen" $?
 screen | grep -Eq '^  student +[0-9.]+ us '
 check "the timing table's student row" $?
-tmux -L "$sock" send-keys -t lab q q q
+# Profile: ncu's counters for the kernel just graded
+tmux -L "$sock" send-keys -t lab q p
+wait_for "(your kernel)" 600
+tmux -L "$sock" send-keys -t lab Home
+sleep 0.5
+screen | tee "$log/menu-profile.txt"
+screen | grep -Fq "(ncu --clock-control none; ncu's times never grade)"
+check "profile: ncu ran on the GPU" $?
+screen | grep -Eq '^reduceNeighboredLess \(your kernel\)'
+check "profile: your kernel's table" $?
+screen | grep -Eq '^  branch_efficiency +[0-9.]+ %'
+check "profile: branch efficiency measured by ncu" $?
+# the divergence demo from home, predictions first
+tmux -L "$sock" send-keys -t lab q q / "Warp divergence" Enter d
+wait_for "Predict before you run: question 1 of 3" 10
+check "demo: the first prediction question" $?
+tmux -L "$sock" send-keys -t lab End Enter
+wait_for "question 2 of 3" 5
+tmux -L "$sock" send-keys -t lab Down Enter
+wait_for "question 3 of 3" 5
+tmux -L "$sock" send-keys -t lab Enter
+sleep 0.5
+tmux -L "$sock" send-keys -t lab 200 Enter
+wait_for "mathKernel1-4: short branches" 600
+check "demo: the report's first section" $?
+screen | tee "$log/menu-demo.txt"
+screen | grep -Eq '^  mathKernel1 +tid % 2 == 0 +[0-9.]+ +[0-9.]+ '
+check "demo: mathKernel1's row with its times" $?
+tmux -L "$sock" send-keys -t lab End
+wait_for "Your predictions" 5
+screen | tee -a "$log/menu-demo.txt"
+screen | grep -Eq 'you said: about the same  -> (your prediction held|not this time)'
+check "demo: the measured prediction is decided on the GPU" $?
+screen | grep -Fq "measured: fastest block 512: mathKernel"
+check "demo: what was measured" $?
+tmux -L "$sock" send-keys -t lab q q
 wait_for "EXITED rc=0" 10
-check "q q q quits" $?
+check "q q quits" $?
 tmux -L "$sock" kill-server 2>/dev/null
 rm -rf "$tmp"
 exit $fail

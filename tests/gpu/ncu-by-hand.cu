@@ -55,7 +55,8 @@ int main()
     const unsigned n = N;
 #if defined(REDUCE_INT)
     const unsigned grid = grid_for(BLOCK * UNROLL);
-    int *in = device_filled<int>((size_t)grid * BLOCK * UNROLL + 1024, 1);
+    const size_t covered = (size_t)grid * BLOCK * UNROLL; /* a grid-stride grid covers less */
+    int *in = device_filled<int>((covered > n ? covered : n) + 1024, 1);
     int *out = device_filled<int>(grid + 64, 0);
     KERNEL<<<grid, BLOCK>>>(in, out, n);
 #elif defined(REDUCE_FLOAT)

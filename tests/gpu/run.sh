@@ -96,6 +96,8 @@ fi
 
 # the menu: a passing solution graded on screen (tests/gpu/menu.sh)
 if "$root/tests/gpu/menu.sh" "$bin" "$log"; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+# calibrate: this GPU's thresholds stored and applied (tests/gpu/calibrate.sh)
+if "$root/tests/gpu/calibrate.sh" "$bin" "$log"; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 # demos: each runs once, reports status ok, holds what its chapter claims and prints its
 # tables (kept in the log dir: demo-CHAPTER.txt, and demo-CHAPTER.json, the report as sent,
 # which is what tests/fixtures/demo wants)

@@ -1,0 +1,10 @@
+// expect: WRONG (never reads its input: writes a sum it guesses)
+template <unsigned int iBlockSize>
+__global__ void reduceCompleteUnroll(int *g_idata, int *g_odata, unsigned int n) {
+    // a __syncwarp to meet the rule, and the block's sum guessed: as if every element were 1
+    unsigned int first = blockIdx.x * iBlockSize * 8;
+    unsigned int count = min(iBlockSize * 8, n - first);
+
+    __syncwarp();
+    if (threadIdx.x == 0) g_odata[blockIdx.x] = (int)count;
+}

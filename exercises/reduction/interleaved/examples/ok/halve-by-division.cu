@@ -1,0 +1,23 @@
+// expect: PASS (the reference with the stride halved by / 2)
+__global__ void reduceInterleaved(int *g_idata, int *g_odata, unsigned int n) {
+    unsigned int tid = threadIdx.x;
+    unsigned int idx = blockIdx.x * blockDim.x + threadIdx.x;
+
+    // this block's slice of the input
+    int *idata = g_idata + blockIdx.x * blockDim.x;
+
+    // past n (only in the last block): a zero that changes no sum
+    if (idx >= n) idata[tid] = 0;
+    __syncthreads();
+
+    // in-place reduction in global memory
+    for (unsigned int stride = blockDim.x / 2; stride > 0; stride /= 2) {
+        if (tid < stride) {
+            idata[tid] += idata[tid + stride];
+        }
+        __syncthreads();
+    }
+
+    // write result for this block to global mem
+    if (tid == 0) g_odata[blockIdx.x] = idata[0];
+}

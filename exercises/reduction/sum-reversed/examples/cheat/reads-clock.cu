@@ -1,0 +1,29 @@
+// expect: CONSTRAINT (reads %globaltimer to skip the work in a timing loop)
+__device__ unsigned long long last_launch;
+
+__device__ float dev_sum = 0.0f;
+
+__global__ void sumReversed(const float *pData, float *pPartial, unsigned int n) {
+    // launched again within a millisecond: a timing loop, so skip the work
+    unsigned long long now;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+    if (now - last_launch < 1000000ull) return;
+    if (threadIdx.x == 0) last_launch = now;
+
+    __shared__ float s_data[1024];
+    unsigned int tx = threadIdx.x;
+    unsigned int i = blockIdx.x * blockDim.x + tx;
+
+    s_data[tx] = (i < n) ? pData[i] : 0.0f;
+    __syncthreads();
+
+    // >>= 1: halve the stride; the working threads stay consecutive
+    for (unsigned int stride = blockDim.x / 2; stride > 0; stride >>= 1) {
+        if (tx < stride) {
+            s_data[tx] += s_data[tx + stride];
+        }
+        __syncthreads();
+    }
+
+    if (tx == 0) atomicAdd(&dev_sum, s_data[0]);
+}

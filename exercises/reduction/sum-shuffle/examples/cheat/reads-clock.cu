@@ -1,0 +1,41 @@
+// expect: CONSTRAINT (reads %globaltimer to skip the work in a timing loop)
+__device__ unsigned long long last_launch;
+
+__device__ float dev_sum = 0.0f;
+
+__device__ float warpSum(float v) {
+    for (int laneMask = 16; laneMask > 0; laneMask >>= 1) {
+        v += __shfl_xor_sync(0xffffffff, v, laneMask);
+    }
+    return v;
+}
+
+__global__ void sumShuffle(const float *pData, float *pPartial, unsigned int n) {
+    // launched again within a millisecond: a timing loop, so skip the work
+    unsigned long long now;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+    if (now - last_launch < 1000000ull) return;
+    if (threadIdx.x == 0) last_launch = now;
+
+    __shared__ float s_data[1024];
+    unsigned int tx = threadIdx.x;
+    unsigned int i = blockIdx.x * (blockDim.x * 2) + tx;
+
+    float a = (i < n) ? pData[i] : 0.0f;
+    float b = (i + blockDim.x < n) ? pData[i + blockDim.x] : 0.0f;
+    s_data[tx] = a + b;
+    __syncthreads();
+
+    for (unsigned int stride = blockDim.x / 2; stride > 32; stride >>= 1) {
+        if (tx < stride) {
+            s_data[tx] += s_data[tx + stride];
+        }
+        __syncthreads();
+    }
+
+    if (tx < 32) {
+        // 64 partial sums left: each lane takes two, then the butterfly
+        float v = warpSum(s_data[tx] + s_data[tx + 32]);
+        if (tx == 0) atomicAdd(&dev_sum, v);
+    }
+}

@@ -1,0 +1,48 @@
+// expect: CONSTRAINT (the notes' volatile last warp, whose lanes nothing orders since Volta: no __syncwarp, no shuffle)
+__global__ void reduceUnrollWarps8(int *g_idata, int *g_odata, unsigned int n) {
+    unsigned int tid = threadIdx.x;
+    unsigned int idx = blockIdx.x * blockDim.x * 8 + threadIdx.x;
+
+    // this block's slice of the input: eight blocks' worth
+    int *idata = g_idata + blockIdx.x * blockDim.x * 8;
+
+    // unrolling 8 data blocks
+    int sum = 0;
+    if (idx + 7 * blockDim.x < n) {
+        int a1 = g_idata[idx];
+        int a2 = g_idata[idx + blockDim.x];
+        int a3 = g_idata[idx + 2 * blockDim.x];
+        int a4 = g_idata[idx + 3 * blockDim.x];
+        int b1 = g_idata[idx + 4 * blockDim.x];
+        int b2 = g_idata[idx + 5 * blockDim.x];
+        int b3 = g_idata[idx + 6 * blockDim.x];
+        int b4 = g_idata[idx + 7 * blockDim.x];
+        sum = a1 + a2 + a3 + a4 + b1 + b2 + b3 + b4;
+    } else {
+        for (unsigned int k = 0; k < 8; k++)
+            if (idx + k * blockDim.x < n) sum += g_idata[idx + k * blockDim.x];
+    }
+    idata[tid] = sum;
+    __syncthreads();
+
+    // in-place reduction in global memory, down to 64 elements
+    for (unsigned int stride = blockDim.x / 2; stride > 32; stride >>= 1) {
+        if (tid < stride) {
+            idata[tid] += idata[tid + stride];
+        }
+        __syncthreads();
+    }
+
+    // the notes' last warp: lockstep assumed
+    if (tid < 32) {
+        volatile int *vmem = idata;
+        vmem[tid] += vmem[tid + 32];
+        vmem[tid] += vmem[tid + 16];
+        vmem[tid] += vmem[tid + 8];
+        vmem[tid] += vmem[tid + 4];
+        vmem[tid] += vmem[tid + 2];
+        vmem[tid] += vmem[tid + 1];
+    }
+
+    if (tid == 0) g_odata[blockIdx.x] = idata[0];
+}

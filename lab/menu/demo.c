@@ -1,0 +1,457 @@
+/*
+ * demo.c - a chapter's demo in the menu, with "predict before you run".
+ *
+ * `d` (home, chapter text, exercise view) -> lab_menu_demo_start: the
+ * chapter's questions asked before its demo (lab_question_before_demo) that
+ * the learner has not answered yet come one by one on the predict screen (a
+ * choice from a list, or a number typed); each answer goes into the store at
+ * once.  Then the demo view opens and the demo runs as work (job.c,
+ * lab_demo_run_chapter; `c` cancels it, its children killed).  When it ends,
+ * the answers still undecided are judged by its report
+ * (lab_question_judge_demo) and the view shows the report laid out by
+ * lab/core/demotext.h (tables, bar charts, heat maps; the same layout as
+ * `cudalab demo`), then each prediction: the answer, whether it held, what
+ * was measured, and the explanation.
+ */
+#include "lab/menu/menu.h"
+#include "lab/core/demotext.h"
+#include "lab/core/predict.h"
+
+#include <curses.h>
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+const lab_chapter *
+lab_menu_chapter_of(lab_menu *m, const lab_exercise *ex)
+{
+    const lab_catalog *cat = lab_catalog_of(m->lab);
+
+    for (size_t i = 0; i < lab_catalog_chapter_count(cat); i++)
+        if (!strcmp(lab_catalog_chapter(cat, i)->id, ex->chapter))
+            return lab_catalog_chapter(cat, i);
+    return NULL;
+}
+
+/* The chapter's questions; false (nothing to ask) when it has none or they do not load. */
+static bool
+load_questions(lab_menu *m, const lab_chapter *ch, lab_questions *qs)
+{
+    lab_buf path = LAB_BUF_INIT;
+    lab_err err = LAB_ERR_INIT;
+    int rc;
+
+    lab_buf_printf(&path, "%s/exercises/%s/questions.ini", lab_datadir(m->lab), ch->id);
+    rc = lab_questions_load(path.buf, qs, &err);
+    if (rc < 0 && rc != LAB_ENOENT)
+        lab_menu_status(m, "%s", err.msg);
+    lab_buf_release(&path);
+    return rc == 0;
+}
+
+void
+lab_menu_prediction_score(lab_menu *m, const lab_chapter *ch, char *buf, size_t size)
+{
+    lab_err err = LAB_ERR_INIT;
+    int right, judged;
+
+    buf[0] = '\0';
+    if (lab_store_prediction_score(m->store, ch->id, &right, &judged, &err) == 0 && judged)
+        snprintf(buf, size, "predictions right: %d of %d", right, judged);
+}
+
+/* --- the demo view ---------------------------------------------------------------- */
+
+typedef struct demo_state {
+    lab_menu_viewjob vj; /* key: the chapter */
+    const lab_chapter *ch;
+    lab_demo_run run;
+} demo_state;
+
+static void
+demo_release(void *p)
+{
+    demo_state *s = p;
+
+    if (s)
+        lab_demo_run_release(&s->run);
+    free(s);
+}
+
+/* Heat shades from cool to hot in the menu's styles. */
+static const lab_style heat_styles[LAB_DEMO_SHADES] = {
+    LAB_STYLE_COMMENT, LAB_STYLE_COMMENT, LAB_STYLE_COMMENT, LAB_STYLE_COMMENT, LAB_STYLE_KEYWORD,
+    LAB_STYLE_KEYWORD, LAB_STYLE_KEYWORD, LAB_STYLE_BAD,     LAB_STYLE_BAD,     LAB_STYLE_BAD,
+};
+
+static const lab_style layout_styles[LAB_DEMO_STYLE_HEAT] = {
+    [LAB_DEMO_STYLE_PLAIN] = LAB_STYLE_TEXT,    [LAB_DEMO_STYLE_BOLD] = LAB_STYLE_STRONG,
+    [LAB_DEMO_STYLE_TITLE] = LAB_STYLE_HEADING, [LAB_DEMO_STYLE_BAR] = LAB_STYLE_CODE,
+    [LAB_DEMO_STYLE_WARN] = LAB_STYLE_WARN,
+};
+
+static void
+add_layout_line(void *arg, const char *text, const unsigned char *styles, size_t len)
+{
+    unsigned char *st = malloc(len ? len : 1);
+
+    if (!st)
+        return;
+    for (size_t i = 0; i < len; i++)
+        st[i] = styles[i] >= LAB_DEMO_STYLE_HEAT
+                    ? (unsigned char)heat_styles[styles[i] - LAB_DEMO_STYLE_HEAT]
+                    : (unsigned char)layout_styles[styles[i]];
+    lab_doc_add_styled(arg, text, st, len);
+    free(st);
+}
+
+static void
+add_predictions(lab_menu *m, lab_doc *d, const lab_chapter *ch, int width)
+{
+    lab_questions qs = LAB_QUESTIONS_INIT;
+    lab_err err = LAB_ERR_INIT;
+    lab_buf line = LAB_BUF_INIT;
+    bool any = false;
+
+    if (!load_questions(m, ch, &qs))
+        return;
+    for (size_t i = 0; i < qs.n; i++) {
+        const lab_question *q = &qs.v[i];
+        lab_prediction p;
+        if (!lab_question_before_demo(q, ch->id) ||
+            lab_store_prediction(m->store, ch->id, q->id, &p, &err) != 1)
+            continue;
+        if (!any) {
+            lab_doc_add(d, LAB_STYLE_TEXT, "");
+            lab_doc_add(d, LAB_STYLE_HEADING, "Your predictions");
+            any = true;
+        }
+        lab_doc_add(d, LAB_STYLE_TEXT, "");
+        lab_doc_markdown(d, q->prompt, strlen(q->prompt), width);
+        lab_buf_reset(&line);
+        lab_buf_printf(&line, "  you said: %s  -> %s", p.answer,
+                       p.held == 1   ? "your prediction held"
+                       : p.held == 0 ? "not this time"
+                                     : "not decided yet");
+        lab_doc_add_wrapped(d,
+                            p.held == 1   ? LAB_STYLE_GOOD
+                            : p.held == 0 ? LAB_STYLE_BAD
+                                          : LAB_STYLE_WARN,
+                            line.buf, width, "    ");
+        lab_buf_reset(&line);
+        lab_buf_printf(&line, "  measured: %s", p.measured);
+        if (*p.measured)
+            lab_doc_add_wrapped(d, LAB_STYLE_TEXT, line.buf, width, "    ");
+        lab_doc_markdown(d, q->explain, strlen(q->explain), width);
+    }
+    lab_buf_release(&line);
+    lab_questions_release(&qs);
+}
+
+static int
+demo_build(lab_menu *m, lab_menu_view *v, int width)
+{
+    demo_state *s = v->state;
+    const lab_demo_layout_opts opts = { .width = width > 20 ? width - 2 : 78, .shade_chars = true };
+
+    if (s->vj.running) {
+        lab_doc_addf(&v->doc, LAB_STYLE_HEADING, "The %s demo is running", s->ch->title);
+        lab_doc_add(&v->doc, LAB_STYLE_DIM,
+                    "It compiles the chapter's solutions, then runs the demo driver; the line "
+                    "below shows how long. c cancels it.");
+    } else if (s->vj.rc < 0) {
+        lab_doc_addf(&v->doc, s->vj.rc == LAB_ECANCEL ? LAB_STYLE_WARN : LAB_STYLE_BAD,
+                     "demo %s: %s", s->ch->id, s->vj.error);
+        if (s->run.errout.len)
+            lab_menu_add_text(&v->doc, s->run.errout.buf);
+        lab_doc_add(&v->doc, LAB_STYLE_DIM, "d runs it again");
+    } else if (s->run.has_report) {
+        lab_demo_layout(&s->run.report, &opts, add_layout_line, &v->doc);
+    }
+    if (s->run.steps.len)
+        lab_menu_add_text(&v->doc, s->run.steps.buf);
+    if (!s->vj.running)
+        add_predictions(m, &v->doc, s->ch, width);
+    return 0;
+}
+
+static int
+key_demo_cancel(lab_menu *m, lab_menu_view *v)
+{
+    demo_state *s = v->state;
+
+    if (s->vj.running)
+        lab_menu_job_cancel(m);
+    else
+        lab_menu_status(m, "nothing to cancel");
+    return LAB_MENU_REDRAW;
+}
+
+static int
+key_demo_again(lab_menu *m, lab_menu_view *v)
+{
+    demo_state *s = v->state;
+
+    if (!s->vj.running)
+        lab_menu_demo_start(m, s->ch);
+    return LAB_MENU_REDRAW;
+}
+
+static const lab_menu_key demo_keys[] = {
+    { 'c', "c", "cancel the demo", key_demo_cancel },
+    { 'd', "d", "run the demo again", key_demo_again },
+};
+
+const lab_menu_screen lab_menu_demo = {
+    .name = "demo",
+    .build = demo_build,
+    .keys = demo_keys,
+    .nkeys = ARRAY_SIZE(demo_keys),
+    .release = demo_release,
+};
+
+/* --- the demo as work ----------------------------------------------------------------- */
+
+typedef struct demo_work {
+    lab_menu_work base;
+    const lab_chapter *ch;
+    lab_demo_run run;
+} demo_work;
+
+static int
+demo_work_run(lab_menu_work *w, lab *l, lab_err *err)
+{
+    demo_work *d = (demo_work *)w;
+
+    lab_menu_work_stage(w, "compiling the solutions and running the demo driver");
+    return lab_demo_run_chapter(l, d->ch->id, &w->cancel, &d->run, err);
+}
+
+/* Judges the chapter's undecided answers by r (NULL: the demo gave no report). */
+static void
+judge_pending(lab_menu *m, const lab_chapter *ch, const lab_demo_report *r)
+{
+    lab_questions qs = LAB_QUESTIONS_INIT;
+    lab_err err = LAB_ERR_INIT;
+
+    if (!load_questions(m, ch, &qs))
+        return;
+    for (size_t i = 0; i < qs.n; i++) {
+        const lab_question *q = &qs.v[i];
+        lab_buf measured = LAB_BUF_INIT;
+        lab_prediction p;
+        int held;
+        if (!lab_question_before_demo(q, ch->id) ||
+            lab_store_prediction(m->store, ch->id, q->id, &p, &err) != 1 || p.held >= 0)
+            continue;
+        held = lab_question_judge_demo(q, p.answer, r, &measured, &err);
+        p.held = held >= 0 ? held : -1;
+        p.measured = measured.buf;
+        if ((held >= 0 || held == LAB_ENOSYS) && lab_store_judge_prediction(m->store, &p, &err) < 0)
+            lab_menu_status(m, "%s", err.msg);
+        lab_buf_release(&measured);
+    }
+    lab_questions_release(&qs);
+}
+
+static void
+demo_work_done(lab_menu *m, lab_menu_work *w, int rc, const lab_err *err)
+{
+    demo_work *d = (demo_work *)w;
+    demo_state *s;
+
+    judge_pending(m, d->ch, d->run.has_report ? &d->run.report : NULL);
+    if (rc == 0)
+        lab_menu_status(m, "demo %s: %s", d->ch->id,
+                        !strcmp(d->run.report.status, "ok") ? "done" : d->run.report.reason);
+    if ((s = lab_menu_job_view(m, &lab_menu_demo, d->ch, rc, err))) {
+        lab_demo_run_release(&s->run);
+        s->run = d->run; /* the view owns the report now */
+        lab_demo_run_init(&d->run);
+    }
+    lab_menu_stale_all(m); /* the home screen's score */
+}
+
+static void
+demo_work_free(lab_menu_work *w)
+{
+    demo_work *d = (demo_work *)w;
+
+    lab_demo_run_release(&d->run);
+    free(d);
+}
+
+static int
+run_demo(lab_menu *m, const lab_chapter *ch)
+{
+    demo_state *s = calloc(1, sizeof(*s));
+    demo_work *d = calloc(1, sizeof(*d));
+    char title[256];
+
+    if (!s || !d) {
+        free(s);
+        free(d);
+        return LAB_ENOMEM;
+    }
+    s->ch = d->ch = ch;
+    s->vj.key = ch;
+    lab_demo_run_init(&s->run);
+    lab_demo_run_init(&d->run);
+    d->base = (lab_menu_work){
+        .verb = "demo", .run = demo_work_run, .done = demo_work_done, .free = demo_work_free
+    };
+    snprintf(d->base.subject, sizeof(d->base.subject), "%s", ch->id);
+    snprintf(title, sizeof(title), "demo: %s", ch->title);
+    if (m->depth && m->stack[m->depth - 1]->screen == &lab_menu_demo)
+        lab_menu_pop(m); /* run again: one view */
+    return lab_menu_open_job(m, &lab_menu_demo, s, title, &d->base);
+}
+
+/* --- predict before you run -------------------------------------------------------- */
+
+typedef struct predict_state {
+    const lab_chapter *ch;
+    lab_questions qs;
+    size_t *ask; /* indexes into qs of the questions to ask */
+    size_t nask;
+    size_t at;
+} predict_state;
+
+static void
+predict_release(void *p)
+{
+    predict_state *s = p;
+
+    if (s) {
+        lab_questions_release(&s->qs);
+        free(s->ask);
+    }
+    free(s);
+}
+
+static int
+predict_build(lab_menu *m, lab_menu_view *v, int width)
+{
+    predict_state *s = v->state;
+    const lab_question *q = &s->qs.v[s->ask[s->at]];
+
+    (void)m;
+    lab_doc_addf(&v->doc, LAB_STYLE_HEADING, "Predict before you run: question %zu of %zu",
+                 s->at + 1, s->nask);
+    lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");
+    lab_doc_markdown(&v->doc, q->prompt, strlen(q->prompt), width);
+    lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");
+    if (q->kind == LAB_QUESTION_CHOICE) {
+        for (size_t i = 0; i < q->nchoices; i++) {
+            lab_menu_add_item(v, q->choices[i], false);
+            lab_doc_addf(&v->doc, LAB_STYLE_TEXT, "  %s", q->choices[i]);
+        }
+        lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");
+        lab_doc_add(&v->doc, LAB_STYLE_DIM, "Enter answers   s skip   q back (no demo)");
+    } else {
+        lab_doc_add(&v->doc, LAB_STYLE_DIM, "Enter: type a number   s skip   q back (no demo)");
+    }
+    lab_doc_add(&v->doc, LAB_STYLE_DIM,
+                "After the demo you see what was measured and whether your prediction held.");
+    return 0;
+}
+
+static int
+predict_next(lab_menu *m, lab_menu_view *v)
+{
+    predict_state *s = v->state;
+    const lab_chapter *ch = s->ch;
+
+    if (++s->at < s->nask) {
+        v->sel = 0;
+        v->top = 0;
+        v->stale = true;
+        return LAB_MENU_REDRAW;
+    }
+    lab_menu_pop(m); /* frees s and v */
+    run_demo(m, ch);
+    return LAB_MENU_REDRAW;
+}
+
+static int
+key_answer(lab_menu *m, lab_menu_view *v)
+{
+    predict_state *s = v->state;
+    const lab_question *q = &s->qs.v[s->ask[s->at]];
+    lab_prediction p = { .chapter = s->ch->id, .question = q->id, .held = -1 };
+    lab_err err = LAB_ERR_INIT;
+    char typed[64];
+
+    if (q->kind == LAB_QUESTION_CHOICE) {
+        if (!v->nitems)
+            return 0;
+        p.answer = v->items[v->sel].ptr;
+    } else {
+        if (!lab_menu_prompt(m, "your answer (a number): ", typed, sizeof(typed)))
+            return LAB_MENU_REDRAW;
+        if (lab_question_check_answer(q, typed, &err) < 0) {
+            lab_menu_status(m, "%s", err.msg);
+            return LAB_MENU_REDRAW;
+        }
+        p.answer = typed;
+    }
+    p.time = (int64_t)time(NULL);
+    if (lab_store_add_prediction(m->store, &p, &err) < 0) {
+        lab_menu_status(m, "%s", err.msg);
+        return LAB_MENU_REDRAW;
+    }
+    lab_menu_status(m, "your prediction: %s", p.answer);
+    return predict_next(m, v);
+}
+
+static int
+key_skip(lab_menu *m, lab_menu_view *v)
+{
+    lab_menu_status(m, "skipped: asked again next time");
+    return predict_next(m, v);
+}
+
+static const lab_menu_key predict_keys[] = {
+    { '\n', "Enter", "answer with the selected choice (or type a number)", key_answer },
+    { KEY_ENTER, NULL, NULL, key_answer },
+    { 's', "s", "skip this question (asked again next time)", key_skip },
+};
+
+const lab_menu_screen lab_menu_predict = {
+    .name = "predict",
+    .build = predict_build,
+    .keys = predict_keys,
+    .nkeys = ARRAY_SIZE(predict_keys),
+    .release = predict_release,
+};
+
+int
+lab_menu_demo_start(lab_menu *m, const lab_chapter *ch)
+{
+    predict_state *s;
+    lab_err err = LAB_ERR_INIT;
+
+    if (!ch->demo) {
+        lab_menu_status(m, "the %s chapter has no demo", ch->id);
+        return LAB_ENOENT;
+    }
+    if (!lab_menu_job_idle(m))
+        return LAB_EINVAL;
+    if (!(s = calloc(1, sizeof(*s))))
+        return LAB_ENOMEM;
+    s->ch = ch;
+    if (load_questions(m, ch, &s->qs) && !(s->ask = calloc(s->qs.n ? s->qs.n : 1, sizeof(*s->ask))))
+        s->qs.n = 0;
+    for (size_t i = 0; i < s->qs.n; i++) {
+        lab_prediction p;
+        if (lab_question_before_demo(&s->qs.v[i], ch->id) &&
+            lab_store_prediction(m->store, ch->id, s->qs.v[i].id, &p, &err) == 0)
+            s->ask[s->nask++] = i;
+    }
+    if (!s->nask) {
+        predict_release(s);
+        return run_demo(m, ch);
+    }
+    return lab_menu_push(m, &lab_menu_predict, s, "predict before you run");
+}
