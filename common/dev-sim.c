@@ -5,7 +5,8 @@
  * load takes the module's PTX (the lab passes PTX paths to drivers that run
  * on the simulator); launches run synchronously, so sync only reports what
  * the last launch found.  There are no timers: elapsed fails with LAB_ENOSYS,
- * and drivers skip timing on this backend.  The metrics and the first check
+ * and drivers skip timing on this backend.  Device-side launches (dynamic
+ * parallelism) run inside the launch that made them.  The metrics and the first check
  * finding of the launches since the last look are read with lab_dev_sim_take (dev.h).
  */
 #include "common/dev.h"
@@ -169,6 +170,18 @@ sim_timer_new(lab_dev *dev, lab_timer **out, lab_err *err)
     return lab_err_set(err, LAB_ENOSYS, "the simulator has no timers: speed needs a GPU");
 }
 
+/* The GPU's device runtime keeps at most this many launches pending; the simulator holds a
+ * grid's children until it completes, so it only makes sure the count is not below its
+ * own runaway guard. */
+static int
+sim_set_pending_launches(lab_dev *dev, size_t count, lab_err *err)
+{
+    (void)err;
+    if (count > (1u << 20))
+        lab_sim_set_max_launches(dev->sim, count);
+    return 0;
+}
+
 static const lab_dev_error *
 sim_last_error(lab_dev *dev)
 {
@@ -216,5 +229,6 @@ const lab_dev_ops lab_dev_sim = {
     .sync = sim_sync,
     .timer_new = sim_timer_new,
     .last_error = sim_last_error,
+    .set_pending_launches = sim_set_pending_launches,
     .close = sim_close,
 };

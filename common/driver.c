@@ -517,6 +517,10 @@ add_metrics(lab_driver *d, const char *role, unsigned long size, const lab_sim_r
     cJSON_AddNumberToObject(o, "shared_requests", (double)m->shared_requests);
     cJSON_AddNumberToObject(o, "shared_wavefronts", (double)m->shared_wavefronts);
     cJSON_AddNumberToObject(o, "shared_bank_conflicts", (double)m->shared_conflicts);
+    cJSON_AddNumberToObject(o, "gatom_requests", (double)m->gatom_requests);
+    cJSON_AddNumberToObject(o, "gatom_sectors", (double)m->gatom_sectors);
+    cJSON_AddNumberToObject(o, "shared_atom_requests", (double)m->shared_atom_requests);
+    cJSON_AddNumberToObject(o, "child_grids", (double)m->child_grids);
     cJSON_AddNumberToObject(o, "findings", (double)r->nfindings);
     cJSON_AddItemToArray(d->metrics, o);
 }

@@ -23,7 +23,8 @@
  *              branches, divergent_branches, branch_efficiency, gld_requests, gld_sectors,
  *              gld_sectors_per_request, gld_efficiency, gst_requests, gst_sectors,
  *              gst_sectors_per_request, gst_efficiency, shared_requests, shared_wavefronts,
- *              shared_bank_conflicts, findings}  (lab/sim/sim.h defines each)
+ *              shared_bank_conflicts, gatom_requests, gatom_sectors, shared_atom_requests,
+ *              child_grids, findings}  (lab/sim/sim.h defines each)
  *   cases[].check  (simulator) the check that made the case wrong ("shared-memory race", ...)
  *
  * Call order: lab_report_new, fill with cJSON calls and the helpers below,

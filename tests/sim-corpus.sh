@@ -3,8 +3,9 @@
 # solutions/*/*.cu, exercises/*/*/starter.cu and kernels/*.cu under ROOT
 # (default: the source tree).  Shared by the simulator's corpus test, the
 # differential test and the GPU recorder, so the three see the same files.
-# Exercises with rdc = true (device-side launches) are left out: they need the
-# device runtime, which the simulator does not have.
+# Exercises with rdc = true (device-side launches) are left out: they build only
+# with -rdc=true (the simulator runs them: tests/e2e/test-dynpar.sh and
+# tests/test-sim-dynpar.c).
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$root" || exit 2
 rdc=$(grep -lx 'rdc *= *true' exercises/*/*/exercise.ini 2>/dev/null | sed 's|^exercises/\(.*\)/exercise.ini$|\1|')

@@ -17,8 +17,8 @@
 
 #include "lab/core/buf.h"
 #include "lab/sim/sim.h"
+#include "tests/sim-test.h"
 
-static lab_sim *sim;
 static lab_sim_module *mod;
 
 static void
@@ -51,25 +51,6 @@ teardown(void)
     lab_sim_free(sim);
     mod = NULL;
     sim = NULL;
-}
-
-static uint64_t
-dev_buf(size_t bytes, const void *init)
-{
-    lab_err err = LAB_ERR_INIT;
-    uint64_t p;
-
-    cr_assert_eq(lab_sim_alloc(sim, bytes, &p, &err), 0, "%s", err.msg);
-    if (init)
-        cr_assert_eq(lab_sim_copy_in(sim, p, init, bytes, &err), 0, "%s", err.msg);
-    return p;
-}
-
-static void
-fetch(void *dst, uint64_t src, size_t bytes)
-{
-    lab_err err = LAB_ERR_INIT;
-    cr_assert_eq(lab_sim_copy_out(sim, dst, src, bytes, &err), 0, "%s", err.msg);
 }
 
 static lab_sim_result
@@ -316,6 +297,34 @@ Test(sim_exec, atomics_from_every_thread, .init = load_kernels, .fini = teardown
     cr_expect_eq(inc, 1024 % 100, "atomicInc wraps at 99 + 1");
     cr_expect_eq(maxv, 1023);
     cr_expect_eq(cas, 2048, "the CAS loop adds 2 per thread");
+}
+
+/* A fixed bug: atom/red were counted as global loads (+1 request per warp-level atomic against
+ * the H100's l1tex__t_requests_pipe_lsu_mem_global_op_ld); Nsight Compute counts them apart. */
+Test(sim_metrics, atomics_are_neither_loads_nor_stores, .init = load_kernels, .fini = teardown)
+{
+    int in[512], zero = 0, sum, per[512] = { 0 };
+    long want = 0;
+    for (int t = 0; t < 512; t++)
+        want += in[t] = t % 7;
+    uint64_t di = dev_buf(sizeof(in), in), ds = dev_buf(4, &zero), dp = dev_buf(sizeof(per), per);
+    void *args[] = { &di, &ds, &dp };
+    lab_sim_result r = launch("atomic_counts", 4, 128, args);
+    const lab_sim_metrics *m = &r.metrics;
+    fetch(&sum, ds, 4);
+    fetch(per, dp, sizeof(per));
+    cr_expect_eq(sum, want);
+    for (int t = 0; t < 512; t++)
+        cr_expect_eq(per[t], 1, "per[%d]", t);
+    cr_expect_eq(m->warps, 16);
+    cr_expect_eq(m->gld_requests, 16, "only in[t]: one request per warp");
+    cr_expect_eq(m->gld_sectors, 64);
+    cr_expect_eq(m->gst_requests, 0);
+    cr_expect_eq(m->gatom_requests, 16 + 4, "per[t] per warp, sum once per block");
+    cr_expect_eq(m->gatom_sectors, 64 + 4);
+    cr_expect_eq(m->shared_requests, 8, "s = 0 and the read of s, once per block");
+    cr_expect_eq(m->shared_atom_requests, 16, "atomicAdd(&s, v) once per warp");
+    cr_expect_eq(r.first.kind, LAB_SIM_CHECK_NONE, "%s", r.first.msg);
 }
 
 Test(sim_exec, shuffles_votes_and_redux, .init = load_kernels, .fini = teardown)

@@ -418,6 +418,24 @@ lab_target_arch(const lab_device *dev)
     return arch_env && *arch_env ? arch_env : dev->present ? dev->arch : LAB_DEFAULT_ARCH;
 }
 
+/* Families whose size is a matrix's side (sum-matrix: side x (side / 2 + 3) elements). */
+static const char *const matrix_families[] = { "sum-matrix" };
+
+/* The simulator's cap on a family's sizes: max elements, or its square root for matrix sides. */
+static unsigned long
+sim_size_cap(const char *family, unsigned long max_elements)
+{
+    unsigned long side = 1;
+
+    for (size_t i = 0; i < ARRAY_SIZE(matrix_families); i++)
+        if (!strcmp(matrix_families[i], family)) {
+            while ((side + 1) * (side + 1) <= max_elements)
+                side++;
+            return side;
+        }
+    return max_elements;
+}
+
 static const char *
 family_params(const char *family, const char **cpu_baseline)
 {
@@ -634,10 +652,10 @@ run_and_judge(lab *l, const lab_grade_request *req, lab_grading *g, lab_build *s
                module_path(ex, reference, sim),
                base_ex ? module_path(base_ex, baseline, sim) : NULL);
     for (size_t i = 0; i < ex->nsizes && nsizes < ARRAY_SIZE(sizes); i++) {
-        unsigned long n = ex->sizes[i];
+        unsigned long n = ex->sizes[i], cap = sim_size_cap(ex->family, g->sim_max_size);
         bool seen = false;
-        if (sim && n > g->sim_max_size) {
-            n = g->sim_max_size;
+        if (sim && n > cap) {
+            n = cap;
             g->sizes_capped = true;
         }
         for (size_t k = 0; k < nsizes; k++)
@@ -694,17 +712,20 @@ run_and_judge(lab *l, const lab_grade_request *req, lab_grading *g, lab_build *s
     }
     if (rc == 0 && sim && g->sizes_capped && g->result.verdict == LAB_VERDICT_PASS) {
         size_t len = strlen(g->result.message);
+        unsigned long cap = sim_size_cap(ex->family, g->sim_max_size);
         snprintf(g->result.message + len, sizeof(g->result.message) - len,
-                 " (sizes capped at %lu on the simulator)", g->sim_max_size);
+                 cap != g->sim_max_size ? " (matrix sides capped at %lu on the simulator)"
+                                        : " (sizes capped at %lu on the simulator)",
+                 cap);
     }
 out:
     lab_proc_release(&p);
     return rc;
 }
 
-/* cuda when asked or when a GPU is there, sim when asked or when none is; "" when nothing
- * can run it (NO_GPU, *why says why): cuda asked for and no GPU, or device-side launches
- * (rdc), which the simulator does not run. */
+/* cuda when asked or when a GPU is there, sim when asked or when none is (device-side
+ * launches included: the simulator runs them); "" when nothing can run it (NO_GPU, *why
+ * says why): cuda asked for and no GPU. */
 static int
 choose_backend(const lab_grade_request *req, const lab_device *dev, lab_grading *g,
                const char **why, lab_err *err)
@@ -726,10 +747,6 @@ choose_backend(const lab_grade_request *req, const lab_device *dev, lab_grading 
     *why = dev->reason;
     if (!strcmp(want, "cuda") && !dev->present)
         return 0;
-    if (!strcmp(want, "sim") && req->ex->rdc) {
-        *why = "the PTX simulator does not run device-side launches (dynamic parallelism)";
-        return 0;
-    }
     snprintf(g->backend, sizeof(g->backend), "%s", want);
     if (!strcmp(want, "sim")) {
         g->sim_max_size = LAB_SIM_MAX_SIZE;

@@ -183,6 +183,9 @@ add_sim(cJSON *o, const lab_sim_result *r)
     cJSON_AddNumberToObject(s, "gst_sectors", (double)m->gst_sectors);
     cJSON_AddNumberToObject(s, "shared_requests", (double)m->shared_requests);
     cJSON_AddNumberToObject(s, "shared_wavefronts", (double)m->shared_wavefronts);
+    cJSON_AddNumberToObject(s, "gatom_requests", (double)m->gatom_requests);
+    cJSON_AddNumberToObject(s, "gatom_sectors", (double)m->gatom_sectors);
+    cJSON_AddNumberToObject(s, "shared_atom_requests", (double)m->shared_atom_requests);
     cJSON_AddStringToObject(s, "finding", r->first.kind ? r->first.msg : "");
     cJSON_AddBoolToObject(s, "fatal", r->fatal);
 }

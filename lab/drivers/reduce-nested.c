@@ -21,8 +21,9 @@
  * Before the first launch the device runtime's pending-launch limit is raised
  * to what a per-block chain of child grids needs at the largest size (one
  * pending grid per level per block); if the device refuses, the report says
- * so in "pending_launch_limit_error" and the checks go on.  A backend without
- * a device runtime (the simulator) reports no_gpu.
+ * so in "pending_launch_limit_error" and the checks go on.  The simulator runs
+ * the child grids itself (after their parent; the limit does not bind there);
+ * a backend with no device runtime at all reports no_gpu.
  */
 #include "common/driver.h"
 #include "common/report.h"
@@ -73,8 +74,8 @@ set_launch_limit(lab_driver *d, lab_err *err)
     if (!d->ops->set_pending_launches) {
         d->failed = true;
         lab_report_set_status(d->report, "no_gpu",
-                              "the simulator cannot run kernels that launch kernels "
-                              "(dynamic parallelism needs a GPU)");
+                              "this backend cannot run kernels that launch kernels "
+                              "(no device runtime)");
         return lab_err_set(err, LAB_ENOSYS, "no device runtime");
     }
     for (size_t s = 0; s < d->args.nsizes; s++) {
@@ -194,7 +195,7 @@ check_role(lab_driver *d, nested *p, lab_role role, lab_err *err)
     cJSON_AddNumberToObject(c, "bad", (double)bad);
     cJSON_AddNumberToObject(c, "first_bad", (double)first_bad);
     cJSON_AddStringToObject(c, "detail", detail);
-    cJSON_AddItemToArray(d->cases, c);
+    lab_driver_push_case(d, role, c); /* on the simulator: its metrics and checks */
     return 0;
 }
 

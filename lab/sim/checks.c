@@ -11,7 +11,10 @@
  * *.sync warp operations).  An access by another thread in the same epoch is
  * a race when the other thread is in another warp, and a warp-synchronous
  * hazard when it is in the same warp with no warp-level sync in between
- * (volatile orders nothing between lanes).  Atomics are not tracked.
+ * (volatile orders nothing between lanes).  In a grid launched from the
+ * device, an access of a word that another thread of the launching block
+ * wrote in the barrier interval of the launch is a race too (CUDA's
+ * dynamic-parallelism memory model).  Atomics are not tracked.
  */
 #include "lab/sim/exec.h"
 
@@ -81,7 +84,7 @@ lab_sim__unsupported(sim_worker *wk, const sim_insn *in, const char *why)
         wk->rc = lab_err_set(&wk->err, LAB_ENOSYS,
                              "the simulator does not support %s: '%s' at %s:%u (%s)", why, in->text,
                              wk->L->m->path, in->ptx_line, where);
-    atomic_store(&wk->L->abort, 1);
+    atomic_store(&wk->L->root->abort, 1);
     return -1;
 }
 
@@ -96,7 +99,7 @@ lab_sim__finding(sim_worker *wk, const sim_warp *w, int lane, const sim_insn *in
     wk->nfindings++;
     if (fatal) {
         wk->fatal = true;
-        atomic_store(&wk->L->abort, 1);
+        atomic_store(&wk->L->root->abort, 1);
     }
     /* keep the first finding of the lowest block; a fatal one wins */
     if (wk->has_finding && !(fatal && !wk->finding_fatal) &&
@@ -147,6 +150,18 @@ lab_sim__check_access(sim_worker *wk, const sim_warp *w, int lane, const sim_ins
     lab_sim_check race = global ? LAB_SIM_CHECK_RACE_GLOBAL : LAB_SIM_CHECK_RACE_SHARED;
     const char *space = global ? "global" : "shared";
 
+    /* a child grid sees what its launching thread wrote, and what other threads of its block
+     * wrote before a barrier that preceded the launch; not the rest of that interval */
+    if (global && sh->w_tid && sh->w_epoch == wk->L->launch_epoch && wk->L->depth &&
+        sh->w_tid != wk->L->launcher) {
+        uint32_t other = sh->w_tid - 1;
+        lab_sim__finding(wk, w, lane, in, race, false,
+                         "%s of a global word that thread %u of the launching block wrote with "
+                         "no __syncthreads() before the launch of this grid (a child grid sees "
+                         "only its launching thread's writes and what a barrier ordered before "
+                         "the launch)",
+                         write ? "write" : "read", other);
+    }
     if (sh->w_tid && sh->w_tid != me && sh->w_epoch == epoch) {
         uint32_t other = sh->w_tid - 1;
         if (other / 32 != w->index) {
@@ -176,13 +191,5 @@ lab_sim__check_access(sim_worker *wk, const sim_warp *w, int lane, const sim_ins
                              "since Volta)",
                              space, other % 32);
     }
-    if (write) {
-        sh->w_tid = me;
-        sh->w_epoch = epoch;
-        sh->w_sync = w->wsync;
-    } else {
-        sh->r_tid = me;
-        sh->r_epoch = epoch;
-        sh->r_sync = w->wsync;
-    }
+    lab_sim__shadow_note(sh, me, epoch, w->wsync, write);
 }

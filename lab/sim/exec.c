@@ -25,6 +25,22 @@
     for (int l = 0; l < 32; l++)                                                                   \
         if ((m) >> l & 1u)
 
+/* The statement for every lane of m, as FOR_LANES, with a branch-free (vectorisable) loop of
+ * its own for the common case of a converged warp. */
+#define EACH_LANE(m, ...)                                                                          \
+    do {                                                                                           \
+        if ((m) == 0xffffffffu) {                                                                  \
+            for (int l = 0; l < 32; l++) {                                                         \
+                __VA_ARGS__;                                                                       \
+            }                                                                                      \
+        } else {                                                                                   \
+            FOR_LANES(m)                                                                           \
+            {                                                                                      \
+                __VA_ARGS__;                                                                       \
+            }                                                                                      \
+        }                                                                                          \
+    } while (0)
+
 enum { RUN_DONE = 0, RUN_BARRIER = 1 };
 
 /* lanes in a mask; SWAR, as the build does not assume the popcnt instruction */
@@ -185,6 +201,7 @@ src(const sim_worker *wk, const sim_warp *w, const sim_opnd *o, uint64_t *tmp)
         return tmp;
     case O_ADDR:
     case O_IMM:
+        return o->splat;
     default:
         for (int l = 0; l < 32; l++)
             tmp[l] = (uint64_t)o->imm;
@@ -355,9 +372,9 @@ binary(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
                                                            : r);
             }
         } else if (wd == 32) {
-            FOR_LANES(m) d[l] = (uint32_t)(a[l] + b[l]);
+            EACH_LANE(m, d[l] = (uint32_t)(a[l] + b[l]));
         } else {
-            FOR_LANES(m) d[l] = trunc_to(a[l] + b[l], t);
+            EACH_LANE(m, d[l] = trunc_to(a[l] + b[l], t));
         }
         return 0;
     case SIM_OP_SUB:
@@ -370,15 +387,15 @@ binary(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
                                                            : r);
             }
         } else {
-            FOR_LANES(m) d[l] = trunc_to(a[l] - b[l], t);
+            EACH_LANE(m, d[l] = trunc_to(a[l] - b[l], t));
         }
         return 0;
     case SIM_OP_MUL: /* mul.lo / .hi / .wide */
         if (in->flags & F_WIDE) {
             if (is_signed(t)) {
-                FOR_LANES(m) d[l] = (uint64_t)(sx(a[l], t) * sx(b[l], t));
+                EACH_LANE(m, d[l] = (uint64_t)(sx(a[l], t) * sx(b[l], t)));
             } else {
-                FOR_LANES(m) d[l] = zx(a[l], t) * zx(b[l], t);
+                EACH_LANE(m, d[l] = zx(a[l], t) * zx(b[l], t));
             }
         } else if (in->flags & F_HI) {
             FOR_LANES(m)
@@ -395,12 +412,23 @@ binary(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
                 }
             }
         } else {
-            FOR_LANES(m) d[l] = trunc_to(a[l] * b[l], t);
+            EACH_LANE(m, d[l] = trunc_to(a[l] * b[l], t));
         }
         return 0;
     case SIM_OP_DIV:
     case SIM_OP_REM:
-        FOR_LANES(m) d[l] = int_div(a[l], b[l], t, in->op == SIM_OP_REM);
+        if (t == T_U32 || t == T_B32) { /* tid % (2 * stride): mostly a power of two */
+            bool rem = in->op == SIM_OP_REM;
+            EACH_LANE(m, {
+                uint32_t x = (uint32_t)a[l], y = (uint32_t)b[l];
+                d[l] = !y               ? (rem ? x : 0xffffffffu)
+                       : !(y & (y - 1)) ? (rem ? x & (y - 1) : x >> __builtin_ctz(y))
+                       : rem            ? x % y
+                                        : x / y;
+            });
+            return 0;
+        }
+        EACH_LANE(m, d[l] = int_div(a[l], b[l], t, in->op == SIM_OP_REM));
         return 0;
     case SIM_OP_MIN:
     case SIM_OP_MAX:
@@ -411,15 +439,19 @@ binary(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
         }
         return 0;
     case SIM_OP_AND:
-        FOR_LANES(m) d[l] = a[l] & b[l];
+        EACH_LANE(m, d[l] = a[l] & b[l]);
         return 0;
     case SIM_OP_OR:
-        FOR_LANES(m) d[l] = a[l] | b[l];
+        EACH_LANE(m, d[l] = a[l] | b[l]);
         return 0;
     case SIM_OP_XOR:
-        FOR_LANES(m) d[l] = trunc_to(a[l] ^ b[l], t);
+        EACH_LANE(m, d[l] = trunc_to(a[l] ^ b[l], t));
         return 0;
     case SIM_OP_SHL: /* shift amounts past the width give 0 */
+        if (wd == 32) {
+            EACH_LANE(m, d[l] = (uint32_t)b[l] >= 32 ? 0 : (uint32_t)(a[l] << (uint32_t)b[l]));
+            return 0;
+        }
         FOR_LANES(m)
         {
             uint32_t s = (uint32_t)b[l];
@@ -471,7 +503,7 @@ ternary_mad(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
         return 0;
     }
     if (t == T_F64) {
-        FOR_LANES(m) d[l] = bits_f64(fma(as_f64(a[l]), as_f64(b[l]), as_f64(c[l])));
+        EACH_LANE(m, d[l] = bits_f64(fma(as_f64(a[l]), as_f64(b[l]), as_f64(c[l]))));
         return 0;
     }
     if (is_float(t))
@@ -707,6 +739,58 @@ compare(unsigned cmp, unsigned t, uint64_t x, uint64_t y)
     }
 }
 
+#define SETP_LOOP(T, OP)                                                                           \
+    do {                                                                                           \
+        EACH_LANE(m, p[l] = (T)a[l] OP(T) b[l]);                                                   \
+    } while (0)
+
+/* setp on 32-bit integers without a second predicate or combining operand */
+static int
+setp_int32(const sim_insn *in, const uint64_t *a, const uint64_t *b, uint64_t *p, uint32_t m)
+{
+    bool s = is_signed(in->type);
+
+    switch (in->sub) {
+    case CMP_EQ:
+        SETP_LOOP(uint32_t, ==);
+        return 0;
+    case CMP_NE:
+        SETP_LOOP(uint32_t, !=);
+        return 0;
+    case CMP_LT:
+    case CMP_LO:
+        if (s)
+            SETP_LOOP(int32_t, <);
+        else
+            SETP_LOOP(uint32_t, <);
+        return 0;
+    case CMP_LE:
+    case CMP_LS:
+        if (s)
+            SETP_LOOP(int32_t, <=);
+        else
+            SETP_LOOP(uint32_t, <=);
+        return 0;
+    case CMP_GT:
+    case CMP_HI:
+        if (s)
+            SETP_LOOP(int32_t, >);
+        else
+            SETP_LOOP(uint32_t, >);
+        return 0;
+    case CMP_GE:
+    case CMP_HS:
+        if (s)
+            SETP_LOOP(int32_t, >=);
+        else
+            SETP_LOOP(uint32_t, >=);
+        return 0;
+    default:
+        EACH_LANE(m, p[l] = compare(in->sub, in->type, a[l], b[l]));
+        return 0;
+    }
+}
+
 /* setp.cmp.type p[|q], a, b[, {!}c with .and/.or/.xor]: p = a cmp b (op c), q = !(a cmp b) (op c)
  */
 static int
@@ -720,6 +804,8 @@ exec_setp(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
     if (in->nops > 3) {
         c = src(wk, w, &in->o[3], tc);
         cneg = in->o[3].neg;
+    } else if (!is_float(in->type) && width(in->type) == 32 && !q) {
+        return setp_int32(in, a, b, p, m); /* the course's comparisons: one loop per kind */
     }
     FOR_LANES(m)
     {
@@ -877,6 +963,10 @@ resolve(sim_worker *wk, const sim_warp *w, int l, const sim_insn *in, sim_space 
         const sim_alloc *a = wk->last_alloc;
         if (!a || addr < a->base || addr - a->base >= a->size || bytes > a->size - (addr - a->base))
             a = lab_sim__find(L->sim, addr, bytes);
+        if (!a && (addr & SIM_TAG_MASK) == SIM_PBUF_TAG) { /* a device-side launch's buffer */
+            out->p = lab_sim__pbuf(wk, w, l, in, addr, bytes, write);
+            return out->p != NULL;
+        }
         if (!a) {
             const sim_alloc *near = lab_sim__nearest(L->sim, addr);
             if (near && addr - near->base < near->size + (1u << 20))
@@ -998,8 +1088,8 @@ store_bits(uint8_t *p, unsigned t, uint64_t v)
 }
 
 static void
-count_access(sim_worker *wk, const sim_insn *in, const uint64_t *addr, const uint8_t *spaces,
-             uint32_t m, uint32_t bytes, bool store)
+count_access(sim_worker *wk, const uint64_t *addr, const uint8_t *spaces, uint32_t m,
+             uint32_t bytes, sim_access kind)
 {
     uint32_t gm = 0, sm = 0;
 
@@ -1010,11 +1100,75 @@ count_access(sim_worker *wk, const sim_insn *in, const uint64_t *addr, const uin
         else if (spaces[l] == SP_SHARED)
             sm |= 1u << l;
     }
-    (void)in;
     if (gm)
-        lab_sim__count_global(&wk->metrics, store, addr, gm, bytes);
-    if (sm)
+        lab_sim__count_global(&wk->metrics, kind, addr, gm, bytes);
+    if (sm && kind == SIM_ACCESS_ATOM) /* no ld/st wavefronts: ATOMS, or a CAS loop in SASS */
+        wk->metrics.shared_atom_requests++;
+    else if (sm)
         lab_sim__count_shared(&wk->metrics, addr, sm, bytes);
+}
+
+/* The common access, without resolving each lane: one 4- or 8-byte element per lane, aligned,
+ * all in the allocation the worker touched last (global) or in the static shared memory.
+ * Same checks, same order, same counts as the general path; false: take that path. */
+static bool
+ldst_fast(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m, bool store, sim_space space,
+          const uint64_t *addr)
+{
+    const sim_launch *L = wk->L;
+    const sim_opnd *vo = &in->o[store ? 1 : 0];
+    uint32_t bytes = width(in->type) / 8, words = bytes / 4;
+    uint64_t lo = UINT64_MAX, hi = 0, bits = 0, base = 0, tv[32];
+    const uint64_t *sv = NULL;
+    sim_shadow *sh = NULL;
+    bool global = space != SP_SHARED;
+
+    if (in->vec != 1 || (bytes != 4 && bytes != 8) || vo->kind == O_VEC ||
+        (space != SP_GLOBAL && space != SP_GENERIC && space != SP_SHARED))
+        return false;
+    FOR_LANES(m)
+    {
+        lo = addr[l] < lo ? addr[l] : lo;
+        hi = addr[l] > hi ? addr[l] : hi;
+        bits |= addr[l];
+    }
+    if (bits & (bytes - 1))
+        return false;
+    if (global) { /* a tagged (shared, local) generic address is far above any allocation */
+        const sim_alloc *a = wk->last_alloc;
+        if (!a || a->size < bytes || lo < a->base || hi - a->base > a->size - bytes) {
+            if (hi < lo || !(a = lab_sim__find(L->sim, lo, hi - lo + bytes)))
+                return false; /* several allocations, or out of bounds: lane by lane */
+            wk->last_alloc = a;
+        }
+        base = a->base;
+        if (L->checks && !(sh = lab_sim__global_shadow(wk, a, a->base)))
+            return false;
+    } else {
+        if (L->shared_static < bytes || hi > L->shared_static - bytes)
+            return false;
+        sh = wk->sh_static;
+    }
+    if (store)
+        sv = src(wk, w, vo, tv);
+    FOR_LANES(m)
+    {
+        /* device addresses are host addresses */
+        uint8_t *p = global ? (uint8_t *)(uintptr_t)addr[l] : wk->shared_static + addr[l];
+        if (L->checks)
+            for (uint32_t k = 0; k < words; k++)
+                lab_sim__check(wk, w, l, in, sh + (addr[l] - base) / 4 + k, store, global);
+        if (store)
+            store_bits(p, in->type, sv[l]);
+        else if (vo->reg >= 0)
+            w->r[(size_t)vo->reg * 32 + l] = load_bits(p, in->type);
+    }
+    if (global)
+        lab_sim__count_global(&wk->metrics, store ? SIM_ACCESS_STORE : SIM_ACCESS_LOAD, addr, m,
+                              bytes);
+    else
+        lab_sim__count_shared(&wk->metrics, addr, m, bytes);
+    return true;
 }
 
 /* ld{.space}{.vec}.type d, [a]  /  st{.space}{.vec}.type [a], b */
@@ -1034,10 +1188,19 @@ exec_ldst(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m, bool stor
         space = (sim_space)ao->space; /* generic access of a named variable */
     if (tb == 0)
         tb = 1;
+    if (space == SP_PARAM && !store && !base && in->vec == 1 && vo->kind == O_REG &&
+        (uint64_t)ao->imm + bytes <= wk->L->f->param_bytes) { /* a kernel parameter: one value */
+        uint64_t v = load_bits(wk->L->params + ao->imm, in->type);
+        uint64_t *d = &w->r[(size_t)vo->reg * 32];
+        EACH_LANE(m, d[l] = v);
+        return 0;
+    }
+    EACH_LANE(m, addr[l] = (base ? base[l] : 0) + (uint64_t)ao->imm);
+    if (ldst_fast(wk, w, in, m, store, space, addr))
+        return 0;
     FOR_LANES(m)
     {
         resolved r;
-        addr[l] = (base ? base[l] : 0) + (uint64_t)ao->imm;
         if (!resolve(wk, w, l, in, space, addr[l], bytes, store, &r))
             return -1;
         spaces[l] = (uint8_t)r.space;
@@ -1045,7 +1208,7 @@ exec_ldst(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m, bool stor
             addr[l] &= ~SIM_TAG_MASK;
         if (r.sh && wk->L->checks)
             for (uint32_t k = 0; k < (bytes + 3) / 4; k++)
-                lab_sim__check_access(wk, w, l, in, r.sh + k, store, r.space == SP_GLOBAL);
+                lab_sim__check(wk, w, l, in, r.sh + k, store, r.space == SP_GLOBAL);
         for (uint32_t v = 0; v < in->vec; v++) {
             uint8_t *p = r.p + v * tb;
             if (store) {
@@ -1065,7 +1228,7 @@ exec_ldst(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m, bool stor
             }
         }
     }
-    count_access(wk, in, addr, spaces, m, bytes, store);
+    count_access(wk, addr, spaces, m, bytes, store ? SIM_ACCESS_STORE : SIM_ACCESS_LOAD);
     return 0;
 }
 
@@ -1209,7 +1372,7 @@ exec_atom(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
         if (!red)
             w->r[(size_t)in->o[0].reg * 32 + l] = old;
     }
-    count_access(wk, in, addr, spaces, m, bytes, false);
+    count_access(wk, addr, spaces, m, bytes, SIM_ACCESS_ATOM);
     return 0;
 }
 
@@ -1508,20 +1671,17 @@ run_warp(sim_worker *wk, sim_warp *w)
         }
         if (++budget == 8192) {
             budget = 0;
-            if (atomic_load_explicit(&wk->L->abort, memory_order_relaxed))
+            if (atomic_load_explicit(&wk->L->root->abort, memory_order_relaxed))
                 return -1;
         }
         const sim_insn *in = &f->code[e->pc];
         uint32_t active = e->mask, m = active;
-        if (in->guard >= 0) {
+        if (in->guard >= 0) { /* all 32 lanes, branch-free; then the active ones */
             const uint64_t *g = &w->r[(size_t)in->guard * 32];
-            uint32_t gm = 0;
-            FOR_LANES(active)
-            {
-                if ((g[l] != 0) != in->guard_neg)
-                    gm |= 1u << l;
-            }
-            m = gm;
+            uint32_t gm = 0, neg = in->guard_neg ? 0xffffffffu : 0;
+            for (int l = 0; l < 32; l++)
+                gm |= (uint32_t)(g[l] != 0) << l;
+            m = (gm ^ neg) & active;
         }
         mt->warp_insts++;
         mt->thread_insts += lanes_of(active); /* SIMT efficiency: lanes on the path */
@@ -1568,7 +1728,7 @@ run_warp(sim_worker *wk, sim_warp *w)
                 uint64_t t[32];
                 const uint64_t *a = src(wk, w, &in->o[1], t);
                 uint64_t *d = dst(w, &in->o[0]);
-                FOR_LANES(m) d[l] = in->type == T_PRED ? a[l] != 0 : a[l];
+                EACH_LANE(m, d[l] = in->type == T_PRED ? a[l] != 0 : a[l]);
             }
             break;
         case SIM_OP_CVTA: { /* cvta.space a: to generic (tag); cvta.to.space: from generic */
@@ -1629,7 +1789,7 @@ run_warp(sim_worker *wk, sim_warp *w)
             const uint64_t *a = src(wk, w, &in->o[1], ta), *b = src(wk, w, &in->o[2], tb),
                            *c = src(wk, w, &in->o[3], tc);
             uint64_t *d = dst(w, &in->o[0]);
-            FOR_LANES(m) d[l] = ((c[l] != 0) != in->o[3].neg) ? a[l] : b[l];
+            EACH_LANE(m, d[l] = ((c[l] != 0) != in->o[3].neg) ? a[l] : b[l]);
             break;
         }
         case SIM_OP_CVT: /* cvt.rnd.dtype.atype d, a */
@@ -1760,13 +1920,14 @@ run_warp(sim_worker *wk, sim_warp *w)
             break;
         case SIM_OP_ACTIVEMASK: { /* activemask.b32 d: the lanes executing together */
             uint64_t *d = dst(w, &in->o[0]);
-            FOR_LANES(m) d[l] = m;
+            EACH_LANE(m, d[l] = m);
             break;
         }
-        case SIM_OP_CALL: /* call: device functions are inlined at -O3; -G keeps them */
-            return lab_sim__unsupported(wk, in,
-                                        "calls (device functions, printf, device-side "
-                                        "launches)");
+        case SIM_OP_CALL: /* call (ret), func, (args): the device runtime's launch functions */
+            if (in->sub == BI_NONE) /* device functions are inlined at -O3; -G keeps them */
+                return lab_sim__unsupported(wk, in, "calls of device functions or printf");
+            rc = lab_sim__call(wk, w, in, m);
+            break;
         default:
             return lab_sim__unsupported(wk, in, "this instruction");
         }
@@ -1785,6 +1946,7 @@ lab_sim__run_block(sim_worker *wk, uint64_t linear)
     uint32_t nregs = L->f->nregs;
 
     wk->block_linear = linear;
+    lab_sim__pbufs_reset(wk);
     wk->ctaid[0] = (unsigned)(linear % L->grid[0]);
     wk->ctaid[1] = (unsigned)(linear / L->grid[0] % L->grid[1]);
     wk->ctaid[2] = (unsigned)(linear / ((uint64_t)L->grid[0] * L->grid[1]));

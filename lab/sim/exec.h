@@ -38,6 +38,45 @@ typedef struct sim_shadow {
     uint32_t r_tid, r_epoch, r_sync;
 } sim_shadow;
 
+/* Dynamic parallelism (CUDA 12's CDP2).  A device-side launch is queued by the worker
+ * that ran it and started after its parent grid has run to its end (launch.c), a legal
+ * schedule since a CDP2 parent cannot wait for its children. */
+#define SIM_MAX_DEPTH 24 /* nesting levels below the host's grid, as on the GPU */
+
+typedef enum sim_stream {
+    SIM_STREAM_NULL, /* the launching block's NULL stream: in launch order */
+    SIM_STREAM_TAIL, /* cudaStreamTailLaunch: after the grid and all its other work */
+    SIM_STREAM_FNF,  /* cudaStreamFireAndForget: on its own */
+} sim_stream;
+
+/* A grid launched from the device, waiting for its parent grid to complete. */
+typedef struct sim_child {
+    const sim_func *f;
+    unsigned grid[3], block[3];
+    uint32_t shared_dyn;
+    uint8_t *params; /* malloc'd, f->param_bytes + 8 */
+    sim_stream stream;
+    uint64_t block_linear; /* the launching block; 0 for the host's grid */
+    uint64_t seq;          /* launch order within the worker (a block runs on one worker) */
+    uint32_t epoch;        /* the launching block's barrier interval at the launch (checks) */
+    uint32_t launcher;     /* the launching thread's id in its block + 1; 0: the host */
+} sim_child;
+
+/* A parameter buffer from __cudaCDP2GetParameterBufferV2; its address is SIM_PBUF_TAG | index
+ * << 16 in the block's table, until __cudaCDP2LaunchDeviceV2 takes it. */
+typedef struct sim_pbuf {
+    const sim_func *f;
+    unsigned grid[3], block[3];
+    uint32_t shared_dyn;
+    uint8_t *bytes; /* NULL once launched */
+} sim_pbuf;
+
+/* What every grid of one host launch shares: the stop flag and the launch count. */
+typedef struct sim_root {
+    atomic_int abort;
+    atomic_ullong launches; /* device-side launches so far */
+} sim_root;
+
 struct sim_launch {
     lab_sim *sim;
     lab_sim_module *m;
@@ -48,7 +87,10 @@ struct sim_launch {
     uint8_t *params;
     uint64_t nblocks;
     atomic_ullong next_block;
-    atomic_int abort;
+    sim_root *root;
+    unsigned depth;        /* 0: launched from the host */
+    uint32_t launch_epoch; /* of the launching block (depth > 0; checks.c) */
+    uint32_t launcher;     /* the launching thread + 1 */
     bool checks;
 };
 
@@ -70,9 +112,23 @@ struct sim_worker {
     uint64_t nfindings;
     int rc; /* <0: the simulator failed (unsupported), err filled */
     lab_err err;
+    sim_pbuf *pbufs; /* of the block being run */
+    size_t npbufs, pbufcap;
+    sim_child *children; /* launched by this worker's blocks */
+    size_t nchildren, childcap;
 };
 
 int lab_sim__run_block(sim_worker *wk, uint64_t linear);
+/* dynpar.c: a call to a device-runtime function (sim_builtin in in->sub) by the lanes m */
+int lab_sim__call(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m);
+/* dynpar.c: lane l's access of a parameter buffer (SIM_PBUF_TAG), or NULL after a finding */
+uint8_t *lab_sim__pbuf(sim_worker *wk, const sim_warp *w, int l, const sim_insn *in, uint64_t addr,
+                       uint32_t bytes, bool write);
+/* dynpar.c: frees the block's parameter buffers that were never launched */
+void lab_sim__pbufs_reset(sim_worker *wk);
+/* dynpar.c: stops the launch with a clear error (rc < 0 in wk), naming the instruction */
+int lab_sim__launch_error(sim_worker *wk, const sim_insn *in, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /* checks.c */
 void lab_sim__finding(sim_worker *wk, const sim_warp *w, int lane, const sim_insn *in,
@@ -84,9 +140,42 @@ sim_shadow *lab_sim__global_shadow(sim_worker *wk, const sim_alloc *a, uint64_t 
 void lab_sim__check_access(sim_worker *wk, const sim_warp *w, int lane, const sim_insn *in,
                            sim_shadow *sh, bool write, bool global);
 
+/* Records an access in a word's shadow (thread me + 1, barrier interval, warp-sync count). */
+static inline void
+lab_sim__shadow_note(sim_shadow *sh, uint32_t me, uint32_t epoch, uint32_t sync, bool write)
+{
+    if (write) {
+        sh->w_tid = me;
+        sh->w_epoch = epoch;
+        sh->w_sync = sync;
+    } else {
+        sh->r_tid = me;
+        sh->r_epoch = epoch;
+        sh->r_sync = sync;
+    }
+}
+
+/* lab_sim__check_access, with the common case (nothing to report) inline: only an access that
+ * may be a hazard goes to checks.c, which decides, reports and records it. */
+static inline void
+lab_sim__check(sim_worker *wk, const sim_warp *w, int lane, const sim_insn *in, sim_shadow *sh,
+               bool write, bool global)
+{
+    uint32_t me = w->index * 32 + (uint32_t)lane + 1, epoch = wk->epoch;
+
+    if ((sh->w_tid && sh->w_tid != me && sh->w_epoch == epoch) ||
+        (write && sh->r_tid && sh->r_tid != me && sh->r_epoch == epoch) ||
+        (global && wk->L->depth && sh->w_tid && sh->w_epoch == wk->L->launch_epoch)) {
+        lab_sim__check_access(wk, w, lane, in, sh, write, global);
+        return;
+    }
+    lab_sim__shadow_note(sh, me, epoch, w->wsync, write);
+}
+
 /* metrics.c: one warp-level access; addr/bytes of the active lanes */
-void lab_sim__count_global(lab_sim_metrics *mt, bool store, const uint64_t *addr, uint32_t mask,
-                           uint32_t bytes);
+typedef enum sim_access { SIM_ACCESS_LOAD, SIM_ACCESS_STORE, SIM_ACCESS_ATOM } sim_access;
+void lab_sim__count_global(lab_sim_metrics *mt, sim_access kind, const uint64_t *addr,
+                           uint32_t mask, uint32_t bytes);
 void lab_sim__count_shared(lab_sim_metrics *mt, const uint64_t *addr, uint32_t mask,
                            uint32_t bytes);
 

@@ -185,7 +185,8 @@ typedef struct sim_opnd {
     int32_t reg2;  /* second destination (shfl %r|%p, setp %p|%q) or -1 */
     int64_t imm;   /* O_IMM value bits; O_MEM/O_ADDR offset (symbol's included) */
     int32_t vec[4];
-    uint8_t vec_imm; /* bit i: vec[i] is an immediate index into... (unused: 0) */
+    uint8_t vec_imm;       /* bit i: vec[i] is an immediate index into... (unused: 0) */
+    const uint64_t *splat; /* O_IMM / O_ADDR: imm in all 32 lanes, read like a register */
 } sim_opnd;
 
 #define SIM_MAX_OPNDS 6
@@ -246,6 +247,16 @@ typedef struct sim_gvar {
     struct sim_gvar *next;
 } sim_gvar;
 
+/* Device-runtime functions a call may name (dynamic parallelism, CUDA 12's CDP2): the
+ * simulator runs them itself; a call to anything else fails when run, naming it. */
+typedef enum sim_builtin {
+    BI_NONE,
+    BI_PARAM_BUFFER, /* __cudaCDP2GetParameterBufferV2(func, grid, block, shmem) */
+    BI_LAUNCH,       /* __cudaCDP2LaunchDeviceV2(buffer, stream) */
+    BI_LAST_ERROR,   /* __cudaCDP2GetLastError(), __cudaCDP2PeekAtLastError() */
+    BI_COUNT
+} sim_builtin;
+
 struct lab_sim_module {
     lab_sim *sim;
     lab_arena arena;
@@ -254,6 +265,9 @@ struct lab_sim_module {
     sim_gvar *gvars;
     uint32_t module_shared; /* module-scope .shared bytes */
     const char *files[64];  /* .file N "path" */
+    const char **fnames;    /* functions named by the module: a function's address is */
+    uint32_t nfnames;       /* SIM_FUNC_TAG | its index here (malloc'd table) */
+    uint32_t fnamecap;
 };
 
 /* One allocation of global memory.  Device addresses are host addresses. */
@@ -272,12 +286,16 @@ struct lab_sim {
     bool checks;
     atomic_uint epoch; /* barrier intervals, unique over the device's life (checks.c) */
     lab_sim_result last;
+    uint64_t max_launches; /* device-side launches per host launch (a runaway guard) */
 };
 
 /* generic addresses of the shared and local windows (host pointers stay below 2^47) */
 #define SIM_SHARED_TAG (1ull << 56)
 #define SIM_LOCAL_TAG (2ull << 56)
 #define SIM_TAG_MASK (0xffull << 56)
+/* a function's address (mov.u64 %rd, kernel) and a device-side launch's parameter buffer */
+#define SIM_FUNC_TAG (3ull << 56)
+#define SIM_PBUF_TAG (4ull << 56)
 /* shared-window offset of the dynamic (extern) shared array; statics start at 0 */
 #define SIM_DYN_SHARED (1u << 24)
 
@@ -285,6 +303,9 @@ struct lab_sim {
 int lab_sim__parse(lab_sim_module *m, const char *text, size_t len, lab_err *err);
 int lab_sim__cfg(sim_func *f, lab_err *err);
 const char *lab_sim__op_name(unsigned op);
+
+/* module.c: the kernel (.entry with a body) of that name, or NULL */
+const sim_func *lab_sim__entry(const lab_sim_module *m, const char *name);
 
 /* memory.c: the allocation holding [addr, addr + bytes), or NULL */
 const sim_alloc *lab_sim__find(lab_sim *s, uint64_t addr, uint64_t bytes);

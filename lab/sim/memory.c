@@ -24,6 +24,7 @@ lab_sim_new(lab_sim **out, lab_err *err)
         return lab_err_set(err, LAB_ENOMEM, "out of memory");
     pthread_mutex_init(&s->lock, NULL);
     s->checks = !(getenv("CUDALAB_SIM_CHECKS") && !strcmp(getenv("CUDALAB_SIM_CHECKS"), "0"));
+    s->max_launches = 1u << 20;
     *out = s;
     return 0;
 }
@@ -52,6 +53,12 @@ void
 lab_sim_set_checks(lab_sim *s, bool on)
 {
     s->checks = on;
+}
+
+void
+lab_sim_set_max_launches(lab_sim *s, uint64_t n)
+{
+    s->max_launches = n;
 }
 
 int

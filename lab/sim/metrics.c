@@ -3,6 +3,8 @@
  * (SIM-NOTES.md section 3): global requests, 32-byte sectors and bytes;
  * shared-memory wavefronts (bank = 4-byte word % 32; the same word is a
  * multicast; accesses wider than 4 bytes are served per 128 bytes of lanes).
+ * Atomics (atom, red) are counted apart, as Nsight Compute does (op_atom and
+ * op_red are neither op_ld nor op_st).
  */
 #include "lab/sim/exec.h"
 
@@ -32,11 +34,11 @@ distinct(uint64_t *v, uint32_t n)
 }
 
 void
-lab_sim__count_global(lab_sim_metrics *mt, bool store, const uint64_t *addr, uint32_t mask,
+lab_sim__count_global(lab_sim_metrics *mt, sim_access kind, const uint64_t *addr, uint32_t mask,
                       uint32_t bytes)
 {
     uint64_t sec[64];
-    uint32_t n = 0, lanes = 0;
+    uint32_t n = 0, lanes = 0, sectors;
 
     for (int l = 0; l < 32; l++) {
         if (!(mask >> l & 1u))
@@ -47,14 +49,22 @@ lab_sim__count_global(lab_sim_metrics *mt, bool store, const uint64_t *addr, uin
             sec[n++] = last;
         lanes++;
     }
-    if (store) {
-        mt->gst_requests++;
-        mt->gst_sectors += distinct(sec, n);
-        mt->gst_bytes += (uint64_t)lanes * bytes;
-    } else {
+    sectors = distinct(sec, n);
+    switch (kind) {
+    case SIM_ACCESS_LOAD: /* l1tex__t_{requests,sectors}_pipe_lsu_mem_global_op_ld */
         mt->gld_requests++;
-        mt->gld_sectors += distinct(sec, n);
+        mt->gld_sectors += sectors;
         mt->gld_bytes += (uint64_t)lanes * bytes;
+        break;
+    case SIM_ACCESS_STORE: /* ..._op_st */
+        mt->gst_requests++;
+        mt->gst_sectors += sectors;
+        mt->gst_bytes += (uint64_t)lanes * bytes;
+        break;
+    case SIM_ACCESS_ATOM: /* ..._op_atom + _op_red: neither a load nor a store for ncu */
+        mt->gatom_requests++;
+        mt->gatom_sectors += sectors;
+        break;
     }
 }
 

@@ -59,16 +59,23 @@ lab_sim_module_free(lab_sim_module *m)
     if (!m)
         return;
     lab_arena_release(&m->arena);
+    free(m->fnames);
     free(m);
+}
+
+const sim_func *
+lab_sim__entry(const lab_sim_module *m, const char *name)
+{
+    for (const sim_func *f = m->funcs; f; f = f->next)
+        if (f->entry && !strcmp(f->name, name))
+            return f;
+    return NULL;
 }
 
 bool
 lab_sim_has_kernel(const lab_sim_module *m, const char *name)
 {
-    for (const sim_func *f = m->funcs; f; f = f->next)
-        if (f->entry && !strcmp(f->name, name))
-            return true;
-    return false;
+    return lab_sim__entry(m, name) != NULL;
 }
 
 const char *

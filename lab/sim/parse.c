@@ -599,6 +599,42 @@ resolve_symbol(parser *ps, const char *s, size_t len, uint8_t *space, int64_t *i
     return false;
 }
 
+/* The index of a function name in the module's table, added if new; -1: out of memory. */
+static int32_t
+func_id(parser *ps, const char *s, size_t len)
+{
+    lab_sim_module *m = ps->m;
+    const char *name;
+
+    for (uint32_t i = 0; i < m->nfnames; i++)
+        if (strlen(m->fnames[i]) == len && !memcmp(m->fnames[i], s, len))
+            return (int32_t)i;
+    if (m->nfnames == m->fnamecap) {
+        uint32_t cap = m->fnamecap ? m->fnamecap * 2 : 16;
+        const char **n = realloc(m->fnames, cap * sizeof(*n));
+        if (!n)
+            return -1;
+        m->fnames = n;
+        m->fnamecap = cap;
+    }
+    if (!(name = lab_arena_strndup(&m->arena, s, len)))
+        return -1;
+    m->fnames[m->nfnames] = name;
+    return (int32_t)m->nfnames++;
+}
+
+/* A function declared or defined so far (PTX declares before use), or the one being parsed. */
+static bool
+func_known(parser *ps, const char *s, size_t len)
+{
+    if (ps->fn && ps->fn->name && strlen(ps->fn->name) == len && !memcmp(ps->fn->name, s, len))
+        return true;
+    for (uint32_t i = 0; i < ps->m->nfnames; i++)
+        if (strlen(ps->m->fnames[i]) == len && !memcmp(ps->m->fnames[i], s, len))
+            return true;
+    return false;
+}
+
 static int
 expect_reg(parser *ps, int32_t *out)
 {
@@ -748,6 +784,15 @@ parse_opnd(parser *ps, sim_insn *in, sim_opnd *o)
         }
         return 0;
     }
+    if (func_known(ps, t.s, t.len)) { /* mov.u64 %rd, kernel: the kernel a launch names */
+        int32_t id = func_id(ps, t.s, t.len);
+        if (id < 0)
+            return lab_err_set(ps->err, LAB_ENOMEM, "out of memory");
+        o->kind = O_ADDR;
+        o->imm = (int64_t)(SIM_FUNC_TAG | (uint64_t)id);
+        lex_next(lx);
+        return 0;
+    }
     return perr(ps, "unknown register or symbol '%.*s' in '%s'", (int)t.len, t.s, in->text);
 }
 
@@ -794,6 +839,96 @@ skip_line(parser *ps)
         lex_next(&ps->lx);
 }
 
+static const struct {
+    const char *name;
+    sim_builtin bi;
+    uint8_t nargs; /* .param arguments */
+    bool ret;      /* returns a value */
+} builtins[] = {
+    { "__cudaCDP2GetParameterBufferV2", BI_PARAM_BUFFER, 4, true },
+    { "__cudaCDP2LaunchDeviceV2", BI_LAUNCH, 2, true },
+    { "__cudaCDP2GetLastError", BI_LAST_ERROR, 0, true },
+    { "__cudaCDP2PeekAtLastError", BI_LAST_ERROR, 0, true },
+};
+
+/* A .param of this call sequence: its offset in the thread's local memory. */
+static int
+call_param(parser *ps, sim_insn *in, sim_opnd *o)
+{
+    tok t = ps->lx.cur;
+
+    o->reg = o->reg2 = -1;
+    if (t.kind != TK_ID || !resolve_symbol(ps, t.s, t.len, &o->space, &o->imm) ||
+        o->space != SP_LOCAL)
+        return perr(ps, "expected a .param of the call sequence in '%s', got '%.*s'", in->text,
+                    (int)t.len, t.s);
+    o->kind = O_ADDR;
+    lex_next(&ps->lx);
+    return 0;
+}
+
+/* call{.uni} [(ret),] func[, (args)]: the device runtime's functions are built in (sub), with
+ * o[0] the return .param (O_NONE if none) and o[1..] the arguments; any other callee is kept
+ * by name in text and fails when run. */
+static int
+parse_call(parser *ps, sim_insn *in)
+{
+    lexer *lx = &ps->lx;
+    sim_opnd ret = { .kind = O_NONE, .reg = -1, .reg2 = -1 };
+    size_t b = ARRAY_SIZE(builtins);
+    char text[256];
+    tok name;
+
+    if (tk_punct(&lx->cur, '(')) {
+        lex_next(lx);
+        if (call_param(ps, in, &ret) < 0)
+            return -1;
+        if (!tk_punct(&lx->cur, ')'))
+            return perr(ps, "expected ')' after the return value of '%s'", in->text);
+        lex_next(lx);
+        if (tk_punct(&lx->cur, ','))
+            lex_next(lx);
+    }
+    name = lx->cur;
+    if (name.kind != TK_ID)
+        return perr(ps, "expected the function '%s' calls", in->text);
+    snprintf(text, sizeof(text), "%s %.*s", in->text, (int)(name.len < 200 ? name.len : 200),
+             name.s);
+    if (!(in->text = lab_arena_strdup(&ps->m->arena, text)))
+        return lab_err_set(ps->err, LAB_ENOMEM, "out of memory");
+    for (size_t i = 0; i < ARRAY_SIZE(builtins); i++)
+        if (strlen(builtins[i].name) == name.len && !memcmp(builtins[i].name, name.s, name.len))
+            b = i;
+    if (b == ARRAY_SIZE(builtins)) /* kept as one instruction; it fails when run */
+        return skip_to_semicolon(ps);
+    lex_next(lx);
+    in->sub = (uint8_t)builtins[b].bi;
+    in->o[0] = ret;
+    in->nops = 1;
+    if (tk_punct(&lx->cur, ',')) {
+        lex_next(lx);
+        if (!tk_punct(&lx->cur, '('))
+            return perr(ps, "expected '(' before the arguments of '%s'", in->text);
+        lex_next(lx);
+        while (!tk_punct(&lx->cur, ')')) {
+            if (in->nops == SIM_MAX_OPNDS)
+                return perr(ps, "too many arguments in '%s'", in->text);
+            if (call_param(ps, in, &in->o[in->nops++]) < 0)
+                return -1;
+            if (tk_punct(&lx->cur, ','))
+                lex_next(lx);
+        }
+        lex_next(lx);
+    }
+    if ((unsigned)in->nops - 1 != builtins[b].nargs || (ret.kind == O_NONE) == builtins[b].ret)
+        return perr(ps, "'%s' with %u arguments%s: not the device runtime's signature", in->text,
+                    in->nops - 1u, ret.kind == O_NONE ? " and no return value" : "");
+    if (!tk_punct(&lx->cur, ';'))
+        return perr(ps, "expected ';' after '%s'", in->text);
+    lex_next(lx);
+    return 0;
+}
+
 static int
 parse_instruction(parser *ps)
 {
@@ -822,8 +957,8 @@ parse_instruction(parser *ps)
     if (decode_opcode(ps, in->text, in) < 0)
         return -1;
     lex_next(lx);
-    if (in->op == SIM_OP_CALL) /* kept as one instruction; it fails when run */
-        return skip_to_semicolon(ps);
+    if (in->op == SIM_OP_CALL)
+        return parse_call(ps, in);
     while (!tk_punct(&lx->cur, ';')) {
         if (in->nops == SIM_MAX_OPNDS)
             return perr(ps, "too many operands in '%s'", in->text);
@@ -836,6 +971,13 @@ parse_instruction(parser *ps)
                         (int)lx->cur.len, lx->cur.s);
     }
     lex_next(lx);
+    /* st.param [param0], ... / ld.param ..., [retval0]: a call sequence's .param lives in the
+     * thread's local memory (parse_body), the kernel's own parameters stay .param */
+    if ((in->op == SIM_OP_LD || in->op == SIM_OP_ST) && in->space == SP_PARAM) {
+        const sim_opnd *a = &in->o[in->op == SIM_OP_ST ? 0 : 1];
+        if (a->kind == O_MEM && a->reg < 0 && a->space == SP_LOCAL)
+            in->space = SP_LOCAL;
+    }
     return 0;
 }
 
@@ -1132,7 +1274,11 @@ parse_body(parser *ps)
             lex_next(lx);
             if (parse_local(ps) < 0)
                 return -1;
-        } else if (tk_is(&t, ".param") || tk_is(&t, ".pragma")) {
+        } else if (tk_is(&t, ".param")) { /* a call sequence's argument or return value */
+            lex_next(lx);
+            if (parse_local(ps) < 0)
+                return -1;
+        } else if (tk_is(&t, ".pragma")) {
             if (skip_to_semicolon(ps) < 0)
                 return -1;
         } else if (t.kind == TK_ID && t.s[0] != '%' && t.s[0] != '.' &&
@@ -1177,6 +1323,18 @@ finish_function(parser *ps)
     if (!(f->code = lab_arena_calloc(&ps->m->arena, ps->ncode ? ps->ncode : 1, sizeof(sim_insn))))
         return lab_err_set(ps->err, LAB_ENOMEM, "out of memory");
     memcpy(f->code, ps->code, ps->ncode * sizeof(sim_insn));
+    for (size_t i = 0; i < ps->ncode; i++) /* constants as lane rows: no copy per execution */
+        for (unsigned k = 0; k < f->code[i].nops; k++) {
+            sim_opnd *o = &f->code[i].o[k];
+            uint64_t *row;
+            if (o->kind != O_IMM && o->kind != O_ADDR)
+                continue;
+            if (!(row = lab_arena_alloc(&ps->m->arena, 32 * sizeof(*row))))
+                return lab_err_set(ps->err, LAB_ENOMEM, "out of memory");
+            for (int l = 0; l < 32; l++)
+                row[l] = (uint64_t)o->imm;
+            o->splat = row;
+        }
     f->ncode = (uint32_t)ps->ncode;
     f->nregs = ps->nregs;
     return lab_sim__cfg(f, ps->err);
@@ -1200,7 +1358,8 @@ parse_function(parser *ps, bool entry)
     }
     if (lx->cur.kind != TK_ID)
         return perr(ps, "expected a function name");
-    if (!(f->name = lab_arena_strndup(&ps->m->arena, lx->cur.s, lx->cur.len)))
+    if (!(f->name = lab_arena_strndup(&ps->m->arena, lx->cur.s, lx->cur.len)) ||
+        func_id(ps, lx->cur.s, lx->cur.len) < 0)
         return lab_err_set(ps->err, LAB_ENOMEM, "out of memory");
     lex_next(lx);
     if (tk_punct(&lx->cur, '(') && parse_params(ps, f) < 0)

@@ -13,7 +13,10 @@
  *
  * A launch runs every block (on lab_sim_set_threads workers, default: the
  * CPUs) and fills a lab_sim_result: the PTX-level metrics, summed over the
- * whole grid, and the first finding of the checks.  A fault (an access out of
+ * whole grid, and the first finding of the checks.  Grids the kernel launches
+ * from the device (dynamic parallelism, CUDA 12's CDP2) run after their
+ * parent grid, each complete with its own children before the launch returns;
+ * their metrics and findings are the launch's too.  A fault (an access out of
  * bounds, a deadlock) stops the launch: result.fatal is set, the launch still
  * returns 0.  Only a failure of the simulator itself (unsupported instruction,
  * bad arguments, out of memory) returns <0 with err naming the instruction and
@@ -39,11 +42,15 @@ typedef struct lab_sim_metrics {
     uint64_t thread_insts;                         /* sum of active lanes over them */
     uint64_t branches;                             /* executed warp-level bra */
     uint64_t divergent;                            /* of which split the warp */
-    uint64_t gld_requests, gld_sectors, gld_bytes; /* global loads (incl. atomics' reads) */
+    uint64_t gld_requests, gld_sectors, gld_bytes; /* global loads (ld, ldu; not atomics) */
     uint64_t gst_requests, gst_sectors, gst_bytes; /* global stores */
-    uint64_t shared_requests;                      /* shared loads and stores */
+    uint64_t shared_requests;                      /* shared loads and stores (not atomics) */
     uint64_t shared_wavefronts;                    /* ideal = requests; more = bank conflicts */
     uint64_t shared_conflicts;                     /* wavefronts - requests */
+    /* atom/red: Nsight Compute counts them apart from loads and stores (op_atom, op_red) */
+    uint64_t gatom_requests, gatom_sectors; /* global atomics */
+    uint64_t shared_atom_requests;          /* shared atomics (a CAS loop in SASS for floats) */
+    uint64_t child_grids; /* grids launched from the device (dynamic parallelism), included */
 } lab_sim_metrics;
 
 typedef enum lab_sim_check {
@@ -80,6 +87,9 @@ void lab_sim_free(lab_sim *s);
 /* Worker threads for launches (0: the online CPUs); checks on by default. */
 void lab_sim_set_threads(lab_sim *s, unsigned n);
 void lab_sim_set_checks(lab_sim *s, bool on);
+/* At most n device-side launches per host launch (default 2^20): a guard against runaway
+ * recursion, not the GPU's pending-launch count (here children wait for their parent). */
+void lab_sim_set_max_launches(lab_sim *s, uint64_t n);
 
 int lab_sim_alloc(lab_sim *s, size_t bytes, uint64_t *out, lab_err *err);
 int lab_sim_copy_in(lab_sim *s, uint64_t dst, const void *src, size_t bytes, lab_err *err);

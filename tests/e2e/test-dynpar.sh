@@ -3,11 +3,14 @@
 # is built as relocatable device code and linked with the CUDA device runtime
 # into one cubin (real nvcc), cached like any build; the CUDA 11 starter that
 # waits for its child with cudaDeviceSynchronize() is a COMPILE_ERROR at its
-# line; the reference compiles and ends in NO_GPU; the reduce-nested driver
-# is installed and reports no_gpu on its own, and on a stand-in libcuda
-# (tests/fakecuda) that runs the family's contract on the host it checks every
-# block exactly, catches reads past n and unwritten sums, and raises the
-# pending-launch limit.
+# line; the reference is graded on the PTX simulator, which runs the child
+# grids itself, and passes in seconds at the simulator's sizes; planted
+# mistakes (a block that ignores n, no barrier before the launch) are WRONG
+# there, the second by the simulator's check; the reduce-nested driver
+# reports no_gpu when told to use CUDA here, runs on the simulator with the
+# child grids in its metrics, and on a stand-in libcuda (tests/fakecuda) that
+# runs the family's contract on the host it checks every block exactly,
+# catches reads past n and unwritten sums, and raises the pending-launch limit.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -19,10 +22,16 @@ run cudalab list --json
 expect_json "the catalog lists $ex in chapter dynpar, no problems" \
     'any(e["id"] == "dynpar/nested-reduce" and e["chapter"] == "dynpar" for e in j["exercises"]) and not j["problems"]'
 
-# --- the reference: compiles (rdc, linked), then no GPU ---
+# --- the reference: compiles (rdc, linked), then passes on the simulator, sizes capped ---
 run cudalab grade $ex "$ref"
-expect_status "grade the reference" 1
-expect_out_re "the reference: NO_GPU" '^NO_GPU  '
+expect_status "grade the reference" 0
+expect_out "the reference ran on the simulator" "PTX simulator (no GPU: correctness only)"
+expect_out_re "the reference: PASS on the simulator" \
+    '^PASS  correct on the simulator; speed needs a GPU \(sizes capped at 1048576 on the simulator\)'
+expect_out_re "the largest size is the simulator's cap, 2^20" '^  1048576 +ok'
+expect_faster "the reference: graded on the simulator in seconds (sanitized build)" 30
+CUDALAB_BACKEND=cuda run cudalab grade $ex "$ref"
+expect_out_re "the reference with CUDA asked for: NO_GPU" '^NO_GPU  '
 expect_out "the reference compiled for sm_90" "compiled for sm_90; no GPU to run it on: "
 files=$(ls "$CACHE" 2>/dev/null)
 expect_eq "the cache holds one .ptx and one .cubin (student file = reference)" \
@@ -47,7 +56,7 @@ nvcc_real=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 printf '#!/bin/sh\necho "$*" >>"%s"\nexec "%s" "$@"\n' "$T/nvcc.log" "$nvcc_real" >"$T/nvcc-logged"
 chmod +x "$T/nvcc-logged"
 CUDALAB_NVCC=$T/nvcc-logged run cudalab grade $ex "$ref"
-expect_out_re "the reference again: NO_GPU" '^NO_GPU  '
+expect_out_re "the reference again: PASS" '^PASS  '
 expect_eq "the reference again: the cache does not grow" "$(ls "$CACHE")" "$files"
 expect_eq "the reference again: nvcc only asked its version" "$(cat "$T/nvcc.log")" "--version"
 
@@ -58,6 +67,20 @@ expect_status "grade the starter" 1
 expect_out_re "the starter: COMPILE_ERROR" '^COMPILE_ERROR  '
 expect_out "the starter: nvcc's message at the line of the wait ($line)" \
     "starter.cu:$line: error: calling a __host__ function(\"cudaDeviceSynchronize\") from a __global__ function(\"nestedReduce\") is not allowed"
+
+# --- planted mistakes, caught on the simulator ---
+mkdir -p planted
+sed -f "$E2E_SRC/tests/gpu/planted/nested-no-bound.sed" "$ref" >planted/no-bound.cu
+run cudalab grade $ex planted/no-bound.cu --json --no-record
+expect_json "a block that ignores n: WRONG on the simulator, the poison past n in its sum" \
+    'j["verdict"] == "WRONG" and j["backend"] == "sim" and any(not c["correct"] and c["detail"].startswith("block 0 (elements 0..0)") for c in j["report"]["cases"])'
+grep -v '__syncthreads();' "$ref" >planted/no-barrier.cu
+line=$(grep -n 'idata\[tid\] += ' planted/no-barrier.cu | cut -d: -f1)
+run cudalab grade $ex planted/no-barrier.cu --json --no-record
+expect_json "no barrier before the launch: WRONG though every sum is right (the simulator's check)" \
+    'j["verdict"] == "WRONG" and all(c["got"] == c["expected"] for c in j["report"]["cases"])'
+expect_json "no barrier before the launch: the race, its thread and the line of the fold" \
+    'any(c.get("check") == "global-memory race" and "thread 1 of the launching block wrote with no __syncthreads() before the launch" in c["detail"] and "no-barrier.cu:'"$line"'" in c["detail"] for c in j["report"]["cases"])'
 
 # --- without rdc the launch itself does not build: the manifest key is what makes it work ---
 mkdir -p attempts
@@ -75,6 +98,13 @@ expect_json "its report: family reduce-nested, status no_gpu" \
     'j["family"] == "reduce-nested" and j["status"] == "no_gpu"'
 run "$CUDALAB_LIBEXECDIR_TEST/reduce-nested" --backend cuda --block x
 expect_status "the driver refuses bad arguments" 2
+run bash -c '"$1" --backend sim --report-fd 3 --lab-kernels "$2" --student "$3" --baseline cpu \
+    --reference "$3" --kernel nestedReduce --sizes 1,1000,65537 --block 512 3>&1 >/dev/null' _ \
+    "$CUDALAB_LIBEXECDIR_TEST/reduce-nested" "$CUDALAB_LIBEXECDIR_TEST/lab-kernels.ptx" "$ptx"
+expect_json "on the simulator: every case correct" \
+    'j["status"] == "ok" and len(j["cases"]) == 6 and all(c["correct"] for c in j["cases"])'
+expect_json "on the simulator: the child grids are counted (9 per chain; n = 65537: the last block holds 1)" \
+    '[m["child_grids"] for m in j["sim_metrics"] if m["role"] == "student"] == [0, 2 * 9, 128 * 9]'
 
 # --- the driver's checks, on a stand-in libcuda ---
 mkdir -p fake

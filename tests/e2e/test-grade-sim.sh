@@ -1,8 +1,9 @@
 #!/bin/bash
 # Grading on the PTX simulator, as the lab does on this machine (no GPU): every
-# exercise's reference passes for correctness, every starter is run to a verdict
-# (PASS when it is only slow, WRONG when it is wrong, CONSTRAINT when the step asks for a
-# form the starter lacks; never a simulator failure),
+# exercise's reference passes for correctness (dynamic parallelism included), every
+# starter is run to a verdict (PASS when it is only slow, WRONG when it is wrong,
+# CONSTRAINT when the step asks for a form the starter lacks, COMPILE_ERROR for the
+# dynpar starter's removed device-side wait; never a simulator failure),
 # the planted kernels are caught, and the report carries the PTX-level metrics.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -19,12 +20,6 @@ check "the catalog lists exercises" $?
 for ex in $exercises; do
     ch=${ex%%/*} name=${ex#*/}
     CUDALAB_SIM_MAX_SIZE=70000 run cudalab grade "$ex" "$src/solutions/$ch/$name.cu" --json --no-record --seed 11
-    if grep -qx 'rdc *= *true' "$src/exercises/$ch/$name/exercise.ini"; then
-        # device-side launches: the simulator does not run them, and says so
-        expect_json "$ex reference (dynamic parallelism): NO_GPU, the simulator says why" \
-            'j["verdict"] == "NO_GPU" and "does not run device-side launches" in j["message"]'
-        continue
-    fi
     if python3 -c 'import json,sys; sys.exit(json.loads(sys.stdin.read())["backend"] != "host")' <<<"$OUT"; then
         # host code runs on the CPU; an oracle that is the GPU's own API needs the GPU
         expect_json "$ex reference (host code): PASS on the CPU, or NO_GPU when its oracle is the GPU" \
@@ -43,9 +38,14 @@ for ex in $exercises; do
          and j["report"]["timings"] == []'
     CUDALAB_SIM_MAX_SIZE=5000 run cudalab grade "$ex" "$src/exercises/$ch/$name/starter.cu" --json --no-record --seed 11
     v=$(verdict)
-    # PASS when only slow, WRONG when wrong, CONSTRAINT when the step demands a new form;
-    # never a simulator failure (RUNTIME_ERROR) or a lab error
-    case $v in PASS | WRONG | CONSTRAINT) true ;; *) false ;; esac
+    # PASS when only slow, WRONG when wrong, CONSTRAINT when the step demands a new form,
+    # COMPILE_ERROR where that is the lesson (dynamic parallelism: CUDA 12 removed the
+    # device-side wait the starter uses); never a simulator failure (RUNTIME_ERROR) or a lab error
+    if grep -qx 'rdc *= *true' "$src/exercises/$ch/$name/exercise.ini"; then
+        [ "$v" = COMPILE_ERROR ]
+    else
+        case $v in PASS | WRONG | CONSTRAINT) true ;; *) false ;; esac
+    fi
     check "$ex starter: graded ($v)" $?
 done
 
@@ -55,6 +55,12 @@ expect_status "text: a pass exits 0" 0
 expect_out "text: names the simulator and the cap" "PTX simulator (no GPU: correctness only)"
 expect_out_re "text: the verdict" '^PASS  correct on the simulator; speed needs a GPU \(sizes capped at 1048576 on the simulator\)'
 expect_out_re "text: n = 2^20, capped from 2^24" '^  1048576 +ok'
+
+# a matrix family's size is the matrix's side: capped at the square root of the cap
+run cudalab grade blockshape/sum-matrix-bounds "$src/solutions/blockshape/sum-matrix-bounds.cu" --no-record
+expect_out_re "matrix: sides capped at sqrt(2^20) = 1024, said in the verdict" \
+    '^PASS  correct on the simulator; speed needs a GPU \(matrix sides capped at 1024 on the simulator\)'
+expect_out_re "matrix: the side 4099 ran as 1024" '^  1024 +ok'
 
 # --- planted kernels --------------------------------------------------------------
 run cudalab grade reduction/neighbored-less "$src/tests/gpu/planted/wrong.cu" --no-record

@@ -4,8 +4,8 @@
 # nvcc -ptx -arch=compute_75 -O3 -lineinfo (the driver JITs it), runs once with
 # fixed seeds and small sizes through kernel-run --backend cuda; its outputs
 # (buffer hashes and first words) and, when Nsight Compute is installed, the
-# address-derived metrics (global requests and sectors, shared wavefronts,
-# instructions, branches) go to OUTDIR/<file>.json, a few KiB each, with the
+# address-derived metrics (global load, store and atomic requests and sectors,
+# shared wavefronts, instructions, branches) go to OUTDIR/<file>.json, a few KiB each, with the
 # command, nvcc's version and the device that made them.
 # OUTDIR defaults to $OUT/sim-diff if $OUT is set, else tests/fixtures/sim-diff.
 # tests/e2e/test-sim-diff.sh compares the simulator against them (make test).
@@ -23,7 +23,7 @@ mkdir -p "$out"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null)
-metrics=l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,smsp__inst_executed.sum,smsp__warps_launched.sum,smsp__sass_branch_targets.sum,smsp__sass_branch_targets_threads_divergent.sum
+metrics=l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum,l1tex__t_requests_pipe_lsu_mem_global_op_red.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,smsp__inst_executed.sum,smsp__warps_launched.sum,smsp__sass_branch_targets.sum,smsp__sass_branch_targets_threads_divergent.sum
 nvcc_version=$(nvcc --version | tail -1)
 device=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)
 count=0

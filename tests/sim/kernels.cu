@@ -100,6 +100,23 @@ extern "C" __global__ void atomics(int *counter, float *fsum, unsigned *inc, int
     } while (old != assumed);
 }
 
+// what each access counts as: a load per warp, shared and global atomics per warp, one
+// global atomic per block (Nsight Compute counts atomics apart from loads and stores)
+extern "C" __global__ void atomic_counts(const int *in, int *sum, int *per)
+{
+    __shared__ int s;
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (threadIdx.x == 0)
+        s = 0;
+    __syncthreads();
+    int v = in[t];
+    atomicAdd(&s, v);
+    atomicAdd(&per[t], 1);
+    __syncthreads();
+    if (threadIdx.x == 0)
+        atomicAdd(sum, s);
+}
+
 extern "C" __global__ void warp_ops(const int *in, int *out)
 {
     unsigned t = threadIdx.x, lane = t % 32;
