@@ -9,7 +9,7 @@
 # Prints the screen and one "ok"/"FAIL" line per check; exit status 1 on a
 # failure.  Run by tests/gpu/run.sh.
 set -u
-bin=$1 log=$2
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") log=$2 # the session runs in a temp dir
 root=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 sock=cudalab-gpu-menu-$$
@@ -22,6 +22,7 @@ wait_for() { # TEXT SECONDS
     local i
     for ((i = 0; i < $2 * 10; i++)); do
         screen | grep -Fq -- "$1" && return 0
+        tmux -L "$sock" has-session -t lab 2>/dev/null || return 1 # the lab is gone: no use waiting
         sleep 0.1
     done
     return 1
@@ -74,6 +75,12 @@ screen | grep -Eq '^  mathKernel1 +tid % 2 == 0 +[0-9.]+ +[0-9.]+ '
 check "demo: mathKernel1's row with its times" $?
 tmux -L "$sock" send-keys -t lab End
 wait_for "Your predictions" 5
+# three predictions with their explanations are taller than 24 lines: page up to the first
+for _ in 1 2 3 4 5 6; do
+    screen | grep -Fq "you said: about the same" && break
+    tmux -L "$sock" send-keys -t lab PPage
+    sleep 0.3
+done
 screen | tee -a "$log/menu-demo.txt"
 screen | grep -Eq 'you said: about the same  -> (your prediction held|not this time)'
 check "demo: the measured prediction is decided on the GPU" $?

@@ -11,6 +11,7 @@
 #     (tests/gpu/occ-check.cu) for every exercise's solution and starter.
 #  3. Records the ncu CSV fixture: reduction-h100.csv in $CUDALAB_GPU_LOG (copy it to
 #     tests/fixtures/ncu/ and delete reduction-handwritten.csv).
+# CUDALAB_PROFILE_EXERCISES="ID ..." limits parts 1 and 2 to those exercises.
 # Needs nvcc, ncu and a GPU.  Prints "N passed, N failed".
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -28,6 +29,7 @@ arch=$("$bin" device --json 2>/dev/null | python3 -c 'import json,sys; print(jso
 
 "$nvcc" -o "$tmp/occ-check" "$root/tests/gpu/occ-check.cu" -L"$(dirname "$nvcc")/../lib64/stubs" -lcuda || { bad "occ-check does not build"; exit 1; }
 list=$("$bin" list --json | python3 -c 'import json,sys; [print(e["id"]) for e in json.load(sys.stdin)["exercises"] if e["kind"] == "device"]')
+list=${CUDALAB_PROFILE_EXERCISES:-$list} # a few ids instead of every device exercise
 
 # --- 2. occupancy: inspect vs the CUDA occupancy API, every exercise -----------------
 echo "== occupancy: cudalab inspect vs cuOccupancyMaxActiveBlocksPerMultiprocessor"
