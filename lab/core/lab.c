@@ -26,26 +26,37 @@
 #define PROBE_TIMEOUT_S 30
 #define CACHE_SUBDIR "build"
 
-/* The C++ parameter code of each family's kernel signature (Itanium mangling), and what its
- * driver times when the baseline is "cpu" (NULL: "the CPU"). */
+/* The C++ parameter code of each family's kernel signature (Itanium mangling), what its
+ * driver times when the baseline is "cpu" (NULL: "the CPU"), and whether its sizes are a
+ * matrix's side rather than a count of elements (the simulator caps them differently). */
 static const struct {
     const char *family;
     const char *params;
     const char *cpu_baseline;
+    bool matrix_side;
 } families[] = {
-    { "reduce-int", "PiS_j", "the CPU recursiveReduce" }, /* (int *, int *, unsigned int) */
-    { "reduce-float", "PKfPfj", "the CPU serial sum" },   /* (const float *, float *, unsigned) */
-    { "host-reduce-int", "Pii", NULL },                   /* int f(int *, int) */
-    { "reduce-nested", "PiS_j", NULL },                   /* (int *, int *, unsigned int) */
-    { "warp-ids", "PjS_S_j",
-      NULL },                      /* (unsigned *gid, unsigned *warp, unsigned *lane, unsigned n) */
-    { "warp-active", "Pj", NULL }, /* (unsigned *active) */
-    { "shuffle-int", "PKiPij", NULL },  /* (const int *src, int *dst, unsigned int n) */
-    { "sum-matrix", "PfS_S_ii", NULL }, /* (float *A, float *B, float *C, int nx, int ny) */
-    { "records-int", "PK6RecordPKiS3_S3_Pij",
-      NULL }, /* (const Record *, const int * x3, int *, unsigned) */
-    { "host-occupancy", "PK9OccDeviceiii", NULL }, /* int f(const OccDevice *, int, int, int) */
-    { "table-map", "PKiS0_Pij", NULL }, /* (const int *in, const int *table, int *out, unsigned) */
+    /* (int *, int *, unsigned int) */
+    { "reduce-int", "PiS_j", "the CPU recursiveReduce", false },
+    /* (const float *, float *, unsigned) */
+    { "reduce-float", "PKfPfj", "the CPU serial sum", false },
+    /* int f(int *, int) */
+    { "host-reduce-int", "Pii", NULL, false },
+    /* (int *, int *, unsigned int) */
+    { "reduce-nested", "PiS_j", NULL, false },
+    /* (unsigned *gid, unsigned *warp, unsigned *lane, unsigned n) */
+    { "warp-ids", "PjS_S_j", NULL, false },
+    /* (unsigned *active) */
+    { "warp-active", "Pj", NULL, false },
+    /* (const int *src, int *dst, unsigned int n) */
+    { "shuffle-int", "PKiPij", NULL, false },
+    /* (float *A, float *B, float *C, int nx, int ny): the size is the matrix's side */
+    { "sum-matrix", "PfS_S_ii", NULL, true },
+    /* (const Record *, const int * x3, int *, unsigned) */
+    { "records-int", "PK6RecordPKiS3_S3_Pij", NULL, false },
+    /* int f(const OccDevice *, int, int, int) */
+    { "host-occupancy", "PK9OccDeviceiii", NULL, false },
+    /* (const int *in, const int *table, int *out, unsigned) */
+    { "table-map", "PKiS0_Pij", NULL, false },
 };
 
 struct lab {
@@ -418,17 +429,14 @@ lab_target_arch(const lab_device *dev)
     return arch_env && *arch_env ? arch_env : dev->present ? dev->arch : LAB_DEFAULT_ARCH;
 }
 
-/* Families whose size is a matrix's side (sum-matrix: side x (side / 2 + 3) elements). */
-static const char *const matrix_families[] = { "sum-matrix" };
-
 /* The simulator's cap on a family's sizes: max elements, or its square root for matrix sides. */
 static unsigned long
 sim_size_cap(const char *family, unsigned long max_elements)
 {
     unsigned long side = 1;
 
-    for (size_t i = 0; i < ARRAY_SIZE(matrix_families); i++)
-        if (!strcmp(matrix_families[i], family)) {
+    for (size_t i = 0; i < ARRAY_SIZE(families); i++)
+        if (families[i].matrix_side && !strcmp(families[i].family, family)) {
             while ((side + 1) * (side + 1) <= max_elements)
                 side++;
             return side;
