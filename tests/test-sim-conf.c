@@ -592,3 +592,41 @@ Test(sim_conformance, every_kernel_has_a_rule, .init = setup, .fini = sim_unload
     cr_expect_eq(entries, sizeof(cases) / sizeof(cases[0]));
     lab_buf_release(&b);
 }
+
+/* The edge tables reach the kernels as module-scope initialized arrays: every element type
+ * keeps its own size (nvcc writes `const unsigned t[]` as .b8 bytes). */
+static const char *const init_ptx =
+    ".version 9.0\n.target sm_90\n.address_size 64\n"
+    ".global .align 1 .b8 c[3] = {1, 2, 255};\n"
+    ".global .align 2 .u16 h[3] = {1, 2, 65535};\n"
+    ".global .align 4 .f32 f[2] = {0f3F800000, 0fBF800000};\n"
+    ".global .align 8 .u64 q[2] = {1, -1};\n"
+    ".visible .entry init_copy(\n\t.param .u64 init_copy_param_0\n)\n{\n"
+    "\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<8>;\n"
+    "\tld.param.u64 %rd1, [init_copy_param_0];\n\tcvta.to.global.u64 %rd2, %rd1;\n"
+    "\tmov.u64 %rd3, c;\n\tld.global.u8 %r1, [%rd3+2];\n\tst.global.u32 [%rd2], %r1;\n"
+    "\tmov.u64 %rd4, h;\n\tld.global.u16 %r2, [%rd4+4];\n\tst.global.u32 [%rd2+4], %r2;\n"
+    "\tmov.u64 %rd5, f;\n\tld.global.u32 %r3, [%rd5+4];\n\tst.global.u32 [%rd2+8], %r3;\n"
+    "\tmov.u64 %rd6, q;\n\tld.global.u64 %rd7, [%rd6+8];\n\tst.global.u64 [%rd2+16], %rd7;\n"
+    "\tret;\n}\n";
+
+Test(sim_conformance, initializers_keep_their_element_size, .fini = sim_unload)
+{
+    uint32_t out[6] = { 0 };
+    unsigned g[3] = { 1, 1, 1 }, b[3] = { 1, 1, 1 };
+    lab_sim_result r;
+    lab_err err = LAB_ERR_INIT;
+
+    cr_assert_eq(lab_sim_new(&sim, &err), 0, "%s", err.msg);
+    cr_assert_eq(lab_sim_load(sim, init_ptx, strlen(init_ptx), "init.ptx", &mod, &err), 0, "%s",
+                 err.msg);
+    uint64_t d = dev_buf(sizeof(out), out);
+    void *args[] = { &d };
+    cr_assert_eq(lab_sim_launch(mod, "init_copy", g, b, 0, args, &r, &err), 0, "%s", err.msg);
+    fetch(out, d, sizeof(out));
+    cr_expect_eq(out[0], 255u, ".b8 c[2]: %u", out[0]);
+    cr_expect_eq(out[1], 65535u, ".u16 h[2]: %u", out[1]);
+    cr_expect_eq(out[2], 0xbf800000u, ".f32 f[1]: 0x%08x", out[2]);
+    cr_expect(out[4] == 0xffffffffu && out[5] == 0xffffffffu, ".u64 q[1]: 0x%08x%08x", out[5],
+              out[4]);
+}
