@@ -266,6 +266,11 @@ build/tests/sim-kernels.ptx: tests/sim/kernels.cu
 	@mkdir -p $(@D)
 	$(NVCC) -ptx -arch=sm_90 -O3 -lineinfo -o $@ $<
 
+# ... one-instruction conformance kernels over edge operands (tests/test-sim-conf.c) ...
+build/tests/sim-conformance.ptx: tests/sim/conformance.cu tests/sim/conformance-edges.h
+	@mkdir -p $(@D)
+	$(NVCC) -ptx -arch=sm_90 -O3 -lineinfo -o $@ $<
+
 # ... and device-side launches (dynamic parallelism): relocatable device code.
 build/tests/sim-dynpar.ptx: tests/sim/dynpar.cu
 	@mkdir -p $(@D)
@@ -273,7 +278,8 @@ build/tests/sim-dynpar.ptx: tests/sim/dynpar.cu
 
 SAN_ALL := build/san/bin/cudalab $(DRIVERS:%=build/san/libexec/cudalab/%) \
            $(KERNEL_PTX:%=build/san/libexec/cudalab/%) $(TESTS:%=build/san/tests/%) \
-           build/san/tests/occ-oracle build/tests/sim-kernels.ptx build/tests/sim-dynpar.ptx
+           build/san/tests/occ-oracle build/tests/sim-kernels.ptx build/tests/sim-dynpar.ptx \
+           build/tests/sim-conformance.ptx
 
 # --- tests -----------------------------------------------------------------
 # Every test gets the sanitized lab through these variables.
@@ -282,6 +288,7 @@ export CUDALAB_DATADIR_TEST := $(CURDIR)
 export CUDALAB_LIBEXECDIR_TEST := $(CURDIR)/build/san/libexec/cudalab
 export CUDALAB_TEST_SIM_PTX := $(CURDIR)/build/tests/sim-kernels.ptx
 export CUDALAB_TEST_SIM_DYNPAR_PTX := $(CURDIR)/build/tests/sim-dynpar.ptx
+export CUDALAB_TEST_SIM_CONF_PTX := $(CURDIR)/build/tests/sim-conformance.ptx
 export CUDALAB_OCC_ORACLE := $(CURDIR)/build/san/tests/occ-oracle
 export CUDALAB_TOOLS_DIR_TEST := $(TOOLS_DIR)/bin
 export ASAN_OPTIONS := detect_leaks=1:abort_on_error=0

@@ -8,9 +8,39 @@
 
 #include <criterion/criterion.h>
 
+#include "lab/core/buf.h"
 #include "lab/sim/sim.h"
 
+#include <stdlib.h>
+
 static lab_sim *sim;
+static lab_sim_module *mod;
+
+/* The simulator (2 threads) with the module that nvcc built into the PTX file named by the
+ * environment variable var (the Makefile exports it). */
+static void
+sim_load_env(const char *var)
+{
+    const char *path = getenv(var);
+    lab_buf b = LAB_BUF_INIT;
+    lab_err err = LAB_ERR_INIT;
+
+    cr_assert(path, "%s is not set (run through make)", var);
+    cr_assert_eq(lab_buf_read_file(&b, path, &err), 0, "%s", err.msg);
+    cr_assert_eq(lab_sim_new(&sim, &err), 0, "%s", err.msg);
+    lab_sim_set_threads(sim, 2);
+    cr_assert_eq(lab_sim_load(sim, b.buf, b.len, path, &mod, &err), 0, "%s", err.msg);
+    lab_buf_release(&b);
+}
+
+static void
+sim_unload(void)
+{
+    lab_sim_module_free(mod);
+    lab_sim_free(sim);
+    mod = NULL;
+    sim = NULL;
+}
 
 /* bytes of device memory, filled from init if not NULL */
 static uint64_t

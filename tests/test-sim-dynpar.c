@@ -17,28 +17,10 @@
 #include "lab/sim/sim.h"
 #include "tests/sim-test.h"
 
-static lab_sim_module *mod;
-
 static void
 setup(void)
 {
-    const char *path = getenv("CUDALAB_TEST_SIM_DYNPAR_PTX");
-    lab_buf b = LAB_BUF_INIT;
-    lab_err err = LAB_ERR_INIT;
-
-    cr_assert(path, "CUDALAB_TEST_SIM_DYNPAR_PTX is not set (run through make)");
-    cr_assert_eq(lab_buf_read_file(&b, path, &err), 0, "%s", err.msg);
-    cr_assert_eq(lab_sim_new(&sim, &err), 0, "%s", err.msg);
-    lab_sim_set_threads(sim, 2);
-    cr_assert_eq(lab_sim_load(sim, b.buf, b.len, path, &mod, &err), 0, "%s", err.msg);
-    lab_buf_release(&b);
-}
-
-static void
-teardown(void)
-{
-    lab_sim_module_free(mod);
-    lab_sim_free(sim);
+    sim_load_env("CUDALAB_TEST_SIM_DYNPAR_PTX");
 }
 
 /* rc of the launch; its result in *r, its error in *err */
@@ -50,7 +32,7 @@ launch(const char *kernel, unsigned grid, unsigned block, void **args, lab_sim_r
     return lab_sim_launch(mod, kernel, g, b, 0, args, r, err);
 }
 
-Test(sim_dynpar, children_run_and_are_counted, .init = setup, .fini = teardown)
+Test(sim_dynpar, children_run_and_are_counted, .init = setup, .fini = sim_unload)
 {
     int out[3 * 64] = { 0 };
     uint64_t d = dev_buf(sizeof(out), out);
@@ -67,7 +49,7 @@ Test(sim_dynpar, children_run_and_are_counted, .init = setup, .fini = teardown)
     cr_expect_eq(r.first.kind, LAB_SIM_CHECK_NONE, "%s", r.first.msg);
 }
 
-Test(sim_dynpar, stream_order_and_tail_launch, .init = setup, .fini = teardown)
+Test(sim_dynpar, stream_order_and_tail_launch, .init = setup, .fini = sim_unload)
 {
     int log[8], pos = 0;
     memset(log, 0xff, sizeof(log));
@@ -96,7 +78,7 @@ Test(sim_dynpar, stream_order_and_tail_launch, .init = setup, .fini = teardown)
     cr_expect_eq(r.metrics.child_grids, 5);
 }
 
-Test(sim_dynpar, nesting_to_the_gpus_limit, .init = setup, .fini = teardown)
+Test(sim_dynpar, nesting_to_the_gpus_limit, .init = setup, .fini = sim_unload)
 {
     int depth = 0, stop = 24, deepest = -1;
     uint64_t dd = dev_buf(4, &deepest);
@@ -110,7 +92,7 @@ Test(sim_dynpar, nesting_to_the_gpus_limit, .init = setup, .fini = teardown)
     cr_expect_eq(r.metrics.child_grids, 24);
 }
 
-Test(sim_dynpar, nesting_past_the_limit_is_an_error, .init = setup, .fini = teardown)
+Test(sim_dynpar, nesting_past_the_limit_is_an_error, .init = setup, .fini = sim_unload)
 {
     int depth = 0, stop = 1000, deepest = -1;
     uint64_t dd = dev_buf(4, &deepest);
@@ -129,7 +111,7 @@ Test(sim_dynpar, nesting_past_the_limit_is_an_error, .init = setup, .fini = tear
     cr_expect_eq(deepest, 24, "the grids before it ran");
 }
 
-Test(sim_dynpar, no_barrier_before_the_launch_is_a_race, .init = setup, .fini = teardown)
+Test(sim_dynpar, no_barrier_before_the_launch_is_a_race, .init = setup, .fini = sim_unload)
 {
     int data[64], sum = 0, want = 0;
     unsigned n = 64;
@@ -151,7 +133,7 @@ Test(sim_dynpar, no_barrier_before_the_launch_is_a_race, .init = setup, .fini = 
               r.first.msg);
 }
 
-Test(sim_dynpar, every_lane_launches_in_order, .init = setup, .fini = teardown)
+Test(sim_dynpar, every_lane_launches_in_order, .init = setup, .fini = sim_unload)
 {
     int out[32] = { 0 };
     uint64_t d = dev_buf(sizeof(out), out);
@@ -166,7 +148,7 @@ Test(sim_dynpar, every_lane_launches_in_order, .init = setup, .fini = teardown)
     cr_expect_eq(r.metrics.child_grids, 32);
 }
 
-Test(sim_dynpar, an_invalid_child_shape_is_named, .init = setup, .fini = teardown)
+Test(sim_dynpar, an_invalid_child_shape_is_named, .init = setup, .fini = sim_unload)
 {
     int out[4] = { 0 };
     uint64_t d = dev_buf(sizeof(out), out);
@@ -180,7 +162,7 @@ Test(sim_dynpar, an_invalid_child_shape_is_named, .init = setup, .fini = teardow
               "%s", err.msg);
 }
 
-Test(sim_dynpar, other_calls_are_named, .init = setup, .fini = teardown)
+Test(sim_dynpar, other_calls_are_named, .init = setup, .fini = sim_unload)
 {
     int out[32] = { 0 };
     uint64_t d = dev_buf(sizeof(out), out);

@@ -19,8 +19,6 @@
 #include "lab/sim/sim.h"
 #include "tests/sim-test.h"
 
-static lab_sim_module *mod;
-
 static void
 load_text(const char *text, const char *path)
 {
@@ -34,23 +32,13 @@ load_text(const char *text, const char *path)
 static void
 load_kernels(void)
 {
-    const char *path = getenv("CUDALAB_TEST_SIM_PTX");
-    lab_buf b = LAB_BUF_INIT;
-    lab_err err = LAB_ERR_INIT;
-
-    cr_assert(path, "CUDALAB_TEST_SIM_PTX is not set (run through make)");
-    cr_assert_eq(lab_buf_read_file(&b, path, &err), 0, "%s", err.msg);
-    load_text(b.buf, path);
-    lab_buf_release(&b);
+    sim_load_env("CUDALAB_TEST_SIM_PTX");
 }
 
 static void
 teardown(void)
 {
-    lab_sim_module_free(mod);
-    lab_sim_free(sim);
-    mod = NULL;
-    sim = NULL;
+    sim_unload();
 }
 
 static lab_sim_result

@@ -17,6 +17,7 @@
  */
 #include "lab/sim/exec.h"
 
+#include <fenv.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -809,7 +810,12 @@ exec_setp(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
     }
     FOR_LANES(m)
     {
-        bool r = compare(in->sub, in->type, a[l], b[l]), nr = !r;
+        uint64_t x = a[l], y = b[l];
+        if ((in->flags & F_FTZ) && in->type == T_F32) { /* setp.ftz: subnormals compare as 0 */
+            x = bits_f32(flush(as_f32(x)));
+            y = bits_f32(flush(as_f32(y)));
+        }
+        bool r = compare(in->sub, in->type, x, y), nr = !r;
         if (c) {
             bool cv = (c[l] != 0) != cneg;
             if (in->flags & F_BOOLAND) {
@@ -1578,6 +1584,26 @@ exec_redux(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
 
 /* ---- the warp loop ------------------------------------------------------- */
 
+typedef int (*sim_alu)(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m);
+
+/* Runs an arithmetic instruction in its rounding mode: .rz, .rm and .rp (only floating-point
+ * results have them) set the host's for the instruction's duration; .rn is the default. */
+static int
+rounded(sim_alu fn, sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
+{
+    static const int mode[] = {
+        [RND_RZ] = FE_TOWARDZERO, [RND_RM] = FE_DOWNWARD, [RND_RP] = FE_UPWARD
+    };
+    int rc;
+
+    if (in->rnd < RND_RZ || in->rnd > RND_RP)
+        return fn(wk, w, in, m);
+    fesetround(mode[in->rnd]);
+    rc = fn(wk, w, in, m);
+    fesetround(FE_TONEAREST);
+    return rc;
+}
+
 static void
 retire(sim_warp *w, uint32_t lanes)
 {
@@ -1758,11 +1784,11 @@ run_warp(sim_worker *wk, sim_warp *w)
         case SIM_OP_SHL:
         case SIM_OP_SHR:
         case SIM_OP_COPYSIGN:
-            rc = binary(wk, w, in, m);
+            rc = rounded(binary, wk, w, in, m);
             break;
         case SIM_OP_MAD: /* mad.lo/.hi/.wide d, a, b, c = a * b + c */
         case SIM_OP_FMA: /* fma.rn d, a, b, c = a * b + c, rounded once */
-            rc = ternary_mad(wk, w, in, m);
+            rc = rounded(ternary_mad, wk, w, in, m);
             break;
         case SIM_OP_NEG:
         case SIM_OP_ABS:
@@ -1779,7 +1805,7 @@ run_warp(sim_worker *wk, sim_warp *w)
         case SIM_OP_LG2:
         case SIM_OP_SIN:
         case SIM_OP_COS:
-            rc = unary(wk, w, in, m);
+            rc = rounded(unary, wk, w, in, m);
             break;
         case SIM_OP_SETP: /* setp.cmp.type p|q, a, b */
             rc = exec_setp(wk, w, in, m);
@@ -1793,7 +1819,7 @@ run_warp(sim_worker *wk, sim_warp *w)
             break;
         }
         case SIM_OP_CVT: /* cvt.rnd.dtype.atype d, a */
-            rc = exec_cvt(wk, w, in, m);
+            rc = rounded(exec_cvt, wk, w, in, m);
             break;
         case SIM_OP_BFE: { /* bfe.type d, a, pos, len: extract, sign-extended for .s */
             uint64_t ta[32], tb[32], tc[32];

@@ -992,9 +992,11 @@ type_bytes(unsigned t)
     return t < T_COUNT ? bytes[t] : 0;
 }
 
-/* [.align A] .type name[N] [= {...}] : after the state space; returns name, size, alignment. */
+/* [.align A] .type name[N] [= {...}] : after the state space; returns name, size, alignment and
+ * the element's size in bytes (an initializer's stride). */
 static int
-parse_var_decl(parser *ps, const char **name, uint64_t *size, uint32_t *align, bool *unsized)
+parse_var_decl(parser *ps, const char **name, uint64_t *size, uint32_t *align, bool *unsized,
+               uint32_t *elem_bytes)
 {
     lexer *lx = &ps->lx;
     uint32_t elem = 0;
@@ -1046,6 +1048,8 @@ parse_var_decl(parser *ps, const char **name, uint64_t *size, uint32_t *align, b
     }
     if (!*align)
         *align = elem;
+    if (elem_bytes)
+        *elem_bytes = elem;
     return 0;
 }
 
@@ -1061,13 +1065,13 @@ parse_gvar(parser *ps, sim_space space)
 {
     lexer *lx = &ps->lx;
     sim_gvar *g = lab_arena_calloc(&ps->m->arena, 1, sizeof(*g));
-    uint32_t align;
+    uint32_t align, elem;
     bool unsized;
     int rc;
 
     if (!g)
         return lab_err_set(ps->err, LAB_ENOMEM, "out of memory");
-    if (parse_var_decl(ps, &g->name, &g->size, &align, &unsized) < 0)
+    if (parse_var_decl(ps, &g->name, &g->size, &align, &unsized, &elem) < 0)
         return -1;
     g->space = space;
     if (space == SP_SHARED) {
@@ -1084,7 +1088,7 @@ parse_gvar(parser *ps, sim_space space)
         if ((rc = lab_sim__alloc_internal(ps->m->sim, g->size ? g->size : 1, &addr, ps->err)) < 0)
             return rc;
         g->addr = addr;
-        if (tk_punct(&lx->cur, '=')) { /* initializer: = v or = {v, ...} */
+        if (tk_punct(&lx->cur, '=')) { /* initializer: = v or = {v, ...}, one element each */
             uint8_t *mem = (uint8_t *)(uintptr_t)addr;
             uint64_t off = 0;
             lex_next(lx);
@@ -1099,10 +1103,10 @@ parse_gvar(parser *ps, sim_space space)
                     return -1;
                 v = minus ? -v : v;
                 if (off < g->size) {
-                    size_t n = g->size - off < 8 ? g->size - off : 8;
-                    memcpy(mem + off, &v, n);
+                    size_t n = g->size - off < elem ? g->size - off : elem;
+                    memcpy(mem + off, &v, n); /* little-endian: the element's low bytes */
                 }
-                off += 4;
+                off += elem;
                 lex_next(lx);
                 if (tk_punct(&lx->cur, ','))
                     lex_next(lx);
@@ -1125,7 +1129,7 @@ parse_local(parser *ps)
 
     if (!g)
         return lab_err_set(ps->err, LAB_ENOMEM, "out of memory");
-    if (parse_var_decl(ps, &g->name, &g->size, &align, &unsized) < 0)
+    if (parse_var_decl(ps, &g->name, &g->size, &align, &unsized, NULL) < 0)
         return -1;
     g->space = SP_LOCAL;
     ps->fn->local_bytes = (uint32_t)align_up(ps->fn->local_bytes, align);
@@ -1224,7 +1228,7 @@ parse_params(parser *ps, sim_func *f)
         if (!tk_is(&lx->cur, ".param"))
             return perr(ps, "expected .param");
         lex_next(lx);
-        if (parse_var_decl(ps, &name, &size, &align, &unsized) < 0)
+        if (parse_var_decl(ps, &name, &size, &align, &unsized, NULL) < 0)
             return -1;
         if (n == ARRAY_SIZE(tmp))
             return perr(ps, "too many parameters");

@@ -57,7 +57,10 @@ for g in fx["kernels"]:
         elif gb["type"] == "float" and all(close(a, b) for a, b in zip(gb["words"], sb["words"])):
             print("ok - %s: buffer %d (float) within 1e-5 (summation order)" % (name, gb["param"]))
         else:
-            print("FAIL - %s: buffer %d (%s) differs: GPU %s.. sim %s.." % (name, gb["param"], gb["type"], gb["words"][:4], sb["words"][:4]))
+            first = [(w, a, b) for w, (a, b) in enumerate(zip(gb["words"], sb["words"])) if a != b]
+            where = ("word %d: GPU 0x%08x, sim 0x%08x" % first[0] if first
+                     else "past the %d recorded words" % len(gb["words"]))
+            print("FAIL - %s: buffer %d (%s) differs, first at %s" % (name, gb["param"], gb["type"], where))
     ncu, m = g.get("ncu", {}), s.get("sim", {})
     def gpu(*keys):
         return sum(ncu[k] for k in keys) if all(k in ncu for k in keys) else None

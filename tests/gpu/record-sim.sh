@@ -1,6 +1,7 @@
 #!/bin/bash
 # tests/gpu/record-sim.sh [OUTDIR] - records the differential fixtures of the
-# simulator on a GPU: every kernel of tests/sim-corpus.sh, compiled with
+# simulator on a GPU: every kernel of tests/sim-corpus.sh (the course's files and
+# the one-instruction conformance kernels tests/sim/conformance.cu), compiled with
 # nvcc -ptx -arch=compute_75 -O3 -lineinfo (the driver JITs it), runs once with
 # fixed seeds and small sizes through kernel-run --backend cuda; its outputs
 # (buffer hashes and first words) and, when Nsight Compute is installed, the
