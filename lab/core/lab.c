@@ -16,6 +16,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -429,6 +430,18 @@ lab_target_arch(const lab_device *dev)
     return arch_env && *arch_env ? arch_env : dev->present ? dev->arch : LAB_DEFAULT_ARCH;
 }
 
+/* Adds a remark to a verdict's message (cut where the message is full). */
+static void __attribute__((format(printf, 2, 3)))
+append_message(lab_grade_result *r, const char *fmt, ...)
+{
+    size_t len = strlen(r->message);
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(r->message + len, sizeof(r->message) - len, fmt, ap);
+    va_end(ap);
+}
+
 /* The simulator's cap on a family's sizes: max elements, or its square root for matrix sides. */
 static unsigned long
 sim_size_cap(const char *family, unsigned long max_elements)
@@ -650,6 +663,7 @@ run_and_judge(lab *l, const lab_grade_request *req, lab_grading *g, lab_build *s
     int rc;
 
     bool sim = !strcmp(g->backend, "sim");
+    const unsigned long cap = sim ? sim_size_cap(ex->family, g->sim_max_size) : 0;
     unsigned long sizes[16];
     size_t nsizes = 0;
 
@@ -660,7 +674,7 @@ run_and_judge(lab *l, const lab_grade_request *req, lab_grading *g, lab_build *s
                module_path(ex, reference, sim),
                base_ex ? module_path(base_ex, baseline, sim) : NULL);
     for (size_t i = 0; i < ex->nsizes && nsizes < ARRAY_SIZE(sizes); i++) {
-        unsigned long n = ex->sizes[i], cap = sim_size_cap(ex->family, g->sim_max_size);
+        unsigned long n = ex->sizes[i];
         bool seen = false;
         if (sim && n > cap) {
             n = cap;
@@ -713,19 +727,13 @@ run_and_judge(lab *l, const lab_grade_request *req, lab_grading *g, lab_build *s
     tuned = *ex;
     calibrated_threshold(&g->report, &tuned, g);
     rc = lab_grade_judge(&tuned, g->baseline_name, &g->report, &g->result, err);
-    if (rc == 0 && g->calibrated && g->result.speedup > 0) {
-        size_t len = strlen(g->result.message);
-        snprintf(g->result.message + len, sizeof(g->result.message) - len,
-                 " (threshold calibrated on this GPU)");
-    }
-    if (rc == 0 && sim && g->sizes_capped && g->result.verdict == LAB_VERDICT_PASS) {
-        size_t len = strlen(g->result.message);
-        unsigned long cap = sim_size_cap(ex->family, g->sim_max_size);
-        snprintf(g->result.message + len, sizeof(g->result.message) - len,
-                 cap != g->sim_max_size ? " (matrix sides capped at %lu on the simulator)"
-                                        : " (sizes capped at %lu on the simulator)",
-                 cap);
-    }
+    if (rc == 0 && g->calibrated && g->result.speedup > 0)
+        append_message(&g->result, " (threshold calibrated on this GPU)");
+    if (rc == 0 && sim && g->sizes_capped && g->result.verdict == LAB_VERDICT_PASS)
+        append_message(&g->result,
+                       cap != g->sim_max_size ? " (matrix sides capped at %lu on the simulator)"
+                                              : " (sizes capped at %lu on the simulator)",
+                       cap);
 out:
     lab_proc_release(&p);
     return rc;
