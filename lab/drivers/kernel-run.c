@@ -2,7 +2,8 @@
  * kernel-run.c - runs every kernel of a PTX module once with seeded inputs on
  * either backend and prints what it produced, as one JSON object on stdout:
  *
- *     kernel-run --backend cuda|sim [--n N] [--block B] [--seed S] [--kernel NAME] MODULE.ptx
+ *     kernel-run --backend cuda|sim [--n N] [--block B] [--seed S] [--kernel NAME]
+ *                [--dump DIR] MODULE.ptx
  *
  * It is the simulator's corpus and differential tool, not a grading driver:
  * tests/e2e/test-sim-corpus.sh runs every course kernel through it on the
@@ -16,7 +17,8 @@
  * Launch: block B (default 256), grid ceil(N / B).  Output per kernel: status,
  * each buffer's FNV-1a 64-bit hash and its first 64 words (to compare float
  * results with a tolerance); on the simulator also the PTX-level metrics and
- * the first check finding.
+ * the first check finding.  --dump DIR also writes every pointer buffer, whole,
+ * to DIR/KERNEL.pI.bin (to find which words differ when two runs' hashes do).
  */
 #include "common/dev.h"
 #include "common/rng.h"
@@ -35,6 +37,9 @@
 #define MAX_PARAMS 16
 #define MAX_KERNELS 64
 #define SHOWN_WORDS 64
+
+static const char usage[] = "usage: kernel-run [--backend cuda|sim] [--n N] [--block B] [--seed S] "
+                            "[--kernel NAME] [--dump DIR] MODULE.ptx\n";
 
 typedef enum { ARG_INT, ARG_PTR_INT, ARG_PTR_FLOAT, ARG_PTR_DOUBLE, ARG_U64 } arg_kind;
 
@@ -166,6 +171,24 @@ fnv(const uint8_t *p, size_t n)
     return h;
 }
 
+/* DIR/KERNEL.pPARAM.bin: one buffer, whole */
+static int
+dump_buffer(const char *dir, const char *name, unsigned param, const void *p, size_t n,
+            lab_err *err)
+{
+    char path[1024];
+    FILE *f;
+    int ok;
+
+    snprintf(path, sizeof(path), "%s/%s.p%u.bin", dir, name, param);
+    if (!(f = fopen(path, "wb")))
+        return lab_err_set(err, LAB_EIO, "cannot write %s", path);
+    ok = fwrite(p, 1, n, f) == n;
+    if (fclose(f) != 0 || !ok)
+        return lab_err_set(err, LAB_EIO, "cannot write %s", path);
+    return 0;
+}
+
 static void
 add_sim(cJSON *o, const lab_sim_result *r)
 {
@@ -192,7 +215,7 @@ add_sim(cJSON *o, const lab_sim_result *r)
 
 static int
 run_kernel(const lab_dev_ops *ops, lab_dev *dev, lab_module *mod, kernel *k, unsigned long n,
-           unsigned block, uint64_t seed, cJSON *out, lab_err *err)
+           unsigned block, uint64_t seed, const char *dump_dir, cJSON *out, lab_err *err)
 {
     size_t elems = 8 * (size_t)n + 64;
     lab_dptr ptr[MAX_PARAMS] = { 0 };
@@ -255,7 +278,8 @@ run_kernel(const lab_dev_ops *ops, lab_dev *dev, lab_module *mod, kernel *k, uns
         char hex[24];
         if (k->kind[i] == ARG_INT || k->kind[i] == ARG_U64)
             continue;
-        if ((rc = ops->copy_out(dev, host, ptr[i], elems * esz, err)) < 0)
+        if ((rc = ops->copy_out(dev, host, ptr[i], elems * esz, err)) < 0 ||
+            (dump_dir && (rc = dump_buffer(dump_dir, k->name, i, host, elems * esz, err)) < 0))
             goto out;
         o = cJSON_CreateObject();
         cJSON_AddNumberToObject(o, "param", i);
@@ -282,11 +306,15 @@ int
 main(int argc, char **argv)
 {
     static const struct option opts[] = {
-        { "backend", required_argument, NULL, 'b' }, { "n", required_argument, NULL, 'n' },
-        { "block", required_argument, NULL, 'B' },   { "seed", required_argument, NULL, 's' },
-        { "kernel", required_argument, NULL, 'k' },  { NULL, 0, NULL, 0 },
+        { "backend", required_argument, NULL, 'b' },
+        { "n", required_argument, NULL, 'n' },
+        { "block", required_argument, NULL, 'B' },
+        { "seed", required_argument, NULL, 's' },
+        { "kernel", required_argument, NULL, 'k' },
+        { "dump", required_argument, NULL, 'd' },
+        { NULL, 0, NULL, 0 },
     };
-    const char *backend = "sim", *only = NULL;
+    const char *backend = "sim", *only = NULL, *dump_dir = NULL;
     unsigned long n = 4096, block = 256, seed = 1;
     lab_buf text = LAB_BUF_INIT;
     lab_err err = LAB_ERR_INIT;
@@ -314,15 +342,16 @@ main(int argc, char **argv)
         case 'k':
             only = optarg;
             break;
+        case 'd':
+            dump_dir = optarg;
+            break;
         default:
-            fprintf(stderr, "usage: kernel-run [--backend cuda|sim] [--n N] [--block B] "
-                            "[--seed S] [--kernel NAME] MODULE.ptx\n");
+            fputs(usage, stderr);
             return 2;
         }
     }
     if (optind + 1 != argc || !n || !block || block > 1024 || !ks || !report) {
-        fprintf(stderr, "usage: kernel-run [--backend cuda|sim] [--n N] [--block B] [--seed S] "
-                        "[--kernel NAME] MODULE.ptx\n");
+        fputs(usage, stderr);
         return 2;
     }
     if (!(ops = lab_dev_backend(backend))) {
@@ -350,7 +379,7 @@ main(int argc, char **argv)
         /* a module per kernel: a fault in one leaves the others' runs clean */
         err = (lab_err)LAB_ERR_INIT;
         if (ops->load(dev, &img, &mod, &err) < 0 ||
-            run_kernel(ops, dev, mod, &ks[i], n, (unsigned)block, seed, o, &err) < 0) {
+            run_kernel(ops, dev, mod, &ks[i], n, (unsigned)block, seed, dump_dir, o, &err) < 0) {
             cJSON_AddStringToObject(o, "name", ks[i].name);
             cJSON_AddStringToObject(o, "status", "error");
             cJSON_AddStringToObject(o, "error", err.msg);

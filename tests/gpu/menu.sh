@@ -15,6 +15,10 @@ tmp=$(mktemp -d)
 sock=cudalab-gpu-menu-$$
 fail=0
 command -v tmux >/dev/null || { echo "FAIL menu: tmux is not installed"; exit 1; }
+# tmux's server is a daemon: killed with this script too (a timeout), or it and the lab
+# inside it would live on, holding the GPU's lock for the next run
+trap 'tmux -L "$sock" kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
+trap 'exit 1' TERM INT HUP
 printf '#!/bin/sh\ncp "%s" "$1"\n' "$root/solutions/reduction/neighbored-less.cu" >"$tmp/edit.sh"
 chmod +x "$tmp/edit.sh"
 screen() { tmux -L "$sock" capture-pane -p -t lab 2>/dev/null; }
@@ -22,9 +26,11 @@ wait_for() { # TEXT SECONDS
     local i
     for ((i = 0; i < $2 * 10; i++)); do
         screen | grep -Fq -- "$1" && return 0
-        tmux -L "$sock" has-session -t lab 2>/dev/null || return 1 # the lab is gone: no use waiting
+        tmux -L "$sock" has-session -t lab 2>/dev/null || { echo "-- the lab's tmux session is gone"; return 1; }
         sleep 0.1
     done
+    echo "-- waited $2 s for \"$1\"; the screen:"
+    screen
     return 1
 }
 check() { # NAME STATUS
@@ -39,7 +45,7 @@ tmux -L "$sock" send-keys -t lab / "Neighbored pairs, less divergence" Enter Ent
 wait_for "created work/reduction/neighbored-less.cu" 10
 check "the editor ran" $?
 tmux -L "$sock" send-keys -t lab g
-wait_for "/10 points" 300
+wait_for "over reduceNeighbored (needs" 300 # the verdict line
 screen | tee "$log/menu-pass.txt"
 screen | grep -Eq '^PASS  '
 check "PASS on the result screen" $?
@@ -74,7 +80,7 @@ screen | tee "$log/menu-demo.txt"
 screen | grep -Eq '^  mathKernel1 +tid % 2 == 0 +[0-9.]+ +[0-9.]+ '
 check "demo: mathKernel1's row with its times" $?
 tmux -L "$sock" send-keys -t lab End
-wait_for "Your predictions" 5
+wait_for "you said:" 5
 # three predictions with their explanations are taller than 24 lines: page up to the first
 for _ in 1 2 3 4 5 6; do
     screen | grep -Fq "you said: about the same" && break
@@ -89,6 +95,4 @@ check "demo: what was measured" $?
 tmux -L "$sock" send-keys -t lab q q
 wait_for "EXITED rc=0" 10
 check "q q quits" $?
-tmux -L "$sock" kill-server 2>/dev/null
-rm -rf "$tmp"
 exit $fail

@@ -10,6 +10,13 @@
 # command, nvcc's version and the device that made them.
 # OUTDIR defaults to $OUT/sim-diff if $OUT is set, else tests/fixtures/sim-diff.
 # tests/e2e/test-sim-diff.sh compares the simulator against them (make test).
+# Files are built SIM_DIFF_JOBS (8) at a time; the GPU runs one process at a time
+# (a kernel run or an Nsight Compute profile), so counters see no other context.
+# SIM_DIFF_FILES="tests/sim/conformance.cu ..." records only those files.
+# SIM_DIFF_DUMP=DIR also keeps every output buffer whole (kernel-run --dump) in
+# DIR/<file>/, to find which words differ when a hash does.
+# The conformance kernels are not run under ncu: each thread does one load and
+# one store, and what they test is the result bits.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:-${OUT:+$OUT/sim-diff}}
@@ -27,24 +34,27 @@ ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null)
 metrics=l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum,l1tex__t_requests_pipe_lsu_mem_global_op_red.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,smsp__inst_executed.sum,smsp__warps_launched.sum,smsp__sass_branch_targets.sum,smsp__sass_branch_targets_threads_divergent.sum
 nvcc_version=$(nvcc --version | tail -1)
 device=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)
-count=0
-for f in $("$root/tests/sim-corpus.sh" "$root"); do
+files=${SIM_DIFF_FILES:-$("$root/tests/sim-corpus.sh" "$root")}
+
+record() { # FILE: builds, runs every kernel, writes OUTDIR/<file>.json
+    local f=$1 name ptx kernels k dump=
     name=$(tr / _ <<<"${f%.cu}")
     ptx=$tmp/$name.ptx
-    nvcc -ptx -arch=compute_75 -O3 -lineinfo -o "$ptx" "$root/$f" || { echo "FAIL nvcc $f"; continue; }
+    nvcc -ptx -arch=compute_75 -O3 -lineinfo -o "$ptx" "$root/$f" || { echo "FAIL nvcc $f"; return 1; }
     kernels=$(sed -n 's/^.*\.entry[[:space:]]*\([A-Za-z0-9_$]*\).*/\1/p' "$ptx")
-    : >"$tmp/runs"
+    [ -n "${SIM_DIFF_DUMP:-}" ] && dump=$SIM_DIFF_DUMP/$name && mkdir -p "$dump"
+    : >"$tmp/$name.runs"
     for k in $kernels; do
         # one process per kernel: a fault poisons only its own context
-        timeout 120 "$tool" --backend "$BACKEND" --n "$N" --block "$BLOCK" --seed "$SEED" --kernel "$k" \
-            "$ptx" >"$tmp/$k.json" 2>"$tmp/$k.err"
-        echo "$k $tmp/$k.json" >>"$tmp/runs"
-        if [ -n "$ncu" ]; then
-            timeout 300 "$ncu" --csv --metrics "$metrics" "$tool" --backend cuda --n "$N" \
-                --block "$BLOCK" --seed "$SEED" --kernel "$k" "$ptx" >"$tmp/$k.ncu" 2>/dev/null
+        flock "$tmp/gpu.lock" timeout 120 "$tool" --backend "$BACKEND" --n "$N" --block "$BLOCK" --seed "$SEED" --kernel "$k" \
+            ${dump:+--dump "$dump"} "$ptx" >"$tmp/$name.$k.json" 2>"$tmp/$name.$k.err"
+        echo "$k $tmp/$name.$k.json" >>"$tmp/$name.runs"
+        if [ -n "$ncu" ] && [ "$f" != tests/sim/conformance.cu ]; then
+            flock "$tmp/gpu.lock" timeout 300 "$ncu" --csv --metrics "$metrics" "$tool" --backend cuda --n "$N" \
+                --block "$BLOCK" --seed "$SEED" --kernel "$k" "$ptx" >"$tmp/$name.$k.ncu" 2>/dev/null
         fi
     done
-    python3 - "$f" "$tmp/runs" "$out/$name.json" "$N" "$BLOCK" "$SEED" "$nvcc_version" "$device" <<'PY'
+    python3 - "$f" "$tmp/$name.runs" "$out/$name.json" "$N" "$BLOCK" "$SEED" "$nvcc_version" "$device" <<'PY'
 import csv, io, json, os, sys
 src, runs, dest, n, block, seed, nvcc, device = sys.argv[1:]
 fixture = {"source": src, "nvcc": "nvcc -ptx -arch=compute_75 -O3 -lineinfo",
@@ -76,7 +86,9 @@ for line in open(runs):
     fixture["kernels"].append(run)
 json.dump(fixture, open(dest, "w"), indent=1, sort_keys=True)
 PY
-    count=$((count + 1))
     echo "recorded $f -> $out/$name.json ($(wc -c <"$out/$name.json") bytes)"
-done
-echo "record-sim: $count files recorded in $out"
+}
+export -f record
+export root tmp out tool N BLOCK SEED BACKEND ncu metrics nvcc_version device
+printf '%s\n' $files | xargs -P "${SIM_DIFF_JOBS:-8}" -I{} bash -c 'record "$1"' _ {} | tee "$tmp/log"
+echo "record-sim: $(grep -c '^recorded ' "$tmp/log") files recorded in $out"
