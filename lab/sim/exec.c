@@ -11,8 +11,9 @@
  *
  * Registers hold raw bits in 64-bit slots (a .b32 register uses the low 32);
  * floats are IEEE with the GPU's canonical NaN (0x7fffffff) and .ftz
- * flushing; integer division by zero and shifts past the width follow what
- * the GPU gives (SIM-NOTES.md section 5).  Each case opens with a comment
+ * flushing; integer division by zero, shifts past the width, neg/abs of a NaN
+ * and .sat of -0 follow what the H100 gives (recorded by tests/sim/conformance.cu
+ * in tests/fixtures/sim-diff, SIM-NOTES.md section 5).  Each case opens with a comment
  * stating the PTX semantics.
  */
 #include "lab/sim/exec.h"
@@ -218,20 +219,33 @@ dst(sim_warp *w, const sim_opnd *o)
 
 /* ---- arithmetic ---------------------------------------------------------- */
 
+/* .sat: clamped to [0, 1]; NaN and -0 give +0 (the H100's -0, recorded) */
+static float
+sat01f(float r)
+{
+    return isnan(r) || r <= 0.0f ? 0.0f : r > 1.0f ? 1.0f : r;
+}
+
+static double
+sat01(double v)
+{
+    return isnan(v) || v <= 0.0 ? 0.0 : v > 1.0 ? 1.0 : v;
+}
+
 static uint64_t
 int_div(uint64_t x, uint64_t y, unsigned t, bool rem)
 {
     if (is_signed(t)) {
         int64_t a = sx(x, t), b = sx(y, t);
-        if (b == 0) /* undefined in PTX; the GPU gives -1 and the dividend */
-            return trunc_to(rem ? (uint64_t)a : ~0ull, t);
+        if (b == 0) /* undefined in PTX; the H100 gives -1 for both (recorded for 32 bits) */
+            return trunc_to(~0ull, t);
         if (b == -1) /* INT_MIN / -1 wraps, no trap */
             return trunc_to(rem ? 0 : (uint64_t)0 - (uint64_t)a, t);
         return trunc_to(rem ? (uint64_t)(a % b) : (uint64_t)(a / b), t);
     }
     uint64_t a = zx(x, t), b = zx(y, t);
     if (b == 0)
-        return trunc_to(rem ? a : ~0ull, t);
+        return trunc_to(~0ull, t);
     if (!(b & (b - 1))) /* a power of two, as the notes' tid % (2 * stride) */
         return rem ? a & (b - 1) : a >> __builtin_ctzll(b);
     return trunc_to(rem ? a % b : a / b, t);
@@ -316,7 +330,7 @@ binary(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
             if (ftz)
                 r = flush(r);
             if (sat)
-                r = isnan(r) ? 0.0f : r < 0.0f ? 0.0f : r > 1.0f ? 1.0f : r;
+                r = sat01f(r);
             d[l] = bits_f32(r);
         }
         return 0;
@@ -422,7 +436,7 @@ binary(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
             bool rem = in->op == SIM_OP_REM;
             EACH_LANE(m, {
                 uint32_t x = (uint32_t)a[l], y = (uint32_t)b[l];
-                d[l] = !y               ? (rem ? x : 0xffffffffu)
+                d[l] = !y               ? 0xffffffffu
                        : !(y & (y - 1)) ? (rem ? x & (y - 1) : x >> __builtin_ctz(y))
                        : rem            ? x % y
                                         : x / y;
@@ -498,7 +512,7 @@ ternary_mad(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
             if (ftz)
                 r = flush(r);
             if (sat)
-                r = isnan(r) ? 0.0f : r < 0.0f ? 0.0f : r > 1.0f ? 1.0f : r;
+                r = sat01f(r);
             d[l] = bits_f32(r);
         }
         return 0;
@@ -545,15 +559,11 @@ unary(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
             if (ftz)
                 x = flush(x);
             switch (in->op) {
-            case SIM_OP_NEG: /* sign flip, even of NaN */
-                d[l] = (uint32_t)a[l] ^ 0x80000000u;
-                if (ftz)
-                    d[l] = bits_f32(-x);
+            case SIM_OP_NEG: /* a sign flip; a NaN gives the canonical NaN, as on the H100 */
+                d[l] = bits_f32(-x);
                 continue;
             case SIM_OP_ABS:
-                d[l] = (uint32_t)a[l] & 0x7fffffffu;
-                if (ftz)
-                    d[l] = bits_f32(fabsf(x));
+                d[l] = bits_f32(fabsf(x));
                 continue;
             case SIM_OP_SQRT:
                 r = sqrtf(x);
@@ -871,7 +881,7 @@ exec_cvt(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
             if (in->rnd >= RND_RNI)
                 v = round_int(v, in->rnd);
             if (in->flags & F_SAT)
-                v = isnan(v) ? 0.0 : v < 0 ? 0.0 : v > 1 ? 1.0 : v;
+                v = sat01(v);
             if (dt == T_F32) {
                 float f = (float)v;
                 if (in->flags & F_FTZ)
@@ -1344,6 +1354,18 @@ atomic_apply(const sim_insn *in, uint8_t *p, uint64_t b, uint64_t c, bool shared
     return old;
 }
 
+static bool
+one_address(const uint64_t *addr, uint32_t m)
+{
+    uint64_t first = addr[__builtin_ctz(m)];
+    FOR_LANES(m)
+    {
+        if (addr[l] != first)
+            return false;
+    }
+    return true;
+}
+
 /* atom{.space}.op.type d, [a], b{, c}: d = old, [a] = old op b; red: no d. Lanes in order. */
 static int
 exec_atom(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
@@ -1378,6 +1400,11 @@ exec_atom(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
         if (!red)
             w->r[(size_t)in->o[0].reg * 32 + l] = old;
     }
+    /* ptxas turns a 32-bit integer add that every lane makes to one address into one lane's
+     * atomic of the warp's sum (recorded on the H100: 1 sector per warp, where a float add
+     * is 32); the counts follow SASS */
+    if (in->sub == AOP_ADD && !is_float(in->type) && bytes == 4 && one_address(addr, m))
+        m &= -m;
     count_access(wk, addr, spaces, m, bytes, SIM_ACCESS_ATOM);
     return 0;
 }

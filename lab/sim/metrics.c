@@ -4,7 +4,10 @@
  * shared-memory wavefronts (bank = 4-byte word % 32; the same word is a
  * multicast; accesses wider than 4 bytes are served per 128 bytes of lanes).
  * Atomics (atom, red) are counted apart, as Nsight Compute does (op_atom and
- * op_red are neither op_ld nor op_st).
+ * op_red are neither op_ld nor op_st); lanes on one address are served one
+ * after another, so a sector counts once per lane on its busiest address
+ * (recorded on the H100: a float atomicAdd of 32 lanes to one word is 32
+ * sectors).
  */
 #include "lab/sim/exec.h"
 
@@ -33,12 +36,31 @@ distinct(uint64_t *v, uint32_t n)
     return count;
 }
 
+/* atomics: per sector, the most lanes that hit one address in it */
+static uint32_t
+atomic_sectors(uint64_t *a, uint32_t n)
+{
+    uint32_t sectors = 0, run = 0, worst = 0;
+
+    qsort(a, n, sizeof(*a), cmp_u64);
+    for (uint32_t i = 0; i < n; i++) {
+        if (i > 0 && a[i] >> 5 != a[i - 1] >> 5) { /* a new sector */
+            sectors += worst;
+            worst = 0;
+        }
+        run = i > 0 && a[i] == a[i - 1] ? run + 1 : 1;
+        if (run > worst)
+            worst = run;
+    }
+    return sectors + worst;
+}
+
 void
 lab_sim__count_global(lab_sim_metrics *mt, sim_access kind, const uint64_t *addr, uint32_t mask,
                       uint32_t bytes)
 {
-    uint64_t sec[64];
-    uint32_t n = 0, lanes = 0, sectors;
+    uint64_t sec[64], at[32];
+    uint32_t n = 0, lanes = 0;
 
     for (int l = 0; l < 32; l++) {
         if (!(mask >> l & 1u))
@@ -47,23 +69,22 @@ lab_sim__count_global(lab_sim_metrics *mt, sim_access kind, const uint64_t *addr
         sec[n++] = first;
         if (last != first && n < 64)
             sec[n++] = last;
-        lanes++;
+        at[lanes++] = addr[l];
     }
-    sectors = distinct(sec, n);
     switch (kind) {
     case SIM_ACCESS_LOAD: /* l1tex__t_{requests,sectors}_pipe_lsu_mem_global_op_ld */
         mt->gld_requests++;
-        mt->gld_sectors += sectors;
+        mt->gld_sectors += distinct(sec, n);
         mt->gld_bytes += (uint64_t)lanes * bytes;
         break;
     case SIM_ACCESS_STORE: /* ..._op_st */
         mt->gst_requests++;
-        mt->gst_sectors += sectors;
+        mt->gst_sectors += distinct(sec, n);
         mt->gst_bytes += (uint64_t)lanes * bytes;
         break;
     case SIM_ACCESS_ATOM: /* ..._op_atom + _op_red: neither a load nor a store for ncu */
         mt->gatom_requests++;
-        mt->gatom_sectors += sectors;
+        mt->gatom_sectors += atomic_sectors(at, lanes);
         break;
     }
 }
