@@ -45,9 +45,11 @@ print_occupancy(const lab_inspection *in)
     }
     if (!in->has_occ)
         return;
-    printf("  occupancy at block %u (%d warps) on %s (%s): %d blocks/SM, %d of %d warps = %.0f%%\n",
-           in->ex->block, o->warps_per_block, in->arch, in->limits->example, o->blocks_per_sm,
-           o->active_warps, in->limits->max_warps_per_sm, 100.0 * o->occupancy);
+    printf("  occupancy at block %u (%d warps%s%s) on %s (%s): %d blocks/SM, %d of %d warps = "
+           "%.0f%%\n",
+           in->block, o->warps_per_block, *in->block_from ? "; your " : "", in->block_from,
+           in->arch, in->limits->example, o->blocks_per_sm, o->active_warps,
+           in->limits->max_warps_per_sm, 100.0 * o->occupancy);
     if (o->why)
         printf("  cannot launch: %s\n", o->why);
     printf("  blocks each resource allows:");
@@ -179,7 +181,9 @@ inspection_json(const lab_inspection *in, bool listings)
     }
     if (in->has_occ) {
         occ = cJSON_AddObjectToObject(o, "occupancy");
-        cJSON_AddNumberToObject(occ, "block", in->ex->block);
+        cJSON_AddNumberToObject(occ, "block", in->block);
+        if (*in->block_from)
+            cJSON_AddStringToObject(occ, "chosen", in->block_from);
         cJSON_AddNumberToObject(occ, "blocks_per_sm", in->occ.blocks_per_sm);
         cJSON_AddNumberToObject(occ, "active_warps", in->occ.active_warps);
         cJSON_AddNumberToObject(occ, "max_warps", in->limits->max_warps_per_sm);

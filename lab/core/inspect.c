@@ -80,6 +80,42 @@ find_kernel(const lab_resusage *r, const char *kernel)
     return NULL;
 }
 
+/* "... .u32 NAME = VALUE;" in a module's PTX: a __device__ unsigned int's initializer */
+static bool
+ptx_u32_initializer(const char *ptx, const char *name, unsigned *out)
+{
+    char pattern[64];
+    const char *p;
+    char *end;
+    unsigned long v;
+
+    snprintf(pattern, sizeof(pattern), ".u32 %s = ", name);
+    if (!(p = strstr(ptx, pattern)))
+        return false;
+    p += strlen(pattern);
+    v = strtoul(p, &end, 0);
+    if (end == p || *end != ';' || v == 0 || v > 1024)
+        return false;
+    *out = (unsigned)v;
+    return true;
+}
+
+/* The block the occupancy is for: a choose_block exercise's file names it (common/choose.h) */
+static void
+pick_block(const lab_exercise *ex, const char *ptx, lab_inspection *in)
+{
+    unsigned x, y = 1;
+
+    in->block = ex->block;
+    if (!ex->choose_block || !ptx_u32_initializer(ptx, "chosenBlockX", &x))
+        return;
+    if (!ptx_u32_initializer(ptx, "chosenBlockY", &y))
+        snprintf(in->block_from, sizeof(in->block_from), "chosenBlockX %u", x);
+    else
+        snprintf(in->block_from, sizeof(in->block_from), "chosenBlockX %u, chosenBlockY %u", x, y);
+    in->block = x * y;
+}
+
 static int
 pick_arch(lab *l, const char *arch, char *out, size_t size, lab_err *err)
 {
@@ -146,8 +182,9 @@ lab_inspect(lab *l, const lab_exercise *ex, const char *file, const char *arch, 
         goto out;
     in->kernel = find_kernel(&in->res, ex->kernel);
     in->limits = lab_occupancy_arch(in->arch);
+    pick_block(ex, in->build.ptx.buf, in);
     if (in->kernel && in->limits) {
-        lab_occ_input oi = { (int)ex->block, in->kernel->regs, (int)in->kernel->smem, 0,
+        lab_occ_input oi = { (int)in->block, in->kernel->regs, (int)in->kernel->smem, 0,
                              in->kernel->barriers };
         if ((rc = lab_occupancy_compute(in->limits, &oi, &in->occ, err)) < 0)
             goto out;

@@ -32,6 +32,8 @@ typedef struct lab_inspection {
     const lab_arch_limits *limits; /* NULL: no table row for arch */
     lab_occ_result occ;
     bool has_occ;
+    unsigned block; /* the threads per block occ is for: the exercise's, or the file's choice */
+    char block_from[64]; /* "chosenBlockX 128, chosenBlockY 2" when the file chose it, else "" */
     lab_listing ptx;
     lab_listing sass;
     bool has_sass;

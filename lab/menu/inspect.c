@@ -100,8 +100,9 @@ add_resources(lab_doc *d, const lab_inspection *in)
     }
     if (!in->has_occ)
         return;
-    lab_doc_addf(d, LAB_STYLE_HEADING, "Occupancy at block %u on %s (%s)", in->ex->block, in->arch,
-                 in->limits->example);
+    lab_doc_addf(d, LAB_STYLE_HEADING, "Occupancy at block %u%s%s%s on %s (%s)", in->block,
+                 *in->block_from ? " (your " : "", in->block_from, *in->block_from ? ")" : "",
+                 in->arch, in->limits->example);
     lab_doc_addf(d, LAB_STYLE_STRONG, "  %d blocks/SM, %d of %d warps = %.0f%%", o->blocks_per_sm,
                  o->active_warps, in->limits->max_warps_per_sm, 100.0 * o->occupancy);
     if (o->why)

@@ -49,6 +49,16 @@ expect_out "source line interleaved" "if (index + stride < count) {"
 expect_out_re "barrier marked" 'BAR\.SYNC.*<- barrier \(__syncthreads\)'
 expect_out_re "conditional branch marked" '@!?P[0-9] BRA .*<- branch: the warp may diverge here'
 
+# a choice exercise: the occupancy is for the shape the file picks, not the exercise's first
+run cudalab inspect blockshape/fastest-shape "$E2E_SRC/solutions/blockshape/fastest-shape.cu"
+expect_out "occupancy at the file's chosen 128x2 block" \
+    "occupancy at block 256 (8 warps; your chosenBlockX 128, chosenBlockY 2) on sm_90"
+printf '__device__ unsigned int chosenBlockX = 512;\n' >"$T/choice.cu"
+sed '/chosenBlockX/d' "$E2E_SRC/exercises/occupancy/block-size/starter.cu" >>"$T/choice.cu"
+run cudalab inspect occupancy/block-size "$T/choice.cu" --json --summary
+expect_eq "--json: the chosen block" "$(J 'd["occupancy"]["block"]')" 512
+expect_eq "--json: where it comes from" "$(J 'd["occupancy"]["chosen"]')" "chosenBlockX 512"
+
 run cudalab inspect reduction/neighbored-less "$sol" --ptx
 expect_status "inspect --ptx" 0
 expect_out_re "PTX with bar.sync marked" 'bar\.sync.*<- barrier'
