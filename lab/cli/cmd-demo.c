@@ -2,11 +2,13 @@
  * cmd-demo.c - `cudalab demo CHAPTER [--json] [--save FILE]`: run a chapter's
  * demo on the GPU and print what it measured (--save also keeps the report), laid out by
  * lab/core/demotext.h (the menu's demo view uses the same layout); here its styles become terminal
- * colours, the heat map's shades background colours.
+ * colours, the heat map's shades background colours.  Predictions given with `cudalab predict`
+ * that the demo measures are then judged, stored and shown, as in the menu.
  */
 #include "lab/cli/cli.h"
 #include "lab/core/demo.h"
 #include "lab/core/demotext.h"
+#include "lab/core/predict.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +54,51 @@ print_report(const lab_cli *cli, const lab_demo_report *r)
     lab_demo_layout(r, &opts, print_line, (void *)cli);
 }
 
+/* Judges the chapter's undecided predictions by the report and, unless quiet, prints every
+ * answered question asked before the demo with its verdict. */
+static int
+judge_predictions(lab_cli *cli, const char *chapter, const lab_demo_report *r, bool quiet)
+{
+    lab_questions qs = LAB_QUESTIONS_INIT;
+    lab_err err = LAB_ERR_INIT;
+    lab_store *st;
+    bool any = false;
+    int rc;
+
+    if ((rc = lab_predict_questions(cli->lab, chapter, &qs, &err)) < 0)
+        return rc == LAB_ENOENT ? 0 : lab_cli_error("%s", err.msg);
+    if (lab_store_of(cli->lab, &st, &err) < 0 ||
+        lab_predict_judge_pending(st, &qs, chapter, r, &err) < 0) {
+        rc = lab_cli_error("%s", err.msg);
+        goto out;
+    }
+    for (size_t i = 0; i < qs.n && !quiet; i++) {
+        const lab_question *q = &qs.v[i];
+        lab_prediction p;
+        if (!lab_question_before_demo(q, chapter) ||
+            lab_store_prediction(st, chapter, q->id, &p, &err) != 1)
+            continue;
+        if (!any)
+            printf("\n%sYour predictions%s\n", lab_cli_sgr(cli, "1"), lab_cli_reset(cli));
+        any = true;
+        printf("  [%s] you said: %s  -> %s%s%s\n", q->id, p.answer,
+               lab_cli_sgr(cli, p.held == 1   ? "1;32"
+                                : p.held == 0 ? "1;31"
+                                              : "33"),
+               p.held == 1   ? "your prediction held"
+               : p.held == 0 ? "not this time"
+                             : "not decided yet",
+               lab_cli_reset(cli));
+        if (*p.measured)
+            printf("      measured: %s\n", p.measured);
+        if (p.held >= 0)
+            printf("      %s\n", q->explain);
+    }
+out:
+    lab_questions_release(&qs);
+    return rc;
+}
+
 static int
 demo_run(lab_cli *cli, int argc, char **argv)
 {
@@ -90,6 +137,8 @@ demo_run(lab_cli *cli, int argc, char **argv)
     else
         print_report(cli, &r.report);
     status = strcmp(r.report.status, "ok") ? LAB_EXIT_VERDICT : LAB_EXIT_OK;
+    if (judge_predictions(cli, chapter, r.has_report ? &r.report : NULL, cli->json) < 0)
+        status = LAB_EXIT_ERROR;
 out:
     lab_demo_run_release(&r);
     return status;

@@ -2,14 +2,18 @@
  * cmd-predict.c - `cudalab predict CHAPTER [QUESTION ANSWER] [--json]`: the
  * chapter's "predict before you run" questions (lab/core/questions.h); with an
  * answer, whether it held and why.  Questions whose answer is "measured" are
- * decided by the run they name.
+ * decided by the run they name (`cudalab demo CHAPTER` judges the ones its
+ * demo measures).  Every answer goes to the store, as the menu's do, and
+ * counts in the chapter's score.
  */
 #include "lab/cli/cli.h"
+#include "lab/core/predict.h"
 #include "lab/core/questions.h"
 
 #include <cJSON.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static void
 print_question(const lab_question *q)
@@ -56,9 +60,10 @@ predict_run(lab_cli *cli, int argc, char **argv)
     const char *pos[3] = { NULL, NULL, NULL };
     size_t npos = 0;
     lab_questions qs = LAB_QUESTIONS_INIT;
-    lab_buf path = LAB_BUF_INIT;
     lab_err err = LAB_ERR_INIT;
     const lab_question *q;
+    lab_store *st;
+    char measured[300];
     int status = LAB_EXIT_OK, held;
 
     for (int i = 0; i < argc; i++) {
@@ -73,9 +78,7 @@ predict_run(lab_cli *cli, int argc, char **argv)
     }
     if (npos != 1 && npos != 3)
         return lab_cli_error("usage: cudalab %s %s", lab_cmd_predict.name, lab_cmd_predict.args);
-    lab_buf_printf(&path, "%s/exercises/%s/questions.ini", lab_datadir(cli->lab), pos[0]);
-    if (lab_questions_load(path.buf, &qs, &err) < 0 ||
-        lab_questions_check(&qs, pos[0], lab_catalog_of(cli->lab), &err) < 0) {
+    if (lab_predict_questions(cli->lab, pos[0], &qs, &err) < 0) {
         status = lab_cli_error(
             "%s", err.code == LAB_ENOENT ? "that chapter has no prediction questions" : err.msg);
         goto out;
@@ -96,8 +99,28 @@ predict_run(lab_cli *cli, int argc, char **argv)
         status = lab_cli_error("predict: %s has no question '%s'", pos[0], pos[1]);
         goto out;
     }
+    if (lab_question_check_answer(q, pos[2], &err) < 0) {
+        status = lab_cli_error("predict: %s", err.msg);
+        goto out;
+    }
     held = lab_question_judge(q, pos[2], &err);
-    if (held == LAB_ENOSYS) {
+    snprintf(measured, sizeof(measured), "the answer is %s", q->answer);
+    lab_prediction p = { .chapter = pos[0],
+                         .question = q->id,
+                         .answer = pos[2],
+                         .time = (int64_t)time(NULL),
+                         .held = held >= 0 ? held : -1,
+                         .measured = held >= 0 ? measured : NULL };
+    if (lab_store_of(cli->lab, &st, &err) < 0 || lab_store_add_prediction(st, &p, &err) < 0) {
+        status = lab_cli_error("predict: %s", err.msg);
+        goto out;
+    }
+    if (held == LAB_ENOSYS && lab_question_before_demo(q, pos[0])) {
+        /* the demo judges it and explains: not given away before the run */
+        printf("Your prediction: %s (saved). Now run `cudalab %s`: it measures the answer and "
+               "says whether your prediction held.\n",
+               pos[2], q->measure);
+    } else if (held == LAB_ENOSYS) {
         printf("Your prediction: %s. Now run `cudalab %s`: the measurement answers it.\n\n%s\n",
                pos[2], q->measure, q->explain);
     } else if (held < 0) {
@@ -110,7 +133,6 @@ predict_run(lab_cli *cli, int argc, char **argv)
     }
 out:
     lab_questions_release(&qs);
-    lab_buf_release(&path);
     return status;
 }
 

@@ -12,6 +12,19 @@
 
 #define DEFAULT_SPREAD 0.1 /* "about the same" when a question gives no tolerance */
 
+int
+lab_predict_questions(lab *l, const char *chapter, lab_questions *out, lab_err *err)
+{
+    lab_buf path = LAB_BUF_INIT;
+    int rc;
+
+    lab_buf_printf(&path, "%s/exercises/%s/questions.ini", lab_datadir(l), chapter);
+    if ((rc = lab_questions_load(path.buf, out, err)) == 0)
+        rc = lab_questions_check(out, chapter, lab_catalog_of(l), err);
+    lab_buf_release(&path);
+    return rc;
+}
+
 bool
 lab_question_before_demo(const lab_question *q, const char *chapter)
 {
@@ -135,6 +148,32 @@ judge_measured(const lab_question *q, const char *answer, const lab_demo_report 
         winner = other;
     lab_buf_printf(measured, ", so the answer here is: %s", winner);
     return !strcasecmp(answer, winner);
+}
+
+int
+lab_predict_judge_pending(lab_store *st, const lab_questions *qs, const char *chapter,
+                          const lab_demo_report *r, lab_err *err)
+{
+    int rc = 0;
+
+    for (size_t i = 0; i < qs->n && rc >= 0; i++) {
+        const lab_question *q = &qs->v[i];
+        lab_buf measured = LAB_BUF_INIT;
+        lab_err why = LAB_ERR_INIT;
+        lab_prediction p;
+        int held;
+        if (!lab_question_before_demo(q, chapter) ||
+            (rc = lab_store_prediction(st, chapter, q->id, &p, err)) != 1 || p.held >= 0) {
+            rc = rc < 0 ? rc : 0;
+            continue;
+        }
+        held = lab_question_judge_demo(q, p.answer, r, &measured, &why);
+        p.held = held >= 0 ? held : -1;
+        p.measured = measured.buf;
+        rc = held >= 0 || held == LAB_ENOSYS ? lab_store_judge_prediction(st, &p, err) : 0;
+        lab_buf_release(&measured);
+    }
+    return rc < 0 ? rc : 0;
 }
 
 int

@@ -20,8 +20,13 @@
 
 #include "lab/core/buf.h"
 #include "lab/core/demo.h"
+#include "lab/core/lab.h"
 #include "lab/core/questions.h"
+#include "lab/core/store.h"
 
+/* A chapter's questions (exercises/CHAPTER/questions.ini), loaded and checked against the
+ * catalog; LAB_ENOENT when the chapter has none. */
+int lab_predict_questions(lab *l, const char *chapter, lab_questions *out, lab_err *err);
 /* Asked before chapter's demo: it names that demo as its measurement, or it
  * belongs to the chapter alone (neither a measurement nor an exercise). */
 bool lab_question_before_demo(const lab_question *q, const char *chapter);
@@ -33,5 +38,10 @@ int lab_question_check_answer(const lab_question *q, const char *answer, lab_err
  * was found, in every case (r may be NULL: fixed answers only). */
 int lab_question_judge_demo(const lab_question *q, const char *answer, const lab_demo_report *r,
                             lab_buf *measured, lab_err *err);
+/* After chapter's demo: the newest answer to each question asked before it that no run has
+ * decided yet is judged by r (NULL: the demo gave no report) and the verdict stored; one that r
+ * cannot decide keeps held -1 and stores why.  0, or <0 when the store fails. */
+int lab_predict_judge_pending(lab_store *st, const lab_questions *qs, const char *chapter,
+                              const lab_demo_report *r, lab_err *err);
 
 #endif

@@ -38,15 +38,11 @@ lab_menu_chapter_of(lab_menu *m, const lab_exercise *ex)
 static bool
 load_questions(lab_menu *m, const lab_chapter *ch, lab_questions *qs)
 {
-    lab_buf path = LAB_BUF_INIT;
     lab_err err = LAB_ERR_INIT;
-    int rc;
+    int rc = lab_predict_questions(m->lab, ch->id, qs, &err);
 
-    lab_buf_printf(&path, "%s/exercises/%s/questions.ini", lab_datadir(m->lab), ch->id);
-    rc = lab_questions_load(path.buf, qs, &err);
     if (rc < 0 && rc != LAB_ENOENT)
         lab_menu_status(m, "%s", err.msg);
-    lab_buf_release(&path);
     return rc == 0;
 }
 
@@ -237,21 +233,8 @@ judge_pending(lab_menu *m, const lab_chapter *ch, const lab_demo_report *r)
 
     if (!load_questions(m, ch, &qs))
         return;
-    for (size_t i = 0; i < qs.n; i++) {
-        const lab_question *q = &qs.v[i];
-        lab_buf measured = LAB_BUF_INIT;
-        lab_prediction p;
-        int held;
-        if (!lab_question_before_demo(q, ch->id) ||
-            lab_store_prediction(m->store, ch->id, q->id, &p, &err) != 1 || p.held >= 0)
-            continue;
-        held = lab_question_judge_demo(q, p.answer, r, &measured, &err);
-        p.held = held >= 0 ? held : -1;
-        p.measured = measured.buf;
-        if ((held >= 0 || held == LAB_ENOSYS) && lab_store_judge_prediction(m->store, &p, &err) < 0)
-            lab_menu_status(m, "%s", err.msg);
-        lab_buf_release(&measured);
-    }
+    if (lab_predict_judge_pending(m->store, &qs, ch->id, r, &err) < 0)
+        lab_menu_status(m, "%s", err.msg);
     lab_questions_release(&qs);
 }
 

@@ -1,6 +1,8 @@
 #!/bin/bash
 # cudalab predict through the real binary: a chapter's questions, judged
-# answers with their explanation, measured questions, and the errors.
+# answers with their explanation, measured questions, the answers in the store
+# (and in the chapter's score), `cudalab demo` judging and showing them, and
+# the errors.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -24,6 +26,32 @@ expect_out "says it did not hold" "Not this time: the answer is no, slower."
 run cudalab predict reduction less-vs-neighbored 1.5
 expect_status "a measured question" 0
 expect_out "sends the learner to the run" "Now run \`cudalab grade reduction/neighbored-less\`"
+
+expect_eq "every answer is in the store, judged where the answer is fixed (NULL: undecided)" \
+    "$(db_rows "SELECT question, answer, held FROM predictions WHERE chapter = 'reduction' ORDER BY id")" \
+    "blocks-per-sm|4|1
+volatile-last-warp|yes, clearly faster|0
+less-vs-neighbored|1.5|"
+
+# a question the demo measures: saved, and not answered before the run
+run cudalab predict divergence fastest-mathkernel "about the same"
+expect_status "a question the demo measures" 0
+expect_out "sends the learner to the demo" "(saved). Now run \`cudalab demo divergence\`"
+expect_out_lacks "does not give the answer away" "predicated select"
+
+# the warp demo runs on the simulator: it judges the chapter's answers and shows them
+run cudalab predict warp warps-40x2 2
+expect_status "warp: a wrong prediction" 1
+run cudalab predict warp idle-lanes 16
+expect_status "warp: a right prediction" 0
+run cudalab demo warp
+expect_status "demo warp" 0
+expect_out "demo: the chapter's predictions" "Your predictions"
+expect_out "demo: the wrong one" "[warps-40x2] you said: 2  -> not this time"
+expect_out "demo: the right one, with what was found" "[idle-lanes] you said: 16  -> your prediction held"
+expect_out "demo: the explanation after the verdict" "80 threads need ceil(80 / 32) = 3 warps"
+expect_eq "the chapter's score counts both" \
+    "$(db_rows "SELECT sum(held = 1), sum(held >= 0) FROM predictions WHERE chapter = 'warp'")" "1|2"
 
 run cudalab predict reduction blocks-per-sm four
 expect_status "not a number" 2
