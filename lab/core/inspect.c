@@ -43,6 +43,7 @@ ptxas_log(const lab_toolchain *tc, const lab_inspection *in, const char *builddi
     }
     lab_buf_printf(&tmp, "%s/%s.%ld.v.cubin", builddir, in->build.hash, (long)getpid());
     p.timeout_s = in->ex->build_timeout_s;
+    p.cancel = in->cancel;
     lab_strvec_pushl(&p.argv, lab_toolchain_nvcc(tc), "-cubin", NULL);
     if (in->ex->rdc) /* device-side launches stay unresolved until the device runtime is linked */
         lab_strvec_push(&p.argv, "-rdc=true");
@@ -51,6 +52,10 @@ ptxas_log(const lab_toolchain *tc, const lab_inspection *in, const char *builddi
     if ((rc = lab_proc_run(&p, err)) < 0)
         goto out;
     unlink(tmp.buf);
+    if (p.cancelled) {
+        rc = lab_err_set(err, LAB_ECANCEL, "inspect cancelled");
+        goto out;
+    }
     if (!p.exited || p.exit_code != 0) {
         char how[128];
         rc = lab_err_set(err, LAB_ETOOL, "ptxas -v %s: %.300s",
@@ -173,9 +178,14 @@ lab_inspect(lab *l, const lab_exercise *ex, const char *file, const char *arch, 
                              .arch = in->arch,
                              .cache_dir = lab_builddir(l),
                              .timeout_s = ex->build_timeout_s,
+                             .cancel = in->cancel,
                              .rdc = ex->rdc };
-    if ((rc = lab_toolchain_build(tc, &br, &in->build, err)) < 0 || !in->build.ok)
+    if ((rc = lab_toolchain_build(tc, &br, &in->build, err)) < 0)
         return rc;
+    if (in->build.cancelled)
+        return lab_err_set(err, LAB_ECANCEL, "inspect cancelled");
+    if (!in->build.ok)
+        return 0;
     if ((rc = ptxas_log(tc, in, lab_builddir(l), &log, err)) < 0 ||
         (rc = lab_resusage_parse(log.buf, &in->res, err)) < 0 ||
         (rc = lab_ptx_listing_parse(in->build.ptx.buf, &in->ptx, err)) < 0)

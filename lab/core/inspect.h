@@ -14,6 +14,7 @@
 #ifndef LAB_CORE_INSPECT_H
 #define LAB_CORE_INSPECT_H
 
+#include <signal.h>
 #include <stdbool.h>
 
 #include "lab/core/lab.h"
@@ -23,6 +24,9 @@
 #include "lab/core/toolchain.h"
 
 typedef struct lab_inspection {
+    /* set before lab_inspect, or NULL: when *cancel becomes nonzero, nvcc and ptxas are killed
+     * and lab_inspect returns LAB_ECANCEL */
+    const volatile sig_atomic_t *cancel;
     const lab_exercise *ex;
     char arch[16];
     char file[4096];

@@ -173,18 +173,6 @@ demo_build(lab_menu *m, lab_menu_view *v, int width)
 }
 
 static int
-key_demo_cancel(lab_menu *m, lab_menu_view *v)
-{
-    demo_state *s = v->state;
-
-    if (s->vj.running)
-        lab_menu_job_cancel(m);
-    else
-        lab_menu_status(m, "nothing to cancel");
-    return LAB_MENU_REDRAW;
-}
-
-static int
 key_demo_again(lab_menu *m, lab_menu_view *v)
 {
     demo_state *s = v->state;
@@ -195,7 +183,7 @@ key_demo_again(lab_menu *m, lab_menu_view *v)
 }
 
 static const lab_menu_key demo_keys[] = {
-    { 'c', "c", "cancel the demo", key_demo_cancel },
+    { 'c', "c", "cancel the demo", lab_menu_viewjob_cancel_key },
     { 'd', "d", "run the demo again", key_demo_again },
 };
 

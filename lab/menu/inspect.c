@@ -325,6 +325,7 @@ key_toggle(lab_menu *m, lab_menu_view *v)
 }
 
 static const lab_menu_key inspect_keys[] = {
+    { 'c', "c", "cancel the inspection (nvcc, ptxas)", lab_menu_viewjob_cancel_key },
     { 'n', "n", "next marked instruction", key_next_mark },
     { 'N', "N", "previous marked instruction", key_prev_mark },
     { '\n', "Enter", "source line -> its instructions; instruction -> its source line", key_jump },
@@ -355,6 +356,7 @@ inspect_run(lab_menu_work *w, lab *l, lab_err *err)
     inspect_work *iw = (inspect_work *)w;
 
     lab_menu_work_stage(w, "compiling");
+    iw->in.cancel = &w->cancel; /* c kills nvcc and ptxas */
     return lab_inspect(l, iw->ex, iw->file, NULL, &iw->in, err);
 }
 
@@ -367,6 +369,7 @@ inspect_done(lab_menu *m, lab_menu_work *w, int rc, const lab_err *err)
     if (s) {
         lab_inspection_release(&s->in);
         s->in = iw->in; /* the view owns it now */
+        s->in.cancel = NULL;
         lab_inspection_init(&iw->in);
         s->ptx = !s->in.has_sass;
     }

@@ -205,6 +205,18 @@ lab_menu_job_cancel(lab_menu *m)
     snprintf(m->job->stage, sizeof(m->job->stage), "cancelling");
 }
 
+int
+lab_menu_viewjob_cancel_key(lab_menu *m, lab_menu_view *v)
+{
+    const lab_menu_viewjob *vj = v->state;
+
+    if (vj->running)
+        lab_menu_job_cancel(m);
+    else
+        lab_menu_status(m, "nothing to cancel");
+    return LAB_MENU_REDRAW;
+}
+
 static void
 job_done(lab_menu *m)
 {

@@ -165,6 +165,8 @@ void lab_menu_work_stage(lab_menu_work *w, const char *what);
 /* true when no work runs; else false with a status message. */
 bool lab_menu_job_idle(lab_menu *m);
 void lab_menu_job_cancel(lab_menu *m);
+/* The `c` key of a view whose state starts with a lab_menu_viewjob: cancels its running work. */
+int lab_menu_viewjob_cancel_key(lab_menu *m, lab_menu_view *v);
 /* Pushes a view of screen s whose state starts with a lab_menu_viewjob (set running here), then
  * runs w; a work that cannot start shows its reason in the view. */
 int lab_menu_open_job(lab_menu *m, const lab_menu_screen *s, void *state, const char *title,

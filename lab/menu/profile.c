@@ -108,20 +108,8 @@ profile_build(lab_menu *m, lab_menu_view *v, int width)
     return 0;
 }
 
-static int
-key_profile_cancel(lab_menu *m, lab_menu_view *v)
-{
-    profile_state *s = v->state;
-
-    if (s->vj.running)
-        lab_menu_job_cancel(m);
-    else
-        lab_menu_status(m, "nothing to cancel");
-    return LAB_MENU_REDRAW;
-}
-
 static const lab_menu_key profile_keys[] = {
-    { 'c', "c", "cancel the profiling", key_profile_cancel },
+    { 'c', "c", "cancel the profiling", lab_menu_viewjob_cancel_key },
 };
 
 const lab_menu_screen lab_menu_profile = {

@@ -122,6 +122,27 @@ wait_screen "the terminal is restored" "TTY-RESTORED" 3
 expect_no_process "nothing left running" "$E2E_MARK"
 tmux_end
 
+# --- Inspect with an nvcc that hangs (a changed file: no cached build): c cancels ------
+cat >"$T/hanging-nvcc" <<SH
+#!/bin/sh
+# $E2E_MARK
+[ "\$1" = --version ] && exec "$(command -v nvcc)" "\$@"
+exec "$(marked_sleep)" 1000
+SH
+chmod +x "$T/hanging-nvcc"
+echo "// changed: $E2E_MARK" >>"work/$less.cu"
+CUDALAB_NVCC=$T/hanging-nvcc menu_session
+wait_screen "hanging nvcc: home" "Progress:"
+tmux_keys / "Neighbored pairs, less divergence" Enter Enter i
+wait_screen "hanging nvcc: inspecting runs" "inspecting reduction/neighbored-less:" 60
+expect_process "hanging nvcc: nvcc is running before the key" "$E2E_MARK-sleep"
+tmux_keys c
+wait_screen "hanging nvcc: c cancels" "inspecting cancelled after" 10
+expect_no_process "hanging nvcc: no child process is left" "$E2E_MARK-sleep"
+tmux_keys C-c
+wait_screen "hanging nvcc: Ctrl-C quits" "EXITED rc=0"
+tmux_end
+
 # --- Profile on a pretend GPU whose ncu hangs: c cancels ------------------------------
 . "$E2E_SRC/tests/e2e/fake-gpu.sh"
 cp "$CUDALAB_LIBEXECDIR_TEST"/reduce-int "$fx/"
