@@ -24,18 +24,26 @@
 
 static const uint32_t conf_f32[] = { CONF_F32_EDGES }, conf_cvt[] = { CONF_CVT_EDGES },
                       conf_i32[] = { CONF_I32_EDGES }, conf_i2f[] = { CONF_I2F_EDGES },
-                      conf_pos[] = { CONF_POS_EDGES };
+                      conf_pos[] = { CONF_POS_EDGES }, conf_i64[] = { CONF_I64_EDGES };
 
 enum { N = 16384, BLOCK = 256 };
 
 /* what the rule says about one result */
 typedef enum { OPEN, EXACT, ANY_NAN } verdict;
 
+/* how thread i picks its operands (see operands) */
+typedef enum {
+    PLAIN, /* a = t[i % e], b = t[(i / e) % e], c = u[(i / e^2) % f] */
+    BFI,   /* pos and len vary fastest, then a, then b */
+    PAIRS, /* 64-bit a and b, each a (low, high) pair of t: o[0..1] and o[2..3] */
+} conf_layout;
+
 typedef struct conf_case {
     const char *kernel;
     const uint32_t *t, *u; /* operand tables: a, b from t; c (and d) from u */
     unsigned e, f;
-    bool wide, bfi;
+    bool wide; /* 64-bit results, two words */
+    conf_layout layout;
     verdict (*rule)(const uint32_t *o, uint64_t *want);
 } conf_case;
 
@@ -281,6 +289,51 @@ r_rem_u32(const uint32_t *o, uint64_t *w)
     return EXACT;
 }
 
+/* 64 bits: operand k of a PAIRS case */
+static uint64_t
+u64_of(const uint32_t *o, int k)
+{
+    return (uint64_t)o[2 * k + 1] << 32 | o[2 * k];
+}
+
+static verdict
+r_div_s64(const uint32_t *o, uint64_t *w)
+{
+    int64_t a = (int64_t)u64_of(o, 0), b = (int64_t)u64_of(o, 1);
+    if (!b || (a == INT64_MIN && b == -1))
+        return OPEN;
+    *w = (uint64_t)(a / b);
+    return EXACT;
+}
+
+static verdict
+r_rem_s64(const uint32_t *o, uint64_t *w)
+{
+    int64_t a = (int64_t)u64_of(o, 0), b = (int64_t)u64_of(o, 1);
+    if (!b || (a == INT64_MIN && b == -1))
+        return OPEN;
+    *w = (uint64_t)(a % b);
+    return EXACT;
+}
+
+static verdict
+r_div_u64(const uint32_t *o, uint64_t *w)
+{
+    if (!u64_of(o, 1))
+        return OPEN;
+    *w = u64_of(o, 0) / u64_of(o, 1);
+    return EXACT;
+}
+
+static verdict
+r_rem_u64(const uint32_t *o, uint64_t *w)
+{
+    if (!u64_of(o, 1))
+        return OPEN;
+    *w = u64_of(o, 0) % u64_of(o, 1);
+    return EXACT;
+}
+
 #define INT2(NAME, EXPR)                                                                           \
     static verdict NAME(const uint32_t *o, uint64_t *w)                                            \
     {                                                                                              \
@@ -433,79 +486,92 @@ r_selp(const uint32_t *o, uint64_t *w)
 #define I2FT conf_i2f, conf_i2f, CONF_NJ, CONF_NJ
 #define I32 conf_i32, conf_i32, CONF_NI, CONF_NI
 #define BITS conf_i32, conf_pos, CONF_NI, CONF_NP
+#define I64 conf_i64, conf_i64, CONF_NL, CONF_NL
 
 static const conf_case cases[] = {
-    { "conf_add_f32", F32, false, false, r_add },
-    { "conf_sub_f32", F32, false, false, r_sub },
-    { "conf_mul_f32", F32, false, false, r_mul },
-    { "conf_div_f32", F32, false, false, r_div },
-    { "conf_min_f32", F32, false, false, r_min },
-    { "conf_max_f32", F32, false, false, r_max },
-    { "conf_add_ftz_f32", F32, false, false, r_add_ftz },
-    { "conf_mul_rz_f32", F32, false, false, r_mul_rz },
-    { "conf_fma_f32", F32, false, false, r_fma },
-    { "conf_sqrt_f32", CVT, false, false, r_sqrt },
-    { "conf_rcp_f32", CVT, false, false, r_rcp },
-    { "conf_neg_f32", CVT, false, false, r_neg },
-    { "conf_abs_f32", CVT, false, false, r_abs },
-    { "conf_cvt_rzi_s32_f32", CVT, false, false, r_cvt_rzi_s32 },
-    { "conf_cvt_rni_s32_f32", CVT, false, false, r_cvt_rni_s32 },
-    { "conf_cvt_rmi_s32_f32", CVT, false, false, r_cvt_rmi_s32 },
-    { "conf_cvt_rpi_s32_f32", CVT, false, false, r_cvt_rpi_s32 },
-    { "conf_cvt_rzi_u32_f32", CVT, false, false, r_cvt_rzi_u32 },
-    { "conf_cvt_rni_u32_f32", CVT, false, false, r_cvt_rni_u32 },
-    { "conf_cvt_rni_f32_f32", CVT, false, false, r_cvt_rni_f32 },
-    { "conf_cvt_rzi_f32_f32", CVT, false, false, r_cvt_rzi_f32 },
-    { "conf_cvt_sat_f32_f32", CVT, false, false, r_cvt_sat_f32 },
-    { "conf_cvt_rn_f32_s32", I2FT, false, false, r_cvt_rn_s32 },
-    { "conf_cvt_rn_f32_u32", I2FT, false, false, r_cvt_rn_u32 },
-    { "conf_cvt_rz_f32_s32", I2FT, false, false, r_cvt_rz_s32 },
-    { "conf_cvt_rm_f32_u32", I2FT, false, false, r_cvt_rm_u32 },
-    { "conf_cvt_rp_f32_s32", I2FT, false, false, r_cvt_rp_s32 },
-    { "conf_div_s32", I32, false, false, r_div_s32 },
-    { "conf_div_u32", I32, false, false, r_div_u32 },
-    { "conf_rem_s32", I32, false, false, r_rem_s32 },
-    { "conf_rem_u32", I32, false, false, r_rem_u32 },
-    { "conf_mul_lo_s32", I32, false, false, r_mul_lo },
-    { "conf_mul_hi_s32", I32, false, false, r_mul_hi_s },
-    { "conf_mul_hi_u32", I32, false, false, r_mul_hi_u },
-    { "conf_mul_wide_s32", I32, true, false, r_mul_wide_s },
-    { "conf_mul_wide_u32", I32, true, false, r_mul_wide_u },
-    { "conf_mad_lo_s32", I32, false, false, r_mad_lo },
-    { "conf_add_sat_s32", I32, false, false, r_add_sat },
-    { "conf_sub_sat_s32", I32, false, false, r_sub_sat },
-    { "conf_min_s32", I32, false, false, r_min_s },
-    { "conf_max_s32", I32, false, false, r_max_s },
-    { "conf_min_u32", I32, false, false, r_min_u },
-    { "conf_max_u32", I32, false, false, r_max_u },
-    { "conf_shl_b32", I32, false, false, r_shl },
-    { "conf_shr_b32", I32, false, false, r_shr_u },
-    { "conf_shr_u32", I32, false, false, r_shr_u },
-    { "conf_shr_s32", I32, false, false, r_shr_s },
-    { "conf_shf_l_wrap_b32", I32, false, false, r_shf_l_wrap },
-    { "conf_shf_r_clamp_b32", I32, false, false, r_shf_r_clamp },
-    { "conf_popc_b32", I32, false, false, r_popc },
-    { "conf_clz_b32", I32, false, false, r_clz },
-    { "conf_brev_b32", I32, false, false, r_brev },
-    { "conf_bfind_u32", I32, false, false, r_bfind_u },
-    { "conf_bfind_s32", I32, false, false, r_bfind_s },
-    { "conf_bfe_u32", BITS, false, false, r_bfe_u },
-    { "conf_bfe_s32", BITS, false, false, r_bfe_s },
-    { "conf_bfi_b32", BITS, false, true, r_bfi },
-    { "conf_setp_f32", F32, false, false, r_setp_f32 },
-    { "conf_setp_i32", I32, false, false, r_setp_i32 },
-    { "conf_selp_b32", F32, false, false, r_selp },
+    { "conf_add_f32", F32, false, PLAIN, r_add },
+    { "conf_sub_f32", F32, false, PLAIN, r_sub },
+    { "conf_mul_f32", F32, false, PLAIN, r_mul },
+    { "conf_div_f32", F32, false, PLAIN, r_div },
+    { "conf_min_f32", F32, false, PLAIN, r_min },
+    { "conf_max_f32", F32, false, PLAIN, r_max },
+    { "conf_add_ftz_f32", F32, false, PLAIN, r_add_ftz },
+    { "conf_mul_rz_f32", F32, false, PLAIN, r_mul_rz },
+    { "conf_fma_f32", F32, false, PLAIN, r_fma },
+    { "conf_sqrt_f32", CVT, false, PLAIN, r_sqrt },
+    { "conf_rcp_f32", CVT, false, PLAIN, r_rcp },
+    { "conf_neg_f32", CVT, false, PLAIN, r_neg },
+    { "conf_abs_f32", CVT, false, PLAIN, r_abs },
+    { "conf_cvt_rzi_s32_f32", CVT, false, PLAIN, r_cvt_rzi_s32 },
+    { "conf_cvt_rni_s32_f32", CVT, false, PLAIN, r_cvt_rni_s32 },
+    { "conf_cvt_rmi_s32_f32", CVT, false, PLAIN, r_cvt_rmi_s32 },
+    { "conf_cvt_rpi_s32_f32", CVT, false, PLAIN, r_cvt_rpi_s32 },
+    { "conf_cvt_rzi_u32_f32", CVT, false, PLAIN, r_cvt_rzi_u32 },
+    { "conf_cvt_rni_u32_f32", CVT, false, PLAIN, r_cvt_rni_u32 },
+    { "conf_cvt_rni_f32_f32", CVT, false, PLAIN, r_cvt_rni_f32 },
+    { "conf_cvt_rzi_f32_f32", CVT, false, PLAIN, r_cvt_rzi_f32 },
+    { "conf_cvt_sat_f32_f32", CVT, false, PLAIN, r_cvt_sat_f32 },
+    { "conf_cvt_rn_f32_s32", I2FT, false, PLAIN, r_cvt_rn_s32 },
+    { "conf_cvt_rn_f32_u32", I2FT, false, PLAIN, r_cvt_rn_u32 },
+    { "conf_cvt_rz_f32_s32", I2FT, false, PLAIN, r_cvt_rz_s32 },
+    { "conf_cvt_rm_f32_u32", I2FT, false, PLAIN, r_cvt_rm_u32 },
+    { "conf_cvt_rp_f32_s32", I2FT, false, PLAIN, r_cvt_rp_s32 },
+    { "conf_div_s32", I32, false, PLAIN, r_div_s32 },
+    { "conf_div_u32", I32, false, PLAIN, r_div_u32 },
+    { "conf_rem_s32", I32, false, PLAIN, r_rem_s32 },
+    { "conf_rem_u32", I32, false, PLAIN, r_rem_u32 },
+    { "conf_div_s64", I64, true, PAIRS, r_div_s64 },
+    { "conf_div_u64", I64, true, PAIRS, r_div_u64 },
+    { "conf_rem_s64", I64, true, PAIRS, r_rem_s64 },
+    { "conf_rem_u64", I64, true, PAIRS, r_rem_u64 },
+    { "conf_mul_lo_s32", I32, false, PLAIN, r_mul_lo },
+    { "conf_mul_hi_s32", I32, false, PLAIN, r_mul_hi_s },
+    { "conf_mul_hi_u32", I32, false, PLAIN, r_mul_hi_u },
+    { "conf_mul_wide_s32", I32, true, PLAIN, r_mul_wide_s },
+    { "conf_mul_wide_u32", I32, true, PLAIN, r_mul_wide_u },
+    { "conf_mad_lo_s32", I32, false, PLAIN, r_mad_lo },
+    { "conf_add_sat_s32", I32, false, PLAIN, r_add_sat },
+    { "conf_sub_sat_s32", I32, false, PLAIN, r_sub_sat },
+    { "conf_min_s32", I32, false, PLAIN, r_min_s },
+    { "conf_max_s32", I32, false, PLAIN, r_max_s },
+    { "conf_min_u32", I32, false, PLAIN, r_min_u },
+    { "conf_max_u32", I32, false, PLAIN, r_max_u },
+    { "conf_shl_b32", I32, false, PLAIN, r_shl },
+    { "conf_shr_b32", I32, false, PLAIN, r_shr_u },
+    { "conf_shr_u32", I32, false, PLAIN, r_shr_u },
+    { "conf_shr_s32", I32, false, PLAIN, r_shr_s },
+    { "conf_shf_l_wrap_b32", I32, false, PLAIN, r_shf_l_wrap },
+    { "conf_shf_r_clamp_b32", I32, false, PLAIN, r_shf_r_clamp },
+    { "conf_popc_b32", I32, false, PLAIN, r_popc },
+    { "conf_clz_b32", I32, false, PLAIN, r_clz },
+    { "conf_brev_b32", I32, false, PLAIN, r_brev },
+    { "conf_bfind_u32", I32, false, PLAIN, r_bfind_u },
+    { "conf_bfind_s32", I32, false, PLAIN, r_bfind_s },
+    { "conf_bfe_u32", BITS, false, PLAIN, r_bfe_u },
+    { "conf_bfe_s32", BITS, false, PLAIN, r_bfe_s },
+    { "conf_bfi_b32", BITS, false, BFI, r_bfi },
+    { "conf_setp_f32", F32, false, PLAIN, r_setp_f32 },
+    { "conf_setp_i32", I32, false, PLAIN, r_setp_i32 },
+    { "conf_selp_b32", F32, false, PLAIN, r_selp },
 };
 
 /* thread i's operands, as the kernel picks them */
 static void
 operands(const conf_case *c, unsigned i, uint32_t *o)
 {
-    if (c->bfi) { /* pos and len vary fastest, then a, then b */
+    if (c->layout == BFI) { /* pos and len vary fastest, then a, then b */
         o[2] = c->u[i % c->f];
         o[3] = c->u[(i / c->f) % c->f];
         o[0] = c->t[(i / (c->f * c->f)) % c->e];
         o[1] = c->t[(i / (c->f * c->f * c->e)) % c->e];
+        return;
+    }
+    if (c->layout == PAIRS) {
+        unsigned a = i % c->e, b = (i / c->e) % c->e;
+        o[0] = c->t[2 * a];
+        o[1] = c->t[2 * a + 1];
+        o[2] = c->t[2 * b];
+        o[3] = c->t[2 * b + 1];
         return;
     }
     o[0] = c->t[i % c->e];

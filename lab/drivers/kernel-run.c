@@ -35,7 +35,7 @@
 #include <time.h>
 
 #define MAX_PARAMS 16
-#define MAX_KERNELS 64
+#define MAX_KERNELS 256
 #define SHOWN_WORDS 64
 
 static const char usage[] = "usage: kernel-run [--backend cuda|sim] [--n N] [--block B] [--seed S] "
@@ -152,6 +152,16 @@ guess_params(kernel *k)
         return;
     for (unsigned i = 0; i < k->nparams; i++)
         k->kind[i] = k->psize[i] == 8 ? ARG_PTR_INT : ARG_INT;
+}
+
+static size_t
+count_entries(const char *ptx)
+{
+    size_t n = 0;
+
+    for (const char *p = ptx; (p = strstr(p, ".entry ")); p += 7)
+        n++;
+    return n;
 }
 
 static double
@@ -363,6 +373,10 @@ main(int argc, char **argv)
         return 1;
     }
     nk = scan_entries(text.buf, ks, MAX_KERNELS);
+    if (count_entries(text.buf) > MAX_KERNELS) {
+        fprintf(stderr, "kernel-run: %s has more than %d kernels\n", argv[optind], MAX_KERNELS);
+        return 1;
+    }
     cJSON_AddNumberToObject(report, "version", 1);
     cJSON_AddStringToObject(report, "backend", backend);
     cJSON_AddNumberToObject(report, "n", (double)n);

@@ -237,7 +237,7 @@ int_div(uint64_t x, uint64_t y, unsigned t, bool rem)
 {
     if (is_signed(t)) {
         int64_t a = sx(x, t), b = sx(y, t);
-        if (b == 0) /* undefined in PTX; the H100 gives -1 for both (recorded for 32 bits) */
+        if (b == 0) /* undefined in PTX; the H100 gives -1 for both (recorded, 32 and 64 bits) */
             return trunc_to(~0ull, t);
         if (b == -1) /* INT_MIN / -1 wraps, no trap */
             return trunc_to(rem ? 0 : (uint64_t)0 - (uint64_t)a, t);

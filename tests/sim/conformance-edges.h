@@ -44,4 +44,14 @@
 #define CONF_POS_EDGES 0u, 1u, 8u, 31u, 32u, 33u, 255u, 256u
 #define CONF_NP 8
 
+/* 64-bit integer operands as (low, high) word pairs: 0, 1, 2, 7, -1, -2, INT64_MAX, INT64_MIN,
+ * INT64_MIN + 1, 2^32 - 1, 2^32, and five bit patterns */
+#define CONF_I64_EDGES                                                                             \
+    0x00000000u, 0x00000000u, 0x00000001u, 0x00000000u, 0x00000002u, 0x00000000u, 0x00000007u,     \
+        0x00000000u, 0xffffffffu, 0xffffffffu, 0xfffffffeu, 0xffffffffu, 0xffffffffu, 0x7fffffffu, \
+        0x00000000u, 0x80000000u, 0x00000001u, 0x80000000u, 0xffffffffu, 0x00000000u, 0x00000000u, \
+        0x00000001u, 0x9abcdef0u, 0x12345678u, 0xcafef00du, 0xdeadbeefu, 0x00000000u, 0x7ff80000u, \
+        0x00000001u, 0xfff80000u, 0x00000000u, 0x3ff00000u
+#define CONF_NL 16 /* pairs */
+
 #endif

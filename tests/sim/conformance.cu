@@ -16,6 +16,7 @@ __device__ const unsigned conf_cvt[] = { CONF_CVT_EDGES };
 __device__ const unsigned conf_i32[] = { CONF_I32_EDGES };
 __device__ const unsigned conf_i2f[] = { CONF_I2F_EDGES };
 __device__ const unsigned conf_pos[] = { CONF_POS_EDGES };
+__device__ const unsigned conf_i64[] = { CONF_I64_EDGES };
 
 #define TID                                                                                        \
     unsigned i = blockIdx.x * blockDim.x + threadIdx.x;                                            \
@@ -64,6 +65,20 @@ __device__ const unsigned conf_pos[] = { CONF_POS_EDGES };
         out[2 * i + 1] = (unsigned)(d >> 32);                                                      \
     }
 
+// the K-th 64-bit operand of conf_i64
+#define OPERAND64(K) ((unsigned long long)conf_i64[2 * (K) + 1] << 32 | conf_i64[2 * (K)])
+
+// 64-bit d = a OP b (64-bit operands), written as two words (low first)
+#define BINARY64(NAME, INSN)                                                                       \
+    extern "C" __global__ void NAME(unsigned *out, unsigned n)                                     \
+    {                                                                                              \
+        TID;                                                                                       \
+        unsigned long long a = OPERAND64(i % CONF_NL), b = OPERAND64((i / CONF_NL) % CONF_NL), d; \
+        asm volatile(INSN " %0, %1, %2;" : "=l"(d) : "l"(a), "l"(b));                              \
+        out[2 * i] = (unsigned)d;                                                                  \
+        out[2 * i + 1] = (unsigned)(d >> 32);                                                      \
+    }
+
 // --- f32 arithmetic: IEEE round-to-nearest (NaN results: the GPU's canonical NaN) ---
 BINARY(conf_add_f32, "add.rn.f32", conf_f32, CONF_NF)
 BINARY(conf_sub_f32, "sub.rn.f32", conf_f32, CONF_NF)
@@ -100,6 +115,11 @@ BINARY(conf_div_s32, "div.s32", conf_i32, CONF_NI)
 BINARY(conf_div_u32, "div.u32", conf_i32, CONF_NI)
 BINARY(conf_rem_s32, "rem.s32", conf_i32, CONF_NI)
 BINARY(conf_rem_u32, "rem.u32", conf_i32, CONF_NI)
+// 64 bits: a subroutine in SASS, not one instruction
+BINARY64(conf_div_s64, "div.s64")
+BINARY64(conf_div_u64, "div.u64")
+BINARY64(conf_rem_s64, "rem.s64")
+BINARY64(conf_rem_u64, "rem.u64")
 
 // --- integer multiply, add, min/max ---
 BINARY(conf_mul_lo_s32, "mul.lo.s32", conf_i32, CONF_NI)
