@@ -334,6 +334,27 @@ r_rem_u64(const uint32_t *o, uint64_t *w)
     return EXACT;
 }
 
+/* neg/abs.f64: the sign bit; a NaN's result is the machine's */
+static bool
+is_nan64(uint64_t u)
+{
+    return (u & 0x7fffffffffffffffull) > 0x7ff0000000000000ull;
+}
+
+static verdict
+r_neg_f64(const uint32_t *o, uint64_t *w)
+{
+    *w = u64_of(o, 0) ^ 0x8000000000000000ull;
+    return is_nan64(u64_of(o, 0)) ? OPEN : EXACT;
+}
+
+static verdict
+r_abs_f64(const uint32_t *o, uint64_t *w)
+{
+    *w = u64_of(o, 0) & 0x7fffffffffffffffull;
+    return is_nan64(u64_of(o, 0)) ? OPEN : EXACT;
+}
+
 #define INT2(NAME, EXPR)                                                                           \
     static verdict NAME(const uint32_t *o, uint64_t *w)                                            \
     {                                                                                              \
@@ -502,6 +523,8 @@ static const conf_case cases[] = {
     { "conf_rcp_f32", CVT, false, PLAIN, r_rcp },
     { "conf_neg_f32", CVT, false, PLAIN, r_neg },
     { "conf_abs_f32", CVT, false, PLAIN, r_abs },
+    { "conf_neg_f64", I64, true, PAIRS, r_neg_f64 },
+    { "conf_abs_f64", I64, true, PAIRS, r_abs_f64 },
     { "conf_cvt_rzi_s32_f32", CVT, false, PLAIN, r_cvt_rzi_s32 },
     { "conf_cvt_rni_s32_f32", CVT, false, PLAIN, r_cvt_rni_s32 },
     { "conf_cvt_rmi_s32_f32", CVT, false, PLAIN, r_cvt_rmi_s32 },

@@ -12,9 +12,9 @@
  * Registers hold raw bits in 64-bit slots (a .b32 register uses the low 32);
  * floats are IEEE with the GPU's canonical NaN (0x7fffffff) and .ftz
  * flushing; integer division by zero, shifts past the width, neg/abs of a NaN
- * and .sat of -0 follow what the H100 gives (recorded by tests/sim/conformance.cu
- * in tests/fixtures/sim-diff, SIM-NOTES.md section 5).  Each case opens with a comment
- * stating the PTX semantics.
+ * (f32: the canonical NaN; f64: the NaN itself) and .sat of -0 follow what the H100 gives (recorded
+ * by tests/sim/conformance.cu in tests/fixtures/sim-diff, SIM-NOTES.md section 5).  Each case opens
+ * with a comment stating the PTX semantics.
  */
 #include "lab/sim/exec.h"
 
@@ -599,12 +599,13 @@ unary(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
         FOR_LANES(m)
         {
             double x = as_f64(a[l]);
+            bool nan = (a[l] & 0x7fffffffffffffffull) > 0x7ff0000000000000ull;
             switch (in->op) {
-            case SIM_OP_NEG:
-                d[l] = a[l] ^ 0x8000000000000000ull;
+            case SIM_OP_NEG: /* a NaN passes through as it is, on the H100 (quiet ones recorded) */
+                d[l] = nan ? a[l] | 0x0008000000000000ull : a[l] ^ 0x8000000000000000ull;
                 continue;
             case SIM_OP_ABS:
-                d[l] = a[l] & 0x7fffffffffffffffull;
+                d[l] = nan ? a[l] | 0x0008000000000000ull : a[l] & 0x7fffffffffffffffull;
                 continue;
             case SIM_OP_SQRT:
                 d[l] = bits_f64(sqrt(x));

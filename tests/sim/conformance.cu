@@ -68,6 +68,22 @@ __device__ const unsigned conf_i64[] = { CONF_I64_EDGES };
 // the K-th 64-bit operand of conf_i64
 #define OPERAND64(K) ((unsigned long long)conf_i64[2 * (K) + 1] << 32 | conf_i64[2 * (K)])
 
+// f64 d = OP a, its bits split inside the asm (mov.b64 {lo, hi}): a st.u32 straight from the
+// .b64 result makes ptxas convert the float to an integer (tests/fixtures/sim-diff/README.md)
+#define UNARY_F64(NAME, INSN)                                                                      \
+    extern "C" __global__ void NAME(unsigned *out, unsigned n)                                     \
+    {                                                                                              \
+        TID;                                                                                       \
+        unsigned long long a = OPERAND64(i % CONF_NL);                                             \
+        unsigned lo, hi;                                                                           \
+        asm volatile("{\n\t.reg .f64 t;\n\tmov.b64 t, %2;\n\t" INSN                              \
+                     " t, t;\n\tmov.b64 {%0, %1}, t;\n\t}"                                         \
+                     : "=r"(lo), "=r"(hi)                                                          \
+                     : "l"(a));                                                                    \
+        out[2 * i] = lo;                                                                           \
+        out[2 * i + 1] = hi;                                                                       \
+    }
+
 // 64-bit d = a OP b (64-bit operands), written as two words (low first)
 #define BINARY64(NAME, INSN)                                                                       \
     extern "C" __global__ void NAME(unsigned *out, unsigned n)                                     \
@@ -93,6 +109,8 @@ UNARY(conf_sqrt_f32, "sqrt.rn.f32", conf_cvt, CONF_NC)
 UNARY(conf_rcp_f32, "rcp.rn.f32", conf_cvt, CONF_NC)
 UNARY(conf_neg_f32, "neg.f32", conf_cvt, CONF_NC)
 UNARY(conf_abs_f32, "abs.f32", conf_cvt, CONF_NC)
+UNARY_F64(conf_neg_f64, "neg.f64")
+UNARY_F64(conf_abs_f64, "abs.f64")
 
 // --- conversions: float -> integer rounds, NaN -> 0, saturates; integer -> float rounds ---
 UNARY(conf_cvt_rzi_s32_f32, "cvt.rzi.s32.f32", conf_cvt, CONF_NC)
