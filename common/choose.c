@@ -6,6 +6,7 @@
 #include "common/report.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void
@@ -209,4 +210,28 @@ lab_choose_time_size(lab_driver *d, unsigned long n, double bytes, lab_driver_ro
     if (d->args.choose_block)
         return lab_choose_sweep(d, n, bytes, launch, ctx, err);
     return lab_driver_time_roles(d, n, bytes, launch, ctx, err);
+}
+
+void
+lab_choose_run_sizes(lab_driver *d, const lab_choose_family *f)
+{
+    lab_err err = LAB_ERR_INIT;
+    lab_rng rng;
+
+    lab_rng_seed(&rng, d->args.seed);
+    for (size_t s = 0; s < d->args.nsizes && !d->failed; s++) {
+        unsigned long n = d->args.sizes[s];
+        void *p = calloc(1, f->size);
+        if (!p) {
+            lab_err_set(&err, LAB_ENOMEM, "out of memory");
+            lab_driver_fail(d, LAB_ROLE_STUDENT, "setup", n, &err);
+            return;
+        }
+        if (f->setup(d, p, n, &rng, &err) < 0)
+            lab_driver_fail(d, LAB_ROLE_STUDENT, "setup", n, &err);
+        lab_choose_check_size(d, f->check, p, &err);
+        lab_choose_time_size(d, n, f->bytes(p), f->launch, p, &err);
+        f->release(p);
+        free(p);
+    }
 }

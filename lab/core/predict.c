@@ -154,26 +154,28 @@ int
 lab_predict_judge_pending(lab_store *st, const lab_questions *qs, const char *chapter,
                           const lab_demo_report *r, lab_err *err)
 {
-    int rc = 0;
-
-    for (size_t i = 0; i < qs->n && rc >= 0; i++) {
+    for (size_t i = 0; i < qs->n; i++) {
         const lab_question *q = &qs->v[i];
         lab_buf measured = LAB_BUF_INIT;
         lab_err why = LAB_ERR_INIT;
         lab_prediction p;
-        int held;
-        if (!lab_question_before_demo(q, chapter) ||
-            (rc = lab_store_prediction(st, chapter, q->id, &p, err)) != 1 || p.held >= 0) {
-            rc = rc < 0 ? rc : 0;
+        int found, held, rc = 0;
+        if (!lab_question_before_demo(q, chapter))
             continue;
-        }
+        if ((found = lab_store_prediction(st, chapter, q->id, &p, err)) < 0)
+            return found;
+        if (!found || p.held >= 0) /* not answered, or decided already */
+            continue;
         held = lab_question_judge_demo(q, p.answer, r, &measured, &why);
         p.held = held >= 0 ? held : -1;
         p.measured = measured.buf;
-        rc = held >= 0 || held == LAB_ENOSYS ? lab_store_judge_prediction(st, &p, err) : 0;
+        if (held >= 0 || held == LAB_ENOSYS)
+            rc = lab_store_judge_prediction(st, &p, err);
         lab_buf_release(&measured);
+        if (rc < 0)
+            return rc;
     }
-    return rc < 0 ? rc : 0;
+    return 0;
 }
 
 int

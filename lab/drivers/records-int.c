@@ -16,6 +16,7 @@
  * poison.  Timing: student, baseline and reference interleaved (8n bytes:
  * one 4-byte field read, one written).
  */
+#include "common/choose.h"
 #include "common/driver.h"
 #include "common/rng.h"
 
@@ -84,11 +85,12 @@ check(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
 }
 
 static int
-setup(problem *p, lab_rng *rng, lab_err *err)
+setup(lab_driver *d, void *problem_, unsigned long n, lab_rng *rng, lab_err *err)
 {
-    lab_driver *d = p->d;
+    problem *p = problem_;
     int rc;
 
+    *p = (problem){ .d = d, .n = n, .words = n + GUARD };
     p->recs = malloc(p->words * sizeof(record));
     p->got = malloc(p->words * 4);
     for (int f = 0; f < 3; f++)
@@ -116,26 +118,32 @@ setup(problem *p, lab_rng *rng, lab_err *err)
 }
 
 static void
-run(lab_driver *d)
+release(void *problem_)
 {
-    lab_err err = LAB_ERR_INIT;
-    lab_rng rng;
+    problem *p = problem_;
 
-    lab_rng_seed(&rng, d->args.seed);
-    for (size_t s = 0; s < d->args.nsizes && !d->failed; s++) {
-        problem p = { .d = d, .n = d->args.sizes[s] };
-        p.words = p.n + GUARD;
-        if (setup(&p, &rng, &err) < 0)
-            lab_driver_fail(d, LAB_ROLE_STUDENT, "setup", p.n, &err);
-        lab_driver_check_shapes(d, check, &p, &err);
-        if (!d->failed && lab_driver_is_timing_size(d, p.n))
-            lab_driver_time_roles(d, p.n, 8.0 * (double)p.n, launch, &p, &err);
-        free(p.recs);
-        free(p.got);
-        for (int f = 0; f < 3; f++)
-            free(p.field[f]);
-    }
+    free(p->recs);
+    free(p->got);
+    for (int f = 0; f < 3; f++)
+        free(p->field[f]);
 }
+
+static double
+bytes(const void *problem_)
+{
+    const problem *p = problem_;
+
+    return 8.0 * (double)p->n;
+}
+
+static const lab_choose_family family = {
+    .size = sizeof(problem),
+    .setup = setup,
+    .release = release,
+    .bytes = bytes,
+    .check = check,
+    .launch = launch,
+};
 
 int
 main(int argc, char **argv)
@@ -144,6 +152,6 @@ main(int argc, char **argv)
 
     if (lab_driver_start(&d, argc, argv, "records-int", "PK6RecordPKiS3_S3_Pij") == 0 &&
         !d.args.probe)
-        run(&d);
+        lab_choose_run_sizes(&d, &family);
     return lab_driver_finish(&d);
 }

@@ -14,6 +14,7 @@
  * a guard zone after it that must stay poisoned, src padded with poison past
  * n.  Timing: student, baseline and reference interleaved (8n bytes moved).
  */
+#include "common/choose.h"
 #include "common/driver.h"
 #include "common/rng.h"
 
@@ -78,39 +79,53 @@ check(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
                                first_bad, detail, err);
 }
 
-static void
-run(lab_driver *d)
+static int
+setup(lab_driver *d, void *problem_, unsigned long n, lab_rng *rng, lab_err *err)
 {
-    lab_err err = LAB_ERR_INIT;
-    lab_rng rng;
+    problem *p = problem_;
+    int rc;
 
-    lab_rng_seed(&rng, d->args.seed);
-    for (size_t s = 0; s < d->args.nsizes && !d->failed; s++) {
-        problem p = { .d = d, .n = d->args.sizes[s] };
-        p.words = p.n + GUARD;
-        p.src = malloc(p.words * 4);
-        p.got = malloc(p.words * 4);
-        if (p.n % 2) {
-            lab_err_set(&err, LAB_EINVAL, "size %lu is odd: this family needs even sizes", p.n);
-            lab_driver_fail(d, LAB_ROLE_STUDENT, "setup", p.n, &err);
-        } else if (!p.src || !p.got) {
-            lab_err_set(&err, LAB_ENOMEM, "out of memory for %lu elements", p.n);
-            lab_driver_fail(d, LAB_ROLE_STUDENT, "setup", p.n, &err);
-        } else {
-            for (size_t i = 0; i < p.words; i++)
-                p.src[i] = i < p.n ? (int32_t)lab_rng_below(&rng, 1u << 30) : POISON_IN;
-            if (d->ops->alloc(d->dev, p.words * 4, &p.d_src, &err) < 0 ||
-                d->ops->alloc(d->dev, p.words * 4, &p.d_dst, &err) < 0 ||
-                d->ops->copy_in(d->dev, p.d_src, p.src, p.words * 4, &err) < 0)
-                lab_driver_fail(d, LAB_ROLE_STUDENT, "setup", p.n, &err);
-        }
-        lab_driver_check_shapes(d, check, &p, &err);
-        if (!d->failed && lab_driver_is_timing_size(d, p.n))
-            lab_driver_time_roles(d, p.n, 8.0 * (double)p.n, launch, &p, &err);
-        free(p.src);
-        free(p.got);
-    }
+    *p = (problem){ .d = d, .n = n, .words = n + GUARD };
+    if (n % 2)
+        return lab_err_set(err, LAB_EINVAL, "size %lu is odd: this family needs even sizes", n);
+    p->src = malloc(p->words * 4);
+    p->got = malloc(p->words * 4);
+    if (!p->src || !p->got)
+        return lab_err_set(err, LAB_ENOMEM, "out of memory for %lu elements", n);
+    for (size_t i = 0; i < p->words; i++)
+        p->src[i] = i < n ? (int32_t)lab_rng_below(rng, 1u << 30) : POISON_IN;
+    if ((rc = d->ops->alloc(d->dev, p->words * 4, &p->d_src, err)) < 0 ||
+        (rc = d->ops->alloc(d->dev, p->words * 4, &p->d_dst, err)) < 0 ||
+        (rc = d->ops->copy_in(d->dev, p->d_src, p->src, p->words * 4, err)) < 0)
+        return rc;
+    return 0;
 }
+
+static void
+release(void *problem_)
+{
+    problem *p = problem_;
+
+    free(p->src);
+    free(p->got);
+}
+
+static double
+bytes(const void *problem_)
+{
+    const problem *p = problem_;
+
+    return 8.0 * (double)p->n;
+}
+
+static const lab_choose_family family = {
+    .size = sizeof(problem),
+    .setup = setup,
+    .release = release,
+    .bytes = bytes,
+    .check = check,
+    .launch = launch,
+};
 
 int
 main(int argc, char **argv)
@@ -118,6 +133,6 @@ main(int argc, char **argv)
     lab_driver d;
 
     if (lab_driver_start(&d, argc, argv, "shuffle-int", "PKiPij") == 0 && !d.args.probe)
-        run(&d);
+        lab_choose_run_sizes(&d, &family);
     return lab_driver_finish(&d);
 }

@@ -113,11 +113,15 @@ extent(const problem *p)
 }
 
 static int
-setup(problem *p, lab_rng *rng, lab_err *err)
+setup(lab_driver *d, void *problem_, unsigned long n, lab_rng *rng, lab_err *err)
 {
-    lab_driver *d = p->d;
+    problem *p = problem_;
     int rc;
 
+    *p = (problem){ .d = d, .nx = (int)n, .ny = (int)(n / 2 + 3) };
+    p->cells = (size_t)p->nx * (size_t)p->ny;
+    if (n > (1u << 16))
+        return lab_err_set(err, LAB_EINVAL, "size %lu is too large for a matrix side", n);
     p->words = extent(p);
     p->a = malloc(p->words * 4);
     p->b = malloc(p->words * 4);
@@ -138,30 +142,31 @@ setup(problem *p, lab_rng *rng, lab_err *err)
 }
 
 static void
-run(lab_driver *d)
+release(void *problem_)
 {
-    lab_err err = LAB_ERR_INIT;
-    lab_rng rng;
+    problem *p = problem_;
 
-    lab_rng_seed(&rng, d->args.seed);
-    for (size_t s = 0; s < d->args.nsizes && !d->failed; s++) {
-        unsigned long n = d->args.sizes[s];
-        problem p = { .d = d, .nx = (int)n, .ny = (int)(n / 2 + 3) };
-
-        p.cells = (size_t)p.nx * (size_t)p.ny;
-        if (n > (1u << 16)) {
-            lab_err_set(&err, LAB_EINVAL, "size %lu is too large for a matrix side", n);
-            lab_driver_fail(d, LAB_ROLE_STUDENT, "setup", n, &err);
-        } else if (setup(&p, &rng, &err) < 0) {
-            lab_driver_fail(d, LAB_ROLE_STUDENT, "setup", n, &err);
-        }
-        lab_choose_check_size(d, check, &p, &err);
-        lab_choose_time_size(d, n, 12.0 * (double)p.cells, launch, &p, &err);
-        free(p.a);
-        free(p.b);
-        free(p.got);
-    }
+    free(p->a);
+    free(p->b);
+    free(p->got);
 }
+
+static double
+bytes(const void *problem_)
+{
+    const problem *p = problem_;
+
+    return 12.0 * (double)p->cells;
+}
+
+static const lab_choose_family family = {
+    .size = sizeof(problem),
+    .setup = setup,
+    .release = release,
+    .bytes = bytes,
+    .check = check,
+    .launch = launch,
+};
 
 int
 main(int argc, char **argv)
@@ -169,6 +174,6 @@ main(int argc, char **argv)
     lab_driver d;
 
     if (lab_driver_start(&d, argc, argv, "sum-matrix", "PfS_S_ii") == 0 && !d.args.probe)
-        run(&d);
+        lab_choose_run_sizes(&d, &family);
     return lab_driver_finish(&d);
 }

@@ -123,12 +123,14 @@ check(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
 }
 
 static int
-setup(problem *p, lab_rng *rng, lab_err *err)
+setup(lab_driver *d, void *problem_, unsigned long n, lab_rng *rng, lab_err *err)
 {
-    lab_driver *d = p->d;
+    problem *p = problem_;
     int rc;
 
-    p->words = p->n + GUARD;
+    p->d = d;
+    p->n = n;
+    p->words = n + GUARD;
     p->in = malloc(p->words * 4);
     p->table = malloc(TABLE * 4);
     p->got = malloc(p->words * 4);
@@ -148,32 +150,31 @@ setup(problem *p, lab_rng *rng, lab_err *err)
 }
 
 static void
-run(lab_driver *d)
+release(void *problem_)
 {
-    lab_err err = LAB_ERR_INIT;
-    lab_rng rng;
+    problem *p = problem_;
 
-    lab_rng_seed(&rng, d->args.seed);
-    for (size_t s = 0; s < d->args.nsizes && !d->failed; s++) {
-        problem *p = calloc(1, sizeof(*p));
-        unsigned long n = d->args.sizes[s];
-
-        if (!p) {
-            lab_err_set(&err, LAB_ENOMEM, "out of memory");
-            lab_driver_fail(d, LAB_ROLE_STUDENT, "setup", n, &err);
-            break;
-        }
-        *p = (problem){ .d = d, .n = n };
-        if (setup(p, &rng, &err) < 0)
-            lab_driver_fail(d, LAB_ROLE_STUDENT, "setup", n, &err);
-        lab_choose_check_size(d, check, p, &err);
-        lab_choose_time_size(d, n, 8.0 * (double)n, launch, p, &err);
-        free(p->in);
-        free(p->table);
-        free(p->got);
-        free(p);
-    }
+    free(p->in);
+    free(p->table);
+    free(p->got);
 }
+
+static double
+bytes(const void *problem_)
+{
+    const problem *p = problem_;
+
+    return 8.0 * (double)p->n;
+}
+
+static const lab_choose_family family = {
+    .size = sizeof(problem),
+    .setup = setup,
+    .release = release,
+    .bytes = bytes,
+    .check = check,
+    .launch = launch,
+};
 
 int
 main(int argc, char **argv)
@@ -181,6 +182,6 @@ main(int argc, char **argv)
     lab_driver d;
 
     if (lab_driver_start(&d, argc, argv, "table-map", "PKiS0_Pij") == 0 && !d.args.probe)
-        run(&d);
+        lab_choose_run_sizes(&d, &family);
     return lab_driver_finish(&d);
 }

@@ -59,9 +59,18 @@ void
 lab_sim__count_global(lab_sim_metrics *mt, sim_access kind, const uint64_t *addr, uint32_t mask,
                       uint32_t bytes)
 {
-    uint64_t sec[64], at[32];
-    uint32_t n = 0, lanes = 0;
+    uint64_t sec[64];
+    uint32_t n = 0, lanes = 0, sectors;
 
+    if (kind == SIM_ACCESS_ATOM) { /* ..._op_atom + _op_red: neither a load nor a store for ncu */
+        uint64_t at[32];
+        for (int l = 0; l < 32; l++)
+            if (mask >> l & 1u)
+                at[n++] = addr[l];
+        mt->gatom_requests++;
+        mt->gatom_sectors += atomic_sectors(at, n);
+        return;
+    }
     for (int l = 0; l < 32; l++) {
         if (!(mask >> l & 1u))
             continue;
@@ -69,23 +78,17 @@ lab_sim__count_global(lab_sim_metrics *mt, sim_access kind, const uint64_t *addr
         sec[n++] = first;
         if (last != first && n < 64)
             sec[n++] = last;
-        at[lanes++] = addr[l];
+        lanes++;
     }
-    switch (kind) {
-    case SIM_ACCESS_LOAD: /* l1tex__t_{requests,sectors}_pipe_lsu_mem_global_op_ld */
+    sectors = distinct(sec, n);
+    if (kind == SIM_ACCESS_LOAD) { /* l1tex__t_{requests,sectors}_pipe_lsu_mem_global_op_ld */
         mt->gld_requests++;
-        mt->gld_sectors += distinct(sec, n);
+        mt->gld_sectors += sectors;
         mt->gld_bytes += (uint64_t)lanes * bytes;
-        break;
-    case SIM_ACCESS_STORE: /* ..._op_st */
+    } else { /* ..._op_st */
         mt->gst_requests++;
-        mt->gst_sectors += distinct(sec, n);
+        mt->gst_sectors += sectors;
         mt->gst_bytes += (uint64_t)lanes * bytes;
-        break;
-    case SIM_ACCESS_ATOM: /* ..._op_atom + _op_red: neither a load nor a store for ncu */
-        mt->gatom_requests++;
-        mt->gatom_sectors += atomic_sectors(at, lanes);
-        break;
     }
 }
 
