@@ -38,7 +38,7 @@ DEB_PACKAGES := pkg-config libinih-dev libcjson-dev libsqlite3-dev libcriterion-
 DEB_BUILD_PACKAGES := $(filter-out $(DEB_TEST_PACKAGES),$(DEB_PACKAGES))
 
 VERSION := $(shell sed -n 's/^\#define LAB_VERSION "\(.*\)"/\1/p' lab/cli/main.c)
-DEFAULT_ARCH := $(shell sed -n 's/^\#define LAB_DEFAULT_ARCH "\(.*\)"/\1/p' lab/core/toolchain.h)
+DEFAULT_ARCH := $(shell sed -n 's/^\#define LAB_DEFAULT_ARCH "\(.*\)"/\1/p' lab/build/toolchain.h)
 
 # Installed layout (DESIGN.md): the lab finds share/cudalab and libexec/cudalab next to
 # its bin/, so only PREFIX moves them; the man page and completions go where man and
@@ -64,17 +64,21 @@ UI_LIBS := -lncursesw -ltinfo -lmd4c -lreadline
 DRIVER_LIBS := -lcjson -ldl -lm -lpthread
 TEST_LIBS := -lcriterion
 
-CORE_SRC := $(sort $(wildcard lab/core/*.c))
-COMMON_SRC := $(sort $(wildcard common/*.c))
+# The libraries, bottom up (docs/design/architecture.md): util is all that the simulator, the
+# drivers' harness and the grader share; the grader never links the harness or the simulator.
+UTIL_SRC := $(sort $(wildcard lab/util/*.c))
 SIM_SRC := $(sort $(wildcard lab/sim/*.c))
+HARNESS_SRC := $(sort $(wildcard lab/harness/*.c))
+GRADER_DIRS := catalog build platform grade instruments batch report
+GRADER_SRC := $(sort $(wildcard $(GRADER_DIRS:%=lab/%/*.c)))
 CLI_SRC := $(sort $(wildcard lab/cli/*.c lab/menu/*.c lab/shell/*.c))
-DRIVER_SRC := $(sort $(wildcard lab/drivers/*.c))
+DRIVER_SRC := $(sort $(wildcard lab/drivers/*.c lab/demos/*.c))
 DRIVERS := $(notdir $(DRIVER_SRC:.c=))
 TEST_SRC := $(sort $(wildcard tests/test-*.c))
 TESTS := $(notdir $(TEST_SRC:.c=))
 # kernels/X.cu -> build/libexec/cudalab/X.ptx (lab-kernels and each chapter's demo kernels)
 KERNEL_PTX := $(patsubst kernels/%.cu,%.ptx,$(sort $(wildcard kernels/*.cu)))
-FORMAT_SRC := $(sort $(wildcard lab/*/*.c lab/*/*.h common/*.c common/*.h tests/*.c tests/*.h))
+FORMAT_SRC := $(sort $(wildcard lab/*/*.c lab/*/*.h tests/*.c tests/*.h tests/tools/*.c))
 
 # $(call objs,variant,sources)
 objs = $(patsubst %.c,build/$(1)/obj/%.o,$(2))
@@ -150,18 +154,30 @@ build/rel/obj/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(REL_CFLAGS) -c $< -o $@
 
-build/rel/libcore.a: $(call objs,rel,$(CORE_SRC))
-	@rm -f $@; ar rcs $@ $^
-build/rel/libcommon.a: $(call objs,rel,$(COMMON_SRC))
+build/rel/libutil.a: $(call objs,rel,$(UTIL_SRC))
 	@rm -f $@; ar rcs $@ $^
 build/rel/libsim.a: $(call objs,rel,$(SIM_SRC))
 	@rm -f $@; ar rcs $@ $^
+build/rel/libharness.a: $(call objs,rel,$(HARNESS_SRC))
+	@rm -f $@; ar rcs $@ $^
+build/rel/libgrader.a: $(call objs,rel,$(GRADER_SRC))
+	@rm -f $@; ar rcs $@ $^
 
-bin/cudalab: $(call objs,rel,$(CLI_SRC)) build/rel/libcommon.a build/rel/libsim.a build/rel/libcore.a
+bin/cudalab: $(call objs,rel,$(CLI_SRC)) build/rel/libgrader.a build/rel/libutil.a
 	@mkdir -p $(@D)
 	$(CC) $(REL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) $(UI_LIBS)
 
-build/libexec/cudalab/%: build/rel/obj/lab/drivers/%.o build/rel/libcommon.a build/rel/libsim.a build/rel/libcore.a
+DRIVER_LIBS_REL := build/rel/libharness.a build/rel/libsim.a build/rel/libutil.a
+build/libexec/cudalab/demo-%: build/rel/obj/lab/demos/demo-%.o build/rel/libharness.a build/rel/libgrader.a $(DRIVER_LIBS_REL)
+	@mkdir -p $(@D)
+	$(CC) $(REL_CFLAGS) $(LDFLAGS) -o $@ $^ $(DRIVER_LIBS)
+build/libexec/cudalab/%: build/rel/obj/lab/drivers/%.o $(DRIVER_LIBS_REL)
+	@mkdir -p $(@D)
+	$(CC) $(REL_CFLAGS) $(LDFLAGS) -o $@ $^ $(DRIVER_LIBS)
+
+# kernel-run: any module's kernels on either backend with generic arguments, for the
+# simulator's differential tests (tests/gpu/record-sim.sh, tests/e2e/test-sim-diff.sh)
+build/tools/kernel-run: build/rel/obj/tests/tools/kernel-run.o $(DRIVER_LIBS_REL)
 	@mkdir -p $(@D)
 	$(CC) $(REL_CFLAGS) $(LDFLAGS) -o $@ $^ $(DRIVER_LIBS)
 
@@ -227,18 +243,27 @@ build/san/obj/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(SAN_CFLAGS) -c $< -o $@
 
-build/san/libcore.a: $(call objs,san,$(CORE_SRC))
-	@rm -f $@; ar rcs $@ $^
-build/san/libcommon.a: $(call objs,san,$(COMMON_SRC))
+build/san/libutil.a: $(call objs,san,$(UTIL_SRC))
 	@rm -f $@; ar rcs $@ $^
 build/san/libsim.a: $(call objs,san,$(SIM_SRC))
 	@rm -f $@; ar rcs $@ $^
+build/san/libharness.a: $(call objs,san,$(HARNESS_SRC))
+	@rm -f $@; ar rcs $@ $^
+build/san/libgrader.a: $(call objs,san,$(GRADER_SRC))
+	@rm -f $@; ar rcs $@ $^
 
-build/san/bin/cudalab: $(call objs,san,$(CLI_SRC)) build/san/libcommon.a build/san/libsim.a build/san/libcore.a
+build/san/bin/cudalab: $(call objs,san,$(CLI_SRC)) build/san/libgrader.a build/san/libutil.a
 	@mkdir -p $(@D)
 	$(CC) $(SAN_CFLAGS) -o $@ $^ $(LIBS) $(UI_LIBS)
 
-build/san/libexec/cudalab/%: build/san/obj/lab/drivers/%.o build/san/libcommon.a build/san/libsim.a build/san/libcore.a
+DRIVER_LIBS_SAN := build/san/libharness.a build/san/libsim.a build/san/libutil.a
+build/san/libexec/cudalab/demo-%: build/san/obj/lab/demos/demo-%.o build/san/libharness.a build/san/libgrader.a $(DRIVER_LIBS_SAN)
+	@mkdir -p $(@D)
+	$(CC) $(SAN_CFLAGS) -o $@ $^ $(DRIVER_LIBS)
+build/san/libexec/cudalab/%: build/san/obj/lab/drivers/%.o $(DRIVER_LIBS_SAN)
+	@mkdir -p $(@D)
+	$(CC) $(SAN_CFLAGS) -o $@ $^ $(DRIVER_LIBS)
+build/san/tools/kernel-run: build/san/obj/tests/tools/kernel-run.o $(DRIVER_LIBS_SAN)
 	@mkdir -p $(@D)
 	$(CC) $(SAN_CFLAGS) -o $@ $^ $(DRIVER_LIBS)
 
@@ -246,13 +271,14 @@ build/san/libexec/cudalab/%.ptx: build/libexec/cudalab/%.ptx
 	@mkdir -p $(@D)
 	cp $< $@
 
-build/san/tests/%: build/san/obj/tests/%.o build/san/libcommon.a build/san/libsim.a build/san/libcore.a
+build/san/tests/%: build/san/obj/tests/%.o build/san/libgrader.a build/san/libharness.a build/san/libsim.a \
+                   build/san/libutil.a
 	@mkdir -p $(@D)
 	$(CC) $(SAN_CFLAGS) -o $@ $^ $(LIBS) $(TEST_LIBS)
 
 # Unit tests of front-end modules link those modules too.
 build/san/tests/test-doc: build/san/obj/tests/test-doc.o build/san/obj/lab/menu/doc.o \
-                          build/san/libcore.a build/san/libcommon.a
+                          build/san/libgrader.a build/san/libutil.a
 	@mkdir -p $(@D)
 	$(CC) $(SAN_CFLAGS) -o $@ $^ $(LIBS) $(TEST_LIBS) -lmd4c
 
@@ -279,7 +305,7 @@ build/tests/sim-dynpar.ptx: tests/sim/dynpar.cu
 SAN_ALL := build/san/bin/cudalab $(DRIVERS:%=build/san/libexec/cudalab/%) \
            $(KERNEL_PTX:%=build/san/libexec/cudalab/%) $(TESTS:%=build/san/tests/%) \
            build/san/tests/occ-oracle build/tests/sim-kernels.ptx build/tests/sim-dynpar.ptx \
-           build/tests/sim-conformance.ptx
+           build/tests/sim-conformance.ptx build/san/tools/kernel-run
 
 # --- tests -----------------------------------------------------------------
 # Every test gets the sanitized lab through these variables.
@@ -290,6 +316,7 @@ export CUDALAB_TEST_SIM_PTX := $(CURDIR)/build/tests/sim-kernels.ptx
 export CUDALAB_TEST_SIM_DYNPAR_PTX := $(CURDIR)/build/tests/sim-dynpar.ptx
 export CUDALAB_TEST_SIM_CONF_PTX := $(CURDIR)/build/tests/sim-conformance.ptx
 export CUDALAB_OCC_ORACLE := $(CURDIR)/build/san/tests/occ-oracle
+export CUDALAB_KERNEL_RUN_TEST := $(CURDIR)/build/san/tools/kernel-run
 export CUDALAB_TOOLS_DIR_TEST := $(TOOLS_DIR)/bin
 export ASAN_OPTIONS := detect_leaks=1:abort_on_error=0
 export UBSAN_OPTIONS := print_stacktrace=1
@@ -318,7 +345,7 @@ build/bench/reduce-vs-cub: tests/bench/reduce-vs-cub.cu solutions/reduction/sing
 bench-reduce: build/bench/reduce-vs-cub
 	build/bench/reduce-vs-cub
 
-test-gpu: all
+test-gpu: all build/tools/kernel-run
 	@tests/gpu/run.sh; a=$$?; tests/gpu/run-profile.sh; b=$$?; exit $$((a | b))
 
 # The installed copy (make install, and the package when debhelper is there) on the GPU.

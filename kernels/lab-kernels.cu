@@ -1,6 +1,6 @@
 // lab-kernels.cu - the lab's own device code used by every driver's timing:
 // the L2 flush and nothing a student writes.  Built to PTX by the Makefile and
-// loaded by common/timing.c; extern "C" so the names are not mangled.
+// loaded by lab/harness/timing.c; extern "C" so the names are not mangled.
 //
 // The flush READS a buffer several times the L2's size: a copy or memset would
 // leave dirty lines that the timed kernel then pays to write back (+20 % on the

@@ -8,7 +8,7 @@
 
 #include <criterion/criterion.h>
 
-#include "lab/core/buf.h"
+#include "lab/util/buf.h"
 #include "lab/sim/sim.h"
 
 #include <stdlib.h>

@@ -1,10 +1,10 @@
 /*
- * test-calib.c - the calibration table (lab/core/calib.h) on a real SQLite
+ * test-calib.c - the calibration table (lab/grade/calib.h) on a real SQLite
  * file: thresholds, keys by device and clocks, replacement, persistence, and
  * sharing the file with the progress store.
  */
-#include "lab/core/calib.h"
-#include "lab/core/store.h"
+#include "lab/grade/calib.h"
+#include "lab/grade/store.h"
 
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>

@@ -3,8 +3,8 @@
  * temp dir: a valid two-chapter catalog, one broken manifest per case beside a
  * valid sibling, chapter files, sorting, lookups and the load's own failure.
  */
-#include "lab/core/catalog.h"
-#include "lab/core/err.h"
+#include "lab/catalog/catalog.h"
+#include "lab/util/err.h"
 
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>

@@ -3,9 +3,9 @@
  * field, cells of each kind, both chart kinds), the no_gpu and error forms,
  * and one malformed report per case, each refused with its own message.
  */
-#include "lab/core/buf.h"
-#include "lab/core/demo.h"
-#include "lab/core/err.h"
+#include "lab/util/buf.h"
+#include "lab/instruments/demo.h"
+#include "lab/util/err.h"
 
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>

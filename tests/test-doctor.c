@@ -1,10 +1,10 @@
 /*
- * test-doctor.c - lab/core/doctor on this machine: the real lab (the
+ * test-doctor.c - lab/instruments/doctor on this machine: the real lab (the
  * source tree's catalog and sanitized drivers, from CUDALAB_DATADIR_TEST and
  * CUDALAB_LIBEXECDIR_TEST as `make test` exports them), real nvcc, the real
  * device probe (no GPU here), and a lab that did not open.
  */
-#include "lab/core/doctor.h"
+#include "lab/instruments/doctor.h"
 
 #include <criterion/criterion.h>
 

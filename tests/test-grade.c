@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "lab/core/buf.h"
-#include "lab/core/grade.h"
-#include "lab/core/runreport.h"
+#include "lab/util/buf.h"
+#include "lab/grade/policy.h"
+#include "lab/grade/runreport.h"
 
 static const unsigned long sizes[] = { 1, 1000, 1048579, 16777216 };
 static const unsigned long timing[] = { 16777216 };
@@ -216,7 +216,7 @@ Test(grade, verdict_table_round_trips)
     cr_expect_eq(lab_verdict_parse("MAYBE", &(lab_verdict){ 0 }), LAB_EINVAL);
 }
 
-/* A choice exercise's sweep (common/choose.h): the report is built here, not recorded, since
+/* A choice exercise's sweep (lab/harness/choose.h): the report is built here, not recorded, since
  * what is tested is the tie rule's arithmetic on given medians and intervals. */
 static void
 sweep_report(const char *choice, double ci, lab_runreport *r)

@@ -12,10 +12,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lab/core/buf.h"
-#include "lab/core/metrics.h"
-#include "lab/core/ncu.h"
-#include "lab/core/profile.h"
+#include "lab/util/buf.h"
+#include "lab/instruments/metrics.h"
+#include "lab/instruments/ncu.h"
+#include "lab/instruments/profile.h"
 
 static const char *
 fixture(void)

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lab/core/buf.h"
-#include "lab/core/occupancy.h"
-#include "lab/core/proc.h"
+#include "lab/util/buf.h"
+#include "lab/build/occupancy.h"
+#include "lab/platform/proc.h"
 
 static lab_occ_result
 occ(const char *arch, int block, int regs, int smem)

@@ -2,12 +2,12 @@
  * test-predict.c - "predict before you run" around a demo: which questions
  * come before a demo, the judgement of answers by the recorded H100 demo
  * report (tests/fixtures/demo/blockshape.json) and by the chapters' real
- * questions.ini, the layout of that report as lines (lab/core/demotext.h),
+ * questions.ini, the layout of that report as lines (lab/report/demotext.h),
  * and the answers in a real SQLite store (also one upgraded from version 1).
  */
-#include "lab/core/demotext.h"
-#include "lab/core/predict.h"
-#include "lab/core/store.h"
+#include "lab/report/demotext.h"
+#include "lab/instruments/predict.h"
+#include "lab/grade/store.h"
 
 #include <criterion/criterion.h>
 

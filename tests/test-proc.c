@@ -1,5 +1,5 @@
 /*
- * test-proc.c - lab/core/proc with real child processes: exit codes, the three
+ * test-proc.c - lab/platform/proc with real child processes: exit codes, the three
  * pipes, exec failures, signals, timeouts, children that ignore SIGTERM, fork
  * grandchildren or flood their output, the environment, the working directory,
  * cancellation and the cleanup hooks.
@@ -23,7 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "lab/core/proc.h"
+#include "lab/platform/proc.h"
 
 static double
 now_s(void)

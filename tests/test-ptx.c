@@ -6,8 +6,8 @@
 #include <criterion/parameterized.h>
 #include <string.h>
 
-#include "lab/core/buf.h"
-#include "lab/core/ptx.h"
+#include "lab/util/buf.h"
+#include "lab/build/ptx.h"
 
 static char *
 read_ptx(const char *name)

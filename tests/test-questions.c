@@ -9,9 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lab/core/buf.h"
-#include "lab/core/catalog.h"
-#include "lab/core/questions.h"
+#include "lab/util/buf.h"
+#include "lab/catalog/catalog.h"
+#include "lab/catalog/questions.h"
 
 Test(questions, every_chapter_has_valid_questions)
 {

@@ -7,9 +7,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lab/core/buf.h"
-#include "lab/core/proc.h"
-#include "lab/core/resusage.h"
+#include "lab/util/buf.h"
+#include "lab/platform/proc.h"
+#include "lab/build/resusage.h"
 
 static void
 parse_file(const char *path, lab_resusage *r)

@@ -9,10 +9,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lab/core/buf.h"
-#include "lab/core/proc.h"
-#include "lab/core/sass.h"
-#include "lab/core/toolchain.h"
+#include "lab/util/buf.h"
+#include "lab/platform/proc.h"
+#include "lab/build/sass.h"
+#include "lab/build/toolchain.h"
 
 static void
 parse_sass_file(const char *path, lab_listing *l)

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lab/core/buf.h"
+#include "lab/util/buf.h"
 #include "tests/sim-test.h"
 #include "tests/sim/conformance-edges.h"
 

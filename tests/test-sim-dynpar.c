@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lab/core/buf.h"
+#include "lab/util/buf.h"
 #include "lab/sim/sim.h"
 #include "tests/sim-test.h"
 

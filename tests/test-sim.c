@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lab/core/buf.h"
+#include "lab/util/buf.h"
 #include "lab/sim/sim.h"
 #include "tests/sim-test.h"
 

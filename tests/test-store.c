@@ -1,5 +1,5 @@
 /*
- * test-store.c - lab/core/store against real SQLite files.
+ * test-store.c - lab/grade/store against real SQLite files.
  *
  * Every test gets a fresh directory (mkdtemp) with its own HOME and
  * XDG_DATA_HOME inside it and no CUDALAB_DB, so nothing touches the user's
@@ -8,7 +8,7 @@
  * through the store and with sqlite3 directly (row counts, PRAGMA
  * integrity_check).
  */
-#include "lab/core/store.h"
+#include "lab/grade/store.h"
 
 #include <criterion/criterion.h>
 

@@ -11,8 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "lab/core/buf.h"
-#include "lab/core/toolchain.h"
+#include "lab/util/buf.h"
+#include "lab/build/toolchain.h"
 
 static char tmp[] = "/tmp/test-toolchain-XXXXXX";
 static lab_toolchain *tc;

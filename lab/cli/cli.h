@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "lab/core/lab.h"
+#include "lab/grade/lab.h"
 
 #define LAB_EXIT_OK 0
 #define LAB_EXIT_VERDICT 1

@@ -2,13 +2,13 @@
  * cmd-batch.c - `cudalab batch EXERCISE SUBMISSION... [--jobs N] [--out DIR]
  * [--from LIST] [--format gradescope] [--force] [--no-sandbox]
  * [--slurm [--partition P] [--gres G] [--chunk K] [--dry-run] [--wait]]`:
- * grade a class (lab/core/batch.h), here or on Slurm (lab/core/slurm.h).
+ * grade a class (lab/batch/batch.h), here or on Slurm (lab/batch/slurm.h).
  * A progress bar with ETA on a terminal, one plain line per submission
  * otherwise.
  */
 #include "lab/cli/cli.h"
-#include "lab/core/batch.h"
-#include "lab/core/slurm.h"
+#include "lab/batch/batch.h"
+#include "lab/batch/slurm.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -1,10 +1,10 @@
 /*
  * cmd-calibrate.c - `cudalab calibrate [EXERCISE... | --all]`: grade each
  * reference solution on the GPU in use and store this GPU's thresholds
- * (lab/core/calib.h), keyed by device name and clocks.  Needs a GPU.
+ * (lab/grade/calib.h), keyed by device name and clocks.  Needs a GPU.
  */
 #include "lab/cli/cli.h"
-#include "lab/core/calib.h"
+#include "lab/grade/calib.h"
 
 #include <string.h>
 #include <time.h>

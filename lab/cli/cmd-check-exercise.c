@@ -1,10 +1,10 @@
 /*
  * cmd-check-exercise.c - `cudalab check-exercise EXERCISE... | --all`: the
- * author's check of an exercise (lab/core/excheck.h); every problem as
+ * author's check of an exercise (lab/grade/excheck.h); every problem as
  * "file:line: message", then one summary line.  Exit 0 when nothing failed.
  */
 #include "lab/cli/cli.h"
-#include "lab/core/excheck.h"
+#include "lab/grade/excheck.h"
 
 #include <string.h>
 

@@ -1,14 +1,14 @@
 /*
  * cmd-demo.c - `cudalab demo CHAPTER [--json] [--save FILE]`: run a chapter's
  * demo on the GPU and print what it measured (--save also keeps the report), laid out by
- * lab/core/demotext.h (the menu's demo view uses the same layout); here its styles become terminal
- * colours, the heat map's shades background colours.  Predictions given with `cudalab predict`
- * that the demo measures are then judged, stored and shown, as in the menu.
+ * lab/report/demotext.h (the menu's demo view uses the same layout); here its styles become
+ * terminal colours, the heat map's shades background colours.  Predictions given with `cudalab
+ * predict` that the demo measures are then judged, stored and shown, as in the menu.
  */
 #include "lab/cli/cli.h"
-#include "lab/core/demo.h"
-#include "lab/core/demotext.h"
-#include "lab/core/predict.h"
+#include "lab/instruments/demo.h"
+#include "lab/report/demotext.h"
+#include "lab/instruments/predict.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,10 +1,10 @@
 /*
- * cmd-doctor.c - `cudalab doctor [--json]`: every check of lab/core/doctor
+ * cmd-doctor.c - `cudalab doctor [--json]`: every check of lab/instruments/doctor
  * with its fix.  Exit status: 0 the lab can grade on the GPU, 1 only on the
  * simulator, 2 not at all.
  */
 #include "lab/cli/cli.h"
-#include "lab/core/doctor.h"
+#include "lab/instruments/doctor.h"
 
 #include <cJSON.h>
 #include <stdlib.h>

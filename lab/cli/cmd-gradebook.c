@@ -4,7 +4,7 @@
  * tasks of a Slurm array).
  */
 #include "lab/cli/cli.h"
-#include "lab/core/batch.h"
+#include "lab/batch/batch.h"
 
 #include <string.h>
 

@@ -1,10 +1,10 @@
 /*
  * cmd-inspect.c - `cudalab inspect EXERCISE [FILE] [--gpu sm_XY] [--ptx|--summary]
  * [--diff OTHER|--previous] [--json]`: what the compiler made of a kernel
- * (lab/core/inspect.h), and how two attempts differ.  Needs no GPU.
+ * (lab/instruments/inspect.h), and how two attempts differ.  Needs no GPU.
  */
 #include "lab/cli/cli.h"
-#include "lab/core/inspect.h"
+#include "lab/instruments/inspect.h"
 
 #include <cJSON.h>
 #include <limits.h>

@@ -1,10 +1,10 @@
 /*
  * cmd-new-exercise.c - `cudalab new-exercise CHAPTER/NAME --family FAMILY
- * [--like CHAPTER/OTHER]`: scaffold an exercise (lab/core/scaffold.h) and
+ * [--like CHAPTER/OTHER]`: scaffold an exercise (lab/catalog/scaffold.h) and
  * say what to fill in.
  */
 #include "lab/cli/cli.h"
-#include "lab/core/scaffold.h"
+#include "lab/catalog/scaffold.h"
 
 #include <string.h>
 #include <unistd.h>

@@ -1,14 +1,14 @@
 /*
  * cmd-predict.c - `cudalab predict CHAPTER [QUESTION ANSWER] [--json]`: the
- * chapter's "predict before you run" questions (lab/core/questions.h); with an
+ * chapter's "predict before you run" questions (lab/catalog/questions.h); with an
  * answer, whether it held and why.  Questions whose answer is "measured" are
  * decided by the run they name (`cudalab demo CHAPTER` judges the ones its
  * demo measures).  Every answer goes to the store, as the menu's do, and
  * counts in the chapter's score.
  */
 #include "lab/cli/cli.h"
-#include "lab/core/predict.h"
-#include "lab/core/questions.h"
+#include "lab/instruments/predict.h"
+#include "lab/catalog/questions.h"
 
 #include <cJSON.h>
 #include <stdlib.h>

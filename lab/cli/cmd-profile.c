@@ -1,10 +1,10 @@
 /*
  * cmd-profile.c - `cudalab profile EXERCISE [FILE] [--json]`: the chapter's
  * hardware counters for the student's kernel, the previous step and the
- * reference, from one run under Nsight Compute (lab/core/profile.h).
+ * reference, from one run under Nsight Compute (lab/instruments/profile.h).
  */
 #include "lab/cli/cli.h"
-#include "lab/core/profile.h"
+#include "lab/instruments/profile.h"
 
 #include <cJSON.h>
 #include <stdlib.h>

@@ -7,8 +7,8 @@
  * table; the man page and the shell completions are generated from it.
  */
 #include "lab/cli/cli.h"
-#include "lab/core/proc.h"
-#include "lab/core/toolchain.h"
+#include "lab/platform/proc.h"
+#include "lab/build/toolchain.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,14 +1,14 @@
 /*
  * device-probe.c - tells the lab which GPU the drivers see, or precisely why
  * none: `device-probe --report-fd 3 --probe [--backend cuda|sim]` writes a
- * report (common/report.h) whose status is "ok" with the device, or "no_gpu"
+ * report (lab/harness/report.h) whose status is "ok" with the device, or "no_gpu"
  * with the reason.  For the cuda backend the report also carries
  *   "driver": {"found": bool, "version": 13000, "library": "/usr/lib/.../libcuda.so.1"}
  * (the library's error when it is not found), also when no device opens, so
  * that `cudalab doctor` can compare the driver with the toolkit.  The lab
  * itself never loads the CUDA driver; this child does.
  */
-#include "common/driver.h"
+#include "lab/harness/driver.h"
 
 #include <dlfcn.h>
 #include <link.h>

@@ -13,13 +13,13 @@
  * multiples of 32 and not) and each size of the exercise taken as bytes of
  * dynamic shared memory, the driver reads the kernel's registers and static
  * shared memory and asks cuOccupancyMaxActiveBlocksPerMultiprocessor; the
- * student's function, run in a child process of its own (common/host.h), must
+ * student's function, run in a child process of its own (lab/harness/host.h), must
  * give the same number for every configuration.  Needs a GPU for the
  * reference numbers: without one the report says no_gpu.
  */
-#include "common/driver.h"
-#include "common/host.h"
-#include "common/report.h"
+#include "lab/harness/driver.h"
+#include "lab/harness/host.h"
+#include "lab/harness/report.h"
 
 #include <stdio.h>
 #include <stdlib.h>

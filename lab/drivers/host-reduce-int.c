@@ -5,15 +5,15 @@
  *
  * the notes' CPU oracle, written by the student.  The function may overwrite
  * data[0..size) and returns the sum of its size elements (32-bit wrap-around,
- * as the GPU adds).  It runs in a child process of its own (common/host.h);
+ * as the GPU adds).  It runs in a child process of its own (lab/harness/host.h);
  * data lives in memory shared with the driver, followed by a guard zone that
  * must stay untouched.  Graded on correctness: each size once for the student
  * and once for the reference.
  */
-#include "common/driver.h"
-#include "common/host.h"
-#include "common/report.h"
-#include "common/rng.h"
+#include "lab/harness/driver.h"
+#include "lab/harness/host.h"
+#include "lab/harness/report.h"
+#include "lab/harness/rng.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -26,7 +26,7 @@
 
 typedef int (*reduce_fn)(int *data, int size);
 
-/* The report's error stage for each outcome (lab/core/grade.c maps it to a verdict). */
+/* The report's error stage for each outcome (lab/grade/policy.c maps it to a verdict). */
 static const char *const stage_of[LAB_HOST_STATUS_COUNT] = {
     [LAB_HOST_OK] = "run",
     [LAB_HOST_NO_FUNCTION] = "load",

@@ -16,9 +16,9 @@
  * poison.  Timing: student, baseline and reference interleaved (8n bytes:
  * one 4-byte field read, one written).
  */
-#include "common/choose.h"
-#include "common/driver.h"
-#include "common/rng.h"
+#include "lab/harness/choose.h"
+#include "lab/harness/driver.h"
+#include "lab/harness/rng.h"
 
 #include <stdint.h>
 #include <stdio.h>

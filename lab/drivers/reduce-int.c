@@ -3,7 +3,7 @@
  *
  *     __global__ void K(int *g_idata, int *g_odata, unsigned int n)
  *
- * Two launch shapes share the signature (common/driver.h lab_shape):
+ * Two launch shapes share the signature (lab/harness/driver.h lab_shape):
  *  - partials (the notes' ladder, Neighbored ... CompleteUnroll): grid =
  *    ceil(n / (block * unroll)); block b reduces the elements
  *    [b*block*unroll, (b+1)*block*unroll) of g_idata (in place, it may
@@ -21,9 +21,9 @@
  * untouched.  The CPU baseline is the notes' recursiveReduce (made correct
  * for any n).
  */
-#include "common/driver.h"
-#include "common/report.h"
-#include "common/rng.h"
+#include "lab/harness/driver.h"
+#include "lab/harness/report.h"
+#include "lab/harness/rng.h"
 
 #include <stdint.h>
 #include <stdio.h>

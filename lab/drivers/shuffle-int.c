@@ -14,9 +14,9 @@
  * a guard zone after it that must stay poisoned, src padded with poison past
  * n.  Timing: student, baseline and reference interleaved (8n bytes moved).
  */
-#include "common/choose.h"
-#include "common/driver.h"
-#include "common/rng.h"
+#include "lab/harness/choose.h"
+#include "lab/harness/driver.h"
+#include "lab/harness/rng.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -9,13 +9,13 @@
  * lab_demo_run_chapter; `c` cancels it, its children killed).  When it ends,
  * the answers still undecided are judged by its report
  * (lab_question_judge_demo) and the view shows the report laid out by
- * lab/core/demotext.h (tables, bar charts, heat maps; the same layout as
+ * lab/report/demotext.h (tables, bar charts, heat maps; the same layout as
  * `cudalab demo`), then each prediction: the answer, whether it held, what
  * was measured, and the explanation.
  */
 #include "lab/menu/menu.h"
-#include "lab/core/demotext.h"
-#include "lab/core/predict.h"
+#include "lab/report/demotext.h"
+#include "lab/instruments/predict.h"
 
 #include <curses.h>
 

@@ -17,9 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lab/core/buf.h"
-#include "lab/core/err.h"
-#include "lab/core/strvec.h"
+#include "lab/util/buf.h"
+#include "lab/util/err.h"
+#include "lab/util/strvec.h"
 
 void
 lab_doc_release(lab_doc *d)

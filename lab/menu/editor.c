@@ -6,7 +6,7 @@
  * runs the lab ignores SIGINT and SIGQUIT, as system() does.
  */
 #include "lab/menu/menu.h"
-#include "lab/core/strvec.h"
+#include "lab/util/strvec.h"
 
 #include <curses.h>
 #include <errno.h>

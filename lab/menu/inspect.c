@@ -1,6 +1,6 @@
 /*
  * inspect.c - the exercise view's Inspect action: what `cudalab inspect`
- * shows (lab/core/inspect.h), as a view you move through.
+ * shows (lab/instruments/inspect.h), as a view you move through.
  *
  * `i` builds the student's file (the starter when there is none yet) as
  * work (job.c, lab_inspect: nvcc, ptxas -v, nvdisasm), then the view shows
@@ -15,7 +15,7 @@
  * PTX and says how to get SASS.
  */
 #include "lab/menu/menu.h"
-#include "lab/core/inspect.h"
+#include "lab/instruments/inspect.h"
 
 #include <curses.h>
 #include <limits.h>

@@ -10,7 +10,7 @@
  * time, and on "done" joins the thread and calls the work's done function,
  * which shows the result, then its free function.
  *
- * Cancel: the UI sets the work's sig_atomic_t flag; lab/core/proc.c looks at
+ * Cancel: the UI sets the work's sig_atomic_t flag; lab/platform/proc.c looks at
  * it every 50 ms while it waits for nvcc, a driver or ncu, kills the child's
  * whole process group (SIGTERM, grace, SIGKILL) and reaps it, and the core
  * returns LAB_ECANCEL, so no child is left behind.  Quitting the menu during
@@ -35,7 +35,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lab/core/clock.h"
+#include "lab/util/clock.h"
 
 typedef struct job_msg {
     int done; /* 0: a stage; 1: the work returned */

@@ -14,7 +14,7 @@
  * only a verdict or a message: the lab is another process.
  */
 #include "lab/menu/menu.h"
-#include "lab/core/proc.h"
+#include "lab/platform/proc.h"
 
 #include <curses.h>
 #include <errno.h>

@@ -7,7 +7,7 @@
  * without a GPU it says which and why, and shows the simulator's figures.
  */
 #include "lab/menu/menu.h"
-#include "lab/core/profile.h"
+#include "lab/instruments/profile.h"
 
 #include <stdlib.h>
 #include <string.h>

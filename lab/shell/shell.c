@@ -4,7 +4,7 @@
  * from the table, repeat until `exit`, `quit` or end of input.
  */
 #include "lab/shell/shell.h"
-#include "lab/core/strvec.h"
+#include "lab/util/strvec.h"
 
 #include <readline/history.h>
 #include <readline/readline.h>

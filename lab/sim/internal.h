@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "lab/core/arena.h"
+#include "lab/util/arena.h"
 #include "lab/sim/sim.h"
 
 typedef enum sim_op {

@@ -29,13 +29,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "lab/core/err.h"
+#include "lab/util/err.h"
 
 typedef struct lab_sim lab_sim;
 typedef struct lab_sim_module lab_sim_module;
 
 /* Counted per executed warp instruction; "PTX-level": ptxas may restructure code.
- * Only uint64_t members: summed member by member (common/dev-sim.c). */
+ * Only uint64_t members: summed member by member (lab/harness/dev-sim.c). */
 typedef struct lab_sim_metrics {
     uint64_t warps;                                /* launched */
     uint64_t warp_insts;                           /* executed warp instructions */

@@ -16,7 +16,8 @@ E2E_SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 : "${CUDALAB_TEST_BIN:=$E2E_SRC/build/san/bin/cudalab}"
 : "${CUDALAB_DATADIR_TEST:=$E2E_SRC}"
 : "${CUDALAB_LIBEXECDIR_TEST:=$E2E_SRC/build/san/libexec/cudalab}"
-export CUDALAB_TEST_BIN CUDALAB_DATADIR_TEST CUDALAB_LIBEXECDIR_TEST
+: "${CUDALAB_KERNEL_RUN_TEST:=$E2E_SRC/build/san/tools/kernel-run}"
+export CUDALAB_TEST_BIN CUDALAB_DATADIR_TEST CUDALAB_LIBEXECDIR_TEST CUDALAB_KERNEL_RUN_TEST
 # shellcheck disable=SC2034 # for the tests
 FIXTURES=$E2E_SRC/tests/fixtures
 

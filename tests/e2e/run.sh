@@ -18,6 +18,7 @@ src=$(cd "$here/../.." && pwd)
 export CUDALAB_TEST_BIN=${CUDALAB_TEST_BIN:-$src/build/san/bin/cudalab}
 export CUDALAB_DATADIR_TEST=${CUDALAB_DATADIR_TEST:-$src}
 export CUDALAB_LIBEXECDIR_TEST=${CUDALAB_LIBEXECDIR_TEST:-$src/build/san/libexec/cudalab}
+export CUDALAB_KERNEL_RUN_TEST=${CUDALAB_KERNEL_RUN_TEST:-$src/build/san/tools/kernel-run}
 limit=${E2E_TEST_TIMEOUT:-120}
 
 for f in "$CUDALAB_TEST_BIN" "$CUDALAB_LIBEXECDIR_TEST/device-probe" \

@@ -9,7 +9,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 src=$CUDALAB_DATADIR_TEST
-run_tool=$CUDALAB_LIBEXECDIR_TEST/kernel-run
+run_tool=$CUDALAB_KERNEL_RUN_TEST
 files=$("$E2E_SRC/tests/sim-corpus.sh" "$src")
 [ -n "$files" ]
 check "the corpus lists kernel files" $?

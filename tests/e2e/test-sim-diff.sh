@@ -33,7 +33,7 @@ for fx in "${files[@]}"; do
     nvcc -ptx -arch=compute_75 -O3 -lineinfo -o "$ptx" "$CUDALAB_DATADIR_TEST/$src"
     check "$src: builds" $?
     read -r n block seed < <(python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(j["n"], j["block"], j["seed"])' "$fx")
-    CUDALAB_SIM_THREADS=2 timeout 300 "$CUDALAB_LIBEXECDIR_TEST/kernel-run" --backend sim --n "$n" \
+    CUDALAB_SIM_THREADS=2 timeout 300 "$CUDALAB_KERNEL_RUN_TEST" --backend sim --n "$n" \
         --block "$block" --seed "$seed" "$ptx" >"$T/sim.json" 2>"$T/sim.err"
     python3 - "$fx" "$T/sim.json" "$src" >"$T/verdicts" <<'PY'
 import json, struct, sys

@@ -21,7 +21,7 @@ set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:-${OUT:+$OUT/sim-diff}}
 out=${out:-$root/tests/fixtures/sim-diff}
-tool=$root/build/libexec/cudalab/kernel-run
+tool=$root/build/tools/kernel-run
 N=${SIM_DIFF_N:-4096} BLOCK=${SIM_DIFF_BLOCK:-256} SEED=${SIM_DIFF_SEED:-1}
 # SIM_DIFF_BACKEND=sim records with the simulator itself: only to test this script and the
 # comparison without a GPU, never for fixtures

@@ -1,0 +1,88 @@
+/*
+ * batch.h - grading a class's submissions into a gradebook (`cudalab batch`).
+ *
+ * A submission is a .cu file (the student id is its name without .cu) or a
+ * directory (the id is the directory's name; the file is <exercise name>.cu
+ * in it, or its only .cu).  Each is copied to a private folder
+ * <out>/.work/<id>/ and graded by a child `cudalab grade ... --json` (the
+ * program in opts.self), so a submission that crashes, hangs or floods harms
+ * only its own child.  Up to opts.jobs children run at once: their compiles
+ * run in parallel, their GPU runs one at a time per GPU through the device
+ * lock every grading takes (lab/platform/devlock.h).  Under opts.sandbox the
+ * children grade under bubblewrap (CUDALAB_SANDBOX=on).
+ *
+ * Crash safety: each graded submission is written at once to
+ * <out>/results/<id>.json (atomically); the gradebook is rebuilt from the
+ * results, every few submissions and at the end, also atomically.  Killing a
+ * batch loses at most the submissions under way; running it again skips every
+ * submission whose result has the same content hash (unless opts.force);
+ * a submission that could not be read is looked at again every time.
+ *
+ * Gradebook (lab_gradebook_write, also `cudalab gradebook merge`):
+ *   gradebook.csv   student, exercise, verdict, points, max_points, median_us,
+ *                   speedup, fraction_of_reference, flags, content_hash
+ *                   (RFC 4180: a header row, CRLF, quotes where needed, UTF-8;
+ *                   numbers plain, empty where there is none; a text a
+ *                   spreadsheet would read as a formula, number, date or
+ *                   boolean -- "=x", "007" -- written as ="..." so it opens as
+ *                   the text)
+ *   gradebook.json  {"version":1, "exercise", "submissions":[every result, with
+ *                   the grader's whole report, compiler log and flags]}
+ *   gradescope/<id>/results.json   with opts.gradescope
+ * Flags (a reason each; they never change a verdict, a person reads them):
+ *   identical        the same code (comments and blanks aside) as other students
+ *   ignores-input    the kernel never loads from global memory
+ *   reads-clock      the kernel reads %globaltimer or %clock
+ *   device-launch    the kernel launches kernels or calls outside functions
+ *   below-copy-floor faster than a device-to-device copy of its input measured in the same run
+ *   beyond-reference speedup more than 1.5x the reference's
+ */
+#ifndef LAB_BATCH_BATCH_H
+#define LAB_BATCH_BATCH_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "lab/grade/lab.h"
+
+typedef struct lab_batch_progress {
+    size_t done; /* graded or skipped so far */
+    size_t total;
+    size_t skipped;      /* already graded with the same content */
+    const char *student; /* the one just finished */
+    const char *verdict;
+    double elapsed_s; /* since the batch started */
+    double eta_s;     /* estimated seconds left; < 0 when unknown */
+} lab_batch_progress;
+
+typedef struct lab_batch_opts {
+    const char *exercise;
+    const char *const *subs; /* submission paths */
+    size_t nsubs;
+    const char *out;  /* output folder, created */
+    const char *self; /* the cudalab program graders run */
+    int jobs;         /* children at once, >= 1 */
+    bool force;       /* grade again what was graded */
+    bool sandbox;     /* children grade under bubblewrap */
+    bool gradescope;  /* also gradescope/<id>/results.json */
+    void (*on_progress)(const lab_batch_progress *p, void *arg); /* serialized; may be NULL */
+    void *arg;
+    const volatile sig_atomic_t *cancel;
+} lab_batch_opts;
+
+typedef struct lab_batch_summary {
+    size_t graded;
+    size_t skipped;
+    size_t passed;
+    size_t flagged;
+    double elapsed_s;
+} lab_batch_summary;
+
+int lab_batch_run(lab *l, const lab_batch_opts *opts, lab_batch_summary *out, lab_err *err);
+/* Rebuild out/gradebook.{csv,json} from the results/ of every dir (the batch's own out, or the
+ * parts of a Slurm array); flags that compare students are computed here. */
+int lab_gradebook_write(const char *out, const char *const *dirs, size_t ndirs, bool gradescope,
+                        size_t *flagged, lab_err *err);
+
+#endif

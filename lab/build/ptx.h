@@ -1,0 +1,33 @@
+/*
+ * ptx.h - what the core reads in a module's PTX text without simulating it:
+ * the kernels it defines (demangled for messages) and the exercise's
+ * constraints ("forbid atom", "require shfl.sync"), checked per instruction.
+ */
+#ifndef LAB_BUILD_PTX_H
+#define LAB_BUILD_PTX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "lab/util/buf.h"
+#include "lab/util/err.h"
+
+/* Does the PTX define an entry with this mangled name? */
+bool lab_ptx_has_entry(const char *ptx, const char *mangled);
+/* Appends the demangled signatures of every entry, comma-separated, to out. */
+int lab_ptx_list_entries(const char *ptx, lab_buf *out);
+/* The mangled name of `void name(params)` for a family's parameter code,
+ * e.g. ("reduceNeighbored", "PiS_j") -> "_Z16reduceNeighboredPiS_j". */
+int lab_ptx_mangle(const char *name, const char *param_code, lab_buf *out);
+
+/* Checks each constraint; on the first violation returns 1 and describes it in
+ * why ("uses atom (PTX line 40: atom.global.add.u32 ...), which this exercise forbids").
+ * A constraint's target is one or more alternatives joined by '|', each
+ *   an opcode prefix ending at a dot:  atom, shfl.sync, bar.warp.sync
+ *   a special register read:           %ntid (blockDim), %laneid
+ *   loop:                              a branch back to an earlier label
+ * 0 when all hold; LAB_EINVAL for a malformed constraint. */
+int lab_ptx_check_constraints(const char *ptx, const char *const *constraints, size_t n,
+                              lab_buf *why, lab_err *err);
+
+#endif

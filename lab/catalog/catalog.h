@@ -1,0 +1,148 @@
+/*
+ * catalog.h - the chapters and exercises found under <datadir>/exercises.
+ *
+ * Layout read by lab_catalog_load:
+ *   exercises/<chapter>/chapter.ini             [chapter] title, order, text (docs/<chapter>.md)
+ *   exercises/<chapter>/<exercise>/exercise.ini  the manifest (keys below)
+ * Manifests are read with libinih.  A broken manifest or chapter file is not a
+ * failure of the load: it becomes a problem "file:line: message" (line 0 when
+ * the problem is not on one line) and the rest of the catalog still loads.
+ * lab_catalog_load fails only when the exercises directory cannot be read or
+ * memory runs out.
+ *
+ * Ownership: the catalog owns every chapter, exercise and string it hands out
+ * (one arena, freed by lab_catalog_free); pointers stay valid until then.
+ *
+ * Manifest keys (section [exercise]):
+ *   format      the manifest's format version: 1 (check-exercise wants it)  default 0
+ *   id          chapter/name; must match the directory            required
+ *   chapter     the chapter directory's name                        required
+ *   order       integer, position within the chapter               default 0
+ *   title       one line                                            required
+ *   kernel      the kernel's name, e.g. reduceNeighboredLess        required
+ *   family      signature family = driver program, e.g. reduce-int  required
+ *   starter     file, relative to the exercise dir                  default starter.cu
+ *   solution    file, relative to the data dir                      required
+ *   baseline    "cpu", or the id of the exercise whose solution is the step before   required
+ *   sizes       comma-separated input sizes; "1<<24" allowed        required
+ *   timing_sizes  subset of sizes timed for speed, or "none" (graded on
+ *               correctness alone)                                  default the largest size
+ *   block       threads per block, or a list of block shapes the kernel is graded on,
+ *               each "X", "XxY" or "XxYxZ" (at most 1024 threads, 16 shapes), e.g.
+ *               "40x2, 8x4x2, 128"; timing uses the first                default 256
+ *   unroll      elements per thread folded before the tree          default 1
+ *   build_timeout, run_timeout   seconds                            default 120, 60
+ *   min_speedup                 over the baseline, e.g. 1.10        default 1.10
+ *   min_fraction_of_reference   e.g. 0.85                           default 0
+ *   points      integer                                            default 10
+ *   constraints comma-separated PTX checks, e.g. "forbid atom, require shfl.sync"
+ *   hints       file, relative to the exercise dir; hints are its "## " sections  default hints.md
+ *   instantiate a C++ line appended after the student's file (templates)  if present
+ *   entry       the kernel's exact (mangled) entry name, for templates    default from
+ * kernel+family task        file, relative to the exercise dir                     default task.md
+ *   kind        "device": a kernel; "host": a host function the driver calls in a child process
+ *                                                                       default device
+ *   output      "partials": one sum per block in g_odata; "total": the kernel adds the whole sum
+ *               into g_odata[0] (zeroed before each run)                default partials
+ *   grid_per_sm blocks per SM for kernels with a grid-stride loop; 0: the grid covers n
+ *                                                                       default 0
+ *   timing_sizes = none: graded on correctness alone
+ *   choose_block "true": the student's file picks the block shape (a __device__ variable
+ *               chosenBlock, lab/harness/choose.h); `block` lists the shapes the driver sweeps,
+ *               and the grade is whether the choice is within noise of the fastest  default false
+ *   rdc         "true": relocatable device code linked with the CUDA device runtime, for
+ *               kernels that launch kernels (dynamic parallelism)   default false
+ *
+ * Chapter keys (exercises/<chapter>/chapter.ini, section [chapter]):
+ *   title, order, text (docs/<chapter>.md)
+ *   demo        the chapter's demo driver program (`cudalab demo CHAPTER`)   default none
+ *   demo_sim    "true": the demo measures nothing a clock is needed for, so with no GPU it
+ *               runs on the PTX simulator                                    default false
+ */
+#ifndef LAB_CATALOG_CATALOG_H
+#define LAB_CATALOG_CATALOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "lab/util/err.h"
+
+typedef enum lab_kind { LAB_KIND_DEVICE, LAB_KIND_HOST, LAB_KIND_COUNT } lab_kind;
+typedef enum lab_output { LAB_OUTPUT_PARTIALS, LAB_OUTPUT_TOTAL, LAB_OUTPUT_COUNT } lab_output;
+
+#define LAB_MAX_BLOCK_SHAPES 16
+
+typedef struct lab_block_shape {
+    unsigned x, y, z;
+} lab_block_shape;
+
+typedef struct lab_exercise {
+    int format;          /* manifest format version (1), 0 when the manifest does not say */
+    const char *id;      /* "reduction/neighbored-less" */
+    const char *chapter; /* "reduction" */
+    const char *name;    /* "neighbored-less" */
+    int order;
+    const char *title;
+    const char *kernel;   /* "reduceNeighboredLess" */
+    const char *family;   /* "reduce-int" */
+    const char *dir;      /* the exercise directory */
+    const char *manifest; /* path of exercise.ini */
+    const char *starter;  /* absolute or datadir-based path */
+    const char *solution;
+    const char *task;     /* task.md path */
+    const char *baseline; /* "cpu" or an exercise id */
+    const unsigned long *sizes;
+    size_t nsizes;
+    const unsigned long *timing_sizes;
+    size_t ntiming_sizes;
+    unsigned block;                /* threads of the first shape */
+    const lab_block_shape *blocks; /* the block shapes, at least one */
+    size_t nblocks;
+    unsigned unroll;
+    double build_timeout_s;
+    double run_timeout_s;
+    double min_speedup;
+    double min_fraction_of_reference;
+    int points;
+    const char *const *constraints; /* each "forbid X" or "require X" */
+    size_t nconstraints;
+    const char *const *hints; /* hint texts (Markdown) */
+    size_t nhints;
+    const char *instantiate; /* NULL when none */
+    const char *entry;       /* NULL: mangled from kernel and the family */
+    lab_kind kind;
+    lab_output output;
+    unsigned grid_per_sm; /* 0: grid = ceil(n / (block * unroll)) */
+    bool rdc;             /* build with -rdc=true and link libcudadevrt */
+    bool choose_block;    /* graded on the block shape chosenBlock names (lab/harness/choose.h) */
+} lab_exercise;
+
+typedef struct lab_chapter {
+    const char *id; /* directory name, "reduction" */
+    const char *title;
+    int order;
+    const char *text;                     /* chapter text path (docs/<id>.md), NULL if absent */
+    const char *demo;                     /* demo driver name, NULL if none */
+    bool demo_sim;                        /* the demo runs on the simulator when there is no GPU */
+    const lab_exercise *const *exercises; /* sorted by order, then id */
+    size_t nexercises;
+} lab_chapter;
+
+typedef struct lab_catalog lab_catalog;
+
+int lab_catalog_load(const char *datadir, lab_catalog **out, lab_err *err);
+void lab_catalog_free(lab_catalog *cat);
+
+size_t lab_catalog_chapter_count(const lab_catalog *cat);
+const lab_chapter *lab_catalog_chapter(const lab_catalog *cat, size_t i); /* sorted by order */
+size_t lab_catalog_exercise_count(const lab_catalog *cat);
+const lab_exercise *lab_catalog_exercise(const lab_catalog *cat, size_t i); /* chapter, order */
+const lab_exercise *lab_catalog_find(const lab_catalog *cat, const char *id);
+
+/* "40x2", "8x4x2", "512": the shape as a manifest writes it, into buf. */
+void lab_block_shape_format(const lab_block_shape *s, char *buf, size_t size);
+
+size_t lab_catalog_problem_count(const lab_catalog *cat);
+const char *lab_catalog_problem(const lab_catalog *cat, size_t i); /* "file:line: message" */
+
+#endif

@@ -1,0 +1,278 @@
+/*
+ * questions.c - the prediction questions' file (see questions.h).
+ */
+#include "lab/catalog/questions.h"
+#include "lab/util/inifile.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+struct parse {
+    lab_inifile ini;
+    char last[256]; /* "section\nname" of the last key: libinih repeats it for continuation lines */
+    lab_questions *q;
+    lab_err *err;
+    int rc;
+};
+
+static int
+bad(struct parse *ps, const char *fmt, const char *arg)
+{
+    char msg[256];
+
+    snprintf(msg, sizeof(msg), fmt, arg);
+    return ps->rc = lab_err_set(ps->err, LAB_EPARSE, "%s:%d: %s", ps->q->path, ps->ini.line, msg);
+}
+
+static lab_question *
+question(struct parse *ps, const char *id)
+{
+    lab_question *v;
+
+    for (size_t i = 0; i < ps->q->n; i++)
+        if (!strcmp(ps->q->v[i].id, id))
+            return &ps->q->v[i];
+    if (!(v = realloc(ps->q->v, (ps->q->n + 1) * sizeof(*v))))
+        return NULL;
+    ps->q->v = v;
+    v = memset(&v[ps->q->n], 0, sizeof(*v));
+    v->tolerance = 0.1;
+    v->line = ps->ini.line;
+    if (!(v->id = strdup(id)))
+        return NULL;
+    ps->q->n++;
+    return v;
+}
+
+static int
+set_choices(struct parse *ps, lab_question *q, const char *value)
+{
+    const char *p = value;
+
+    while (*p) {
+        size_t len = strcspn(p, "|");
+        const char *e = p + len;
+        while (len && isspace((unsigned char)*p))
+            p++, len--;
+        while (len && isspace((unsigned char)p[len - 1]))
+            len--;
+        if (!len)
+            return bad(ps, "an empty choice in '%s'", value);
+        if (q->nchoices == LAB_QUESTION_CHOICES_MAX)
+            return bad(ps, "more than 8 choices in '%s'", value);
+        if (!(q->choices[q->nchoices++] = strndup(p, len)))
+            return ps->rc = lab_err_set(ps->err, LAB_ENOMEM, "out of memory");
+        p = *e ? e + 1 : e;
+    }
+    return 0;
+}
+
+static int
+on_key(void *user, const char *section, const char *name, const char *value)
+{
+    struct parse *ps = user;
+    lab_question *q;
+    char **field = NULL;
+
+    if (ps->rc < 0)
+        return 0;
+    if (!strcmp(section, "questions")) {
+        if (strcmp(name, "version"))
+            return bad(ps, "unknown key '%s' in [questions]", name), 0;
+        ps->q->version = atoi(value);
+        return 1;
+    }
+    if (strncmp(section, "question ", 9) || !section[9])
+        return bad(ps, "unknown section '%s' (want [questions] or [question ID])", section), 0;
+    if (!(q = question(ps, section + 9)))
+        return ps->rc = lab_err_set(ps->err, LAB_ENOMEM, "out of memory"), 0;
+    if (!strcmp(name, "kind")) {
+        if (!strcmp(value, "choice"))
+            q->kind = LAB_QUESTION_CHOICE;
+        else if (!strcmp(value, "number"))
+            q->kind = LAB_QUESTION_NUMBER;
+        else
+            return bad(ps, "kind must be choice or number, not '%s'", value), 0;
+    } else if (!strcmp(name, "choices")) {
+        return set_choices(ps, q, value) == 0;
+    } else if (!strcmp(name, "tolerance")) {
+        char *end;
+        q->tolerance = strtod(value, &end);
+        if (*end || q->tolerance < 0)
+            return bad(ps, "tolerance must be a number >= 0, not '%s'", value), 0;
+    } else if (!strcmp(name, "prompt")) {
+        field = &q->prompt;
+    } else if (!strcmp(name, "answer")) {
+        field = &q->answer;
+    } else if (!strcmp(name, "measure")) {
+        field = &q->measure;
+    } else if (!strcmp(name, "exercise")) {
+        field = &q->exercise;
+    } else if (!strcmp(name, "explain")) {
+        field = &q->explain;
+    } else {
+        return bad(ps, "unknown key '%s'", name), 0;
+    }
+    if (field) {
+        char key[256], *joined = NULL;
+        /* an indented line continues the value (inih's multi-line values) */
+        snprintf(key, sizeof(key), "%s\n%s", section, name);
+        if (*field && !strcmp(key, ps->last) && asprintf(&joined, "%s %s", *field, value) < 0)
+            joined = NULL, value = NULL;
+        free(*field);
+        *field = joined ? joined : value ? strdup(value) : NULL;
+        snprintf(ps->last, sizeof(ps->last), "%s", key);
+        if (!*field)
+            return ps->rc = lab_err_set(ps->err, LAB_ENOMEM, "out of memory"), 0;
+    }
+    return 1;
+}
+
+static bool
+is_number(const char *s, double *v)
+{
+    char *end;
+
+    errno = 0;
+    *v = strtod(s, &end);
+    return s[0] && !*end && !errno && isfinite(*v);
+}
+
+static int
+check_question(const lab_questions *qs, const lab_question *q, lab_err *err)
+{
+    double v;
+    bool found = false;
+
+    if (!q->prompt || !*q->prompt || !q->explain || !*q->explain || !q->answer)
+        return lab_err_set(err, LAB_EPARSE, "%s:%d: question '%s' needs prompt, answer and explain",
+                           qs->path, q->line, q->id);
+    if (q->kind == LAB_QUESTION_CHOICE) {
+        if (q->nchoices < 2)
+            return lab_err_set(err, LAB_EPARSE, "%s:%d: question '%s' needs two or more choices",
+                               qs->path, q->line, q->id);
+        for (size_t i = 0; i < q->nchoices; i++)
+            found |= !strcmp(q->choices[i], q->answer);
+        if (!found && strcmp(q->answer, "measured"))
+            return lab_err_set(err, LAB_EPARSE,
+                               "%s:%d: question '%s': answer '%s' is not one of its choices",
+                               qs->path, q->line, q->id, q->answer);
+    } else if (q->nchoices || (!is_number(q->answer, &v) && strcmp(q->answer, "measured"))) {
+        return lab_err_set(err, LAB_EPARSE,
+                           "%s:%d: question '%s': a number question has no choices and a number "
+                           "or 'measured' as its answer",
+                           qs->path, q->line, q->id);
+    }
+    if (!strcmp(q->answer, "measured") &&
+        (!q->measure || (strncmp(q->measure, "demo ", 5) && strncmp(q->measure, "grade ", 6))))
+        return lab_err_set(err, LAB_EPARSE,
+                           "%s:%d: question '%s': a measured answer needs 'measure = demo CHAPTER' "
+                           "or 'measure = grade EXERCISE'",
+                           qs->path, q->line, q->id);
+    return 0;
+}
+
+int
+lab_questions_load(const char *path, lab_questions *out, lab_err *err)
+{
+    struct parse ps = { .q = out, .err = err };
+    int rc;
+
+    memset(out, 0, sizeof(*out));
+    if (!(out->path = strdup(path)))
+        return lab_err_set(err, LAB_ENOMEM, "out of memory");
+    if ((rc = lab_inifile_parse(path, &ps.ini, on_key, &ps, err)) < 0 && ps.rc == 0)
+        goto fail;
+    if (ps.rc < 0) {
+        rc = ps.rc;
+        goto fail;
+    }
+    if (rc != 0) {
+        rc = lab_err_set(err, LAB_EPARSE, "%s:%d: not an INI line", path, rc);
+        goto fail;
+    }
+    for (size_t i = 0; i < out->n; i++)
+        if ((rc = check_question(out, &out->v[i], err)) < 0)
+            goto fail;
+    return 0;
+fail:
+    lab_questions_release(out);
+    return rc;
+}
+
+int
+lab_questions_check(const lab_questions *q, const char *chapter, const lab_catalog *cat,
+                    lab_err *err)
+{
+    if (q->version != LAB_QUESTIONS_VERSION)
+        return lab_err_set(err, LAB_EPARSE, "%s:0: needs 'version = %d' in [questions]", q->path,
+                           LAB_QUESTIONS_VERSION);
+    if (q->n < LAB_QUESTIONS_MIN)
+        return lab_err_set(err, LAB_EPARSE,
+                           "%s:0: a chapter asks at least %d questions, this has %zu", q->path,
+                           LAB_QUESTIONS_MIN, q->n);
+    for (size_t i = 0; i < q->n; i++) {
+        const char *ex = q->v[i].exercise, *m = q->v[i].measure;
+        size_t clen = strlen(chapter);
+        if (ex &&
+            (strncmp(ex, chapter, clen) || ex[clen] != '/' || (cat && !lab_catalog_find(cat, ex))))
+            return lab_err_set(err, LAB_EPARSE, "%s:%d: question '%s': '%s' is no exercise of %s",
+                               q->path, q->v[i].line, q->v[i].id, ex, chapter);
+        if (cat && m && !strncmp(m, "grade ", 6) && !lab_catalog_find(cat, m + 6))
+            return lab_err_set(err, LAB_EPARSE, "%s:%d: question '%s': '%s' grades no exercise",
+                               q->path, q->v[i].line, q->v[i].id, m);
+    }
+    return 0;
+}
+
+void
+lab_questions_release(lab_questions *q)
+{
+    for (size_t i = 0; i < q->n; i++) {
+        lab_question *x = &q->v[i];
+        free(x->id);
+        free(x->prompt);
+        for (size_t c = 0; c < x->nchoices; c++)
+            free(x->choices[c]);
+        free(x->answer);
+        free(x->measure);
+        free(x->exercise);
+        free(x->explain);
+    }
+    free(q->v);
+    free(q->path);
+    memset(q, 0, sizeof(*q));
+}
+
+const lab_question *
+lab_questions_find(const lab_questions *q, const char *id)
+{
+    for (size_t i = 0; i < q->n; i++)
+        if (!strcmp(q->v[i].id, id))
+            return &q->v[i];
+    return NULL;
+}
+
+int
+lab_question_judge(const lab_question *q, const char *answer, lab_err *err)
+{
+    double want, got;
+
+    if (!strcmp(q->answer, "measured"))
+        return lab_err_set(err, LAB_ENOSYS, "'%s' is answered by the run (%s)", q->id, q->measure);
+    if (q->kind == LAB_QUESTION_CHOICE) {
+        for (size_t i = 0; i < q->nchoices; i++)
+            if (!strcasecmp(q->choices[i], answer))
+                return !strcmp(q->choices[i], q->answer);
+        return lab_err_set(err, LAB_EINVAL, "'%s' is not one of the choices", answer);
+    }
+    if (!is_number(answer, &got))
+        return lab_err_set(err, LAB_EINVAL, "'%s' is not a number", answer);
+    want = strtod(q->answer, NULL);
+    return fabs(got - want) <= q->tolerance * fabs(want) + 1e-12;
+}

@@ -1,0 +1,268 @@
+/*
+ * demo-divergence.c - the divergence chapter's demo: the notes'
+ * simpleDivergence kernels (kernels/divergence.cu) timed with CUDA events on
+ * 2^22 floats at blocks of 64 and 512, their outputs counted (mathKernel4's
+ * precedence bug shows as "all 200"), and a kernel whose branch bodies are too
+ * long to predicate, where divergence costs real time.  Its two sides do not
+ * cost the same, so the divided kernels are compared with the mean of the
+ * two uniform ones (the same work, no warp divided), not with one of them.  Branch efficiency
+ * needs Nsight Compute; without ncu on PATH the table says so.
+ */
+#include "lab/harness/demodrv.h"
+#include "lab/harness/ncu-run.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define N (1u << 22)
+
+/* expected value of c[tid]: 100 or 200 */
+typedef float (*expect_fn)(unsigned tid);
+
+static float
+by_thread(unsigned tid)
+{
+    return tid % 2 == 0 ? 100.0f : 200.0f;
+}
+
+static float
+by_warp(unsigned tid)
+{
+    return (tid / 32) % 2 == 0 ? 100.0f : 200.0f;
+}
+
+static float
+always_200(unsigned tid)
+{
+    (void)tid;
+    return 200.0f;
+}
+
+static const struct math_kernel {
+    const char *name;
+    const char *mangled;
+    const char *condition;
+    expect_fn expect;
+    double h100_us; /* H100-NOTES.md, -O3 block 512; 0: not measured there */
+} math_kernels[] = {
+    { "mathKernel1", "_Z11mathKernel1Pf", "tid % 2 == 0", by_thread, 11.7 },
+    { "mathKernel2", "_Z11mathKernel2Pf", "(tid / warpSize) % 2 == 0", by_warp, 12.2 },
+    { "mathKernel3", "_Z11mathKernel3Pf", "two ifs on tid % 2 == 0", by_thread, 11.6 },
+    { "mathKernel4", "_Z11mathKernel4Pf", "itid & 0x01 == 0 (bug)", always_200, 11.5 },
+    { "mathKernel4fixed", "_Z16mathKernel4fixedPf", "(itid & 0x01) == 0", by_warp, 0 },
+};
+#define NMATH (sizeof(math_kernels) / sizeof(math_kernels[0]))
+
+static const struct long_mode {
+    const char *name;
+    const char *split;
+    int mode;       /* longBranch's argument */
+    double h100_us; /* docs/h100/demo-divergence.txt, block 512 (H100-NOTES.md's 25.7 / 31.0 /
+                       50.8 us were another kernel); 0: not measured there */
+} long_modes[] = {
+    { "longBranch uniform, FMA side", "all lanes: 128 multiply-adds", 0, 22.8 },
+    { "longBranch uniform, rsqrt side", "all lanes: 128 square roots", 3, 0 },
+    { "longBranch by warp", "(tid / 32) % 2: whole warps", 1, 82.0 },
+    { "longBranch by thread", "tid % 2: both sides in every warp", 2, 150.8 },
+};
+#define NLONG (sizeof(long_modes) / sizeof(long_modes[0]))
+
+/* Runs each math kernel once at block 512 and counts its 100s and 200s. */
+static int
+check_outputs(lab_demodrv *d, lab_module *m, lab_dptr c, float *host, unsigned *n100,
+              unsigned *n200, unsigned *wrong, lab_err *err)
+{
+    lab_dim3 grid = { N / 512, 1, 1 }, block = { 512, 1, 1 };
+    void *args[] = { &c };
+    int rc;
+
+    for (size_t k = 0; k < NMATH; k++) {
+        n100[k] = n200[k] = wrong[k] = 0;
+        memset(host, 0, N * sizeof(float));
+        if ((rc = d->ops->copy_in(d->dev, c, host, N * sizeof(float), err)) < 0 ||
+            (rc = d->ops->launch(m, math_kernels[k].mangled, grid, block, 0, args, err)) < 0 ||
+            (rc = d->ops->sync(d->dev, err)) < 0 ||
+            (rc = d->ops->copy_out(d->dev, host, c, N * sizeof(float), err)) < 0)
+            return rc;
+        for (unsigned i = 0; i < N; i++) {
+            n100[k] += host[i] == 100.0f;
+            n200[k] += host[i] == 200.0f;
+            wrong[k] += host[i] != math_kernels[k].expect(i);
+        }
+    }
+    return 0;
+}
+
+static int
+math_section(lab_demodrv *d, lab_module *m, lab_dptr c, lab_err *err)
+{
+    static const unsigned blocks[] = { 64, 512 };
+    lab_demodrv_launch l[2 * NMATH];
+    double us[2 * NMATH];
+    unsigned n100[NMATH], n200[NMATH], wrong[NMATH];
+    float *host = malloc(N * sizeof(float));
+    void *args[] = { &c };
+    cJSON *rows;
+    int rc;
+
+    if (!host)
+        return lab_err_set(err, LAB_ENOMEM, "out of memory");
+    for (size_t b = 0; b < 2; b++)
+        for (size_t k = 0; k < NMATH; k++)
+            l[b * NMATH + k] = (lab_demodrv_launch){
+                d, m, math_kernels[k].mangled, { N / blocks[b], 1, 1 }, { blocks[b], 1, 1 }, args
+            };
+    rc = check_outputs(d, m, c, host, n100, n200, wrong, err);
+    free(host);
+    if (rc < 0 || (rc = lab_demodrv_time(d, l, 2 * NMATH, us, err)) < 0)
+        return rc;
+    rows = lab_demodrv_section(
+        d, "mathKernel1-4: short branches, 2^22 floats",
+        "The notes' kernels, built as the lab builds them (optimised). Each branch only picks a "
+        "constant, so the compiler replaces it with a select: no warp takes two paths, and all "
+        "kernels take the same time whatever their condition. At block 64 the GPU is limited by "
+        "how fast it starts 65536 tiny blocks, not by the kernels.",
+        "kernel", "", "condition", "", "block 64", "us", "block 512", "us", "c = 100", "",
+        "c = 200", "", "wrong", "", "H100 notes, block 512", "us", NULL);
+    for (size_t k = 0; k < NMATH; k++) {
+        cJSON *row =
+            lab_demodrv_row(rows, "ssnnnnn", math_kernels[k].name, math_kernels[k].condition, us[k],
+                            us[NMATH + k], (double)n100[k], (double)n200[k], (double)wrong[k]);
+        if (math_kernels[k].h100_us > 0)
+            cJSON_AddItemToArray(row, cJSON_CreateNumber(math_kernels[k].h100_us));
+        else
+            cJSON_AddItemToArray(row, cJSON_CreateNull());
+    }
+    lab_demodrv_bars(d, 0, 3);
+    if (n100[3] == 0)
+        lab_demodrv_note(d, "mathKernel4 wrote 200 everywhere: `itid & 0x01 == 0` is "
+                            "`itid & (0x01 == 0)`, i.e. `itid & 0`, never true; "
+                            "mathKernel4fixed adds the parentheses");
+    return 0;
+}
+
+static int
+long_section(lab_demodrv *d, lab_module *m, lab_dptr c, lab_err *err)
+{
+    lab_demodrv_launch l[NLONG];
+    int modes[NLONG];
+    void *args[NLONG][2];
+    double us[NLONG], mix;
+    cJSON *rows;
+    int rc;
+
+    for (size_t i = 0; i < NLONG; i++) {
+        modes[i] = long_modes[i].mode;
+        args[i][0] = &c;
+        args[i][1] = &modes[i];
+        l[i] =
+            (lab_demodrv_launch){ d,      m, "_Z10longBranchPfi", { N / 512, 1, 1 }, { 512, 1, 1 },
+                                  args[i] };
+    }
+    if ((rc = lab_demodrv_time(d, l, NLONG, us, err)) < 0)
+        return rc;
+    mix = (us[0] + us[1]) / 2; /* half the threads on each side, no warp divided */
+    rows = lab_demodrv_section(
+        d, "Long branches: divergence that costs time",
+        "Each side of the branch is 128 dependent instructions of a different kind, too long to "
+        "predicate: multiply-adds on one side, square roots on the other. The sides do not cost "
+        "the same: square roots run on the SM's few special-function units. So the kernels that "
+        "split the threads are compared with the mean of the two uniform runs, the same work "
+        "with no warp divided. Split by warp, each warp still runs one side: no extra time. "
+        "Split by thread, every warp runs both sides one after the other, the other lanes masked "
+        "off: up to twice the time.",
+        "kernel", "", "split", "", "time", "us", "same work undivided", "us", "vs undivided", "x",
+        "H100 earlier run", "us", NULL);
+    for (size_t i = 0; i < NLONG; i++) {
+        double ref = i < 2 ? us[i] : mix;
+        cJSON *row = lab_demodrv_row(rows, "ssnnn", long_modes[i].name, long_modes[i].split, us[i],
+                                     ref, ref > 0 ? us[i] / ref : 0);
+        cJSON_AddItemToArray(row, long_modes[i].h100_us > 0
+                                      ? cJSON_CreateNumber(long_modes[i].h100_us)
+                                      : cJSON_CreateNull());
+    }
+    lab_demodrv_bars(d, 0, 2);
+    return 0;
+}
+
+/* Under ncu: every kernel of the tables once, block 512, in the order ncu_section reads them. */
+static int
+launch_once(lab_demodrv *d, lab_module *m, lab_dptr c, lab_err *err)
+{
+    lab_dim3 grid = { N / 512, 1, 1 }, block = { 512, 1, 1 };
+    void *args[] = { &c };
+    int rc;
+
+    for (size_t k = 0; k < NMATH; k++)
+        if ((rc = d->ops->launch(m, math_kernels[k].mangled, grid, block, 0, args, err)) < 0)
+            return rc;
+    for (size_t i = 0; i < NLONG; i++) {
+        int mode = long_modes[i].mode;
+        void *largs[] = { &c, &mode };
+        if ((rc = d->ops->launch(m, "_Z10longBranchPfi", grid, block, 0, largs, err)) < 0)
+            return rc;
+    }
+    return d->ops->sync(d->dev, err);
+}
+
+static void
+ncu_section(lab_demodrv *d)
+{
+    static const char *const metrics[] = {
+        "smsp__sass_average_branch_targets_threads_uniform.pct",
+    };
+    /* H100-NOTES.md: ncu on a -G build of mathKernel1-4; the long branches optimised */
+    static const double h100[NMATH + NLONG] = { 80, 100, 71.43, 100, NAN, NAN, NAN, NAN, 50 };
+    lab_ncurun n;
+    cJSON *rows;
+
+    lab_demodrv_ncu(d, "mathKernel|longBranch", metrics, 1, &n);
+    rows = lab_demodrv_section(
+        d, "Branch efficiency (Nsight Compute)",
+        "nvprof's branch_efficiency is smsp__sass_average_branch_targets_threads_uniform.pct in "
+        "Nsight Compute. The optimised mathKernels have no branch left, and ncu then prints 0, "
+        "not 100. The notes' column is from a -G (unoptimised) build, where the branches stay.",
+        "kernel", "", "here", "%", "H100 notes", "%", "ncu", "", NULL);
+    for (size_t i = 0; i < NMATH + NLONG; i++) {
+        const char *name = i < NMATH ? math_kernels[i].name : long_modes[i - NMATH].name;
+        cJSON *row = cJSON_CreateArray();
+        double v = i < n.nlaunches ? n.value[i][0] : NAN;
+
+        cJSON_AddItemToArray(row, cJSON_CreateString(name));
+        cJSON_AddItemToArray(row, isnan(v) ? cJSON_CreateNull() : cJSON_CreateNumber(v));
+        cJSON_AddItemToArray(row,
+                             isnan(h100[i]) ? cJSON_CreateNull() : cJSON_CreateNumber(h100[i]));
+        cJSON_AddItemToArray(row, cJSON_CreateString(n.status[0] ? n.status : "measured"));
+        cJSON_AddItemToArray(rows, row);
+    }
+}
+
+int
+main(int argc, char **argv)
+{
+    lab_demodrv d;
+    lab_err err = LAB_ERR_INIT;
+    lab_module *m = NULL;
+    lab_dptr c = 0;
+
+    if (lab_demodrv_start(&d, argc, argv, "divergence") == 0) {
+        if (lab_demodrv_load(&d, "divergence.ptx", &m, &err) < 0 ||
+            d.ops->alloc(d.dev, N * sizeof(float), &c, &err) < 0)
+            lab_demodrv_fail(&d, "setup", &err);
+        else if (d.ncu_child) {
+            if (launch_once(&d, m, c, &err) < 0)
+                lab_demodrv_fail(&d, "launch", &err);
+        } else if (math_section(&d, m, c, &err) < 0)
+            lab_demodrv_fail(&d, "mathKernel1-4", &err);
+        else if (long_section(&d, m, c, &err) < 0)
+            lab_demodrv_fail(&d, "longBranch", &err);
+        else
+            ncu_section(&d);
+        lab_demodrv_note(&d, "the notes time each kernel with gettimeofday around launch and "
+                             "cudaDeviceSynchronize: on an H100 that measures 18-21 us of "
+                             "overhead for a kernel that runs in 12; this demo uses CUDA events");
+    }
+    return lab_demodrv_finish(&d);
+}

@@ -1,0 +1,333 @@
+/*
+ * excheck.c - check-exercise (see excheck.h): catalog problems of the
+ * exercise's manifest, the starter and the solution graded, then every
+ * example submission graded and compared with the verdict it names.
+ */
+#include "lab/grade/excheck.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EXPECT_TAG "expect:"
+#define CHECK_SEED 20240601
+
+/* The example folders and which verdicts their files may name. */
+static const struct {
+    const char *dir;
+    bool may_pass; /* PASS or SLOW expected (ok/); else anything but PASS (SLOW: a copied step) */
+    int want;      /* at least this many examples per step (the rule) */
+} kinds[] = {
+    { "ok", true, 1 },
+    { "wrong", false, 3 },
+    { "cheat", false, 2 },
+};
+
+void
+lab_excheck_init(lab_excheck *c)
+{
+    memset(c, 0, sizeof(*c));
+}
+
+void
+lab_excheck_release(lab_excheck *c)
+{
+    lab_strvec_release(&c->problems);
+    lab_strvec_release(&c->notes);
+}
+
+/* Add "file:line: [kind]message" to list. */
+static void
+add_line(lab_strvec *list, const char *file, unsigned line, const char *kind, const char *fmt,
+         va_list ap)
+{
+    lab_buf b = LAB_BUF_INIT;
+
+    lab_buf_printf(&b, "%s:%u: %s", file, line, kind);
+    lab_buf_vprintf(&b, fmt, ap);
+    lab_strvec_push(list, b.buf);
+    lab_buf_release(&b);
+}
+
+static void problem(lab_excheck *c, const char *file, unsigned line, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void
+problem(lab_excheck *c, const char *file, unsigned line, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    add_line(&c->problems, file, line, "", fmt, ap);
+    va_end(ap);
+    c->failed++;
+}
+
+static void note(lab_excheck *c, const char *file, unsigned line, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void
+note(lab_excheck *c, const char *file, unsigned line, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    add_line(&c->notes, file, line, "note: ", fmt, ap);
+    va_end(ap);
+}
+
+int
+lab_excheck_expected(const char *path, lab_verdict *out, lab_err *err)
+{
+    char line[256], word[32];
+    FILE *fp = fopen(path, "r");
+    const char *p;
+    bool got;
+
+    if (!fp)
+        return lab_err_set(err, LAB_EIO, "cannot open '%s'", path);
+    got = fgets(line, sizeof(line), fp) != NULL;
+    fclose(fp);
+    if (!got || !(p = strstr(line, EXPECT_TAG)) || strncmp(line, "//", 2))
+        return lab_err_set(err, LAB_EPARSE,
+                           "the first line must name the expected verdict, e.g. "
+                           "'// " EXPECT_TAG " WRONG (why)'");
+    p += strlen(EXPECT_TAG);
+    if (sscanf(p, " %31[A-Z_]", word) != 1 || lab_verdict_parse(word, out) < 0)
+        return lab_err_set(err, LAB_EPARSE, "'%.*s' is not a verdict (PASS, WRONG, SLOW, ...)",
+                           (int)strcspn(p + strspn(p, " "), " \n"), p + strspn(p, " "));
+    return 0;
+}
+
+/* Verdicts settled before anything runs: a run-less grading checks these exactly. */
+static bool
+settled_before_run(lab_verdict v)
+{
+    return v == LAB_VERDICT_COMPILE_ERROR || v == LAB_VERDICT_CONSTRAINT;
+}
+
+static int
+grade(lab *l, const lab_exercise *ex, const char *file, const volatile sig_atomic_t *cancel,
+      lab_grading *g, lab_err *err)
+{
+    lab_grade_request req = { .ex = ex, .file = file, .seed = CHECK_SEED, .cancel = cancel };
+
+    lab_grading_init(g);
+    return lab_grade(l, &req, g, err);
+}
+
+static const char *
+vname(lab_verdict v)
+{
+    return lab_verdict_describe(v)->name;
+}
+
+/* PASS, SLOW: correct; what a grading without a GPU cannot tell apart (no timing). */
+static bool
+is_correct(lab_verdict v)
+{
+    return v == LAB_VERDICT_PASS || v == LAB_VERDICT_SLOW;
+}
+
+/*
+ * Compare a grading with what was expected: the verdict itself, or, with
+ * any_but_pass (the starter), anything but PASS.  Without a GPU only the
+ * class is compared: a grading that stopped at NO_GPU (compiled, constraints
+ * hold) or a simulator's correct verdict stands for every run-time verdict
+ * of its class, and the check counts as not run.
+ */
+static void
+judge(lab_excheck *c, const char *file, const lab_grading *g, lab_verdict expected,
+      bool any_but_pass)
+{
+    lab_verdict got = g->result.verdict;
+    bool gpu = g->device.present;
+
+    c->checks++;
+    if (!gpu && (got == LAB_VERDICT_NO_GPU ||
+                 (is_correct(got) && (any_but_pass || is_correct(expected))))) {
+        if (!any_but_pass && settled_before_run(expected)) {
+            problem(c, file, 1, "expected %s, but it compiles and meets the constraints",
+                    vname(expected));
+        } else {
+            c->unchecked++;
+            if (got == LAB_VERDICT_NO_GPU)
+                note(c, file, 1,
+                     "compiled, constraints hold; correctness and speed not checked "
+                     "without a GPU (%s)",
+                     g->result.message);
+            else
+                note(c, file, 1, "%s without a GPU: correct, speed not checked (%s)", vname(got),
+                     g->result.message);
+        }
+        return;
+    }
+    if (any_but_pass ? got != LAB_VERDICT_PASS : got == expected)
+        return;
+    if (any_but_pass)
+        problem(c, file, 1, "expected anything but PASS, got PASS: %s", g->result.message);
+    else
+        problem(c, file, 1, "expected %s, got %s: %s", vname(expected), vname(got),
+                g->result.message);
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The .cu files of dir, sorted; an unreadable dir gives none. */
+static int
+list_cu(const char *dir, lab_strvec *out)
+{
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    size_t len;
+
+    if (!d)
+        return 0;
+    while ((de = readdir(d)))
+        if ((len = strlen(de->d_name)) > 3 && !strcmp(de->d_name + len - 3, ".cu") &&
+            de->d_name[0] != '.')
+            lab_strvec_pushf(out, "%s/%s", dir, de->d_name);
+    closedir(d);
+    if (out->n > 1)
+        qsort(out->v, out->n, sizeof(*out->v), cmp_str);
+    return 0;
+}
+
+static int
+check_examples(lab *l, const lab_exercise *ex, const volatile sig_atomic_t *cancel, lab_excheck *c,
+               lab_err *err)
+{
+    int rc = 0;
+
+    for (size_t k = 0; rc == 0 && k < ARRAY_SIZE(kinds); k++) {
+        lab_buf dir = LAB_BUF_INIT;
+        lab_strvec files = LAB_STRVEC_INIT;
+
+        lab_buf_printf(&dir, "%s/examples/%s", ex->dir, kinds[k].dir);
+        list_cu(dir.buf, &files);
+        if (files.n < (size_t)kinds[k].want)
+            note(c, ex->manifest, 0, "%zu %s example(s) in examples/%s; each step should have %d",
+                 files.n, kinds[k].dir, kinds[k].dir, kinds[k].want);
+        for (size_t i = 0; rc == 0 && i < files.n; i++) {
+            lab_err perr = LAB_ERR_INIT;
+            lab_verdict want;
+            lab_grading g;
+            bool passes;
+
+            if (lab_excheck_expected(files.v[i], &want, &perr) < 0) {
+                problem(c, files.v[i], 1, "%s", perr.msg);
+                continue;
+            }
+            passes = want == LAB_VERDICT_PASS || want == LAB_VERDICT_SLOW;
+            if (kinds[k].may_pass ? !passes : want == LAB_VERDICT_PASS) {
+                problem(c, files.v[i], 1, "an example in %s/ may not expect %s", kinds[k].dir,
+                        vname(want));
+                continue;
+            }
+            c->examples++;
+            if ((rc = grade(l, ex, files.v[i], cancel, &g, err)) == 0)
+                judge(c, files.v[i], &g, want, false);
+            lab_grading_release(&g);
+        }
+        lab_strvec_release(&files);
+        lab_buf_release(&dir);
+    }
+    return rc;
+}
+
+/* Catalog problems in files under exercises/<id>/; returns how many. */
+static int
+manifest_problems(lab *l, const char *id, lab_excheck *c)
+{
+    const lab_catalog *cat = lab_catalog_of(l);
+    lab_buf prefix = LAB_BUF_INIT;
+    int n = 0;
+
+    lab_buf_printf(&prefix, "%s/exercises/%s/", lab_datadir(l), id);
+    for (size_t i = 0; i < lab_catalog_problem_count(cat); i++) {
+        const char *p = lab_catalog_problem(cat, i);
+        if (!strncmp(p, prefix.buf, prefix.len)) {
+            lab_strvec_push(&c->problems, p);
+            c->failed++;
+            n++;
+        }
+    }
+    lab_buf_release(&prefix);
+    return n;
+}
+
+int
+lab_excheck_run(lab *l, const char *id, const volatile sig_atomic_t *cancel, lab_excheck *c,
+                lab_err *err)
+{
+    const lab_exercise *ex = lab_catalog_find(lab_catalog_of(l), id);
+    lab_grading g;
+    int rc, nprob;
+
+    nprob = manifest_problems(l, id, c);
+    c->checks++;
+    if (!ex)
+        return nprob ? 0 : lab_err_set(err, LAB_ENOENT, "unknown exercise '%s'", id);
+    if (ex->format == 0)
+        note(c, ex->manifest, 1, "no 'format = 1': the manifest should name its format version");
+    if ((rc = grade(l, ex, ex->solution, cancel, &g, err)) == 0)
+        judge(c, ex->solution, &g, LAB_VERDICT_PASS, false);
+    lab_grading_release(&g);
+    if (rc < 0)
+        return lab_err_wrap(err, "%s: the solution", id);
+    if ((rc = grade(l, ex, ex->starter, cancel, &g, err)) == 0)
+        judge(c, ex->starter, &g, LAB_VERDICT_COUNT, true);
+    lab_grading_release(&g);
+    if (rc < 0)
+        return lab_err_wrap(err, "%s: the starter", id);
+    return check_examples(l, ex, cancel, c, err);
+}
+
+/* ids of broken manifests: the exercises/<chapter>/<name>/ of problems outside any exercise */
+static void
+broken_ids(lab *l, lab_strvec *out)
+{
+    const lab_catalog *cat = lab_catalog_of(l);
+    lab_buf prefix = LAB_BUF_INIT;
+
+    lab_buf_printf(&prefix, "%s/exercises/", lab_datadir(l));
+    for (size_t i = 0; i < lab_catalog_problem_count(cat); i++) {
+        const char *p = lab_catalog_problem(cat, i), *rest, *slash;
+        lab_buf id = LAB_BUF_INIT;
+        bool seen = false;
+
+        if (strncmp(p, prefix.buf, prefix.len))
+            continue;
+        rest = p + prefix.len;
+        if (!(slash = strchr(rest, '/')) || !(slash = strchr(slash + 1, '/')))
+            continue;
+        lab_buf_add(&id, rest, (size_t)(slash - rest));
+        for (size_t j = 0; j < out->n; j++)
+            seen = seen || !strcmp(out->v[j], id.buf);
+        if (!seen && !lab_catalog_find(cat, id.buf))
+            lab_strvec_push(out, id.buf);
+        lab_buf_release(&id);
+    }
+    lab_buf_release(&prefix);
+}
+
+int
+lab_excheck_run_all(lab *l, const volatile sig_atomic_t *cancel, lab_excheck *c, lab_err *err)
+{
+    const lab_catalog *cat = lab_catalog_of(l);
+    lab_strvec broken = LAB_STRVEC_INIT;
+    int rc = 0;
+
+    for (size_t i = 0; rc == 0 && i < lab_catalog_exercise_count(cat); i++)
+        rc = lab_excheck_run(l, lab_catalog_exercise(cat, i)->id, cancel, c, err);
+    broken_ids(l, &broken);
+    for (size_t i = 0; rc == 0 && i < broken.n; i++)
+        rc = lab_excheck_run(l, broken.v[i], cancel, c, err);
+    lab_strvec_release(&broken);
+    return rc;
+}

@@ -1,0 +1,213 @@
+/*
+ * grade.c - verdicts and the grading policy (see grade.h).
+ */
+#include "lab/grade/policy.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static const lab_verdict_info verdicts[] = {
+    [LAB_VERDICT_PASS] = { "PASS", 0, "1;32", "on to the next step" },
+    [LAB_VERDICT_WRONG] = { "WRONG", 1, "1;31",
+                            "check the first wrong block: its range, the tail past n, the "
+                            "barriers" },
+    [LAB_VERDICT_SLOW] = { "SLOW", 1, "1;33",
+                           "correct; now make it faster: read the task's hints (cudalab show)" },
+    [LAB_VERDICT_COMPILE_ERROR] = { "COMPILE_ERROR", 1, "1;31",
+                                    "fix the first error: file and line are shown" },
+    [LAB_VERDICT_RUNTIME_ERROR] = { "RUNTIME_ERROR", 1, "1;31",
+                                    "an index past the end of an array is the usual cause" },
+    [LAB_VERDICT_TIMEOUT] = { "TIMEOUT", 1, "1;35",
+                              "look for a loop whose condition never changes, or a barrier "
+                              "not every thread reaches" },
+    [LAB_VERDICT_CONSTRAINT] = { "CONSTRAINT", 1, "1;35",
+                                 "the task forbids or requires an instruction: read it again" },
+    [LAB_VERDICT_NO_GPU] = { "NO_GPU", 1, "1;36",
+                             "your kernel compiles; grade it on a machine with an NVIDIA GPU" },
+};
+_Static_assert(ARRAY_SIZE(verdicts) == LAB_VERDICT_COUNT, "one row per verdict");
+
+const lab_verdict_info *
+lab_verdict_describe(lab_verdict v)
+{
+    return (unsigned)v < LAB_VERDICT_COUNT ? &verdicts[v] : NULL;
+}
+
+int
+lab_verdict_parse(const char *name, lab_verdict *out)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(verdicts); i++)
+        if (!strcmp(verdicts[i].name, name)) {
+            *out = (lab_verdict)i;
+            return 0;
+        }
+    return LAB_EINVAL;
+}
+
+static int
+points_for(const lab_exercise *ex, lab_verdict v)
+{
+    if (v == LAB_VERDICT_PASS)
+        return ex->points;
+    if (v == LAB_VERDICT_SLOW)
+        return ex->points / 2;
+    return 0;
+}
+
+void
+lab_grade_set(lab_grade_result *out, const lab_exercise *ex, lab_verdict v, const char *fmt, ...)
+{
+    va_list ap;
+
+    memset(out, 0, sizeof(*out));
+    out->verdict = v;
+    va_start(ap, fmt);
+    vsnprintf(out->message, sizeof(out->message), fmt, ap);
+    va_end(ap);
+    out->points = points_for(ex, v);
+}
+
+static int
+judge_error(const lab_exercise *ex, const lab_runreport *r, lab_grade_result *out, lab_err *err)
+{
+    if (strcmp(r->error.role, "student"))
+        return lab_err_set(err, LAB_EDEVICE, "the %s kernel failed (%s): %s", r->error.role,
+                           r->error.stage, r->reason);
+    if (!strcmp(r->error.stage, "load") && r->error.code == 0) {
+        lab_grade_set(out, ex, LAB_VERDICT_COMPILE_ERROR, "%s", r->reason);
+        return 0;
+    }
+    if (!strcmp(r->error.stage, "timeout"))
+        lab_grade_set(out, ex, LAB_VERDICT_TIMEOUT, "at n = %lu: %s", r->error.size, r->reason);
+    else if (!strcmp(r->error.stage, "launch"))
+        lab_grade_set(out, ex, LAB_VERDICT_RUNTIME_ERROR, "%s could not be launched at n = %lu: %s",
+                      ex->kernel, r->error.size, r->reason);
+    else if (r->error.code == 0) /* not the device's: a host function that crashed */
+        lab_grade_set(out, ex, LAB_VERDICT_RUNTIME_ERROR, "failed at n = %lu: %s", r->error.size,
+                      r->reason);
+    else
+        lab_grade_set(out, ex, LAB_VERDICT_RUNTIME_ERROR, "%s failed at n = %lu: %s (%d)",
+                      ex->kernel, r->error.size, r->error.name[0] ? r->error.name : "error",
+                      r->error.code);
+    return 0;
+}
+
+double
+lab_grade_choice_noise(const lab_sweep_row *choice, const lab_sweep_row *best)
+{
+    double ci = 2 * (choice->ci_rel + best->ci_rel);
+
+    return ci > LAB_GRADE_CHOICE_FLOOR ? ci : LAB_GRADE_CHOICE_FLOOR;
+}
+
+const lab_sweep_row *
+lab_grade_sweep_best(const lab_sweep *s)
+{
+    const lab_sweep_row *best = NULL;
+
+    for (size_t i = 0; i < s->nrows; i++)
+        if (s->rows[i].launched && s->rows[i].median_ns > 0 &&
+            (!best || s->rows[i].median_ns < best->median_ns))
+            best = &s->rows[i];
+    return best;
+}
+
+static int
+judge_sweep(const lab_exercise *ex, const lab_runreport *r, lab_grade_result *out, lab_err *err)
+{
+    const lab_sweep_row *best = lab_grade_sweep_best(&r->sweep), *mine = NULL;
+    double noise, over;
+
+    for (size_t i = 0; i < r->sweep.nrows; i++)
+        if (!strcmp(r->sweep.rows[i].block, r->sweep.choice))
+            mine = &r->sweep.rows[i];
+    if (!r->sweep.present || !best || !mine || !mine->launched || mine->median_ns <= 0)
+        return lab_err_set(err, LAB_EPARSE,
+                           "the driver's report lacks the sweep to grade the "
+                           "choice");
+    noise = lab_grade_choice_noise(mine, best);
+    over = mine->median_ns / best->median_ns - 1;
+    out->median_ns = mine->median_ns;
+    out->speedup = best->median_ns / mine->median_ns;
+    out->reference_speedup = 1;
+    out->fraction = out->speedup;
+    out->verdict = over <= noise ? LAB_VERDICT_PASS : LAB_VERDICT_SLOW;
+    out->points = points_for(ex, out->verdict);
+    if (mine == best)
+        snprintf(out->message, sizeof(out->message),
+                 "block %s is the fastest of the %zu shapes swept (%.2f us)", mine->block,
+                 r->sweep.nrows, mine->median_ns / 1e3);
+    else
+        snprintf(out->message, sizeof(out->message),
+                 "block %s takes %.2f us, %.1f%% over the fastest, %s (%.2f us); a tie is "
+                 "within %.1f%%%s",
+                 mine->block, mine->median_ns / 1e3, 100 * over, best->block, best->median_ns / 1e3,
+                 100 * noise,
+                 out->verdict == LAB_VERDICT_PASS ? "" : ": pick again from the table");
+    return 0;
+}
+
+int
+lab_grade_judge(const lab_exercise *ex, const char *baseline_name, const lab_runreport *r,
+                lab_grade_result *out, lab_err *err)
+{
+    const lab_case *first_wrong = NULL;
+    const lab_kernel_time *st, *bt, *rt;
+    size_t wrong_sizes = 0;
+
+    memset(out, 0, sizeof(*out));
+    if (!strcmp(r->status, "no_gpu")) {
+        lab_grade_set(out, ex, LAB_VERDICT_NO_GPU, "compiled; no GPU to run it on: %s", r->reason);
+        return 0;
+    }
+    if (!strcmp(r->status, "error"))
+        return judge_error(ex, r, out, err);
+    for (size_t i = 0; i < r->ncases; i++) {
+        const lab_case *c = &r->cases[i];
+        if (c->correct)
+            continue;
+        if (strcmp(c->role, "student"))
+            return lab_err_set(err, LAB_EDEVICE, "the %s solution is wrong at n = %lu: %s", c->role,
+                               c->size, c->detail);
+        if (!first_wrong)
+            first_wrong = c;
+        wrong_sizes++;
+    }
+    if (first_wrong) {
+        lab_grade_set(out, ex, LAB_VERDICT_WRONG, "%s at n = %lu: %s%s",
+                      strcmp(r->backend, "sim") ? "wrong" : "wrong on the simulator",
+                      first_wrong->size, first_wrong->detail,
+                      wrong_sizes > 1 ? " (and at other sizes)" : "");
+        return 0;
+    }
+    if (!strcmp(r->backend, "sim")) {
+        lab_grade_set(out, ex, LAB_VERDICT_PASS, "correct on the simulator; speed needs a GPU%s",
+                      ex->choose_block ? " (the sweep that shows the fastest block)" : "");
+        return 0;
+    }
+    if (ex->choose_block && ex->ntiming_sizes)
+        return judge_sweep(ex, r, out, err);
+    if (ex->ntiming_sizes == 0) {
+        lab_grade_set(out, ex, LAB_VERDICT_PASS, "correct at every size");
+        return 0;
+    }
+    st = lab_runreport_time(r, "student");
+    bt = lab_runreport_time(r, "baseline");
+    rt = lab_runreport_time(r, "reference");
+    if (!st || !bt || !rt || st->median_ns <= 0 || rt->median_ns <= 0)
+        return lab_err_set(err, LAB_EPARSE, "the driver's report lacks the timings to grade speed");
+    out->median_ns = st->median_ns;
+    out->speedup = bt->median_ns / st->median_ns;
+    out->reference_speedup = bt->median_ns / rt->median_ns;
+    out->fraction = out->speedup / out->reference_speedup;
+    out->verdict = out->speedup >= ex->min_speedup && out->fraction >= ex->min_fraction_of_reference
+                       ? LAB_VERDICT_PASS
+                       : LAB_VERDICT_SLOW;
+    out->points = points_for(ex, out->verdict);
+    snprintf(out->message, sizeof(out->message),
+             "%.2fx over %s (needs %.2fx); %.0f%% of the reference's %.2fx (needs %.0f%%)",
+             out->speedup, baseline_name, ex->min_speedup, 100 * out->fraction,
+             out->reference_speedup, 100 * ex->min_fraction_of_reference);
+    return 0;
+}

@@ -1,0 +1,73 @@
+/*
+ * grade.h - the grading policy: verdicts, what each means, and how a
+ * driver's report becomes a verdict with a one-line cause and points.
+ *
+ * Correctness first, on every case; then speed at the largest timed size:
+ * speedup = baseline median / student median, and its fraction of the
+ * reference's speedup.  PASS needs speedup >= min_speedup and fraction >=
+ * min_fraction_of_reference (DESIGN.md "Grading policy").  A choice exercise
+ * (choose_block) is graded on its sweep instead: PASS when the student's shape
+ * is within noise of the fastest shape's median (lab_grade_choice_noise).  Points: all on
+ * PASS, half (rounded down) on SLOW - correct but not yet fast - else none.
+ */
+#ifndef LAB_GRADE_POLICY_H
+#define LAB_GRADE_POLICY_H
+
+#include <stdbool.h>
+
+#include "lab/catalog/catalog.h"
+#include "lab/util/err.h"
+#include "lab/grade/runreport.h"
+
+typedef enum lab_verdict {
+    LAB_VERDICT_PASS,
+    LAB_VERDICT_WRONG,
+    LAB_VERDICT_SLOW,
+    LAB_VERDICT_COMPILE_ERROR,
+    LAB_VERDICT_RUNTIME_ERROR,
+    LAB_VERDICT_TIMEOUT,
+    LAB_VERDICT_CONSTRAINT,
+    LAB_VERDICT_NO_GPU,
+    LAB_VERDICT_COUNT
+} lab_verdict;
+
+typedef struct lab_verdict_info {
+    const char *name;   /* "PASS" */
+    int exit_status;    /* of `cudalab grade` */
+    const char *color;  /* ANSI SGR parameters for terminals */
+    const char *advice; /* one line: what to do next */
+} lab_verdict_info;
+
+const lab_verdict_info *lab_verdict_describe(lab_verdict v);
+/* Parses "PASS", ... ; LAB_EINVAL for anything else. */
+int lab_verdict_parse(const char *name, lab_verdict *out);
+
+typedef struct lab_grade_result {
+    lab_verdict verdict;
+    char message[512]; /* the cause, one line */
+    double speedup;    /* over the baseline; 0 when not timed */
+    double reference_speedup;
+    double fraction;  /* speedup / reference_speedup */
+    double median_ns; /* student, largest timed size */
+    int points;
+} lab_grade_result;
+
+/* Set a verdict that needs no report (compile error, timeout, ...). */
+void lab_grade_set(lab_grade_result *out, const lab_exercise *ex, lab_verdict v, const char *fmt,
+                   ...) __attribute__((format(printf, 4, 5)));
+
+/* How far (relative) a choice's median may lie above the fastest's and still count as a tie:
+ * twice both medians' 95 % intervals, and at least 2 %, since medians of separate processes
+ * differ by up to 1.7 % (DESIGN.md "Timing"). */
+#define LAB_GRADE_CHOICE_FLOOR 0.02
+double lab_grade_choice_noise(const lab_sweep_row *choice, const lab_sweep_row *best);
+/* The fastest launched row of a sweep, or NULL. */
+const lab_sweep_row *lab_grade_sweep_best(const lab_sweep *s);
+
+/* Judge a parsed driver report.  Fails (LAB_EDEVICE, LAB_EPARSE) only when
+ * the lab itself is at fault: the reference or baseline failed or was wrong,
+ * or the report lacks what the verdict needs. */
+int lab_grade_judge(const lab_exercise *ex, const char *baseline_name, const lab_runreport *r,
+                    lab_grade_result *out, lab_err *err);
+
+#endif

@@ -1,0 +1,241 @@
+/*
+ * runreport.c - parsing a driver's JSON report with cJSON (see runreport.h).
+ */
+#include "lab/grade/runreport.h"
+
+#include <cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void
+copy_string(char *dst, size_t size, const cJSON *obj, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+    snprintf(dst, size, "%s", cJSON_IsString(v) ? v->valuestring : "");
+}
+
+static double
+number(const cJSON *obj, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+    return cJSON_IsNumber(v) ? v->valuedouble : 0;
+}
+
+static bool
+boolean(const cJSON *obj, const char *key)
+{
+    return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(obj, key));
+}
+
+static int
+parse_cases(const cJSON *cases, lab_runreport *r, lab_err *err)
+{
+    const cJSON *c;
+    size_t n = (size_t)cJSON_GetArraySize(cases), i = 0;
+
+    if (n == 0)
+        return 0;
+    if (!(r->cases = calloc(n, sizeof(*r->cases))))
+        return lab_err_set(err, LAB_ENOMEM, "out of memory");
+    cJSON_ArrayForEach(c, cases)
+    {
+        lab_case *k = &r->cases[i++];
+        k->size = (unsigned long)number(c, "size");
+        copy_string(k->role, sizeof(k->role), c, "role");
+        k->grid = (unsigned long)number(c, "grid");
+        k->correct = boolean(c, "correct");
+        k->expected = number(c, "expected");
+        k->got = number(c, "got");
+        k->bad = (long)number(c, "bad");
+        k->first_bad = (long)number(c, "first_bad");
+        copy_string(k->detail, sizeof(k->detail), c, "detail");
+    }
+    r->ncases = n;
+    return 0;
+}
+
+static int
+parse_timings(const cJSON *timings, lab_runreport *r, lab_err *err)
+{
+    const cJSON *t;
+    size_t n = (size_t)cJSON_GetArraySize(timings), i = 0;
+
+    if (n == 0)
+        return 0;
+    if (!(r->timings = calloc(n, sizeof(*r->timings))))
+        return lab_err_set(err, LAB_ENOMEM, "out of memory");
+    cJSON_ArrayForEach(t, timings)
+    {
+        lab_size_timing *s = &r->timings[i++];
+        const cJSON *k;
+        s->size = (unsigned long)number(t, "size");
+        s->bytes = number(t, "bytes");
+        s->copy_gbps = number(t, "copy_gbps");
+        s->capped = boolean(t, "capped");
+        cJSON_ArrayForEach(k, cJSON_GetObjectItemCaseSensitive(t, "kernels"))
+        {
+            lab_kernel_time *kt;
+            if (s->nkernels == LAB_RUNREPORT_MAX_KERNELS)
+                return lab_err_set(err, LAB_EPARSE, "report times more than %d kernels",
+                                   LAB_RUNREPORT_MAX_KERNELS);
+            kt = &s->kernels[s->nkernels++];
+            copy_string(kt->role, sizeof(kt->role), k, "role");
+            kt->cpu = cJSON_IsString(cJSON_GetObjectItemCaseSensitive(k, "where"));
+            kt->median_ns = number(k, "median_ns");
+            kt->mad_ns = number(k, "mad_ns");
+            kt->min_ns = number(k, "min_ns");
+            kt->max_ns = number(k, "max_ns");
+            kt->ci_rel = number(k, "ci_rel");
+            kt->gbps = number(k, "gbps");
+            kt->pct_peak = number(k, "pct_peak");
+            kt->pct_copy = number(k, "pct_copy");
+            kt->samples = (unsigned long)number(k, "samples");
+        }
+    }
+    r->ntimings = n;
+    return 0;
+}
+
+static int
+parse_sweep(const cJSON *s, lab_sweep *out, lab_err *err)
+{
+    const cJSON *row;
+
+    if (!cJSON_IsObject(s))
+        return 0;
+    out->present = true;
+    out->size = (unsigned long)number(s, "size");
+    out->bytes = number(s, "bytes");
+    out->capped = boolean(s, "capped");
+    copy_string(out->choice, sizeof(out->choice), s, "choice");
+    cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(s, "rows"))
+    {
+        lab_sweep_row *r;
+        if (out->nrows == LAB_RUNREPORT_MAX_SWEEP)
+            return lab_err_set(err, LAB_EPARSE, "report sweeps more than %d shapes",
+                               LAB_RUNREPORT_MAX_SWEEP);
+        r = &out->rows[out->nrows++];
+        copy_string(r->block, sizeof(r->block), row, "block");
+        copy_string(r->error, sizeof(r->error), row, "error");
+        r->threads = (unsigned long)number(row, "threads");
+        r->launched = boolean(row, "launched");
+        r->median_ns = number(row, "median_ns");
+        r->ci_rel = number(row, "ci_rel");
+        r->gbps = number(row, "gbps");
+        r->occupancy = cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(row, "occupancy"))
+                           ? number(row, "occupancy")
+                           : -1;
+        r->samples = (unsigned long)number(row, "samples");
+    }
+    return 0;
+}
+
+int
+lab_runreport_parse(const char *json, size_t len, lab_runreport *out, lab_err *err)
+{
+    cJSON *root = NULL;
+    const cJSON *v, *e, *dev;
+    int rc = 0;
+
+    memset(out, 0, sizeof(*out));
+    if (len == 0)
+        return lab_err_set(err, LAB_EPARSE, "the driver sent no report");
+    if (!(root = cJSON_ParseWithLength(json, len)))
+        return lab_err_set(err, LAB_EPARSE, "the driver's report is not JSON (near byte %ld)",
+                           (long)(cJSON_GetErrorPtr() ? cJSON_GetErrorPtr() - json : -1));
+    v = cJSON_GetObjectItemCaseSensitive(root, "version");
+    if (!cJSON_IsNumber(v)) {
+        rc = lab_err_set(err, LAB_EPARSE, "the driver's report has no version");
+        goto out;
+    }
+    out->version = v->valueint;
+    if (out->version > LAB_RUNREPORT_VERSION) {
+        rc = lab_err_set(err, LAB_EPARSE, "report version %d is newer than this lab reads (%d)",
+                         out->version, LAB_RUNREPORT_VERSION);
+        goto out;
+    }
+    copy_string(out->family, sizeof(out->family), root, "family");
+    copy_string(out->backend, sizeof(out->backend), root, "backend");
+    copy_string(out->status, sizeof(out->status), root, "status");
+    copy_string(out->reason, sizeof(out->reason), root, "reason");
+    if (strcmp(out->status, "ok") && strcmp(out->status, "no_gpu") &&
+        strcmp(out->status, "error")) {
+        rc = lab_err_set(err, LAB_EPARSE, "the driver's report has an unknown status '%s'",
+                         out->status);
+        goto out;
+    }
+    if ((e = cJSON_GetObjectItemCaseSensitive(root, "error")) && cJSON_IsObject(e)) {
+        out->has_error = true;
+        copy_string(out->error.role, sizeof(out->error.role), e, "role");
+        copy_string(out->error.stage, sizeof(out->error.stage), e, "stage");
+        out->error.size = (unsigned long)number(e, "size");
+        out->error.code = (int)number(e, "code");
+        copy_string(out->error.name, sizeof(out->error.name), e, "name");
+        copy_string(out->error.message, sizeof(out->error.message), e, "message");
+    }
+    if ((dev = cJSON_GetObjectItemCaseSensitive(root, "device"))) {
+        copy_string(out->device, sizeof(out->device), dev, "name");
+        copy_string(out->cc, sizeof(out->cc), dev, "cc");
+        out->peak_gbps = number(dev, "peak_gbps");
+        out->sm_clock_khz = number(dev, "sm_clock_khz");
+        out->mem_clock_khz = number(dev, "mem_clock_khz");
+    }
+    if ((dev = cJSON_GetObjectItemCaseSensitive(root, "driver"))) {
+        out->driver_found = boolean(dev, "found");
+        out->driver_version = (int)number(dev, "version");
+        copy_string(out->driver_library, sizeof(out->driver_library), dev, "library");
+    } else if (out->device[0]) {
+        /* a report without "driver" (older probes, grading drivers): a device opened, so
+         * the library loaded; its version is the device's */
+        out->driver_found = true;
+        out->driver_version =
+            (int)number(cJSON_GetObjectItemCaseSensitive(root, "device"), "driver_version");
+        snprintf(out->driver_library, sizeof(out->driver_library), "libcuda.so.1");
+    }
+    out->copy_gbps = number(root, "copy_gbps");
+    out->seed = number(root, "seed");
+    out->block = (unsigned long)number(root, "block");
+    out->unroll = (unsigned long)number(root, "unroll");
+    if ((rc = parse_cases(cJSON_GetObjectItemCaseSensitive(root, "cases"), out, err)) < 0 ||
+        (rc = parse_timings(cJSON_GetObjectItemCaseSensitive(root, "timings"), out, err)) < 0 ||
+        (rc = parse_sweep(cJSON_GetObjectItemCaseSensitive(root, "sweep"), &out->sweep, err)) < 0)
+        goto out;
+out:
+    cJSON_Delete(root);
+    return rc;
+}
+
+void
+lab_runreport_release(lab_runreport *r)
+{
+    free(r->cases);
+    free(r->timings);
+    r->cases = NULL;
+    r->timings = NULL;
+    r->ncases = r->ntimings = 0;
+}
+
+const lab_size_timing *
+lab_runreport_last_timing(const lab_runreport *r)
+{
+    const lab_size_timing *best = NULL;
+
+    for (size_t i = 0; i < r->ntimings; i++)
+        if (!best || r->timings[i].size > best->size)
+            best = &r->timings[i];
+    return best;
+}
+
+const lab_kernel_time *
+lab_runreport_time(const lab_runreport *r, const char *role)
+{
+    const lab_size_timing *t = lab_runreport_last_timing(r);
+
+    for (size_t i = 0; t && i < t->nkernels; i++)
+        if (!strcmp(t->kernels[i].role, role))
+            return &t->kernels[i];
+    return NULL;
+}

@@ -1,0 +1,111 @@
+/*
+ * runreport.h - the lab's side of the runner protocol: a driver's JSON
+ * report (lab/harness/report.h describes the fields) parsed with cJSON into plain
+ * structs.  Unknown fields are ignored; a report whose "version" is newer
+ * than LAB_RUNREPORT_VERSION is refused.
+ *
+ * lab_runreport_parse fills *out (release it with lab_runreport_release,
+ * also after a failed parse).
+ */
+#ifndef LAB_GRADE_RUNREPORT_H
+#define LAB_GRADE_RUNREPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "lab/util/err.h"
+
+#define LAB_RUNREPORT_VERSION 1
+#define LAB_RUNREPORT_MAX_KERNELS 3
+
+typedef struct lab_case {
+    unsigned long size;
+    char role[16];
+    unsigned long grid;
+    bool correct;
+    double expected, got;
+    long bad;
+    long first_bad;
+    char detail[256];
+} lab_case;
+
+typedef struct lab_kernel_time {
+    char role[16];
+    bool cpu; /* a host baseline */
+    double median_ns, mad_ns, min_ns, max_ns, ci_rel;
+    double gbps, pct_peak, pct_copy;
+    unsigned long samples;
+} lab_kernel_time;
+
+typedef struct lab_size_timing {
+    unsigned long size;
+    double bytes;
+    double copy_gbps;
+    bool capped;
+    lab_kernel_time kernels[LAB_RUNREPORT_MAX_KERNELS];
+    size_t nkernels;
+} lab_size_timing;
+
+/* A choice exercise's sweep (lab/harness/choose.h): the student's kernel timed at every shape. */
+#define LAB_RUNREPORT_MAX_SWEEP 16
+
+typedef struct lab_sweep_row {
+    char block[32]; /* "128x2" */
+    unsigned long threads;
+    bool launched;
+    char error[200]; /* why it could not be launched */
+    double median_ns, ci_rel, gbps;
+    double occupancy; /* theoretical, 0..1; <0 unknown */
+    unsigned long samples;
+} lab_sweep_row;
+
+typedef struct lab_sweep {
+    bool present;
+    unsigned long size;
+    double bytes;
+    char choice[32]; /* the student's shape, as a row's block */
+    bool capped;
+    lab_sweep_row rows[LAB_RUNREPORT_MAX_SWEEP];
+    size_t nrows;
+} lab_sweep;
+
+typedef struct lab_runreport {
+    int version;
+    char family[32];
+    char backend[16];
+    char status[16]; /* "ok", "no_gpu", "error" */
+    char reason[512];
+    bool has_error;
+    struct {
+        char role[16];
+        char stage[16];
+        unsigned long size;
+        int code;
+        char name[64];
+        char message[512];
+    } error;
+    char device[256];  /* "" when none */
+    bool driver_found; /* the probe's "driver" (else implied by "device"): libcuda.so.1 loaded */
+    int driver_version;
+    char driver_library[256]; /* its path, or the loader's error */
+    char cc[16];
+    double peak_gbps;
+    double sm_clock_khz; /* 0 when not reported */
+    double mem_clock_khz;
+    double copy_gbps;
+    double seed;
+    unsigned long block, unroll;
+    lab_case *cases;
+    size_t ncases;
+    lab_size_timing *timings;
+    size_t ntimings;
+    lab_sweep sweep;
+} lab_runreport;
+
+int lab_runreport_parse(const char *json, size_t len, lab_runreport *out, lab_err *err);
+void lab_runreport_release(lab_runreport *r);
+/* The timing of role at the largest timed size, or NULL. */
+const lab_kernel_time *lab_runreport_time(const lab_runreport *r, const char *role);
+const lab_size_timing *lab_runreport_last_timing(const lab_runreport *r);
+
+#endif

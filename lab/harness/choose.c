@@ -1,0 +1,237 @@
+/*
+ * choose.c - the student picks the block shape; the driver sweeps them all
+ * (see choose.h).
+ */
+#include "lab/harness/choose.h"
+#include "lab/harness/report.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void
+label(lab_dim3 s, char *buf, size_t size)
+{
+    if (s.z > 1)
+        snprintf(buf, size, "%ux%ux%u", s.x, s.y, s.z);
+    else if (s.y > 1)
+        snprintf(buf, size, "%ux%u", s.x, s.y);
+    else
+        snprintf(buf, size, "%u", s.x);
+}
+
+static void
+list_shapes(const lab_driver *d, char *buf, size_t size)
+{
+    size_t used = 0;
+
+    buf[0] = '\0';
+    for (size_t i = 0; i < d->args.nblocks && used + 16 < size; i++) {
+        char one[32];
+        label(d->args.blocks[i], one, sizeof(one));
+        used += (size_t)snprintf(buf + used, size - used, "%s%s", i ? ", " : "", one);
+    }
+}
+
+static const char *const dims[3] = { "chosenBlockX", "chosenBlockY", "chosenBlockZ" };
+
+int
+lab_choose_read(lab_driver *d, lab_role role, lab_dim3 *out, lab_err *err)
+{
+    unsigned v[3] = { 1, 1, 1 };
+    char shapes[256], got[48];
+    lab_dptr p;
+    size_t bytes;
+    int rc;
+
+    for (int i = 0; i < 3; i++) {
+        if (d->ops->symbol(d->module[role], dims[i], &p, &bytes, err) < 0) {
+            if (i == 0)
+                return lab_err_set(err, LAB_ENOENT,
+                                   "defines no __device__ unsigned int chosenBlockX (the block "
+                                   "size you choose)");
+            continue; /* y and z default to 1 */
+        }
+        if (bytes != sizeof(v[i]))
+            return lab_err_set(err, LAB_EINVAL, "%s is %zu bytes: it must be one unsigned int",
+                               dims[i], bytes);
+        if ((rc = d->ops->copy_out(d->dev, &v[i], p, bytes, err)) < 0)
+            return rc;
+    }
+    *out = (lab_dim3){ v[0], v[1], v[2] };
+    for (size_t i = 0; i < d->args.nblocks; i++)
+        if (!memcmp(&d->args.blocks[i], out, sizeof(*out)))
+            return 0;
+    list_shapes(d, shapes, sizeof(shapes));
+    label(*out, got, sizeof(got));
+    return lab_err_set(err, LAB_EINVAL,
+                       "chosenBlock %s is not one of the shapes this exercise sweeps: %s", got,
+                       shapes);
+}
+
+void
+lab_choose_check(lab_driver *d, lab_driver_role_fn check, void *ctx, lab_err *err)
+{
+    static const lab_role roles[] = { LAB_ROLE_STUDENT, LAB_ROLE_REFERENCE };
+
+    /* The reference is the lab's own file with another constant and is never timed here: on the
+     * slow simulator the student's check is all a grading needs (check-exercise grades the
+     * reference as a student). */
+    size_t nroles = lab_driver_is_sim(d) ? 1 : sizeof(roles) / sizeof(roles[0]);
+
+    for (size_t i = 0; i < nroles && !d->failed; i++) {
+        lab_dim3 shape;
+        if (lab_choose_read(d, roles[i], &shape, err) == 0) {
+            check(ctx, roles[i], shape, err);
+        } else if (roles[i] == LAB_ROLE_STUDENT) {
+            lab_driver_add_case(d, 0, roles[i], 0, 1, 0, 1, -1, err->msg, err);
+            return; /* nothing to check it at */
+        } else {
+            lab_driver_fail(d, roles[i], "setup", 0, err);
+        }
+    }
+}
+
+typedef struct candidate {
+    lab_driver *d;
+    lab_driver_role_fn launch;
+    void *ctx;
+    lab_dim3 shape;
+} candidate;
+
+static int
+launch_candidate(void *ctx, lab_err *err)
+{
+    candidate *c = ctx;
+
+    return c->launch(c->ctx, LAB_ROLE_STUDENT, c->shape, err);
+}
+
+/* Theoretical occupancy of the student's kernel at shape s, -1 when the backend cannot say. */
+static double
+occupancy(lab_driver *d, lab_dim3 s)
+{
+    unsigned threads = s.x * s.y * s.z;
+    lab_err err = LAB_ERR_INIT;
+    lab_occupancy o;
+
+    if (!d->ops->occupancy || d->info.max_threads_per_sm <= 0 ||
+        d->ops->occupancy(d->module[LAB_ROLE_STUDENT], d->mangled[LAB_ROLE_STUDENT], threads, 0, &o,
+                          &err) < 0)
+        return -1;
+    return (double)o.blocks_per_sm * ((threads + 31) / 32) * 32 / d->info.max_threads_per_sm;
+}
+
+static void
+add_row(cJSON *rows, lab_driver *d, lab_dim3 s, const char *error, const lab_stats *ns,
+        double bytes)
+{
+    cJSON *r = cJSON_CreateObject();
+    char name[32];
+
+    if (!r)
+        return;
+    label(s, name, sizeof(name));
+    cJSON_AddStringToObject(r, "block", name);
+    cJSON_AddNumberToObject(r, "threads", s.x * s.y * s.z);
+    cJSON_AddBoolToObject(r, "launched", !error);
+    cJSON_AddStringToObject(r, "error", error ? error : "");
+    cJSON_AddNumberToObject(r, "median_ns", ns ? ns->median : 0);
+    cJSON_AddNumberToObject(r, "ci_rel", ns ? ns->ci_rel : 0);
+    cJSON_AddNumberToObject(r, "samples", ns ? (double)ns->samples : 0);
+    cJSON_AddNumberToObject(r, "gbps", ns && ns->median > 0 ? bytes / ns->median : 0);
+    cJSON_AddNumberToObject(r, "occupancy", occupancy(d, s));
+    cJSON_AddItemToArray(rows, r);
+}
+
+int
+lab_choose_sweep(lab_driver *d, unsigned long n, double bytes, lab_driver_role_fn launch, void *ctx,
+                 lab_err *err)
+{
+    const size_t nb = d->args.nblocks;
+    candidate cand[sizeof(d->args.blocks) / sizeof(d->args.blocks[0])];
+    lab_timed_kernel kernels[sizeof(cand) / sizeof(cand[0])];
+    lab_timing_result results[sizeof(cand) / sizeof(cand[0])];
+    char errors[sizeof(cand) / sizeof(cand[0])][200];
+    char name[32];
+    lab_dim3 chosen;
+    size_t nk = 0;
+    cJSON *sweep, *rows;
+
+    if (lab_choose_read(d, LAB_ROLE_STUDENT, &chosen, err) < 0)
+        return 0; /* the cases already say why */
+    for (size_t i = 0; i < nb; i++) {
+        lab_err why = LAB_ERR_INIT;
+        errors[i][0] = '\0';
+        /* one untimed launch: a shape the kernel cannot be launched with is a row, not a fault */
+        if (launch(ctx, LAB_ROLE_STUDENT, d->args.blocks[i], &why) < 0) {
+            snprintf(errors[i], sizeof(errors[i]), "%.190s", why.msg);
+            continue;
+        }
+        if (d->ops->sync(d->dev, err) < 0)
+            return lab_driver_fail(d, LAB_ROLE_STUDENT, "run", n, err);
+        cand[i] = (candidate){ d, launch, ctx, d->args.blocks[i] };
+        label(d->args.blocks[i], name, sizeof(name));
+        kernels[nk++] = (lab_timed_kernel){ "student", NULL, launch_candidate, &cand[i] };
+    }
+    if (nk && lab_timing_run(&d->timing, kernels, nk, &d->args.timing, results, err) < 0)
+        return lab_driver_fail(d, LAB_ROLE_STUDENT, "timing", n, err);
+    if (!(sweep = cJSON_AddObjectToObject(d->report, "sweep")))
+        return lab_err_set(err, LAB_ENOMEM, "out of memory");
+    label(chosen, name, sizeof(name));
+    cJSON_AddNumberToObject(sweep, "size", (double)n);
+    cJSON_AddNumberToObject(sweep, "bytes", bytes);
+    cJSON_AddStringToObject(sweep, "choice", name);
+    cJSON_AddBoolToObject(sweep, "capped", nk && results[0].capped);
+    rows = cJSON_AddArrayToObject(sweep, "rows");
+    for (size_t i = 0, k = 0; i < nb; i++)
+        add_row(rows, d, d->args.blocks[i], errors[i][0] ? errors[i] : NULL,
+                errors[i][0] ? NULL : &results[k++].ns, bytes);
+    return 0;
+}
+
+void
+lab_choose_check_size(lab_driver *d, lab_driver_role_fn check, void *ctx, lab_err *err)
+{
+    if (d->failed)
+        return;
+    if (d->args.choose_block)
+        lab_choose_check(d, check, ctx, err);
+    else
+        lab_driver_check_shapes(d, check, ctx, err);
+}
+
+int
+lab_choose_time_size(lab_driver *d, unsigned long n, double bytes, lab_driver_role_fn launch,
+                     void *ctx, lab_err *err)
+{
+    if (d->failed || !lab_driver_is_timing_size(d, n))
+        return 0;
+    if (d->args.choose_block)
+        return lab_choose_sweep(d, n, bytes, launch, ctx, err);
+    return lab_driver_time_roles(d, n, bytes, launch, ctx, err);
+}
+
+void
+lab_choose_run_sizes(lab_driver *d, const lab_choose_family *f)
+{
+    lab_err err = LAB_ERR_INIT;
+    lab_rng rng;
+
+    lab_rng_seed(&rng, d->args.seed);
+    for (size_t s = 0; s < d->args.nsizes && !d->failed; s++) {
+        unsigned long n = d->args.sizes[s];
+        void *p = calloc(1, f->size);
+        if (!p) {
+            lab_err_set(&err, LAB_ENOMEM, "out of memory");
+            lab_driver_fail(d, LAB_ROLE_STUDENT, "setup", n, &err);
+            return;
+        }
+        if (f->setup(d, p, n, &rng, &err) < 0)
+            lab_driver_fail(d, LAB_ROLE_STUDENT, "setup", n, &err);
+        lab_choose_check_size(d, f->check, p, &err);
+        lab_choose_time_size(d, n, f->bytes(p), f->launch, p, &err);
+        f->release(p);
+        free(p);
+    }
+}

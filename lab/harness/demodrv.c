@@ -1,0 +1,417 @@
+/*
+ * demodrv.c - the shared skeleton of the demo drivers (see demodrv.h).
+ */
+#include "lab/harness/demodrv.h"
+#include "lab/harness/driver.h"
+#include "lab/harness/ncu-run.h"
+#include "lab/harness/report.h"
+#include "lab/util/buf.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { OPT_BACKEND = 256, OPT_REPORT_FD, OPT_LAB_KERNELS, OPT_STEP, OPT_NCU_CHILD };
+
+static const struct option options[] = {
+    { "backend", required_argument, NULL, OPT_BACKEND },
+    { "report-fd", required_argument, NULL, OPT_REPORT_FD },
+    { "lab-kernels", required_argument, NULL, OPT_LAB_KERNELS },
+    { "step", required_argument, NULL, OPT_STEP },
+    { "ncu-child", no_argument, NULL, OPT_NCU_CHILD },
+    { NULL, 0, NULL, 0 },
+};
+
+static int
+usage(const char *prog, const char *what)
+{
+    fprintf(stderr, "%s: %s\n", prog, what);
+    fprintf(stderr,
+            "usage: %s --backend cuda|sim --report-fd N --lab-kernels PTX "
+            "[--step ID,KERNEL,FAMILY,BLOCK,UNROLL,MODULE]...\n",
+            prog);
+    return -2;
+}
+
+/* "ID,KERNEL,FAMILY,BLOCK,UNROLL,MODULE" (the module path may hold commas). */
+/* "output=total,grid_per_sm=4,entry=_Z..." (split in place) into s. */
+static int
+parse_step_options(char *p, lab_demodrv_step *s)
+{
+    for (char *save = NULL, *kv = strtok_r(p, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
+        char *end;
+        if (!strcmp(kv, "output=total"))
+            s->total = true;
+        else if (!strcmp(kv, "output=partials"))
+            s->total = false;
+        else if (!strncmp(kv, "grid_per_sm=", 12)) {
+            s->grid_per_sm = (unsigned)strtoul(kv + 12, &end, 10);
+            if (*end || end == kv + 12)
+                return -1;
+        } else if (!strncmp(kv, "entry=", 6) && kv[6])
+            s->entry = kv + 6;
+        else
+            return -1;
+    }
+    return 0;
+}
+
+static int
+parse_step(const char *arg, lab_demodrv_step *s)
+{
+    char *f[6], *p, *end;
+    size_t n = 0;
+    unsigned long u;
+
+    if (!(s->text = strdup(arg)))
+        return -1;
+    for (p = s->text; n < 5; n++) {
+        f[n] = p;
+        if (!(p = strchr(p, ',')))
+            return -1;
+        *p++ = '\0';
+    }
+    f[5] = p;
+    if ((p = strchr(p, ','))) { /* optional KEY=VALUE fields after the module */
+        *p++ = '\0';
+        if (parse_step_options(p, s) < 0)
+            return -1;
+    }
+    size_t nshapes;
+    if (lab_driver_parse_shapes(f[3], &s->block, 1, &nshapes) < 0)
+        return -1;
+    errno = 0;
+    u = strtoul(f[4], &end, 10);
+    if (errno || end == f[4] || *end || u == 0 || !*f[0] || !*f[1] || !*f[2] || !*f[5])
+        return -1;
+    s->id = f[0];
+    s->kernel = f[1];
+    s->family = f[2];
+    s->unroll = (unsigned)u;
+    s->module = f[5];
+    return 0;
+}
+
+static int
+parse_args(lab_demodrv *d, int argc, char **argv)
+{
+    const char *prog = argv[0];
+    unsigned long v;
+    char *end;
+    int c;
+
+    d->backend = "cuda";
+    d->report_fd = -1;
+    while ((c = getopt_long(argc, argv, "", options, NULL)) != -1) {
+        switch (c) {
+        case OPT_BACKEND:
+            d->backend = optarg;
+            break;
+        case OPT_REPORT_FD:
+            errno = 0;
+            v = strtoul(optarg, &end, 10);
+            if (errno || end == optarg || *end || v < 3 || v > 1024)
+                return usage(prog, "--report-fd needs a descriptor >= 3");
+            d->report_fd = (int)v;
+            break;
+        case OPT_LAB_KERNELS:
+            d->lab_kernels = optarg;
+            break;
+        case OPT_NCU_CHILD:
+            d->ncu_child = true;
+            break;
+        case OPT_STEP:
+            if (d->nsteps == LAB_DEMODRV_MAX_STEPS ||
+                parse_step(optarg, &d->steps[d->nsteps++]) < 0)
+                return usage(prog,
+                             "--step needs ID,KERNEL,FAMILY,BLOCK,UNROLL,MODULE (16 at most)");
+            break;
+        default:
+            return usage(prog, "unknown option");
+        }
+    }
+    if (optind < argc)
+        return usage(prog, "unexpected argument");
+    if ((d->report_fd < 0 && !d->ncu_child) || !d->lab_kernels)
+        return usage(prog, "--report-fd and --lab-kernels are required");
+    return 0;
+}
+
+int
+lab_demodrv_load_path(lab_demodrv *d, const char *path, lab_module **out, lab_err *err)
+{
+    lab_buf text = LAB_BUF_INIT;
+    lab_image img;
+    int rc;
+
+    if ((rc = lab_buf_read_file(&text, path, err)) == 0) {
+        img.data = text.buf;
+        img.size = text.len + 1;
+        img.path = path;
+        rc = d->ops->load(d->dev, &img, out, err);
+    }
+    lab_buf_release(&text);
+    return rc;
+}
+
+int
+lab_demodrv_load(lab_demodrv *d, const char *name, lab_module **out, lab_err *err)
+{
+    const char *slash = strrchr(d->lab_kernels, '/');
+    lab_buf path = LAB_BUF_INIT;
+    int rc;
+
+    if (slash)
+        lab_buf_printf(&path, "%.*s/%s", (int)(slash - d->lab_kernels), d->lab_kernels, name);
+    else
+        lab_buf_adds(&path, name);
+    rc = lab_demodrv_load_path(d, path.buf, out, err);
+    lab_buf_release(&path);
+    return rc;
+}
+
+int
+lab_demodrv_start(lab_demodrv *d, int argc, char **argv, const char *chapter)
+{
+    lab_err err = LAB_ERR_INIT;
+    int rc;
+
+    memset(d, 0, sizeof(*d));
+    if (parse_args(d, argc, argv) < 0) {
+        d->report_fd = -1;
+        d->ncu_child = false;
+        return -2;
+    }
+    d->report = cJSON_CreateObject();
+    cJSON_AddNumberToObject(d->report, "version", 1);
+    cJSON_AddStringToObject(d->report, "kind", "demo");
+    cJSON_AddStringToObject(d->report, "chapter", chapter);
+    cJSON_AddStringToObject(d->report, "backend", d->backend);
+    cJSON_AddStringToObject(d->report, "status", "ok");
+    d->sections = cJSON_AddArrayToObject(d->report, "sections");
+    d->notes = cJSON_AddArrayToObject(d->report, "notes");
+    if (!(d->ops = lab_dev_backend(d->backend))) {
+        lab_err_set(&err, LAB_EINVAL, "unknown backend '%s'", d->backend);
+        return lab_demodrv_fail(d, "open", &err);
+    }
+    if ((rc = d->ops->open(0, &d->dev, &err)) < 0) {
+        d->failed = true;
+        lab_report_set_status(d->report, "no_gpu", err.msg);
+        return rc;
+    }
+    if ((rc = d->ops->info(d->dev, &d->info, &err)) < 0)
+        return lab_demodrv_fail(d, "device", &err);
+    lab_report_set_device(d->report, &d->info);
+    if (d->ncu_child || d->ops == &lab_dev_sim)
+        return 0; /* the simulator has no clock: no yardstick, nothing to flush */
+    if ((rc = lab_demodrv_load_path(d, d->lab_kernels, &d->lab_module, &err)) < 0 ||
+        (rc = lab_timing_init(&d->timing, d->ops, d->dev, d->lab_module, (size_t)d->info.l2_bytes,
+                              d->info.total_mem, &err)) < 0 ||
+        (rc = lab_timing_copy_gbps(&d->timing, &d->copy_gbps, &err)) < 0)
+        return lab_demodrv_fail(d, "the lab's own kernels", &err);
+    return 0;
+}
+
+static int
+timed_launch(void *ctx, lab_err *err)
+{
+    lab_demodrv_launch *l = ctx;
+
+    return l->d->ops->launch(l->m, l->kernel, l->grid, l->block, 0, l->args, err);
+}
+
+int
+lab_demodrv_time(lab_demodrv *d, lab_demodrv_launch *launches, size_t n, double *us, lab_err *err)
+{
+    const lab_timing_opts opts = LAB_DEMODRV_TIMING;
+    lab_timed_kernel k[8];
+    lab_timing_result res[8];
+    int rc;
+
+    if (d->ops == &lab_dev_sim)
+        return lab_err_set(err, LAB_ENOSYS, "the simulator has no clock: timing needs a GPU");
+    for (size_t at = 0; at < n; at += ARRAY_SIZE(k)) {
+        size_t m = n - at < ARRAY_SIZE(k) ? n - at : ARRAY_SIZE(k);
+        for (size_t i = 0; i < m; i++)
+            k[i] = (lab_timed_kernel){ launches[at + i].kernel, NULL, timed_launch,
+                                       &launches[at + i] };
+        if ((rc = lab_timing_run(&d->timing, k, m, &opts, res, err)) < 0)
+            return rc;
+        for (size_t i = 0; i < m; i++)
+            us[at + i] = res[i].ns.median / 1e3;
+    }
+    return 0;
+}
+
+cJSON *
+lab_demodrv_section(lab_demodrv *d, const char *title, const char *text, ...)
+{
+    cJSON *s = cJSON_CreateObject(), *cols;
+    const char *name;
+    va_list ap;
+
+    if (!s)
+        return NULL;
+    cJSON_AddItemToArray(d->sections, s);
+    cJSON_AddStringToObject(s, "title", title);
+    if (text)
+        cJSON_AddStringToObject(s, "text", text);
+    cols = cJSON_AddArrayToObject(s, "columns");
+    va_start(ap, text);
+    while ((name = va_arg(ap, const char *))) {
+        const char *unit = va_arg(ap, const char *);
+        cJSON *c = cJSON_CreateObject();
+        cJSON_AddStringToObject(c, "name", name);
+        cJSON_AddStringToObject(c, "unit", unit ? unit : "");
+        cJSON_AddItemToArray(cols, c);
+    }
+    va_end(ap);
+    return cJSON_AddArrayToObject(s, "rows");
+}
+
+cJSON *
+lab_demodrv_row(cJSON *rows, const char *fmt, ...)
+{
+    cJSON *row = cJSON_CreateArray();
+    va_list ap;
+
+    if (!row)
+        return NULL;
+    va_start(ap, fmt);
+    for (const char *f = fmt; *f; f++) {
+        if (*f == 's')
+            cJSON_AddItemToArray(row, cJSON_CreateString(va_arg(ap, const char *)));
+        else if (*f == 'n')
+            cJSON_AddItemToArray(row, cJSON_CreateNumber(va_arg(ap, double)));
+        else
+            cJSON_AddItemToArray(row, cJSON_CreateNull());
+    }
+    va_end(ap);
+    cJSON_AddItemToArray(rows, row);
+    return row;
+}
+
+static cJSON *
+last_section(lab_demodrv *d)
+{
+    int n = cJSON_GetArraySize(d->sections);
+
+    return n ? cJSON_GetArrayItem(d->sections, n - 1) : NULL;
+}
+
+void
+lab_demodrv_bars(lab_demodrv *d, int label, int value)
+{
+    cJSON *s = last_section(d), *c;
+
+    if (s && (c = cJSON_AddObjectToObject(s, "chart"))) {
+        cJSON_AddStringToObject(c, "type", "bars");
+        cJSON_AddNumberToObject(c, "label", label);
+        cJSON_AddNumberToObject(c, "value", value);
+    }
+}
+
+void
+lab_demodrv_heatmap(lab_demodrv *d, int x, int y, int value)
+{
+    cJSON *s = last_section(d), *c;
+
+    if (s && (c = cJSON_AddObjectToObject(s, "chart"))) {
+        cJSON_AddStringToObject(c, "type", "heatmap");
+        cJSON_AddNumberToObject(c, "x", x);
+        cJSON_AddNumberToObject(c, "y", y);
+        cJSON_AddNumberToObject(c, "value", value);
+    }
+}
+
+void
+lab_demodrv_note(lab_demodrv *d, const char *fmt, ...)
+{
+    lab_buf b = LAB_BUF_INIT;
+    va_list ap;
+
+    va_start(ap, fmt);
+    lab_buf_vprintf(&b, fmt, ap);
+    va_end(ap);
+    cJSON_AddItemToArray(d->notes, cJSON_CreateString(b.buf));
+    lab_buf_release(&b);
+}
+
+int
+lab_demodrv_fail(lab_demodrv *d, const char *what, const lab_err *err)
+{
+    lab_buf b = LAB_BUF_INIT;
+
+    d->failed = true;
+    lab_buf_printf(&b, "%s: %s", what, err->msg);
+    lab_report_set_status(d->report, "error", b.buf);
+    lab_buf_release(&b);
+    return err->code ? err->code : LAB_EDEVICE;
+}
+
+bool
+lab_demodrv_on_path(const char *program, char *path, size_t size)
+{
+    const char *env = getenv("PATH");
+    char *copy, *save = NULL, *dir;
+    bool found = false;
+
+    if (!env || !(copy = strdup(env)))
+        return false;
+    for (dir = strtok_r(copy, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
+        int n = snprintf(path, size, "%s/%s", *dir ? dir : ".", program);
+        found = n > 0 && (size_t)n < size && access(path, X_OK) == 0;
+    }
+    free(copy);
+    return found;
+}
+
+void
+lab_demodrv_ncu(lab_demodrv *d, const char *regex, const char *const *metrics, size_t nmetrics,
+                lab_ncurun *out)
+{
+    char *self = realpath("/proc/self/exe", NULL);
+    lab_buf kernels = LAB_BUF_INIT;
+    const char *argv[5];
+
+    lab_buf_printf(&kernels, "--lab-kernels=%s", d->lab_kernels);
+    argv[0] = self ? self : "/proc/self/exe";
+    argv[1] = "--ncu-child";
+    argv[2] = "--backend=cuda";
+    argv[3] = kernels.buf;
+    argv[4] = NULL;
+    lab_ncurun_exec(argv, regex, metrics, nmetrics, out);
+    free(self);
+    lab_buf_release(&kernels);
+}
+
+int
+lab_demodrv_finish(lab_demodrv *d)
+{
+    lab_err err = LAB_ERR_INIT;
+    int status = 0;
+
+    if (d->report_fd < 0 && !d->ncu_child) {
+        for (size_t i = 0; i < d->nsteps; i++)
+            free(d->steps[i].text);
+        return 2;
+    }
+    if (d->ncu_child)
+        status = d->failed ? 1 : 0;
+    else if (lab_report_emit(d->report, d->report_fd, &err) < 0) {
+        fprintf(stderr, "demo driver: %s\n", err.msg);
+        status = 2;
+    }
+    cJSON_Delete(d->report);
+    lab_timing_release(&d->timing);
+    if (d->dev)
+        d->ops->close(d->dev);
+    for (size_t i = 0; i < d->nsteps; i++)
+        free(d->steps[i].text);
+    return status;
+}

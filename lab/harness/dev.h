@@ -1,0 +1,124 @@
+/*
+ * dev.h - the device interface every exercise driver is written against.
+ *
+ * One table of operations, two implementations: lab_dev_cuda (the CUDA driver
+ * API, loaded with dlopen at run time, so a machine without the NVIDIA driver
+ * still runs the lab) and lab_dev_sim (the PTX simulator of lab/sim).  Every
+ * call returns 0 or a negative LAB_E* code and fills lab_err; device errors
+ * also record the backend's own code in lab_dev_error (for the report).
+ *
+ * Call order:
+ *   ops->open(0, &dev, &err)       fails with LAB_ENODEV and a precise reason
+ *   ops->info, alloc, copy_in, load, launch, timer_*, sync, copy_out, ...
+ *   ops->close(dev)                frees every allocation, module and timer
+ * After a kernel fault the CUDA context is dead ("sticky"): every later call
+ * fails with the same code, and only a new process recovers.
+ */
+#ifndef LAB_HARNESS_DEV_H
+#define LAB_HARNESS_DEV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lab/util/err.h"
+
+typedef struct lab_dev lab_dev;
+typedef struct lab_module lab_module;
+typedef struct lab_timer lab_timer;
+typedef uint64_t lab_dptr;
+
+typedef struct lab_dim3 {
+    unsigned x, y, z;
+} lab_dim3;
+
+typedef struct lab_image {
+    const void *data; /* PTX text (NUL-terminated) or a cubin */
+    size_t size;
+    const char *path; /* for messages */
+} lab_image;
+
+typedef struct lab_dev_info {
+    char name[256];
+    int cc_major, cc_minor;
+    int sm_count;
+    int max_threads_per_block;
+    int max_threads_per_sm;
+    int warp_size;
+    int regs_per_sm;
+    int regs_per_block;
+    int max_blocks_per_sm;
+    int smem_per_block; /* bytes, default limit */
+    int smem_per_block_optin;
+    int smem_reserved_per_block; /* what the system keeps of each block's share */
+    int smem_per_sm;
+    int const_mem;
+    int max_block_dim[3];
+    int max_grid_dim[3];
+    int l2_bytes;
+    int mem_clock_khz;
+    int bus_width_bits;
+    int sm_clock_khz;
+    size_t total_mem;
+    int driver_version; /* e.g. 13000 */
+    double peak_gbps;   /* 2 x memory clock x bus width */
+} lab_dev_info;
+
+/* The backend's own error code of the last failing call (e.g. 700 and
+ * "CUDA_ERROR_ILLEGAL_ADDRESS"); code 0 when the failure was not the device's. */
+typedef struct lab_dev_error {
+    int code;
+    char name[64];
+} lab_dev_error;
+
+/* A kernel's resources and how many of its blocks fit on one SM (the CUDA occupancy API). */
+typedef struct lab_occupancy {
+    int blocks_per_sm; /* cuOccupancyMaxActiveBlocksPerMultiprocessor */
+    int regs;          /* registers per thread */
+    int static_smem;   /* bytes of static shared memory per block */
+} lab_occupancy;
+
+typedef struct lab_dev_ops {
+    const char *name; /* "cuda", "sim" */
+    int (*open)(int ordinal, lab_dev **out, lab_err *err);
+    int (*info)(lab_dev *dev, lab_dev_info *out, lab_err *err);
+    int (*alloc)(lab_dev *dev, size_t bytes, lab_dptr *out, lab_err *err);
+    int (*copy_in)(lab_dev *dev, lab_dptr dst, const void *src, size_t bytes, lab_err *err);
+    int (*copy_out)(lab_dev *dev, void *dst, lab_dptr src, size_t bytes, lab_err *err);
+    /* Asynchronous (stream-ordered) device-to-device copy. */
+    int (*copy_dtod)(lab_dev *dev, lab_dptr dst, lab_dptr src, size_t bytes, lab_err *err);
+    int (*load)(lab_dev *dev, const lab_image *img, lab_module **out, lab_err *err);
+    /* Is there an entry point with this (mangled) name? */
+    bool (*has_kernel)(lab_module *m, const char *kernel);
+    int (*symbol)(lab_module *m, const char *name, lab_dptr *out, size_t *bytes, lab_err *err);
+    /* Asynchronous launch; a fault shows at the next sync. */
+    int (*launch)(lab_module *m, const char *kernel, lab_dim3 grid, lab_dim3 block,
+                  unsigned shared_bytes, void **args, lab_err *err);
+    int (*sync)(lab_dev *dev, lab_err *err);
+    int (*timer_new)(lab_dev *dev, lab_timer **out, lab_err *err);
+    int (*timer_start)(lab_timer *t, lab_err *err); /* stream-ordered marks */
+    int (*timer_stop)(lab_timer *t, lab_err *err);
+    /* Milliseconds between start and stop; call after sync. The simulator has none: LAB_ENOSYS. */
+    int (*elapsed)(lab_timer *t, double *ms, lab_err *err);
+    const lab_dev_error *(*last_error)(lab_dev *dev);
+    /* Optional, NULL where the backend has no device runtime: how many device-side kernel
+     * launches (dynamic parallelism) may be pending at once.  Call before the first launch. */
+    int (*set_pending_launches)(lab_dev *dev, size_t count, lab_err *err);
+    /* Blocks of `block` threads with dyn_smem bytes of dynamic shared memory per SM. */
+    int (*occupancy)(lab_module *m, const char *kernel, unsigned block, size_t dyn_smem,
+                     lab_occupancy *out, lab_err *err);
+    void (*close)(lab_dev *dev);
+} lab_dev_ops;
+
+extern const lab_dev_ops lab_dev_cuda;
+extern const lab_dev_ops lab_dev_sim;
+
+/* The simulator's metrics (summed) and first check finding of the launches on dev (a "sim"
+ * device) since the last call; false when there was none. */
+struct lab_sim_result;
+bool lab_dev_sim_take(lab_dev *dev, struct lab_sim_result *out);
+
+/* The backend named "cuda" or "sim", or NULL. */
+const lab_dev_ops *lab_dev_backend(const char *name);
+
+#endif

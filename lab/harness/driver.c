@@ -1,0 +1,715 @@
+/*
+ * driver.c - the shared skeleton of the exercise drivers (see driver.h).
+ */
+#include "lab/harness/driver.h"
+#include "lab/harness/report.h"
+#include "lab/util/clock.h"
+#include "lab/sim/sim.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+const char *const lab_role_names[LAB_ROLE_COUNT] = {
+    [LAB_ROLE_STUDENT] = "student",
+    [LAB_ROLE_BASELINE] = "baseline",
+    [LAB_ROLE_REFERENCE] = "reference",
+};
+
+enum {
+    OPT_BACKEND = 256,
+    OPT_REPORT_FD,
+    OPT_SEED,
+    OPT_STUDENT,
+    OPT_BASELINE,
+    OPT_REFERENCE,
+    OPT_KERNEL,
+    OPT_BASELINE_KERNEL,
+    OPT_SIZES,
+    OPT_TIMING_SIZES,
+    OPT_BLOCK,
+    OPT_UNROLL,
+    OPT_LAB_KERNELS,
+    OPT_MIN_SAMPLES,
+    OPT_TIME_CAP,
+    OPT_PROBE,
+    OPT_OUTPUT,
+    OPT_GRID_PER_SM,
+    OPT_ENTRY,
+    OPT_BASELINE_BLOCK,
+    OPT_BASELINE_UNROLL,
+    OPT_BASELINE_OUTPUT,
+    OPT_BASELINE_GRID_PER_SM,
+    OPT_BASELINE_ENTRY,
+    OPT_CHOOSE_BLOCK,
+};
+
+static const struct option options[] = {
+    { "backend", required_argument, NULL, OPT_BACKEND },
+    { "report-fd", required_argument, NULL, OPT_REPORT_FD },
+    { "seed", required_argument, NULL, OPT_SEED },
+    { "student", required_argument, NULL, OPT_STUDENT },
+    { "baseline", required_argument, NULL, OPT_BASELINE },
+    { "reference", required_argument, NULL, OPT_REFERENCE },
+    { "kernel", required_argument, NULL, OPT_KERNEL },
+    { "baseline-kernel", required_argument, NULL, OPT_BASELINE_KERNEL },
+    { "sizes", required_argument, NULL, OPT_SIZES },
+    { "timing-sizes", required_argument, NULL, OPT_TIMING_SIZES },
+    { "block", required_argument, NULL, OPT_BLOCK },
+    { "unroll", required_argument, NULL, OPT_UNROLL },
+    { "lab-kernels", required_argument, NULL, OPT_LAB_KERNELS },
+    { "min-samples", required_argument, NULL, OPT_MIN_SAMPLES },
+    { "time-cap", required_argument, NULL, OPT_TIME_CAP },
+    { "probe", no_argument, NULL, OPT_PROBE },
+    { "output", required_argument, NULL, OPT_OUTPUT },
+    { "grid-per-sm", required_argument, NULL, OPT_GRID_PER_SM },
+    { "entry", required_argument, NULL, OPT_ENTRY },
+    { "baseline-block", required_argument, NULL, OPT_BASELINE_BLOCK },
+    { "baseline-unroll", required_argument, NULL, OPT_BASELINE_UNROLL },
+    { "baseline-output", required_argument, NULL, OPT_BASELINE_OUTPUT },
+    { "baseline-grid-per-sm", required_argument, NULL, OPT_BASELINE_GRID_PER_SM },
+    { "baseline-entry", required_argument, NULL, OPT_BASELINE_ENTRY },
+    { "choose-block", no_argument, NULL, OPT_CHOOSE_BLOCK },
+    { NULL, 0, NULL, 0 },
+};
+
+static int
+parse_ulong(const char *s, unsigned long *out)
+{
+    char *end;
+
+    errno = 0;
+    *out = strtoul(s, &end, 10);
+    return errno || end == s || *end ? -1 : 0;
+}
+
+static int
+parse_list(const char *s, unsigned long *v, size_t max, size_t *n)
+{
+    char *copy = strdup(s), *save = NULL, *tok;
+    int rc = 0;
+
+    *n = 0;
+    if (!copy)
+        return -1;
+    for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (*n == max || parse_ulong(tok, &v[*n]) < 0 || v[*n] == 0) {
+            rc = -1;
+            break;
+        }
+        (*n)++;
+    }
+    free(copy);
+    return rc;
+}
+
+static int
+parse_shape(const char *s, lab_dim3 *out)
+{
+    unsigned long d[3] = { 1, 1, 1 };
+    char *end;
+    int n = 0;
+
+    for (;;) {
+        if (n == 3 || *s < '0' || *s > '9')
+            return -1;
+        errno = 0;
+        d[n] = strtoul(s, &end, 10);
+        if (errno || d[n] == 0 || d[n] > 1024)
+            return -1;
+        n++;
+        if (!*end)
+            break;
+        if (*end != 'x')
+            return -1;
+        s = end + 1;
+    }
+    if (d[0] * d[1] * d[2] > 1024)
+        return -1;
+    *out = (lab_dim3){ (unsigned)d[0], (unsigned)d[1], (unsigned)d[2] };
+    return 0;
+}
+
+int
+lab_driver_parse_shapes(const char *s, lab_dim3 *v, size_t max, size_t *n)
+{
+    char *copy = strdup(s), *save = NULL, *tok;
+    int rc = 0;
+
+    *n = 0;
+    if (!copy)
+        return -1;
+    for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (*n == max || parse_shape(tok, &v[*n]) < 0) {
+            rc = -1;
+            break;
+        }
+        (*n)++;
+    }
+    free(copy);
+    return *n ? rc : -1;
+}
+
+static int
+usage(const char *prog, const char *what)
+{
+    fprintf(stderr, "%s: %s\n", prog, what);
+    fprintf(stderr,
+            "usage: %s --backend cuda|sim --report-fd N --lab-kernels PTX --student MOD "
+            "--baseline MOD|cpu --reference MOD --kernel NAME [--baseline-kernel NAME] "
+            "--sizes N,... [--timing-sizes N,...] --block N|XxY[xZ],... [--unroll N] "
+            "[--output partials|total] [--grid-per-sm K] [--entry NAME] [--baseline-block N] "
+            "[--baseline-unroll N] [--baseline-output partials|total] [--baseline-grid-per-sm K] "
+            "[--baseline-entry NAME] [--seed N] [--min-samples N] [--time-cap S] [--choose-block] "
+            "[--probe]\n",
+            prog);
+    return -2;
+}
+
+static int
+parse_output(const char *s, bool *total)
+{
+    if (strcmp(s, "partials") && strcmp(s, "total"))
+        return -1;
+    *total = !strcmp(s, "total");
+    return 0;
+}
+
+static int
+parse_args(lab_driver_args *a, int argc, char **argv)
+{
+    const char *prog = argv[0];
+    lab_shape *student = &a->shape[LAB_ROLE_STUDENT], *base = &a->shape[LAB_ROLE_BASELINE];
+    bool base_block = false, base_unroll = false, base_output = false, base_grid = false;
+    unsigned long v;
+    int c;
+
+    a->backend = "cuda";
+    a->report_fd = -1;
+    a->seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+    a->block = 256;
+    a->blocks[0] = (lab_dim3){ 256, 1, 1 };
+    a->nblocks = 1;
+    a->unroll = 1;
+    a->timing = (lab_timing_opts)LAB_TIMING_OPTS_DEFAULT;
+    while ((c = getopt_long(argc, argv, "", options, NULL)) != -1) {
+        switch (c) {
+        case OPT_BACKEND:
+            a->backend = optarg;
+            break;
+        case OPT_REPORT_FD:
+            if (parse_ulong(optarg, &v) < 0 || v < 3 || v > 1024)
+                return usage(prog, "--report-fd needs a descriptor >= 3");
+            a->report_fd = (int)v;
+            break;
+        case OPT_SEED:
+            if (parse_ulong(optarg, &v) < 0)
+                return usage(prog, "--seed needs a number");
+            a->seed = v;
+            break;
+        case OPT_STUDENT:
+            a->module[LAB_ROLE_STUDENT] = optarg;
+            break;
+        case OPT_BASELINE:
+            a->module[LAB_ROLE_BASELINE] = optarg;
+            break;
+        case OPT_REFERENCE:
+            a->module[LAB_ROLE_REFERENCE] = optarg;
+            break;
+        case OPT_KERNEL:
+            a->kernel[LAB_ROLE_STUDENT] = a->kernel[LAB_ROLE_REFERENCE] = optarg;
+            break;
+        case OPT_BASELINE_KERNEL:
+            a->kernel[LAB_ROLE_BASELINE] = optarg;
+            break;
+        case OPT_SIZES:
+            if (parse_list(optarg, a->sizes, ARRAY_SIZE(a->sizes), &a->nsizes) < 0)
+                return usage(prog, "--sizes needs up to 16 positive numbers");
+            break;
+        case OPT_TIMING_SIZES:
+            if (parse_list(optarg, a->timing_sizes, ARRAY_SIZE(a->timing_sizes),
+                           &a->ntiming_sizes) < 0)
+                return usage(prog, "--timing-sizes needs up to 16 positive numbers");
+            break;
+        case OPT_BLOCK:
+            if (lab_driver_parse_shapes(optarg, a->blocks, ARRAY_SIZE(a->blocks), &a->nblocks) < 0)
+                return usage(prog, "--block needs up to 16 shapes X, XxY or XxYxZ of 1..1024 "
+                                   "threads");
+            a->block = a->blocks[0].x * a->blocks[0].y * a->blocks[0].z;
+            break;
+        case OPT_UNROLL:
+            if (parse_ulong(optarg, &v) < 0 || v == 0 || v > 64)
+                return usage(prog, "--unroll needs 1..64");
+            a->unroll = (unsigned)v;
+            break;
+        case OPT_LAB_KERNELS:
+            a->lab_kernels = optarg;
+            break;
+        case OPT_MIN_SAMPLES:
+            if (parse_ulong(optarg, &v) < 0 || v == 0)
+                return usage(prog, "--min-samples needs a positive number");
+            a->timing.min_samples = (unsigned)v;
+            break;
+        case OPT_TIME_CAP:
+            a->timing.time_cap_s = atof(optarg);
+            if (a->timing.time_cap_s <= 0)
+                return usage(prog, "--time-cap needs positive seconds");
+            break;
+        case OPT_CHOOSE_BLOCK:
+            a->choose_block = true;
+            break;
+        case OPT_PROBE:
+            a->probe = true;
+            break;
+        case OPT_OUTPUT:
+            if (parse_output(optarg, &student->total) < 0)
+                return usage(prog, "--output needs partials or total");
+            break;
+        case OPT_GRID_PER_SM:
+            if (parse_ulong(optarg, &v) < 0 || v > 64)
+                return usage(prog, "--grid-per-sm needs 0..64");
+            student->grid_per_sm = (unsigned)v;
+            break;
+        case OPT_ENTRY:
+            student->entry = optarg;
+            break;
+        case OPT_BASELINE_BLOCK:
+            if (parse_ulong(optarg, &v) < 0 || v == 0 || v > 1024)
+                return usage(prog, "--baseline-block needs 1..1024");
+            base->block = (unsigned)v;
+            base_block = true;
+            break;
+        case OPT_BASELINE_UNROLL:
+            if (parse_ulong(optarg, &v) < 0 || v == 0 || v > 64)
+                return usage(prog, "--baseline-unroll needs 1..64");
+            base->unroll = (unsigned)v;
+            base_unroll = true;
+            break;
+        case OPT_BASELINE_OUTPUT:
+            if (parse_output(optarg, &base->total) < 0)
+                return usage(prog, "--baseline-output needs partials or total");
+            base_output = true;
+            break;
+        case OPT_BASELINE_GRID_PER_SM:
+            if (parse_ulong(optarg, &v) < 0 || v > 64)
+                return usage(prog, "--baseline-grid-per-sm needs 0..64");
+            base->grid_per_sm = (unsigned)v;
+            base_grid = true;
+            break;
+        case OPT_BASELINE_ENTRY:
+            base->entry = optarg;
+            break;
+        default:
+            return usage(prog, "unknown option");
+        }
+    }
+    if (optind < argc)
+        return usage(prog, "unexpected argument");
+    /* the student's shape is the reference's; the baseline's defaults to it */
+    student->block = a->block;
+    student->unroll = a->unroll;
+    base->block = base_block ? base->block : student->block;
+    base->unroll = base_unroll ? base->unroll : student->unroll;
+    base->total = base_output ? base->total : student->total;
+    base->grid_per_sm = base_grid ? base->grid_per_sm : student->grid_per_sm;
+    a->shape[LAB_ROLE_REFERENCE] = *student;
+    if (a->report_fd < 0)
+        return usage(prog, "--report-fd is required");
+    if (a->probe)
+        return 0;
+    if (!a->module[LAB_ROLE_STUDENT] || !a->module[LAB_ROLE_BASELINE] ||
+        !a->module[LAB_ROLE_REFERENCE] || !a->kernel[LAB_ROLE_STUDENT] || !a->nsizes ||
+        !a->lab_kernels)
+        return usage(prog, "--student, --baseline, --reference, --kernel, --sizes and "
+                           "--lab-kernels are required");
+    if (strcmp(a->module[LAB_ROLE_BASELINE], "cpu") && !a->kernel[LAB_ROLE_BASELINE])
+        return usage(prog, "--baseline-kernel is required unless the baseline is cpu");
+    return 0;
+}
+
+bool
+lab_driver_is_host(const lab_driver *d)
+{
+    return !strcmp(d->args.backend, "host");
+}
+
+bool
+lab_driver_is_gpu_role(const lab_driver *d, lab_role role)
+{
+    return d->module[role] != NULL;
+}
+
+int
+lab_driver_fail(lab_driver *d, lab_role role, const char *stage, unsigned long size,
+                const lab_err *err)
+{
+    /* the device's last error names this failure only when it is a device failure: a lookup the
+     * driver expected to fail (an optional symbol) leaves its code behind */
+    const lab_dev_error *de = err->code == LAB_EDEVICE && d->dev && d->ops->last_error
+                                  ? d->ops->last_error(d->dev)
+                                  : NULL;
+    cJSON *e;
+
+    d->failed = true;
+    lab_report_set_status(d->report, "error", err->msg);
+    cJSON_DeleteItemFromObject(d->report, "error");
+    if ((e = cJSON_AddObjectToObject(d->report, "error"))) {
+        cJSON_AddStringToObject(e, "role", lab_role_names[role]);
+        cJSON_AddStringToObject(e, "stage", stage);
+        cJSON_AddNumberToObject(e, "size", (double)size);
+        cJSON_AddNumberToObject(e, "code", de ? de->code : 0);
+        cJSON_AddStringToObject(e, "name", de && de->code ? de->name : "");
+        cJSON_AddStringToObject(e, "message", err->msg);
+    }
+    return err->code ? err->code : LAB_EDEVICE;
+}
+
+static int
+load_role(lab_driver *d, lab_role role, const char *suffix, lab_err *err)
+{
+    const char *path = d->args.module[role];
+    const char *kernel = d->args.kernel[role];
+    lab_image img;
+    int rc, n;
+
+    if (role == LAB_ROLE_BASELINE && !strcmp(path, "cpu"))
+        return 0;
+    if ((rc = lab_buf_read_file(&d->image[role], path, err)) < 0)
+        return rc;
+    if (d->args.shape[role].entry)
+        n = snprintf(d->mangled[role], sizeof(d->mangled[role]), "%s", d->args.shape[role].entry);
+    else
+        n = snprintf(d->mangled[role], sizeof(d->mangled[role]), "_Z%zu%s%s", strlen(kernel),
+                     kernel, suffix);
+    if (n < 0 || (size_t)n >= sizeof(d->mangled[role]))
+        return lab_err_set(err, LAB_EINVAL, "kernel name '%s' is too long", kernel);
+    img.data = d->image[role].buf;
+    img.size = d->image[role].len + 1; /* PTX is passed with its NUL */
+    img.path = path;
+    if ((rc = d->ops->load(d->dev, &img, &d->module[role], err)) < 0)
+        return rc;
+    if (!d->ops->has_kernel(d->module[role], d->mangled[role]))
+        return lab_err_set(err, LAB_ENOENT,
+                           "'%s' defines no kernel %s with this exercise's "
+                           "parameters (looked for %s)",
+                           path, kernel, d->mangled[role]);
+    return 0;
+}
+
+int
+lab_driver_start(lab_driver *d, int argc, char **argv, const char *family,
+                 const char *mangle_suffix)
+{
+    lab_err err = LAB_ERR_INIT;
+    lab_buf kernels = LAB_BUF_INIT;
+    lab_image img;
+    int rc;
+
+    memset(d, 0, sizeof(*d));
+    for (int i = 0; i < LAB_ROLE_COUNT; i++)
+        lab_buf_init(&d->image[i]);
+    if (parse_args(&d->args, argc, argv) < 0) {
+        d->args.report_fd = -1;
+        return -2;
+    }
+    d->report = lab_report_new(family, d->args.backend);
+    d->cases = cJSON_AddArrayToObject(d->report, "cases");
+    d->timings = cJSON_AddArrayToObject(d->report, "timings");
+    cJSON_AddNumberToObject(d->report, "seed", (double)d->args.seed);
+    cJSON_AddNumberToObject(d->report, "block", d->args.block);
+    cJSON_AddNumberToObject(d->report, "unroll", d->args.unroll);
+    if (lab_driver_is_host(d))
+        return 0; /* the family calls the modules through lab/harness/host.h */
+    if (!(d->ops = lab_dev_backend(d->args.backend))) {
+        lab_err_set(&err, LAB_EINVAL, "unknown backend '%s'", d->args.backend);
+        return lab_driver_fail(d, LAB_ROLE_STUDENT, "open", 0, &err);
+    }
+    if ((rc = d->ops->open(0, &d->dev, &err)) < 0) {
+        d->failed = true;
+        lab_report_set_status(d->report, "no_gpu", err.msg);
+        return rc;
+    }
+    if ((rc = d->ops->info(d->dev, &d->info, &err)) < 0)
+        return lab_driver_fail(d, LAB_ROLE_STUDENT, "open", 0, &err);
+    lab_report_set_device(d->report, &d->info);
+    if (d->args.probe)
+        return 0;
+    for (int role = 0; role < LAB_ROLE_COUNT; role++)
+        if ((rc = load_role(d, (lab_role)role, mangle_suffix, &err)) < 0)
+            return lab_driver_fail(d, (lab_role)role, "load", 0, &err);
+    if (lab_driver_is_sim(d)) { /* no timers: correctness only, and the metrics */
+        d->args.ntiming_sizes = 0;
+        d->metrics = cJSON_AddArrayToObject(d->report, "sim_metrics");
+        cJSON_AddStringToObject(d->report, "timing", "skipped: the simulator has no clock");
+        return 0;
+    }
+    if ((rc = lab_buf_read_file(&kernels, d->args.lab_kernels, &err)) < 0)
+        goto lab_failed;
+    img.data = kernels.buf;
+    img.size = kernels.len + 1;
+    img.path = d->args.lab_kernels;
+    rc = d->ops->load(d->dev, &img, &d->lab_kernels, &err);
+    if (rc == 0)
+        rc = lab_timing_init(&d->timing, d->ops, d->dev, d->lab_kernels, (size_t)d->info.l2_bytes,
+                             d->info.total_mem, &err);
+    if (rc == 0)
+        rc = lab_timing_copy_gbps(&d->timing, &d->copy_gbps, &err);
+lab_failed:
+    lab_buf_release(&kernels);
+    if (rc < 0) {
+        lab_err_wrap(&err, "the lab's own kernels");
+        return lab_driver_fail(d, LAB_ROLE_REFERENCE, "setup", 0, &err);
+    }
+    cJSON_AddNumberToObject(d->report, "copy_gbps", d->copy_gbps);
+    return 0;
+}
+
+bool
+lab_driver_is_sim(const lab_driver *d)
+{
+    return d->ops == &lab_dev_sim;
+}
+
+int
+lab_driver_launch(lab_driver *d, lab_role role, lab_dim3 grid, lab_dim3 block, unsigned shared,
+                  void **args, lab_err *err)
+{
+    return d->ops->launch(d->module[role], d->mangled[role], grid, block, shared, args, err);
+}
+
+static void
+add_metrics(lab_driver *d, const char *role, unsigned long size, const lab_sim_result *r)
+{
+    const lab_sim_metrics *m = &r->metrics;
+    cJSON *o;
+
+    if (!d->metrics || !(o = cJSON_CreateObject()))
+        return;
+    cJSON_AddStringToObject(o, "role", role);
+    cJSON_AddNumberToObject(o, "size", (double)size);
+    cJSON_AddStringToObject(o, "level", "PTX");
+    cJSON_AddNumberToObject(o, "warps", (double)m->warps);
+    cJSON_AddNumberToObject(o, "warp_insts", (double)m->warp_insts);
+    cJSON_AddNumberToObject(o, "insts_per_warp", lab_sim_metric_ratio(m->warp_insts, m->warps));
+    cJSON_AddNumberToObject(o, "simt_efficiency",
+                            lab_sim_metric_ratio(m->thread_insts, 32 * m->warp_insts));
+    cJSON_AddNumberToObject(o, "branches", (double)m->branches);
+    cJSON_AddNumberToObject(o, "divergent_branches", (double)m->divergent);
+    cJSON_AddNumberToObject(o, "branch_efficiency",
+                            m->branches ? 1.0 - lab_sim_metric_ratio(m->divergent, m->branches)
+                                        : 1.0);
+    cJSON_AddNumberToObject(o, "gld_requests", (double)m->gld_requests);
+    cJSON_AddNumberToObject(o, "gld_sectors", (double)m->gld_sectors);
+    cJSON_AddNumberToObject(o, "gld_sectors_per_request",
+                            lab_sim_metric_ratio(m->gld_sectors, m->gld_requests));
+    cJSON_AddNumberToObject(o, "gld_efficiency",
+                            lab_sim_metric_ratio(m->gld_bytes, 32 * m->gld_sectors));
+    cJSON_AddNumberToObject(o, "gst_requests", (double)m->gst_requests);
+    cJSON_AddNumberToObject(o, "gst_sectors", (double)m->gst_sectors);
+    cJSON_AddNumberToObject(o, "gst_sectors_per_request",
+                            lab_sim_metric_ratio(m->gst_sectors, m->gst_requests));
+    cJSON_AddNumberToObject(o, "gst_efficiency",
+                            lab_sim_metric_ratio(m->gst_bytes, 32 * m->gst_sectors));
+    cJSON_AddNumberToObject(o, "shared_requests", (double)m->shared_requests);
+    cJSON_AddNumberToObject(o, "shared_wavefronts", (double)m->shared_wavefronts);
+    cJSON_AddNumberToObject(o, "shared_bank_conflicts", (double)m->shared_conflicts);
+    cJSON_AddNumberToObject(o, "gatom_requests", (double)m->gatom_requests);
+    cJSON_AddNumberToObject(o, "gatom_sectors", (double)m->gatom_sectors);
+    cJSON_AddNumberToObject(o, "shared_atom_requests", (double)m->shared_atom_requests);
+    cJSON_AddNumberToObject(o, "child_grids", (double)m->child_grids);
+    cJSON_AddNumberToObject(o, "findings", (double)r->nfindings);
+    cJSON_AddItemToArray(d->metrics, o);
+}
+
+void
+lab_driver_push_case(lab_driver *d, lab_role role, cJSON *c)
+{
+    lab_sim_result res, *r = lab_driver_is_sim(d) && lab_dev_sim_take(d->dev, &res) ? &res : NULL;
+    cJSON *size = cJSON_GetObjectItem(c, "size");
+
+    if (r) {
+        add_metrics(d, lab_role_names[role],
+                    cJSON_IsNumber(size) ? (unsigned long)size->valuedouble : 0, r);
+        if (r->first.kind != LAB_SIM_CHECK_NONE) {
+            /* the simulator's checks: wrong even where the values came out right */
+            cJSON_ReplaceItemInObject(c, "correct", cJSON_CreateBool(0));
+            cJSON_ReplaceItemInObject(c, "detail", cJSON_CreateString(r->first.msg));
+            cJSON_AddStringToObject(c, "check", lab_sim_check_name(r->first.kind));
+        }
+    }
+    cJSON_AddItemToArray(d->cases, c);
+}
+
+void
+lab_driver_check_shapes(lab_driver *d, lab_driver_role_fn check, void *ctx, lab_err *err)
+{
+    for (size_t b = 0; b < d->args.nblocks && !d->failed; b++)
+        for (int r = 0; r < LAB_ROLE_COUNT && !d->failed; r++)
+            if (lab_driver_is_gpu_role(d, (lab_role)r))
+                check(ctx, (lab_role)r, d->args.blocks[b], err);
+}
+
+typedef struct role_launch {
+    lab_driver *d;
+    lab_driver_role_fn launch;
+    void *ctx;
+    lab_role role;
+} role_launch;
+
+static int
+launch_role(void *ctx, lab_err *err)
+{
+    role_launch *r = ctx;
+
+    return r->launch(r->ctx, r->role, r->d->args.blocks[0], err);
+}
+
+int
+lab_driver_time_roles(lab_driver *d, unsigned long n, double bytes, lab_driver_role_fn launch,
+                      void *ctx, lab_err *err)
+{
+    role_launch rl[LAB_ROLE_COUNT];
+    lab_size_timing st = { .n = n, .bytes = bytes, .launch = launch_role };
+
+    for (int r = 0; r < LAB_ROLE_COUNT; r++) {
+        rl[r] = (role_launch){ d, launch, ctx, (lab_role)r };
+        st.ctx[r] = &rl[r];
+    }
+    return lab_driver_time_size(d, &st, err);
+}
+
+int
+lab_driver_run_poisoned(lab_driver *d, lab_role role, unsigned long n, lab_dim3 shape,
+                        lab_driver_role_fn launch, void *ctx, lab_dptr out, uint32_t *host,
+                        size_t words, uint32_t poison, lab_err *err)
+{
+    for (size_t i = 0; i < words; i++)
+        host[i] = poison;
+    if (d->ops->copy_in(d->dev, out, host, words * 4, err) < 0)
+        return lab_driver_fail(d, role, "setup", n, err);
+    if (launch(ctx, role, shape, err) < 0)
+        return lab_driver_fail(d, role, "launch", n, err);
+    if (d->ops->sync(d->dev, err) < 0 || d->ops->copy_out(d->dev, host, out, words * 4, err) < 0)
+        return lab_driver_fail(d, role, "run", n, err);
+    return 0;
+}
+
+int
+lab_driver_add_case(lab_driver *d, unsigned long size, lab_role role, unsigned long grid,
+                    double expected, double got, size_t bad, long first_bad, const char *detail,
+                    lab_err *err)
+{
+    cJSON *c = cJSON_CreateObject();
+
+    if (!c)
+        return lab_err_set(err, LAB_ENOMEM, "out of memory");
+    cJSON_AddNumberToObject(c, "size", (double)size);
+    cJSON_AddStringToObject(c, "role", lab_role_names[role]);
+    cJSON_AddNumberToObject(c, "grid", (double)grid);
+    cJSON_AddBoolToObject(c, "correct", bad == 0);
+    cJSON_AddNumberToObject(c, "expected", expected);
+    cJSON_AddNumberToObject(c, "got", got);
+    cJSON_AddNumberToObject(c, "bad", (double)bad);
+    cJSON_AddNumberToObject(c, "first_bad", (double)first_bad);
+    cJSON_AddStringToObject(c, "detail", detail);
+    lab_driver_push_case(d, role, c);
+    return 0;
+}
+
+int
+lab_driver_finish(lab_driver *d)
+{
+    lab_err err = LAB_ERR_INIT;
+    int status = 0;
+
+    if (d->args.report_fd < 0) { /* usage error: nothing to report */
+        cJSON_Delete(d->report);
+        return 2;
+    }
+    if (lab_report_emit(d->report, d->args.report_fd, &err) < 0) {
+        fprintf(stderr, "driver: %s\n", err.msg);
+        status = 2;
+    }
+    cJSON_Delete(d->report);
+    lab_timing_release(&d->timing);
+    if (d->dev)
+        d->ops->close(d->dev);
+    for (int i = 0; i < LAB_ROLE_COUNT; i++)
+        lab_buf_release(&d->image[i]);
+    return status;
+}
+
+#define CPU_MIN_SAMPLES 5
+#define CPU_MAX_SAMPLES 30
+#define CPU_TIME_CAP_S 1.5
+
+bool
+lab_driver_is_timing_size(const lab_driver *d, unsigned long n)
+{
+    for (size_t i = 0; i < d->args.ntiming_sizes; i++)
+        if (d->args.timing_sizes[i] == n)
+            return true;
+    return false;
+}
+
+static void
+time_cpu(const lab_size_timing *s, lab_stats *out)
+{
+    double ns[CPU_MAX_SAMPLES];
+    double start = lab_clock_now();
+    size_t k = 0;
+
+    while (k < CPU_MAX_SAMPLES &&
+           (k < CPU_MIN_SAMPLES || lab_clock_now() - start < CPU_TIME_CAP_S)) {
+        double t0;
+        if (s->cpu_restore)
+            s->cpu_restore(s->cpu_ctx); /* not timed */
+        t0 = lab_clock_now();
+        s->cpu(s->cpu_ctx);
+        ns[k++] = (lab_clock_now() - t0) * 1e9;
+    }
+    lab_stats_summarize(ns, k, out);
+}
+
+int
+lab_driver_time_size(lab_driver *d, const lab_size_timing *s, lab_err *err)
+{
+    lab_timed_kernel kernels[LAB_ROLE_COUNT];
+    lab_timing_result results[LAB_ROLE_COUNT];
+    lab_role roles[LAB_ROLE_COUNT];
+    size_t nk = 0;
+    cJSON *t, *list;
+    int rc;
+
+    for (int r = 0; r < LAB_ROLE_COUNT; r++) {
+        if (!lab_driver_is_gpu_role(d, (lab_role)r))
+            continue;
+        kernels[nk] = (lab_timed_kernel){ lab_role_names[r], s->prepare, s->launch, s->ctx[r] };
+        roles[nk++] = (lab_role)r;
+    }
+    if ((rc = lab_timing_run(&d->timing, kernels, nk, &d->args.timing, results, err)) < 0)
+        return lab_driver_fail(d, LAB_ROLE_STUDENT, "timing", s->n, err);
+    if (!(t = cJSON_CreateObject()))
+        return lab_err_set(err, LAB_ENOMEM, "out of memory");
+    cJSON_AddItemToArray(d->timings, t);
+    cJSON_AddNumberToObject(t, "size", (double)s->n);
+    cJSON_AddNumberToObject(t, "bytes", s->bytes);
+    cJSON_AddNumberToObject(t, "copy_gbps", d->copy_gbps);
+    cJSON_AddBoolToObject(t, "capped", results[0].capped);
+    list = cJSON_AddArrayToObject(t, "kernels");
+    for (size_t i = 0; i < nk; i++)
+        lab_report_add_timing(list, lab_role_names[roles[i]], &results[i].ns, s->bytes,
+                              d->info.peak_gbps, d->copy_gbps);
+    if (!lab_driver_is_gpu_role(d, LAB_ROLE_BASELINE) && s->cpu) {
+        lab_stats cpu;
+        time_cpu(s, &cpu);
+        lab_report_add_timing(list, "baseline", &cpu, s->bytes, d->info.peak_gbps, d->copy_gbps);
+        cJSON_AddStringToObject(cJSON_GetArrayItem(list, cJSON_GetArraySize(list) - 1), "where",
+                                "cpu");
+    }
+    return 0;
+}

@@ -1,0 +1,100 @@
+/*
+ * report.c - building and writing the driver's JSON report (see report.h).
+ */
+#include "lab/harness/report.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+cJSON *
+lab_report_new(const char *family, const char *backend)
+{
+    cJSON *r = cJSON_CreateObject();
+
+    if (!r)
+        return NULL;
+    cJSON_AddNumberToObject(r, "version", LAB_REPORT_VERSION);
+    cJSON_AddStringToObject(r, "family", family);
+    cJSON_AddStringToObject(r, "backend", backend);
+    cJSON_AddStringToObject(r, "status", "ok");
+    return r;
+}
+
+void
+lab_report_set_device(cJSON *report, const lab_dev_info *info)
+{
+    cJSON *d = cJSON_AddObjectToObject(report, "device");
+    char cc[16];
+
+    if (!d)
+        return;
+    snprintf(cc, sizeof(cc), "%d.%d", info->cc_major, info->cc_minor);
+    cJSON_AddStringToObject(d, "name", info->name);
+    cJSON_AddStringToObject(d, "cc", cc);
+    cJSON_AddNumberToObject(d, "sm_count", info->sm_count);
+    cJSON_AddNumberToObject(d, "mem_clock_khz", info->mem_clock_khz);
+    cJSON_AddNumberToObject(d, "bus_width_bits", info->bus_width_bits);
+    cJSON_AddNumberToObject(d, "sm_clock_khz", info->sm_clock_khz);
+    cJSON_AddNumberToObject(d, "peak_gbps", info->peak_gbps);
+    cJSON_AddNumberToObject(d, "l2_bytes", info->l2_bytes);
+    cJSON_AddNumberToObject(d, "total_mem", (double)info->total_mem);
+    cJSON_AddNumberToObject(d, "driver_version", info->driver_version);
+}
+
+void
+lab_report_set_status(cJSON *report, const char *status, const char *reason)
+{
+    cJSON_ReplaceItemInObject(report, "status", cJSON_CreateString(status));
+    cJSON_DeleteItemFromObject(report, "reason");
+    cJSON_AddStringToObject(report, "reason", reason);
+}
+
+void
+lab_report_add_timing(cJSON *kernels, const char *role, const lab_stats *ns, double bytes,
+                      double peak_gbps, double copy_gbps)
+{
+    cJSON *k = cJSON_CreateObject();
+    double gbps = ns->median > 0 ? bytes / ns->median : 0; /* bytes per ns = GB/s */
+
+    if (!k)
+        return;
+    cJSON_AddStringToObject(k, "role", role);
+    cJSON_AddNumberToObject(k, "median_ns", ns->median);
+    cJSON_AddNumberToObject(k, "mad_ns", ns->mad);
+    cJSON_AddNumberToObject(k, "min_ns", ns->min);
+    cJSON_AddNumberToObject(k, "max_ns", ns->max);
+    cJSON_AddNumberToObject(k, "ci_rel", ns->ci_rel);
+    cJSON_AddNumberToObject(k, "samples", (double)ns->samples);
+    cJSON_AddNumberToObject(k, "gbps", gbps);
+    cJSON_AddNumberToObject(k, "pct_peak", peak_gbps > 0 ? 100 * gbps / peak_gbps : 0);
+    cJSON_AddNumberToObject(k, "pct_copy", copy_gbps > 0 ? 100 * gbps / copy_gbps : 0);
+    cJSON_AddItemToArray(kernels, k);
+}
+
+int
+lab_report_emit(cJSON *report, int fd, lab_err *err)
+{
+    char *text = cJSON_PrintUnformatted(report);
+    size_t len, off = 0;
+    int rc = 0;
+
+    if (!text)
+        return lab_err_set(err, LAB_ENOMEM, "out of memory printing the report");
+    len = strlen(text);
+    while (off < len) {
+        ssize_t n = write(fd, text + off, len - off);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            rc = lab_err_set(err, LAB_EIO, "cannot write the report to fd %d: %s", fd,
+                             strerror(errno));
+            break;
+        }
+        off += (size_t)n;
+    }
+    free(text);
+    return rc;
+}

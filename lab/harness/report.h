@@ -1,0 +1,52 @@
+/*
+ * report.h - the driver's side of the runner protocol: one JSON object,
+ * written once to the report fd the lab opened (never stdout).
+ *
+ * Protocol version 1.  Top-level fields (never renumbered or reused):
+ *   version   1
+ *   family    "reduce-int"
+ *   backend   "cuda" | "sim"
+ *   status    "ok" | "no_gpu" | "error"
+ *   reason    one line, for no_gpu and error
+ *   error     {role, stage, size, code, name, message} for status "error"
+ *   seed      the inputs' seed
+ *   device    {name, cc, sm_count, mem_clock_khz, bus_width_bits, peak_gbps, l2_bytes,
+ * driver_version} block, unroll cases     [{size, role, grid, correct, expected, got, bad,
+ * first_bad, detail}] timings   [{size, bytes, copy_gbps, capped, kernels: [{role, median_ns,
+ * mad_ns, min_ns, max_ns, ci_rel, samples, gbps, pct_peak, pct_copy}]}]
+ *
+ *   sweep     choice exercises only (lab/harness/choose.h): {size, bytes, choice, capped, rows:
+ * [{block, threads, launched, error, median_ns, ci_rel, samples, gbps, occupancy}]} timing
+ * "skipped: ..." on the simulator (no clock; "timings" stays empty) sim_metrics  (backend "sim"
+ * only; optional) one object per case, in the order of cases: {role, size, level: "PTX", warps,
+ * warp_insts, insts_per_warp, simt_efficiency, branches, divergent_branches, branch_efficiency,
+ * gld_requests, gld_sectors, gld_sectors_per_request, gld_efficiency, gst_requests, gst_sectors,
+ *              gst_sectors_per_request, gst_efficiency, shared_requests, shared_wavefronts,
+ *              shared_bank_conflicts, gatom_requests, gatom_sectors, shared_atom_requests,
+ *              child_grids, findings}  (lab/sim/sim.h defines each)
+ *   cases[].check  (simulator) the check that made the case wrong ("shared-memory race", ...)
+ *
+ * Call order: lab_report_new, fill with cJSON calls and the helpers below,
+ * lab_report_emit (once), cJSON_Delete.
+ */
+#ifndef LAB_HARNESS_REPORT_H
+#define LAB_HARNESS_REPORT_H
+
+#include <cJSON.h>
+
+#include "lab/harness/dev.h"
+#include "lab/harness/stats.h"
+
+#define LAB_REPORT_VERSION 1
+
+cJSON *lab_report_new(const char *family, const char *backend);
+void lab_report_set_device(cJSON *report, const lab_dev_info *info);
+/* status "no_gpu" or "error" with a one-line reason. */
+void lab_report_set_status(cJSON *report, const char *status, const char *reason);
+/* Appends {role, median_ns, ...} to kernels; bytes moved per launch give GB/s. */
+void lab_report_add_timing(cJSON *kernels, const char *role, const lab_stats *ns, double bytes,
+                           double peak_gbps, double copy_gbps);
+/* Writes the whole object to fd and closes nothing. */
+int lab_report_emit(cJSON *report, int fd, lab_err *err);
+
+#endif

@@ -1,0 +1,190 @@
+/*
+ * timing.c - interleaved event timing with an L2 read-flush (see timing.h).
+ *
+ * One sample of kernel k: prepare (restore its input) -> flush (read a buffer
+ * several times the L2) -> start event -> launch -> stop event.  No host
+ * synchronisation between the flush and the start event: it adds ~3 us of
+ * launch latency and triples the noise (DRIVER-API-NOTES.md §4).  A round
+ * takes one sample of every kernel, starting at a rotating position, then
+ * synchronises once and reads the events.
+ */
+#include "lab/harness/timing.h"
+#include "lab/util/clock.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define FLUSH_MAX (256u << 20) /* bytes; 5x the H100's 50 MiB L2 */
+#define FLUSH_MIN (16u << 20)
+#define CHECK_EVERY 10 /* rounds between looks at the stop rule */
+
+int
+lab_timing_init(lab_timing *t, const lab_dev_ops *ops, lab_dev *dev, lab_module *lab_kernels,
+                size_t l2_bytes, size_t total_mem, lab_err *err)
+{
+    size_t bytes = l2_bytes * 5;
+    void *zeros = NULL;
+    int rc;
+
+    memset(t, 0, sizeof(*t));
+    t->ops = ops;
+    t->dev = dev;
+    t->kernels = lab_kernels;
+    if (bytes < FLUSH_MIN)
+        bytes = FLUSH_MIN;
+    if (bytes > FLUSH_MAX)
+        bytes = FLUSH_MAX;
+    if (total_mem && bytes > total_mem / 8)
+        bytes = total_mem / 8 & ~(size_t)15;
+    t->flush_bytes = bytes;
+    if ((rc = ops->alloc(dev, bytes, &t->flush_buf, err)) < 0 ||
+        (rc = ops->alloc(dev, sizeof(int), &t->sink, err)) < 0)
+        return lab_err_wrap(err, "flush buffer");
+    /* zeros: the flush kernel's xor never matches its sentinel */
+    if (!(zeros = calloc(1, bytes)))
+        return lab_err_set(err, LAB_ENOMEM, "out of memory");
+    rc = ops->copy_in(dev, t->flush_buf, zeros, bytes, err);
+    free(zeros);
+    return rc;
+}
+
+int
+lab_timing_flush(lab_timing *t, lab_err *err)
+{
+    unsigned long long n = t->flush_bytes / 16;
+    void *args[] = { &t->flush_buf, &n, &t->sink };
+    lab_dim3 grid = { 1024, 1, 1 }, block = { 512, 1, 1 };
+
+    return t->ops->launch(t->kernels, "lab_flush_l2", grid, block, 0, args, err);
+}
+
+int
+lab_timing_copy_gbps(lab_timing *t, double *gbps, lab_err *err)
+{
+    const size_t half = t->flush_bytes / 2;
+    double ms[21];
+    lab_timer *tm = NULL;
+    lab_stats st;
+    int rc;
+
+    if ((rc = t->ops->timer_new(t->dev, &tm, err)) < 0)
+        return rc;
+    for (size_t i = 0; i <= ARRAY_SIZE(ms); i++) { /* the first is a warm-up */
+        if ((rc = t->ops->timer_start(tm, err)) < 0 ||
+            (rc = t->ops->copy_dtod(t->dev, t->flush_buf + half, t->flush_buf, half, err)) < 0 ||
+            (rc = t->ops->timer_stop(tm, err)) < 0 || (rc = t->ops->sync(t->dev, err)) < 0)
+            return rc;
+        if (i > 0 && (rc = t->ops->elapsed(tm, &ms[i - 1], err)) < 0)
+            return rc;
+    }
+    lab_stats_summarize(ms, ARRAY_SIZE(ms), &st);
+    *gbps = 2.0 * half / (st.median * 1e-3) / 1e9;
+    return 0;
+}
+
+static int
+sample(lab_timing *t, const lab_timed_kernel *k, lab_timer *tm, lab_err *err)
+{
+    int rc;
+
+    if (k->prepare && (rc = k->prepare(k->ctx, err)) < 0)
+        return rc;
+    if ((rc = lab_timing_flush(t, err)) < 0 || (rc = t->ops->timer_start(tm, err)) < 0 ||
+        (rc = k->launch(k->ctx, err)) < 0 || (rc = t->ops->timer_stop(tm, err)) < 0)
+        return rc;
+    return 0;
+}
+
+static bool
+converged(double **samples, size_t count, size_t n, const lab_timing_opts *o)
+{
+    for (size_t i = 0; i < n; i++) {
+        double *copy = malloc(count * sizeof(*copy));
+        lab_stats st;
+
+        if (!copy)
+            return false;
+        memcpy(copy, samples[i], count * sizeof(*copy));
+        lab_stats_summarize(copy, count, &st);
+        free(copy);
+        if (st.ci_rel > o->ci_target)
+            return false;
+    }
+    return true;
+}
+
+int
+lab_timing_run(lab_timing *t, const lab_timed_kernel *kernels, size_t n, const lab_timing_opts *o,
+               lab_timing_result *results, lab_err *err)
+{
+    lab_timer *timers[LAB_TIMING_MAX_KERNELS] = { 0 };
+    double *samples[LAB_TIMING_MAX_KERNELS] = { 0 };
+    size_t count = 0, alloc = 0, round;
+    double deadline = lab_clock_now() + o->time_cap_s;
+    bool capped = false;
+    int rc = 0;
+
+    if (n == 0 || n > LAB_TIMING_MAX_KERNELS)
+        return lab_err_set(err, LAB_EINVAL, "cannot time %zu kernels at once", n);
+    for (size_t i = 0; i < n; i++)
+        if ((rc = t->ops->timer_new(t->dev, &timers[i], err)) < 0)
+            goto out;
+    /* warm-up: module load and first-launch costs stay out of the samples */
+    for (size_t i = 0; i < n; i++)
+        if ((rc = sample(t, &kernels[i], timers[i], err)) < 0) {
+            lab_err_wrap(err, "%s kernel, warm-up", kernels[i].role);
+            goto out;
+        }
+    if ((rc = t->ops->sync(t->dev, err)) < 0)
+        goto out;
+    for (round = 0;; round++) {
+        if (count == alloc) {
+            alloc = alloc ? alloc * 2 : 512;
+            for (size_t i = 0; i < n; i++) {
+                double *p = realloc(samples[i], alloc * sizeof(*p));
+                if (!p) {
+                    rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
+                    goto out;
+                }
+                samples[i] = p;
+            }
+        }
+        for (size_t j = 0; j < n; j++) {
+            size_t i = (round + j) % n;
+            if ((rc = sample(t, &kernels[i], timers[i], err)) < 0) {
+                lab_err_wrap(err, "%s kernel", kernels[i].role);
+                goto out;
+            }
+        }
+        if ((rc = t->ops->sync(t->dev, err)) < 0)
+            goto out;
+        for (size_t i = 0; i < n; i++) {
+            double ms;
+            if ((rc = t->ops->elapsed(timers[i], &ms, err)) < 0)
+                goto out;
+            samples[i][count] = ms * 1e6;
+        }
+        count++;
+        if (count >= o->min_samples && count % CHECK_EVERY == 0 && converged(samples, count, n, o))
+            break;
+        if (lab_clock_now() > deadline && count >= 10) {
+            capped = true;
+            break;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        lab_stats_summarize(samples[i], count, &results[i].ns);
+        results[i].capped = capped;
+    }
+out:
+    for (size_t i = 0; i < n; i++)
+        free(samples[i]);
+    /* timers are owned by the device and freed when it closes */
+    return rc;
+}
+
+void
+lab_timing_release(lab_timing *t)
+{
+    memset(t, 0, sizeof(*t));
+}

@@ -1,0 +1,69 @@
+/*
+ * timing.h - honest kernel timing: warm-up, input restored, L2 flushed by a
+ * read, CUDA events around the launch, student/baseline/reference
+ * interleaved in one process (DESIGN.md "Timing", DRIVER-API-NOTES.md §4).
+ *
+ * Call order:
+ *   lab_timing_init(&t, ops, dev, lab_kernels_module, &err)   allocates the flush buffer
+ *   lab_timing_copy_gbps(&t, &gbps, &err)                     the D2D copy yardstick
+ *   lab_timing_run(&t, kernels, n, &opts, results, &err)      per size
+ *   lab_timing_release(&t)
+ */
+#ifndef LAB_HARNESS_TIMING_H
+#define LAB_HARNESS_TIMING_H
+
+#include <stdbool.h>
+
+#include "lab/harness/dev.h"
+#include "lab/harness/stats.h"
+
+typedef struct lab_timed_kernel {
+    const char *role;
+    /* Untimed, stream-ordered work before each sample (restore the input); may be NULL. */
+    int (*prepare)(void *ctx, lab_err *err);
+    /* The launch being timed (asynchronous). */
+    int (*launch)(void *ctx, lab_err *err);
+    void *ctx;
+} lab_timed_kernel;
+
+/* Kernels timed together, interleaved: the three roles, or every shape of a block-size sweep
+ * (the catalog's LAB_MAX_BLOCK_SHAPES). */
+#define LAB_TIMING_MAX_KERNELS 16
+
+typedef struct lab_timing_opts {
+    unsigned min_samples; /* per kernel before the stop rule is looked at; 300 */
+    double ci_target;     /* stop when every median's 95 % CI is within this; 0.0025 */
+    double time_cap_s;    /* wall-clock cap for one size */
+} lab_timing_opts;
+
+#define LAB_TIMING_OPTS_DEFAULT                                                                    \
+    {                                                                                              \
+        300, 0.0025, 4.0                                                                           \
+    }
+
+typedef struct lab_timing_result {
+    lab_stats ns; /* per-launch times in nanoseconds */
+    bool capped;  /* stopped by the time cap before the CI target */
+} lab_timing_result;
+
+typedef struct lab_timing {
+    const lab_dev_ops *ops;
+    lab_dev *dev;
+    lab_module *kernels; /* lab-kernels.ptx */
+    lab_dptr flush_buf;
+    size_t flush_bytes;
+    lab_dptr sink;
+} lab_timing;
+
+int lab_timing_init(lab_timing *t, const lab_dev_ops *ops, lab_dev *dev, lab_module *lab_kernels,
+                    size_t l2_bytes, size_t total_mem, lab_err *err);
+/* Read the flush buffer once (stream-ordered, asynchronous). */
+int lab_timing_flush(lab_timing *t, lab_err *err);
+/* Bytes read + written per second of a large device-to-device copy, in GB/s. */
+int lab_timing_copy_gbps(lab_timing *t, double *gbps, lab_err *err);
+/* Times kernels[0..n) interleaved in rotating order; results[i] for kernels[i]. */
+int lab_timing_run(lab_timing *t, const lab_timed_kernel *kernels, size_t n,
+                   const lab_timing_opts *opts, lab_timing_result *results, lab_err *err);
+void lab_timing_release(lab_timing *t);
+
+#endif

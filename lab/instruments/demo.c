@@ -1,0 +1,369 @@
+/*
+ * demo.c - run a chapter's demo driver and parse its report (see demo.h).
+ *
+ * lab_demo_run_chapter: find the chapter and its demo -> probe the GPU for
+ * the build target -> compile each exercise's reference solution through the
+ * toolchain cache (one that does not compile is left out and named in
+ * r->steps) -> run the driver with a report pipe -> lab_demo_parse.
+ * lab_demo_parse checks the shape strictly (a chart naming a column that is
+ * not there, a row of the wrong length): the renderers then trust it.
+ */
+#include "lab/instruments/demo.h"
+#include "lab/grade/lab.h"
+
+#include <cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* --- parsing ------------------------------------------------------------- */
+
+static const char *
+dup_string(lab_demo_report *r, const cJSON *obj, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+    return lab_arena_strdup(&r->arena, cJSON_IsString(v) ? v->valuestring : "");
+}
+
+/* *out = the column index in obj[key]; 0, or a parse error. */
+static int
+column_index(const cJSON *chart, const char *key, size_t ncolumns, size_t section, size_t *out,
+             lab_err *err)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(chart, key);
+
+    if (!cJSON_IsNumber(v) || v->valuedouble < 0 || v->valuedouble >= (double)ncolumns ||
+        v->valuedouble != (double)(size_t)v->valuedouble)
+        return lab_err_set(err, LAB_EPARSE,
+                           "demo report: section %zu: chart's '%s' is not a column index", section,
+                           key);
+    *out = (size_t)v->valuedouble;
+    return 0;
+}
+
+static int
+parse_chart(const cJSON *chart, lab_demo_section *s, size_t i, lab_err *err)
+{
+    const cJSON *type = cJSON_GetObjectItemCaseSensitive(chart, "type");
+    int rc;
+
+    if (!chart)
+        return 0;
+    if (!cJSON_IsObject(chart) || !cJSON_IsString(type))
+        return lab_err_set(err, LAB_EPARSE, "demo report: section %zu: chart has no type", i);
+    if (!strcmp(type->valuestring, "bars")) {
+        s->chart.kind = LAB_DEMO_CHART_BARS;
+        if ((rc = column_index(chart, "label", s->ncolumns, i, &s->chart.label, err)) < 0 ||
+            (rc = column_index(chart, "value", s->ncolumns, i, &s->chart.value, err)) < 0)
+            return rc;
+    } else if (!strcmp(type->valuestring, "heatmap")) {
+        s->chart.kind = LAB_DEMO_CHART_HEATMAP;
+        if ((rc = column_index(chart, "x", s->ncolumns, i, &s->chart.x, err)) < 0 ||
+            (rc = column_index(chart, "y", s->ncolumns, i, &s->chart.y, err)) < 0 ||
+            (rc = column_index(chart, "value", s->ncolumns, i, &s->chart.value, err)) < 0)
+            return rc;
+    } else {
+        return lab_err_set(err, LAB_EPARSE, "demo report: section %zu: unknown chart type '%s'", i,
+                           type->valuestring);
+    }
+    return 0;
+}
+
+static int
+parse_cell(lab_demo_report *r, const cJSON *v, lab_demo_cell *c, size_t i, lab_err *err)
+{
+    if (cJSON_IsString(v)) {
+        c->kind = LAB_DEMO_CELL_STRING;
+        if (!(c->str = lab_arena_strdup(&r->arena, v->valuestring)))
+            return lab_err_set(err, LAB_ENOMEM, "out of memory");
+    } else if (cJSON_IsNumber(v)) {
+        c->kind = LAB_DEMO_CELL_NUMBER;
+        c->num = v->valuedouble;
+    } else if (cJSON_IsNull(v)) {
+        c->kind = LAB_DEMO_CELL_NULL;
+    } else {
+        return lab_err_set(err, LAB_EPARSE,
+                           "demo report: section %zu: a cell is not a string, number or null", i);
+    }
+    return 0;
+}
+
+static int
+parse_section(lab_demo_report *r, const cJSON *js, lab_demo_section *s, size_t i, lab_err *err)
+{
+    const cJSON *cols = cJSON_GetObjectItemCaseSensitive(js, "columns");
+    const cJSON *rows = cJSON_GetObjectItemCaseSensitive(js, "rows");
+    const cJSON *text = cJSON_GetObjectItemCaseSensitive(js, "text");
+    const cJSON *c, *row;
+    lab_demo_column *columns;
+    lab_demo_cell *cells;
+    size_t k = 0, ncells;
+    int rc;
+
+    if (!cJSON_IsObject(js) || !cJSON_IsArray(cols) || !cJSON_IsArray(rows))
+        return lab_err_set(err, LAB_EPARSE, "demo report: section %zu lacks columns or rows", i);
+    s->title = dup_string(r, js, "title");
+    s->text = cJSON_IsString(text) ? lab_arena_strdup(&r->arena, text->valuestring) : NULL;
+    s->ncolumns = (size_t)cJSON_GetArraySize(cols);
+    s->nrows = (size_t)cJSON_GetArraySize(rows);
+    ncells = s->nrows * s->ncolumns;
+    columns = lab_arena_calloc(&r->arena, s->ncolumns ? s->ncolumns : 1, sizeof(*columns));
+    cells = lab_arena_calloc(&r->arena, ncells ? ncells : 1, sizeof(*cells));
+    if (!s->title || !columns || !cells)
+        return lab_err_set(err, LAB_ENOMEM, "out of memory");
+    cJSON_ArrayForEach(c, cols)
+    {
+        if (!cJSON_IsObject(c) || !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(c, "name")))
+            return lab_err_set(err, LAB_EPARSE, "demo report: section %zu: a column has no name",
+                               i);
+        columns[k].name = dup_string(r, c, "name");
+        columns[k].unit = dup_string(r, c, "unit");
+        if (!columns[k].name || !columns[k].unit)
+            return lab_err_set(err, LAB_ENOMEM, "out of memory");
+        k++;
+    }
+    k = 0;
+    cJSON_ArrayForEach(row, rows)
+    {
+        const cJSON *v;
+        if (!cJSON_IsArray(row) || (size_t)cJSON_GetArraySize(row) != s->ncolumns)
+            return lab_err_set(err, LAB_EPARSE,
+                               "demo report: section %zu: row %zu does not have %zu cells", i,
+                               k / (s->ncolumns ? s->ncolumns : 1), s->ncolumns);
+        cJSON_ArrayForEach(v, row)
+        {
+            if ((rc = parse_cell(r, v, &cells[k++], i, err)) < 0)
+                return rc;
+        }
+    }
+    s->columns = columns;
+    s->cells = cells;
+    return parse_chart(cJSON_GetObjectItemCaseSensitive(js, "chart"), s, i, err);
+}
+
+static int
+parse_notes(lab_demo_report *r, const cJSON *notes, lab_err *err)
+{
+    const cJSON *n;
+    const char **v;
+    size_t k = 0;
+
+    if (!cJSON_IsArray(notes))
+        return 0;
+    if (!(v = lab_arena_calloc(&r->arena, (size_t)cJSON_GetArraySize(notes) + 1, sizeof(*v))))
+        return lab_err_set(err, LAB_ENOMEM, "out of memory");
+    cJSON_ArrayForEach(n, notes)
+    {
+        if (!cJSON_IsString(n))
+            return lab_err_set(err, LAB_EPARSE, "demo report: a note is not a string");
+        if (!(v[k++] = lab_arena_strdup(&r->arena, n->valuestring)))
+            return lab_err_set(err, LAB_ENOMEM, "out of memory");
+    }
+    r->notes = v;
+    r->nnotes = k;
+    return 0;
+}
+
+int
+lab_demo_parse(const char *json, size_t len, lab_demo_report *out, lab_err *err)
+{
+    cJSON *root = cJSON_ParseWithLength(json, len);
+    const cJSON *v, *sections, *js, *kind, *device;
+    lab_demo_section *secs = NULL;
+    size_t i = 0;
+    int rc = 0;
+
+    memset(out, 0, sizeof(*out));
+    lab_arena_init(&out->arena);
+    if (!root || !cJSON_IsObject(root)) {
+        rc = lab_err_set(err, LAB_EPARSE, "demo report: not a JSON object");
+        goto out;
+    }
+    v = cJSON_GetObjectItemCaseSensitive(root, "version");
+    kind = cJSON_GetObjectItemCaseSensitive(root, "kind");
+    if (!cJSON_IsNumber(v)) {
+        rc = lab_err_set(err, LAB_EPARSE, "demo report: no version");
+        goto out;
+    }
+    out->version = v->valueint;
+    if (out->version > LAB_DEMO_VERSION) {
+        rc = lab_err_set(err, LAB_EPARSE, "demo report: version %d is newer than this lab's %d",
+                         out->version, LAB_DEMO_VERSION);
+        goto out;
+    }
+    if (!cJSON_IsString(kind) || strcmp(kind->valuestring, "demo")) {
+        rc = lab_err_set(err, LAB_EPARSE, "demo report: kind is not \"demo\"");
+        goto out;
+    }
+    out->chapter = dup_string(out, root, "chapter");
+    out->backend = dup_string(out, root, "backend");
+    out->status = dup_string(out, root, "status");
+    out->reason = dup_string(out, root, "reason");
+    device = cJSON_GetObjectItemCaseSensitive(root, "device");
+    out->device = dup_string(out, device, "name");
+    if (!out->chapter || !out->backend || !out->status || !out->reason || !out->device) {
+        rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
+        goto out;
+    }
+    if (strcmp(out->status, "ok") && strcmp(out->status, "no_gpu") &&
+        strcmp(out->status, "error")) {
+        rc = lab_err_set(err, LAB_EPARSE, "demo report: unknown status '%s'", out->status);
+        goto out;
+    }
+    sections = cJSON_GetObjectItemCaseSensitive(root, "sections");
+    if (sections && !cJSON_IsArray(sections)) {
+        rc = lab_err_set(err, LAB_EPARSE, "demo report: sections is not an array");
+        goto out;
+    }
+    out->nsections = (size_t)cJSON_GetArraySize(sections);
+    if (out->nsections && !(secs = lab_arena_calloc(&out->arena, out->nsections, sizeof(*secs)))) {
+        rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
+        goto out;
+    }
+    cJSON_ArrayForEach(js, sections)
+    {
+        if ((rc = parse_section(out, js, &secs[i], i, err)) < 0)
+            goto out;
+        i++;
+    }
+    out->sections = secs;
+    rc = parse_notes(out, cJSON_GetObjectItemCaseSensitive(root, "notes"), err);
+out:
+    cJSON_Delete(root);
+    return rc;
+}
+
+void
+lab_demo_report_release(lab_demo_report *r)
+{
+    lab_arena_release(&r->arena);
+    memset(r, 0, sizeof(*r));
+}
+
+const lab_demo_cell *
+lab_demo_cell_at(const lab_demo_section *s, size_t row, size_t col)
+{
+    return row < s->nrows && col < s->ncolumns ? &s->cells[row * s->ncolumns + col] : NULL;
+}
+
+/* --- running ------------------------------------------------------------- */
+
+void
+lab_demo_run_init(lab_demo_run *r)
+{
+    memset(r, 0, sizeof(*r));
+    lab_buf_init(&r->json);
+    lab_buf_init(&r->errout);
+    lab_buf_init(&r->steps);
+}
+
+void
+lab_demo_run_release(lab_demo_run *r)
+{
+    lab_demo_report_release(&r->report);
+    lab_buf_release(&r->json);
+    lab_buf_release(&r->errout);
+    lab_buf_release(&r->steps);
+}
+
+static const lab_chapter *
+find_chapter(const lab_catalog *cat, const char *id)
+{
+    for (size_t i = 0; i < lab_catalog_chapter_count(cat); i++)
+        if (!strcmp(lab_catalog_chapter(cat, i)->id, id))
+            return lab_catalog_chapter(cat, i);
+    return NULL;
+}
+
+/* One --step per exercise whose solution compiles; a cancel is an error, a broken solution not. */
+static int
+add_steps(lab *l, const lab_chapter *ch, const char *arch, const volatile sig_atomic_t *cancel,
+          lab_strvec *args, lab_demo_run *r, lab_err *err)
+{
+    for (size_t i = 0; i < ch->nexercises; i++) {
+        const lab_exercise *ex = ch->exercises[i];
+        lab_err why = LAB_ERR_INIT;
+        lab_build b;
+        char shape[48];
+        int rc;
+
+        lab_build_init(&b);
+        rc = lab_build_solution(l, ex, arch, cancel, &b, &why);
+        if (rc == 0) {
+            lab_block_shape_format(&ex->blocks[0], shape, sizeof(shape));
+            lab_buf step = LAB_BUF_INIT;
+            lab_buf_printf(&step, "--step=%s,%s,%s,%s,%u,%s", ex->id, ex->kernel, ex->family, shape,
+                           ex->unroll, lab_module_path(ex, &b));
+            if (ex->output == LAB_OUTPUT_TOTAL)
+                lab_buf_adds(&step, ",output=total");
+            if (ex->grid_per_sm)
+                lab_buf_printf(&step, ",grid_per_sm=%u", ex->grid_per_sm);
+            if (ex->entry)
+                lab_buf_printf(&step, ",entry=%s", ex->entry);
+            lab_strvec_push(args, step.buf);
+            lab_buf_release(&step);
+        } else if (rc == LAB_ECANCEL) {
+            lab_build_release(&b);
+            return lab_err_set(err, LAB_ECANCEL, "cancelled");
+        } else {
+            lab_buf_printf(&r->steps, "skipped %s: %s\n", ex->id, why.msg);
+        }
+        lab_build_release(&b);
+    }
+    return 0;
+}
+
+int
+lab_demo_run_chapter(lab *l, const char *chapter, const volatile sig_atomic_t *cancel,
+                     lab_demo_run *r, lab_err *err)
+{
+    const lab_chapter *ch = find_chapter(lab_catalog_of(l), chapter);
+    const lab_device *dev;
+    lab_strvec args = LAB_STRVEC_INIT;
+    lab_proc p;
+    char how[128];
+    int rc;
+
+    lab_proc_init(&p);
+    if (!ch) {
+        rc = lab_err_set(err, LAB_ENOENT, "unknown chapter '%s'", chapter);
+        goto out;
+    }
+    if (!ch->demo) {
+        rc = lab_err_set(err, LAB_ENOENT, "chapter '%s' has no demo", chapter);
+        goto out;
+    }
+    if ((rc = lab_device_probe(l, &dev, err)) < 0)
+        goto out;
+    /* $CUDALAB_BACKEND=sim forces the simulator, as for grading; a demo_sim chapter uses it
+     * when there is no GPU */
+    lab_strvec_pushf(&args, "--backend=%s",
+                     (getenv("CUDALAB_BACKEND") && !strcmp(getenv("CUDALAB_BACKEND"), "sim")) ||
+                             (ch->demo_sim && !dev->present)
+                         ? "sim"
+                         : "cuda");
+    lab_strvec_pushf(&args, "--lab-kernels=%s/lab-kernels.ptx", lab_libexecdir(l));
+    if ((rc = add_steps(l, ch, lab_target_arch(dev), cancel, &args, r, err)) < 0)
+        goto out;
+    if ((rc = lab_run_driver(l, ch->demo, &args, LAB_DEMO_TIMEOUT_S, cancel, &p, err)) < 0)
+        goto out;
+    lab_buf_add(&r->errout, p.errout.buf, p.errout.len);
+    lab_buf_add(&r->json, p.report.buf, p.report.len);
+    if (p.cancelled) {
+        rc = lab_err_set(err, LAB_ECANCEL, "cancelled");
+        goto out;
+    }
+    if (p.report.len == 0) {
+        rc = lab_err_set(err, LAB_ECHILD, "demo driver '%s' sent no report: it %s", ch->demo,
+                         lab_proc_describe(&p, how, sizeof(how)));
+        goto out;
+    }
+    if ((rc = lab_demo_parse(p.report.buf, p.report.len, &r->report, err)) < 0)
+        goto out;
+    r->has_report = true;
+out:
+    lab_strvec_release(&args);
+    lab_proc_release(&p);
+    return rc;
+}

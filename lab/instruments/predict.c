@@ -1,0 +1,193 @@
+/*
+ * predict.c - the questions asked before a demo and their judgement by the
+ * demo's report (see predict.h).
+ */
+#include "lab/instruments/predict.h"
+#include "lab/report/demotext.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define DEFAULT_SPREAD 0.1 /* "about the same" when a question gives no tolerance */
+
+int
+lab_predict_questions(lab *l, const char *chapter, lab_questions *out, lab_err *err)
+{
+    lab_buf path = LAB_BUF_INIT;
+    int rc;
+
+    lab_buf_printf(&path, "%s/exercises/%s/questions.ini", lab_datadir(l), chapter);
+    if ((rc = lab_questions_load(path.buf, out, err)) == 0)
+        rc = lab_questions_check(out, chapter, lab_catalog_of(l), err);
+    lab_buf_release(&path);
+    return rc;
+}
+
+bool
+lab_question_before_demo(const lab_question *q, const char *chapter)
+{
+    if (q->measure)
+        return !strncmp(q->measure, "demo ", 5) && !strcmp(q->measure + 5, chapter);
+    return !q->exercise;
+}
+
+int
+lab_question_check_answer(const lab_question *q, const char *answer, lab_err *err)
+{
+    char *end;
+
+    if (q->kind == LAB_QUESTION_NUMBER) {
+        strtod(answer, &end);
+        if (!*answer || *end)
+            return lab_err_set(err, LAB_EINVAL, "'%s' is not a number", answer);
+        return 0;
+    }
+    for (size_t i = 0; i < q->nchoices; i++)
+        if (!strcasecmp(q->choices[i], answer))
+            return 0;
+    return lab_err_set(err, LAB_EINVAL, "'%s' is not one of the choices", answer);
+}
+
+static bool
+is_time_unit(const char *unit)
+{
+    static const char *const units[] = { "s", "ms", "us", "ns" };
+
+    for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+        if (!strcmp(unit, units[i]))
+            return true;
+    return false;
+}
+
+/* The row of s labelled choice, or -1. */
+static long
+row_of(const lab_demo_section *s, const char *choice)
+{
+    char label[128];
+
+    for (size_t r = 0; r < s->nrows; r++)
+        if (lab_demo_row_label(s, r, label, sizeof(label)) && !strcasecmp(label, choice))
+            return (long)r;
+    return -1;
+}
+
+/* The charted section whose labels match most choices (at least two), or NULL. */
+static const lab_demo_section *
+deciding_section(const lab_question *q, const lab_demo_report *r)
+{
+    const lab_demo_section *best = NULL;
+    size_t most = 1;
+
+    for (size_t i = 0; i < r->nsections; i++) {
+        size_t n = 0;
+        for (size_t c = 0; c < q->nchoices; c++)
+            n += row_of(&r->sections[i], q->choices[c]) >= 0;
+        if (n > most) {
+            most = n;
+            best = &r->sections[i];
+        }
+    }
+    return best;
+}
+
+static int
+judge_measured(const lab_question *q, const char *answer, const lab_demo_report *r,
+               lab_buf *measured, lab_err *err)
+{
+    const lab_demo_section *s;
+    const char *winner = NULL, *other = NULL, *unit;
+    double lo = INFINITY, hi = -INFINITY, best = 0;
+    size_t others = 0, values = 0;
+    bool lower;
+
+    if (q->kind != LAB_QUESTION_CHOICE) {
+        lab_buf_printf(measured, "a number the demo's tables do not give: see them above");
+        return lab_err_set(err, LAB_ENOSYS, "'%s': a number the demo does not report", q->id);
+    }
+    if (!r || strcmp(r->status, "ok")) {
+        lab_buf_printf(measured,
+                       "not measured here (%s): it is decided when the demo runs on a GPU",
+                       r && *r->reason ? r->reason : "the demo did not run");
+        return lab_err_set(err, LAB_ENOSYS, "the demo measured nothing");
+    }
+    if (!(s = deciding_section(q, r))) {
+        lab_buf_printf(measured, "the demo's report has no rows for these choices");
+        return lab_err_set(err, LAB_ENOSYS, "no rows for the choices of '%s'", q->id);
+    }
+    unit = s->columns[s->chart.value].unit;
+    lower = is_time_unit(unit);
+    for (size_t c = 0; c < q->nchoices; c++) {
+        long row = row_of(s, q->choices[c]);
+        const lab_demo_cell *v = row >= 0 ? lab_demo_cell_at(s, (size_t)row, s->chart.value) : NULL;
+        if (row < 0) {
+            others++;
+            other = q->choices[c];
+            continue;
+        }
+        if (v->kind != LAB_DEMO_CELL_NUMBER)
+            continue;
+        values++;
+        lo = v->num < lo ? v->num : lo;
+        hi = v->num > hi ? v->num : hi;
+        if (!winner || (lower ? v->num < best : v->num > best)) {
+            winner = q->choices[c];
+            best = v->num;
+        }
+    }
+    if (values < 2) {
+        lab_buf_printf(measured, "the demo measured fewer than two of the choices");
+        return lab_err_set(err, LAB_ENOSYS, "fewer than two values for '%s'", q->id);
+    }
+    lab_buf_printf(measured, "%s %s: %s at %.4g %s, spread %.0f %%", lower ? "fastest" : "highest",
+                   s->columns[s->chart.value].name, winner, best, unit,
+                   lo > 0 ? 100 * (hi - lo) / lo : 0.0);
+    if (others == 1 && lo > 0 &&
+        (hi - lo) / lo <= (q->tolerance > 0 ? q->tolerance : DEFAULT_SPREAD))
+        winner = other;
+    lab_buf_printf(measured, ", so the answer here is: %s", winner);
+    return !strcasecmp(answer, winner);
+}
+
+int
+lab_predict_judge_pending(lab_store *st, const lab_questions *qs, const char *chapter,
+                          const lab_demo_report *r, lab_err *err)
+{
+    for (size_t i = 0; i < qs->n; i++) {
+        const lab_question *q = &qs->v[i];
+        lab_buf measured = LAB_BUF_INIT;
+        lab_err why = LAB_ERR_INIT;
+        lab_prediction p;
+        int found, held, rc = 0;
+        if (!lab_question_before_demo(q, chapter))
+            continue;
+        if ((found = lab_store_prediction(st, chapter, q->id, &p, err)) < 0)
+            return found;
+        if (!found || p.held >= 0) /* not answered, or decided already */
+            continue;
+        held = lab_question_judge_demo(q, p.answer, r, &measured, &why);
+        p.held = held >= 0 ? held : -1;
+        p.measured = measured.buf;
+        if (held >= 0 || held == LAB_ENOSYS)
+            rc = lab_store_judge_prediction(st, &p, err);
+        lab_buf_release(&measured);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
+int
+lab_question_judge_demo(const lab_question *q, const char *answer, const lab_demo_report *r,
+                        lab_buf *measured, lab_err *err)
+{
+    int held;
+
+    if (strcmp(q->answer, "measured")) {
+        if ((held = lab_question_judge(q, answer, err)) >= 0)
+            lab_buf_printf(measured, "the answer is %s", q->answer);
+        return held;
+    }
+    return judge_measured(q, answer, r, measured, err);
+}

@@ -1,0 +1,290 @@
+/*
+ * profile.c - ncu around the exercise's driver (see profile.h).
+ */
+#include "lab/instruments/profile.h"
+#include "lab/platform/proc.h"
+
+#include <cJSON.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define PROFILE_TIMEOUT_S 300
+
+const char *const lab_prof_role_names[LAB_PROF_ROLES] = { "student", "baseline", "reference" };
+
+void
+lab_profiling_init(lab_profiling *p)
+{
+    lab_strvec empty = LAB_STRVEC_INIT;
+
+    memset(p, 0, sizeof(*p));
+    lab_buf_init(&p->log);
+    lab_buf_init(&p->output);
+    p->command = empty;
+}
+
+void
+lab_profiling_release(lab_profiling *p)
+{
+    lab_buf_release(&p->log);
+    lab_buf_release(&p->output);
+    lab_strvec_release(&p->command);
+}
+
+int
+lab_profile_read_csv(lab_profiling *p, const char *csv, lab_err *err)
+{
+    lab_ncu_table t = LAB_NCU_TABLE_INIT;
+    int seen_k = 0, rc;
+
+    if ((rc = lab_ncu_parse(csv, &t, err)) < 0)
+        return rc;
+    for (size_t i = 0; i < t.nlaunches; i++) {
+        const lab_ncu_launch *la = &t.launches[i];
+        int role = -1;
+        if (!strcmp(la->kernel, p->kernel[LAB_PROF_STUDENT]))
+            role = seen_k++ == 0 ? LAB_PROF_STUDENT : seen_k == 2 ? LAB_PROF_REFERENCE : -1;
+        else if (p->kernel[LAB_PROF_BASELINE][0] &&
+                 !strcmp(la->kernel, p->kernel[LAB_PROF_BASELINE]))
+            role = p->has[LAB_PROF_BASELINE] ? -1 : LAB_PROF_BASELINE;
+        if (role < 0)
+            continue;
+        p->has[role] = true;
+        for (size_t m = 0; m < p->set.n; m++) {
+            int col = lab_ncu_column(&t, p->set.v[m]->ncu);
+            if (col >= 0 && !isnan(la->values[col])) {
+                p->value[role][m] = la->values[col];
+                p->has_value[role][m] = true;
+            }
+        }
+    }
+    lab_ncu_table_release(&t);
+    return 0;
+}
+
+void
+lab_profile_read_report(lab_profiling *p, const char *json, size_t len)
+{
+    cJSON *root = json && len ? cJSON_ParseWithLength(json, len) : NULL;
+    cJSON *sim = cJSON_GetObjectItemCaseSensitive(root, "sim_metrics"), *c;
+
+    p->sim_reported = cJSON_IsArray(sim) && cJSON_GetArraySize(sim) > 0;
+    cJSON_ArrayForEach(c, sim)
+    {
+        const char *role = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "role"));
+        for (int r = 0; role && r < LAB_PROF_ROLES; r++) {
+            if (strcmp(role, lab_prof_role_names[r]))
+                continue;
+            /* one object per case: the last (largest) size wins */
+            for (size_t m = 0; m < p->set.n; m++) {
+                const lab_metric *mt = p->set.v[m];
+                cJSON *v = mt->sim ? cJSON_GetObjectItemCaseSensitive(c, mt->sim) : NULL;
+                if (cJSON_IsNumber(v)) {
+                    p->sim[r][m] = v->valuedouble * mt->sim_scale;
+                    p->has_sim[r][m] = true;
+                }
+            }
+        }
+    }
+    if (!p->sim_reported && root)
+        snprintf(p->sim_why, sizeof(p->sim_why), "the simulator's report has no sim_metrics");
+    cJSON_Delete(root);
+}
+
+/* The simulator's run: same driver, --backend=sim, a small size. */
+static void
+run_sim(lab *l, const lab_exercise *ex, const char *file, lab_profiling *p)
+{
+    lab_strvec argv = LAB_STRVEC_INIT, kernels = LAB_STRVEC_INIT;
+    lab_buf log = LAB_BUF_INIT;
+    lab_err err = LAB_ERR_INIT;
+    lab_proc proc;
+    bool compiled = false;
+
+    p->sim_size = ex->sizes[0];
+    for (size_t i = 0; i < ex->nsizes; i++)
+        if (ex->sizes[i] <= LAB_PROFILE_SIM_MAX && ex->sizes[i] > p->sim_size)
+            p->sim_size = ex->sizes[i];
+    lab_proc_init(&proc);
+    if (lab_profile_argv(l, ex, file, "sim", p->sim_size, &argv, &kernels, &compiled, &log, &err) <
+            0 ||
+        !compiled) {
+        snprintf(p->sim_why, sizeof(p->sim_why), "%s",
+                 compiled || err.code ? err.msg : "the file does not compile");
+        goto out;
+    }
+    for (size_t i = 0; i < kernels.n && i < 2;
+         i++) /* without ncu, the roles' names come from here */
+        if (!p->kernel[i][0])
+            snprintf(p->kernel[i], sizeof(p->kernel[i]), "%s", kernels.v[i]);
+    if (!p->kernel[LAB_PROF_REFERENCE][0] && kernels.n)
+        snprintf(p->kernel[LAB_PROF_REFERENCE], sizeof(p->kernel[0]), "%s", kernels.v[0]);
+    lab_strvec_pushv(&proc.argv, (const char *const *)argv.v);
+    proc.report_fd = 3;
+    proc.cancel = p->cancel;
+    proc.timeout_s = ex->run_timeout_s;
+    if (lab_proc_run(&proc, &err) < 0) {
+        snprintf(p->sim_why, sizeof(p->sim_why), "%s", err.msg);
+        goto out;
+    }
+    lab_profile_read_report(p, proc.report.buf, proc.report.len);
+    if (!proc.report.len) {
+        char how[128];
+        snprintf(p->sim_why, sizeof(p->sim_why), "the simulator's run %s",
+                 lab_proc_describe(&proc, how, sizeof(how)));
+    }
+out:
+    lab_proc_release(&proc);
+    lab_strvec_release(&argv);
+    lab_strvec_release(&kernels);
+    lab_buf_release(&log);
+}
+
+void
+lab_profile_format(char *buf, size_t size, bool has, double v, const char *unit)
+{
+    if (!has)
+        snprintf(buf, size, "-");
+    else if (!strcmp(unit, "bytes") && v >= 1e6)
+        snprintf(buf, size, "%.2f MB", v / 1e6);
+    else if (!strcmp(unit, "bytes"))
+        snprintf(buf, size, "%.0f B", v);
+    else if (!strcmp(unit, "bytes/s"))
+        snprintf(buf, size, "%.1f GB/s", v / 1e9);
+    else
+        snprintf(buf, size, "%.2f%s", v, !strcmp(unit, "%") ? " %" : "");
+}
+
+static void
+set_why(lab_profiling *p, lab_prof_status s, const char *fmt, const char *arg)
+{
+    p->status = s;
+    snprintf(p->why, sizeof(p->why), fmt, arg);
+}
+
+static int
+run_ncu(lab_profiling *p, const char *ncu, const char *dir, lab_strvec *driver, lab_err *err)
+{
+    lab_buf csv_path = LAB_BUF_INIT, metrics = LAB_BUF_INIT, csv = LAB_BUF_INIT;
+    lab_proc proc;
+    int rc, count = p->kernel[LAB_PROF_BASELINE][0] ? 3 : 2;
+
+    lab_proc_init(&proc);
+    lab_buf_printf(&csv_path, "%s/ncu.csv", dir);
+    for (size_t m = 0; m < p->set.n; m++)
+        lab_buf_printf(&metrics, "%s%s", m ? "," : "", p->set.v[m]->ncu);
+    lab_strvec_pushl(&p->command, ncu, "--clock-control", "none", "--csv", "--page", "raw",
+                     "--print-kernel-base", "function", "--log-file", csv_path.buf, "--metrics",
+                     metrics.buf, NULL);
+    if (p->kernel[LAB_PROF_BASELINE][0])
+        lab_strvec_pushf(&p->command, "--kernel-name=regex:^(%s|%s)$", p->kernel[LAB_PROF_STUDENT],
+                         p->kernel[LAB_PROF_BASELINE]);
+    else
+        lab_strvec_pushf(&p->command, "--kernel-name=regex:^%s$", p->kernel[LAB_PROF_STUDENT]);
+    lab_strvec_pushf(&p->command, "--launch-count=%d", count);
+    lab_strvec_pushv(&p->command, (const char *const *)driver->v);
+    lab_strvec_pushv(&proc.argv, (const char *const *)p->command.v);
+    proc.report_fd = 3;
+    proc.timeout_s = PROFILE_TIMEOUT_S;
+    proc.cancel = p->cancel;
+    if ((rc = lab_proc_run(&proc, err)) < 0)
+        goto out;
+    if (proc.cancelled) {
+        rc = lab_err_set(err, LAB_ECANCEL, "cancelled");
+        goto out;
+    }
+    lab_buf_add(&p->output, proc.out.buf, proc.out.len);
+    lab_buf_add(&p->output, proc.errout.buf, proc.errout.len);
+    if (access(csv_path.buf, R_OK) == 0 && (rc = lab_buf_read_file(&csv, csv_path.buf, err)) < 0)
+        goto out;
+    /* should an ncu print its CSV on stdout in spite of --log-file, read it there */
+    if (!strstr(csv.buf, "\"ID\",\"Process ID\"") &&
+        strstr(proc.out.buf, "\"ID\",\"Process ID\"")) {
+        lab_buf_reset(&csv);
+        lab_buf_add(&csv, proc.out.buf, proc.out.len);
+    }
+    if (lab_ncu_no_permission(csv.buf) || lab_ncu_no_permission(p->output.buf)) {
+        set_why(
+            p, LAB_PROF_NO_PERMISSION,
+            "ncu may not read the GPU's performance counters (ERR_NVGPUCTRPERM)%s: run the "
+            "lab as root, or allow them for every user: echo 'options nvidia "
+            "NVreg_RestrictProfilingToAdminUsers=0' | sudo tee /etc/modprobe.d/nvidia-prof.conf, "
+            "then reboot (https://developer.nvidia.com/ERR_NVGPUCTRPERM)",
+            "");
+        goto out;
+    }
+    if (lab_profile_read_csv(p, csv.buf, err) < 0 || !p->has[LAB_PROF_STUDENT]) {
+        char how[128];
+        set_why(p, LAB_PROF_NCU_FAILED, "ncu gave no figures for the kernel (%s)",
+                lab_proc_describe(&proc, how, sizeof(how)));
+        rc = 0;
+        goto out;
+    }
+    p->status = LAB_PROF_OK;
+out:
+    unlink(csv_path.buf);
+    lab_proc_release(&proc);
+    lab_buf_release(&csv_path);
+    lab_buf_release(&metrics);
+    lab_buf_release(&csv);
+    return rc;
+}
+
+int
+lab_profile(lab *l, const lab_exercise *ex, const char *file, lab_profiling *p, lab_err *err)
+{
+    lab_strvec driver = LAB_STRVEC_INIT, kernels = LAB_STRVEC_INIT;
+    const lab_toolchain *tc;
+    const lab_device *dev;
+    lab_err why = LAB_ERR_INIT;
+    char *ncu = NULL, dir[] = "/tmp/cudalab-profile-XXXXXX";
+    bool compiled = false, have_dir = false;
+    int rc;
+
+    if ((rc = lab_metrics_for_chapter(lab_datadir(l), ex->chapter, &p->set, err)) < 0 ||
+        (rc = lab_toolchain_of(l, &tc, err)) < 0)
+        goto out;
+    if (lab_toolchain_find_tool(tc, "ncu", "CUDALAB_NCU", NULL, &ncu, &why) < 0) {
+        set_why(p, LAB_PROF_NO_NCU,
+                "%s; Nsight Compute comes with the CUDA toolkit (package nsight-compute) or from "
+                "https://developer.nvidia.com/nsight-compute",
+                why.msg);
+        run_sim(l, ex, file, p);
+        goto out;
+    }
+    if ((rc = lab_device_probe(l, &dev, err)) < 0)
+        goto out;
+    if (!dev->present) {
+        set_why(p, LAB_PROF_NO_GPU, "profiling needs a GPU: %s", dev->reason);
+        run_sim(l, ex, file, p);
+        goto out;
+    }
+    snprintf(p->device, sizeof(p->device), "%s", dev->name);
+    if ((rc = lab_profile_argv(l, ex, file, "cuda", 0, &driver, &kernels, &compiled, &p->log,
+                               err)) < 0)
+        goto out;
+    if (!compiled) {
+        set_why(p, LAB_PROF_COMPILE_ERROR, "%s does not compile", file);
+        goto out;
+    }
+    for (size_t i = 0; i < kernels.n && i < 2; i++)
+        snprintf(p->kernel[i], sizeof(p->kernel[i]), "%s", kernels.v[i]);
+    snprintf(p->kernel[LAB_PROF_REFERENCE], sizeof(p->kernel[0]), "%s", kernels.v[0]);
+    if (!mkdtemp(dir)) {
+        rc = lab_err_set(err, LAB_EIO, "cannot make a temp dir: %s", strerror(errno));
+        goto out;
+    }
+    have_dir = true;
+    if ((rc = run_ncu(p, ncu, dir, &driver, err)) == 0 && p->status == LAB_PROF_OK)
+        run_sim(l, ex, file, p);
+out:
+    if (have_dir)
+        rmdir(dir);
+    free(ncu);
+    lab_strvec_release(&driver);
+    lab_strvec_release(&kernels);
+    return rc;
+}

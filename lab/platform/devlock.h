@@ -1,0 +1,41 @@
+/*
+ * devlock.h - one grading times a GPU at a time: an advisory lock per device.
+ *
+ * The lock is flock(2) on <cachedir>/locks/gpu-<key>.lock, where the key is
+ * the device's name and the CUDA_VISIBLE_DEVICES the drivers see, made safe
+ * for a file name.  Every grading that runs a driver on a GPU takes it
+ * (lab_grade), so two lab windows, a batch and a student's lab on one machine
+ * never time kernels on the same GPU at once.  The kernel drops the lock when
+ * its holder dies, so a killed grading never leaves it taken.
+ *
+ * Call order: lab_devlock_init; lab_devlock_acquire (waits, polling *cancel);
+ * run; lab_devlock_release (also fine on a lock never acquired).
+ */
+#ifndef LAB_PLATFORM_DEVLOCK_H
+#define LAB_PLATFORM_DEVLOCK_H
+
+#include <signal.h>
+#include <stdbool.h>
+
+#include "lab/util/buf.h"
+#include "lab/util/err.h"
+
+typedef struct lab_devlock {
+    int fd;       /* the open lock file, -1 when not held */
+    lab_buf path; /* its path */
+    double waited_s;
+} lab_devlock;
+
+void lab_devlock_init(lab_devlock *lk);
+/* The lock file for a device: "<cachedir>/locks/gpu-<safe name>-<visible>.lock". */
+int lab_devlock_path(const char *cachedir, const char *device, const char *visible, lab_buf *out);
+/* Wait for the device's lock; LAB_ECANCEL when *cancel becomes nonzero, LAB_ETIMEOUT after
+ * timeout_s (0: wait forever), LAB_EIO when the lock file cannot be opened. */
+int lab_devlock_acquire(lab_devlock *lk, const char *cachedir, const char *device,
+                        const char *visible, double timeout_s, const volatile sig_atomic_t *cancel,
+                        lab_err *err);
+/* true when another process holds the lock at path now (tests, `cudalab batch` status). */
+bool lab_devlock_busy(const char *path);
+void lab_devlock_release(lab_devlock *lk);
+
+#endif

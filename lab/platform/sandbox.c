@@ -1,0 +1,155 @@
+/*
+ * sandbox.c - the bubblewrap command line and its probe (see sandbox.h).
+ */
+#include "lab/platform/sandbox.h"
+
+#include <dirent.h>
+#include <glob.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define PROBE_TIMEOUT_S 10
+#define GIB (1024ULL * 1024 * 1024)
+
+/* One row per job kind: its limits and whether it sees the GPU. */
+static const struct {
+    lab_proc_limits limits;
+    bool gpu;
+} jobs[] = {
+    /* nvcc: cicc and ptxas take a few hundred MB; a template bomb hits the CPU limit */
+    [LAB_SANDBOX_COMPILE] = { { 120, 8 * GIB, 256ULL << 20, 512, 1024 }, false },
+    /* the CUDA driver maps the GPU's memory into the address space: no RLIMIT_AS */
+    [LAB_SANDBOX_DRIVER] = { { 600, 0, 64ULL << 20, 512, 1024 }, true },
+    [LAB_SANDBOX_HOST] = { { 120, 4 * GIB, 64ULL << 20, 256, 256 }, false },
+};
+_Static_assert(ARRAY_SIZE(jobs) == LAB_SANDBOX_JOB_COUNT, "one row per job kind");
+
+void
+lab_sandbox_limits(lab_sandbox_job job, lab_proc_limits *out)
+{
+    *out = jobs[job].limits;
+}
+
+static bool
+exists(const char *path)
+{
+    struct stat st;
+
+    return path && *path && stat(path, &st) == 0;
+}
+
+static int
+hide(lab_strvec *out, const char *path)
+{
+    if (!exists(path))
+        return 0;
+    return lab_strvec_pushl(out, "--tmpfs", path, NULL);
+}
+
+/* exercises/<chapter>/<exercise>/examples for every exercise */
+static int
+hide_examples(lab_strvec *out, const char *datadir)
+{
+    lab_buf pat = LAB_BUF_INIT;
+    glob_t g;
+    int rc = 0;
+
+    lab_buf_printf(&pat, "%s/exercises/*/*/examples", datadir);
+    if (glob(pat.buf, 0, NULL, &g) == 0) {
+        for (size_t i = 0; rc == 0 && i < g.gl_pathc; i++)
+            rc = hide(out, g.gl_pathv[i]);
+        globfree(&g);
+    }
+    lab_buf_release(&pat);
+    return rc;
+}
+
+static int
+store_dir(lab_buf *out)
+{
+    const char *db = getenv("CUDALAB_DB"), *xdg = getenv("XDG_DATA_HOME");
+    const char *home = getenv("HOME");
+
+    if (db && *db) {
+        const char *slash = strrchr(db, '/');
+        return slash ? lab_buf_add(out, db, (size_t)(slash - db)) : 0;
+    }
+    if (xdg && *xdg)
+        return lab_buf_printf(out, "%s/cudalab", xdg);
+    if (home && *home)
+        return lab_buf_printf(out, "%s/.local/share/cudalab", home);
+    return 0;
+}
+
+int
+lab_sandbox_wrap(const lab_sandbox_plan *plan, lab_strvec *out, lab_err *err)
+{
+    lab_buf b = LAB_BUF_INIT;
+    glob_t g;
+    int rc = 0;
+
+    rc |= lab_strvec_pushl(out, plan->bwrap ? plan->bwrap : "bwrap", "--ro-bind", "/", "/", "--dev",
+                           "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--unshare-all",
+                           "--unshare-user", "--uid", "65534", "--gid", "65534",
+                           "--die-with-parent", "--cap-drop", "ALL", NULL);
+    if (jobs[plan->job].gpu && glob("/dev/nvidia*", 0, NULL, &g) == 0) {
+        for (size_t i = 0; i < g.gl_pathc; i++)
+            rc |= lab_strvec_pushl(out, "--dev-bind", g.gl_pathv[i], g.gl_pathv[i], NULL);
+        globfree(&g);
+    }
+    rc |= hide(out, getenv("HOME"));
+    if (store_dir(&b) == 0 && b.len)
+        rc |= hide(out, b.buf);
+    if (plan->datadir) {
+        lab_buf_reset(&b);
+        lab_buf_printf(&b, "%s/solutions", plan->datadir);
+        rc |= hide(out, b.buf);
+        rc |= hide_examples(out, plan->datadir);
+    }
+    for (const char *const *p = plan->hide; p && *p; p++)
+        rc |= hide(out, *p);
+    for (const char *const *p = plan->show; p && *p; p++)
+        if (exists(*p))
+            rc |= lab_strvec_pushl(out, "--ro-bind", *p, *p, NULL);
+    if (plan->writable)
+        rc |= lab_strvec_pushl(out, "--bind", plan->writable, plan->writable, NULL);
+    rc |= lab_strvec_push(out, "--");
+    lab_buf_release(&b);
+    return rc < 0 ? lab_err_set(err, LAB_ENOMEM, "out of memory") : 0;
+}
+
+bool
+lab_sandbox_probe(const char *bwrap, lab_buf *why)
+{
+    lab_sandbox_plan plan = { .job = LAB_SANDBOX_HOST, .bwrap = bwrap };
+    lab_err err = LAB_ERR_INIT;
+    lab_proc p;
+    bool ok = false;
+
+    lab_proc_init(&p);
+    p.timeout_s = PROBE_TIMEOUT_S;
+    if (lab_sandbox_wrap(&plan, &p.argv, &err) < 0 || lab_strvec_push(&p.argv, "true") < 0) {
+        lab_buf_adds(why, err.msg);
+        goto out;
+    }
+    if (lab_proc_run(&p, &err) < 0) {
+        lab_buf_printf(why,
+                       "bubblewrap is not installed (%s); install it with: apt-get install "
+                       "bubblewrap",
+                       err.msg);
+        goto out;
+    }
+    ok = p.exited && p.exit_code == 0;
+    if (!ok) {
+        char how[128];
+        size_t len = strcspn(p.errout.buf, "\n");
+        lab_buf_printf(why,
+                       "bubblewrap cannot run here (%s: %.*s); user namespaces are probably "
+                       "disabled, as in many containers",
+                       lab_proc_describe(&p, how, sizeof(how)), (int)len, p.errout.buf);
+    }
+out:
+    lab_proc_release(&p);
+    return ok;
+}

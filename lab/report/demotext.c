@@ -1,0 +1,372 @@
+/*
+ * demotext.c - a demo report as styled lines (see demotext.h): header, per
+ * section the paragraph, the table (each column with its own decimals), the
+ * bar chart (the largest value BAR_WIDTH wide) or the heat map (x values as
+ * columns, y as rows, both sorted, shaded from the lowest value to the
+ * highest), then the notes.  A line grows in a lab_buf with a second buf of
+ * style bytes beside it and goes to the caller's function when complete.
+ */
+#include "lab/report/demotext.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BAR_WIDTH 40
+#define TEXT_WIDTH 78
+#define CELL_WIDTH 9
+#define KEY_DECIMALS 6 /* to tell heat-map keys apart */
+#define MAX_COLUMNS 64
+#define MAX_KEYS 32
+
+const char lab_demo_shade_chars[LAB_DEMO_SHADES + 1] = " .:-=+*#%@";
+
+typedef struct out {
+    lab_buf text;
+    lab_buf styles;
+    lab_demo_line_fn fn;
+    void *arg;
+    int rc;
+} out;
+
+static void put(out *o, unsigned char style, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void
+put(out *o, unsigned char style, const char *fmt, ...)
+{
+    size_t before = o->text.len;
+    va_list ap;
+
+    va_start(ap, fmt);
+    if (lab_buf_vprintf(&o->text, fmt, ap) < 0)
+        o->rc = LAB_ENOMEM;
+    va_end(ap);
+    for (size_t i = before; i < o->text.len; i++)
+        if (lab_buf_addch(&o->styles, (char)style) < 0)
+            o->rc = LAB_ENOMEM;
+}
+
+static void
+end_line(out *o)
+{
+    o->fn(o->arg, o->text.buf, (const unsigned char *)o->styles.buf, o->text.len);
+    lab_buf_reset(&o->text);
+    lab_buf_reset(&o->styles);
+}
+
+/* Decimals for a column's numbers: none when all are whole, else by the largest magnitude. */
+static int
+column_decimals(const lab_demo_section *s, size_t col)
+{
+    double most = 0;
+    bool whole = true;
+
+    for (size_t r = 0; r < s->nrows; r++) {
+        const lab_demo_cell *c = lab_demo_cell_at(s, r, col);
+        if (c->kind != LAB_DEMO_CELL_NUMBER)
+            continue;
+        whole = whole && c->num == floor(c->num);
+        most = fabs(c->num) > most ? fabs(c->num) : most;
+    }
+    return whole || most >= 1000 ? 0 : most >= 10 ? 1 : 2;
+}
+
+void
+lab_demo_format_cell(const lab_demo_cell *c, int decimals, char *buf, size_t size)
+{
+    if (c->kind == LAB_DEMO_CELL_STRING)
+        snprintf(buf, size, "%s", c->str);
+    else if (c->kind == LAB_DEMO_CELL_NUMBER)
+        snprintf(buf, size, "%.*f", decimals, c->num);
+    else
+        snprintf(buf, size, "-");
+}
+
+bool
+lab_demo_row_label(const lab_demo_section *s, size_t row, char *buf, size_t size)
+{
+    char x[64], y[64];
+
+    if (s->chart.kind == LAB_DEMO_CHART_BARS) {
+        lab_demo_format_cell(lab_demo_cell_at(s, row, s->chart.label),
+                             column_decimals(s, s->chart.label), buf, size);
+        return true;
+    }
+    if (s->chart.kind == LAB_DEMO_CHART_HEATMAP) {
+        lab_demo_format_cell(lab_demo_cell_at(s, row, s->chart.x), column_decimals(s, s->chart.x),
+                             x, sizeof(x));
+        lab_demo_format_cell(lab_demo_cell_at(s, row, s->chart.y), column_decimals(s, s->chart.y),
+                             y, sizeof(y));
+        snprintf(buf, size, "(%s,%s)", x, y);
+        return true;
+    }
+    return false;
+}
+
+static void
+column_header(const lab_demo_column *c, char *buf, size_t size)
+{
+    if (*c->unit)
+        snprintf(buf, size, "%s (%s)", c->name, c->unit);
+    else
+        snprintf(buf, size, "%s", c->name);
+}
+
+/* A paragraph in style, wrapped at width on spaces. */
+static void
+wrapped(out *o, unsigned char style, const char *text, size_t width)
+{
+    const char *p = text;
+
+    while (*p) {
+        size_t len = strcspn(p, "\n");
+        if (len > width) {
+            size_t cut = width;
+            while (cut > 0 && p[cut] != ' ')
+                cut--;
+            len = cut ? cut : width;
+        }
+        put(o, style, "%.*s", (int)len, p);
+        end_line(o);
+        p += len;
+        while (*p == ' ' || *p == '\n')
+            p++;
+    }
+}
+
+static void
+table(out *o, const lab_demo_section *s)
+{
+    size_t width[MAX_COLUMNS] = { 0 };
+    int dec[MAX_COLUMNS];
+    size_t ncols = s->ncolumns < MAX_COLUMNS ? s->ncolumns : MAX_COLUMNS;
+    char text[256];
+
+    for (size_t c = 0; c < ncols; c++) {
+        column_header(&s->columns[c], text, sizeof(text));
+        width[c] = strlen(text);
+        dec[c] = column_decimals(s, c);
+        for (size_t r = 0; r < s->nrows; r++) {
+            lab_demo_format_cell(lab_demo_cell_at(s, r, c), dec[c], text, sizeof(text));
+            width[c] = strlen(text) > width[c] ? strlen(text) : width[c];
+        }
+    }
+    for (size_t c = 0; c < ncols; c++) {
+        column_header(&s->columns[c], text, sizeof(text));
+        put(o, LAB_DEMO_STYLE_BOLD, "  %-*s", c + 1 < ncols ? (int)width[c] : 0,
+            text); /* no trailing blanks */
+    }
+    end_line(o);
+    for (size_t r = 0; r < s->nrows; r++) {
+        for (size_t c = 0; c < ncols; c++) {
+            const lab_demo_cell *cell = lab_demo_cell_at(s, r, c);
+            lab_demo_format_cell(cell, dec[c], text, sizeof(text));
+            if (cell->kind == LAB_DEMO_CELL_STRING)
+                put(o, LAB_DEMO_STYLE_PLAIN, "  %-*s", c + 1 < ncols ? (int)width[c] : 0, text);
+            else
+                put(o, LAB_DEMO_STYLE_PLAIN, "  %*s", (int)width[c], text);
+        }
+        end_line(o);
+    }
+}
+
+static void
+bars(out *o, const lab_demo_section *s)
+{
+    const lab_demo_chart *ch = &s->chart;
+    int dl = column_decimals(s, ch->label), dv = column_decimals(s, ch->value);
+    const char *unit = s->columns[ch->value].unit;
+    size_t label_width = 0;
+    double max = 0;
+    char text[256];
+
+    for (size_t r = 0; r < s->nrows; r++) {
+        const lab_demo_cell *v = lab_demo_cell_at(s, r, ch->value);
+        lab_demo_format_cell(lab_demo_cell_at(s, r, ch->label), dl, text, sizeof(text));
+        label_width = strlen(text) > label_width ? strlen(text) : label_width;
+        if (v->kind == LAB_DEMO_CELL_NUMBER && v->num > max)
+            max = v->num;
+    }
+    end_line(o);
+    put(o, LAB_DEMO_STYLE_PLAIN, "  ");
+    put(o, LAB_DEMO_STYLE_BOLD, "%s", s->columns[ch->value].name);
+    end_line(o);
+    for (size_t r = 0; r < s->nrows; r++) {
+        const lab_demo_cell *v = lab_demo_cell_at(s, r, ch->value);
+        int n = 0;
+
+        lab_demo_format_cell(lab_demo_cell_at(s, r, ch->label), dl, text, sizeof(text));
+        put(o, LAB_DEMO_STYLE_PLAIN, "  %-*s |", (int)label_width, text);
+        if (v->kind != LAB_DEMO_CELL_NUMBER) {
+            put(o, LAB_DEMO_STYLE_PLAIN, " (none)");
+            end_line(o);
+            continue;
+        }
+        if (max > 0 && v->num > 0)
+            n = (int)lround(v->num / max * BAR_WIDTH);
+        put(o, LAB_DEMO_STYLE_BAR, "%.*s", n, "########################################");
+        lab_demo_format_cell(v, dv, text, sizeof(text));
+        put(o, LAB_DEMO_STYLE_PLAIN, " %s%s%s", text, *unit ? " " : "", unit);
+        end_line(o);
+    }
+}
+
+/* Distinct values of column col, in order of first appearance. */
+static size_t
+distinct(const lab_demo_section *s, size_t col, const lab_demo_cell **keys, size_t max)
+{
+    size_t n = 0;
+
+    for (size_t r = 0; r < s->nrows && n < max; r++) {
+        const lab_demo_cell *c = lab_demo_cell_at(s, r, col);
+        char a[128], b[128];
+        bool seen = false;
+
+        lab_demo_format_cell(c, KEY_DECIMALS, a, sizeof(a));
+        for (size_t i = 0; i < n && !seen; i++) {
+            lab_demo_format_cell(keys[i], KEY_DECIMALS, b, sizeof(b));
+            seen = !strcmp(a, b);
+        }
+        if (!seen)
+            keys[n++] = c;
+    }
+    return n;
+}
+
+static int
+cmp_cells(const void *pa, const void *pb)
+{
+    const lab_demo_cell *a = *(const lab_demo_cell *const *)pa;
+    const lab_demo_cell *b = *(const lab_demo_cell *const *)pb;
+
+    if (a->kind == LAB_DEMO_CELL_NUMBER && b->kind == LAB_DEMO_CELL_NUMBER)
+        return (a->num > b->num) - (a->num < b->num);
+    return 0;
+}
+
+/* The value at (x, y), or NULL when no row has it. */
+static const lab_demo_cell *
+heat_value(const lab_demo_section *s, const lab_demo_cell *x, const lab_demo_cell *y)
+{
+    char xs[128], ys[128], a[128], b[128];
+
+    lab_demo_format_cell(x, KEY_DECIMALS, xs, sizeof(xs));
+    lab_demo_format_cell(y, KEY_DECIMALS, ys, sizeof(ys));
+    for (size_t r = 0; r < s->nrows; r++) {
+        lab_demo_format_cell(lab_demo_cell_at(s, r, s->chart.x), KEY_DECIMALS, a, sizeof(a));
+        lab_demo_format_cell(lab_demo_cell_at(s, r, s->chart.y), KEY_DECIMALS, b, sizeof(b));
+        if (!strcmp(a, xs) && !strcmp(b, ys))
+            return lab_demo_cell_at(s, r, s->chart.value);
+    }
+    return NULL;
+}
+
+static void
+heatmap(out *o, const lab_demo_section *s, bool shade_chars)
+{
+    const lab_demo_chart *ch = &s->chart;
+    const lab_demo_cell *xs[MAX_KEYS], *ys[MAX_KEYS];
+    size_t nx = distinct(s, ch->x, xs, MAX_KEYS), ny = distinct(s, ch->y, ys, MAX_KEYS);
+    int dx = column_decimals(s, ch->x), dy = column_decimals(s, ch->y);
+    int dv = column_decimals(s, ch->value);
+    double lo = INFINITY, hi = -INFINITY;
+    char text[128];
+
+    qsort(xs, nx, sizeof(xs[0]), cmp_cells);
+    qsort(ys, ny, sizeof(ys[0]), cmp_cells);
+    for (size_t r = 0; r < s->nrows; r++) {
+        const lab_demo_cell *v = lab_demo_cell_at(s, r, ch->value);
+        if (v->kind == LAB_DEMO_CELL_NUMBER) {
+            lo = v->num < lo ? v->num : lo;
+            hi = v->num > hi ? v->num : hi;
+        }
+    }
+    end_line(o);
+    put(o, LAB_DEMO_STYLE_PLAIN, "  ");
+    put(o, LAB_DEMO_STYLE_BOLD, "%s", s->columns[ch->value].name);
+    put(o, LAB_DEMO_STYLE_PLAIN, " by %s (rows) and %s (columns); blank: no value",
+        s->columns[ch->y].name, s->columns[ch->x].name);
+    end_line(o);
+    put(o, LAB_DEMO_STYLE_PLAIN, "  %*s", CELL_WIDTH - 2, "");
+    for (size_t i = 0; i < nx; i++) {
+        lab_demo_format_cell(xs[i], dx, text, sizeof(text));
+        put(o, LAB_DEMO_STYLE_BOLD, " %*s", CELL_WIDTH, text);
+    }
+    end_line(o);
+    for (size_t j = 0; j < ny; j++) {
+        lab_demo_format_cell(ys[j], dy, text, sizeof(text));
+        put(o, LAB_DEMO_STYLE_BOLD, "  %*s", CELL_WIDTH - 2, text);
+        for (size_t i = 0; i < nx; i++) {
+            const lab_demo_cell *v = heat_value(s, xs[i], ys[j]);
+            size_t shade = 0;
+            if (!v || v->kind != LAB_DEMO_CELL_NUMBER) {
+                put(o, LAB_DEMO_STYLE_PLAIN, " %*s", CELL_WIDTH, "");
+                continue;
+            }
+            if (hi > lo)
+                shade = (size_t)lround((v->num - lo) / (hi - lo) * (LAB_DEMO_SHADES - 1));
+            lab_demo_format_cell(v, dv, text, sizeof(text));
+            put(o, LAB_DEMO_STYLE_PLAIN, " ");
+            if (shade_chars)
+                put(o, (unsigned char)(LAB_DEMO_STYLE_HEAT + shade), "%c%*s",
+                    lab_demo_shade_chars[shade], CELL_WIDTH - 1, text);
+            else
+                put(o, (unsigned char)(LAB_DEMO_STYLE_HEAT + shade), "%*s", CELL_WIDTH, text);
+        }
+        end_line(o);
+    }
+    lab_demo_format_cell(&(lab_demo_cell){ LAB_DEMO_CELL_NUMBER, NULL, lo }, dv, text,
+                         sizeof(text));
+    put(o, LAB_DEMO_STYLE_PLAIN, "  scale: '%c' %s ... '%c' ", lab_demo_shade_chars[0], text,
+        lab_demo_shade_chars[LAB_DEMO_SHADES - 1]);
+    lab_demo_format_cell(&(lab_demo_cell){ LAB_DEMO_CELL_NUMBER, NULL, hi }, dv, text,
+                         sizeof(text));
+    put(o, LAB_DEMO_STYLE_PLAIN, "%s %s", text, s->columns[ch->value].unit);
+    end_line(o);
+}
+
+int
+lab_demo_layout(const lab_demo_report *r, const lab_demo_layout_opts *opts, lab_demo_line_fn fn,
+                void *arg)
+{
+    out o = { LAB_BUF_INIT, LAB_BUF_INIT, fn, arg, 0 };
+    lab_buf line = LAB_BUF_INIT;
+    size_t width = opts->width > 0 ? (size_t)opts->width : TEXT_WIDTH;
+
+    put(&o, LAB_DEMO_STYLE_BOLD, "demo %s", r->chapter);
+    put(&o, LAB_DEMO_STYLE_PLAIN, " on %s (%s)", *r->device ? r->device : "no device", r->backend);
+    end_line(&o);
+    if (strcmp(r->status, "ok")) {
+        lab_buf_printf(&line, "%s: %s", !strcmp(r->status, "no_gpu") ? "no GPU" : "error",
+                       r->reason);
+        wrapped(&o, LAB_DEMO_STYLE_WARN, line.buf, width);
+    }
+    for (size_t i = 0; i < r->nsections; i++) {
+        const lab_demo_section *s = &r->sections[i];
+        end_line(&o);
+        put(&o, LAB_DEMO_STYLE_TITLE, "%s", s->title);
+        end_line(&o);
+        if (s->text)
+            wrapped(&o, LAB_DEMO_STYLE_PLAIN, s->text, width);
+        if (s->ncolumns)
+            table(&o, s);
+        if (s->chart.kind == LAB_DEMO_CHART_BARS)
+            bars(&o, s);
+        else if (s->chart.kind == LAB_DEMO_CHART_HEATMAP)
+            heatmap(&o, s, opts->shade_chars);
+    }
+    if (r->nnotes)
+        end_line(&o);
+    for (size_t i = 0; i < r->nnotes; i++) {
+        lab_buf_reset(&line);
+        lab_buf_printf(&line, "note: %s", r->notes[i]);
+        wrapped(&o, LAB_DEMO_STYLE_PLAIN, line.buf, width);
+    }
+    lab_buf_release(&line);
+    lab_buf_release(&o.text);
+    lab_buf_release(&o.styles);
+    return o.rc;
+}

@@ -1,0 +1,232 @@
+/*
+ * buf.c - lab_buf, the growable string (see buf.h), and whole-file helpers.
+ */
+#include "lab/util/buf.h"
+#include "lab/util/err.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+char lab_buf__empty[1];
+
+void
+lab_buf_init(lab_buf *b)
+{
+    b->buf = lab_buf__empty;
+    b->len = 0;
+    b->alloc = 0;
+}
+
+void
+lab_buf_release(lab_buf *b)
+{
+    if (b->alloc)
+        free(b->buf);
+    lab_buf_init(b);
+}
+
+void
+lab_buf_reset(lab_buf *b)
+{
+    b->len = 0;
+    if (b->alloc)
+        b->buf[0] = '\0';
+}
+
+int
+lab_buf_grow(lab_buf *b, size_t extra)
+{
+    size_t want = b->len + extra + 1;
+    size_t alloc;
+    char *p;
+
+    if (want < b->len)
+        return LAB_ENOMEM;
+    if (want <= b->alloc)
+        return 0;
+    alloc = b->alloc ? b->alloc : 64;
+    while (alloc < want)
+        alloc = alloc * 3 / 2 + 16;
+    p = b->alloc ? realloc(b->buf, alloc) : malloc(alloc);
+    if (!p)
+        return LAB_ENOMEM;
+    if (!b->alloc)
+        p[0] = '\0';
+    b->buf = p;
+    b->alloc = alloc;
+    return 0;
+}
+
+int
+lab_buf_add(lab_buf *b, const void *data, size_t len)
+{
+    if (lab_buf_grow(b, len) < 0)
+        return LAB_ENOMEM;
+    memcpy(b->buf + b->len, data, len);
+    b->len += len;
+    b->buf[b->len] = '\0';
+    return 0;
+}
+
+int
+lab_buf_adds(lab_buf *b, const char *s)
+{
+    return lab_buf_add(b, s, strlen(s));
+}
+
+int
+lab_buf_addch(lab_buf *b, char c)
+{
+    return lab_buf_add(b, &c, 1);
+}
+
+int
+lab_buf_vprintf(lab_buf *b, const char *fmt, va_list ap)
+{
+    va_list cp;
+    int n;
+
+    va_copy(cp, ap);
+    n = vsnprintf(NULL, 0, fmt, cp);
+    va_end(cp);
+    if (n < 0)
+        return LAB_EINVAL;
+    if (lab_buf_grow(b, (size_t)n) < 0)
+        return LAB_ENOMEM;
+    vsnprintf(b->buf + b->len, (size_t)n + 1, fmt, ap);
+    b->len += (size_t)n;
+    return 0;
+}
+
+int
+lab_buf_printf(lab_buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    int rc;
+
+    va_start(ap, fmt);
+    rc = lab_buf_vprintf(b, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+char *
+lab_buf_detach(lab_buf *b)
+{
+    char *p = b->alloc ? b->buf : strdup("");
+
+    lab_buf_init(b);
+    return p;
+}
+
+int
+lab_buf_read_file(lab_buf *b, const char *path, lab_err *err)
+{
+    char chunk[65536];
+    ssize_t n;
+    int fd, rc = 0;
+
+    if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+        return lab_err_set(err, errno == ENOENT ? LAB_ENOENT : LAB_EIO, "cannot open '%s': %s",
+                           path, strerror(errno));
+    while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            rc = lab_err_set(err, LAB_EIO, "cannot read '%s': %s", path, strerror(errno));
+            break;
+        }
+        if (lab_buf_add(b, chunk, (size_t)n) < 0) {
+            rc = lab_err_set(err, LAB_ENOMEM, "out of memory reading '%s'", path);
+            break;
+        }
+    }
+    close(fd);
+    return rc;
+}
+
+int
+lab_write_file(const char *path, const void *data, size_t len, lab_err *err)
+{
+    lab_buf tmp = LAB_BUF_INIT;
+    const char *p = data;
+    int fd = -1, rc = 0;
+
+    if (lab_buf_printf(&tmp, "%s.tmp.%ld", path, (long)getpid()) < 0) {
+        rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
+        goto out;
+    }
+    if ((fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) < 0) {
+        rc = lab_err_set(err, LAB_EIO, "cannot create '%s': %s", tmp.buf, strerror(errno));
+        goto out;
+    }
+    while (len > 0) {
+        ssize_t n = write(fd, p, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            rc = lab_err_set(err, LAB_EIO, "cannot write '%s': %s", tmp.buf, strerror(errno));
+            goto out;
+        }
+        p += n;
+        len -= (size_t)n;
+    }
+    if (close(fd) < 0) {
+        fd = -1;
+        rc = lab_err_set(err, LAB_EIO, "cannot write '%s': %s", tmp.buf, strerror(errno));
+        goto out;
+    }
+    fd = -1;
+    if (rename(tmp.buf, path) < 0)
+        rc = lab_err_set(err, LAB_EIO, "cannot rename '%s' to '%s': %s", tmp.buf, path,
+                         strerror(errno));
+out:
+    if (fd >= 0)
+        close(fd);
+    if (rc < 0)
+        unlink(tmp.buf);
+    lab_buf_release(&tmp);
+    return rc;
+}
+
+static int
+is_dir(const char *path)
+{
+    struct stat st;
+
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int
+lab_mkdir_p(const char *dir, unsigned mode, lab_err *err)
+{
+    lab_buf b = LAB_BUF_INIT;
+    int rc = 0;
+
+    if (lab_buf_adds(&b, dir) < 0)
+        return lab_err_set(err, LAB_ENOMEM, "out of memory");
+    for (char *p = b.buf + 1;; p++) {
+        char c = *p;
+
+        if (c != '/' && c != '\0')
+            continue;
+        *p = '\0';
+        /* EEXIST, or EACCES/EROFS on a directory that is already there */
+        if (mkdir(b.buf, (mode_t)mode) < 0 && !is_dir(b.buf)) {
+            int e = errno;
+            rc = lab_err_set(err, LAB_EIO, "cannot create directory '%s': %s", b.buf,
+                             strerror(e == EEXIST ? ENOTDIR : e));
+            break;
+        }
+        *p = c;
+        if (!c)
+            break;
+    }
+    lab_buf_release(&b);
+    return rc;
+}

@@ -1,0 +1,51 @@
+/*
+ * buf.h - a growable, always NUL-terminated byte string.
+ *
+ * buf is never NULL: an empty lab_buf points at a shared "" until the first
+ * append.  Appends return 0 or LAB_ENOMEM.  lab_buf_detach hands the bytes to
+ * the caller (free() them) and leaves the buf empty; lab_buf_release frees.
+ *
+ *     lab_buf b = LAB_BUF_INIT;
+ *     lab_buf_printf(&b, "%s:%d", file, line);
+ *     ... use b.buf, b.len ...
+ *     lab_buf_release(&b);
+ */
+#ifndef LAB_UTIL_BUF_H
+#define LAB_UTIL_BUF_H
+
+#include <stddef.h>
+#include <stdarg.h>
+
+typedef struct lab_buf {
+    char *buf;    /* NUL-terminated, never NULL */
+    size_t len;   /* bytes before the NUL */
+    size_t alloc; /* 0 while buf is the shared empty string */
+} lab_buf;
+
+extern char lab_buf__empty[];
+#define LAB_BUF_INIT                                                                               \
+    {                                                                                              \
+        lab_buf__empty, 0, 0                                                                       \
+    }
+
+void lab_buf_init(lab_buf *b);
+void lab_buf_release(lab_buf *b);
+void lab_buf_reset(lab_buf *b); /* len = 0, keeps the memory */
+int lab_buf_grow(lab_buf *b, size_t extra);
+int lab_buf_add(lab_buf *b, const void *data, size_t len);
+int lab_buf_adds(lab_buf *b, const char *s);
+int lab_buf_addch(lab_buf *b, char c);
+int lab_buf_printf(lab_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int lab_buf_vprintf(lab_buf *b, const char *fmt, va_list ap);
+/* The bytes, malloc'ed, for the caller to free(); NULL only when out of memory. */
+char *lab_buf_detach(lab_buf *b);
+
+/* Read a whole file into b (appending).  LAB_EIO/LAB_ENOENT with err filled. */
+struct lab_err;
+int lab_buf_read_file(lab_buf *b, const char *path, struct lab_err *err);
+/* mkdir -p: create dir and its missing parents with mode; existing ones are fine. */
+int lab_mkdir_p(const char *dir, unsigned mode, struct lab_err *err);
+/* Write data to path atomically (temp file + rename). */
+int lab_write_file(const char *path, const void *data, size_t len, struct lab_err *err);
+
+#endif
