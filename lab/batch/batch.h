@@ -44,7 +44,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "lab/grade/lab.h"
+#include "lab/grade/grade.h"
 
 typedef struct lab_batch_progress {
     size_t done; /* graded or skipped so far */

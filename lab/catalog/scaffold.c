@@ -8,24 +8,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* What a family's kernel looks like, for the template starter. */
-static const struct {
-    const char *family;
-    const char *params;
-} families[] = {
-    { "reduce-int", "int *g_idata, int *g_odata, unsigned int n" },
-    { "reduce-float", "float *g_idata, float *g_odata, unsigned int n" },
-};
-
-static const char *
-family_params(const char *family)
-{
-    for (size_t i = 0; i < ARRAY_SIZE(families); i++)
-        if (!strcmp(families[i].family, family))
-            return families[i].params;
-    return "/* the family's parameters */";
-}
-
 static bool
 valid_id(const char *id)
 {
@@ -49,14 +31,17 @@ write_new(const char *path, const lab_buf *text, lab_strvec *created, lab_err *e
 
 static void
 manifest_text(const lab_exercise *like, const char *id, const char *chapter, const char *name,
-              const char *family, lab_buf *m)
+              const lab_family *family, lab_buf *m)
 {
     lab_buf_printf(m, "; TODO: one line on what this step teaches\n[exercise]\nformat = 1\n");
     lab_buf_printf(m, "id = %s\nchapter = %s\n", id, chapter);
     lab_buf_printf(m, "order = %d\n", like ? like->order + 1 : 1);
     lab_buf_printf(m, "title = TODO %s\n", name);
     lab_buf_printf(m, "kernel = %s\n", like ? like->kernel : "myKernel");
-    lab_buf_printf(m, "family = %s\nstarter = starter.cu\n", family);
+    lab_buf_printf(m, "family = %s\n", family->name);
+    if (family->kind == LAB_FAMILY_HOST)
+        lab_buf_adds(m, "kind = host\n");
+    lab_buf_adds(m, "starter = starter.cu\n");
     lab_buf_printf(m, "solution = solutions/%s.cu\n", id);
     lab_buf_printf(m, "baseline = %s\n", like ? like->id : "cpu");
     lab_buf_adds(m, "sizes = ");
@@ -80,31 +65,34 @@ manifest_text(const lab_exercise *like, const char *id, const char *chapter, con
 
 /* A kernel file: the like's solution, or a template saying what it is for. */
 static int
-kernel_text(const lab_exercise *like, const char *what, const char *id, const char *family,
+kernel_text(const lab_exercise *like, const char *what, const char *id, const lab_family *family,
             lab_buf *out, lab_err *err)
 {
     lab_buf_reset(out);
     if (like)
         return lab_buf_read_file(out, like->solution, err);
-    return lab_buf_printf(out, "// TODO: %s %s\n__global__ void myKernel(%s) {\n}\n", what, id,
-                          family_params(family));
+    return lab_buf_printf(out, "// TODO: %s %s\n%s%s%s %s(%s)\n{\n}\n", what, id, family->preamble,
+                          family->kind == LAB_FAMILY_KERNEL ? "__global__ " : "", family->returns,
+                          family->kind == LAB_FAMILY_KERNEL ? "myKernel" : "myFunction",
+                          family->params);
 }
 
 int
-lab_scaffold_exercise(lab *l, const char *id, const char *family, const char *like_id,
-                      lab_strvec *created, lab_err *err)
+lab_scaffold_exercise(const char *datadir, const lab_catalog *cat, const char *id,
+                      const lab_family *family, const char *like_id, lab_strvec *created,
+                      lab_err *err)
 {
     const lab_exercise *like = NULL;
     lab_buf dir = LAB_BUF_INIT, path = LAB_BUF_INIT, text = LAB_BUF_INIT, sol = LAB_BUF_INIT;
     lab_buf chapter = LAB_BUF_INIT;
-    const char *name, *datadir = lab_datadir(l);
+    const char *name;
     struct stat st;
     int rc = 0;
 
     if (!valid_id(id))
         return lab_err_set(err, LAB_EINVAL,
                            "'%s' is not CHAPTER/NAME in lower case letters, digits and '-'", id);
-    if (like_id && !(like = lab_catalog_find(lab_catalog_of(l), like_id)))
+    if (like_id && !(like = lab_catalog_find(cat, like_id)))
         return lab_err_set(err, LAB_ENOENT, "--like: unknown exercise '%s'", like_id);
     name = strchr(id, '/') + 1;
     lab_buf_add(&chapter, id, (size_t)(name - id - 1));

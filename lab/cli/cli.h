@@ -12,7 +12,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "lab/grade/lab.h"
+#include "lab/grade/grade.h"
+#include "lab/grade/work.h"
 
 #define LAB_EXIT_OK 0
 #define LAB_EXIT_VERDICT 1
@@ -57,11 +58,6 @@ const char *lab_cli_sgr(const lab_cli *cli, const char *params);
 const char *lab_cli_reset(const lab_cli *cli);
 /* "compiling", "running on", ... */
 const char *lab_cli_stage_name(lab_stage s);
-/* The student's file: created from the starter when missing (*created_out true then). */
-int lab_cli_start_work(const lab_exercise *ex, lab_buf *path_out, bool *created_out, lab_err *err);
-/* Back the student's file up to FILE.N.bak (path in backup_out), then copy the starter over it. */
-int lab_cli_reset_work(const lab_exercise *ex, lab_buf *path_out, lab_buf *backup_out,
-                       lab_err *err);
 /* Runs one command line (argv[0] the command) as the CLI would; returns its exit status. */
 int lab_cli_dispatch(lab_cli *cli, int argc, char **argv);
 /* A grading as `cudalab grade` shows it: verdict, cases, timing table, compiler log, advice. */

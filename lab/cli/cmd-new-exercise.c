@@ -7,15 +7,15 @@
 #include "lab/catalog/scaffold.h"
 
 #include <string.h>
-#include <unistd.h>
 
 static int
 new_exercise_run(lab_cli *cli, int argc, char **argv)
 {
     const char *id = NULL, *family = NULL, *like = NULL;
     lab_strvec created = LAB_STRVEC_INIT;
-    lab_buf driver = LAB_BUF_INIT;
+    lab_buf known = LAB_BUF_INIT;
     lab_err err = LAB_ERR_INIT;
+    const lab_family *fam;
 
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "--family") && i + 1 < argc)
@@ -32,14 +32,16 @@ new_exercise_run(lab_cli *cli, int argc, char **argv)
     if (!id || !family)
         return lab_cli_error("usage: cudalab new-exercise CHAPTER/NAME --family FAMILY "
                              "[--like CHAPTER/OTHER]");
-    lab_buf_printf(&driver, "%s/%s", lab_libexecdir(cli->lab), family);
-    if (access(driver.buf, X_OK) < 0) {
-        lab_buf_release(&driver);
-        return lab_cli_error("new-exercise: no driver for family '%s' (looked for '%s/%s')", family,
-                             lab_libexecdir(cli->lab), family);
+    if (!(fam = lab_family_find(family))) {
+        for (size_t i = 0; i < lab_family_count; i++)
+            lab_buf_printf(&known, "%s%s", i ? ", " : "", lab_families[i].name);
+        lab_cli_error("new-exercise: unknown family '%s' (the families are: %s)", family,
+                      known.buf);
+        lab_buf_release(&known);
+        return LAB_EXIT_ERROR;
     }
-    lab_buf_release(&driver);
-    if (lab_scaffold_exercise(cli->lab, id, family, like, &created, &err) < 0) {
+    if (lab_scaffold_exercise(lab_datadir(cli->lab), lab_catalog_of(cli->lab), id, fam, like,
+                              &created, &err) < 0) {
         lab_strvec_release(&created);
         return lab_cli_error("new-exercise: %s", err.msg);
     }

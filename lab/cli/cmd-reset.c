@@ -19,7 +19,7 @@ reset_run(lab_cli *cli, int argc, char **argv)
                              "FILE.N.bak)");
     if (!(ex = lab_cli_exercise(cli, argv[0])))
         return LAB_EXIT_ERROR;
-    if (lab_cli_reset_work(ex, &work, &backup, &err) < 0)
+    if (lab_work_reset(ex, &work, &backup, &err) < 0)
         status = lab_cli_error("%s", err.msg);
     else if (backup.len)
         printf("Reset %s to the starter; your version is in %s\n", work.buf, backup.buf);

@@ -32,7 +32,7 @@ start_run(lab_cli *cli, int argc, char **argv)
         return lab_cli_error("usage: cudalab start EXERCISE");
     if (!(ex = lab_cli_exercise(cli, argv[0])))
         return LAB_EXIT_ERROR;
-    if (lab_cli_start_work(ex, &work, &created, &err) < 0) {
+    if (lab_work_start(ex, &work, &created, &err) < 0) {
         status = lab_cli_error("%s", err.msg);
     } else if (!created) {
         printf("%s already exists: edit it, then run: cudalab grade %s\n", work.buf, ex->id);

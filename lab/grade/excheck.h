@@ -25,7 +25,7 @@
 
 #include <signal.h>
 
-#include "lab/grade/lab.h"
+#include "lab/grade/grade.h"
 #include "lab/util/strvec.h"
 
 typedef struct lab_excheck {

@@ -9,7 +9,8 @@
  * not there, a row of the wrong length): the renderers then trust it.
  */
 #include "lab/instruments/demo.h"
-#include "lab/grade/lab.h"
+#include "lab/grade/compile.h"
+#include "lab/grade/runner.h"
 
 #include <cJSON.h>
 #include <stdio.h>
@@ -289,12 +290,12 @@ add_steps(lab *l, const lab_chapter *ch, const char *arch, const volatile sig_at
         int rc;
 
         lab_build_init(&b);
-        rc = lab_build_solution(l, ex, arch, cancel, &b, &why);
+        rc = lab_compile_solution(l, ex, arch, cancel, &b, &why);
         if (rc == 0) {
             lab_block_shape_format(&ex->blocks[0], shape, sizeof(shape));
             lab_buf step = LAB_BUF_INIT;
             lab_buf_printf(&step, "--step=%s,%s,%s,%s,%u,%s", ex->id, ex->kernel, ex->family, shape,
-                           ex->unroll, lab_module_path(ex, &b));
+                           ex->unroll, lab_compile_module(ex, &b, false));
             if (ex->output == LAB_OUTPUT_TOTAL)
                 lab_buf_adds(&step, ",output=total");
             if (ex->grid_per_sm)
@@ -346,7 +347,7 @@ lab_demo_run_chapter(lab *l, const char *chapter, const volatile sig_atomic_t *c
     lab_strvec_pushf(&args, "--lab-kernels=%s/lab-kernels.ptx", lab_libexecdir(l));
     if ((rc = add_steps(l, ch, lab_target_arch(dev), cancel, &args, r, err)) < 0)
         goto out;
-    if ((rc = lab_run_driver(l, ch->demo, &args, LAB_DEMO_TIMEOUT_S, cancel, &p, err)) < 0)
+    if ((rc = lab_runner_run(l, ch->demo, &args, LAB_DEMO_TIMEOUT_S, cancel, false, &p, err)) < 0)
         goto out;
     lab_buf_add(&r->errout, p.errout.buf, p.errout.len);
     lab_buf_add(&r->json, p.report.buf, p.report.len);

@@ -6,6 +6,7 @@
  * is decided from the checks' states at the end.
  */
 #include "lab/instruments/doctor.h"
+#include "lab/grade/runner.h"
 #include "lab/platform/proc.h"
 #include "lab/build/toolchain.h"
 
@@ -162,7 +163,7 @@ probe(doctor_ctx *x)
 
     if (x->gpu_probed || x->probe_error[0] || !x->l)
         return;
-    if (lab_backend_probe(x->l, "cuda", &x->d->gpu, &err) < 0)
+    if (lab_runner_probe(x->l, "cuda", &x->d->gpu, &err) < 0)
         snprintf(x->probe_error, sizeof(x->probe_error), "%s", err.msg);
     else
         x->gpu_probed = true;
@@ -272,7 +273,7 @@ check_sim(doctor_ctx *x, lab_check *c)
         FIX(c, "fix the catalog first");
         return;
     }
-    if (lab_backend_probe(x->l, "sim", &sim, &err) < 0) {
+    if (lab_runner_probe(x->l, "sim", &sim, &err) < 0) {
         c->state = LAB_CHECK_FAIL;
         FOUND(c, "the simulator probe did not run: %s", err.msg);
         FIX(c, "reinstall cudalab: its device-probe driver is broken");

@@ -2,6 +2,8 @@
  * profile.c - ncu around the exercise's driver (see profile.h).
  */
 #include "lab/instruments/profile.h"
+#include "lab/grade/compile.h"
+#include "lab/grade/runner.h"
 #include "lab/platform/proc.h"
 
 #include <cJSON.h>
@@ -12,6 +14,72 @@
 #include <unistd.h>
 
 #define PROFILE_TIMEOUT_S 300
+
+/* Builds file, the reference and the previous step's reference for ex (cached), and fills argv
+ * with the family driver's command line (the report on fd 3) for one short run on backend
+ * ("cuda", "sim") at size (0: the largest timing size).  Kernel names of the roles in kernels
+ * (student, then the previous step's).  0 with *compiled false and the compiler's messages in
+ * log when file does not compile. */
+static int
+profile_argv(lab *l, const lab_exercise *ex, const char *file, const char *backend,
+             unsigned long size, lab_strvec *argv, lab_strvec *kernels, bool *compiled,
+             lab_buf *log, lab_err *err)
+{
+    const lab_exercise *base_ex = NULL;
+    lab_build student, baseline, reference;
+    const lab_device *dev;
+    char arch[16];
+    bool sim;
+    int rc;
+
+    if (!size)
+        size =
+            ex->ntiming_sizes ? ex->timing_sizes[ex->ntiming_sizes - 1] : ex->sizes[ex->nsizes - 1];
+    *compiled = false;
+    lab_build_init(&student);
+    lab_build_init(&baseline);
+    lab_build_init(&reference);
+    if (strcmp(ex->baseline, "cpu") &&
+        !(base_ex = lab_catalog_find(lab_catalog_of(l), ex->baseline))) {
+        rc = lab_err_set(err, LAB_ENOENT, "%s: baseline '%s' is not an exercise", ex->manifest,
+                         ex->baseline);
+        goto out;
+    }
+    if (access(file, R_OK) < 0) {
+        rc = lab_err_set(err, LAB_ENOENT, "cannot read '%s': %s", file, strerror(errno));
+        goto out;
+    }
+    if ((rc = lab_device_probe(l, &dev, err)) < 0)
+        goto out;
+    snprintf(arch, sizeof(arch), "%s", lab_target_arch(dev));
+    rc = lab_compile_file(l, ex, file, arch, NULL, true, &student, err);
+    lab_buf_add(log, student.log.buf, student.log.len);
+    if (rc < 0 || !student.ok)
+        goto out;
+    *compiled = true;
+    if ((rc = lab_compile_solution(l, ex, arch, NULL, &reference, err)) < 0 ||
+        (base_ex && (rc = lab_compile_solution(l, base_ex, arch, NULL, &baseline, err)) < 0))
+        goto out;
+    lab_strvec_pushf(argv, "%s/%s", lab_libexecdir(l), ex->family);
+    lab_strvec_pushf(argv, "--report-fd=%d", LAB_RUNNER_REPORT_FD);
+    lab_strvec_pushf(argv, "--backend=%s", backend);
+    sim = !strcmp(backend, "sim"); /* the simulator runs PTX, the GPU the cubin */
+    lab_runner_roles_args(l, argv, ex, base_ex, lab_compile_module(ex, &student, sim),
+                          lab_compile_module(ex, &reference, sim),
+                          base_ex ? lab_compile_module(base_ex, &baseline, sim) : NULL);
+    lab_strvec_push(kernels, ex->kernel);
+    if (base_ex)
+        lab_strvec_push(kernels, base_ex->kernel);
+    lab_strvec_pushf(argv, "--sizes=%lu", size);
+    lab_strvec_pushf(argv, "--timing-sizes=%lu", size);
+    /* a few timed launches are enough: ncu replays each profiled launch anyway */
+    rc = lab_strvec_pushl(argv, "--min-samples=1", "--time-cap=0.001", NULL);
+out:
+    lab_build_release(&student);
+    lab_build_release(&baseline);
+    lab_build_release(&reference);
+    return rc;
+}
 
 const char *const lab_prof_role_names[LAB_PROF_ROLES] = { "student", "baseline", "reference" };
 
@@ -109,8 +177,7 @@ run_sim(lab *l, const lab_exercise *ex, const char *file, lab_profiling *p)
         if (ex->sizes[i] <= LAB_PROFILE_SIM_MAX && ex->sizes[i] > p->sim_size)
             p->sim_size = ex->sizes[i];
     lab_proc_init(&proc);
-    if (lab_profile_argv(l, ex, file, "sim", p->sim_size, &argv, &kernels, &compiled, &log, &err) <
-            0 ||
+    if (profile_argv(l, ex, file, "sim", p->sim_size, &argv, &kernels, &compiled, &log, &err) < 0 ||
         !compiled) {
         snprintf(p->sim_why, sizeof(p->sim_why), "%s",
                  compiled || err.code ? err.msg : "the file does not compile");
@@ -263,8 +330,7 @@ lab_profile(lab *l, const lab_exercise *ex, const char *file, lab_profiling *p, 
         goto out;
     }
     snprintf(p->device, sizeof(p->device), "%s", dev->name);
-    if ((rc = lab_profile_argv(l, ex, file, "cuda", 0, &driver, &kernels, &compiled, &p->log,
-                               err)) < 0)
+    if ((rc = profile_argv(l, ex, file, "cuda", 0, &driver, &kernels, &compiled, &p->log, err)) < 0)
         goto out;
     if (!compiled) {
         set_why(p, LAB_PROF_COMPILE_ERROR, "%s does not compile", file);

@@ -123,7 +123,7 @@ key_edit(lab_menu *m, lab_menu_view *v)
 
     if (!idle(m))
         return LAB_MENU_REDRAW;
-    if (lab_cli_start_work(state_of(v)->ex, &work, &created, &err) < 0 ||
+    if (lab_work_start(state_of(v)->ex, &work, &created, &err) < 0 ||
         lab_menu_edit(work.buf, &err) < 0)
         lab_menu_status(m, "%s", err.msg);
     else
@@ -186,7 +186,7 @@ key_watch(lab_menu *m, lab_menu_view *v)
         lab_menu_status(m, "watch needs inotify, which this system does not give");
         return LAB_MENU_REDRAW;
     }
-    if (lab_cli_start_work(state_of(v)->ex, &work, &created, &err) < 0) {
+    if (lab_work_start(state_of(v)->ex, &work, &created, &err) < 0) {
         lab_menu_status(m, "%s", err.msg);
         goto out;
     }
@@ -228,7 +228,7 @@ key_reset(lab_menu *m, lab_menu_view *v)
 
     if (!idle(m) || !lab_menu_confirm(m, "Put the starter back in your file? A backup is kept."))
         return LAB_MENU_REDRAW;
-    if (lab_cli_reset_work(state_of(v)->ex, &work, &backup, &err) < 0)
+    if (lab_work_reset(state_of(v)->ex, &work, &backup, &err) < 0)
         lab_menu_status(m, "%s", err.msg);
     else if (backup.len)
         lab_menu_status(m, "reset to the starter; your version is in %s", backup.buf);

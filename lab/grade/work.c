@@ -1,16 +1,20 @@
 /*
- * work.c - the student's copy of an exercise (work/CHAPTER/EXERCISE.cu):
- * created from the starter, reset to it with a backup.  Shared by `start`,
- * `reset`, the menu and the shell.
+ * work.c - the student's copy of an exercise (see work.h).
  */
-#include "lab/cli/cli.h"
+#include "lab/grade/work.h"
 
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
 
 int
-lab_cli_start_work(const lab_exercise *ex, lab_buf *path_out, bool *created_out, lab_err *err)
+lab_work_path(const lab_exercise *ex, lab_buf *out)
+{
+    return lab_buf_printf(out, "work/%s/%s.cu", ex->chapter, ex->name);
+}
+
+int
+lab_work_start(const lab_exercise *ex, lab_buf *path_out, bool *created_out, lab_err *err)
 {
     lab_buf dir = LAB_BUF_INIT, text = LAB_BUF_INIT;
     int rc = 0;
@@ -34,14 +38,14 @@ out:
 }
 
 int
-lab_cli_reset_work(const lab_exercise *ex, lab_buf *path_out, lab_buf *backup_out, lab_err *err)
+lab_work_reset(const lab_exercise *ex, lab_buf *path_out, lab_buf *backup_out, lab_err *err)
 {
     lab_buf old = LAB_BUF_INIT, text = LAB_BUF_INIT;
     bool created;
     int rc;
 
     lab_buf_reset(backup_out);
-    if ((rc = lab_cli_start_work(ex, path_out, &created, err)) < 0 || created)
+    if ((rc = lab_work_start(ex, path_out, &created, err)) < 0 || created)
         goto out;
     if ((rc = lab_buf_read_file(&old, path_out->buf, err)) < 0)
         goto out;

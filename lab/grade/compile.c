@@ -1,0 +1,70 @@
+/*
+ * compile.c - building an exercise's files for a grading (see compile.h).
+ */
+#include "lab/grade/compile.h"
+
+#include <stdlib.h>
+
+int
+lab_compile_file(lab *l, const lab_exercise *ex, const char *path, const char *arch,
+                 const volatile sig_atomic_t *cancel, bool untrusted, lab_build *b, lab_err *err)
+{
+    lab_build_request br = { .source = path,
+                             .instantiate = ex->instantiate,
+                             .arch = arch,
+                             .cache_dir = lab_builddir(l),
+                             .timeout_s = ex->build_timeout_s,
+                             .cancel = cancel,
+                             .host = ex->kind == LAB_KIND_HOST,
+                             .rdc = ex->rdc };
+    char *abs = untrusted && lab_sandboxed(l) ? realpath(path, NULL) : NULL;
+    const char *show[] = { abs, NULL };
+    lab_sandbox_plan plan = { .job = LAB_SANDBOX_COMPILE,
+                              .datadir = lab_datadir(l),
+                              .show = show,
+                              .writable = lab_builddir(l),
+                              .bwrap = getenv("CUDALAB_BWRAP") };
+    const lab_toolchain *tc;
+    lab_strvec wrap = LAB_STRVEC_INIT;
+    int rc;
+
+    if ((rc = lab_toolchain_of(l, &tc, err)) < 0)
+        goto out;
+    if (abs) {
+        if ((rc = lab_mkdir_p(lab_builddir(l), 0755, err)) < 0 ||
+            (rc = lab_sandbox_wrap(&plan, &wrap, err)) < 0)
+            goto out;
+        br.wrap = (const char *const *)wrap.v;
+        lab_sandbox_limits(LAB_SANDBOX_COMPILE, &br.limits);
+    }
+    if ((rc = lab_toolchain_build(tc, &br, b, err)) < 0)
+        goto out;
+    if (b->cancelled)
+        rc = lab_err_set(err, LAB_ECANCEL, "cancelled");
+out:
+    free(abs);
+    lab_strvec_release(&wrap);
+    return rc;
+}
+
+int
+lab_compile_solution(lab *l, const lab_exercise *ex, const char *arch,
+                     const volatile sig_atomic_t *cancel, lab_build *b, lab_err *err)
+{
+    int rc;
+
+    if ((rc = lab_compile_file(l, ex, ex->solution, arch, cancel, false, b, err)) < 0)
+        return rc;
+    if (!b->ok)
+        return lab_err_set(err, LAB_ETOOL, "the lab's own '%s' does not compile: %s", ex->solution,
+                           b->timed_out ? "timed out" : b->log.buf);
+    return 0;
+}
+
+const char *
+lab_compile_module(const lab_exercise *ex, const lab_build *b, bool sim)
+{
+    if (ex->kind == LAB_KIND_HOST)
+        return b->so_path.buf;
+    return sim ? b->ptx_path.buf : b->cubin_path.buf;
+}

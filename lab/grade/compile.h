@@ -1,0 +1,31 @@
+/*
+ * compile.h - building an exercise's files for a grading: the student's
+ * file (sandboxed when the lab is) and the lab's own solutions, cached by
+ * content hash (lab/build/toolchain.h).
+ *
+ * Call order: lab_build b; lab_build_init(&b); lab_compile_*(..., &b, err);
+ * read b (b.ok false and b.log: the student's compile errors); lab_build_release(&b).
+ */
+#ifndef LAB_GRADE_COMPILE_H
+#define LAB_GRADE_COMPILE_H
+
+#include <signal.h>
+#include <stdbool.h>
+
+#include "lab/build/toolchain.h"
+#include "lab/catalog/catalog.h"
+#include "lab/grade/lab.h"
+
+/* Compiles path for ex (cached).  0 with b->ok false when it does not compile (b->log says
+ * why, b->timed_out when nvcc ran out of time); LAB_ECANCEL when cancelled. */
+int lab_compile_file(lab *l, const lab_exercise *ex, const char *path, const char *arch,
+                     const volatile sig_atomic_t *cancel, bool untrusted, lab_build *b,
+                     lab_err *err);
+/* Compiles ex's reference solution (cached); a failed build is an error of the lab's. */
+int lab_compile_solution(lab *l, const lab_exercise *ex, const char *arch,
+                         const volatile sig_atomic_t *cancel, lab_build *b, lab_err *err);
+/* The file a driver loads for ex's build b: the PTX on the simulator (sim), else the cubin;
+ * a host-code exercise's shared object on either. */
+const char *lab_compile_module(const lab_exercise *ex, const lab_build *b, bool sim);
+
+#endif

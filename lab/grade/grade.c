@@ -1,0 +1,338 @@
+/*
+ * grade.c - the grading pipeline (see grade.h).
+ */
+#include "lab/grade/grade.h"
+#include "lab/build/ptx.h"
+#include "lab/catalog/family.h"
+#include "lab/grade/calib.h"
+#include "lab/grade/compile.h"
+#include "lab/grade/runner.h"
+#include "lab/platform/devlock.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+void
+lab_grading_init(lab_grading *g)
+{
+    memset(g, 0, sizeof(*g));
+    lab_buf_init(&g->report_json);
+    lab_buf_init(&g->compiler_log);
+}
+
+void
+lab_grading_release(lab_grading *g)
+{
+    if (g->has_report)
+        lab_runreport_release(&g->report);
+    lab_buf_release(&g->report_json);
+    lab_buf_release(&g->compiler_log);
+}
+
+static void
+stage(const lab_grade_request *req, lab_stage s, const char *what)
+{
+    if (req->on_stage)
+        req->on_stage(s, what, req->arg);
+}
+
+/* Adds a remark to a verdict's message (cut where the message is full). */
+static void __attribute__((format(printf, 2, 3)))
+append_message(lab_grade_result *r, const char *fmt, ...)
+{
+    size_t len = strlen(r->message);
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(r->message + len, sizeof(r->message) - len, fmt, ap);
+    va_end(ap);
+}
+
+static int
+record(lab *l, const lab_grade_request *req, lab_grading *g, lab_err *err)
+{
+    lab_store *st;
+    lab_attempt a = { 0 };
+    int rc;
+
+    if ((rc = lab_store_of(l, &st, err)) < 0)
+        return rc;
+    a.exercise = req->ex->id;
+    a.file = req->file;
+    a.file_hash = g->file_hash;
+    a.time = (int64_t)time(NULL);
+    a.backend = g->backend[0] ? g->backend : "none";
+    a.device = g->device.name;
+    a.verdict = lab_verdict_describe(g->result.verdict)->name;
+    a.message = g->result.message;
+    a.cases_json = g->report_json.len ? g->report_json.buf : "";
+    a.median_ns = g->result.median_ns;
+    a.speedup = g->result.speedup;
+    a.fraction = g->result.fraction;
+    a.points = g->result.points;
+    return lab_store_add_attempt(st, &a, NULL, err);
+}
+
+/* This GPU's calibrated threshold for ex (lab/grade/calib.h), when there is one. */
+static void
+calibrated_threshold(const lab_runreport *r, lab_exercise *ex, lab_grading *g)
+{
+    lab_calib_key k = { r->device, (long)r->sm_clock_khz, (long)r->mem_clock_khz };
+    lab_buf path = LAB_BUF_INIT;
+    lab_calib_entry e;
+    lab_calib *c = NULL;
+    bool found = false;
+
+    if (*r->device && lab_store_default_path(&path, NULL) == 0 && access(path.buf, F_OK) == 0 &&
+        lab_calib_open(path.buf, &c, NULL) == 0 &&
+        lab_calib_get(c, &k, ex->id, &e, &found, NULL) == 0 && found) {
+        ex->min_speedup = e.min_speedup;
+        g->calibrated = true;
+    }
+    g->min_speedup = ex->min_speedup;
+    lab_calib_close(c);
+    lab_buf_release(&path);
+}
+
+static int
+run_and_judge(lab *l, const lab_grade_request *req, const lab_family *fam, lab_grading *g,
+              lab_build *student, lab_build *baseline, lab_build *reference,
+              const lab_exercise *base_ex, lab_err *err)
+{
+    const lab_exercise *ex = req->ex;
+    lab_strvec args = LAB_STRVEC_INIT;
+    lab_exercise tuned;
+    lab_devlock lock;
+    lab_proc p;
+    char how[128];
+    int rc;
+
+    bool sim = !strcmp(g->backend, "sim");
+    const unsigned long cap = sim ? lab_family_sim_limit(fam, g->sim_max_size) : 0;
+    unsigned long sizes[16];
+    size_t nsizes = 0;
+
+    lab_devlock_init(&lock);
+    lab_proc_init(&p);
+    lab_strvec_pushf(&args, "--backend=%s", g->backend);
+    lab_runner_roles_args(l, &args, ex, base_ex, lab_compile_module(ex, student, sim),
+                          lab_compile_module(ex, reference, sim),
+                          base_ex ? lab_compile_module(base_ex, baseline, sim) : NULL);
+    for (size_t i = 0; i < ex->nsizes && nsizes < ARRAY_SIZE(sizes); i++) {
+        unsigned long n = ex->sizes[i];
+        bool seen = false;
+        if (sim && n > cap) {
+            n = cap;
+            g->sizes_capped = true;
+        }
+        for (size_t k = 0; k < nsizes; k++)
+            seen |= sizes[k] == n;
+        if (!seen)
+            sizes[nsizes++] = n;
+    }
+    lab_runner_sizes_arg(&args, "sizes", sizes, nsizes);
+    if (ex->ntiming_sizes && !sim)
+        lab_runner_sizes_arg(&args, "timing-sizes", ex->timing_sizes, ex->ntiming_sizes);
+    lab_strvec_pushf(&args, "--seed=%llu", (unsigned long long)g->seed);
+    /* host code and the simulator leave the GPU alone: no need to wait for it */
+    if (ex->kind == LAB_KIND_HOST || sim ||
+        (rc = lab_devlock_acquire(&lock, lab_cachedir(l), g->device.name,
+                                  getenv("CUDA_VISIBLE_DEVICES"), 0, req->cancel, err)) == 0)
+        rc = lab_runner_run(l, ex->family, &args, ex->run_timeout_s, req->cancel, true, &p, err);
+    lab_devlock_release(&lock);
+    lab_strvec_release(&args);
+    if (rc < 0)
+        goto out;
+    if (p.cancelled) {
+        rc = lab_err_set(err, LAB_ECANCEL, "cancelled");
+        goto out;
+    }
+    if (p.timed_out) {
+        lab_grade_set(&g->result, ex, LAB_VERDICT_TIMEOUT,
+                      "%s did not finish within %.0f s; the lab stopped it", ex->kernel,
+                      ex->run_timeout_s);
+        goto out;
+    }
+    lab_buf_add(&g->report_json, p.report.buf, p.report.len);
+    if (p.report.len == 0) {
+        if (p.exited && p.exit_code == 2)
+            rc = lab_err_set(err, LAB_ECHILD, "driver '%s' refused its arguments: %s", ex->family,
+                             p.errout.buf);
+        else
+            lab_grade_set(&g->result, ex, LAB_VERDICT_RUNTIME_ERROR,
+                          "the run ended without a report: the driver %s",
+                          lab_proc_describe(&p, how, sizeof(how)));
+        goto out;
+    }
+    if ((rc = lab_runreport_parse(p.report.buf, p.report.len, &g->report, err)) < 0) {
+        lab_runreport_release(&g->report);
+        goto out;
+    }
+    g->has_report = true;
+    tuned = *ex;
+    calibrated_threshold(&g->report, &tuned, g);
+    rc = lab_grade_judge(&tuned, g->baseline_name, &g->report, &g->result, err);
+    if (rc == 0 && g->calibrated && g->result.speedup > 0)
+        append_message(&g->result, " (threshold calibrated on this GPU)");
+    if (rc == 0 && sim && g->sizes_capped && g->result.verdict == LAB_VERDICT_PASS)
+        append_message(&g->result,
+                       cap != g->sim_max_size ? " (matrix sides capped at %lu on the simulator)"
+                                              : " (sizes capped at %lu on the simulator)",
+                       cap);
+out:
+    lab_proc_release(&p);
+    return rc;
+}
+
+/* cuda when asked or when a GPU is there, sim when asked or when none is (device-side
+ * launches included: the simulator runs them); "" when nothing can run it (NO_GPU, *why
+ * says why): cuda asked for and no GPU. */
+static int
+choose_backend(const lab_grade_request *req, const lab_device *dev, lab_grading *g,
+               const char **why, lab_err *err)
+{
+    const char *want = req->backend, *env = getenv("CUDALAB_BACKEND"), *cap;
+    char *end;
+
+    if (!want && env && *env)
+        want = env;
+    if (want && strcmp(want, "cuda") && strcmp(want, "sim") && strcmp(want, "auto"))
+        return lab_err_set(err, LAB_EINVAL, "unknown backend '%s' (cuda, sim or auto)", want);
+    if (!want || !strcmp(want, "auto"))
+        want = dev->present ? "cuda" : "sim";
+    g->backend[0] = '\0';
+    if (req->ex->kind == LAB_KIND_HOST) { /* host code runs on the CPU, GPU or not */
+        snprintf(g->backend, sizeof(g->backend), "host");
+        return 0;
+    }
+    *why = dev->reason;
+    if (!strcmp(want, "cuda") && !dev->present)
+        return 0;
+    snprintf(g->backend, sizeof(g->backend), "%s", want);
+    if (!strcmp(want, "sim")) {
+        g->sim_max_size = LAB_SIM_MAX_SIZE;
+        if ((cap = getenv("CUDALAB_SIM_MAX_SIZE")) && *cap) {
+            unsigned long v = strtoul(cap, &end, 10);
+            if (*end || v == 0)
+                return lab_err_set(err, LAB_EINVAL,
+                                   "CUDALAB_SIM_MAX_SIZE='%s' is not a positive "
+                                   "number",
+                                   cap);
+            g->sim_max_size = v;
+        }
+    }
+    return 0;
+}
+
+int
+lab_grade(lab *l, const lab_grade_request *req, lab_grading *g, lab_err *err)
+{
+    const lab_exercise *ex = req->ex, *base_ex = NULL;
+    const lab_device *dev;
+    lab_build student, baseline, reference;
+    lab_buf why = LAB_BUF_INIT, mangled = LAB_BUF_INIT, found = LAB_BUF_INIT;
+    const lab_family *fam;
+    const char *no_run = "";
+    int rc;
+
+    lab_build_init(&student);
+    lab_build_init(&baseline);
+    lab_build_init(&reference);
+    g->seed =
+        req->seed ? req->seed : ((uint64_t)time(NULL) << 20 ^ (uint64_t)getpid()) % 1000000007;
+    if (!(fam = lab_family_find(ex->family))) {
+        rc = lab_err_set(err, LAB_EINVAL, "%s: unknown family '%s'", ex->manifest, ex->family);
+        goto out;
+    }
+    if (strcmp(ex->baseline, "cpu")) {
+        if (!(base_ex = lab_catalog_find(lab_catalog_of(l), ex->baseline))) {
+            rc = lab_err_set(err, LAB_ENOENT, "%s: baseline '%s' is not an exercise", ex->manifest,
+                             ex->baseline);
+            goto out;
+        }
+        snprintf(g->baseline_name, sizeof(g->baseline_name), "%s", base_ex->kernel);
+    } else {
+        snprintf(g->baseline_name, sizeof(g->baseline_name), "%s", fam->cpu_baseline);
+    }
+    if (access(req->file, R_OK) < 0) {
+        rc = lab_err_set(err, LAB_ENOENT, "cannot read '%s': %s", req->file, strerror(errno));
+        goto out;
+    }
+    if ((rc = lab_device_probe(l, &dev, err)) < 0)
+        goto out;
+    g->device = *dev;
+    snprintf(g->arch, sizeof(g->arch), "%s", lab_target_arch(dev));
+
+    stage(req, LAB_STAGE_COMPILE, req->file);
+    rc = lab_compile_file(l, ex, req->file, g->arch, req->cancel, true, &student, err);
+    memcpy(g->file_hash, student.hash, sizeof(g->file_hash));
+    lab_buf_add(&g->compiler_log, student.log.buf, student.log.len);
+    if (rc < 0)
+        goto out;
+    if (!student.ok) {
+        if (student.timed_out)
+            lab_grade_set(&g->result, ex, LAB_VERDICT_COMPILE_ERROR,
+                          "nvcc did not finish within %.0f s", ex->build_timeout_s);
+        else
+            lab_grade_set(&g->result, ex, LAB_VERDICT_COMPILE_ERROR, "%s does not compile",
+                          req->file);
+        goto judged;
+    }
+
+    if (ex->kind == LAB_KIND_HOST)
+        goto built; /* no PTX: the driver looks the function up */
+    stage(req, LAB_STAGE_CHECK, "kernel and constraints");
+    if (ex->entry)
+        lab_buf_adds(&mangled, ex->entry);
+    else
+        lab_ptx_mangle(ex->kernel, fam->mangled, &mangled);
+    if (!lab_ptx_has_entry(student.ptx.buf, mangled.buf)) {
+        lab_ptx_list_entries(student.ptx.buf, &found);
+        lab_grade_set(&g->result, ex, LAB_VERDICT_COMPILE_ERROR,
+                      "%s defines no kernel %s with this exercise's parameters; it defines: %s",
+                      req->file, ex->kernel, found.len ? found.buf : "no kernel");
+        goto judged;
+    }
+    if ((rc = lab_ptx_check_constraints(student.ptx.buf, ex->constraints, ex->nconstraints, &why,
+                                        err)) < 0)
+        goto out;
+    if (rc == 1) {
+        rc = 0;
+        lab_grade_set(&g->result, ex, LAB_VERDICT_CONSTRAINT, "%s %s", ex->kernel, why.buf);
+        goto judged;
+    }
+built:
+    if ((rc = lab_compile_solution(l, ex, g->arch, req->cancel, &reference, err)) < 0 ||
+        (base_ex &&
+         (rc = lab_compile_solution(l, base_ex, g->arch, req->cancel, &baseline, err)) < 0))
+        goto out;
+    if ((rc = choose_backend(req, dev, g, &no_run, err)) < 0)
+        goto out;
+    if (!g->backend[0]) {
+        lab_grade_set(&g->result, ex, LAB_VERDICT_NO_GPU,
+                      "compiled for %s; no GPU to run it on: %s", g->arch, no_run);
+        goto judged;
+    }
+
+    stage(req, LAB_STAGE_RUN, strcmp(g->backend, "sim") ? dev->name : "the PTX simulator");
+    if ((rc = run_and_judge(l, req, fam, g, &student, &baseline, &reference, base_ex, err)) < 0)
+        goto out;
+judged:
+    if (req->record) {
+        stage(req, LAB_STAGE_RECORD, "progress");
+        rc = record(l, req, g, err);
+    }
+out:
+    lab_build_release(&student);
+    lab_build_release(&baseline);
+    lab_build_release(&reference);
+    lab_buf_release(&why);
+    lab_buf_release(&mangled);
+    lab_buf_release(&found);
+    return rc;
+}

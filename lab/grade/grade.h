@@ -1,0 +1,75 @@
+/*
+ * grade.h - the grading of one file against one exercise (docs/design/architecture.md
+ * "How a grade flows").
+ *
+ * lab_grade: read and hash the file -> probe the GPU (arch) -> build the
+ * student's file, the baseline's and the reference's solutions -> check the
+ * kernel exists and the constraints hold on the PTX -> run the family's
+ * driver with a report pipe and the run timeout (runner.h) -> parse the
+ * report -> judge (policy.h) -> record one attempt in the store.
+ *
+ * Call order: lab_grading_init; lab_grade; read g; lab_grading_release.
+ */
+#ifndef LAB_GRADE_GRADE_H
+#define LAB_GRADE_GRADE_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "lab/grade/lab.h"
+#include "lab/grade/policy.h"
+#include "lab/grade/runreport.h"
+#include "lab/util/buf.h"
+#include "lab/util/hash.h"
+
+typedef enum lab_stage {
+    LAB_STAGE_COMPILE,
+    LAB_STAGE_CHECK,
+    LAB_STAGE_RUN,
+    LAB_STAGE_RECORD,
+    LAB_STAGE_COUNT
+} lab_stage;
+
+typedef struct lab_grade_request {
+    const lab_exercise *ex;
+    const char *file; /* the student's kernel file */
+    uint64_t seed;    /* 0: a fresh one */
+    bool record;      /* add the attempt to the store */
+    void (*on_stage)(lab_stage stage, const char *what, void *arg); /* progress, may be NULL */
+    void *arg;
+    const volatile sig_atomic_t *cancel; /* may be NULL */
+    /* "cuda", "sim" or NULL: $CUDALAB_BACKEND if set, else cuda when a GPU is present and the
+     * simulator when there is none (correctness only, sizes capped: LAB_SIM_MAX_SIZE). */
+    const char *backend;
+} lab_grade_request;
+
+/* Largest input size graded on the simulator; larger sizes become this one
+ * ($CUDALAB_SIM_MAX_SIZE overrides it). */
+#define LAB_SIM_MAX_SIZE (1ul << 20)
+
+typedef struct lab_grading {
+    lab_grade_result result;
+    bool has_report;
+    lab_runreport report;
+    lab_buf report_json; /* the driver's report as sent */
+    lab_buf compiler_log;
+    char file_hash[LAB_HASH_HEX];
+    uint64_t seed; /* of the inputs */
+    char arch[16];
+    char baseline_name[128]; /* "reduceNeighbored" or "the CPU recursiveReduce" */
+    lab_device device;
+    char backend[8];            /* "cuda", "sim", "host", or "" when nothing ran */
+    unsigned long sim_max_size; /* on the simulator: the cap on sizes; 0 elsewhere */
+    bool sizes_capped;          /* some of the exercise's sizes were larger */
+    bool calibrated;    /* min_speedup came from this GPU's calibration (lab/grade/calib.h) */
+    double min_speedup; /* the threshold applied, when the kernel was timed */
+} lab_grading;
+
+void lab_grading_init(lab_grading *g);
+void lab_grading_release(lab_grading *g);
+/* 0 with g->result filled for every verdict; <0 when the lab could not grade
+ * (missing file, no nvcc, a broken reference, cancelled: LAB_ECANCEL). */
+int lab_grade(lab *l, const lab_grade_request *req, lab_grading *g, lab_err *err);
+
+#endif

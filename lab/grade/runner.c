@@ -1,0 +1,149 @@
+/*
+ * runner.c - running the driver program (see runner.h).
+ */
+#include "lab/grade/runner.h"
+#include "lab/grade/runreport.h"
+#include "lab/util/buf.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PROBE_TIMEOUT_S 30
+
+int
+lab_runner_run(lab *l, const char *program, const lab_strvec *args, double timeout_s,
+               const volatile sig_atomic_t *cancel, bool untrusted, lab_proc *p, lab_err *err)
+{
+    const char *show[] = { lab_libexecdir(l), lab_builddir(l), NULL };
+    lab_sandbox_plan plan = { .job = LAB_SANDBOX_DRIVER,
+                              .datadir = lab_datadir(l),
+                              .show = show,
+                              .bwrap = getenv("CUDALAB_BWRAP") };
+    int rc;
+
+    lab_proc_init(p);
+    p->report_fd = LAB_RUNNER_REPORT_FD;
+    p->timeout_s = timeout_s;
+    p->cancel = cancel;
+    p->die_with_parent = true;
+    if (untrusted && lab_sandboxed(l)) {
+        lab_sandbox_limits(LAB_SANDBOX_DRIVER, &p->limits);
+        if ((rc = lab_sandbox_wrap(&plan, &p->argv, err)) < 0)
+            return rc;
+    }
+    if ((rc = lab_strvec_pushf(&p->argv, "%s/%s", lab_libexecdir(l), program)) < 0 ||
+        (rc = lab_strvec_pushf(&p->argv, "--report-fd=%d", LAB_RUNNER_REPORT_FD)) < 0 ||
+        (rc = lab_strvec_pushv(&p->argv, (const char *const *)args->v)) < 0)
+        return lab_err_set(err, LAB_ENOMEM, "out of memory");
+    if ((rc = lab_proc_run(p, err)) < 0)
+        return lab_err_wrap(err, "driver '%s'", program);
+    return 0;
+}
+
+int
+lab_runner_probe(lab *l, const char *backend, lab_device *out, lab_err *err)
+{
+    lab_strvec args = LAB_STRVEC_INIT;
+    lab_runreport r;
+    lab_proc p;
+    int rc;
+
+    memset(out, 0, sizeof(*out));
+    lab_strvec_pushf(&args, "--backend=%s", backend);
+    lab_strvec_push(&args, "--probe");
+    rc = lab_runner_run(l, "device-probe", &args, PROBE_TIMEOUT_S, NULL, false, &p, err);
+    lab_strvec_release(&args);
+    if (rc < 0)
+        goto out;
+    if ((rc = lab_runreport_parse(p.report.buf, p.report.len, &r, err)) < 0) {
+        char how[128];
+        lab_err_wrap(err, "device probe %s", lab_proc_describe(&p, how, sizeof(how)));
+        lab_runreport_release(&r);
+        goto out;
+    }
+    out->driver_found = r.driver_found;
+    out->driver_version = r.driver_version;
+    snprintf(out->driver_library, sizeof(out->driver_library), "%s", r.driver_library);
+    if (!strcmp(r.status, "ok")) {
+        int major = 0, minor = 0;
+        out->present = true;
+        snprintf(out->name, sizeof(out->name), "%s", r.device);
+        snprintf(out->cc, sizeof(out->cc), "%s", r.cc);
+        sscanf(r.cc, "%d.%d", &major, &minor);
+        snprintf(out->arch, sizeof(out->arch), "sm_%d%d", major, minor);
+        out->peak_gbps = r.peak_gbps;
+    } else {
+        snprintf(out->reason, sizeof(out->reason), "%s", r.reason);
+    }
+    lab_runreport_release(&r);
+out:
+    lab_proc_release(&p);
+    return rc;
+}
+
+int
+lab_runner_sizes_arg(lab_strvec *args, const char *name, const unsigned long *v, size_t n)
+{
+    lab_buf b = LAB_BUF_INIT;
+    int rc;
+
+    for (size_t i = 0; i < n; i++)
+        lab_buf_printf(&b, "%s%lu", i ? "," : "", v[i]);
+    rc = lab_strvec_pushf(args, "--%s=%s", name, b.buf);
+    lab_buf_release(&b);
+    return rc;
+}
+
+/* --block=40x2,8x4x2 (one number for a single 1D shape) */
+static void
+blocks_arg(lab_strvec *args, const lab_exercise *ex)
+{
+    lab_buf b = LAB_BUF_INIT;
+    char shape[48];
+
+    for (size_t i = 0; i < ex->nblocks; i++) {
+        lab_block_shape_format(&ex->blocks[i], shape, sizeof(shape));
+        lab_buf_printf(&b, "%s%s", i ? "," : "", shape);
+    }
+    lab_strvec_pushf(args, "--block=%s", b.buf);
+    lab_buf_release(&b);
+}
+
+/* How a role's kernel is launched: prefix "" for the student's, "baseline-" for the step before. */
+static void
+shape_args(lab_strvec *args, const char *prefix, const lab_exercise *ex)
+{
+    /* every field, defaults too: the baseline's shape must not fall back to the student's */
+    if (*prefix) /* the step before: its first shape's threads */
+        lab_strvec_pushf(args, "--%sblock=%u", prefix, ex->block);
+    else
+        blocks_arg(args, ex);
+    lab_strvec_pushf(args, "--%sunroll=%u", prefix, ex->unroll);
+    lab_strvec_pushf(args, "--%soutput=%s", prefix,
+                     ex->output == LAB_OUTPUT_TOTAL ? "total" : "partials");
+    lab_strvec_pushf(args, "--%sgrid-per-sm=%u", prefix, ex->grid_per_sm);
+    if (!*prefix && ex->choose_block)
+        lab_strvec_push(args, "--choose-block");
+    if (ex->entry)
+        lab_strvec_pushf(args, "--%sentry=%s", prefix, ex->entry);
+}
+
+void
+lab_runner_roles_args(const lab *l, lab_strvec *args, const lab_exercise *ex,
+                      const lab_exercise *base_ex, const char *student, const char *reference,
+                      const char *baseline)
+{
+    lab_strvec_pushf(args, "--lab-kernels=%s/lab-kernels.ptx", lab_libexecdir(l));
+    lab_strvec_pushf(args, "--student=%s", student);
+    lab_strvec_pushf(args, "--reference=%s", reference);
+    lab_strvec_pushf(args, "--kernel=%s", ex->kernel);
+    shape_args(args, "", ex);
+    if (base_ex) {
+        lab_strvec_pushf(args, "--baseline=%s", baseline);
+        lab_strvec_pushf(args, "--baseline-kernel=%s", base_ex->kernel);
+        shape_args(args, "baseline-", base_ex);
+    } else {
+        lab_strvec_push(args, "--baseline=cpu");
+    }
+}

@@ -1,0 +1,45 @@
+/*
+ * runner.h - running the driver program (lab/harness, libexec/cudalab): the
+ * one way the lab's code reaches a GPU or the simulator.
+ *
+ * The driver is a child in its own process group with a report pipe on fd
+ * LAB_RUNNER_REPORT_FD (docs/design/runner-protocol.md); untrusted runs (a
+ * student's module) go under the sandbox when the lab has one on.  Nothing
+ * the driver prints reaches a verdict: only its report does.
+ *
+ * Call order: lab_proc p; lab_runner_run(l, program, args, ..., &p, err); read
+ * p.report and p's outcome; lab_proc_release(&p) (also after a failure).
+ */
+#ifndef LAB_GRADE_RUNNER_H
+#define LAB_GRADE_RUNNER_H
+
+#include <signal.h>
+#include <stdbool.h>
+
+#include "lab/catalog/catalog.h"
+#include "lab/grade/lab.h"
+#include "lab/platform/proc.h"
+#include "lab/util/strvec.h"
+
+#define LAB_RUNNER_REPORT_FD 3
+/* The driver program in libexecdir; its first argument names what it runs. */
+#define LAB_RUNNER_PROGRAM "cudalab-driver"
+
+/* Runs `cudalab-driver PROGRAM --report-fd=3 ARGS...` (PROGRAM: a family, a chapter's demo,
+ * device-probe); untrusted runs are sandboxed when the lab is.  *p is the caller's to release
+ * with lab_proc_release, also after a failure. */
+int lab_runner_run(lab *l, const char *program, const lab_strvec *args, double timeout_s,
+                   const volatile sig_atomic_t *cancel, bool untrusted, lab_proc *p, lab_err *err);
+/* Probes one backend ("cuda", "sim") afresh: out->present when the drivers can run kernels
+ * on it, else out->reason. */
+int lab_runner_probe(lab *l, const char *backend, lab_device *out, lab_err *err);
+/* Appends the arguments that name the roles' modules (student, reference, and the
+ * baseline: base_ex's module, or "cpu" when base_ex is NULL), their kernels and launch
+ * shapes.  Out of memory shows as a missing argument, which the driver refuses. */
+void lab_runner_roles_args(const lab *l, lab_strvec *args, const lab_exercise *ex,
+                           const lab_exercise *base_ex, const char *student, const char *reference,
+                           const char *baseline);
+/* --NAME=v0,v1,... */
+int lab_runner_sizes_arg(lab_strvec *args, const char *name, const unsigned long *v, size_t n);
+
+#endif

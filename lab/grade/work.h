@@ -1,0 +1,21 @@
+/*
+ * work.h - the student's copy of an exercise, work/CHAPTER/EXERCISE.cu under
+ * the current directory: created from the starter, reset to it with a backup.
+ * Shared by `start`, `reset`, `grade`, the menu and the shell.
+ */
+#ifndef LAB_GRADE_WORK_H
+#define LAB_GRADE_WORK_H
+
+#include <stdbool.h>
+
+#include "lab/catalog/catalog.h"
+#include "lab/util/buf.h"
+
+/* The student's file for an exercise: work/<chapter>/<name>.cu under the current directory. */
+int lab_work_path(const lab_exercise *ex, lab_buf *out);
+/* The student's file: created from the starter when missing (*created_out true then). */
+int lab_work_start(const lab_exercise *ex, lab_buf *path_out, bool *created_out, lab_err *err);
+/* Back the student's file up to FILE.N.bak (path in backup_out), then copy the starter over it. */
+int lab_work_reset(const lab_exercise *ex, lab_buf *path_out, lab_buf *backup_out, lab_err *err);
+
+#endif
