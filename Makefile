@@ -68,12 +68,13 @@ TEST_LIBS := -lcriterion
 # drivers' harness and the grader share; the grader never links the harness or the simulator.
 UTIL_SRC := $(sort $(wildcard lab/util/*.c))
 SIM_SRC := $(sort $(wildcard lab/sim/*.c))
-HARNESS_SRC := $(sort $(wildcard lab/harness/*.c))
+HARNESS_SRC := $(filter-out lab/harness/main.c,$(sort $(wildcard lab/harness/*.c)))
 GRADER_DIRS := catalog build platform grade instruments batch report
 GRADER_SRC := $(sort $(wildcard $(GRADER_DIRS:%=lab/%/*.c)))
 CLI_SRC := $(sort $(wildcard lab/cli/*.c lab/menu/*.c lab/shell/*.c))
-DRIVER_SRC := $(sort $(wildcard lab/drivers/*.c lab/demos/*.c))
-DRIVERS := $(notdir $(DRIVER_SRC:.c=))
+# The driver program: the harness's main, one file per family, one per chapter demo.
+DRIVER_SRC := lab/harness/main.c $(sort $(wildcard lab/drivers/*.c lab/demos/*.c))
+DRIVER := cudalab-driver
 TEST_SRC := $(sort $(wildcard tests/test-*.c))
 TESTS := $(notdir $(TEST_SRC:.c=))
 # kernels/X.cu -> build/libexec/cudalab/X.ptx (lab-kernels and each chapter's demo kernels)
@@ -89,7 +90,7 @@ objs = $(patsubst %.c,build/$(1)/obj/%.o,$(2))
 
 GENERATED := build/gen/cudalab.1 build/gen/cudalab.bash build/gen/_cudalab
 
-all: $(DEPS_STAMP) bin/cudalab $(DRIVERS:%=build/libexec/cudalab/%) \
+all: $(DEPS_STAMP) bin/cudalab build/libexec/cudalab/$(DRIVER) \
      $(KERNEL_PTX:%=build/libexec/cudalab/%) $(GENERATED)
 
 run: all
@@ -168,10 +169,7 @@ bin/cudalab: $(call objs,rel,$(CLI_SRC)) build/rel/libgrader.a build/rel/libutil
 	$(CC) $(REL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) $(UI_LIBS)
 
 DRIVER_LIBS_REL := build/rel/libharness.a build/rel/libsim.a build/rel/libutil.a
-build/libexec/cudalab/demo-%: build/rel/obj/lab/demos/demo-%.o build/rel/libharness.a build/rel/libgrader.a $(DRIVER_LIBS_REL)
-	@mkdir -p $(@D)
-	$(CC) $(REL_CFLAGS) $(LDFLAGS) -o $@ $^ $(DRIVER_LIBS)
-build/libexec/cudalab/%: build/rel/obj/lab/drivers/%.o $(DRIVER_LIBS_REL)
+build/libexec/cudalab/$(DRIVER): $(call objs,rel,$(DRIVER_SRC)) $(DRIVER_LIBS_REL)
 	@mkdir -p $(@D)
 	$(CC) $(REL_CFLAGS) $(LDFLAGS) -o $@ $^ $(DRIVER_LIBS)
 
@@ -206,7 +204,7 @@ install: all
 	install -d $(I)/bin $(I)/libexec/cudalab $(I)/share/cudalab $(DESTDIR)$(MANDIR)/man1 \
 	    $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
 	install -m 755 bin/cudalab $(I)/bin/cudalab
-	install -m 755 $(DRIVERS:%=build/libexec/cudalab/%) $(I)/libexec/cudalab/
+	install -m 755 build/libexec/cudalab/$(DRIVER) $(I)/libexec/cudalab/
 	install -m 644 $(KERNEL_PTX:%=build/libexec/cudalab/%) $(I)/libexec/cudalab/
 	rm -rf $(addprefix $(I)/share/cudalab/,$(INSTALL_DATA_DIRS))
 	cp -R --no-preserve=ownership $(INSTALL_DATA_DIRS) $(I)/share/cudalab/
@@ -257,10 +255,7 @@ build/san/bin/cudalab: $(call objs,san,$(CLI_SRC)) build/san/libgrader.a build/s
 	$(CC) $(SAN_CFLAGS) -o $@ $^ $(LIBS) $(UI_LIBS)
 
 DRIVER_LIBS_SAN := build/san/libharness.a build/san/libsim.a build/san/libutil.a
-build/san/libexec/cudalab/demo-%: build/san/obj/lab/demos/demo-%.o build/san/libharness.a build/san/libgrader.a $(DRIVER_LIBS_SAN)
-	@mkdir -p $(@D)
-	$(CC) $(SAN_CFLAGS) -o $@ $^ $(DRIVER_LIBS)
-build/san/libexec/cudalab/%: build/san/obj/lab/drivers/%.o $(DRIVER_LIBS_SAN)
+build/san/libexec/cudalab/$(DRIVER): $(call objs,san,$(DRIVER_SRC)) $(DRIVER_LIBS_SAN)
 	@mkdir -p $(@D)
 	$(CC) $(SAN_CFLAGS) -o $@ $^ $(DRIVER_LIBS)
 build/san/tools/kernel-run: build/san/obj/tests/tools/kernel-run.o $(DRIVER_LIBS_SAN)
@@ -302,7 +297,7 @@ build/tests/sim-dynpar.ptx: tests/sim/dynpar.cu
 	@mkdir -p $(@D)
 	$(NVCC) -ptx -rdc=true -arch=sm_90 -O3 -lineinfo -o $@ $<
 
-SAN_ALL := build/san/bin/cudalab $(DRIVERS:%=build/san/libexec/cudalab/%) \
+SAN_ALL := build/san/bin/cudalab build/san/libexec/cudalab/$(DRIVER) \
            $(KERNEL_PTX:%=build/san/libexec/cudalab/%) $(TESTS:%=build/san/tests/%) \
            build/san/tests/occ-oracle build/tests/sim-kernels.ptx build/tests/sim-dynpar.ptx \
            build/tests/sim-conformance.ptx build/san/tools/kernel-run

@@ -1,4 +1,4 @@
-// blockshape.cu - the blockshape chapter's demo kernels (lab/drivers/demo-blockshape.c).
+// blockshape.cu - the blockshape chapter's demo kernels (lab/demos/demo-blockshape.c).
 //
 // sumMatrixOnGPU2D is the notes' kernel (its `__global` typo fixed); the two
 // helpers fill the inputs on the device and count wrong sums, so that a

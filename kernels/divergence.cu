@@ -1,4 +1,4 @@
-// divergence.cu - the divergence chapter's demo kernels (lab/drivers/demo-divergence.c).
+// divergence.cu - the divergence chapter's demo kernels (lab/demos/demo-divergence.c).
 //
 // mathKernel1-4 and warmingup are the notes' simpleDivergence kernels as the
 // notes give them, mathKernel4's operator-precedence bug included: in

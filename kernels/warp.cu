@@ -1,4 +1,4 @@
-// The warp chapter's demo kernel (lab/drivers/demo-warp.c), one block per
+// The warp chapter's demo kernel (lab/demos/demo-warp.c), one block per
 // launch.  Every thread records what the hardware (or the simulator) says
 // about it: its linear id in the block from the notes' formula, the lane the
 // hardware put it in (%laneid), the mask of lanes executing with it

@@ -17,7 +17,7 @@ bool lab_ptx_has_entry(const char *ptx, const char *mangled);
 /* Appends the demangled signatures of every entry, comma-separated, to out. */
 int lab_ptx_list_entries(const char *ptx, lab_buf *out);
 /* The mangled name of `void name(params)` for a family's parameter code,
- * e.g. ("reduceNeighbored", "PiS_j") -> "_Z16reduceNeighboredPiS_j". */
+ * e.g. ("scale", "Pfi") -> "_Z5scalePfi". */
 int lab_ptx_mangle(const char *name, const char *param_code, lab_buf *out);
 
 /* Checks each constraint; on the first violation returns 1 and describes it in

@@ -8,6 +8,13 @@
 #include <string.h>
 #include <sys/stat.h>
 
+/* The function a template starter defines: a kernel, or a host function. */
+static const char *
+template_name(const lab_family *family)
+{
+    return family->kind == LAB_FAMILY_KERNEL ? "myKernel" : "myFunction";
+}
+
 static bool
 valid_id(const char *id)
 {
@@ -37,7 +44,7 @@ manifest_text(const lab_exercise *like, const char *id, const char *chapter, con
     lab_buf_printf(m, "id = %s\nchapter = %s\n", id, chapter);
     lab_buf_printf(m, "order = %d\n", like ? like->order + 1 : 1);
     lab_buf_printf(m, "title = TODO %s\n", name);
-    lab_buf_printf(m, "kernel = %s\n", like ? like->kernel : "myKernel");
+    lab_buf_printf(m, "kernel = %s\n", like ? like->kernel : template_name(family));
     lab_buf_printf(m, "family = %s\n", family->name);
     if (family->kind == LAB_FAMILY_HOST)
         lab_buf_adds(m, "kind = host\n");
@@ -71,10 +78,10 @@ kernel_text(const lab_exercise *like, const char *what, const char *id, const la
     lab_buf_reset(out);
     if (like)
         return lab_buf_read_file(out, like->solution, err);
-    return lab_buf_printf(out, "// TODO: %s %s\n%s%s%s %s(%s)\n{\n}\n", what, id, family->preamble,
-                          family->kind == LAB_FAMILY_KERNEL ? "__global__ " : "", family->returns,
-                          family->kind == LAB_FAMILY_KERNEL ? "myKernel" : "myFunction",
-                          family->params);
+    return lab_buf_printf(out, "// TODO: %s %s\n%s%s%s %s(%s)\n{\n%s}\n", what, id,
+                          family->preamble, family->kind == LAB_FAMILY_KERNEL ? "__global__ " : "",
+                          family->returns, template_name(family), family->params,
+                          strcmp(family->returns, "void") ? "    return 0;\n" : "");
 }
 
 int

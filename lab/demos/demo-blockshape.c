@@ -7,7 +7,6 @@
  * a table and a heat map of block.x by block.y.
  */
 #include "lab/harness/demodrv.h"
-#include "lab/harness/ncu-run.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -15,7 +14,6 @@
 
 #define NX (1 << 14)
 #define NY (1 << 14)
-#define SUM "_Z16sumMatrixOnGPU2DPfS_S_ii"
 
 static const struct shape {
     unsigned x, y;
@@ -29,6 +27,12 @@ static const struct shape {
 };
 #define NSHAPES (sizeof(shapes) / sizeof(shapes[0]))
 
+/* blockshape.ptx and the mangled name of its sumMatrixOnGPU2D. */
+typedef struct kernels {
+    lab_module *m;
+    char sum[128];
+} kernels;
+
 typedef struct matrices {
     lab_dptr a, b, c, bad;
     unsigned long long n;
@@ -36,16 +40,16 @@ typedef struct matrices {
 } matrices;
 
 static int
-grid_stride(lab_demodrv *d, lab_module *m, const char *kernel, void **args, lab_err *err)
+grid_stride(lab_demodrv *d, const kernels *k, const char *kernel, void **args, lab_err *err)
 {
     lab_dim3 grid = { 4 * (unsigned)d->info.sm_count, 1, 1 }, block = { 256, 1, 1 };
 
-    return d->ops->launch(m, kernel, grid, block, 0, args, err);
+    return d->ops->launch(k->m, kernel, grid, block, 0, args, err);
 }
 
 /* Launches one shape and checks every sum; *launch_err gets a launch failure's message. */
 static int
-check_shape(lab_demodrv *d, lab_module *m, matrices *mx, const struct shape *s, bool *ok,
+check_shape(lab_demodrv *d, const kernels *k, matrices *mx, const struct shape *s, bool *ok,
             unsigned *bad, lab_err *launch_err, lab_err *err)
 {
     lab_dim3 block = { s->x, s->y, 1 };
@@ -55,11 +59,11 @@ check_shape(lab_demodrv *d, lab_module *m, matrices *mx, const struct shape *s, 
     unsigned zero = 0;
     int rc;
 
-    *ok = d->ops->launch(m, SUM, grid, block, 0, args, launch_err) == 0;
+    *ok = d->ops->launch(k->m, k->sum, grid, block, 0, args, launch_err) == 0;
     if (!*ok)
         return 0;
     if ((rc = d->ops->copy_in(d->dev, mx->bad, &zero, sizeof(zero), err)) < 0 ||
-        (rc = grid_stride(d, m, "labCheckMatrix", cargs, err)) < 0 ||
+        (rc = grid_stride(d, k, "labCheckMatrix", cargs, err)) < 0 ||
         (rc = d->ops->sync(d->dev, err)) < 0 ||
         (rc = d->ops->copy_out(d->dev, bad, mx->bad, sizeof(*bad), err)) < 0)
         return rc;
@@ -67,7 +71,7 @@ check_shape(lab_demodrv *d, lab_module *m, matrices *mx, const struct shape *s, 
 }
 
 static int
-sweep(lab_demodrv *d, lab_module *m, lab_err *err)
+sweep(lab_demodrv *d, const kernels *k, lab_err *err)
 {
     matrices mx = { .n = (unsigned long long)NX * NY, .nx = NX, .ny = NY };
     void *fargs[] = { &mx.a, &mx.b, &mx.c, &mx.n };
@@ -85,25 +89,25 @@ sweep(lab_demodrv *d, lab_module *m, lab_err *err)
         (rc = d->ops->alloc(d->dev, mx.n * 4, &mx.b, err)) < 0 ||
         (rc = d->ops->alloc(d->dev, mx.n * 4, &mx.c, err)) < 0 ||
         (rc = d->ops->alloc(d->dev, sizeof(unsigned), &mx.bad, err)) < 0 ||
-        (rc = grid_stride(d, m, "labFillMatrix", fargs, err)) < 0 ||
+        (rc = grid_stride(d, k, "labFillMatrix", fargs, err)) < 0 ||
         (rc = d->ops->sync(d->dev, err)) < 0)
         return rc;
     for (size_t i = 0; i < NSHAPES; i++) {
         launch_err[i] = (lab_err)LAB_ERR_INIT;
         bad[i] = 0;
-        if ((rc = check_shape(d, m, &mx, &shapes[i], &ok[i], &bad[i], &launch_err[i], err)) < 0)
+        if ((rc = check_shape(d, k, &mx, &shapes[i], &ok[i], &bad[i], &launch_err[i], err)) < 0)
             return rc;
         if (ok[i]) {
             lab_dim3 block = { shapes[i].x, shapes[i].y, 1 };
             lab_dim3 grid = { (NX + shapes[i].x - 1) / shapes[i].x,
                               (NY + shapes[i].y - 1) / shapes[i].y, 1 };
-            l[nl++] = (lab_demodrv_launch){ d, m, SUM, grid, block, args };
+            l[nl++] = (lab_demodrv_launch){ d, k->m, k->sum, grid, block, args };
         }
     }
     if ((rc = lab_demodrv_time(d, l, nl, us, err)) < 0)
         return rc;
-    for (size_t k = 0; k < nl; k++)
-        best = best == 0 || us[k] < best ? us[k] : best;
+    for (size_t i = 0; i < nl; i++)
+        best = best == 0 || us[i] < best ? us[i] : best;
     rows = lab_demodrv_section(
         d, "sumMatrixOnGPU2D, 16384 x 16384 floats",
         "C = A + B over every block shape of the notes. Each element moves 12 bytes (two loads, "
@@ -111,12 +115,12 @@ sweep(lab_demodrv *d, lab_module *m, lab_err *err)
         "times beside them: there the shape mattered 2x, on recent GPUs much less.",
         "block.x", "", "block.y", "", "grid", "", "time", "us", "bandwidth", "GB/s", "vs best", "x",
         "wrong", "", "H100 notes", "us", "M2070 notes", "ms", "launch", "", NULL);
-    for (size_t i = 0, k = 0; i < NSHAPES; i++) {
+    for (size_t i = 0, t_at = 0; i < NSHAPES; i++) {
         char grid[64];
         snprintf(grid, sizeof(grid), "%ux%u", (NX + shapes[i].x - 1) / shapes[i].x,
                  (NY + shapes[i].y - 1) / shapes[i].y);
         if (ok[i]) {
-            double t = us[k++];
+            double t = us[t_at++];
             lab_demodrv_row(rows, "nnsnnnnnns", (double)shapes[i].x, (double)shapes[i].y, grid, t,
                             12.0 * (double)mx.n / (t * 1e3), t / best, (double)bad[i],
                             shapes[i].h100_us, shapes[i].m2070_ms, "ok");
@@ -138,7 +142,7 @@ sweep(lab_demodrv *d, lab_module *m, lab_err *err)
 
 /* Under ncu: the inputs filled, then every shape once, in the table's order. */
 static int
-launch_once(lab_demodrv *d, lab_module *m, lab_err *err)
+launch_once(lab_demodrv *d, const kernels *k, lab_err *err)
 {
     matrices mx = { .n = (unsigned long long)NX * NY, .nx = NX, .ny = NY };
     void *fargs[] = { &mx.a, &mx.b, &mx.c, &mx.n };
@@ -148,18 +152,19 @@ launch_once(lab_demodrv *d, lab_module *m, lab_err *err)
     if ((rc = d->ops->alloc(d->dev, mx.n * 4, &mx.a, err)) < 0 ||
         (rc = d->ops->alloc(d->dev, mx.n * 4, &mx.b, err)) < 0 ||
         (rc = d->ops->alloc(d->dev, mx.n * 4, &mx.c, err)) < 0 ||
-        (rc = grid_stride(d, m, "labFillMatrix", fargs, err)) < 0)
+        (rc = grid_stride(d, k, "labFillMatrix", fargs, err)) < 0)
         return rc;
     for (size_t i = 0; i + 1 < NSHAPES; i++) { /* the last, (256,8), does not launch */
         lab_dim3 block = { shapes[i].x, shapes[i].y, 1 };
         lab_dim3 grid = { (NX + shapes[i].x - 1) / shapes[i].x,
                           (NY + shapes[i].y - 1) / shapes[i].y, 1 };
-        if ((rc = d->ops->launch(m, SUM, grid, block, 0, args, err)) < 0)
+        if ((rc = d->ops->launch(k->m, k->sum, grid, block, 0, args, err)) < 0)
             return rc;
     }
     return d->ops->sync(d->dev, err);
 }
 
+/* Achieved occupancy and load efficiency per shape, filled by the lab from Nsight Compute. */
 static void
 ncu_section(lab_demodrv *d)
 {
@@ -167,51 +172,71 @@ ncu_section(lab_demodrv *d)
         "sm__warps_active.avg.pct_of_peak_sustained_active",
         "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct",
     };
-    /* achieved occupancy: H100-NOTES.md and the notes' M2070 (nvprof); NAN: not measured */
+    static const int columns[] = { 2, 3 };
+    /* achieved occupancy: docs/design/gpu-facts.md and the notes' M2070 (nvprof); NAN: not
+     * measured */
     static const double h100[NSHAPES] = { 62.6, 66.4, 68.1, 74.4, NAN, NAN, NAN, NAN,
                                           76.6, NAN,  NAN,  76.7, NAN, NAN, NAN };
     static const double m2070[NSHAPES] = { 50.1, 73.7, 76.6, 81.1, 55.5, 79.9, 75.4, NAN,
                                            80.3, 74.6, 57.3, 80.9, 76.1, 59.5, NAN };
-    lab_ncurun n;
-    cJSON *rows;
-
-    lab_demodrv_ncu(d, "sumMatrix", metrics, 2, &n);
-    rows = lab_demodrv_section(
+    cJSON *rows = lab_demodrv_ncu_section(
         d, "Achieved occupancy and load efficiency (Nsight Compute)",
         "nvprof's achieved_occupancy is sm__warps_active.avg.pct_of_peak_sustained_active and "
         "gld_efficiency is smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct. The "
         "M2070 measured 49.8 % load efficiency for 16-wide blocks; since Maxwell loads are "
         "served in 32-byte sectors and every shape reads 100 %.",
-        "block.x", "", "block.y", "", "occupancy", "%", "load efficiency", "%",
-        "H100 notes occupancy", "%", "M2070 notes occupancy", "%", "ncu", "", NULL);
-    for (size_t i = 0; i + 1 < NSHAPES; i++) {
-        const double v[4] = { i < n.nlaunches ? n.value[i][0] : NAN,
-                              i < n.nlaunches ? n.value[i][1] : NAN, h100[i], m2070[i] };
-        cJSON *row = lab_demodrv_row(rows, "nn", (double)shapes[i].x, (double)shapes[i].y);
-        for (size_t k = 0; k < 4; k++)
-            cJSON_AddItemToArray(row, isnan(v[k]) ? cJSON_CreateNull() : cJSON_CreateNumber(v[k]));
-        cJSON_AddItemToArray(row, cJSON_CreateString(n.status[0] ? n.status : "measured"));
+        "sumMatrix", metrics, columns, 2, 6, "block.x", "", "block.y", "", "occupancy", "%",
+        "load efficiency", "%", "H100 notes occupancy", "%", "M2070 notes occupancy", "%", "ncu",
+        "", NULL);
+
+    for (size_t i = 0; rows && i + 1 < NSHAPES; i++) { /* the last, (256,8), does not launch */
+        const double notes[2] = { h100[i], m2070[i] };
+        cJSON *row = lab_demodrv_row(rows, "nn--", (double)shapes[i].x, (double)shapes[i].y);
+        for (size_t k = 0; k < 2; k++)
+            cJSON_AddItemToArray(row, isnan(notes[k]) ? cJSON_CreateNull()
+                                                      : cJSON_CreateNumber(notes[k]));
+        cJSON_AddItemToArray(row, cJSON_CreateString(""));
     }
     lab_demodrv_bars(d, 0, 2);
 }
 
-int
-main(int argc, char **argv)
+/* The notes' kernel is C++: its entry is looked up by name, not spelled here. */
+static int
+open_kernels(lab_demodrv *d, kernels *k, lab_err *err)
 {
-    lab_demodrv d;
-    lab_err err = LAB_ERR_INIT;
-    lab_module *m = NULL;
+    int rc;
 
-    if (lab_demodrv_start(&d, argc, argv, "blockshape") == 0) {
-        if (lab_demodrv_load(&d, "blockshape.ptx", &m, &err) < 0)
-            lab_demodrv_fail(&d, "setup", &err);
-        else if (d.ncu_child) {
-            if (launch_once(&d, m, &err) < 0)
-                lab_demodrv_fail(&d, "launch", &err);
-        } else if (sweep(&d, m, &err) < 0)
-            lab_demodrv_fail(&d, "sumMatrixOnGPU2D", &err);
-        else
-            ncu_section(&d);
-    }
-    return lab_demodrv_finish(&d);
+    if ((rc = lab_demodrv_load(d, "blockshape.ptx", &k->m, err)) < 0)
+        return rc;
+    return lab_demodrv_entry(d, "blockshape.ptx", "sumMatrixOnGPU2D", k->sum, sizeof(k->sum), err);
 }
+
+static int
+run(lab_demodrv *d, lab_err *err)
+{
+    kernels k = { 0 };
+
+    if (open_kernels(d, &k, err) < 0)
+        return lab_demodrv_fail(d, "setup", err);
+    if (sweep(d, &k, err) < 0)
+        return lab_demodrv_fail(d, "sumMatrixOnGPU2D", err);
+    ncu_section(d);
+    return 0;
+}
+
+static int
+ncu_launch(lab_demodrv *d, lab_err *err)
+{
+    kernels k = { 0 };
+    int rc;
+
+    if ((rc = open_kernels(d, &k, err)) < 0)
+        return rc;
+    return launch_once(d, &k, err);
+}
+
+const lab_demo_driver lab_demo_blockshape = {
+    .chapter = "blockshape",
+    .run = run,
+    .ncu_launch = ncu_launch,
+};

@@ -6,10 +6,10 @@
  * long to predicate, where divergence costs real time.  Its two sides do not
  * cost the same, so the divided kernels are compared with the mean of the
  * two uniform ones (the same work, no warp divided), not with one of them.  Branch efficiency
- * needs Nsight Compute; without ncu on PATH the table says so.
+ * needs Nsight Compute, which the lab runs on this demo's --ncu-child (its
+ * table says why where it cannot).
  */
 #include "lab/harness/demodrv.h"
-#include "lab/harness/ncu-run.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -187,7 +187,7 @@ long_section(lab_demodrv *d, lab_module *m, lab_dptr c, lab_err *err)
     return 0;
 }
 
-/* Under ncu: every kernel of the tables once, block 512, in the order ncu_section reads them. */
+/* Under ncu: every kernel of the tables once, block 512, in the order of ncu_section's rows. */
 static int
 launch_once(lab_demodrv *d, lab_module *m, lab_dptr c, lab_err *err)
 {
@@ -207,62 +207,80 @@ launch_once(lab_demodrv *d, lab_module *m, lab_dptr c, lab_err *err)
     return d->ops->sync(d->dev, err);
 }
 
+/* Branch efficiency per kernel, filled by the lab from Nsight Compute (block 512). */
 static void
 ncu_section(lab_demodrv *d)
 {
     static const char *const metrics[] = {
         "smsp__sass_average_branch_targets_threads_uniform.pct",
     };
-    /* H100-NOTES.md: ncu on a -G build of mathKernel1-4; the long branches optimised */
+    static const int columns[] = { 1 };
+    /* docs/design/gpu-facts.md: ncu on a -G build of mathKernel1-4; the long branches optimised */
     static const double h100[NMATH + NLONG] = { 80, 100, 71.43, 100, NAN, NAN, NAN, NAN, 50 };
-    lab_ncurun n;
-    cJSON *rows;
-
-    lab_demodrv_ncu(d, "mathKernel|longBranch", metrics, 1, &n);
-    rows = lab_demodrv_section(
+    cJSON *rows = lab_demodrv_ncu_section(
         d, "Branch efficiency (Nsight Compute)",
         "nvprof's branch_efficiency is smsp__sass_average_branch_targets_threads_uniform.pct in "
         "Nsight Compute. The optimised mathKernels have no branch left, and ncu then prints 0, "
         "not 100. The notes' column is from a -G (unoptimised) build, where the branches stay.",
-        "kernel", "", "here", "%", "H100 notes", "%", "ncu", "", NULL);
-    for (size_t i = 0; i < NMATH + NLONG; i++) {
-        const char *name = i < NMATH ? math_kernels[i].name : long_modes[i - NMATH].name;
-        cJSON *row = cJSON_CreateArray();
-        double v = i < n.nlaunches ? n.value[i][0] : NAN;
+        "mathKernel|longBranch", metrics, columns, 1, 3, "kernel", "", "here", "%", "H100 notes",
+        "%", "ncu", "", NULL);
 
-        cJSON_AddItemToArray(row, cJSON_CreateString(name));
-        cJSON_AddItemToArray(row, isnan(v) ? cJSON_CreateNull() : cJSON_CreateNumber(v));
-        cJSON_AddItemToArray(row,
-                             isnan(h100[i]) ? cJSON_CreateNull() : cJSON_CreateNumber(h100[i]));
-        cJSON_AddItemToArray(row, cJSON_CreateString(n.status[0] ? n.status : "measured"));
-        cJSON_AddItemToArray(rows, row);
+    for (size_t i = 0; rows && i < NMATH + NLONG; i++) {
+        const char *name = i < NMATH ? math_kernels[i].name : long_modes[i - NMATH].name;
+        if (isnan(h100[i]))
+            lab_demodrv_row(rows, "s--s", name, "");
+        else
+            lab_demodrv_row(rows, "s-ns", name, h100[i], "");
     }
 }
 
-int
-main(int argc, char **argv)
+/* The kernels' module and the output buffer every kernel writes. */
+static int
+open_kernels(lab_demodrv *d, lab_module **m, lab_dptr *c, lab_err *err)
 {
-    lab_demodrv d;
-    lab_err err = LAB_ERR_INIT;
+    int rc;
+
+    if ((rc = lab_demodrv_load(d, "divergence.ptx", m, err)) < 0 ||
+        (rc = d->ops->alloc(d->dev, N * sizeof(float), c, err)) < 0)
+        return lab_demodrv_fail(d, "setup", err);
+    return 0;
+}
+
+static int
+run(lab_demodrv *d, lab_err *err)
+{
     lab_module *m = NULL;
     lab_dptr c = 0;
+    int rc;
 
-    if (lab_demodrv_start(&d, argc, argv, "divergence") == 0) {
-        if (lab_demodrv_load(&d, "divergence.ptx", &m, &err) < 0 ||
-            d.ops->alloc(d.dev, N * sizeof(float), &c, &err) < 0)
-            lab_demodrv_fail(&d, "setup", &err);
-        else if (d.ncu_child) {
-            if (launch_once(&d, m, c, &err) < 0)
-                lab_demodrv_fail(&d, "launch", &err);
-        } else if (math_section(&d, m, c, &err) < 0)
-            lab_demodrv_fail(&d, "mathKernel1-4", &err);
-        else if (long_section(&d, m, c, &err) < 0)
-            lab_demodrv_fail(&d, "longBranch", &err);
+    if ((rc = open_kernels(d, &m, &c, err)) == 0) {
+        if ((rc = math_section(d, m, c, err)) < 0)
+            lab_demodrv_fail(d, "mathKernel1-4", err);
+        else if ((rc = long_section(d, m, c, err)) < 0)
+            lab_demodrv_fail(d, "longBranch", err);
         else
-            ncu_section(&d);
-        lab_demodrv_note(&d, "the notes time each kernel with gettimeofday around launch and "
-                             "cudaDeviceSynchronize: on an H100 that measures 18-21 us of "
-                             "overhead for a kernel that runs in 12; this demo uses CUDA events");
+            ncu_section(d);
     }
-    return lab_demodrv_finish(&d);
+    lab_demodrv_note(d, "the notes time each kernel with gettimeofday around launch and "
+                        "cudaDeviceSynchronize: on an H100 that measures 18-21 us of "
+                        "overhead for a kernel that runs in 12; this demo uses CUDA events");
+    return rc;
 }
+
+static int
+ncu_launch(lab_demodrv *d, lab_err *err)
+{
+    lab_module *m = NULL;
+    lab_dptr c = 0;
+    int rc;
+
+    if ((rc = open_kernels(d, &m, &c, err)) < 0)
+        return rc;
+    return launch_once(d, m, c, err);
+}
+
+const lab_demo_driver lab_demo_divergence = {
+    .chapter = "divergence",
+    .run = run,
+    .ncu_launch = ncu_launch,
+};

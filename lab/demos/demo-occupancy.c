@@ -118,18 +118,20 @@ littles_law_arith(lab_demodrv *d)
         lab_demodrv_row(rows, "s----", i->name);
 }
 
-int
-main(int argc, char **argv)
+static int
+run(lab_demodrv *d, lab_err *err)
 {
-    lab_demodrv d;
-
-    if (lab_demodrv_start(&d, argc, argv, "occupancy") == 0) {
-        query_section(&d);
-        littles_law_memory(&d);
-        littles_law_arith(&d);
-        lab_demodrv_note(&d, "the notes read clocks from cudaDeviceProp::memoryClockRate; CUDA 13 "
-                             "removed it (cudaDeviceGetAttribute(&v, cudaDevAttrMemoryClockRate, "
-                             "0) works)");
-    }
-    return lab_demodrv_finish(&d);
+    (void)err;
+    query_section(d);
+    littles_law_memory(d);
+    littles_law_arith(d);
+    lab_demodrv_note(d, "the notes read clocks from cudaDeviceProp::memoryClockRate; CUDA 13 "
+                        "removed it (cudaDeviceGetAttribute(&v, cudaDevAttrMemoryClockRate, "
+                        "0) works)");
+    return 0;
 }
+
+const lab_demo_driver lab_demo_occupancy = {
+    .chapter = "occupancy",
+    .run = run,
+};

@@ -80,10 +80,7 @@ load_rung(lab_demodrv *d, const lab_demodrv_step *s, rung *r, lab_err *err)
 
     memset(r, 0, sizeof(*r));
     r->step = s;
-    if (s->entry)
-        snprintf(r->entry, sizeof(r->entry), "%s", s->entry);
-    else
-        snprintf(r->entry, sizeof(r->entry), "_Z%zu%sPiS_j", strlen(s->kernel), s->kernel);
+    snprintf(r->entry, sizeof(r->entry), "%s", s->entry);
     rc = lab_demodrv_load_path(d, s->module, &r->m, err);
     if (rc == 0 && !d->ops->has_kernel(r->m, r->entry))
         rc = lab_err_set(err, LAB_ENOENT, "'%s' defines no %s", s->module, r->entry);
@@ -258,33 +255,30 @@ large_table(lab_demodrv *d, rung *rungs, size_t n, buffers *b, uint32_t sum, lab
     return 0;
 }
 
-static void
-run(lab_demodrv *d)
+static int
+run(lab_demodrv *d, lab_err *err)
 {
-    lab_err err = LAB_ERR_INIT;
     rung rungs[LAB_DEMODRV_MAX_STEPS];
     buffers b = { 0 };
     uint32_t *input = NULL, sum_ladder = 0, sum_large = 0;
     size_t n = 0;
     lab_rng rng;
+    int rc;
 
     for (size_t i = 0; i < d->nsteps; i++) {
         if (strcmp(d->steps[i].family, "reduce-int"))
             continue;
-        if (load_rung(d, &d->steps[i], &rungs[n], &err) < 0) {
-            lab_demodrv_fail(d, d->steps[i].id, &err);
-            return;
-        }
+        if (load_rung(d, &d->steps[i], &rungs[n], err) < 0)
+            return lab_demodrv_fail(d, d->steps[i].id, err);
         n++;
     }
     if (!n) {
         lab_demodrv_note(d, "no integer reduction step's reference compiled: nothing to run");
-        return;
+        return 0;
     }
     if (!(input = malloc((size_t)N_LARGE * 4))) {
-        lab_err_set(&err, LAB_ENOMEM, "out of memory for 2^28 ints");
-        lab_demodrv_fail(d, "input", &err);
-        return;
+        lab_err_set(err, LAB_ENOMEM, "out of memory for 2^28 ints");
+        return lab_demodrv_fail(d, "input", err);
     }
     lab_rng_seed(&rng, SEED);
     lab_rng_fill_bytes(&rng, input, N_LARGE);
@@ -293,23 +287,19 @@ run(lab_demodrv *d)
         if (i < N_LADDER)
             sum_ladder += input[i];
     }
-    if (alloc_buffers(d, &b, input, &err) < 0)
-        lab_demodrv_fail(d, "buffers", &err);
-    else if (ladder_table(d, rungs, n, &b, sum_ladder, &err) == 0)
-        large_table(d, rungs, n, &b, sum_large, &err);
+    if ((rc = alloc_buffers(d, &b, input, err)) < 0)
+        lab_demodrv_fail(d, "buffers", err);
+    else if ((rc = ladder_table(d, rungs, n, &b, sum_ladder, err)) == 0)
+        rc = large_table(d, rungs, n, &b, sum_large, err);
     lab_demodrv_note(d,
                      "the notes timed with a host clock around the launch and "
                      "cudaDeviceSynchronize(): on an H100 that adds about 16 us to every figure");
     free(input);
     free(b.got);
+    return rc;
 }
 
-int
-main(int argc, char **argv)
-{
-    lab_demodrv d;
-
-    if (lab_demodrv_start(&d, argc, argv, "reduction") == 0 && !d.ncu_child)
-        run(&d);
-    return lab_demodrv_finish(&d);
-}
+const lab_demo_driver lab_demo_reduction = {
+    .chapter = "reduction",
+    .run = run,
+};

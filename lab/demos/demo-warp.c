@@ -57,12 +57,7 @@ measure(lab_demodrv *d, lab_module *m, buffers *b, lab_dim3 s, record *r, lab_er
 static void
 shape_name(lab_dim3 s, char *buf, size_t size)
 {
-    if (s.z > 1)
-        snprintf(buf, size, "(%u,%u,%u)", s.x, s.y, s.z);
-    else if (s.y > 1)
-        snprintf(buf, size, "(%u,%u)", s.x, s.y);
-    else
-        snprintf(buf, size, "(%u)", s.x);
+    lab_dim3_format(s, "(", ",", ")", buf, size);
 }
 
 static void
@@ -170,34 +165,36 @@ count_section(lab_demodrv *d, lab_module *m, buffers *b, record *r, lab_err *err
     return 0;
 }
 
-int
-main(int argc, char **argv)
+static int
+run(lab_demodrv *d, lab_err *err)
 {
-    lab_demodrv d;
-    lab_err err = LAB_ERR_INIT;
     lab_module *m = NULL;
     buffers b = { 0 };
     record *r = calloc(1, sizeof(*r));
+    int rc = 0;
 
-    if (lab_demodrv_start(&d, argc, argv, "warp") == 0) {
-        if (!r)
-            lab_err_set(&err, LAB_ENOMEM, "out of memory");
-        if (!r || lab_demodrv_load(&d, "warp.ptx", &m, &err) < 0 ||
-            d.ops->alloc(d.dev, MAX_THREADS * 4, &b.linear, &err) < 0 ||
-            d.ops->alloc(d.dev, MAX_THREADS * 4, &b.lane, &err) < 0 ||
-            d.ops->alloc(d.dev, MAX_THREADS * 4, &b.mask, &err) < 0 ||
-            d.ops->alloc(d.dev, MAX_THREADS * 4, &b.leader, &err) < 0)
-            lab_demodrv_fail(&d, "setup", &err);
-        else if (layout_section(&d, m, &b, r, &err) < 0)
-            lab_demodrv_fail(&d, "warps of a block", &err);
-        else if (count_section(&d, m, &b, r, &err) < 0)
-            lab_demodrv_fail(&d, "warps per block", &err);
-        else
-            lab_demodrv_note(&d,
-                             "measured on %s: the cut into warps is the same on every GPU "
-                             "since the notes' Fermi, and the simulator follows it",
-                             d.info.name);
-    }
+    if (!r)
+        rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
+    if (rc < 0 || (rc = lab_demodrv_load(d, "warp.ptx", &m, err)) < 0 ||
+        (rc = d->ops->alloc(d->dev, MAX_THREADS * 4, &b.linear, err)) < 0 ||
+        (rc = d->ops->alloc(d->dev, MAX_THREADS * 4, &b.lane, err)) < 0 ||
+        (rc = d->ops->alloc(d->dev, MAX_THREADS * 4, &b.mask, err)) < 0 ||
+        (rc = d->ops->alloc(d->dev, MAX_THREADS * 4, &b.leader, err)) < 0)
+        lab_demodrv_fail(d, "setup", err);
+    else if ((rc = layout_section(d, m, &b, r, err)) < 0)
+        lab_demodrv_fail(d, "warps of a block", err);
+    else if ((rc = count_section(d, m, &b, r, err)) < 0)
+        lab_demodrv_fail(d, "warps per block", err);
+    else
+        lab_demodrv_note(d,
+                         "measured on %s: the cut into warps is the same on every GPU "
+                         "since the notes' Fermi, and the simulator follows it",
+                         d->info.name);
     free(r);
-    return lab_demodrv_finish(&d);
+    return rc;
 }
+
+const lab_demo_driver lab_demo_warp = {
+    .chapter = "warp",
+    .run = run,
+};

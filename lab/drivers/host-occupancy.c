@@ -64,13 +64,6 @@ typedef struct call_area {
     int got[NCONFIGS];
 } call_area;
 
-static const char *const stage_of[LAB_HOST_STATUS_COUNT] = {
-    [LAB_HOST_OK] = "run",
-    [LAB_HOST_NO_FUNCTION] = "load",
-    [LAB_HOST_CRASHED] = "run",
-    [LAB_HOST_TIMEOUT] = "timeout",
-};
-
 static void
 call_all(void *function, void *shared)
 {
@@ -117,23 +110,62 @@ ask_api(lab_driver *d, lab_module *m, unsigned long dyn, config *c, lab_err *err
     return 0;
 }
 
+typedef struct problem {
+    lab_driver *d;
+    unsigned long dyn; /* bytes of dynamic shared memory: the exercise's size */
+    config c[NCONFIGS];
+} problem;
+
+/* The reference numbers come from the GPU, the answers from the host code: the CUDA device and
+ * occupancy.ptx, opened once for every size. */
 static int
-check_role(lab_driver *d, lab_role role, unsigned long dyn, const config *c, lab_err *err)
+begin(lab_driver *d, lab_err *err)
 {
-    char mangled[256], detail[384] = "";
-    const char *symbols[] = { mangled, d->args.kernel[role] };
+    int rc;
+
+    d->ops = &lab_dev_cuda;
+    if ((rc = d->ops->open(0, &d->dev, err)) < 0) {
+        d->failed = true;
+        lab_report_set_status(d->report, "no_gpu", err->msg);
+        return rc;
+    }
+    if ((rc = d->ops->info(d->dev, &d->info, err)) < 0 ||
+        (rc = lab_dev_load_beside(d->ops, d->dev, d->args.lab_kernels, "occupancy.ptx",
+                                  &d->family_module, err)) < 0)
+        return lab_driver_fail(d, LAB_ROLE_REFERENCE, "setup", 0, err);
+    lab_report_set_device(d->report, &d->info);
+    return 0;
+}
+
+static int
+setup(lab_driver *d, void *problem_, lab_size *size, lab_err *err)
+{
+    const unsigned long n = size->n;
+    problem *p = problem_;
+    int rc;
+
+    p->d = d;
+    p->dyn = n;
+    if ((rc = ask_api(d, d->family_module, n, p->c, err)) < 0)
+        return lab_driver_fail(d, LAB_ROLE_REFERENCE, "setup", n, err);
+    return 0;
+}
+
+static int
+check(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
+{
+    problem *p = ctx;
+    const config *c = p->c;
+    char detail[384] = "";
     call_area *a;
-    lab_host_outcome out;
-    lab_host_call call = { d->args.module[role], symbols, 2, call_all, NULL, CALL_TIMEOUT_S };
     size_t bad = 0;
     long first_bad = -1;
     int rc;
 
-    snprintf(mangled, sizeof(mangled), "_Z%zu%sPK9OccDeviceiii", strlen(d->args.kernel[role]),
-             d->args.kernel[role]);
+    (void)shape;
     if (!(a = lab_host_shared_alloc(sizeof(*a), err)))
-        return lab_driver_fail(d, role, "setup", dyn, err);
-    fill_device(&d->info, &a->dev);
+        return lab_driver_fail(p->d, role, "setup", p->dyn, err);
+    fill_device(&p->d->info, &a->dev);
     a->n = (int)NCONFIGS;
     for (size_t i = 0; i < NCONFIGS; i++) {
         a->threads[i] = c[i].threads;
@@ -141,19 +173,8 @@ check_role(lab_driver *d, lab_role role, unsigned long dyn, const config *c, lab
         a->smem[i] = c[i].smem;
         a->got[i] = -1;
     }
-    call.shared = a;
-    if ((rc = lab_host_run(&call, &out, err)) < 0) {
-        lab_host_shared_free(a, sizeof(*a));
-        return lab_driver_fail(d, role, "run", dyn, err);
-    }
-    if (out.status != LAB_HOST_OK) {
-        if (out.status == LAB_HOST_NO_FUNCTION)
-            lab_err_set(err, LAB_ENOENT, "the file %s", out.detail);
-        else
-            lab_err_set(err, LAB_EDEVICE, "%s %s", d->args.kernel[role], out.detail);
-        lab_host_shared_free(a, sizeof(*a));
-        return lab_driver_fail(d, role, stage_of[out.status], dyn, err);
-    }
+    if ((rc = lab_driver_call_host(p->d, role, p->dyn, call_all, a, CALL_TIMEOUT_S, err)) < 0)
+        goto out;
     for (size_t i = 0; i < NCONFIGS; i++) {
         if (a->got[i] == c[i].expected || bad++)
             continue;
@@ -163,71 +184,16 @@ check_role(lab_driver *d, lab_role role, unsigned long dyn, const config *c, lab
                  "block (kernel %s): returned %d blocks per SM, the CUDA occupancy API says %d",
                  c[i].threads, c[i].regs, c[i].smem, c[i].kernel, a->got[i], c[i].expected);
     }
-    rc = lab_driver_add_case(d, dyn, role, 0, (double)NCONFIGS, (double)(NCONFIGS - bad), bad,
+    rc = lab_driver_add_case(p->d, p->dyn, role, 0, (double)NCONFIGS, (double)(NCONFIGS - bad), bad,
                              first_bad, detail, err);
+out:
     lab_host_shared_free(a, sizeof(*a));
     return rc;
 }
 
-static int
-load_kernels(lab_driver *d, lab_module **out, lab_err *err)
-{
-    const char *slash = strrchr(d->args.lab_kernels, '/');
-    lab_buf path = LAB_BUF_INIT, text = LAB_BUF_INIT;
-    lab_image img;
-    int rc;
-
-    if (slash)
-        lab_buf_printf(&path, "%.*s/occupancy.ptx", (int)(slash - d->args.lab_kernels),
-                       d->args.lab_kernels);
-    else
-        lab_buf_adds(&path, "occupancy.ptx");
-    if ((rc = lab_buf_read_file(&text, path.buf, err)) == 0) {
-        img = (lab_image){ text.buf, text.len + 1, path.buf };
-        rc = d->ops->load(d->dev, &img, out, err);
-    }
-    lab_buf_release(&path);
-    lab_buf_release(&text);
-    return rc;
-}
-
-static void
-run(lab_driver *d)
-{
-    const lab_role roles[] = { LAB_ROLE_STUDENT, LAB_ROLE_REFERENCE };
-    lab_err err = LAB_ERR_INIT;
-    lab_module *m = NULL;
-    config c[NCONFIGS];
-
-    /* the reference numbers come from the GPU, the answers from the host code */
-    d->ops = &lab_dev_cuda;
-    if (d->ops->open(0, &d->dev, &err) < 0) {
-        d->failed = true;
-        lab_report_set_status(d->report, "no_gpu", err.msg);
-        return;
-    }
-    if (d->ops->info(d->dev, &d->info, &err) < 0 || load_kernels(d, &m, &err) < 0) {
-        lab_driver_fail(d, LAB_ROLE_REFERENCE, "setup", 0, &err);
-        return;
-    }
-    lab_report_set_device(d->report, &d->info);
-    for (size_t s = 0; s < d->args.nsizes && !d->failed; s++) {
-        unsigned long dyn = d->args.sizes[s]; /* bytes of dynamic shared memory */
-        if (ask_api(d, m, dyn, c, &err) < 0) {
-            lab_driver_fail(d, LAB_ROLE_REFERENCE, "setup", dyn, &err);
-            break;
-        }
-        for (size_t r = 0; r < ARRAY_SIZE(roles) && !d->failed; r++)
-            check_role(d, roles[r], dyn, c, &err);
-    }
-}
-
-int
-main(int argc, char **argv)
-{
-    lab_driver d;
-
-    if (lab_driver_start(&d, argc, argv, "host-occupancy", "PK9OccDeviceiii") == 0 && !d.args.probe)
-        run(&d);
-    return lab_driver_finish(&d);
-}
+const lab_family_driver lab_driver_host_occupancy = {
+    .problem_size = sizeof(problem),
+    .begin = begin,
+    .setup = setup,
+    .check = check,
+};

@@ -12,7 +12,6 @@
  */
 #include "lab/harness/driver.h"
 #include "lab/harness/host.h"
-#include "lab/harness/report.h"
 #include "lab/harness/rng.h"
 
 #include <stdint.h>
@@ -26,20 +25,19 @@
 
 typedef int (*reduce_fn)(int *data, int size);
 
-/* The report's error stage for each outcome (lab/grade/policy.c maps it to a verdict). */
-static const char *const stage_of[LAB_HOST_STATUS_COUNT] = {
-    [LAB_HOST_OK] = "run",
-    [LAB_HOST_NO_FUNCTION] = "load",
-    [LAB_HOST_CRASHED] = "run",
-    [LAB_HOST_TIMEOUT] = "timeout",
-};
-
 /* Shared with the child: the data it reduces, then the guard zone; the result before them. */
 typedef struct call_area {
     int32_t result;
     uint32_t n;
     uint32_t data[]; /* n + GUARD */
 } call_area;
+
+typedef struct problem {
+    lab_driver *d;
+    unsigned long n;
+    uint32_t *input;
+    uint32_t sum; /* 32-bit wrap-around */
+} problem;
 
 static void
 call_reduce(void *function, void *shared)
@@ -49,107 +47,62 @@ call_reduce(void *function, void *shared)
     a->result = ((reduce_fn)function)((int *)a->data, (int)a->n);
 }
 
-static void
-add_case(lab_driver *d, lab_role role, unsigned long n, bool correct, uint32_t expected,
-         uint32_t got, const char *detail)
+static int
+setup(lab_driver *d, void *problem_, lab_size *size, lab_err *err)
 {
-    cJSON *c = cJSON_CreateObject();
+    const unsigned long n = size->n;
+    lab_rng *rng = size->rng;
+    problem *p = problem_;
 
-    if (!c)
-        return;
-    cJSON_AddNumberToObject(c, "size", (double)n);
-    cJSON_AddStringToObject(c, "role", lab_role_names[role]);
-    cJSON_AddNumberToObject(c, "grid", 0);
-    cJSON_AddBoolToObject(c, "correct", correct);
-    cJSON_AddNumberToObject(c, "expected", (int32_t)expected);
-    cJSON_AddNumberToObject(c, "got", (int32_t)got);
-    cJSON_AddNumberToObject(c, "bad", correct ? 0 : 1);
-    cJSON_AddNumberToObject(c, "first_bad", correct ? -1 : 0);
-    cJSON_AddStringToObject(c, "detail", detail);
-    cJSON_AddItemToArray(d->cases, c);
+    p->d = d;
+    p->n = n;
+    if (!(p->input = lab_driver_alloc(d, n, sizeof(uint32_t), err)))
+        return err->code;
+    lab_rng_fill_bytes(rng, p->input, n);
+    for (size_t i = 0; i < n; i++)
+        p->sum += p->input[i];
+    return 0;
 }
 
-/* Calls role's function on input[0..n); records the case, or fails the report. */
+/* Calls role's function on the input; records the case, or fails the report. */
 static int
-check_role(lab_driver *d, lab_role role, const uint32_t *input, unsigned long n, uint32_t sum,
-           lab_err *err)
+check(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
 {
-    char mangled[256], detail[256] = "";
-    const char *symbols[] = { mangled, d->args.kernel[role] };
+    problem *p = ctx;
+    const unsigned long n = p->n;
     const size_t bytes = sizeof(call_area) + (n + GUARD) * sizeof(uint32_t);
+    char detail[256] = "";
     call_area *a;
-    lab_host_outcome out;
-    lab_host_call call = { d->args.module[role], symbols, 2, call_reduce, NULL, CALL_TIMEOUT_S };
     bool correct;
     int rc;
 
-    snprintf(mangled, sizeof(mangled), "_Z%zu%sPii", strlen(d->args.kernel[role]),
-             d->args.kernel[role]);
+    (void)shape;
     if (!(a = lab_host_shared_alloc(bytes, err)))
-        return lab_driver_fail(d, role, "setup", n, err);
+        return lab_driver_fail(p->d, role, "setup", n, err);
     a->n = (uint32_t)n;
-    memcpy(a->data, input, n * sizeof(uint32_t));
+    memcpy(a->data, p->input, n * sizeof(uint32_t));
     for (size_t i = n; i < n + GUARD; i++)
         a->data[i] = POISON;
-    call.shared = a;
-    if ((rc = lab_host_run(&call, &out, err)) < 0) {
-        lab_host_shared_free(a, bytes);
-        return lab_driver_fail(d, role, "run", n, err);
-    }
-    if (out.status != LAB_HOST_OK) {
-        if (out.status == LAB_HOST_NO_FUNCTION)
-            lab_err_set(err, LAB_ENOENT, "the file %s", out.detail);
-        else
-            lab_err_set(err, LAB_EDEVICE, "%s %s", d->args.kernel[role], out.detail);
-        lab_host_shared_free(a, bytes);
-        return lab_driver_fail(d, role, stage_of[out.status], n, err);
-    }
-    correct = (uint32_t)a->result == sum;
+    if ((rc = lab_driver_call_host(p->d, role, n, call_reduce, a, CALL_TIMEOUT_S, err)) < 0)
+        goto out;
+    correct = (uint32_t)a->result == p->sum;
     if (!correct)
         snprintf(detail, sizeof(detail), "returned %d for %lu elements whose sum is %d", a->result,
-                 n, (int32_t)sum);
+                 n, (int32_t)p->sum);
     for (size_t i = n; i < n + GUARD && correct; i++)
         if (a->data[i] != POISON) {
             correct = false;
             snprintf(detail, sizeof(detail), "wrote data[%zu], past the %lu elements", i, n);
         }
-    add_case(d, role, n, correct, sum, (uint32_t)a->result, detail);
+    rc = lab_driver_add_case(p->d, n, role, 0, (int32_t)p->sum, a->result, correct ? 0 : 1,
+                             correct ? -1 : 0, detail, err);
+out:
     lab_host_shared_free(a, bytes);
-    return 0;
+    return rc;
 }
 
-static void
-run(lab_driver *d)
-{
-    lab_err err = LAB_ERR_INIT;
-    const lab_role roles[] = { LAB_ROLE_STUDENT, LAB_ROLE_REFERENCE };
-    lab_rng rng;
-
-    lab_rng_seed(&rng, d->args.seed);
-    for (size_t s = 0; s < d->args.nsizes && !d->failed; s++) {
-        unsigned long n = d->args.sizes[s];
-        uint32_t *input = malloc(n * sizeof(uint32_t)), sum = 0;
-
-        if (!input) {
-            lab_err_set(&err, LAB_ENOMEM, "out of memory for %lu elements", n);
-            lab_driver_fail(d, LAB_ROLE_STUDENT, "setup", n, &err);
-            break;
-        }
-        lab_rng_fill_bytes(&rng, input, n);
-        for (size_t i = 0; i < n; i++)
-            sum += input[i];
-        for (size_t r = 0; r < ARRAY_SIZE(roles) && !d->failed; r++)
-            check_role(d, roles[r], input, n, sum, &err);
-        free(input);
-    }
-}
-
-int
-main(int argc, char **argv)
-{
-    lab_driver d;
-
-    if (lab_driver_start(&d, argc, argv, "host-reduce-int", "Pii") == 0 && !d.args.probe)
-        run(&d);
-    return lab_driver_finish(&d);
-}
+const lab_family_driver lab_driver_host_reduce_int = {
+    .problem_size = sizeof(problem),
+    .setup = setup,
+    .check = check,
+};

@@ -16,7 +16,6 @@
  * poison.  Timing: student, baseline and reference interleaved (8n bytes:
  * one 4-byte field read, one written).
  */
-#include "lab/harness/choose.h"
 #include "lab/harness/driver.h"
 #include "lab/harness/rng.h"
 
@@ -85,18 +84,21 @@ check(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
 }
 
 static int
-setup(lab_driver *d, void *problem_, unsigned long n, lab_rng *rng, lab_err *err)
+setup(lab_driver *d, void *problem_, lab_size *size, lab_err *err)
 {
+    const unsigned long n = size->n;
+    lab_rng *rng = size->rng;
     problem *p = problem_;
     int rc;
 
     *p = (problem){ .d = d, .n = n, .words = n + GUARD };
-    p->recs = malloc(p->words * sizeof(record));
-    p->got = malloc(p->words * 4);
+    size->bytes = 8.0 * (double)n;
+    if (!(p->recs = lab_driver_alloc(d, p->words, sizeof(record), err)) ||
+        !(p->got = lab_driver_alloc(d, p->words, 4, err)))
+        return err->code;
     for (int f = 0; f < 3; f++)
-        p->field[f] = malloc(p->words * 4);
-    if (!p->recs || !p->got || !p->field[0] || !p->field[1] || !p->field[2])
-        return lab_err_set(err, LAB_ENOMEM, "out of memory for %lu records", p->n);
+        if (!(p->field[f] = lab_driver_alloc(d, p->words, 4, err)))
+            return err->code;
     for (size_t i = 0; i < p->words; i++) {
         bool in = i < p->n;
         p->recs[i] = (record){ in ? (int32_t)lab_rng_below(rng, 1u << 30) : POISON_IN,
@@ -117,41 +119,9 @@ setup(lab_driver *d, void *problem_, unsigned long n, lab_rng *rng, lab_err *err
     return 0;
 }
 
-static void
-release(void *problem_)
-{
-    problem *p = problem_;
-
-    free(p->recs);
-    free(p->got);
-    for (int f = 0; f < 3; f++)
-        free(p->field[f]);
-}
-
-static double
-bytes(const void *problem_)
-{
-    const problem *p = problem_;
-
-    return 8.0 * (double)p->n;
-}
-
-static const lab_choose_family family = {
-    .size = sizeof(problem),
+const lab_family_driver lab_driver_records_int = {
+    .problem_size = sizeof(problem),
     .setup = setup,
-    .release = release,
-    .bytes = bytes,
     .check = check,
     .launch = launch,
 };
-
-int
-main(int argc, char **argv)
-{
-    lab_driver d;
-
-    if (lab_driver_start(&d, argc, argv, "records-int", "PK6RecordPKiS3_S3_Pij") == 0 &&
-        !d.args.probe)
-        lab_choose_run_sizes(&d, &family);
-    return lab_driver_finish(&d);
-}

@@ -55,6 +55,7 @@ typedef enum mode { MODE_UNKNOWN, MODE_DEV_SUM, MODE_PARTIALS } mode;
 static const char *const mode_names[] = { "unknown", "dev_sum", "partials" };
 
 typedef struct problem {
+    lab_driver *d;
     unsigned long n;
     unsigned grid;     /* first level */
     size_t per_block;  /* block * unroll */
@@ -131,13 +132,16 @@ role_per_block(const lab_driver *d, lab_role role)
 }
 
 static int
-problem_init(problem *p, lab_driver *d, unsigned long n, lab_rng *rng, lab_err *err)
+setup(lab_driver *d, void *problem_, lab_size *size, lab_err *err)
 {
+    const unsigned long n = size->n;
+    lab_rng *rng = size->rng;
+    problem *p = problem_;
     double sq = 0;
     float zero = 0;
     int rc;
 
-    memset(p, 0, sizeof(*p));
+    p->d = d;
     p->n = n;
     p->per_block = role_per_block(d, LAB_ROLE_STUDENT);
     p->grid = (unsigned)((n + p->per_block - 1) / p->per_block);
@@ -148,11 +152,11 @@ problem_init(problem *p, lab_driver *d, unsigned long n, lab_rng *rng, lab_err *
         p->padded = grid * pb > p->padded ? grid * pb : p->padded;
         p->part_words = grid + GUARD > p->part_words ? grid + GUARD : p->part_words;
     }
-    p->input = malloc(p->padded * sizeof(float));
-    p->block_sum = calloc(p->grid, sizeof(double));
-    p->part = malloc(p->part_words * sizeof(float));
-    if (!p->input || !p->block_sum || !p->part)
-        return lab_err_set(err, LAB_ENOMEM, "out of memory for %lu elements", n);
+    if (!(p->input = lab_driver_alloc(d, p->padded, sizeof(float), err)) ||
+        !(p->block_sum = lab_driver_alloc(d, p->grid, sizeof(double), err)) ||
+        !(p->part = lab_driver_alloc(d, p->part_words, sizeof(float), err)))
+        return err->code;
+    memset(p->block_sum, 0, p->grid * sizeof(double));
     for (size_t i = 0; i < p->padded; i++) {
         if (i >= n) {
             p->input[i] = from_bits(POISON_IN);
@@ -175,14 +179,6 @@ problem_init(problem *p, lab_driver *d, unsigned long n, lab_rng *rng, lab_err *
         (rc = d->ops->copy_in(d->dev, p->d_in, p->input, p->padded * sizeof(float), err)) < 0)
         return rc;
     return find_sums(d, p, err);
-}
-
-static void
-problem_release(problem *p)
-{
-    free(p->input);
-    free(p->block_sum);
-    free(p->part);
 }
 
 static unsigned
@@ -339,14 +335,18 @@ add_case(lab_driver *d, const problem *p, lab_role role, const verdict *v)
     lab_driver_push_case(d, role, c);
 }
 
-/* Run one role once at this size and record the case. Returns <0 when the device failed. */
+/* Run one role once at this size (at its own shape, not the check's) and record the case.
+ * Returns <0 when the device failed. */
 static int
-check_role(lab_driver *d, problem *p, lab_role role, lab_err *err)
+check(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
 {
+    problem *p = ctx;
+    lab_driver *d = p->d;
     verdict v = { .ok = false, .got = NAN, .levels = 1 };
     float zero = 0, dev_sum = 0;
     int rc;
 
+    (void)shape;
     p->mode[role] = MODE_UNKNOWN;
     if ((rc = poison_part(d, p, 0, err)) < 0 ||
         (p->d_sum[role] &&
@@ -409,8 +409,9 @@ serial_sum(void *ctx)
 }
 
 static int
-time_size(lab_driver *d, problem *p, lab_err *err)
+time_size(lab_driver *d, void *problem_, lab_err *err)
 {
+    problem *p = problem_;
     timed ctx[LAB_ROLE_COUNT];
     lab_size_timing s = { .n = p->n,
                           .bytes = (double)p->n * sizeof(float),
@@ -426,51 +427,9 @@ time_size(lab_driver *d, problem *p, lab_err *err)
     return lab_driver_time_size(d, &s, err);
 }
 
-static bool
-all_correct_here(const lab_driver *d, unsigned long n)
-{
-    cJSON *c;
-
-    cJSON_ArrayForEach(c, d->cases)
-    {
-        if (cJSON_GetObjectItem(c, "size")->valuedouble == (double)n &&
-            !cJSON_IsTrue(cJSON_GetObjectItem(c, "correct")))
-            return false;
-    }
-    return true;
-}
-
-static void
-run(lab_driver *d)
-{
-    lab_err err = LAB_ERR_INIT;
-    lab_rng rng;
-
-    lab_rng_seed(&rng, d->args.seed);
-    for (size_t s = 0; s < d->args.nsizes && !d->failed; s++) {
-        problem p;
-        if (problem_init(&p, d, d->args.sizes[s], &rng, &err) < 0) {
-            lab_driver_fail(d, LAB_ROLE_STUDENT, "setup", d->args.sizes[s], &err);
-            problem_release(&p);
-            break;
-        }
-        /* the student first: a fault kills the context for everyone after it */
-        for (int r = 0; r < LAB_ROLE_COUNT && !d->failed; r++)
-            if (lab_driver_is_gpu_role(d, (lab_role)r))
-                check_role(d, &p, (lab_role)r, &err);
-        /* a wrong kernel has no mode to time it in; its verdict is WRONG anyway */
-        if (!d->failed && lab_driver_is_timing_size(d, p.n) && all_correct_here(d, p.n))
-            time_size(d, &p, &err);
-        problem_release(&p);
-    }
-}
-
-int
-main(int argc, char **argv)
-{
-    lab_driver d;
-
-    if (lab_driver_start(&d, argc, argv, "reduce-float", "PKfPfj") == 0 && !d.args.probe)
-        run(&d);
-    return lab_driver_finish(&d);
-}
+const lab_family_driver lab_driver_reduce_float = {
+    .problem_size = sizeof(problem),
+    .setup = setup,
+    .check = check,
+    .time = time_size,
+};

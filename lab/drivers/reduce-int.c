@@ -45,6 +45,7 @@ typedef struct layout {
 } layout;
 
 typedef struct problem {
+    lab_driver *d;
     unsigned long n;
     size_t padded; /* elements in g_idata: n and its poisoned padding */
     uint32_t *input;
@@ -81,7 +82,7 @@ round_up(size_t v, size_t to)
 }
 
 static int
-layout_init(layout *l, const lab_driver *d, lab_role role, unsigned long n, lab_err *err)
+layout_init(layout *l, lab_driver *d, lab_role role, unsigned long n, lab_err *err)
 {
     const lab_shape *sh = &d->args.shape[role];
 
@@ -94,9 +95,9 @@ layout_init(layout *l, const lab_driver *d, lab_role role, unsigned long n, lab_
         l->grid = (unsigned)((n + l->per_block - 1) / l->per_block);
     }
     l->out_words = (l->total ? 1 : l->grid) + GUARD;
-    if (!(l->expected = calloc(l->total ? 1 : l->grid, sizeof(uint32_t))))
-        return lab_err_set(err, LAB_ENOMEM, "out of memory for %u blocks", l->grid);
-    return 0;
+    return (l->expected = lab_driver_alloc(d, l->total ? 1 : l->grid, sizeof(uint32_t), err))
+               ? 0
+               : err->code;
 }
 
 /* A role's expected results: the sum of each block's elements, or the total. */
@@ -115,12 +116,15 @@ expect_sums(layout *l, const uint32_t *input, size_t n)
 }
 
 static int
-problem_init(problem *p, lab_driver *d, unsigned long n, lab_rng *rng, lab_err *err)
+setup(lab_driver *d, void *problem_, lab_size *size, lab_err *err)
 {
+    const unsigned long n = size->n;
+    lab_rng *rng = size->rng;
+    problem *p = problem_;
     size_t out_words = 0;
     int rc;
 
-    memset(p, 0, sizeof(*p));
+    p->d = d;
     p->n = n;
     p->padded = round_up(n, SLACK) + SLACK;
     for (int r = 0; r < LAB_ROLE_COUNT; r++) {
@@ -131,10 +135,9 @@ problem_init(problem *p, lab_driver *d, unsigned long n, lab_rng *rng, lab_err *
             p->padded = (size_t)l->grid * l->per_block;
         out_words = l->out_words > out_words ? l->out_words : out_words;
     }
-    p->input = malloc(p->padded * sizeof(uint32_t));
-    p->got = malloc(out_words * sizeof(uint32_t));
-    if (!p->input || !p->got)
-        return lab_err_set(err, LAB_ENOMEM, "out of memory for %lu elements", n);
+    if (!(p->input = lab_driver_alloc(d, p->padded, sizeof(uint32_t), err)) ||
+        !(p->got = lab_driver_alloc(d, out_words, sizeof(uint32_t), err)))
+        return err->code;
     lab_rng_fill_bytes(rng, p->input, n);
     for (size_t i = n; i < p->padded; i++)
         p->input[i] = POISON_IN;
@@ -144,15 +147,6 @@ problem_init(problem *p, lab_driver *d, unsigned long n, lab_rng *rng, lab_err *
         (rc = d->ops->alloc(d->dev, out_words * sizeof(uint32_t), &p->d_out, err)) < 0)
         return rc;
     return 0;
-}
-
-static void
-problem_release(problem *p)
-{
-    free(p->input);
-    free(p->got);
-    for (int r = 0; r < LAB_ROLE_COUNT; r++)
-        free(p->lay[r].expected);
 }
 
 static int
@@ -196,19 +190,22 @@ compare(const problem *p, const layout *l, long *first_bad, char *detail, size_t
     return bad;
 }
 
-/* Run one role once at this size and record the case. Returns <0 when the device failed. */
+/* Run one role once at this size and record the case (every role has its own block, from its
+ * shape, not the block shape of the check). Returns <0 when the device failed. */
 static int
-check_role(lab_driver *d, problem *p, lab_role role, lab_err *err)
+check(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
 {
+    problem *p = ctx;
+    lab_driver *d = p->d;
     const layout *l = &p->lay[role];
     const size_t results = l->total ? 1 : l->grid;
     uint32_t total_expected = 0, total_got = 0;
     long first_bad = -1;
     size_t bad;
     char detail[256] = "";
-    cJSON *c;
     int rc;
 
+    (void)shape;
     for (size_t i = 0; i < l->out_words; i++)
         p->got[i] = POISON_OUT;
     if (l->total)
@@ -227,21 +224,8 @@ check_role(lab_driver *d, problem *p, lab_role role, lab_err *err)
         total_got += p->got[b];
     }
     bad = compare(p, l, &first_bad, detail, sizeof(detail));
-    if (bad && role == LAB_ROLE_STUDENT)
-        d->student_wrong = true;
-    if (!(c = cJSON_CreateObject()))
-        return lab_err_set(err, LAB_ENOMEM, "out of memory");
-    cJSON_AddNumberToObject(c, "size", (double)p->n);
-    cJSON_AddStringToObject(c, "role", lab_role_names[role]);
-    cJSON_AddNumberToObject(c, "grid", l->grid);
-    cJSON_AddBoolToObject(c, "correct", bad == 0);
-    cJSON_AddNumberToObject(c, "expected", (int)total_expected);
-    cJSON_AddNumberToObject(c, "got", (int)total_got);
-    cJSON_AddNumberToObject(c, "bad", (double)bad);
-    cJSON_AddNumberToObject(c, "first_bad", (double)first_bad);
-    cJSON_AddStringToObject(c, "detail", detail);
-    lab_driver_push_case(d, role, c);
-    return 0;
+    return lab_driver_add_case(d, p->n, role, l->grid, (int32_t)total_expected, (int32_t)total_got,
+                               bad, first_bad, detail, err);
 }
 
 /* Untimed: the input restored, and a total's g_odata[0] zeroed. */
@@ -289,8 +273,9 @@ cpu_reduce(void *ctx)
 }
 
 static int
-time_size(lab_driver *d, problem *p, lab_err *err)
+time_size(lab_driver *d, void *problem_, lab_err *err)
 {
+    problem *p = problem_;
     const layout *sl = &p->lay[LAB_ROLE_STUDENT];
     const uint32_t zero = 0;
     timed ctx[LAB_ROLE_COUNT];
@@ -311,47 +296,17 @@ time_size(lab_driver *d, problem *p, lab_err *err)
         st.ctx[r] = &ctx[r];
     }
     if (!lab_driver_is_gpu_role(d, LAB_ROLE_BASELINE) &&
-        (cpu.work = malloc(p->n * sizeof(uint32_t)))) {
+        (cpu.work = lab_driver_alloc(d, p->n, sizeof(uint32_t), err))) {
         st.cpu_restore = cpu_restore;
         st.cpu = cpu_reduce;
         st.cpu_ctx = &cpu;
     }
-    rc = lab_driver_time_size(d, &st, err);
-    free(cpu.work);
-    return rc;
+    return lab_driver_time_size(d, &st, err);
 }
 
-static void
-run(lab_driver *d)
-{
-    lab_err err = LAB_ERR_INIT;
-    lab_rng rng;
-
-    lab_rng_seed(&rng, d->args.seed);
-    for (size_t s = 0; s < d->args.nsizes && !d->failed; s++) {
-        problem p;
-        if (problem_init(&p, d, d->args.sizes[s], &rng, &err) < 0) {
-            lab_driver_fail(d, LAB_ROLE_STUDENT, "setup", d->args.sizes[s], &err);
-            problem_release(&p);
-            break;
-        }
-        /* the student first: a fault kills the context for everyone after it */
-        for (int r = 0; r < LAB_ROLE_COUNT && !d->failed; r++)
-            if (lab_driver_is_gpu_role(d, (lab_role)r))
-                check_role(d, &p, (lab_role)r, &err);
-        /* a wrong kernel's speed grades nothing: no timing once the student was wrong */
-        if (!d->failed && !d->student_wrong && lab_driver_is_timing_size(d, p.n))
-            time_size(d, &p, &err);
-        problem_release(&p);
-    }
-}
-
-int
-main(int argc, char **argv)
-{
-    lab_driver d;
-
-    if (lab_driver_start(&d, argc, argv, "reduce-int", "PiS_j") == 0 && !d.args.probe)
-        run(&d);
-    return lab_driver_finish(&d);
-}
+const lab_family_driver lab_driver_reduce_int = {
+    .problem_size = sizeof(problem),
+    .setup = setup,
+    .check = check,
+    .time = time_size,
+};

@@ -41,6 +41,7 @@
 #define MAX_PENDING (1ul << 20) /* what we ask for at most */
 
 typedef struct nested {
+    lab_driver *d;
     unsigned long n;
     unsigned block;
     unsigned grid;
@@ -93,21 +94,24 @@ set_launch_limit(lab_driver *d, lab_err *err)
 }
 
 static int
-nested_init(nested *p, lab_driver *d, unsigned long n, lab_rng *rng, lab_err *err)
+setup(lab_driver *d, void *problem, lab_size *size, lab_err *err)
 {
+    const unsigned long n = size->n;
+    lab_rng *rng = size->rng;
+    nested *p = problem;
     int rc;
 
-    memset(p, 0, sizeof(*p));
+    p->d = d;
     p->n = n;
     p->block = d->args.shape[LAB_ROLE_STUDENT].block;
     p->grid = (unsigned)((n + p->block - 1) / p->block);
     p->in_words = (size_t)p->grid * p->block;
     p->out_words = p->grid + GUARD;
-    p->input = malloc(p->in_words * sizeof(uint32_t));
-    p->expected = calloc(p->grid, sizeof(uint32_t));
-    p->got = malloc(p->out_words * sizeof(uint32_t));
-    if (!p->input || !p->expected || !p->got)
-        return lab_err_set(err, LAB_ENOMEM, "out of memory for %lu elements", n);
+    if (!(p->input = lab_driver_alloc(d, p->in_words, sizeof(uint32_t), err)) ||
+        !(p->expected = lab_driver_alloc(d, p->grid, sizeof(uint32_t), err)) ||
+        !(p->got = lab_driver_alloc(d, p->out_words, sizeof(uint32_t), err)))
+        return err->code;
+    memset(p->expected, 0, p->grid * sizeof(uint32_t));
     lab_rng_fill_bytes(rng, p->input, n);
     for (size_t i = n; i < p->in_words; i++)
         p->input[i] = POISON_IN;
@@ -117,14 +121,6 @@ nested_init(nested *p, lab_driver *d, unsigned long n, lab_rng *rng, lab_err *er
         (rc = d->ops->alloc(d->dev, p->out_words * 4, &p->d_out, err)) < 0)
         return rc;
     return 0;
-}
-
-static void
-nested_release(nested *p)
-{
-    free(p->input);
-    free(p->expected);
-    free(p->got);
 }
 
 /* Bad results counted; the first described in detail. */
@@ -157,8 +153,10 @@ judge(const nested *p, long *first_bad, char *detail, size_t len)
 }
 
 static int
-check_role(lab_driver *d, nested *p, lab_role role, lab_err *err)
+check(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
 {
+    nested *p = ctx;
+    lab_driver *d = p->d;
     unsigned int n = (unsigned int)p->n;
     void *args[] = { &p->d_in, &p->d_out, &n };
     lab_dim3 grid = { p->grid, 1, 1 }, block = { p->block, 1, 1 };
@@ -166,7 +164,6 @@ check_role(lab_driver *d, nested *p, lab_role role, lab_err *err)
     long first_bad = -1;
     char detail[256] = "";
     size_t bad;
-    cJSON *c;
 
     for (size_t i = 0; i < p->out_words; i++)
         p->got[i] = POISON_OUT;
@@ -183,50 +180,16 @@ check_role(lab_driver *d, nested *p, lab_role role, lab_err *err)
         sum_expected += p->expected[b];
         sum_got += p->got[b];
     }
+    (void)shape; /* the block is the student's: every role shares it */
     bad = judge(p, &first_bad, detail, sizeof(detail));
-    if (!(c = cJSON_CreateObject()))
-        return lab_err_set(err, LAB_ENOMEM, "out of memory");
-    cJSON_AddNumberToObject(c, "size", (double)p->n);
-    cJSON_AddStringToObject(c, "role", lab_role_names[role]);
-    cJSON_AddNumberToObject(c, "grid", p->grid);
-    cJSON_AddBoolToObject(c, "correct", bad == 0);
-    cJSON_AddNumberToObject(c, "expected", (int)sum_expected);
-    cJSON_AddNumberToObject(c, "got", (int)sum_got);
-    cJSON_AddNumberToObject(c, "bad", (double)bad);
-    cJSON_AddNumberToObject(c, "first_bad", (double)first_bad);
-    cJSON_AddStringToObject(c, "detail", detail);
-    lab_driver_push_case(d, role, c); /* on the simulator: its metrics and checks */
-    return 0;
+    /* on the simulator lab_driver_add_case adds its metrics and checks */
+    return lab_driver_add_case(d, p->n, role, p->grid, (int32_t)sum_expected, (int32_t)sum_got, bad,
+                               first_bad, detail, err);
 }
 
-static void
-run(lab_driver *d)
-{
-    lab_err err = LAB_ERR_INIT;
-    lab_rng rng;
-
-    if (set_launch_limit(d, &err) < 0)
-        return;
-    lab_rng_seed(&rng, d->args.seed);
-    for (size_t s = 0; s < d->args.nsizes && !d->failed; s++) {
-        nested p;
-
-        if (nested_init(&p, d, d->args.sizes[s], &rng, &err) < 0)
-            lab_driver_fail(d, LAB_ROLE_STUDENT, "setup", d->args.sizes[s], &err);
-        /* the student first: a fault kills the context for everyone after it */
-        for (int r = 0; r < LAB_ROLE_COUNT && !d->failed; r++)
-            if (lab_driver_is_gpu_role(d, (lab_role)r))
-                check_role(d, &p, (lab_role)r, &err);
-        nested_release(&p);
-    }
-}
-
-int
-main(int argc, char **argv)
-{
-    lab_driver d;
-
-    if (lab_driver_start(&d, argc, argv, "reduce-nested", "PiS_j") == 0 && !d.args.probe)
-        run(&d);
-    return lab_driver_finish(&d);
-}
+const lab_family_driver lab_driver_reduce_nested = {
+    .problem_size = sizeof(nested),
+    .begin = set_launch_limit,
+    .setup = setup,
+    .check = check,
+};

@@ -14,7 +14,6 @@
  * a guard zone after it that must stay poisoned, src padded with poison past
  * n.  Timing: student, baseline and reference interleaved (8n bytes moved).
  */
-#include "lab/harness/choose.h"
 #include "lab/harness/driver.h"
 #include "lab/harness/rng.h"
 
@@ -80,18 +79,20 @@ check(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
 }
 
 static int
-setup(lab_driver *d, void *problem_, unsigned long n, lab_rng *rng, lab_err *err)
+setup(lab_driver *d, void *problem_, lab_size *size, lab_err *err)
 {
+    const unsigned long n = size->n;
+    lab_rng *rng = size->rng;
     problem *p = problem_;
     int rc;
 
     *p = (problem){ .d = d, .n = n, .words = n + GUARD };
+    size->bytes = 8.0 * (double)n;
     if (n % 2)
         return lab_err_set(err, LAB_EINVAL, "size %lu is odd: this family needs even sizes", n);
-    p->src = malloc(p->words * 4);
-    p->got = malloc(p->words * 4);
-    if (!p->src || !p->got)
-        return lab_err_set(err, LAB_ENOMEM, "out of memory for %lu elements", n);
+    if (!(p->src = lab_driver_alloc(d, p->words, 4, err)) ||
+        !(p->got = lab_driver_alloc(d, p->words, 4, err)))
+        return err->code;
     for (size_t i = 0; i < p->words; i++)
         p->src[i] = i < n ? (int32_t)lab_rng_below(rng, 1u << 30) : POISON_IN;
     if ((rc = d->ops->alloc(d->dev, p->words * 4, &p->d_src, err)) < 0 ||
@@ -101,38 +102,9 @@ setup(lab_driver *d, void *problem_, unsigned long n, lab_rng *rng, lab_err *err
     return 0;
 }
 
-static void
-release(void *problem_)
-{
-    problem *p = problem_;
-
-    free(p->src);
-    free(p->got);
-}
-
-static double
-bytes(const void *problem_)
-{
-    const problem *p = problem_;
-
-    return 8.0 * (double)p->n;
-}
-
-static const lab_choose_family family = {
-    .size = sizeof(problem),
+const lab_family_driver lab_driver_shuffle_int = {
+    .problem_size = sizeof(problem),
     .setup = setup,
-    .release = release,
-    .bytes = bytes,
     .check = check,
     .launch = launch,
 };
-
-int
-main(int argc, char **argv)
-{
-    lab_driver d;
-
-    if (lab_driver_start(&d, argc, argv, "shuffle-int", "PKiPij") == 0 && !d.args.probe)
-        lab_choose_run_sizes(&d, &family);
-    return lab_driver_finish(&d);
-}

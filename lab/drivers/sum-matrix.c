@@ -18,7 +18,6 @@
  * student's file names its shape (lab/harness/choose.h): the kernel is checked at
  * that shape and, at the timing size, timed at every shape of --block.
  */
-#include "lab/harness/choose.h"
 #include "lab/harness/driver.h"
 #include "lab/harness/rng.h"
 
@@ -113,21 +112,23 @@ extent(const problem *p)
 }
 
 static int
-setup(lab_driver *d, void *problem_, unsigned long n, lab_rng *rng, lab_err *err)
+setup(lab_driver *d, void *problem_, lab_size *size, lab_err *err)
 {
+    const unsigned long n = size->n;
+    lab_rng *rng = size->rng;
     problem *p = problem_;
     int rc;
 
     *p = (problem){ .d = d, .nx = (int)n, .ny = (int)(n / 2 + 3) };
     p->cells = (size_t)p->nx * (size_t)p->ny;
+    size->bytes = 12.0 * (double)p->cells; /* A and B read, C written */
     if (n > (1u << 16))
         return lab_err_set(err, LAB_EINVAL, "size %lu is too large for a matrix side", n);
     p->words = extent(p);
-    p->a = malloc(p->words * 4);
-    p->b = malloc(p->words * 4);
-    p->got = malloc(p->words * 4);
-    if (!p->a || !p->b || !p->got)
-        return lab_err_set(err, LAB_ENOMEM, "out of memory for %zu elements", p->words);
+    if (!(p->a = lab_driver_alloc(d, p->words, 4, err)) ||
+        !(p->b = lab_driver_alloc(d, p->words, 4, err)) ||
+        !(p->got = lab_driver_alloc(d, p->words, 4, err)))
+        return err->code;
     for (size_t i = 0; i < p->words; i++) {
         p->a[i] = (float)lab_rng_below(rng, 1024);
         p->b[i] = (float)lab_rng_below(rng, 1024) * 0.5f;
@@ -141,39 +142,9 @@ setup(lab_driver *d, void *problem_, unsigned long n, lab_rng *rng, lab_err *err
     return 0;
 }
 
-static void
-release(void *problem_)
-{
-    problem *p = problem_;
-
-    free(p->a);
-    free(p->b);
-    free(p->got);
-}
-
-static double
-bytes(const void *problem_)
-{
-    const problem *p = problem_;
-
-    return 12.0 * (double)p->cells;
-}
-
-static const lab_choose_family family = {
-    .size = sizeof(problem),
+const lab_family_driver lab_driver_sum_matrix = {
+    .problem_size = sizeof(problem),
     .setup = setup,
-    .release = release,
-    .bytes = bytes,
     .check = check,
     .launch = launch,
 };
-
-int
-main(int argc, char **argv)
-{
-    lab_driver d;
-
-    if (lab_driver_start(&d, argc, argv, "sum-matrix", "PfS_S_ii") == 0 && !d.args.probe)
-        lab_choose_run_sizes(&d, &family);
-    return lab_driver_finish(&d);
-}

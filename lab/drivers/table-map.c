@@ -16,7 +16,6 @@
  * interleaved (8n bytes), or with --choose-block (occupancy/block-size) the
  * student's kernel at every shape of --block (lab/harness/choose.h).
  */
-#include "lab/harness/choose.h"
 #include "lab/harness/driver.h"
 #include "lab/harness/rng.h"
 
@@ -123,19 +122,21 @@ check(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
 }
 
 static int
-setup(lab_driver *d, void *problem_, unsigned long n, lab_rng *rng, lab_err *err)
+setup(lab_driver *d, void *problem_, lab_size *size, lab_err *err)
 {
+    const unsigned long n = size->n;
+    lab_rng *rng = size->rng;
     problem *p = problem_;
     int rc;
 
     p->d = d;
     p->n = n;
+    size->bytes = 8.0 * (double)n;
     p->words = n + GUARD;
-    p->in = malloc(p->words * 4);
-    p->table = malloc(TABLE * 4);
-    p->got = malloc(p->words * 4);
-    if (!p->in || !p->table || !p->got)
-        return lab_err_set(err, LAB_ENOMEM, "out of memory for %lu elements", p->n);
+    if (!(p->in = lab_driver_alloc(d, p->words, 4, err)) ||
+        !(p->table = lab_driver_alloc(d, TABLE, 4, err)) ||
+        !(p->got = lab_driver_alloc(d, p->words, 4, err)))
+        return err->code;
     for (size_t i = 0; i < p->words; i++)
         p->in[i] = (int32_t)lab_rng_below(rng, 1u << 30);
     for (size_t i = 0; i < TABLE; i++)
@@ -149,39 +150,9 @@ setup(lab_driver *d, void *problem_, unsigned long n, lab_rng *rng, lab_err *err
     return 0;
 }
 
-static void
-release(void *problem_)
-{
-    problem *p = problem_;
-
-    free(p->in);
-    free(p->table);
-    free(p->got);
-}
-
-static double
-bytes(const void *problem_)
-{
-    const problem *p = problem_;
-
-    return 8.0 * (double)p->n;
-}
-
-static const lab_choose_family family = {
-    .size = sizeof(problem),
+const lab_family_driver lab_driver_table_map = {
+    .problem_size = sizeof(problem),
     .setup = setup,
-    .release = release,
-    .bytes = bytes,
     .check = check,
     .launch = launch,
 };
-
-int
-main(int argc, char **argv)
-{
-    lab_driver d;
-
-    if (lab_driver_start(&d, argc, argv, "table-map", "PKiS0_Pij") == 0 && !d.args.probe)
-        lab_choose_run_sizes(&d, &family);
-    return lab_driver_finish(&d);
-}

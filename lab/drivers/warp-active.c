@@ -82,34 +82,22 @@ check(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
                                err);
 }
 
-static void
-run(lab_driver *d)
+static int
+setup(lab_driver *d, void *problem_, lab_size *size, lab_err *err)
 {
-    lab_err err = LAB_ERR_INIT;
+    const unsigned long n = size->n;
+    problem *p = problem_;
+    size_t words = n * 32 + GUARD; /* at most 32 warps per block */
 
-    for (size_t s = 0; s < d->args.nsizes && !d->failed; s++) {
-        unsigned long n = d->args.sizes[s];
-        size_t words = n * 32 + GUARD; /* at most 32 warps per block */
-        problem p = { d, n, 0, malloc(words * 4) };
-
-        if (!p.host) {
-            lab_err_set(&err, LAB_ENOMEM, "out of memory for %lu blocks", n);
-            lab_driver_fail(d, LAB_ROLE_STUDENT, "setup", n, &err);
-            break;
-        }
-        if (d->ops->alloc(d->dev, words * 4, &p.dout, &err) < 0)
-            lab_driver_fail(d, LAB_ROLE_STUDENT, "setup", n, &err);
-        lab_driver_check_shapes(d, check, &p, &err);
-        free(p.host);
-    }
+    p->d = d;
+    p->n = n;
+    if (!(p->host = lab_driver_alloc(d, words, 4, err)))
+        return err->code;
+    return d->ops->alloc(d->dev, words * 4, &p->dout, err);
 }
 
-int
-main(int argc, char **argv)
-{
-    lab_driver d;
-
-    if (lab_driver_start(&d, argc, argv, "warp-active", "Pj") == 0 && !d.args.probe)
-        run(&d);
-    return lab_driver_finish(&d);
-}
+const lab_family_driver lab_driver_warp_active = {
+    .problem_size = sizeof(problem),
+    .setup = setup,
+    .check = check,
+};

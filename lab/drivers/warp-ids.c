@@ -99,37 +99,26 @@ check(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
                                bad, first_bad, detail, err);
 }
 
-static void
-run(lab_driver *d)
+static int
+setup(lab_driver *d, void *problem_, lab_size *size, lab_err *err)
 {
-    lab_err err = LAB_ERR_INIT;
+    const unsigned long n = size->n;
+    problem *p = problem_;
+    int rc;
 
-    for (size_t s = 0; s < d->args.nsizes && !d->failed; s++) {
-        unsigned long n = d->args.sizes[s];
-        size_t words = n + 1024 + GUARD; /* the last block's threads past n, then a guard */
-        problem p = { d, n, { 0 }, malloc(words * 4), words };
-        int rc = 0;
-
-        if (!p.host) {
-            lab_err_set(&err, LAB_ENOMEM, "out of memory for %lu elements", n);
-            lab_driver_fail(d, LAB_ROLE_STUDENT, "setup", n, &err);
-            break;
-        }
-        for (int o = 0; o < NOUT && rc == 0; o++)
-            rc = d->ops->alloc(d->dev, words * 4, &p.dout[o], &err);
-        if (rc < 0)
-            lab_driver_fail(d, LAB_ROLE_STUDENT, "setup", n, &err);
-        lab_driver_check_shapes(d, check, &p, &err);
-        free(p.host);
-    }
+    p->d = d;
+    p->n = n;
+    p->words = n + 1024 + GUARD; /* the last block's threads past n, then a guard */
+    if (!(p->host = lab_driver_alloc(d, p->words, 4, err)))
+        return err->code;
+    for (int o = 0; o < NOUT; o++)
+        if ((rc = d->ops->alloc(d->dev, p->words * 4, &p->dout[o], err)) < 0)
+            return rc;
+    return 0;
 }
 
-int
-main(int argc, char **argv)
-{
-    lab_driver d;
-
-    if (lab_driver_start(&d, argc, argv, "warp-ids", "PjS_S_j") == 0 && !d.args.probe)
-        run(&d);
-    return lab_driver_finish(&d);
-}
+const lab_family_driver lab_driver_warp_ids = {
+    .problem_size = sizeof(problem),
+    .setup = setup,
+    .check = check,
+};

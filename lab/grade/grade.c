@@ -287,10 +287,8 @@ lab_grade(lab *l, const lab_grade_request *req, lab_grading *g, lab_err *err)
     if (ex->kind == LAB_KIND_HOST)
         goto built; /* no PTX: the driver looks the function up */
     stage(req, LAB_STAGE_CHECK, "kernel and constraints");
-    if (ex->entry)
-        lab_buf_adds(&mangled, ex->entry);
-    else
-        lab_ptx_mangle(ex->kernel, fam->mangled, &mangled);
+    if ((rc = lab_runner_entry(ex, &mangled, err)) < 0)
+        goto out;
     if (!lab_ptx_has_entry(student.ptx.buf, mangled.buf)) {
         lab_ptx_list_entries(student.ptx.buf, &found);
         lab_grade_set(&g->result, ex, LAB_VERDICT_COMPILE_ERROR,

@@ -2,6 +2,8 @@
  * runner.c - running the driver program (see runner.h).
  */
 #include "lab/grade/runner.h"
+#include "lab/build/ptx.h"
+#include "lab/catalog/family.h"
 #include "lab/grade/runreport.h"
 #include "lab/util/buf.h"
 
@@ -32,7 +34,8 @@ lab_runner_run(lab *l, const char *program, const lab_strvec *args, double timeo
         if ((rc = lab_sandbox_wrap(&plan, &p->argv, err)) < 0)
             return rc;
     }
-    if ((rc = lab_strvec_pushf(&p->argv, "%s/%s", lab_libexecdir(l), program)) < 0 ||
+    if ((rc = lab_strvec_pushf(&p->argv, "%s/" LAB_RUNNER_PROGRAM, lab_libexecdir(l))) < 0 ||
+        (rc = lab_strvec_push(&p->argv, program)) < 0 ||
         (rc = lab_strvec_pushf(&p->argv, "--report-fd=%d", LAB_RUNNER_REPORT_FD)) < 0 ||
         (rc = lab_strvec_pushv(&p->argv, (const char *const *)args->v)) < 0)
         return lab_err_set(err, LAB_ENOMEM, "out of memory");
@@ -51,7 +54,6 @@ lab_runner_probe(lab *l, const char *backend, lab_device *out, lab_err *err)
 
     memset(out, 0, sizeof(*out));
     lab_strvec_pushf(&args, "--backend=%s", backend);
-    lab_strvec_push(&args, "--probe");
     rc = lab_runner_run(l, "device-probe", &args, PROBE_TIMEOUT_S, NULL, false, &p, err);
     lab_strvec_release(&args);
     if (rc < 0)
@@ -110,10 +112,25 @@ blocks_arg(lab_strvec *args, const lab_exercise *ex)
     lab_buf_release(&b);
 }
 
+int
+lab_runner_entry(const lab_exercise *ex, lab_buf *out, lab_err *err)
+{
+    const lab_family *f;
+
+    if (ex->entry)
+        return lab_buf_adds(out, ex->entry);
+    if (!(f = lab_family_find(ex->family)))
+        return lab_err_set(err, LAB_EINVAL, "%s: unknown family '%s'", ex->manifest, ex->family);
+    return lab_ptx_mangle(ex->kernel, f->mangled, out);
+}
+
 /* How a role's kernel is launched: prefix "" for the student's, "baseline-" for the step before. */
 static void
 shape_args(lab_strvec *args, const char *prefix, const lab_exercise *ex)
 {
+    lab_buf entry = LAB_BUF_INIT;
+    lab_err ignored = LAB_ERR_INIT;
+
     /* every field, defaults too: the baseline's shape must not fall back to the student's */
     if (*prefix) /* the step before: its first shape's threads */
         lab_strvec_pushf(args, "--%sblock=%u", prefix, ex->block);
@@ -125,8 +142,10 @@ shape_args(lab_strvec *args, const char *prefix, const lab_exercise *ex)
     lab_strvec_pushf(args, "--%sgrid-per-sm=%u", prefix, ex->grid_per_sm);
     if (!*prefix && ex->choose_block)
         lab_strvec_push(args, "--choose-block");
-    if (ex->entry)
-        lab_strvec_pushf(args, "--%sentry=%s", prefix, ex->entry);
+    /* an unknown family has no entry: the driver refuses the command line, which says so */
+    if (lab_runner_entry(ex, &entry, &ignored) == 0)
+        lab_strvec_pushf(args, "--%sentry=%s", prefix, entry.buf);
+    lab_buf_release(&entry);
 }
 
 void

@@ -19,6 +19,7 @@
 #include "lab/catalog/catalog.h"
 #include "lab/grade/lab.h"
 #include "lab/platform/proc.h"
+#include "lab/util/buf.h"
 #include "lab/util/strvec.h"
 
 #define LAB_RUNNER_REPORT_FD 3
@@ -39,6 +40,9 @@ int lab_runner_probe(lab *l, const char *backend, lab_device *out, lab_err *err)
 void lab_runner_roles_args(const lab *l, lab_strvec *args, const lab_exercise *ex,
                            const lab_exercise *base_ex, const char *student, const char *reference,
                            const char *baseline);
+/* The entry (mangled name) of ex's kernel: the manifest's `entry`, else _Z<len><kernel> and the
+ * family's parameters (lab/catalog/families.def). */
+int lab_runner_entry(const lab_exercise *ex, lab_buf *out, lab_err *err);
 /* --NAME=v0,v1,... */
 int lab_runner_sizes_arg(lab_strvec *args, const char *name, const unsigned long *v, size_t n);
 

@@ -12,12 +12,7 @@
 static void
 label(lab_dim3 s, char *buf, size_t size)
 {
-    if (s.z > 1)
-        snprintf(buf, size, "%ux%ux%u", s.x, s.y, s.z);
-    else if (s.y > 1)
-        snprintf(buf, size, "%ux%u", s.x, s.y);
-    else
-        snprintf(buf, size, "%u", s.x);
+    lab_dim3_format(s, "", "x", "", buf, size);
 }
 
 static void
@@ -210,28 +205,4 @@ lab_choose_time_size(lab_driver *d, unsigned long n, double bytes, lab_driver_ro
     if (d->args.choose_block)
         return lab_choose_sweep(d, n, bytes, launch, ctx, err);
     return lab_driver_time_roles(d, n, bytes, launch, ctx, err);
-}
-
-void
-lab_choose_run_sizes(lab_driver *d, const lab_choose_family *f)
-{
-    lab_err err = LAB_ERR_INIT;
-    lab_rng rng;
-
-    lab_rng_seed(&rng, d->args.seed);
-    for (size_t s = 0; s < d->args.nsizes && !d->failed; s++) {
-        unsigned long n = d->args.sizes[s];
-        void *p = calloc(1, f->size);
-        if (!p) {
-            lab_err_set(&err, LAB_ENOMEM, "out of memory");
-            lab_driver_fail(d, LAB_ROLE_STUDENT, "setup", n, &err);
-            return;
-        }
-        if (f->setup(d, p, n, &rng, &err) < 0)
-            lab_driver_fail(d, LAB_ROLE_STUDENT, "setup", n, &err);
-        lab_choose_check_size(d, f->check, p, &err);
-        lab_choose_time_size(d, n, f->bytes(p), f->launch, p, &err);
-        f->release(p);
-        free(p);
-    }
 }

@@ -20,11 +20,10 @@
  * (lab/grade/policy.h), not the driver's.  On the simulator there is no sweep:
  * the choice is checked for being one of the shapes, and the kernel for being right there.
  *
- * One family driver serves both its plain exercises and its choice exercises: per size
+ * One family driver serves both its plain exercises and its choice exercises: the harness's
+ * per-size loop (family.c) calls
  *   lab_choose_check_size(d, check, ctx, &err);            the choice, or every shape of --block
  *   lab_choose_time_size(d, n, bytes, launch, ctx, &err);  the sweep, or the three roles
- * and a family whose problem needs nothing between the two hands its whole per-size loop to
- * lab_choose_run_sizes.
  */
 #ifndef LAB_HARNESS_CHOOSE_H
 #define LAB_HARNESS_CHOOSE_H
@@ -49,19 +48,5 @@ void lab_choose_check_size(lab_driver *d, lab_driver_role_fn check, void *ctx, l
  * lab_driver_time_roles. */
 int lab_choose_time_size(lab_driver *d, unsigned long n, double bytes, lab_driver_role_fn launch,
                          void *ctx, lab_err *err);
-
-/* A family's problem at one size, for lab_choose_run_sizes. */
-typedef struct lab_choose_family {
-    size_t size; /* of the driver's problem struct */
-    /* fills a zeroed problem for size n, drawing its inputs from rng; <0 with err */
-    int (*setup)(lab_driver *d, void *problem, unsigned long n, lab_rng *rng, lab_err *err);
-    void (*release)(void *problem);       /* its host memory, also after a failed setup */
-    double (*bytes)(const void *problem); /* that one run moves, for GB/s */
-    lab_driver_role_fn check, launch;
-} lab_choose_family;
-
-/* For each size of --sizes (inputs from one generator seeded with --seed): set up (a failure
- * fails the grading, "setup"), lab_choose_check_size, lab_choose_time_size, release. */
-void lab_choose_run_sizes(lab_driver *d, const lab_choose_family *f);
 
 #endif

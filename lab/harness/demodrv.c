@@ -3,18 +3,15 @@
  */
 #include "lab/harness/demodrv.h"
 #include "lab/harness/driver.h"
-#include "lab/harness/ncu-run.h"
 #include "lab/harness/report.h"
 #include "lab/util/buf.h"
 
 #include <errno.h>
 #include <getopt.h>
-#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 enum { OPT_BACKEND = 256, OPT_REPORT_FD, OPT_LAB_KERNELS, OPT_STEP, OPT_NCU_CHILD };
 
@@ -30,15 +27,15 @@ static const struct option options[] = {
 static int
 usage(const char *prog, const char *what)
 {
-    fprintf(stderr, "%s: %s\n", prog, what);
+    fprintf(stderr, "cudalab-driver %s: %s\n", prog, what);
     fprintf(stderr,
-            "usage: %s --backend cuda|sim --report-fd N --lab-kernels PTX "
-            "[--step ID,KERNEL,FAMILY,BLOCK,UNROLL,MODULE]...\n",
+            "usage: cudalab-driver %s --backend cuda|sim --report-fd N --lab-kernels PTX "
+            "[--step ID,KERNEL,FAMILY,BLOCK,UNROLL,MODULE,entry=MANGLED[,KEY=VALUE...]]... "
+            "[--ncu-child]\n",
             prog);
     return -2;
 }
 
-/* "ID,KERNEL,FAMILY,BLOCK,UNROLL,MODULE" (the module path may hold commas). */
 /* "output=total,grid_per_sm=4,entry=_Z..." (split in place) into s. */
 static int
 parse_step_options(char *p, lab_demodrv_step *s)
@@ -61,6 +58,7 @@ parse_step_options(char *p, lab_demodrv_step *s)
     return 0;
 }
 
+/* "ID,KERNEL,FAMILY,BLOCK,UNROLL,MODULE,entry=MANGLED[,KEY=VALUE...]" into s. */
 static int
 parse_step(const char *arg, lab_demodrv_step *s)
 {
@@ -87,7 +85,7 @@ parse_step(const char *arg, lab_demodrv_step *s)
         return -1;
     errno = 0;
     u = strtoul(f[4], &end, 10);
-    if (errno || end == f[4] || *end || u == 0 || !*f[0] || !*f[1] || !*f[2] || !*f[5])
+    if (errno || end == f[4] || *end || u == 0 || !*f[0] || !*f[1] || !*f[2] || !*f[5] || !s->entry)
         return -1;
     s->id = f[0];
     s->kernel = f[1];
@@ -98,9 +96,8 @@ parse_step(const char *arg, lab_demodrv_step *s)
 }
 
 static int
-parse_args(lab_demodrv *d, int argc, char **argv)
+parse_args(lab_demodrv *d, const char *prog, int argc, char **argv)
 {
-    const char *prog = argv[0];
     unsigned long v;
     char *end;
     int c;
@@ -129,7 +126,8 @@ parse_args(lab_demodrv *d, int argc, char **argv)
             if (d->nsteps == LAB_DEMODRV_MAX_STEPS ||
                 parse_step(optarg, &d->steps[d->nsteps++]) < 0)
                 return usage(prog,
-                             "--step needs ID,KERNEL,FAMILY,BLOCK,UNROLL,MODULE (16 at most)");
+                             "--step needs ID,KERNEL,FAMILY,BLOCK,UNROLL,MODULE,entry=MANGLED "
+                             "(32 at most)");
             break;
         default:
             return usage(prog, "unknown option");
@@ -145,44 +143,53 @@ parse_args(lab_demodrv *d, int argc, char **argv)
 int
 lab_demodrv_load_path(lab_demodrv *d, const char *path, lab_module **out, lab_err *err)
 {
-    lab_buf text = LAB_BUF_INIT;
-    lab_image img;
+    return lab_dev_load_file(d->ops, d->dev, path, out, err);
+}
+
+int
+lab_demodrv_entry(lab_demodrv *d, const char *name, const char *kernel, char *out, size_t size,
+                  lab_err *err)
+{
+    const char *slash = strrchr(d->lab_kernels, '/'), *at, *end;
+    lab_buf path = LAB_BUF_INIT, text = LAB_BUF_INIT, prefix = LAB_BUF_INIT;
     int rc;
 
-    if ((rc = lab_buf_read_file(&text, path, err)) == 0) {
-        img.data = text.buf;
-        img.size = text.len + 1;
-        img.path = path;
-        rc = d->ops->load(d->dev, &img, out, err);
+    lab_buf_printf(&path, "%.*s%s%s", slash ? (int)(slash - d->lab_kernels) : 0, d->lab_kernels,
+                   slash ? "/" : "", name);
+    lab_buf_printf(&prefix, ".entry _Z%zu%s", strlen(kernel), kernel);
+    if ((rc = lab_buf_read_file(&text, path.buf, err)) < 0)
+        goto out;
+    if (!(at = strstr(text.buf, prefix.buf))) {
+        rc = lab_err_set(err, LAB_ENOENT, "'%s' has no kernel %s", path.buf, kernel);
+        goto out;
     }
+    at += strlen(".entry ");
+    end = at + strcspn(at, "( \t\n");
+    if ((size_t)(end - at) >= size)
+        rc = lab_err_set(err, LAB_EINVAL, "the entry of %s is too long", kernel);
+    else
+        snprintf(out, size, "%.*s", (int)(end - at), at);
+out:
+    lab_buf_release(&path);
     lab_buf_release(&text);
+    lab_buf_release(&prefix);
     return rc;
 }
 
 int
 lab_demodrv_load(lab_demodrv *d, const char *name, lab_module **out, lab_err *err)
 {
-    const char *slash = strrchr(d->lab_kernels, '/');
-    lab_buf path = LAB_BUF_INIT;
-    int rc;
-
-    if (slash)
-        lab_buf_printf(&path, "%.*s/%s", (int)(slash - d->lab_kernels), d->lab_kernels, name);
-    else
-        lab_buf_adds(&path, name);
-    rc = lab_demodrv_load_path(d, path.buf, out, err);
-    lab_buf_release(&path);
-    return rc;
+    return lab_dev_load_beside(d->ops, d->dev, d->lab_kernels, name, out, err);
 }
 
-int
-lab_demodrv_start(lab_demodrv *d, int argc, char **argv, const char *chapter)
+static int
+start(lab_demodrv *d, int argc, char **argv, const char *program, const char *chapter)
 {
     lab_err err = LAB_ERR_INIT;
     int rc;
 
     memset(d, 0, sizeof(*d));
-    if (parse_args(d, argc, argv) < 0) {
+    if (parse_args(d, program, argc, argv) < 0) {
         d->report_fd = -1;
         d->ncu_child = false;
         return -2;
@@ -209,9 +216,7 @@ lab_demodrv_start(lab_demodrv *d, int argc, char **argv, const char *chapter)
     lab_report_set_device(d->report, &d->info);
     if (d->ncu_child || d->ops == &lab_dev_sim)
         return 0; /* the simulator has no clock: no yardstick, nothing to flush */
-    if ((rc = lab_demodrv_load_path(d, d->lab_kernels, &d->lab_module, &err)) < 0 ||
-        (rc = lab_timing_init(&d->timing, d->ops, d->dev, d->lab_module, (size_t)d->info.l2_bytes,
-                              d->info.total_mem, &err)) < 0 ||
+    if ((rc = lab_timing_init(&d->timing, d->ops, d->dev, &d->info, d->lab_kernels, &err)) < 0 ||
         (rc = lab_timing_copy_gbps(&d->timing, &d->copy_gbps, &err)) < 0)
         return lab_demodrv_fail(d, "the lab's own kernels", &err);
     return 0;
@@ -248,12 +253,12 @@ lab_demodrv_time(lab_demodrv *d, lab_demodrv_launch *launches, size_t n, double 
     return 0;
 }
 
-cJSON *
-lab_demodrv_section(lab_demodrv *d, const char *title, const char *text, ...)
+/* A section object with its title, text and name/unit columns, appended to the report. */
+static cJSON *
+add_section(lab_demodrv *d, const char *title, const char *text, va_list ap)
 {
     cJSON *s = cJSON_CreateObject(), *cols;
     const char *name;
-    va_list ap;
 
     if (!s)
         return NULL;
@@ -262,7 +267,6 @@ lab_demodrv_section(lab_demodrv *d, const char *title, const char *text, ...)
     if (text)
         cJSON_AddStringToObject(s, "text", text);
     cols = cJSON_AddArrayToObject(s, "columns");
-    va_start(ap, text);
     while ((name = va_arg(ap, const char *))) {
         const char *unit = va_arg(ap, const char *);
         cJSON *c = cJSON_CreateObject();
@@ -270,7 +274,42 @@ lab_demodrv_section(lab_demodrv *d, const char *title, const char *text, ...)
         cJSON_AddStringToObject(c, "unit", unit ? unit : "");
         cJSON_AddItemToArray(cols, c);
     }
+    return s;
+}
+
+cJSON *
+lab_demodrv_section(lab_demodrv *d, const char *title, const char *text, ...)
+{
+    va_list ap;
+    cJSON *s;
+
+    va_start(ap, text);
+    s = add_section(d, title, text, ap);
     va_end(ap);
+    return s ? cJSON_AddArrayToObject(s, "rows") : NULL;
+}
+
+cJSON *
+lab_demodrv_ncu_section(lab_demodrv *d, const char *title, const char *text,
+                        const char *kernel_regex, const char *const *metrics, const int *columns,
+                        size_t nmetrics, int status_column, ...)
+{
+    cJSON *s, *ncu, *names, *cols;
+    va_list ap;
+
+    va_start(ap, status_column);
+    s = add_section(d, title, text, ap);
+    va_end(ap);
+    if (!s || !(ncu = cJSON_AddObjectToObject(s, "ncu")))
+        return NULL;
+    cJSON_AddStringToObject(ncu, "kernels", kernel_regex);
+    names = cJSON_AddArrayToObject(ncu, "metrics");
+    cols = cJSON_AddArrayToObject(ncu, "columns");
+    for (size_t m = 0; m < nmetrics; m++) {
+        cJSON_AddItemToArray(names, cJSON_CreateString(metrics[m]));
+        cJSON_AddItemToArray(cols, cJSON_CreateNumber(columns[m]));
+    }
+    cJSON_AddNumberToObject(ncu, "status", status_column);
     return cJSON_AddArrayToObject(s, "rows");
 }
 
@@ -354,44 +393,8 @@ lab_demodrv_fail(lab_demodrv *d, const char *what, const lab_err *err)
     return err->code ? err->code : LAB_EDEVICE;
 }
 
-bool
-lab_demodrv_on_path(const char *program, char *path, size_t size)
-{
-    const char *env = getenv("PATH");
-    char *copy, *save = NULL, *dir;
-    bool found = false;
-
-    if (!env || !(copy = strdup(env)))
-        return false;
-    for (dir = strtok_r(copy, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
-        int n = snprintf(path, size, "%s/%s", *dir ? dir : ".", program);
-        found = n > 0 && (size_t)n < size && access(path, X_OK) == 0;
-    }
-    free(copy);
-    return found;
-}
-
-void
-lab_demodrv_ncu(lab_demodrv *d, const char *regex, const char *const *metrics, size_t nmetrics,
-                lab_ncurun *out)
-{
-    char *self = realpath("/proc/self/exe", NULL);
-    lab_buf kernels = LAB_BUF_INIT;
-    const char *argv[5];
-
-    lab_buf_printf(&kernels, "--lab-kernels=%s", d->lab_kernels);
-    argv[0] = self ? self : "/proc/self/exe";
-    argv[1] = "--ncu-child";
-    argv[2] = "--backend=cuda";
-    argv[3] = kernels.buf;
-    argv[4] = NULL;
-    lab_ncurun_exec(argv, regex, metrics, nmetrics, out);
-    free(self);
-    lab_buf_release(&kernels);
-}
-
-int
-lab_demodrv_finish(lab_demodrv *d)
+static int
+finish(lab_demodrv *d)
 {
     lab_err err = LAB_ERR_INIT;
     int status = 0;
@@ -414,4 +417,21 @@ lab_demodrv_finish(lab_demodrv *d)
     for (size_t i = 0; i < d->nsteps; i++)
         free(d->steps[i].text);
     return status;
+}
+
+int
+lab_demodrv_main(const lab_demo_driver *demo, const char *program, int argc, char **argv)
+{
+    lab_err err = LAB_ERR_INIT;
+    lab_demodrv d;
+
+    if (start(&d, argc, argv, program, demo->chapter) == 0) {
+        if (d.ncu_child) {
+            if (demo->ncu_launch && demo->ncu_launch(&d, &err) < 0)
+                lab_demodrv_fail(&d, "launch", &err);
+        } else if (demo->run(&d, &err) < 0 && !d.failed) {
+            lab_demodrv_fail(&d, "demo", &err);
+        }
+    }
+    return finish(&d);
 }

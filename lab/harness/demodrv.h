@@ -1,23 +1,22 @@
 /*
- * demodrv.h - what every demo driver shares (lab/drivers/demo-*.c): its
- * command line, the device, the lab's kernels, and the demo report
- * (protocol in lab/instruments/demo.h).
+ * demodrv.h - a chapter's demo (lab/demos/demo-*.c) as the driver program
+ * runs it: its command line, the device, the lab's kernels, and the demo
+ * report (protocol in lab/instruments/demo.h).
  *
- * A demo driver runs as
- *   DRIVER --backend cuda|sim --report-fd 3 --lab-kernels DIR/lab-kernels.ptx
- *          [--step ID,KERNEL,FAMILY,BLOCK,UNROLL,MODULE_PATH[,KEY=VALUE...]]...
- * (keys: output=total, grid_per_sm=K, entry=MANGLED)
- * and, under Nsight Compute (lab_demodrv_ncu), as
- *   DRIVER --ncu-child --backend cuda --lab-kernels ...
- * when it only launches the kernels ncu is to measure, once each.
- * Usage errors print to stderr and exit 2 with no report; everything else
- * ends in one report and exit 0.
+ * The lab runs
+ *   cudalab-driver demo-CHAPTER --backend cuda|sim --report-fd 3 --lab-kernels DIR/lab-kernels.ptx
+ *          [--step ID,KERNEL,FAMILY,BLOCK,UNROLL,MODULE_PATH,entry=MANGLED[,KEY=VALUE...]]...
+ * (keys: output=total, grid_per_sm=K) and, under Nsight Compute, the same program as
+ *   cudalab-driver demo-CHAPTER --ncu-child --backend cuda --lab-kernels ...
+ * when it only launches, once each, the kernels of its ncu sections
+ * (lab_demodrv_ncu_section): the lab, not the driver, runs ncu and fills
+ * those sections' cells.  Usage errors print to stderr and exit 2 with no
+ * report; everything else ends in one report and exit 0.
  *
- * Call order in main():
- *   if (lab_demodrv_start(&d, argc, argv, "divergence") == 0)
- *       ... lab_demodrv_load(&d, "divergence.ptx", &m, &err), launches, timing,
- *           lab_demodrv_section + rows, lab_demodrv_note ...
- *   return lab_demodrv_finish(&d);
+ * A demo supplies a lab_demo_driver: its run (lab_demodrv_load,
+ * launches, lab_demodrv_time, lab_demodrv_section + rows, lab_demodrv_note;
+ * a failure told with lab_demodrv_fail) and, when it has ncu sections, the
+ * launches ncu measures.  lab_demodrv_main does the rest.
  */
 #ifndef LAB_HARNESS_DEMODRV_H
 #define LAB_HARNESS_DEMODRV_H
@@ -36,10 +35,10 @@ typedef struct lab_demodrv_step {
     const char *id, *kernel, *family, *module;
     lab_dim3 block;
     unsigned unroll;
-    /* optional KEY=VALUE fields after the module (reduce-int's launch shapes) */
+    /* KEY=VALUE fields after the module: entry, and reduce-int's launch shapes */
+    const char *entry;    /* entry=MANGLED: the kernel's entry (required) */
     bool total;           /* output=total: the whole sum into out[0] */
     unsigned grid_per_sm; /* grid_per_sm=K: a grid-stride kernel over K blocks per SM */
-    const char *entry;    /* entry=MANGLED: the exact entry (templates) */
 } lab_demodrv_step;
 
 typedef struct lab_demodrv {
@@ -51,7 +50,6 @@ typedef struct lab_demodrv {
     const lab_dev_ops *ops;
     lab_dev *dev;
     lab_dev_info info;
-    lab_module *lab_module; /* lab-kernels.ptx */
     lab_timing timing;
     double copy_gbps;
     bool ncu_child; /* --ncu-child: launch the kernels once each for ncu, no report */
@@ -61,11 +59,12 @@ typedef struct lab_demodrv {
     bool failed;
 } lab_demodrv;
 
-/* Parses, opens the device, loads lab-kernels.ptx and measures the copy
- * bandwidth; 0 to go on, <0 when the report already says why not. */
-int lab_demodrv_start(lab_demodrv *d, int argc, char **argv, const char *chapter);
 /* Loads the module at PATH (a step's cubin). */
 int lab_demodrv_load_path(lab_demodrv *d, const char *path, lab_module **out, lab_err *err);
+/* The entry of C++ kernel `kernel` in the PTX file NAME beside lab-kernels.ptx: the one whose
+ * mangled name is _Z<len><kernel> and its parameters. */
+int lab_demodrv_entry(lab_demodrv *d, const char *name, const char *kernel, char *out, size_t size,
+                      lab_err *err);
 /* Loads NAME (e.g. "divergence.ptx") from the directory of lab-kernels.ptx. */
 int lab_demodrv_load(lab_demodrv *d, const char *name, lab_module **out, lab_err *err);
 /* One kernel launch of a demo: what lab_demodrv_time times. */
@@ -101,11 +100,37 @@ void lab_demodrv_note(lab_demodrv *d, const char *fmt, ...) __attribute__((forma
 int lab_demodrv_fail(lab_demodrv *d, const char *what, const lab_err *err);
 /* Is PROGRAM on PATH (e.g. "ncu")?  Fills path when it is. */
 bool lab_demodrv_on_path(const char *program, char *path, size_t size);
-/* Runs ncu on this driver with --ncu-child for kernels matching regex (lab/harness/ncu-run.h). */
-struct lab_ncurun;
-void lab_demodrv_ncu(lab_demodrv *d, const char *regex, const char *const *metrics, size_t nmetrics,
-                     struct lab_ncurun *out);
-/* Emits the report, closes the device; the process exit status. */
-int lab_demodrv_finish(lab_demodrv *d);
+/* Appends a section whose metric columns Nsight Compute fills: row i holds launch i of the
+ * kernels matching kernel_regex (in the order ncu_launch launches them); column columns[m]
+ * gets metrics[m] and status_column "measured" or why not.  The driver adds the rows with
+ * null in those columns; on the GPU the lab runs ncu and fills them.  Columns as for
+ * lab_demodrv_section.  Returns the rows array, or NULL without memory. */
+cJSON *lab_demodrv_ncu_section(lab_demodrv *d, const char *title, const char *text,
+                               const char *kernel_regex, const char *const *metrics,
+                               const int *columns, size_t nmetrics, int status_column, ...)
+    __attribute__((sentinel));
+
+/* What a chapter's demo supplies (lab/demos/demo-CHAPTER.c). */
+typedef struct lab_demo_driver {
+    const char *chapter;
+    /* The demo: sections and notes; <0 when it failed (told with lab_demodrv_fail, or
+     * "demo: " and err's message). */
+    int (*run)(lab_demodrv *d, lab_err *err);
+    /* --ncu-child: launch the ncu sections' kernels once each (NULL: no ncu section). */
+    int (*ncu_launch)(lab_demodrv *d, lab_err *err);
+} lab_demo_driver;
+
+typedef struct lab_demo_program {
+    const char *name; /* "demo-divergence" */
+    const lab_demo_driver *demo;
+} lab_demo_program;
+
+/* The demos by program name (lab/demos/demos.c). */
+extern const lab_demo_program lab_demo_programs[];
+extern const size_t lab_demo_program_count;
+
+/* The whole run of a demo: parse, open the device, load lab-kernels.ptx and measure the copy
+ * bandwidth, run (or the ncu launches), report; the exit status. */
+int lab_demodrv_main(const lab_demo_driver *demo, const char *program, int argc, char **argv);
 
 #endif

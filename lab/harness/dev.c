@@ -2,7 +2,9 @@
  * dev.c - the table of device backends (see dev.h).
  */
 #include "lab/harness/dev.h"
+#include "lab/util/buf.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static const lab_dev_ops *const backends[] = { &lab_dev_cuda, &lab_dev_sim };
@@ -14,4 +16,49 @@ lab_dev_backend(const char *name)
         if (!strcmp(backends[i]->name, name))
             return backends[i];
     return NULL;
+}
+
+void
+lab_dim3_format(lab_dim3 s, const char *open, const char *sep, const char *close, char *buf,
+                size_t size)
+{
+    if (s.z > 1)
+        snprintf(buf, size, "%s%u%s%u%s%u%s", open, s.x, sep, s.y, sep, s.z, close);
+    else if (s.y > 1)
+        snprintf(buf, size, "%s%u%s%u%s", open, s.x, sep, s.y, close);
+    else
+        snprintf(buf, size, "%s%u%s", open, s.x, close);
+}
+
+int
+lab_dev_load_file(const lab_dev_ops *ops, lab_dev *dev, const char *path, lab_module **out,
+                  lab_err *err)
+{
+    lab_buf text = LAB_BUF_INIT;
+    lab_image img;
+    int rc;
+
+    if ((rc = lab_buf_read_file(&text, path, err)) == 0) {
+        img = (lab_image){ text.buf, text.len + 1, path }; /* PTX goes with its NUL */
+        rc = ops->load(dev, &img, out, err);
+    }
+    lab_buf_release(&text);
+    return rc;
+}
+
+int
+lab_dev_load_beside(const lab_dev_ops *ops, lab_dev *dev, const char *beside, const char *name,
+                    lab_module **out, lab_err *err)
+{
+    const char *slash = strrchr(beside, '/');
+    lab_buf path = LAB_BUF_INIT;
+    int rc;
+
+    if (slash)
+        lab_buf_printf(&path, "%.*s/%s", (int)(slash - beside), beside, name);
+    else
+        lab_buf_adds(&path, name);
+    rc = lab_dev_load_file(ops, dev, path.buf, out, err);
+    lab_buf_release(&path);
+    return rc;
 }

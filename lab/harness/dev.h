@@ -118,7 +118,18 @@ extern const lab_dev_ops lab_dev_sim;
 struct lab_sim_result;
 bool lab_dev_sim_take(lab_dev *dev, struct lab_sim_result *out);
 
+/* A shape as "128x2" (sep "x") or "(128,2)" (open "(", sep ",", close ")"), its trailing
+ * dimensions of 1 left out. */
+void lab_dim3_format(lab_dim3 s, const char *open, const char *sep, const char *close, char *buf,
+                     size_t size);
+
 /* The backend named "cuda" or "sim", or NULL. */
 const lab_dev_ops *lab_dev_backend(const char *name);
+/* Loads the module in the file at path (PTX, a cubin) on dev. */
+int lab_dev_load_file(const lab_dev_ops *ops, lab_dev *dev, const char *path, lab_module **out,
+                      lab_err *err);
+/* Loads NAME ("occupancy.ptx") from the folder of beside (the path of lab-kernels.ptx). */
+int lab_dev_load_beside(const lab_dev_ops *ops, lab_dev *dev, const char *beside, const char *name,
+                        lab_module **out, lab_err *err);
 
 #endif

@@ -1,12 +1,15 @@
 /*
- * driver.c - the shared skeleton of the exercise drivers (see driver.h).
+ * driver.c - the grading driver's command line, device, modules and report
+ * (see driver.h); the per-size loop is in family.c.
  */
 #include "lab/harness/driver.h"
 #include "lab/harness/report.h"
 #include "lab/util/clock.h"
 #include "lab/sim/sim.h"
 
+#include <dlfcn.h>
 #include <errno.h>
+#include <link.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -157,15 +160,15 @@ lab_driver_parse_shapes(const char *s, lab_dim3 *v, size_t max, size_t *n)
 static int
 usage(const char *prog, const char *what)
 {
-    fprintf(stderr, "%s: %s\n", prog, what);
+    fprintf(stderr, "cudalab-driver %s: %s\n", prog, what);
     fprintf(stderr,
-            "usage: %s --backend cuda|sim --report-fd N --lab-kernels PTX --student MOD "
-            "--baseline MOD|cpu --reference MOD --kernel NAME [--baseline-kernel NAME] "
-            "--sizes N,... [--timing-sizes N,...] --block N|XxY[xZ],... [--unroll N] "
-            "[--output partials|total] [--grid-per-sm K] [--entry NAME] [--baseline-block N] "
-            "[--baseline-unroll N] [--baseline-output partials|total] [--baseline-grid-per-sm K] "
-            "[--baseline-entry NAME] [--seed N] [--min-samples N] [--time-cap S] [--choose-block] "
-            "[--probe]\n",
+            "usage: cudalab-driver %s --backend cuda|sim|host --report-fd N --lab-kernels PTX "
+            "--student MOD --baseline MOD|cpu --reference MOD --kernel NAME --entry MANGLED "
+            "[--baseline-kernel NAME --baseline-entry MANGLED] --sizes N,... "
+            "[--timing-sizes N,...] --block N|XxY[xZ],... [--unroll N] [--output partials|total] "
+            "[--grid-per-sm K] [--baseline-block N] [--baseline-unroll N] "
+            "[--baseline-output partials|total] [--baseline-grid-per-sm K] [--seed N] "
+            "[--min-samples N] [--time-cap S] [--choose-block] [--probe]\n",
             prog);
     return -2;
 }
@@ -180,9 +183,8 @@ parse_output(const char *s, bool *total)
 }
 
 static int
-parse_args(lab_driver_args *a, int argc, char **argv)
+parse_args(lab_driver_args *a, const char *prog, int argc, char **argv)
 {
-    const char *prog = argv[0];
     lab_shape *student = &a->shape[LAB_ROLE_STUDENT], *base = &a->shape[LAB_ROLE_BASELINE];
     bool base_block = false, base_unroll = false, base_output = false, base_grid = false;
     unsigned long v;
@@ -326,8 +328,12 @@ parse_args(lab_driver_args *a, int argc, char **argv)
         !a->lab_kernels)
         return usage(prog, "--student, --baseline, --reference, --kernel, --sizes and "
                            "--lab-kernels are required");
-    if (strcmp(a->module[LAB_ROLE_BASELINE], "cpu") && !a->kernel[LAB_ROLE_BASELINE])
-        return usage(prog, "--baseline-kernel is required unless the baseline is cpu");
+    if (!student->entry)
+        return usage(prog, "--entry is required: the kernel's mangled name");
+    if (strcmp(a->module[LAB_ROLE_BASELINE], "cpu") &&
+        (!a->kernel[LAB_ROLE_BASELINE] || !base->entry))
+        return usage(prog, "--baseline-kernel and --baseline-entry are required unless the "
+                           "baseline is cpu");
     return 0;
 }
 
@@ -341,6 +347,26 @@ bool
 lab_driver_is_gpu_role(const lab_driver *d, lab_role role)
 {
     return d->module[role] != NULL;
+}
+
+void *
+lab_driver_alloc(lab_driver *d, size_t n, size_t size, lab_err *err)
+{
+    void *p = n && size <= SIZE_MAX / n ? lab_arena_alloc(&d->size_memory, n * size) : NULL;
+
+    if (!p)
+        lab_err_set(err, LAB_ENOMEM, "out of memory for %zu x %zu bytes", n, size);
+    return p;
+}
+
+bool
+lab_driver_runs_role(const lab_driver *d, lab_role role)
+{
+    const char *m = d->args.module[role];
+
+    if (lab_driver_is_host(d))
+        return m && strcmp(m, "cpu");
+    return lab_driver_is_gpu_role(d, role);
 }
 
 int
@@ -369,7 +395,7 @@ lab_driver_fail(lab_driver *d, lab_role role, const char *stage, unsigned long s
 }
 
 static int
-load_role(lab_driver *d, lab_role role, const char *suffix, lab_err *err)
+load_role(lab_driver *d, lab_role role, lab_err *err)
 {
     const char *path = d->args.module[role];
     const char *kernel = d->args.kernel[role];
@@ -380,11 +406,7 @@ load_role(lab_driver *d, lab_role role, const char *suffix, lab_err *err)
         return 0;
     if ((rc = lab_buf_read_file(&d->image[role], path, err)) < 0)
         return rc;
-    if (d->args.shape[role].entry)
-        n = snprintf(d->mangled[role], sizeof(d->mangled[role]), "%s", d->args.shape[role].entry);
-    else
-        n = snprintf(d->mangled[role], sizeof(d->mangled[role]), "_Z%zu%s%s", strlen(kernel),
-                     kernel, suffix);
+    n = snprintf(d->mangled[role], sizeof(d->mangled[role]), "%s", d->args.shape[role].entry);
     if (n < 0 || (size_t)n >= sizeof(d->mangled[role]))
         return lab_err_set(err, LAB_EINVAL, "kernel name '%s' is too long", kernel);
     img.data = d->image[role].buf;
@@ -400,23 +422,52 @@ load_role(lab_driver *d, lab_role role, const char *suffix, lab_err *err)
     return 0;
 }
 
+/* The CUDA driver library as the probe saw it:
+ *   "driver": {"found": bool, "version": 13000, "library": "/usr/lib/.../libcuda.so.1"}
+ * (the library's error when it is not found), also when no device opens, so that
+ * `cudalab doctor` can compare the driver with the toolkit. */
+static void
+report_driver_library(cJSON *report)
+{
+    cJSON *o = cJSON_AddObjectToObject(report, "driver");
+    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    struct link_map *map = NULL;
+    int (*get_version)(int *);
+    int version = 0;
+
+    if (!o)
+        return;
+    cJSON_AddBoolToObject(o, "found", lib != NULL);
+    if (!lib) {
+        cJSON_AddStringToObject(o, "library", dlerror());
+        return;
+    }
+    if (dlinfo(lib, RTLD_DI_LINKMAP, &map) == 0 && map && map->l_name)
+        cJSON_AddStringToObject(o, "library", map->l_name);
+    *(void **)&get_version = dlsym(lib, "cuDriverGetVersion");
+    if (get_version && get_version(&version) == 0)
+        cJSON_AddNumberToObject(o, "version", version);
+    dlclose(lib);
+}
+
 int
-lab_driver_start(lab_driver *d, int argc, char **argv, const char *family,
-                 const char *mangle_suffix)
+lab_driver_start(lab_driver *d, int argc, char **argv, const char *program)
 {
     lab_err err = LAB_ERR_INIT;
-    lab_buf kernels = LAB_BUF_INIT;
-    lab_image img;
     int rc;
 
     memset(d, 0, sizeof(*d));
+    d->program = program;
     for (int i = 0; i < LAB_ROLE_COUNT; i++)
         lab_buf_init(&d->image[i]);
-    if (parse_args(&d->args, argc, argv) < 0) {
+    d->args.probe = !strcmp(program, "device-probe");
+    if (parse_args(&d->args, program, argc, argv) < 0) {
         d->args.report_fd = -1;
         return -2;
     }
-    d->report = lab_report_new(family, d->args.backend);
+    d->report = lab_report_new(program, d->args.backend);
+    if (d->args.probe && !strcmp(d->args.backend, "cuda"))
+        report_driver_library(d->report);
     d->cases = cJSON_AddArrayToObject(d->report, "cases");
     d->timings = cJSON_AddArrayToObject(d->report, "timings");
     cJSON_AddNumberToObject(d->report, "seed", (double)d->args.seed);
@@ -439,7 +490,7 @@ lab_driver_start(lab_driver *d, int argc, char **argv, const char *family,
     if (d->args.probe)
         return 0;
     for (int role = 0; role < LAB_ROLE_COUNT; role++)
-        if ((rc = load_role(d, (lab_role)role, mangle_suffix, &err)) < 0)
+        if ((rc = load_role(d, (lab_role)role, &err)) < 0)
             return lab_driver_fail(d, (lab_role)role, "load", 0, &err);
     if (lab_driver_is_sim(d)) { /* no timers: correctness only, and the metrics */
         d->args.ntiming_sizes = 0;
@@ -447,19 +498,9 @@ lab_driver_start(lab_driver *d, int argc, char **argv, const char *family,
         cJSON_AddStringToObject(d->report, "timing", "skipped: the simulator has no clock");
         return 0;
     }
-    if ((rc = lab_buf_read_file(&kernels, d->args.lab_kernels, &err)) < 0)
-        goto lab_failed;
-    img.data = kernels.buf;
-    img.size = kernels.len + 1;
-    img.path = d->args.lab_kernels;
-    rc = d->ops->load(d->dev, &img, &d->lab_kernels, &err);
-    if (rc == 0)
-        rc = lab_timing_init(&d->timing, d->ops, d->dev, d->lab_kernels, (size_t)d->info.l2_bytes,
-                             d->info.total_mem, &err);
-    if (rc == 0)
+    if ((rc = lab_timing_init(&d->timing, d->ops, d->dev, &d->info, d->args.lab_kernels, &err)) ==
+        0)
         rc = lab_timing_copy_gbps(&d->timing, &d->copy_gbps, &err);
-lab_failed:
-    lab_buf_release(&kernels);
     if (rc < 0) {
         lab_err_wrap(&err, "the lab's own kernels");
         return lab_driver_fail(d, LAB_ROLE_REFERENCE, "setup", 0, &err);
@@ -541,6 +582,8 @@ lab_driver_push_case(lab_driver *d, lab_role role, cJSON *c)
             cJSON_AddStringToObject(c, "check", lab_sim_check_name(r->first.kind));
         }
     }
+    if (!cJSON_IsTrue(cJSON_GetObjectItem(c, "correct")))
+        d->wrong = true;
     cJSON_AddItemToArray(d->cases, c);
 }
 
@@ -549,7 +592,7 @@ lab_driver_check_shapes(lab_driver *d, lab_driver_role_fn check, void *ctx, lab_
 {
     for (size_t b = 0; b < d->args.nblocks && !d->failed; b++)
         for (int r = 0; r < LAB_ROLE_COUNT && !d->failed; r++)
-            if (lab_driver_is_gpu_role(d, (lab_role)r))
+            if (lab_driver_runs_role(d, (lab_role)r))
                 check(ctx, (lab_role)r, d->args.blocks[b], err);
 }
 
@@ -598,6 +641,34 @@ lab_driver_run_poisoned(lab_driver *d, lab_role role, unsigned long n, lab_dim3 
     return 0;
 }
 
+/* The report's error stage for each outcome of a host call (lab/grade/policy.c maps it). */
+static const char *const host_stage[LAB_HOST_STATUS_COUNT] = {
+    [LAB_HOST_OK] = "run",
+    [LAB_HOST_NO_FUNCTION] = "load",
+    [LAB_HOST_CRASHED] = "run",
+    [LAB_HOST_TIMEOUT] = "timeout",
+};
+
+int
+lab_driver_call_host(lab_driver *d, lab_role role, unsigned long size,
+                     void (*run)(void *function, void *shared), void *shared, double timeout_s,
+                     lab_err *err)
+{
+    const char *symbols[] = { d->args.shape[role].entry, d->args.kernel[role] };
+    lab_host_call call = { d->args.module[role], symbols, 2, run, shared, timeout_s };
+    lab_host_outcome out;
+
+    if (lab_host_run(&call, &out, err) < 0)
+        return lab_driver_fail(d, role, "run", size, err);
+    if (out.status == LAB_HOST_OK)
+        return 0;
+    if (out.status == LAB_HOST_NO_FUNCTION)
+        lab_err_set(err, LAB_ENOENT, "the file %s", out.detail);
+    else
+        lab_err_set(err, LAB_EDEVICE, "%s %s", d->args.kernel[role], out.detail);
+    return lab_driver_fail(d, role, host_stage[out.status], size, err);
+}
+
 int
 lab_driver_add_case(lab_driver *d, unsigned long size, lab_role role, unsigned long grid,
                     double expected, double got, size_t bad, long first_bad, const char *detail,
@@ -635,6 +706,7 @@ lab_driver_finish(lab_driver *d)
         status = 2;
     }
     cJSON_Delete(d->report);
+    lab_arena_release(&d->size_memory);
     lab_timing_release(&d->timing);
     if (d->dev)
         d->ops->close(d->dev);

@@ -1,30 +1,36 @@
 /*
- * driver.h - what every exercise driver shares: its command line, the
- * device, the three roles' modules, the report, and how a failure is told.
+ * driver.h - the grading driver: its command line, the device, the three
+ * roles' modules, the report, and how a failure is told.
  *
- * A driver is one C program per kernel signature family (lab/drivers/).  The
- * lab runs it as
- *   DRIVER --backend cuda|sim --report-fd 3 --lab-kernels lab-kernels.ptx
- *          --student S.cubin --baseline B.cubin|cpu --reference R.cubin --kernel NAME
- *          --baseline-kernel NAME --sizes 1,1000 --timing-sizes 1000 --block 512|40x2,8x4x2
- * --unroll 1
- *          [--output partials|total] [--grid-per-sm K] [--entry MANGLED]
+ * One driver program (libexec/cudalab/cudalab-driver, lab/harness/main.c)
+ * serves every kernel-signature family.  The lab runs it as
+ *   cudalab-driver FAMILY --backend cuda|sim|host --report-fd 3 --lab-kernels lab-kernels.ptx
+ *          --student S.cubin --baseline B.cubin|cpu --reference R.cubin
+ *          --kernel NAME --entry MANGLED [--baseline-kernel NAME --baseline-entry MANGLED]
+ *          --sizes 1,1000 [--timing-sizes 1000] --block 512|40x2,8x4x2 [--unroll 1]
+ *          [--output partials|total] [--grid-per-sm K]
  *          [--baseline-block N] [--baseline-unroll N] [--baseline-output partials|total]
- *          [--baseline-grid-per-sm K] [--baseline-entry MANGLED]
+ *          [--baseline-grid-per-sm K]
  *          [--seed N] [--min-samples 300] [--time-cap 4] [--choose-block] [--probe]
- * The student and the reference share one launch shape (block, unroll,
- * output, grid per SM); the baseline, the step before, has its own, which
- * defaults to theirs.  With --backend host the driver opens no device: the
- * modules are shared objects of host code (lab/harness/host.h).
- * and reads one JSON object (lab/harness/report.h) from fd 3.  Usage errors print
- * to stderr and exit 2 with no report; everything else ends in a report and
- * exit 0, whatever the student's kernel did.
+ * and reads one JSON object (lab/harness/report.h) from fd 3
+ * (docs/design/runner-protocol.md).  The student and the reference share one
+ * launch shape (block, unroll, output, grid per SM, entry); the baseline, the
+ * step before, has its own, which defaults to theirs.  Entries are the
+ * kernels' mangled names, which the lab computes from the family registry
+ * (lab/catalog/families.def): no driver spells a signature.  With --backend
+ * host the driver opens no device: the modules are shared objects of host
+ * code (lab/harness/host.h).  Usage errors print to stderr and exit 2 with no
+ * report; everything else ends in a report and exit 0, whatever the
+ * student's kernel did.
  *
- * Call order in a driver's main():
- *   if (lab_driver_start(&d, argc, argv, "reduce-int", "PiS_j") == 0)
- *       ... family work: lab_driver_launch, checks, and at each timing size
- *           lab_driver_time_size (or lab_timing_run) ...
- *   return lab_driver_finish(&d);
+ * A family (lab/drivers/FAMILY.c) supplies a lab_family_driver: its problem at
+ * one size (inputs, expected values), the check of one role at one block
+ * shape, the timed launch and the bytes it moves.  The harness's one main
+ * runs the sizes: for each, setup -> check every role at every shape (the
+ * student first: a fault kills the context) -> at a timing size, when every
+ * case so far was right, time the roles interleaved (lab/harness/timing.h)
+ * or, for a choice exercise, sweep the shapes (lab/harness/choose.h) ->
+ * release.
  */
 #ifndef LAB_HARNESS_DRIVER_H
 #define LAB_HARNESS_DRIVER_H
@@ -35,6 +41,9 @@
 #include <cJSON.h>
 
 #include "lab/harness/dev.h"
+#include "lab/harness/host.h"
+#include "lab/harness/rng.h"
+#include "lab/util/arena.h"
 #include "lab/harness/timing.h"
 #include "lab/util/buf.h"
 
@@ -80,6 +89,7 @@ typedef struct lab_driver_args {
 } lab_driver_args;
 
 typedef struct lab_driver {
+    const char *program; /* "reduce-int": the report's family */
     lab_driver_args args;
     const lab_dev_ops *ops;
     lab_dev *dev;
@@ -91,20 +101,28 @@ typedef struct lab_driver {
     lab_buf image[LAB_ROLE_COUNT];
     lab_module *module[LAB_ROLE_COUNT]; /* NULL for a cpu role */
     char mangled[LAB_ROLE_COUNT][256];
-    lab_module *lab_kernels;
+    lab_module *family_module; /* one a family's begin hook loaded for its sizes, or NULL */
     lab_timing timing;
     double copy_gbps;
-    bool failed;        /* status is no longer "ok" */
-    bool student_wrong; /* a student case was wrong: timing it would grade nothing */
+    lab_arena size_memory; /* host memory of the size being run (lab_driver_alloc) */
+    bool failed;           /* status is no longer "ok" */
+    bool wrong;            /* a case was wrong: timing would grade nothing */
 } lab_driver;
 
-/* Parses, opens the device, loads the modules; 0 to go on, <0 when the report
- * already says why not (no_gpu, error) or on a usage error (exit 2). */
 /* "40x2,8x4x2,512" into shapes (each 1..1024 threads); 0, or -1 when it is not such a list. */
 int lab_driver_parse_shapes(const char *s, lab_dim3 *v, size_t max, size_t *n);
 
-int lab_driver_start(lab_driver *d, int argc, char **argv, const char *family,
-                     const char *mangle_suffix);
+/* Parses, opens the device, loads the modules; 0 to go on, <0 when the report
+ * already says why not (no_gpu, error) or on a usage error (exit 2).  program names the
+ * report's family ("device-probe" only probes). */
+int lab_driver_start(lab_driver *d, int argc, char **argv, const char *program);
+/* n elements of size bytes of host memory for the size being run, uninitialised; freed by the
+ * harness when the size is done.  NULL with err set (LAB_ENOMEM) when there is none. */
+void *lab_driver_alloc(lab_driver *d, size_t n, size_t size, lab_err *err);
+/* Does role run at all: a GPU role whose module loaded, or on host backends a role with a
+ * shared object (not "cpu"). */
+bool lab_driver_runs_role(const lab_driver *d, lab_role role);
+/* A GPU role: its module is loaded on the device (the baseline may be the CPU's). */
 bool lab_driver_is_gpu_role(const lab_driver *d, lab_role role);
 /* Running on the simulator: no timing (ntiming_sizes is 0), metrics and checks instead. */
 bool lab_driver_is_sim(const lab_driver *d);
@@ -162,5 +180,50 @@ int lab_driver_add_case(lab_driver *d, unsigned long size, lab_role role, unsign
                         lab_err *err);
 /* Emits the report, closes the device; the process exit status. */
 int lab_driver_finish(lab_driver *d);
+
+/* A host-code role's function (--backend host): run(function, shared) in a child process
+ * (lab/harness/host.h) on the role's shared object, found by its entry, then by its plain
+ * name (extern "C").  0 when it returned; <0 when the report already says what went wrong
+ * (the object has no such function: stage "load"; it crashed: "run"; it ran out of time:
+ * "timeout") at size. */
+int lab_driver_call_host(lab_driver *d, lab_role role, unsigned long size,
+                         void (*run)(void *function, void *shared), void *shared, double timeout_s,
+                         lab_err *err);
+
+/* One size of a family's run. */
+typedef struct lab_size {
+    unsigned long n; /* the exercise's size: elements, a matrix's side, blocks, bytes */
+    lab_rng *rng;    /* the inputs' generator, seeded once for the whole run */
+    double bytes;    /* set by setup: what one correct run moves, for GB/s */
+} lab_size;
+
+/* What a family's driver supplies (lab/drivers/FAMILY.c); the harness runs the rest. */
+typedef struct lab_family_driver {
+    size_t problem_size; /* of the family's problem, which the harness zeroes per size */
+    /* Once, before the first size (may be NULL); <0 ends the run ("setup" unless it failed
+     * the report itself). */
+    int (*begin)(lab_driver *d, lab_err *err);
+    /* The problem at size->n: inputs drawn from size->rng, expected values (host memory from
+     * lab_driver_alloc), device buffers; size->bytes for a timed family. */
+    int (*setup)(lab_driver *d, void *problem, lab_size *size, lab_err *err);
+    /* One role at one block shape: poison, launch, compare, lab_driver_add_case. */
+    lab_driver_role_fn check;
+    /* The timed launch (NULL: the family is graded on correctness only). */
+    lab_driver_role_fn launch;
+    /* The family's own timing at a timing size instead of launch (may be NULL). */
+    int (*time)(lab_driver *d, void *problem, lab_err *err);
+} lab_family_driver;
+
+/* The family drivers by name (lab/drivers/families.c, one per row of families.def). */
+typedef struct lab_family_program {
+    const char *name;
+    const lab_family_driver *driver;
+} lab_family_program;
+
+extern const lab_family_program lab_family_programs[];
+extern const size_t lab_family_program_count;
+
+/* The whole run of family f's driver: start, every size, finish; the exit status. */
+int lab_driver_main(const lab_family_driver *f, const char *program, int argc, char **argv);
 
 #endif

@@ -19,17 +19,19 @@
 #define CHECK_EVERY 10 /* rounds between looks at the stop rule */
 
 int
-lab_timing_init(lab_timing *t, const lab_dev_ops *ops, lab_dev *dev, lab_module *lab_kernels,
-                size_t l2_bytes, size_t total_mem, lab_err *err)
+lab_timing_init(lab_timing *t, const lab_dev_ops *ops, lab_dev *dev, const lab_dev_info *info,
+                const char *lab_kernels_path, lab_err *err)
 {
-    size_t bytes = l2_bytes * 5;
+    const size_t total_mem = info->total_mem;
+    size_t bytes = (size_t)info->l2_bytes * 5;
     void *zeros = NULL;
     int rc;
 
     memset(t, 0, sizeof(*t));
     t->ops = ops;
     t->dev = dev;
-    t->kernels = lab_kernels;
+    if ((rc = lab_dev_load_file(ops, dev, lab_kernels_path, &t->kernels, err)) < 0)
+        return rc;
     if (bytes < FLUSH_MIN)
         bytes = FLUSH_MIN;
     if (bytes > FLUSH_MAX)

@@ -4,8 +4,9 @@
  * interleaved in one process (DESIGN.md "Timing", DRIVER-API-NOTES.md §4).
  *
  * Call order:
- *   lab_timing_init(&t, ops, dev, lab_kernels_module, &err)   allocates the flush buffer
- *   lab_timing_copy_gbps(&t, &gbps, &err)                     the D2D copy yardstick
+ *   lab_timing_init(&t, ops, dev, &info, lab_kernels_path, &err)   loads the lab's kernels,
+ *                                                                  allocates the flush buffer
+ *   lab_timing_copy_gbps(&t, &gbps, &err)                          the D2D copy yardstick
  *   lab_timing_run(&t, kernels, n, &opts, results, &err)      per size
  *   lab_timing_release(&t)
  */
@@ -55,8 +56,9 @@ typedef struct lab_timing {
     lab_dptr sink;
 } lab_timing;
 
-int lab_timing_init(lab_timing *t, const lab_dev_ops *ops, lab_dev *dev, lab_module *lab_kernels,
-                    size_t l2_bytes, size_t total_mem, lab_err *err);
+/* Loads lab-kernels.ptx from lab_kernels_path and sizes the flush buffer from info's L2. */
+int lab_timing_init(lab_timing *t, const lab_dev_ops *ops, lab_dev *dev, const lab_dev_info *info,
+                    const char *lab_kernels_path, lab_err *err);
 /* Read the flush buffer once (stream-ordered, asynchronous). */
 int lab_timing_flush(lab_timing *t, lab_err *err);
 /* Bytes read + written per second of a large device-to-device copy, in GB/s. */

@@ -4,15 +4,19 @@
  * lab_demo_run_chapter: find the chapter and its demo -> probe the GPU for
  * the build target -> compile each exercise's reference solution through the
  * toolchain cache (one that does not compile is left out and named in
- * r->steps) -> run the driver with a report pipe -> lab_demo_parse.
+ * r->steps) -> run the driver with a report pipe -> on the GPU, run Nsight
+ * Compute on the driver's --ncu-child for each section that asks for it and
+ * fill its cells (the driver itself never runs a tool) -> lab_demo_parse.
  * lab_demo_parse checks the shape strictly (a chart naming a column that is
  * not there, a row of the wrong length): the renderers then trust it.
  */
 #include "lab/instruments/demo.h"
 #include "lab/grade/compile.h"
+#include "lab/instruments/ncu.h"
 #include "lab/grade/runner.h"
 
 #include <cJSON.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -277,6 +281,142 @@ find_chapter(const lab_catalog *cat, const char *id)
     return NULL;
 }
 
+#define NCU_TIMEOUT_S 300
+
+/* An ncu section's cells: row i from launch i of ncu's table, or every status cell saying why
+ * there are none ("" when measured). */
+static void
+fill_section(cJSON *section, const lab_ncu_table *t, const char *why)
+{
+    cJSON *ncu = cJSON_GetObjectItem(section, "ncu"), *row;
+    cJSON *metrics = cJSON_GetObjectItem(ncu, "metrics"),
+          *columns = cJSON_GetObjectItem(ncu, "columns");
+    int status = (int)cJSON_GetNumberValue(cJSON_GetObjectItem(ncu, "status")), i = 0;
+
+    cJSON_ArrayForEach(row, cJSON_GetObjectItem(section, "rows"))
+    {
+        for (int m = 0; !*why && m < cJSON_GetArraySize(metrics); m++) {
+            int col = lab_ncu_column(t, cJSON_GetStringValue(cJSON_GetArrayItem(metrics, m)));
+            int at = (int)cJSON_GetNumberValue(cJSON_GetArrayItem(columns, m));
+            if (col >= 0 && (size_t)i < t->nlaunches && !isnan(t->launches[i].values[col]) &&
+                at >= 0 && at < cJSON_GetArraySize(row))
+                cJSON_ReplaceItemInArray(row, at, cJSON_CreateNumber(t->launches[i].values[col]));
+        }
+        if (status >= 0 && status < cJSON_GetArraySize(row))
+            cJSON_ReplaceItemInArray(row, status, cJSON_CreateString(*why ? why : "measured"));
+        i++;
+    }
+}
+
+/* Runs ncu on the demo program's --ncu-child for one section; why says what went wrong
+ * (empty when there are figures). */
+static int
+run_ncu(lab *l, const char *program, cJSON *ncu, const volatile sig_atomic_t *cancel,
+        lab_ncu_table *t, char *why, size_t why_size, lab_err *err)
+{
+    cJSON *metrics = cJSON_GetObjectItem(ncu, "metrics"), *m;
+    const char *kernels = cJSON_GetStringValue(cJSON_GetObjectItem(ncu, "kernels"));
+    const lab_toolchain *tc;
+    lab_buf list = LAB_BUF_INIT;
+    lab_err not_found = LAB_ERR_INIT;
+    char *path = NULL, how[128];
+    size_t found = 0;
+    lab_proc p;
+    int rc;
+
+    lab_proc_init(&p);
+    if ((rc = lab_toolchain_of(l, &tc, err)) < 0)
+        goto out;
+    if (lab_toolchain_find_tool(tc, "ncu", "CUDALAB_NCU", NULL, &path, &not_found) < 0) {
+        snprintf(why, why_size, "ncu not found");
+        goto out;
+    }
+    cJSON_ArrayForEach(m, metrics)
+    {
+        lab_buf_printf(&list, "%s%s", list.len ? "," : "", cJSON_GetStringValue(m));
+    }
+    p.timeout_s = NCU_TIMEOUT_S;
+    p.output_cap = 4 << 20;
+    p.cancel = cancel;
+    lab_strvec_pushl(&p.argv, path, "--csv", "--page", "raw", "--metrics", list.buf, NULL);
+    lab_strvec_pushf(&p.argv, "--kernel-name=regex:%s", kernels ? kernels : ".");
+    lab_strvec_pushf(&p.argv, "%s/" LAB_RUNNER_PROGRAM, lab_libexecdir(l));
+    lab_strvec_pushl(&p.argv, program, "--ncu-child", "--backend=cuda", NULL);
+    lab_strvec_pushf(&p.argv, "--lab-kernels=%s/lab-kernels.ptx", lab_libexecdir(l));
+    if ((rc = lab_proc_run(&p, &not_found)) < 0) {
+        rc = 0;
+        snprintf(why, why_size, "ncu: %.200s", not_found.msg);
+        goto out;
+    }
+    if (p.cancelled) {
+        rc = lab_err_set(err, LAB_ECANCEL, "cancelled");
+        goto out;
+    }
+    if (lab_ncu_no_permission(p.out.buf) || lab_ncu_no_permission(p.errout.buf)) {
+        snprintf(why, why_size, "ncu may not read the GPU's counters here (ERR_NVGPUCTRPERM)");
+        goto out;
+    }
+    if (lab_ncu_parse(p.out.buf, t, &not_found) < 0) {
+        snprintf(why, why_size, "ncu %s, no metrics: %.120s",
+                 lab_proc_describe(&p, how, sizeof(how)), p.errout.len ? p.errout.buf : p.out.buf);
+        goto out;
+    }
+    for (size_t i = 0; i < t->nlaunches; i++)
+        for (size_t c = 0; c < t->nmetrics; c++)
+            found += !isnan(t->launches[i].values[c]);
+    if (!found)
+        snprintf(why, why_size, "ncu printed no metric values");
+out:
+    for (char *c = why; *c; c++)
+        if (*c == '\n' || *c == '\r')
+            *c = ' ';
+    free(path);
+    lab_buf_release(&list);
+    lab_proc_release(&p);
+    return rc;
+}
+
+/* The report's ncu sections filled by Nsight Compute (a GPU demo only); json is rewritten when
+ * there were any.  A cancel is an error; anything else ncu does is a section's status. */
+static int
+fill_ncu(lab *l, const char *program, const volatile sig_atomic_t *cancel, lab_buf *json,
+         lab_err *err)
+{
+    cJSON *root = cJSON_ParseWithLength(json->buf, json->len), *s;
+    bool filled = false;
+    char *text;
+    int rc = 0;
+
+    if (!root || !cJSON_IsString(cJSON_GetObjectItem(root, "backend")) ||
+        strcmp(cJSON_GetObjectItem(root, "backend")->valuestring, "cuda") ||
+        !cJSON_IsString(cJSON_GetObjectItem(root, "status")) ||
+        strcmp(cJSON_GetObjectItem(root, "status")->valuestring, "ok"))
+        goto out;
+    cJSON_ArrayForEach(s, cJSON_GetObjectItem(root, "sections"))
+    {
+        cJSON *ncu = cJSON_GetObjectItem(s, "ncu");
+        lab_ncu_table t = LAB_NCU_TABLE_INIT;
+        char why[256] = "";
+        if (!cJSON_IsObject(ncu))
+            continue;
+        rc = run_ncu(l, program, ncu, cancel, &t, why, sizeof(why), err);
+        if (rc == 0)
+            fill_section(s, &t, why);
+        lab_ncu_table_release(&t);
+        if (rc < 0)
+            goto out;
+        filled = true;
+    }
+    if (filled && (text = cJSON_Print(root))) {
+        lab_buf_reset(json);
+        lab_buf_adds(json, text);
+        free(text);
+    }
+out:
+    cJSON_Delete(root);
+    return rc;
+}
+
 /* One --step per exercise whose solution compiles; a cancel is an error, a broken solution not. */
 static int
 add_steps(lab *l, const lab_chapter *ch, const char *arch, const volatile sig_atomic_t *cancel,
@@ -300,8 +440,8 @@ add_steps(lab *l, const lab_chapter *ch, const char *arch, const volatile sig_at
                 lab_buf_adds(&step, ",output=total");
             if (ex->grid_per_sm)
                 lab_buf_printf(&step, ",grid_per_sm=%u", ex->grid_per_sm);
-            if (ex->entry)
-                lab_buf_printf(&step, ",entry=%s", ex->entry);
+            lab_buf_adds(&step, ",entry=");
+            lab_runner_entry(ex, &step, &why); /* the catalog checked the family */
             lab_strvec_push(args, step.buf);
             lab_buf_release(&step);
         } else if (rc == LAB_ECANCEL) {
@@ -360,7 +500,8 @@ lab_demo_run_chapter(lab *l, const char *chapter, const volatile sig_atomic_t *c
                          lab_proc_describe(&p, how, sizeof(how)));
         goto out;
     }
-    if ((rc = lab_demo_parse(p.report.buf, p.report.len, &r->report, err)) < 0)
+    if ((rc = fill_ncu(l, ch->demo, cancel, &r->json, err)) < 0 ||
+        (rc = lab_demo_parse(r->json.buf, r->json.len, &r->report, err)) < 0)
         goto out;
     r->has_report = true;
 out:

@@ -13,13 +13,16 @@
  *   sections  [{title, text (optional paragraph),
  *               columns: [{name, unit}], rows: [[cell, ...]] (cells: string, number or null),
  *               chart (optional): {type: "bars", label: COL, value: COL}
- *                               | {type: "heatmap", x: COL, y: COL, value: COL}}]
+ *                               | {type: "heatmap", x: COL, y: COL, value: COL},
+ *               ncu (optional): {kernels: REGEX, metrics: [NAME], columns: [COL], status: COL}:
+ *                   the lab runs Nsight Compute on the driver's --ncu-child and puts metric m
+ *                   of launch i into row i's columns[m], "measured" or why not into status}]
  *   notes     ["one line each"]
  * Unknown fields are ignored; a report whose version is newer is refused.
  *
  * The driver runs as
- *   DRIVER --backend cuda|sim --report-fd 3 --lab-kernels PATH
- *          [--step ID,KERNEL,FAMILY,BLOCK,UNROLL,MODULE_PATH]...
+ *   cudalab-driver demo-CHAPTER --backend cuda|sim --report-fd 3 --lab-kernels PATH
+ *          [--step ID,KERNEL,FAMILY,BLOCK,UNROLL,MODULE_PATH,entry=MANGLED[,...]]...
  * one --step for every exercise of the chapter, in order, whose reference
  * solution compiles (BLOCK is the first block shape, "512" or "40x2").
  *

@@ -6,6 +6,7 @@
  * is decided from the checks' states at the end.
  */
 #include "lab/instruments/doctor.h"
+#include "lab/catalog/family.h"
 #include "lab/grade/runner.h"
 #include "lab/platform/proc.h"
 #include "lab/build/toolchain.h"
@@ -113,7 +114,7 @@ file_present(lab_check *c, const char *dir, const char *name, int mode)
     return ok;
 }
 
-/* The probe, the lab's PTX and the driver of every exercise's family. */
+/* The driver program, the lab's PTX, and a driver for every exercise's family. */
 static void
 check_drivers(doctor_ctx *x, lab_check *c)
 {
@@ -129,12 +130,19 @@ check_drivers(doctor_ctx *x, lab_check *c)
     cat = lab_catalog_of(x->l);
     dir = lab_libexecdir(x->l);
     FOUND(c, "%s", dir);
-    if (!file_present(c, dir, "device-probe", X_OK) ||
+    if (!file_present(c, dir, LAB_RUNNER_PROGRAM, X_OK) ||
         !file_present(c, dir, "lab-kernels.ptx", R_OK))
         return;
-    for (size_t i = 0; i < lab_catalog_exercise_count(cat); i++)
-        if (!file_present(c, dir, lab_catalog_exercise(cat, i)->family, X_OK))
+    for (size_t i = 0; i < lab_catalog_exercise_count(cat); i++) {
+        const lab_exercise *ex = lab_catalog_exercise(cat, i);
+        if (!lab_family_find(ex->family)) {
+            c->state = LAB_CHECK_FAIL;
+            FOUND(c, ": %s names the family '%s', which the lab has no driver for", ex->id,
+                  ex->family);
+            FIX(c, "fix its manifest's family (%s)", ex->manifest);
             return;
+        }
+    }
 }
 
 static void
@@ -179,7 +187,7 @@ check_driver(doctor_ctx *x, lab_check *c)
     if (!x->gpu_probed) {
         c->state = LAB_CHECK_FAIL;
         FOUND(c, "the device probe did not run: %s", x->l ? x->probe_error : x->open_error);
-        FIX(c, "reinstall cudalab: its device-probe driver is broken");
+        FIX(c, "reinstall cudalab: its driver program's device probe is broken");
         return;
     }
     if (!g->driver_found) {
@@ -276,7 +284,7 @@ check_sim(doctor_ctx *x, lab_check *c)
     if (lab_runner_probe(x->l, "sim", &sim, &err) < 0) {
         c->state = LAB_CHECK_FAIL;
         FOUND(c, "the simulator probe did not run: %s", err.msg);
-        FIX(c, "reinstall cudalab: its device-probe driver is broken");
+        FIX(c, "reinstall cudalab: its driver program's device probe is broken");
         return;
     }
     if (sim.present) {

@@ -5,10 +5,10 @@
  * one line.  Call order: lab_doctor_init, lab_doctor_run, read, lab_doctor_release.  Checks: the
  * catalog loads; the progress store opens and passes SQLite's quick_check; the lab's drivers are
  * installed; nvcc is found (and its version); the NVIDIA driver library and its CUDA version
- * against the toolkit's; a GPU is visible (through the device-probe driver: the lab never loads
- * libcuda itself); the simulator is available (a capability the drivers report; today's builds have
- * none); Nsight Compute and whether its counters are permitted; compute-sanitizer; bubblewrap can
- * make a sandbox.
+ * against the toolkit's; a GPU is visible (through the driver program's device-probe: the lab never
+ * loads libcuda itself); the simulator is available (a capability the drivers report; today's
+ * builds have none); Nsight Compute and whether its counters are permitted; compute-sanitizer;
+ * bubblewrap can make a sandbox.
  *
  * The outcome, lab_doctor.can: LAB_CAN_GPU when the lab can grade on the
  * GPU, LAB_CAN_SIM when only on the simulator, LAB_CAN_NOTHING otherwise.

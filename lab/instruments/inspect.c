@@ -72,7 +72,8 @@ out:
     return rc;
 }
 
-/* The entry whose mangled name holds "<len><kernel>" (_Z20reduceNeighboredLessPiS_j). */
+/* The entry whose mangled name holds "<len><kernel>" (_Z20reduceNeighboredLess, then the
+ * parameters). */
 static const lab_funcres *
 find_kernel(const lab_resusage *r, const char *kernel)
 {

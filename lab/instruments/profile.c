@@ -60,7 +60,8 @@ profile_argv(lab *l, const lab_exercise *ex, const char *file, const char *backe
     if ((rc = lab_compile_solution(l, ex, arch, NULL, &reference, err)) < 0 ||
         (base_ex && (rc = lab_compile_solution(l, base_ex, arch, NULL, &baseline, err)) < 0))
         goto out;
-    lab_strvec_pushf(argv, "%s/%s", lab_libexecdir(l), ex->family);
+    lab_strvec_pushf(argv, "%s/" LAB_RUNNER_PROGRAM, lab_libexecdir(l));
+    lab_strvec_push(argv, ex->family);
     lab_strvec_pushf(argv, "--report-fd=%d", LAB_RUNNER_REPORT_FD);
     lab_strvec_pushf(argv, "--backend=%s", backend);
     sim = !strcmp(backend, "sim"); /* the simulator runs PTX, the GPU the cubin */

@@ -6,7 +6,7 @@
  *
  *   ncu --clock-control none --csv --page raw --print-kernel-base function
  *       --log-file DIR/ncu.csv --metrics M1,M2,... -k regex:^(K|B)$ --launch-count N
- *       DRIVER --report-fd=3 ... (lab_profile_argv: one size, a short timing run)
+ *       cudalab-driver FAMILY --report-fd=3 ... (one size, a short timing run)
  *
  * The driver checks the student's kernel, then the previous step's, then the
  * reference (same name as the student's), each launched once, before any timed

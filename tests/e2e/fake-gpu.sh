@@ -1,12 +1,12 @@
 # tests/e2e/fake-gpu.sh - a pretend GPU for e2e tests, sourced after lib.sh:
-# a libexec dir whose device-probe replays the H100 probe recorded in
-# tests/fixtures/reports and whose reduce-int is a script the test writes
-# (fake_driver BODY).  The dir's name carries $E2E_MARK, so every fake
-# driver's command line does.  Students' files are still really compiled.
+# a libexec dir (fake_programs) whose device-probe replays the H100 probe
+# recorded in tests/fixtures/reports and whose reduce-int is a script the test
+# writes (fake_driver BODY); other programs are the real driver program's.
+# The dir's name carries $E2E_MARK, so every driver's command line does.
+# Students' files are still really compiled.
 
 fx=$T/libexec-$E2E_MARK
-mkdir -p "$fx"
-cp "$CUDALAB_LIBEXECDIR_TEST/lab-kernels.ptx" "$fx/"
+fake_programs "$fx"
 # the reports beside the drivers: a sandboxed driver sees the libexec dir, and
 # nothing under /tmp besides (the source tree may be there)
 cp -R "$FIXTURES/reports" "$fx/reports"

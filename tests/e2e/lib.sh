@@ -260,6 +260,30 @@ marked_sleep() {
     echo "$s"
 }
 
+# fake_programs DIR: DIR becomes a libexec folder whose driver program runs DIR/PROGRAM where a
+# test wrote one (a fake family driver, device-probe or demo, given the program's arguments
+# after its name), else the real driver program, copied into DIR so that its command line
+# carries DIR (and so $E2E_MARK where DIR does).
+fake_programs() {
+    local dir=$1
+    mkdir -p "$dir"
+    if [ ! -e "$dir/cudalab-driver.real" ]; then
+        cp "$CUDALAB_LIBEXECDIR_TEST/cudalab-driver" "$dir/cudalab-driver.real"
+    fi
+    [ -e "$dir/lab-kernels.ptx" ] || cp "$CUDALAB_LIBEXECDIR_TEST"/*.ptx "$dir/"
+    cat >"$dir/cudalab-driver" <<EOF
+#!/bin/sh
+# the driver program of a test ($E2E_MARK): DIR/PROGRAM where the test wrote one
+if [ -n "\${1:-}" ] && [ -x "$dir/\$1" ]; then
+    p=\$1
+    shift
+    exec "$dir/\$p" "\$@"
+fi
+exec "$dir/cudalab-driver.real" "\$@"
+EOF
+    chmod +x "$dir/cudalab-driver"
+}
+
 # --- the end -------------------------------------------------------------------
 
 e2e_finish() {

@@ -21,7 +21,7 @@ export CUDALAB_LIBEXECDIR_TEST=${CUDALAB_LIBEXECDIR_TEST:-$src/build/san/libexec
 export CUDALAB_KERNEL_RUN_TEST=${CUDALAB_KERNEL_RUN_TEST:-$src/build/san/tools/kernel-run}
 limit=${E2E_TEST_TIMEOUT:-120}
 
-for f in "$CUDALAB_TEST_BIN" "$CUDALAB_LIBEXECDIR_TEST/device-probe" \
+for f in "$CUDALAB_TEST_BIN" "$CUDALAB_LIBEXECDIR_TEST/cudalab-driver" \
     "$CUDALAB_LIBEXECDIR_TEST/lab-kernels.ptx" "$CUDALAB_DATADIR_TEST/exercises"; do
     if [ ! -e "$f" ]; then
         echo "e2e: $f is missing: build it first (make test-e2e builds everything)"

@@ -133,15 +133,15 @@ expect_eq "divergence/halfhalf-shared: against global half-by-half" "$(grep -- '
 
 # --- the real family drivers: argument checks, then no GPU ---
 for fam in warp-ids warp-active shuffle-int sum-matrix records-int table-map; do
-    drv=$CUDALAB_LIBEXECDIR_TEST/$fam
+    drv=$CUDALAB_LIBEXECDIR_TEST/cudalab-driver
     common=(--report-fd 3 --lab-kernels "$CUDALAB_LIBEXECDIR_TEST/lab-kernels.ptx" --student s.cubin
-        --baseline cpu --reference r.cubin --kernel k --sizes 1000)
+        --baseline cpu --reference r.cubin --kernel k --entry _Z1kv --sizes 1000)
     for bad in 256x8 0 40x2x2x2 32x 2048 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17; do
-        run "$drv" "${common[@]}" --block "$bad"
+        run "$drv" "$fam" "${common[@]}" --block "$bad"
         expect_status "$fam --block $bad: refused" 2
         expect_err "$fam --block $bad: says what a shape is" "--block needs up to 16 shapes X, XxY or XxYxZ of 1..1024 threads"
     done
-    run "$drv" "${common[@]}" --block 40x2,8x4x2 3>"$T/report-$fam.json"
+    run "$drv" "$fam" "${common[@]}" --block 40x2,8x4x2 3>"$T/report-$fam.json"
     expect_status "$fam without a GPU: a report" 0
     OUT=$(<"$T/report-$fam.json")
     expect_json "$fam without a GPU: status no_gpu, its family" \

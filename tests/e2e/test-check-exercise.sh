@@ -86,6 +86,21 @@ expect_err "new-exercise twice: says it exists" "exists already: nothing written
 CUDALAB_DATADIR=$d3 run cudalab new-exercise reduction/x --family no-such-family
 expect_status "new-exercise unknown family: refused" 2
 expect_err "new-exercise unknown family: says so" "unknown family 'no-such-family'"
+# every family of the registry: a template whose starter compiles and defines the kernel with
+# the family's parameters (whatever it computes: the verdict is never COMPILE_ERROR)
+families=$(sed -n 's/^LAB_FAMILY([a-z_]*, "\([a-z-]*\)".*/\1/p' "$E2E_SRC/lab/catalog/families.def")
+[ "$(wc -w <<<"$families")" -ge 11 ]
+check "new-exercise: the registry lists every family ($(wc -w <<<"$families"))" $?
+for fam in $families; do
+    CUDALAB_DATADIR=$d3 run cudalab new-exercise "scaffold/$fam" --family "$fam"
+    expect_status "new-exercise --family $fam: ok" 0
+    CUDALAB_DATADIR=$d3 run cudalab grade "scaffold/$fam" "$d3/exercises/scaffold/$fam/starter.cu" \
+        --no-record
+    expect_out_lacks "new-exercise --family $fam: the template compiles" "COMPILE_ERROR"
+    # its empty reference is wrong (a lab error), or it needs a GPU: either way the driver ran
+    ! grep -q "defines no\|refused its arguments" <<<"$OUT$ERR"
+    check "new-exercise --family $fam: the driver finds the template's function" $?
+done
 CUDALAB_DATADIR=$d3 run cudalab new-exercise 'Bad Name' --family reduce-int
 expect_status "new-exercise bad id: refused" 2
 CUDALAB_DATADIR=$d3 run cudalab new-exercise reduction/y --family reduce-int --like reduction/zz

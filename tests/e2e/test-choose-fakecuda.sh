@@ -11,7 +11,7 @@ set -u
 mkdir -p fake
 cc -shared -fPIC -O1 -o fake/libcuda.so.1 "$E2E_SRC/tests/fakecuda/fakecuda.c"
 check "the fake libcuda builds" $?
-drv=$CUDALAB_LIBEXECDIR_TEST/sum-matrix
+drv=$CUDALAB_LIBEXECDIR_TEST/cudalab-driver
 kernel=_Z16sumMatrixOnGPU2DPfS_S_ii
 shapes=32x32,128x2,64x4,128x4,256,16x16
 
@@ -20,10 +20,10 @@ drive() {
     echo "$kernel mode=matrix cost=100000 choose=$1" >student.mod
     echo "$kernel mode=matrix cost=100000 choose=128x2" >ref.mod
     shift
-    run env LD_LIBRARY_PATH="$T/fake" bash -c '"$@" 3>report.json' _ "$drv" --backend cuda \
+    run env LD_LIBRARY_PATH="$T/fake" bash -c '"$@" 3>report.json' _ "$drv" sum-matrix --backend cuda \
         --report-fd 3 --lab-kernels "$CUDALAB_LIBEXECDIR_TEST/lab-kernels.ptx" \
         --student student.mod --baseline cpu --reference ref.mod --kernel sumMatrixOnGPU2D \
-        --sizes 33,1000 --timing-sizes 1000 --block "$shapes" --seed 11 --min-samples 20 \
+        --entry "$kernel" --sizes 33,1000 --timing-sizes 1000 --block "$shapes" --seed 11 --min-samples 20 \
         --time-cap 2 --choose-block "$@"
     OUT=$(<report.json)
 }
@@ -51,10 +51,10 @@ expect_json "a choice outside the list: a wrong case naming the list, and no swe
              for c in j["cases"])'
 
 echo "$kernel mode=matrix cost=100000" >nochoice.mod
-run env LD_LIBRARY_PATH="$T/fake" bash -c '"$@" 3>report.json' _ "$drv" --backend cuda \
+run env LD_LIBRARY_PATH="$T/fake" bash -c '"$@" 3>report.json' _ "$drv" sum-matrix --backend cuda \
     --report-fd 3 --lab-kernels "$CUDALAB_LIBEXECDIR_TEST/lab-kernels.ptx" \
     --student nochoice.mod --baseline cpu --reference ref.mod --kernel sumMatrixOnGPU2D \
-    --sizes 33 --block "$shapes" --seed 11 --choose-block
+    --entry "$kernel" --sizes 33 --block "$shapes" --seed 11 --choose-block
 OUT=$(<report.json)
 expect_json "no chosenBlockX: the case says what to define" \
     'any("defines no __device__ unsigned int chosenBlockX" in c["detail"] for c in j["cases"])'

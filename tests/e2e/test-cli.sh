@@ -151,6 +151,7 @@ expect_status "list with a missing data dir" 2
 expect_err "missing data dir: names it" "$T/no-such-dir/exercises"
 CUDALAB_LIBEXECDIR=$T/no-such-dir run cudalab device
 expect_status "device with a missing libexec dir" 2
-expect_err "missing libexec dir: names the probe" "cannot run '$T/no-such-dir/device-probe'"
+expect_err "missing libexec dir: names the driver program" \
+    "cannot run '$T/no-such-dir/cudalab-driver'"
 
 e2e_finish

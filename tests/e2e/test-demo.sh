@@ -60,11 +60,11 @@ expect_json "demo divergence on the simulator: an error that says why" \
     'j["backend"] == "sim" and j["status"] == "error" and "no clock" in j["reason"]'
 
 # under ncu a demo driver only launches its kernels: no report fd needed, no report
-run "$CUDALAB_LIBEXECDIR_TEST/demo-divergence" --ncu-child --backend cuda \
+run "$CUDALAB_LIBEXECDIR_TEST/cudalab-driver" demo-divergence --ncu-child --backend cuda \
     --lab-kernels "$CUDALAB_LIBEXECDIR_TEST/lab-kernels.ptx"
 expect_status "demo driver --ncu-child without a GPU" 1
 expect_eq "demo driver --ncu-child: nothing on stderr" "$ERR" ""
-run "$CUDALAB_LIBEXECDIR_TEST/demo-divergence" --backend cuda \
+run "$CUDALAB_LIBEXECDIR_TEST/cudalab-driver" demo-divergence --backend cuda \
     --lab-kernels "$CUDALAB_LIBEXECDIR_TEST/lab-kernels.ptx"
 expect_status "demo driver without --report-fd" 2
 expect_err "demo driver without --report-fd: usage" "--report-fd and --lab-kernels are required"
@@ -111,9 +111,11 @@ expect_eq "the step: id, kernel, family, first block shape, unroll" \
     "$(cut -d, -f1-5 <<<"$step")" "--step=blockshape/sum-matrix-bounds,sumMatrixOnGPU2D,sum-matrix,32x32,1"
 expect_eq "the second step: the shape-choosing exercise" \
     "$(grep -- '--step=' "$T/driver-args" | sed -n 2p | cut -d, -f1-3)" "--step=blockshape/fastest-shape,sumMatrixOnGPU2D,sum-matrix"
-module=${step##*,}
+module=$(cut -d, -f6 <<<"$step")
 [ -s "$module" ] && [ "${module##*.}" = cubin ]
 check "the step's module is a compiled cubin ($module)" $?
+expect_eq "the step ends with the kernel's entry, from the family registry" \
+    "${step##*,}" "entry=_Z16sumMatrixOnGPU2DPfS_S_ii"
 
 run cudalab demo blockshape --save "$T/saved.json"
 expect_status "replayed demo --save" 0
@@ -131,6 +133,49 @@ check "--json prints the driver's report as sent" $?
 
 run script -qec "$CUDALAB_TEST_BIN demo blockshape" /dev/null
 expect_out "on a terminal the heat map is coloured" $'\033[48;5;21m'
+
+# --- Nsight Compute sections: the lab runs ncu on the driver and fills the cells ---
+# (the replayed report with its occupancy section turned into a request; a stand-in ncu prints
+# the CSV recorded on the H100, tests/fixtures/ncu)
+python3 - "$fixture" "$T/ncu-report.json" <<'EOF'
+import json, sys
+j = json.load(open(sys.argv[1]))
+s = j["sections"][1]
+s["ncu"] = {"kernels": "sumMatrix", "metrics": ["sm__warps_active.avg.pct_of_peak_sustained_active"],
+            "columns": [1], "status": -1}
+for r in s["rows"]:
+    r[1] = None
+json.dump(j, open(sys.argv[2], "w"))
+EOF
+fake_demo "cat '$T/ncu-report.json' >&3"
+printf '#!/bin/sh\nprintf "%%s\\n" "$@" >"%s"\ncat "%s"\n' "$T/ncu-args" \
+    "$FIXTURES/ncu/reduction-h100.csv" >"$T/fake-ncu"
+chmod +x "$T/fake-ncu"
+CUDALAB_NCU=$T/fake-ncu run cudalab demo blockshape --json
+expect_status "ncu section: the demo runs" 0
+want=$(python3 - "$FIXTURES/ncu/reduction-h100.csv" <<'EOF'
+import csv, sys
+rows = [r for r in csv.reader(l for l in open(sys.argv[1]) if not l.startswith("=="))]
+col = rows[0].index("sm__warps_active.avg.pct_of_peak_sustained_active")
+print([float(r[col].replace(",", "")) for r in rows[2:]])
+EOF
+)
+got=$(python3 -c 'import json,sys; j = json.loads(sys.argv[1]); print([r[1] for r in j["sections"][1]["rows"]][:int(sys.argv[2])])' \
+    "$OUT" "$(python3 -c 'import sys; print(len(eval(sys.argv[1])))' "$want")")
+expect_eq "ncu section: row i holds launch i's value" "$got" "$want"
+expect_cmd "ncu ran on the driver program's --ncu-child" grep -Fqx -- "--ncu-child" "$T/ncu-args"
+expect_cmd "ncu measured the section's kernels" grep -Fqx -- "--kernel-name=regex:sumMatrix" \
+    "$T/ncu-args"
+expect_cmd "ncu ran the demo program" grep -Fqx -- "demo-blockshape" "$T/ncu-args"
+python3 - "$T/ncu-report.json" <<'EOF'
+import json, sys
+j = json.load(open(sys.argv[1]))
+j["sections"][1]["ncu"]["status"] = 1
+json.dump(j, open(sys.argv[1], "w"))
+EOF
+CUDALAB_NCU=$T/no-such-ncu PATH=/usr/bin:/bin run cudalab demo blockshape --json
+expect_json "no ncu: every row says so" \
+    'all(r[1] == "ncu not found" for r in j["sections"][1]["rows"])'
 
 # --- drivers that misbehave ---
 fake_demo "echo 'demo: it broke' >&2; exit 3"

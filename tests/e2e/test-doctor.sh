@@ -69,13 +69,13 @@ expect_status "doctor without a catalog" 2
 expect_out_re "no catalog: FAIL naming the folder" "^FAIL  catalog +.*$T/nowhere/exercises"
 expect_out_re "no catalog: nvcc still checked" '^ok    nvcc '
 
-# --- an exercise's driver missing from the lab's drivers ---
+# --- the driver program missing from the lab's libexec folder ---
 mkdir -p "$T/partial"
 cp "$CUDALAB_LIBEXECDIR_TEST"/* "$T/partial/"
-rm "$T/partial/reduce-int"
+rm "$T/partial/cudalab-driver"
 CUDALAB_LIBEXECDIR=$T/partial run cudalab doctor
-expect_status "doctor without the reduce-int driver" 2
-expect_out_re "missing driver: FAIL naming it" "^FAIL  lab drivers +$T/partial: [a-z-]+ is missing\$"
+expect_status "doctor without the driver program" 2
+expect_out_re "missing driver: FAIL naming it" "^FAIL  lab drivers +$T/partial: cudalab-driver is missing\$"
 expect_out "missing driver: the fix" "fix: reinstall cudalab (make install)"
 
 # --- no nvcc ---
@@ -86,9 +86,7 @@ expect_out "no nvcc: the fix" "fix: install the CUDA toolkit"
 
 # --- a GPU: the probe report recorded on the H100 (driver for CUDA 13.0) ---
 fx=$T/libexec
-mkdir -p "$fx"
-cp "$CUDALAB_LIBEXECDIR_TEST"/* "$fx/"
-rm "$fx/device-probe"
+fake_programs "$fx"
 cat >"$fx/device-probe" <<EOF2
 #!/bin/sh
 case " \$* " in

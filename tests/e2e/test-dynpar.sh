@@ -90,17 +90,19 @@ expect_err "nvcc without -rdc=true rejects the device-side launch" \
     "kernel launch from __device__ or __global__ functions requires separate compilation mode"
 
 # --- the driver on its own: no GPU here, so a no_gpu report ---
-run bash -c '"$1" --backend cuda --report-fd 3 --lab-kernels "$2" --student "$3" --baseline cpu \
-    --reference "$3" --kernel nestedReduce --sizes 1,1000 --block 512 3>&1 >/dev/null' _ \
-    "$CUDALAB_LIBEXECDIR_TEST/reduce-nested" "$CUDALAB_LIBEXECDIR_TEST/lab-kernels.ptx" "$cubin"
+run bash -c '"$1" reduce-nested --backend cuda --report-fd 3 --lab-kernels "$2" --student "$3" \
+    --baseline cpu --reference "$3" --kernel nestedReduce --entry _Z12nestedReducePiS_j \
+    --sizes 1,1000 --block 512 3>&1 >/dev/null' _ \
+    "$CUDALAB_LIBEXECDIR_TEST/cudalab-driver" "$CUDALAB_LIBEXECDIR_TEST/lab-kernels.ptx" "$cubin"
 expect_status "the reduce-nested driver runs" 0
 expect_json "its report: family reduce-nested, status no_gpu" \
     'j["family"] == "reduce-nested" and j["status"] == "no_gpu"'
-run "$CUDALAB_LIBEXECDIR_TEST/reduce-nested" --backend cuda --block x
+run "$CUDALAB_LIBEXECDIR_TEST/cudalab-driver" reduce-nested --backend cuda --block x
 expect_status "the driver refuses bad arguments" 2
-run bash -c '"$1" --backend sim --report-fd 3 --lab-kernels "$2" --student "$3" --baseline cpu \
-    --reference "$3" --kernel nestedReduce --sizes 1,1000,65537 --block 512 3>&1 >/dev/null' _ \
-    "$CUDALAB_LIBEXECDIR_TEST/reduce-nested" "$CUDALAB_LIBEXECDIR_TEST/lab-kernels.ptx" "$ptx"
+run bash -c '"$1" reduce-nested --backend sim --report-fd 3 --lab-kernels "$2" --student "$3" \
+    --baseline cpu --reference "$3" --kernel nestedReduce --entry _Z12nestedReducePiS_j \
+    --sizes 1,1000,65537 --block 512 3>&1 >/dev/null' _ \
+    "$CUDALAB_LIBEXECDIR_TEST/cudalab-driver" "$CUDALAB_LIBEXECDIR_TEST/lab-kernels.ptx" "$ptx"
 expect_json "on the simulator: every case correct" \
     'j["status"] == "ok" and len(j["cases"]) == 6 and all(c["correct"] for c in j["cases"])'
 expect_json "on the simulator: the child grids are counted (9 per chain; n = 65537: the last block holds 1)" \
@@ -115,9 +117,10 @@ echo "_Z12nestedReducePiS_j mode=int-partials" >ref.mod
 nested() {
     echo "_Z12nestedReducePiS_j mode=$1" >student.mod
     run env LD_LIBRARY_PATH="$T/fake" "${@:3}" bash -c '"$@" 3>&1 >/dev/null' _ \
-        "$CUDALAB_LIBEXECDIR_TEST/reduce-nested" --backend cuda --report-fd 3 \
+        "$CUDALAB_LIBEXECDIR_TEST/cudalab-driver" reduce-nested --backend cuda --report-fd 3 \
         --lab-kernels "$CUDALAB_LIBEXECDIR_TEST/lab-kernels.ptx" --student student.mod \
-        --baseline cpu --reference ref.mod --kernel nestedReduce --sizes "$2" --block 512 --seed 5
+        --baseline cpu --reference ref.mod --kernel nestedReduce --entry _Z12nestedReducePiS_j \
+        --sizes "$2" --block 512 --seed 5
 }
 nested int-partials 1,2,3,7,1000,65537,4194304
 expect_json "correct sums: every case of student and reference correct" \

@@ -25,15 +25,15 @@ run cudalab show reduction/sum-two-level
 expect_out "show sum-two-level: the task text" "Kernel decomposition"
 
 # --- the real driver ---
-drv=$CUDALAB_LIBEXECDIR_TEST/reduce-float
-run "$drv" --report-fd 3 --sizes 1
+drv=$CUDALAB_LIBEXECDIR_TEST/cudalab-driver
+run "$drv" reduce-float --report-fd 3 --sizes 1
 expect_status "driver: missing arguments exit 2" 2
 expect_err "driver: says which are required" "--student, --baseline, --reference, --kernel"
-run "$drv" --report-fd 3 --block 2048
+run "$drv" reduce-float --report-fd 3 --block 2048
 expect_status "driver: block 2048 refused" 2
-run bash -c '"$0" --backend cuda --report-fd 3 --lab-kernels x.ptx --student s.cubin \
-    --baseline cpu --reference r.cubin --kernel sumAtomic --sizes 1,1000 --block 1024 3>report.json' \
-    "$drv"
+run bash -c '"$0" reduce-float --backend cuda --report-fd 3 --lab-kernels x.ptx --student s.cubin \
+    --baseline cpu --reference r.cubin --kernel sumAtomic --entry _Z9sumAtomicPKfPfj --sizes 1,1000 \
+    --block 1024 3>report.json' "$drv"
 expect_status "driver without a GPU: exit 0" 0
 OUT=$(<report.json)
 expect_json "driver without a GPU: a no_gpu report of the reduce-float family" \
@@ -42,8 +42,7 @@ expect_json "driver without a GPU: a no_gpu report of the reduce-float family" \
 
 # --- the lab and a fake driver ---
 fx=$T/libexec-$E2E_MARK
-mkdir -p "$fx"
-cp "$CUDALAB_LIBEXECDIR_TEST/lab-kernels.ptx" "$fx/"
+fake_programs "$fx"
 cp "$FIXTURES/reports/probe.json" probe.json
 printf '#!/bin/sh\ncat "%s" >&3\n' "$T/probe.json" >"$fx/device-probe"
 printf '#!/bin/sh\n# %s\nprintf "%%s\\n" "$@" >"%s"\ncat "%s" >&3\n' \

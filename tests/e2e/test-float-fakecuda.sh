@@ -10,7 +10,7 @@ set -u
 mkdir -p fake
 cc -shared -fPIC -O1 -o fake/libcuda.so.1 "$E2E_SRC/tests/fakecuda/fakecuda.c"
 check "the fake libcuda builds" $?
-drv=$CUDALAB_LIBEXECDIR_TEST/reduce-float
+drv=$CUDALAB_LIBEXECDIR_TEST/cudalab-driver
 kernels=$CUDALAB_LIBEXECDIR_TEST/lab-kernels.ptx
 
 # module FILE KERNEL MODE [KEY=VALUE...]: a fake module holding the mangled KERNEL
@@ -23,10 +23,10 @@ module() {
 # drive STUDENT BASELINE UNROLL SIZES [TIMING-SIZES]: run the driver; the report in $OUT
 drive() {
     local base=(--baseline "$2")
-    [ "$2" = cpu ] || base+=(--baseline-kernel base)
-    run env LD_LIBRARY_PATH="$T/fake" bash -c '"$@" 3>report.json' _ "$drv" --backend cuda \
-        --report-fd 3 --lab-kernels "$kernels" --student "$1" "${base[@]}" --reference ref.mod \
-        --kernel k --sizes "$4" ${5:+--timing-sizes "$5"} --block 1024 --unroll "$3" --seed 11 \
+    [ "$2" = cpu ] || base+=(--baseline-kernel base --baseline-entry _Z4basePKfPfj)
+    run env LD_LIBRARY_PATH="$T/fake" bash -c '"$@" 3>report.json' _ "$drv" reduce-float \
+        --backend cuda --report-fd 3 --lab-kernels "$kernels" --student "$1" "${base[@]}" \
+        --reference ref.mod --kernel k --entry _Z1kPKfPfj --sizes "$4" ${5:+--timing-sizes "$5"} --block 1024 --unroll "$3" --seed 11 \
         --min-samples 20 --time-cap 2
     [ "$RC" -eq 0 ] && [ -s report.json ]
     check "driver run ($1 against $2): exit 0 and a report" $?

@@ -78,7 +78,7 @@ CU
 CUDALAB_DATADIR=$T/data run cudalab grade $ex "attempts/loop-$E2E_MARK.cu"
 expect_out_re "an endless function is a TIMEOUT" '^TIMEOUT '
 expect_faster "the endless function is stopped by the 3 s run timeout" 30
-expect_no_process "no driver or child is left behind" "libexec/cudalab/host-reduce-int"
+expect_no_process "no driver or child is left behind" "cudalab-driver host-reduce-int"
 
 run cudalab grade $ex "$CUDALAB_DATADIR_TEST/solutions/reduction/recursive.cu" --no-record
 expect_status "after all that the reference still passes" 0

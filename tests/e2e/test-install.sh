@@ -9,7 +9,7 @@ set -u
 dest=$T/dest prefix=/opt/cudalab-test
 run make -C "$E2E_SRC" --no-print-directory install DESTDIR="$dest" PREFIX="$prefix"
 expect_status "make install" 0
-for f in bin/cudalab libexec/cudalab/device-probe libexec/cudalab/reduce-int \
+for f in bin/cudalab libexec/cudalab/cudalab-driver \
     libexec/cudalab/lab-kernels.ptx share/cudalab/exercises/reduction/neighbored/exercise.ini \
     share/cudalab/solutions/reduction/neighbored.cu share/cudalab/kernels/lab-kernels.cu \
     share/cudalab/docs share/man/man1/cudalab.1 share/bash-completion/completions/cudalab \

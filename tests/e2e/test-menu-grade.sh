@@ -30,8 +30,7 @@ export EDIT_FROM=$T/ref.cu
 
 # --- with the recorded H100 reports --------------------------------------------
 fx=$T/libexec-$E2E_MARK
-mkdir -p "$fx"
-cp "$CUDALAB_LIBEXECDIR_TEST/lab-kernels.ptx" "$fx/"
+fake_programs "$fx"
 printf '#!/bin/sh\ncat "%s" >&3\n' "$FIXTURES/reports/probe.json" >"$fx/device-probe"
 printf '#!/bin/sh\n# %s\ncat "%s" >&3\n' "$E2E_MARK" "$FIXTURES/reports/less-ref.json" >"$fx/reduce-int"
 chmod +x "$fx/device-probe" "$fx/reduce-int"

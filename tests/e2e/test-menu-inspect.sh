@@ -145,7 +145,6 @@ tmux_end
 
 # --- Profile on a pretend GPU whose ncu hangs: c cancels ------------------------------
 . "$E2E_SRC/tests/e2e/fake-gpu.sh"
-cp "$CUDALAB_LIBEXECDIR_TEST"/reduce-int "$fx/"
 menu_session
 wait_screen "pretend GPU: home" "GPU: NVIDIA H100 80GB HBM3 (sm_90)"
 tmux_keys / "Neighbored pairs, less divergence" Enter Enter p

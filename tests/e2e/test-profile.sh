@@ -44,8 +44,7 @@ expect_err "no GPU: says so" "profiling needs a GPU"
 
 # --- a fake GPU: the recorded H100 probe ----------------------------------------
 fx=$T/libexec-$E2E_MARK
-mkdir -p "$fx"
-cp "$CUDALAB_LIBEXECDIR_TEST"/* "$fx/"
+fake_programs "$fx"
 printf '#!/bin/sh\ncat "%s" >&3\n' "$FIXTURES/reports/probe.json" >"$fx/device-probe"
 chmod +x "$fx/device-probe"
 export CUDALAB_LIBEXECDIR=$fx CUDALAB_ARCH=sm_90
@@ -81,13 +80,12 @@ expect_eq "--json: three kernels, fewer instructions per warp than the previous 
     "$got" "['baseline', 'reference', 'student'] True True"
 
 # the simulator's run: a driver that answers --backend=sim with issue6-sim's recorded report
-mv "$fx/reduce-int" "$fx/reduce-int.real"
 cat >"$fx/reduce-int" <<SH
 #!/bin/bash
 # $E2E_MARK
 case " \$* " in
 *" --backend=sim "*) printf '%s\n' "\$@" >"$T/sim-args"; cat "$FIXTURES/reports/sim-metrics-issue6.json" >&3 ;;
-*) exec "$fx/reduce-int.real" "\$@" ;;
+*) exec "$fx/cudalab-driver.real" reduce-int "\$@" ;;
 esac
 SH
 chmod +x "$fx/reduce-int"
@@ -102,7 +100,7 @@ grep -q -- '--student=.*\.ptx$' "$T/sim-args"
 check "the simulator gets PTX modules" $?
 grep -qxF -- '--sizes=1000' "$T/sim-args"
 check "the simulator runs the largest size up to 65536 (1000)" $?
-mv "$fx/reduce-int.real" "$fx/reduce-int"
+rm "$fx/reduce-int"
 
 FAKE_NCU_DENY=1 run cudalab profile reduction/neighbored-less "$sol"
 expect_status "counters not permitted" 2

@@ -52,8 +52,7 @@ wait_screen "tty: exit leaves" "SHELL-EXITED"
 tmux_end
 # Ctrl-C on a terminal: cancels a grading (no child left), clears a line, keeps the shell
 fx=$T/libexec-$E2E_MARK
-mkdir -p "$fx"
-cp "$CUDALAB_LIBEXECDIR_TEST/lab-kernels.ptx" "$fx/"
+fake_programs "$fx"
 printf '#!/bin/sh\ncat "%s" >&3\n' "$FIXTURES/reports/probe.json" >"$fx/device-probe"
 printf '#!/bin/sh\n# %s\n"%s" 1000\n' "$E2E_MARK" "$(marked_sleep)" >"$fx/reduce-int"
 chmod +x "$fx/device-probe" "$fx/reduce-int"

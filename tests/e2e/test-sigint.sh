@@ -25,8 +25,7 @@ chmod +x "$nvcc_hang"
 
 # A fake driver set whose run never ends.
 fx=$T/libexec-$E2E_MARK
-mkdir -p "$fx"
-cp "$CUDALAB_LIBEXECDIR_TEST/lab-kernels.ptx" "$fx/"
+fake_programs "$fx"
 printf '#!/bin/sh\ncat "%s" >&3\n' "$FIXTURES/reports/probe.json" >"$fx/device-probe"
 printf '#!/bin/sh\n# %s\n"%s" 60\n' "$E2E_MARK" "$sleeper" >"$fx/reduce-int"
 chmod +x "$fx/device-probe" "$fx/reduce-int"

@@ -7,8 +7,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 fx=$T/libexec
-mkdir -p "$fx"
-cp "$CUDALAB_LIBEXECDIR_TEST/lab-kernels.ptx" "$fx/"
+fake_programs "$fx"
 printf '#!/bin/sh\ncat "%s" >&3\n' "$FIXTURES/reports/probe.json" >"$fx/device-probe"
 printf '#!/bin/sh\ncat "%s" >&3\n' "$FIXTURES/reports/less-ref.json" >"$fx/reduce-int"
 chmod +x "$fx/device-probe" "$fx/reduce-int"

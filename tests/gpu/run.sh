@@ -101,8 +101,8 @@ if part faults; then
     CUDALAB_DATADIR=$tmp grade planted-endless TIMEOUT reduction/neighbored-less "$root/tests/gpu/planted/endless.cu"
     echo "     (endless kernel stopped after $(( $(date +%s) - start )) s for two gradings)"
     grade after-endless-reference PASS reduction/neighbored-less "$root/solutions/reduction/neighbored-less.cu"
-    if pgrep -f 'libexec/cudalab/reduce-' >/dev/null; then
-        fail=$((fail + 1)); echo "FAIL a driver process survived:"; pgrep -af 'libexec/cudalab/reduce-'
+    if pgrep -f 'cudalab-driver reduce-' >/dev/null; then
+        fail=$((fail + 1)); echo "FAIL a driver process survived:"; pgrep -af 'cudalab-driver reduce-'
     else
         pass=$((pass + 1)); echo "ok   no driver process left behind"
     fi
