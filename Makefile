@@ -40,7 +40,7 @@ DEB_BUILD_PACKAGES := $(filter-out $(DEB_TEST_PACKAGES),$(DEB_PACKAGES))
 VERSION := $(shell sed -n 's/^\#define LAB_VERSION "\(.*\)"/\1/p' lab/cli/main.c)
 DEFAULT_ARCH := $(shell sed -n 's/^\#define LAB_DEFAULT_ARCH "\(.*\)"/\1/p' lab/build/toolchain.h)
 
-# Installed layout (DESIGN.md): the lab finds share/cudalab and libexec/cudalab next to
+# Installed layout (docs/design/architecture.md): the lab finds share/cudalab and libexec/cudalab next to
 # its bin/, so only PREFIX moves them; the man page and completions go where man and
 # the shells look.
 PREFIX ?= /usr/local

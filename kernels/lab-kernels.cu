@@ -4,7 +4,7 @@
 //
 // The flush READS a buffer several times the L2's size: a copy or memset would
 // leave dirty lines that the timed kernel then pays to write back (+20 % on the
-// H100, see DRIVER-API-NOTES.md and H100-NOTES.md "L2").
+// H100, see docs/design/timing.md "Flush by reading, not by writing").
 
 extern "C" __global__ void lab_flush_l2(const int4 *buf, unsigned long long n, int *sink)
 {

@@ -131,8 +131,9 @@ if part demos; then
         fi
     }
     rows() { echo "j['sections'][$1]['rows']"; } # rows N: the rows of section N
-    # with Nsight Compute on PATH the ncu sections must hold numbers (H100-NOTES.md: long branches
-    # by thread below 100 % (50 % there, 75 % measured later); branch-free kernels 0 or nothing)
+    # with Nsight Compute on PATH the ncu sections must hold numbers (docs/design/gpu-facts.md:
+    # long branches by thread below 100 % (50 % there, 75 % measured later); branch-free kernels
+    # 0 or nothing)
     if command -v ncu >/dev/null; then
         ncu_div="and all(r[3] == 'measured' for r in $(rows 2)) and $(rows 2)[0][1] in (0, None) and $(rows 2)[8][1] < 100"
         ncu_shape="and all(r[6] == 'measured' and r[2] > 0 for r in $(rows 1))"
