@@ -2,10 +2,10 @@
  * test-predict.c - "predict before you run" around a demo: which questions
  * come before a demo, the judgement of answers by the recorded H100 demo
  * report (tests/fixtures/demo/blockshape.json) and by the chapters' real
- * questions.ini, the layout of that report as lines (lab/report/demotext.h),
+ * questions.ini, the layout of that report as lines (lab/report/demo.h),
  * and the answers in a real SQLite store (also one upgraded from version 1).
  */
-#include "lab/report/demotext.h"
+#include "lab/report/demo.h"
 #include "lab/instruments/predict.h"
 #include "lab/grade/store.h"
 
@@ -170,16 +170,17 @@ typedef struct lines {
     size_t heat; /* bytes styled as a heat shade */
 } lines;
 
-static void
-collect(void *arg, const char *text, const unsigned char *styles, size_t len)
+static int
+collect(void *arg, const lab_line *line)
 {
     lines *l = arg;
 
     l->n++;
-    lab_buf_add(&l->text, text, len);
+    lab_buf_add(&l->text, line->text, line->len);
     lab_buf_addch(&l->text, '\n');
-    for (size_t i = 0; i < len; i++)
-        l->heat += styles[i] >= LAB_DEMO_STYLE_HEAT;
+    for (size_t i = 0; i < line->len; i++)
+        l->heat += line->styles[i] >= LAB_TEXT_HEAT;
+    return 0;
 }
 
 Test(predict, layout_of_the_h100_report)

@@ -14,6 +14,7 @@
 
 #include "lab/grade/grade.h"
 #include "lab/grade/work.h"
+#include "lab/report/lines.h"
 
 #define LAB_EXIT_OK 0
 #define LAB_EXIT_VERDICT 1
@@ -56,13 +57,14 @@ int lab_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* SGR colour on/off around text when cli->color. */
 const char *lab_cli_sgr(const lab_cli *cli, const char *params);
 const char *lab_cli_reset(const lab_cli *cli);
-/* "compiling", "running on", ... */
-const char *lab_cli_stage_name(lab_stage s);
 /* Runs one command line (argv[0] the command) as the CLI would; returns its exit status. */
 int lab_cli_dispatch(lab_cli *cli, int argc, char **argv);
-/* A grading as `cudalab grade` shows it: verdict, cases, timing table, compiler log, advice. */
-void lab_cli_print_grading(FILE *fp, const lab_cli *cli, const lab_exercise *ex, const char *file,
-                           const lab_grading *g);
+/* A lab_line_fn (arg: the lab_cli) printing a report's line on stdout, its styles as SGR colours
+ * when cli->color (print.c); always 0. */
+int lab_cli_print_line(void *cli, const lab_line *line);
+/* o printed as JSON on stdout (--json), then deleted. */
+struct cJSON;
+void lab_cli_print_json(struct cJSON *o);
 
 extern const lab_cmd lab_cmd_list, lab_cmd_show, lab_cmd_start, lab_cmd_grade, lab_cmd_demo,
     lab_cmd_device, lab_cmd_doctor, lab_cmd_help, lab_cmd_inspect, lab_cmd_profile, lab_cmd_predict,

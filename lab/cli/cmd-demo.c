@@ -1,57 +1,25 @@
 /*
  * cmd-demo.c - `cudalab demo CHAPTER [--json] [--save FILE]`: run a chapter's
  * demo on the GPU and print what it measured (--save also keeps the report), laid out by
- * lab/report/demotext.h (the menu's demo view uses the same layout); here its styles become
- * terminal colours, the heat map's shades background colours.  Predictions given with `cudalab
- * predict` that the demo measures are then judged, stored and shown, as in the menu.
+ * lab/report/demo.h (the menu's demo view uses the same layout); here its styles become
+ * terminal colours (print.c), the heat map's shades background colours.  Predictions given with
+ * `cudalab predict` that the demo measures are then judged, stored and shown, as in the menu.
  */
 #include "lab/cli/cli.h"
 #include "lab/instruments/demo.h"
-#include "lab/report/demotext.h"
+#include "lab/report/demo.h"
 #include "lab/instruments/predict.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* Background colours from cool to hot (256-colour palette), when stdout is a terminal. */
-static const char *const heat_sgr[LAB_DEMO_SHADES] = { "48;5;21",  "48;5;27",  "48;5;33",
-                                                       "48;5;39",  "48;5;45",  "48;5;226",
-                                                       "48;5;220", "48;5;214", "48;5;208",
-                                                       "48;5;196" };
-
-/* SGR parameters of each layout style; heat shades from heat_sgr. */
-static const char *const style_sgr[LAB_DEMO_STYLE_HEAT] = {
-    [LAB_DEMO_STYLE_PLAIN] = NULL, [LAB_DEMO_STYLE_BOLD] = "1",  [LAB_DEMO_STYLE_TITLE] = "1;4",
-    [LAB_DEMO_STYLE_BAR] = "36",   [LAB_DEMO_STYLE_WARN] = NULL,
-};
-
-static void
-print_line(void *arg, const char *text, const unsigned char *styles, size_t len)
-{
-    const lab_cli *cli = arg;
-
-    for (size_t i = 0; i < len;) {
-        size_t j = i;
-        unsigned st = styles[i];
-        const char *sgr =
-            st >= LAB_DEMO_STYLE_HEAT ? heat_sgr[st - LAB_DEMO_STYLE_HEAT] : style_sgr[st];
-        while (j < len && styles[j] == st)
-            j++;
-        if (sgr)
-            printf("%s%.*s%s", lab_cli_sgr(cli, sgr), (int)(j - i), text + i, lab_cli_reset(cli));
-        else
-            printf("%.*s", (int)(j - i), text + i);
-        i = j;
-    }
-    putchar('\n');
-}
-
-static void
-print_report(const lab_cli *cli, const lab_demo_report *r)
+static int
+print_report(lab_cli *cli, const lab_demo_report *r)
 {
     const lab_demo_layout_opts opts = { .shade_chars = !cli->color };
+    int rc = lab_demo_layout(r, &opts, lab_cli_print_line, cli);
 
-    lab_demo_layout(r, &opts, print_line, (void *)cli);
+    return rc < 0 ? lab_cli_error("%s", lab_strerror(rc)) : LAB_EXIT_OK;
 }
 
 /* Judges the chapter's undecided predictions by the report and, unless quiet, prints every
@@ -134,8 +102,10 @@ demo_run(lab_cli *cli, int argc, char **argv)
     }
     if (cli->json)
         printf("%s\n", r.json.buf);
-    else
-        print_report(cli, &r.report);
+    else if (print_report(cli, &r.report)) {
+        status = LAB_EXIT_ERROR;
+        goto out;
+    }
     status = strcmp(r.report.status, "ok") ? LAB_EXIT_VERDICT : LAB_EXIT_OK;
     if (judge_predictions(cli, chapter, r.has_report ? &r.report : NULL, cli->json) < 0)
         status = LAB_EXIT_ERROR;

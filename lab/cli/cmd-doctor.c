@@ -43,7 +43,6 @@ print_json(const lab_doctor *d)
 {
     cJSON *o = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(o, "checks");
     static const char *const can_names[] = { "gpu", "sim", "none" };
-    char *text;
 
     for (size_t i = 0; i < d->nchecks; i++) {
         cJSON *c = cJSON_CreateObject();
@@ -58,11 +57,7 @@ print_json(const lab_doctor *d)
     cJSON_AddStringToObject(o, "nvcc_version", d->nvcc_version);
     cJSON_AddNumberToObject(o, "driver_version", d->gpu.driver_version);
     cJSON_AddStringToObject(o, "gpu", d->gpu.present ? d->gpu.name : "");
-    text = cJSON_Print(o);
-    if (text)
-        puts(text);
-    free(text);
-    cJSON_Delete(o);
+    lab_cli_print_json(o);
 }
 
 static int

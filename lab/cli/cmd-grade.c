@@ -1,26 +1,14 @@
 /*
  * cmd-grade.c - `cudalab grade EXERCISE [FILE] [--json] [--seed N] [--no-record]`:
- * compile, run, verdict and the timing table.
+ * compile, run, verdict and the timing table (laid out by lab/report/grading.h).
  */
 #include "lab/cli/cli.h"
+#include "lab/report/grading.h"
 
 #include <cJSON.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const char *const stage_names[LAB_STAGE_COUNT] = {
-    [LAB_STAGE_COMPILE] = "compiling",
-    [LAB_STAGE_CHECK] = "checking",
-    [LAB_STAGE_RUN] = "running on",
-    [LAB_STAGE_RECORD] = "recording",
-};
-
-const char *
-lab_cli_stage_name(lab_stage s)
-{
-    return stage_names[s];
-}
 
 static void
 on_stage(lab_stage s, const char *what, void *arg)
@@ -28,7 +16,7 @@ on_stage(lab_stage s, const char *what, void *arg)
     lab_cli *cli = arg;
 
     if (cli->tty_err && !cli->json)
-        fprintf(stderr, "\r\033[K%s %s ...", stage_names[s], what);
+        fprintf(stderr, "\r\033[K%s %s ...", lab_stage_name(s), what);
 }
 
 static void
@@ -39,127 +27,9 @@ clear_progress(const lab_cli *cli)
 }
 
 static void
-format_time(double ns, char *buf, size_t size)
-{
-    if (ns >= 1e6)
-        snprintf(buf, size, "%.2f ms", ns / 1e6);
-    else
-        snprintf(buf, size, "%.2f us", ns / 1e3);
-}
-
-static void
-print_cases(FILE *fp, const lab_cli *cli, const lab_runreport *r)
-{
-    fprintf(fp, "  %-10s %-10s %s\n", "n", "student", "");
-    for (size_t i = 0; i < r->ncases; i++) {
-        const lab_case *c = &r->cases[i];
-        if (strcmp(c->role, "student"))
-            continue;
-        fprintf(fp, "  %-10lu %s%-10s%s %s\n", c->size, lab_cli_sgr(cli, c->correct ? "32" : "31"),
-                c->correct ? "ok" : "wrong", lab_cli_reset(cli), c->correct ? "" : c->detail);
-    }
-}
-
-static void
-print_timing(FILE *fp, const lab_grading *g)
-{
-    const lab_size_timing *t = lab_runreport_last_timing(&g->report);
-    const lab_kernel_time *base = lab_runreport_time(&g->report, "baseline");
-
-    if (!t)
-        return;
-    fprintf(fp,
-            "\n  n = %lu (%.1f MiB)   copy bandwidth measured now: %.0f GB/s   peak %.0f GB/s\n",
-            t->size, t->bytes / (1 << 20), t->copy_gbps, g->report.peak_gbps);
-    fprintf(fp, "  %-10s %12s %8s %8s %8s %7s %7s %8s\n", "kernel", "median", "CI95", "samples",
-            "GB/s", "% peak", "% copy", "speedup");
-    for (size_t i = 0; i < t->nkernels; i++) {
-        const lab_kernel_time *k = &t->kernels[i];
-        char med[32];
-        format_time(k->median_ns, med, sizeof(med));
-        fprintf(fp, "  %-10s %12s %7.2f%% %8lu %8.0f %7.1f %7.1f %7.2fx%s\n", k->role, med,
-                100 * k->ci_rel, k->samples, k->gbps, k->pct_peak, k->pct_copy,
-                base && k->median_ns > 0 ? base->median_ns / k->median_ns : 0,
-                k->cpu ? "  (CPU)" : "");
-    }
-    if (t->capped)
-        fprintf(fp, "  (stopped at the time cap before the medians settled to +-0.25%%)\n");
-}
-
-/* A choice exercise's sweep: every shape's time, the fastest and the student's marked. */
-static void
-print_sweep(FILE *fp, const lab_cli *cli, const lab_runreport *r)
-{
-    const lab_sweep *s = &r->sweep;
-    const lab_sweep_row *best = lab_grade_sweep_best(s);
-
-    fprintf(fp, "\n  n = %lu (%.1f MiB moved per launch), every shape timed interleaved\n", s->size,
-            s->bytes / (1 << 20));
-    fprintf(fp, "  %-10s %12s %8s %8s %8s %10s %9s\n", "block", "median", "CI95", "samples", "GB/s",
-            "occupancy", "vs best");
-    for (size_t i = 0; i < s->nrows; i++) {
-        const lab_sweep_row *w = &s->rows[i];
-        bool mine = !strcmp(w->block, s->choice);
-        char med[32], occ[16];
-        if (!w->launched) {
-            fprintf(fp, "  %-10s %s%s%s\n", w->block, mine ? "<- yours: " : "",
-                    "cannot be launched: ", w->error);
-            continue;
-        }
-        format_time(w->median_ns, med, sizeof(med));
-        if (w->occupancy >= 0)
-            snprintf(occ, sizeof(occ), "%.0f%%", 100 * w->occupancy);
-        else
-            snprintf(occ, sizeof(occ), "-");
-        fprintf(fp, "  %s%-10s %12s %7.2f%% %8lu %8.0f %10s %8.3fx%s%s%s\n",
-                mine ? lab_cli_sgr(cli, "1") : "", w->block, med, 100 * w->ci_rel, w->samples,
-                w->gbps, occ, best ? w->median_ns / best->median_ns : 0,
-                w == best ? "  fastest" : "", mine ? "  <- yours" : "",
-                mine ? lab_cli_reset(cli) : "");
-    }
-    if (s->capped)
-        fprintf(fp, "  (stopped at the time cap before the medians settled to +-0.25%%)\n");
-}
-
-void
-lab_cli_print_grading(FILE *fp, const lab_cli *cli, const lab_exercise *ex, const char *file,
-                      const lab_grading *g)
-{
-    const lab_verdict_info *vi = lab_verdict_describe(g->result.verdict);
-
-    fprintf(fp, "%s%s%s  %s\n", lab_cli_sgr(cli, "1"), ex->id, lab_cli_reset(cli), file);
-    if (!strcmp(g->backend, "sim"))
-        fprintf(fp, "PTX simulator (%s%s), seed %.0f, block %u; sizes capped at %lu\n",
-                g->device.present ? "forced" : "no GPU",
-                g->device.present ? "" : ": correctness only",
-                g->has_report ? g->report.seed : (double)g->seed, ex->block, g->sim_max_size);
-    else if (g->device.present && ex->choose_block)
-        fprintf(fp, "GPU %s (%s), seed %.0f, block chosen by the file\n", g->device.name, g->arch,
-                g->has_report ? g->report.seed : (double)g->seed);
-    else if (g->device.present)
-        fprintf(fp, "GPU %s (%s), seed %.0f, block %u\n", g->device.name, g->arch,
-                g->has_report ? g->report.seed : (double)g->seed, ex->block);
-    if (g->compiler_log.len)
-        fprintf(fp, "\n%s", g->compiler_log.buf);
-    if (g->has_report && g->report.ncases) {
-        fprintf(fp, "\n");
-        print_cases(fp, cli, &g->report);
-    }
-    if (g->has_report)
-        print_timing(fp, g);
-    if (g->has_report && g->report.sweep.present)
-        print_sweep(fp, cli, &g->report);
-    fprintf(fp, "\n%s%s%s  %s   %d/%d points\n", lab_cli_sgr(cli, vi->color), vi->name,
-            lab_cli_reset(cli), g->result.message, g->result.points, ex->points);
-    if (g->result.verdict != LAB_VERDICT_PASS)
-        fprintf(fp, "next: %s\n", vi->advice);
-}
-
-static void
 print_json(const lab_exercise *ex, const char *file, const lab_grading *g)
 {
     cJSON *o = cJSON_CreateObject(), *report;
-    char *text;
 
     cJSON_AddStringToObject(o, "exercise", ex->id);
     cJSON_AddStringToObject(o, "file", file);
@@ -182,11 +52,7 @@ print_json(const lab_exercise *ex, const char *file, const lab_grading *g)
     cJSON_AddStringToObject(o, "compiler_log", g->compiler_log.buf);
     report = g->report_json.len ? cJSON_Parse(g->report_json.buf) : NULL;
     cJSON_AddItemToObject(o, "report", report ? report : cJSON_CreateNull());
-    text = cJSON_Print(o);
-    if (text)
-        puts(text);
-    free(text);
-    cJSON_Delete(o);
+    lab_cli_print_json(o);
 }
 
 static int
@@ -197,7 +63,7 @@ grade_run(lab_cli *cli, int argc, char **argv)
     lab_err err = LAB_ERR_INIT;
     lab_grading g;
     const char *id = NULL, *file = NULL;
-    int status;
+    int status, rc;
 
     req.record = true;
     for (int i = 0; i < argc; i++) {
@@ -245,11 +111,11 @@ grade_run(lab_cli *cli, int argc, char **argv)
         goto out;
     }
     clear_progress(cli);
+    status = lab_verdict_describe(g.result.verdict)->exit_status;
     if (cli->json)
         print_json(req.ex, file, &g);
-    else
-        lab_cli_print_grading(stdout, cli, req.ex, file, &g);
-    status = lab_verdict_describe(g.result.verdict)->exit_status;
+    else if ((rc = lab_grading_layout(&g, req.ex, file, lab_cli_print_line, cli)) < 0)
+        status = lab_cli_error("%s", lab_strerror(rc));
 out:
     lab_grading_release(&g);
     lab_buf_release(&work);

@@ -1,124 +1,16 @@
 /*
  * cmd-inspect.c - `cudalab inspect EXERCISE [FILE] [--gpu sm_XY] [--ptx|--summary]
  * [--diff OTHER|--previous] [--json]`: what the compiler made of a kernel
- * (lab/instruments/inspect.h), and how two attempts differ.  Needs no GPU.
+ * (lab/instruments/inspect.h), and how two attempts differ, laid out by
+ * lab/report/inspection.h.  Needs no GPU.
  */
 #include "lab/cli/cli.h"
 #include "lab/instruments/inspect.h"
+#include "lab/report/inspection.h"
 
 #include <cJSON.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef enum view { VIEW_SASS, VIEW_PTX, VIEW_SUMMARY } view;
-
-static void
-print_resources(const lab_inspection *in)
-{
-    const lab_funcres *k = in->kernel;
-
-    if (!k) {
-        printf("  ptxas reported no kernel %s\n", in->ex->kernel);
-        return;
-    }
-    printf("  registers %d   barriers %d   static shared %ld B   dynamic shared 0 B (the driver "
-           "passes none)\n",
-           k->regs, k->barriers, k->smem);
-    printf(
-        "  local memory (stack frame) %ld B per thread   spill stores %ld B   spill loads %ld B\n",
-        k->stack_frame, k->spill_stores, k->spill_loads);
-}
-
-static void
-print_occupancy(const lab_inspection *in)
-{
-    const lab_occ_result *o = &in->occ;
-    const char *sep = "";
-
-    if (!in->limits) {
-        printf("  occupancy: no table row for %s (the lab knows:", in->arch);
-        for (size_t i = 0; i < lab_occupancy_arch_count(); i++)
-            printf(" %s", lab_occupancy_arch_at(i)->arch);
-        printf(")\n");
-        return;
-    }
-    if (!in->has_occ)
-        return;
-    printf("  occupancy at block %u (%d warps%s%s) on %s (%s): %d blocks/SM, %d of %d warps = "
-           "%.0f%%\n",
-           in->block, o->warps_per_block, *in->block_from ? "; your " : "", in->block_from,
-           in->arch, in->limits->example, o->blocks_per_sm, o->active_warps,
-           in->limits->max_warps_per_sm, 100.0 * o->occupancy);
-    if (o->why)
-        printf("  cannot launch: %s\n", o->why);
-    printf("  blocks each resource allows:");
-    for (int i = 0; i < LAB_OCC_LIMIT_COUNT; i++) {
-        if (o->limit_blocks[i] == INT_MAX)
-            continue;
-        printf("%s %s %d", sep, lab_occ_limit_names[i], o->limit_blocks[i]);
-        sep = ",";
-    }
-    printf("; limited by");
-    sep = "";
-    for (int i = 0; i < LAB_OCC_LIMIT_COUNT; i++)
-        if (o->limited_by[i]) {
-            printf("%s %s", sep, lab_occ_limit_names[i]);
-            sep = " and";
-        }
-    printf("\n");
-}
-
-static void
-print_mix(const char *what, const lab_mix *m)
-{
-    printf("  %s: %zu instructions", what, m->total);
-    for (int i = 1; i < LAB_MARK_COUNT; i++)
-        printf(", %zu %s", m->marks[i], lab_marks[i].name);
-    printf("\n");
-}
-
-static void
-print_listing(lab_cli *cli, const lab_inspection *in, const lab_listing *l, const char *title)
-{
-    lab_buf src = LAB_BUF_INIT;
-    lab_err err = LAB_ERR_INIT;
-    const char *last_file = NULL;
-    int last_line = -1;
-
-    lab_buf_read_file(&src, in->file, &err);
-    printf("\n%s%s%s\n", lab_cli_sgr(cli, "1"), title, lab_cli_reset(cli));
-    for (size_t i = 0; i < l->n; i++) {
-        const lab_insn *x = &l->v[i];
-        if (in->kernel && strcmp(x->function, in->kernel->name))
-            continue;
-        if (x->file != last_file || x->line != last_line) {
-            size_t len = 0;
-            const char *text = lab_inspect_is_own_file(in, x->file)
-                                   ? lab_source_line(src.buf, x->line, &len)
-                                   : NULL;
-            if (text)
-                printf("%s%5d | %.*s%s\n", lab_cli_sgr(cli, "36"), x->line, (int)len, text,
-                       lab_cli_reset(cli));
-            else if (x->file)
-                printf("%s      | (%s:%d)%s\n", lab_cli_sgr(cli, "2"),
-                       strrchr(x->file, '/') ? strrchr(x->file, '/') + 1 : x->file, x->line,
-                       lab_cli_reset(cli));
-            last_file = x->file;
-            last_line = x->line;
-        }
-        if (x->offset >= 0)
-            printf("        %04lx  ", x->offset);
-        else
-            printf("        ");
-        if (x->mark)
-            printf("%s%-44s <- %s%s\n", lab_cli_sgr(cli, "1;33"), x->text, lab_marks[x->mark].label,
-                   lab_cli_reset(cli));
-        else
-            printf("%s\n", x->text);
-    }
-    lab_buf_release(&src);
-}
 
 static cJSON *
 mix_json(const lab_mix *m)
@@ -205,72 +97,11 @@ inspection_json(const lab_inspection *in, bool listings)
     return o;
 }
 
-static void
-print_json_and_free(cJSON *o)
+/* The report's lines on stdout; 0 or LAB_EXIT_ERROR. */
+static int
+printed(int rc)
 {
-    char *s = cJSON_Print(o);
-
-    puts(s);
-    free(s);
-    cJSON_Delete(o);
-}
-
-static void
-print_inspection(lab_cli *cli, const lab_inspection *in, view v)
-{
-    printf("%s%s%s  %s  on %s\n", lab_cli_sgr(cli, "1"), in->ex->id, lab_cli_reset(cli), in->file,
-           in->arch);
-    printf("Kernel %s%s%s\n", in->ex->kernel, in->kernel ? ", " : "",
-           in->kernel ? in->kernel->name : "");
-    print_resources(in);
-    print_occupancy(in);
-    printf("Instruction mix of the kernel\n");
-    print_mix("PTX ", &in->ptx_mix);
-    if (in->has_sass)
-        print_mix("SASS", &in->sass_mix);
-    else
-        printf("  SASS: not available: %s\n", in->sass_why);
-    if (v == VIEW_PTX)
-        print_listing(cli, in, &in->ptx, "PTX (nvcc -ptx -lineinfo), source lines interleaved");
-    else if (v == VIEW_SASS && in->has_sass)
-        print_listing(cli, in, &in->sass, "SASS (nvdisasm -g), source lines interleaved");
-}
-
-static void
-diff_row(const char *what, double a, double b, const char *fmt)
-{
-    char x[32], y[32];
-
-    snprintf(x, sizeof(x), fmt, a);
-    snprintf(y, sizeof(y), fmt, b);
-    printf("  %-22s %12s %12s  %s\n", what, x, y, a == b ? "" : b > a ? "up" : "down");
-}
-
-static void
-print_diff(const lab_inspection *a, const lab_inspection *b)
-{
-    const lab_mix *ma = a->has_sass && b->has_sass ? &a->sass_mix : &a->ptx_mix;
-    const lab_mix *mb = a->has_sass && b->has_sass ? &b->sass_mix : &b->ptx_mix;
-
-    printf("Diff on %s: A = %s (%s)\n             B = %s (%s)\n", a->arch, a->file, a->ex->kernel,
-           b->file, b->ex->kernel);
-    printf("  %-22s %12s %12s\n", "", "A", "B");
-    if (a->kernel && b->kernel) {
-        diff_row("registers", a->kernel->regs, b->kernel->regs, "%.0f");
-        diff_row("static shared (B)", (double)a->kernel->smem, (double)b->kernel->smem, "%.0f");
-        diff_row("local (B/thread)", (double)a->kernel->stack_frame, (double)b->kernel->stack_frame,
-                 "%.0f");
-        diff_row("spill stores (B)", (double)a->kernel->spill_stores,
-                 (double)b->kernel->spill_stores, "%.0f");
-    }
-    if (a->has_occ && b->has_occ) {
-        diff_row("blocks per SM", a->occ.blocks_per_sm, b->occ.blocks_per_sm, "%.0f");
-        diff_row("occupancy (%)", 100 * a->occ.occupancy, 100 * b->occ.occupancy, "%.0f");
-    }
-    printf("  instruction mix (%s)\n", ma == &a->sass_mix ? "SASS" : "PTX");
-    diff_row("instructions", (double)ma->total, (double)mb->total, "%.0f");
-    for (int i = 1; i < LAB_MARK_COUNT; i++)
-        diff_row(lab_marks[i].name, (double)ma->marks[i], (double)mb->marks[i], "%.0f");
+    return rc < 0 ? lab_cli_error("%s", lab_strerror(rc)) : LAB_EXIT_OK;
 }
 
 static int
@@ -294,7 +125,7 @@ inspect_run(lab_cli *cli, int argc, char **argv)
     const char *id = NULL, *file = NULL, *gpu = NULL, *other = NULL;
     const lab_exercise *ex, *other_ex;
     bool previous = false;
-    view v = VIEW_SASS;
+    lab_inspection_layout_opts opts = { .listing = LAB_INSPECTION_SASS };
     lab_buf work = LAB_BUF_INIT;
     lab_inspection a, b;
     int status;
@@ -303,9 +134,9 @@ inspect_run(lab_cli *cli, int argc, char **argv)
         if (!strcmp(argv[i], "--json"))
             cli->json = true;
         else if (!strcmp(argv[i], "--ptx"))
-            v = VIEW_PTX;
+            opts.listing = LAB_INSPECTION_PTX;
         else if (!strcmp(argv[i], "--summary"))
-            v = VIEW_SUMMARY;
+            opts.listing = LAB_INSPECTION_SUMMARY;
         else if (!strcmp(argv[i], "--previous"))
             previous = true;
         else if (!strcmp(argv[i], "--gpu") && i + 1 < argc)
@@ -353,17 +184,17 @@ inspect_run(lab_cli *cli, int argc, char **argv)
             cJSON *o = cJSON_CreateObject();
             cJSON_AddItemToObject(o, "a", inspection_json(&a, false));
             cJSON_AddItemToObject(o, "b", inspection_json(&b, false));
-            print_json_and_free(o);
+            lab_cli_print_json(o);
         } else {
-            print_diff(&a, &b);
+            status = printed(lab_inspection_diff_layout(&a, &b, lab_cli_print_line, cli));
         }
     } else {
         if ((status = inspect_one(cli, ex, file, gpu, &a)))
             goto out;
         if (cli->json)
-            print_json_and_free(inspection_json(&a, v != VIEW_SUMMARY));
+            lab_cli_print_json(inspection_json(&a, opts.listing != LAB_INSPECTION_SUMMARY));
         else
-            print_inspection(cli, &a, v);
+            status = printed(lab_inspection_layout(&a, &opts, lab_cli_print_line, cli));
     }
 out:
     lab_inspection_release(&a);

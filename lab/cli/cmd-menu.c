@@ -10,12 +10,17 @@
 static int
 menu_run(lab_cli *cli, int argc, char **argv)
 {
+    const lab_menu_opts opts = { .color = cli->color };
+    lab_err err = LAB_ERR_INIT;
+
     (void)argv;
     if (argc)
         return lab_cli_error("usage: cudalab menu");
     if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
         return lab_cli_error("the menu needs a terminal (try: cudalab list, or cudalab shell)");
-    return lab_menu_run(cli);
+    if (lab_menu_run(cli->lab, &opts, &err) < 0)
+        return lab_cli_error("%s", err.msg);
+    return LAB_EXIT_OK;
 }
 
 const lab_cmd lab_cmd_menu = {

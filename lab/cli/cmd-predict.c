@@ -32,7 +32,6 @@ static void
 print_json(const lab_questions *qs)
 {
     cJSON *o = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(o, "questions");
-    char *s;
 
     cJSON_AddNumberToObject(o, "version", qs->version);
     for (size_t i = 0; i < qs->n; i++) {
@@ -48,10 +47,7 @@ print_json(const lab_questions *qs)
         cJSON_AddStringToObject(j, "exercise", q->exercise ? q->exercise : "");
         cJSON_AddItemToArray(arr, j);
     }
-    s = cJSON_Print(o);
-    puts(s);
-    free(s);
-    cJSON_Delete(o);
+    lab_cli_print_json(o);
 }
 
 static int

@@ -1,80 +1,21 @@
 /*
  * cmd-profile.c - `cudalab profile EXERCISE [FILE] [--json]`: the chapter's
  * hardware counters for the student's kernel, the previous step and the
- * reference, from one run under Nsight Compute (lab/instruments/profile.h).
+ * reference, from one run under Nsight Compute (lab/instruments/profile.h), laid out
+ * by lab/report/profiling.h.
  */
 #include "lab/cli/cli.h"
 #include "lab/instruments/profile.h"
+#include "lab/report/profiling.h"
 
 #include <cJSON.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const role_titles[LAB_PROF_ROLES] = {
-    "your kernel",
-    "the previous step",
-    "the reference solution",
-};
-
-static void
-print_text(lab_cli *cli, const lab_exercise *ex, const lab_profiling *p)
-{
-    printf("%s%s%s on %s (ncu --clock-control none; ncu's times never grade)\n",
-           lab_cli_sgr(cli, "1"), ex->id, lab_cli_reset(cli), p->device);
-    for (int r = 0; r < LAB_PROF_ROLES; r++) {
-        if (!p->has[r])
-            continue;
-        printf("\n%s%s%s (%s)\n", lab_cli_sgr(cli, "1"), p->kernel[r], lab_cli_reset(cli),
-               role_titles[r]);
-        printf("  %-29s %-68s %12s  %-16s %s\n", "notes (nvprof)", "ncu metric", "value",
-               p->sim_reported ? "simulator (PTX)" : "simulator", "meaning");
-        for (size_t m = 0; m < p->set.n; m++) {
-            const lab_metric *mt = p->set.v[m];
-            char v[32], s[32];
-            lab_profile_format(v, sizeof(v), p->has_value[r][m], p->value[r][m], mt->unit);
-            if (p->has_sim[r][m])
-                lab_profile_format(s, sizeof(s), true, p->sim[r][m], mt->unit);
-            else
-                snprintf(s, sizeof(s), "not available");
-            printf("  %-29s %-68s %12s  %-16s %s\n", mt->nvprof, mt->ncu, v, s, mt->meaning);
-        }
-    }
-    if (p->sim_reported)
-        printf("\nsimulator: the same kernels on the PTX simulator at n = %lu (PTX instructions, "
-               "not SASS: counts differ from ncu's)\n",
-               p->sim_size);
-    else
-        printf("\nsimulator: not available (%s)\n",
-               p->sim_why[0] ? p->sim_why : "no PTX-level figures in the report");
-}
-
-/* Without ncu's table: the simulator's figures alone, when it gave any. */
-static void
-print_sim_only(const lab_profiling *p)
-{
-    for (int r = 0; r < LAB_PROF_ROLES; r++) {
-        bool any = false;
-        for (size_t m = 0; m < p->set.n; m++)
-            any = any || p->has_sim[r][m];
-        if (!any)
-            continue;
-        printf("%s (%s): the simulator's PTX-level figures at n = %lu\n", p->kernel[r],
-               role_titles[r], p->sim_size);
-        for (size_t m = 0; m < p->set.n; m++) {
-            char s[32];
-            if (!p->has_sim[r][m])
-                continue;
-            lab_profile_format(s, sizeof(s), true, p->sim[r][m], p->set.v[m]->unit);
-            printf("  %-29s %12s  %s\n", p->set.v[m]->nvprof, s, p->set.v[m]->meaning);
-        }
-    }
-}
-
 static void
 print_json(const lab_exercise *ex, const lab_profiling *p)
 {
     cJSON *o = cJSON_CreateObject(), *kernels = cJSON_AddArrayToObject(o, "kernels");
-    char *s;
 
     cJSON_AddStringToObject(o, "exercise", ex->id);
     cJSON_AddStringToObject(o, "device", p->device);
@@ -108,10 +49,7 @@ print_json(const lab_exercise *ex, const lab_profiling *p)
         }
         cJSON_AddItemToArray(kernels, k);
     }
-    s = cJSON_Print(o);
-    puts(s);
-    free(s);
-    cJSON_Delete(o);
+    lab_cli_print_json(o);
 }
 
 static int
@@ -122,7 +60,7 @@ profile_run(lab_cli *cli, int argc, char **argv)
     lab_buf work = LAB_BUF_INIT;
     lab_err err = LAB_ERR_INIT;
     lab_profiling p;
-    int status = LAB_EXIT_OK;
+    int status = LAB_EXIT_OK, rc;
 
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "--json"))
@@ -153,8 +91,8 @@ profile_run(lab_cli *cli, int argc, char **argv)
     case LAB_PROF_OK:
         if (cli->json)
             print_json(ex, &p);
-        else
-            print_text(cli, ex, &p);
+        else if ((rc = lab_profiling_layout(&p, ex, lab_cli_print_line, cli)) < 0)
+            status = lab_cli_error("%s", lab_strerror(rc));
         break;
     case LAB_PROF_COMPILE_ERROR:
         fprintf(stderr, "%s", p.log.buf);
@@ -165,7 +103,7 @@ profile_run(lab_cli *cli, int argc, char **argv)
         status = lab_cli_error("%s", p.why);
         break;
     default:
-        print_sim_only(&p);
+        lab_profiling_layout(&p, ex, lab_cli_print_line, cli); /* the simulator's figures */
         status = lab_cli_error("%s", p.why);
         fprintf(stderr,
                 "(`cudalab inspect %s` shows registers, occupancy and SASS without a "

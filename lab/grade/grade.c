@@ -17,6 +17,20 @@
 #include <time.h>
 #include <unistd.h>
 
+static const char *const stage_names[] = {
+    [LAB_STAGE_COMPILE] = "compiling",
+    [LAB_STAGE_CHECK] = "checking",
+    [LAB_STAGE_RUN] = "running on",
+    [LAB_STAGE_RECORD] = "recording",
+};
+_Static_assert(ARRAY_SIZE(stage_names) == LAB_STAGE_COUNT, "one name per stage");
+
+const char *
+lab_stage_name(lab_stage s)
+{
+    return (unsigned)s < LAB_STAGE_COUNT ? stage_names[s] : "";
+}
+
 void
 lab_grading_init(lab_grading *g)
 {

@@ -31,6 +31,9 @@ typedef enum lab_stage {
     LAB_STAGE_COUNT
 } lab_stage;
 
+/* What a stage does, as progress lines say it: "compiling", "checking", "running on", ... */
+const char *lab_stage_name(lab_stage s);
+
 typedef struct lab_grade_request {
     const lab_exercise *ex;
     const char *file; /* the student's kernel file */

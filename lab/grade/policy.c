@@ -8,22 +8,22 @@
 #include <string.h>
 
 static const lab_verdict_info verdicts[] = {
-    [LAB_VERDICT_PASS] = { "PASS", 0, "1;32", "on to the next step" },
-    [LAB_VERDICT_WRONG] = { "WRONG", 1, "1;31",
+    [LAB_VERDICT_PASS] = { "PASS", 0, LAB_TEXT_VERDICT_PASS, "on to the next step" },
+    [LAB_VERDICT_WRONG] = { "WRONG", 1, LAB_TEXT_VERDICT_FAIL,
                             "check the first wrong block: its range, the tail past n, the "
                             "barriers" },
-    [LAB_VERDICT_SLOW] = { "SLOW", 1, "1;33",
+    [LAB_VERDICT_SLOW] = { "SLOW", 1, LAB_TEXT_VERDICT_SLOW,
                            "correct; now make it faster: read the task's hints (cudalab show)" },
-    [LAB_VERDICT_COMPILE_ERROR] = { "COMPILE_ERROR", 1, "1;31",
+    [LAB_VERDICT_COMPILE_ERROR] = { "COMPILE_ERROR", 1, LAB_TEXT_VERDICT_FAIL,
                                     "fix the first error: file and line are shown" },
-    [LAB_VERDICT_RUNTIME_ERROR] = { "RUNTIME_ERROR", 1, "1;31",
+    [LAB_VERDICT_RUNTIME_ERROR] = { "RUNTIME_ERROR", 1, LAB_TEXT_VERDICT_FAIL,
                                     "an index past the end of an array is the usual cause" },
-    [LAB_VERDICT_TIMEOUT] = { "TIMEOUT", 1, "1;35",
+    [LAB_VERDICT_TIMEOUT] = { "TIMEOUT", 1, LAB_TEXT_VERDICT_LIMIT,
                               "look for a loop whose condition never changes, or a barrier "
                               "not every thread reaches" },
-    [LAB_VERDICT_CONSTRAINT] = { "CONSTRAINT", 1, "1;35",
+    [LAB_VERDICT_CONSTRAINT] = { "CONSTRAINT", 1, LAB_TEXT_VERDICT_LIMIT,
                                  "the task forbids or requires an instruction: read it again" },
-    [LAB_VERDICT_NO_GPU] = { "NO_GPU", 1, "1;36",
+    [LAB_VERDICT_NO_GPU] = { "NO_GPU", 1, LAB_TEXT_VERDICT_NO_GPU,
                              "your kernel compiles; grade it on a machine with an NVIDIA GPU" },
 };
 _Static_assert(ARRAY_SIZE(verdicts) == LAB_VERDICT_COUNT, "one row per verdict");

@@ -17,6 +17,7 @@
 
 #include "lab/catalog/catalog.h"
 #include "lab/util/err.h"
+#include "lab/util/style.h"
 #include "lab/grade/runreport.h"
 
 typedef enum lab_verdict {
@@ -32,10 +33,10 @@ typedef enum lab_verdict {
 } lab_verdict;
 
 typedef struct lab_verdict_info {
-    const char *name;   /* "PASS" */
-    int exit_status;    /* of `cudalab grade` */
-    const char *color;  /* ANSI SGR parameters for terminals */
-    const char *advice; /* one line: what to do next */
+    const char *name;     /* "PASS" */
+    int exit_status;      /* of `cudalab grade` */
+    lab_text_style style; /* how reports show it; each front end maps it */
+    const char *advice;   /* one line: what to do next */
 } lab_verdict_info;
 
 const lab_verdict_info *lab_verdict_describe(lab_verdict v);

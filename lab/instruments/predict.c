@@ -3,7 +3,7 @@
  * demo's report (see predict.h).
  */
 #include "lab/instruments/predict.h"
-#include "lab/report/demotext.h"
+#include "lab/report/demo.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -9,16 +9,17 @@
  * lab_demo_run_chapter; `c` cancels it, its children killed).  When it ends,
  * the answers still undecided are judged by its report
  * (lab_question_judge_demo) and the view shows the report laid out by
- * lab/report/demotext.h (tables, bar charts, heat maps; the same layout as
+ * lab/report/demo.h (tables, bar charts, heat maps; the same layout as
  * `cudalab demo`), then each prediction: the answer, whether it held, what
  * was measured, and the explanation.
  */
 #include "lab/menu/menu.h"
-#include "lab/report/demotext.h"
+#include "lab/report/demo.h"
 #include "lab/instruments/predict.h"
 
 #include <curses.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -60,46 +61,15 @@ lab_menu_prediction_score(lab_menu *m, const lab_chapter *ch, char *buf, size_t 
 /* --- the demo view ---------------------------------------------------------------- */
 
 typedef struct demo_state {
-    lab_menu_viewjob vj; /* key: the chapter */
+    lab_menu_viewjob vj; /* key: the chapter; result: a lab_demo_run */
     const lab_chapter *ch;
-    lab_demo_run run;
 } demo_state;
 
 static void
-demo_release(void *p)
+demo_run_free(void *r)
 {
-    demo_state *s = p;
-
-    if (s)
-        lab_demo_run_release(&s->run);
-    free(s);
-}
-
-/* Heat shades from cool to hot in the menu's styles. */
-static const lab_style heat_styles[LAB_DEMO_SHADES] = {
-    LAB_STYLE_COMMENT, LAB_STYLE_COMMENT, LAB_STYLE_COMMENT, LAB_STYLE_COMMENT, LAB_STYLE_KEYWORD,
-    LAB_STYLE_KEYWORD, LAB_STYLE_KEYWORD, LAB_STYLE_BAD,     LAB_STYLE_BAD,     LAB_STYLE_BAD,
-};
-
-static const lab_style layout_styles[LAB_DEMO_STYLE_HEAT] = {
-    [LAB_DEMO_STYLE_PLAIN] = LAB_STYLE_TEXT,    [LAB_DEMO_STYLE_BOLD] = LAB_STYLE_STRONG,
-    [LAB_DEMO_STYLE_TITLE] = LAB_STYLE_HEADING, [LAB_DEMO_STYLE_BAR] = LAB_STYLE_CODE,
-    [LAB_DEMO_STYLE_WARN] = LAB_STYLE_WARN,
-};
-
-static void
-add_layout_line(void *arg, const char *text, const unsigned char *styles, size_t len)
-{
-    unsigned char *st = malloc(len ? len : 1);
-
-    if (!st)
-        return;
-    for (size_t i = 0; i < len; i++)
-        st[i] = styles[i] >= LAB_DEMO_STYLE_HEAT
-                    ? (unsigned char)heat_styles[styles[i] - LAB_DEMO_STYLE_HEAT]
-                    : (unsigned char)layout_styles[styles[i]];
-    lab_doc_add_styled(arg, text, st, len);
-    free(st);
+    lab_demo_run_release(r);
+    free(r);
 }
 
 static void
@@ -149,6 +119,7 @@ static int
 demo_build(lab_menu *m, lab_menu_view *v, int width)
 {
     demo_state *s = v->state;
+    const lab_demo_run *run = s->vj.result; /* NULL while it runs, or when it could not start */
     const lab_demo_layout_opts opts = { .width = width > 20 ? width - 2 : 78, .shade_chars = true };
 
     if (s->vj.running) {
@@ -159,14 +130,14 @@ demo_build(lab_menu *m, lab_menu_view *v, int width)
     } else if (s->vj.rc < 0) {
         lab_doc_addf(&v->doc, s->vj.rc == LAB_ECANCEL ? LAB_STYLE_WARN : LAB_STYLE_BAD,
                      "demo %s: %s", s->ch->id, s->vj.error);
-        if (s->run.errout.len)
-            lab_menu_add_text(&v->doc, s->run.errout.buf);
+        if (run && run->errout.len)
+            lab_doc_add_text(&v->doc, LAB_STYLE_TEXT, run->errout.buf);
         lab_doc_add(&v->doc, LAB_STYLE_DIM, "d runs it again");
-    } else if (s->run.has_report) {
-        lab_demo_layout(&s->run.report, &opts, add_layout_line, &v->doc);
+    } else if (run && run->has_report) {
+        lab_demo_layout(&run->report, &opts, lab_menu_add_line, &v->doc);
     }
-    if (s->run.steps.len)
-        lab_menu_add_text(&v->doc, s->run.steps.buf);
+    if (run && run->steps.len)
+        lab_doc_add_text(&v->doc, LAB_STYLE_TEXT, run->steps.buf);
     if (!s->vj.running)
         add_predictions(m, &v->doc, s->ch, width);
     return 0;
@@ -192,15 +163,14 @@ const lab_menu_screen lab_menu_demo = {
     .build = demo_build,
     .keys = demo_keys,
     .nkeys = ARRAY_SIZE(demo_keys),
-    .release = demo_release,
+    .release = lab_menu_viewjob_free,
 };
 
 /* --- the demo as work ----------------------------------------------------------------- */
 
 typedef struct demo_work {
-    lab_menu_work base;
+    lab_menu_viewwork base; /* result: a lab_demo_run */
     const lab_chapter *ch;
-    lab_demo_run run;
 } demo_work;
 
 static int
@@ -209,7 +179,7 @@ demo_work_run(lab_menu_work *w, lab *l, lab_err *err)
     demo_work *d = (demo_work *)w;
 
     lab_menu_work_stage(w, "compiling the solutions and running the demo driver");
-    return lab_demo_run_chapter(l, d->ch->id, &w->cancel, &d->run, err);
+    return lab_demo_run_chapter(l, d->ch->id, &w->cancel, d->base.result, err);
 }
 
 /* Judges the chapter's undecided answers by r (NULL: the demo gave no report). */
@@ -230,27 +200,14 @@ static void
 demo_work_done(lab_menu *m, lab_menu_work *w, int rc, const lab_err *err)
 {
     demo_work *d = (demo_work *)w;
-    demo_state *s;
+    const lab_demo_run *run = d->base.result;
 
-    judge_pending(m, d->ch, d->run.has_report ? &d->run.report : NULL);
+    judge_pending(m, d->ch, run->has_report ? &run->report : NULL);
     if (rc == 0)
         lab_menu_status(m, "demo %s: %s", d->ch->id,
-                        !strcmp(d->run.report.status, "ok") ? "done" : d->run.report.reason);
-    if ((s = lab_menu_job_view(m, &lab_menu_demo, d->ch, rc, err))) {
-        lab_demo_run_release(&s->run);
-        s->run = d->run; /* the view owns the report now */
-        lab_demo_run_init(&d->run);
-    }
-    lab_menu_stale_all(m); /* the home screen's score */
-}
-
-static void
-demo_work_free(lab_menu_work *w)
-{
-    demo_work *d = (demo_work *)w;
-
-    lab_demo_run_release(&d->run);
-    free(d);
+                        !strcmp(run->report.status, "ok") ? "done" : run->report.reason);
+    lab_menu_viewwork_done(m, w, rc, err); /* the view takes the report */
+    lab_menu_stale_all(m);                 /* the home screen's score */
 }
 
 static int
@@ -258,21 +215,24 @@ run_demo(lab_menu *m, const lab_chapter *ch)
 {
     demo_state *s = calloc(1, sizeof(*s));
     demo_work *d = calloc(1, sizeof(*d));
+    lab_demo_run *run = malloc(sizeof(*run));
     char title[256];
 
-    if (!s || !d) {
+    if (!s || !d || !run) {
         free(s);
         free(d);
+        free(run);
         return LAB_ENOMEM;
     }
+    lab_demo_run_init(run);
     s->ch = d->ch = ch;
     s->vj.key = ch;
-    lab_demo_run_init(&s->run);
-    lab_demo_run_init(&d->run);
-    d->base = (lab_menu_work){
-        .verb = "demo", .run = demo_work_run, .done = demo_work_done, .free = demo_work_free
+    d->base = (lab_menu_viewwork){
+        .base = { .verb = "demo", .run = demo_work_run, .done = demo_work_done },
+        .result = run,
+        .result_free = demo_run_free,
     };
-    snprintf(d->base.subject, sizeof(d->base.subject), "%s", ch->id);
+    snprintf(d->base.base.subject, sizeof(d->base.base.subject), "%s", ch->id);
     snprintf(title, sizeof(title), "demo: %s", ch->title);
     if (m->depth && m->stack[m->depth - 1]->screen == &lab_menu_demo)
         lab_menu_pop(m); /* run again: one view */

@@ -121,6 +121,19 @@ lab_doc_add(lab_doc *d, lab_style style, const char *text)
 }
 
 int
+lab_doc_add_text(lab_doc *d, lab_style style, const char *text)
+{
+    int rc = 0;
+
+    for (const char *p = text; *p && rc == 0;) {
+        size_t len = strcspn(p, "\n");
+        rc = add_styled(d, p, NULL, style, len);
+        p += len + (p[len] == '\n');
+    }
+    return rc;
+}
+
+int
 lab_doc_addf(lab_doc *d, lab_style style, const char *fmt, ...)
 {
     lab_buf b = LAB_BUF_INIT;

@@ -53,6 +53,9 @@ typedef struct lab_doc {
 void lab_doc_release(lab_doc *d);
 /* Adds one line (no newline inside) in one style; 0 or LAB_ENOMEM. */
 int lab_doc_add(lab_doc *d, lab_style style, const char *text);
+/* Adds text split at its newlines (a tool's output), every line in style; a last newline makes
+ * no empty line. */
+int lab_doc_add_text(lab_doc *d, lab_style style, const char *text);
 /* Adds text in style wrapped at width columns on spaces, continuation lines after indent. */
 int lab_doc_add_wrapped(lab_doc *d, lab_style style, const char *text, int width,
                         const char *indent);

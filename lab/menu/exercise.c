@@ -9,6 +9,7 @@
 #include "lab/menu/menu.h"
 
 #include <libgen.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/inotify.h>
@@ -17,8 +18,9 @@
 typedef struct ex_state {
     const lab_exercise *ex;
     size_t hints_shown;
-    bool show_hint;    /* scroll to the hint just revealed on the next build */
-    char *last_result; /* the CLI's text of the last grading here, or NULL */
+    bool show_hint; /* scroll to the hint just revealed on the next build */
+    bool graded;
+    lab_lines last_result; /* the last grading here, laid out (when graded) */
 } ex_state;
 
 static void
@@ -27,7 +29,7 @@ ex_release(void *p)
     ex_state *s = p;
 
     if (s)
-        free(s->last_result);
+        lab_lines_release(&s->last_result);
     free(s);
 }
 
@@ -75,14 +77,12 @@ ex_build(lab_menu *m, lab_menu_view *v, int width)
     lab_doc_add(&v->doc, LAB_STYLE_DIM,
                 "e edit  g grade  c cancel  w watch  h hint  r reset  s solution  t history");
     lab_doc_add(&v->doc, LAB_STYLE_DIM, "i inspect (PTX/SASS)  p profile  d the chapter's demo");
-    if (s->last_result) {
+    if (s->graded) {
         lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");
-        const char *verdict = strstr(s->last_result, "\n\n");
         lab_doc_add(&v->doc, LAB_STYLE_HEADING, "Last result  (v: with the table and messages)");
         /* the report's last paragraph: verdict, points and what to try next */
-        for (const char *q = verdict; q; q = strstr(q + 2, "\n\n"))
-            verdict = q + 2;
-        lab_menu_add_text(&v->doc, verdict ? verdict : s->last_result);
+        lab_lines_replay(&s->last_result, lab_lines_last_paragraph(&s->last_result),
+                         lab_menu_add_line, &v->doc);
     }
     lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");
     add_markdown_file(&v->doc, ex->task, width);
@@ -264,10 +264,10 @@ key_result(lab_menu *m, lab_menu_view *v)
 {
     ex_state *s = state_of(v);
 
-    if (!s->last_result)
+    if (!s->graded)
         lab_menu_status(m, "no result yet: g grades");
     else
-        lab_menu_open_result(m, s->ex, s->last_result);
+        lab_menu_open_result(m, s->ex, &s->last_result);
     return LAB_MENU_REDRAW;
 }
 
@@ -332,15 +332,15 @@ lab_menu_open_exercise(lab_menu *m, const lab_exercise *ex)
 }
 
 void
-lab_menu_exercise_graded(lab_menu *m, const lab_exercise *ex, const char *result_text)
+lab_menu_exercise_graded(lab_menu *m, const lab_exercise *ex, const lab_lines *result)
 {
     for (int i = 0; i < m->depth; i++) {
         lab_menu_view *v = m->stack[i];
         ex_state *s = v->state;
         if (v->screen != &lab_menu_exercise || s->ex != ex)
             continue;
-        free(s->last_result);
-        s->last_result = strdup(result_text);
+        lab_lines_release(&s->last_result);
+        s->graded = lab_lines_replay(result, 0, lab_lines_collect, &s->last_result) == 0;
         v->top = 0; /* the result is at the top */
     }
     lab_menu_stale_all(m);

@@ -1,10 +1,11 @@
 /*
  * grading.c - a grading as the menu's work (job.c): lab_grade in the worker
- * with its stages on the progress line; when done, the CLI's report text
- * goes into the exercise view and, unless watch mode graded it, onto a
- * result view.
+ * with its stages on the progress line; when done, the grading laid out by
+ * lab/report/grading.h (as `cudalab grade` prints it) goes into the exercise
+ * view and, unless watch mode graded it, onto a result view.
  */
 #include "lab/menu/menu.h"
+#include "lab/report/grading.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,7 +24,7 @@ on_stage(lab_stage stage, const char *what, void *arg)
 {
     char text[160];
 
-    snprintf(text, sizeof(text), "%s %s", lab_cli_stage_name(stage), what);
+    snprintf(text, sizeof(text), "%s %s", lab_stage_name(stage), what);
     lab_menu_work_stage(arg, text);
 }
 
@@ -35,42 +36,40 @@ grade_run(lab_menu_work *w, lab *l, lab_err *err)
     return lab_grade(l, &g->req, &g->g, err);
 }
 
-/* The result as `cudalab grade` prints it (no colour: the menu styles lines). */
-static char *
-result_text(lab_menu *m, grade_work *g, int rc, const lab_err *err)
+/* The result as lines: the grading laid out as `cudalab grade` prints it, or why there is none. */
+static int
+result_lines(grade_work *g, int rc, const lab_err *err, lab_lines *out)
 {
-    lab_cli plain = *m->cli;
-    char *text = NULL;
-    size_t len = 0;
-    FILE *fp = open_memstream(&text, &len);
+    lab_lineout o;
 
-    if (!fp)
-        return NULL;
-    plain.color = false;
-    if (rc < 0)
-        fprintf(fp, "%s: %s\n", rc == LAB_ECANCEL ? "cancelled" : "the lab could not grade",
-                err->msg);
-    else
-        lab_cli_print_grading(fp, &plain, g->ex, g->file, &g->g);
-    fclose(fp);
-    return text;
+    if (rc == 0)
+        return lab_grading_layout(&g->g, g->ex, g->file, lab_lines_collect, out);
+    lab_lineout_init(&o, lab_lines_collect, out);
+    lab_lineout_put(&o, rc == LAB_ECANCEL ? LAB_TEXT_WARN : LAB_TEXT_BAD, "%s: %s",
+                    rc == LAB_ECANCEL ? "cancelled" : "the lab could not grade", err->msg);
+    lab_lineout_end(&o);
+    rc = o.rc;
+    lab_lineout_release(&o);
+    return rc;
 }
 
 static void
 grade_done(lab_menu *m, lab_menu_work *w, int rc, const lab_err *err)
 {
     grade_work *g = (grade_work *)w;
-    char *text = result_text(m, g, rc, err);
+    lab_lines result = LAB_LINES_INIT;
 
     if (rc == 0)
         lab_menu_status(m, "%s: %s", lab_verdict_describe(g->g.result.verdict)->name,
                         g->g.result.message);
-    if (text) {
-        lab_menu_exercise_graded(m, g->ex, text);
+    if (result_lines(g, rc, err, &result) < 0) {
+        lab_menu_status(m, "out of memory: the result cannot be shown");
+    } else {
+        lab_menu_exercise_graded(m, g->ex, &result);
         if (rc == 0 && !(m->watch_ex == g->ex))
-            lab_menu_open_result(m, g->ex, text);
+            lab_menu_open_result(m, g->ex, &result);
     }
-    free(text);
+    lab_lines_release(&result);
 }
 
 static void

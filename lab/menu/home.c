@@ -7,6 +7,7 @@
 #include "lab/menu/menu.h"
 
 #include <curses.h>
+#include <stdio.h>
 
 void
 lab_menu_progress_text(const lab_progress *p, char *buf, size_t size)

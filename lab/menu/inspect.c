@@ -4,11 +4,12 @@
  *
  * `i` builds the student's file (the starter when there is none yet) as
  * work (job.c, lab_inspect: nvcc, ptxas -v, nvdisasm), then the view shows
- * the kernel's resources and occupancy, the instruction mix, the source file
- * with line numbers, and the SASS (or PTX; `v` switches) with the source
- * lines interleaved and the marked instructions highlighted: conditional
- * branches red (a warp may diverge there), selects green (no branch), the
- * others yellow.  Every source line and every instruction is an item: j/k
+ * the inspection laid out by lab/report/inspection.h, as `cudalab inspect`
+ * prints it, with the source file before the listing: the kernel's resources
+ * and occupancy, the instruction mix, the source file with line numbers, and
+ * the SASS (or PTX; `v` switches) with the source lines interleaved and the
+ * marked instructions in their styles.  The report's source lines and
+ * instructions (LAB_LINE_SOURCE, LAB_LINE_INSN) are the view's items: j/k
  * move the cursor, `n`/`N` go to the next/previous marked instruction, Enter
  * on a line of the source goes to its first instruction, Enter on an
  * instruction goes back to its source line.  Without nvdisasm the view shows
@@ -16,9 +17,10 @@
  */
 #include "lab/menu/menu.h"
 #include "lab/instruments/inspect.h"
+#include "lab/report/inspection.h"
 
 #include <curses.h>
-#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -31,12 +33,11 @@ typedef struct inspect_item {
 } inspect_item;
 
 typedef struct inspect_state {
-    lab_menu_viewjob vj; /* key: the exercise */
+    lab_menu_viewjob vj; /* key: the exercise; result: a lab_inspection */
     const lab_exercise *ex;
     char file[4096];
-    bool starter; /* no work file yet: the starter is shown */
-    lab_inspection in;
-    bool ptx;           /* show PTX, else SASS */
+    bool starter;       /* no work file yet: the starter is shown */
+    bool ptx;           /* show PTX, else SASS (when there is some) */
     inspect_item *info; /* one per item of the view */
     size_t ninfo;
 } inspect_state;
@@ -46,11 +47,16 @@ inspect_release(void *p)
 {
     inspect_state *s = p;
 
-    if (s) {
-        lab_inspection_release(&s->in);
+    if (s)
         free(s->info);
-    }
-    free(s);
+    lab_menu_viewjob_free(s);
+}
+
+static void
+inspection_free(void *in)
+{
+    lab_inspection_release(in);
+    free(in);
 }
 
 static int
@@ -66,133 +72,26 @@ add_item(lab_menu_view *v, inspect_state *s, int line, bool source, bool marked)
     return lab_menu_add_item(v, NULL, false);
 }
 
-static lab_style
-mark_style(lab_mark mark)
+/* A line of the report; its source lines and instructions become items. */
+static int
+add_line(void *view, const lab_line *line)
 {
-    if (mark == LAB_MARK_COND_BRANCH)
-        return LAB_STYLE_BAD;
-    if (mark == LAB_MARK_SELECT)
-        return LAB_STYLE_GOOD;
-    return LAB_STYLE_KEYWORD;
-}
+    lab_menu_view *v = view;
+    int rc;
 
-static void
-add_resources(lab_doc *d, const lab_inspection *in)
-{
-    const lab_funcres *k = in->kernel;
-    const lab_occ_result *o = &in->occ;
-    lab_buf b = LAB_BUF_INIT;
-    const char *sep = "";
-
-    if (!k) {
-        lab_doc_addf(d, LAB_STYLE_WARN, "ptxas reported no kernel %s", in->ex->kernel);
-        return;
-    }
-    lab_doc_add(d, LAB_STYLE_HEADING, "Resources (ptxas -v)");
-    lab_doc_addf(d, LAB_STYLE_TEXT, "  registers %d   barriers %d   static shared %ld B", k->regs,
-                 k->barriers, k->smem);
-    lab_doc_addf(d, k->stack_frame || k->spill_stores ? LAB_STYLE_WARN : LAB_STYLE_TEXT,
-                 "  local memory %ld B/thread   spill stores %ld B   spill loads %ld B",
-                 k->stack_frame, k->spill_stores, k->spill_loads);
-    if (!in->limits) {
-        lab_doc_addf(d, LAB_STYLE_WARN, "  occupancy: the lab has no limits for %s", in->arch);
-        return;
-    }
-    if (!in->has_occ)
-        return;
-    lab_doc_addf(d, LAB_STYLE_HEADING, "Occupancy at block %u%s%s%s on %s (%s)", in->block,
-                 *in->block_from ? " (your " : "", in->block_from, *in->block_from ? ")" : "",
-                 in->arch, in->limits->example);
-    lab_doc_addf(d, LAB_STYLE_STRONG, "  %d blocks/SM, %d of %d warps = %.0f%%", o->blocks_per_sm,
-                 o->active_warps, in->limits->max_warps_per_sm, 100.0 * o->occupancy);
-    if (o->why)
-        lab_doc_addf(d, LAB_STYLE_BAD, "  cannot launch: %s", o->why);
-    lab_buf_adds(&b, "  limited by");
-    for (int i = 0; i < LAB_OCC_LIMIT_COUNT; i++)
-        if (o->limited_by[i]) {
-            lab_buf_printf(&b, "%s %s", sep, lab_occ_limit_names[i]);
-            sep = " and";
-        }
-    lab_doc_add(d, LAB_STYLE_TEXT, b.buf);
-    lab_buf_release(&b);
-}
-
-static void
-add_mix(lab_doc *d, const char *what, const lab_mix *m)
-{
-    lab_buf b = LAB_BUF_INIT;
-
-    lab_buf_printf(&b, "  %s %zu instructions:", what, m->total);
-    for (int i = 1; i < LAB_MARK_COUNT; i++)
-        if (m->marks[i])
-            lab_buf_printf(&b, " %zu %s", m->marks[i], lab_marks[i].name);
-    lab_doc_add(d, LAB_STYLE_TEXT, b.buf);
-    lab_buf_release(&b);
-}
-
-static void
-add_source(lab_menu_view *v, inspect_state *s, const lab_buf *src)
-{
-    size_t len;
-    const char *text;
-
-    lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");
-    lab_doc_addf(&v->doc, LAB_STYLE_HEADING, "Source %s%s  (Enter: its instructions)", s->file,
-                 s->starter ? " (the starter: you have no file yet)" : "");
-    for (int n = 1; (text = lab_source_line(src->buf, n, &len)); n++) {
-        add_item(v, s, n, true, false);
-        lab_doc_addf(&v->doc, LAB_STYLE_CODE, "%5d | %.*s", n, (int)len, text);
-    }
-}
-
-static void
-add_listing(lab_menu_view *v, inspect_state *s, const lab_buf *src)
-{
-    const lab_inspection *in = &s->in;
-    const lab_listing *l = s->ptx ? &in->ptx : &in->sass;
-    const char *last_file = NULL;
-    int last_line = -1;
-
-    lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");
-    lab_doc_addf(&v->doc, LAB_STYLE_HEADING, "%s, source lines interleaved",
-                 s->ptx ? "PTX (nvcc -ptx -lineinfo)" : "SASS (nvdisasm -g)");
-    lab_doc_add(&v->doc, LAB_STYLE_DIM,
-                "  n/N: next/previous marked instruction   Enter: back to its source line");
-    for (size_t i = 0; i < l->n; i++) {
-        const lab_insn *x = &l->v[i];
-        if (in->kernel && strcmp(x->function, in->kernel->name))
-            continue;
-        if (x->file != last_file || x->line != last_line) {
-            const char *xb = x->file && strrchr(x->file, '/') ? strrchr(x->file, '/') + 1 : x->file;
-            size_t len = 0;
-            const char *text = lab_inspect_is_own_file(in, x->file)
-                                   ? lab_source_line(src->buf, x->line, &len)
-                                   : NULL;
-            if (text)
-                lab_doc_addf(&v->doc, LAB_STYLE_COMMENT, "%5d | %.*s", x->line, (int)len, text);
-            else if (x->file)
-                lab_doc_addf(&v->doc, LAB_STYLE_DIM, "      | (%s:%d)", xb, x->line);
-            last_file = x->file;
-            last_line = x->line;
-        }
-        add_item(v, s, x->line, false, x->mark != LAB_MARK_NONE);
-        if (x->mark)
-            lab_doc_addf(&v->doc, mark_style(x->mark), "  %04lx  %-34s <- %s",
-                         x->offset >= 0 ? x->offset : 0, x->text, lab_marks[x->mark].label);
-        else if (x->offset >= 0)
-            lab_doc_addf(&v->doc, LAB_STYLE_TEXT, "  %04lx  %s", x->offset, x->text);
-        else
-            lab_doc_addf(&v->doc, LAB_STYLE_TEXT, "        %s", x->text);
-    }
+    if (line->kind != LAB_LINE_TEXT &&
+        (rc = add_item(v, v->state, line->source_line, line->kind == LAB_LINE_SOURCE,
+                       line->marked)) < 0)
+        return rc;
+    return lab_menu_add_line(&v->doc, line);
 }
 
 static int
 inspect_build(lab_menu *m, lab_menu_view *v, int width)
 {
     inspect_state *s = v->state;
-    const lab_inspection *in = &s->in;
-    lab_buf src = LAB_BUF_INIT;
-    lab_err err = LAB_ERR_INIT;
+    const lab_inspection *in = s->vj.result;
+    lab_inspection_layout_opts opts = { LAB_INSPECTION_SASS, true };
 
     (void)m;
     (void)width;
@@ -204,35 +103,27 @@ inspect_build(lab_menu *m, lab_menu_view *v, int width)
                     "how long.");
         return 0;
     }
-    if (s->vj.rc < 0) {
+    if (s->vj.rc < 0 || !in) {
         lab_doc_addf(&v->doc, LAB_STYLE_BAD, "inspect: %s", s->vj.error);
         return 0;
     }
-    lab_doc_addf(&v->doc, LAB_STYLE_STRONG, "%s  %s  on %s", s->ex->id, s->file, in->arch);
+    if (s->ptx || !in->has_sass)
+        opts.listing = LAB_INSPECTION_PTX;
     if (!in->build.ok) {
         lab_doc_addf(&v->doc, LAB_STYLE_BAD, "%s does not compile for %s", s->file, in->arch);
-        lab_menu_add_text(&v->doc, in->build.log.buf);
-        return 0;
+        return lab_doc_add_text(&v->doc, LAB_STYLE_TEXT, in->build.log.buf);
     }
-    lab_doc_addf(&v->doc, LAB_STYLE_TEXT, "Kernel %s%s%s", s->ex->kernel, in->kernel ? ", " : "",
-                 in->kernel ? in->kernel->name : "");
-    add_resources(&v->doc, in);
-    lab_doc_add(&v->doc, LAB_STYLE_HEADING, "Instruction mix of the kernel");
-    add_mix(&v->doc, "PTX ", &in->ptx_mix);
-    if (in->has_sass) {
-        add_mix(&v->doc, "SASS", &in->sass_mix);
+    lab_doc_add(&v->doc, LAB_STYLE_DIM,
+                "n/N: next/previous marked instruction   Enter: source line <-> its instructions");
+    if (in->has_sass)
         lab_doc_addf(&v->doc, LAB_STYLE_DIM, "v: show the %s", s->ptx ? "SASS" : "PTX");
-    } else {
-        lab_doc_addf(&v->doc, LAB_STYLE_WARN, "  SASS: not available: %s", in->sass_why);
-        lab_doc_add(&v->doc, LAB_STYLE_TEXT,
-                    "  To see SASS: make cuda-tools (installs cuobjdump and nvdisasm from the PyPI "
-                    "packages nvidia-cuda-cuobjdump and nvidia-cuda-nvdisasm). Below: the PTX.");
-    }
-    lab_buf_read_file(&src, in->file, &err);
-    add_source(v, s, &src);
-    add_listing(v, s, &src);
-    lab_buf_release(&src);
-    return 0;
+    else
+        lab_doc_add(&v->doc, LAB_STYLE_DIM,
+                    "To see SASS: make cuda-tools (installs nvdisasm); below: the PTX");
+    if (s->starter)
+        lab_doc_add(&v->doc, LAB_STYLE_DIM, "(the starter: you have no file yet)");
+    lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");
+    return lab_inspection_layout(in, &opts, add_line, v);
 }
 
 /* Moves the cursor to the first item from `from` going by step that pred accepts. */
@@ -312,8 +203,13 @@ static int
 key_toggle(lab_menu *m, lab_menu_view *v)
 {
     inspect_state *s = v->state;
+    const lab_inspection *in = s->vj.result;
 
-    if (!s->in.has_sass) {
+    if (!in) {
+        lab_menu_status(m, "nothing inspected yet");
+        return LAB_MENU_REDRAW;
+    }
+    if (!in->has_sass) {
         lab_menu_status(m, "no SASS here: make cuda-tools installs nvdisasm");
         return LAB_MENU_REDRAW;
     }
@@ -344,44 +240,23 @@ const lab_menu_screen lab_menu_inspect = {
 /* --- the inspection as work -------------------------------------------------------- */
 
 typedef struct inspect_work {
-    lab_menu_work base;
+    lab_menu_viewwork base; /* result: a lab_inspection */
     const lab_exercise *ex;
     char file[4096];
-    lab_inspection in;
 } inspect_work;
 
 static int
 inspect_run(lab_menu_work *w, lab *l, lab_err *err)
 {
     inspect_work *iw = (inspect_work *)w;
+    lab_inspection *in = iw->base.result;
+    int rc;
 
     lab_menu_work_stage(w, "compiling");
-    iw->in.cancel = &w->cancel; /* c kills nvcc and ptxas */
-    return lab_inspect(l, iw->ex, iw->file, NULL, &iw->in, err);
-}
-
-static void
-inspect_done(lab_menu *m, lab_menu_work *w, int rc, const lab_err *err)
-{
-    inspect_work *iw = (inspect_work *)w;
-    inspect_state *s = lab_menu_job_view(m, &lab_menu_inspect, iw->ex, rc, err);
-
-    if (s) {
-        lab_inspection_release(&s->in);
-        s->in = iw->in; /* the view owns it now */
-        s->in.cancel = NULL;
-        lab_inspection_init(&iw->in);
-        s->ptx = !s->in.has_sass;
-    }
-}
-
-static void
-inspect_free(lab_menu_work *w)
-{
-    inspect_work *iw = (inspect_work *)w;
-
-    lab_inspection_release(&iw->in);
-    free(iw);
+    in->cancel = &w->cancel; /* c kills nvcc and ptxas */
+    rc = lab_inspect(l, iw->ex, iw->file, NULL, in, err);
+    in->cancel = NULL;
+    return rc;
 }
 
 int
@@ -389,25 +264,26 @@ lab_menu_inspect_start(lab_menu *m, const lab_exercise *ex)
 {
     inspect_state *s = calloc(1, sizeof(*s));
     inspect_work *w = calloc(1, sizeof(*w));
+    lab_inspection *in = malloc(sizeof(*in));
     lab_buf work = LAB_BUF_INIT;
 
-    if (!s || !w) {
+    if (!s || !w || !in) {
         free(s);
         free(w);
+        free(in);
         return LAB_ENOMEM;
     }
+    lab_inspection_init(in);
     lab_work_path(ex, &work);
     s->starter = access(work.buf, F_OK) != 0;
     snprintf(s->file, sizeof(s->file), "%s", s->starter ? ex->starter : work.buf);
     lab_buf_release(&work);
     s->ex = w->ex = ex;
     s->vj.key = ex;
-    lab_inspection_init(&s->in);
-    lab_inspection_init(&w->in);
     snprintf(w->file, sizeof(w->file), "%s", s->file);
-    w->base = (lab_menu_work){
-        .verb = "inspecting", .run = inspect_run, .done = inspect_done, .free = inspect_free
-    };
-    snprintf(w->base.subject, sizeof(w->base.subject), "%s", ex->id);
+    w->base = (lab_menu_viewwork){ .base = { .verb = "inspecting", .run = inspect_run },
+                                   .result = in,
+                                   .result_free = inspection_free };
+    snprintf(w->base.base.subject, sizeof(w->base.base.subject), "%s", ex->id);
     return lab_menu_open_job(m, &lab_menu_inspect, s, "inspect", &w->base);
 }

@@ -152,18 +152,38 @@ lab_menu_job_run(lab_menu *m, lab_menu_work *w)
     return 0;
 }
 
+static void
+viewwork_done(lab_menu *m, lab_menu_work *w, int rc, const lab_err *err)
+{
+    lab_menu_viewwork_done(m, w, rc, err);
+}
+
+static void
+viewwork_free(lab_menu_work *w)
+{
+    lab_menu_viewwork *vw = (lab_menu_viewwork *)w;
+
+    if (vw->result)
+        vw->result_free(vw->result);
+    free(vw);
+}
+
 int
 lab_menu_open_job(lab_menu *m, const lab_menu_screen *s, void *state, const char *title,
-                  lab_menu_work *w)
+                  lab_menu_viewwork *w)
 {
     lab_menu_viewjob *vj = state;
 
+    w->screen = s;
+    w->key = vj->key;
+    w->base.done = w->base.done ? w->base.done : viewwork_done;
+    w->base.free = viewwork_free;
     vj->running = true;
     if (lab_menu_push(m, s, state, title) < 0) {
-        w->free(w);
+        w->base.free(&w->base);
         return LAB_ENOMEM;
     }
-    if (lab_menu_job_run(m, w) < 0) { /* it freed w */
+    if (lab_menu_job_run(m, &w->base) < 0) { /* it freed w */
         vj->running = false;
         vj->rc = LAB_EINVAL;
         snprintf(vj->error, sizeof(vj->error), "could not start: %s", m->status);
@@ -173,21 +193,42 @@ lab_menu_open_job(lab_menu *m, const lab_menu_screen *s, void *state, const char
 }
 
 void *
-lab_menu_job_view(lab_menu *m, const lab_menu_screen *s, const void *key, int rc,
-                  const lab_err *err)
+lab_menu_viewwork_done(lab_menu *m, lab_menu_work *w, int rc, const lab_err *err)
 {
+    lab_menu_viewwork *vw = (lab_menu_viewwork *)w;
+
     for (int i = m->depth - 1; i >= 0; i--) {
         lab_menu_viewjob *vj = m->stack[i]->state;
-        if (m->stack[i]->screen != s || vj->key != key || !vj->running)
+        if (m->stack[i]->screen != vw->screen || vj->key != vw->key || !vj->running)
             continue;
         vj->running = false;
         vj->rc = rc;
         snprintf(vj->error, sizeof(vj->error), "%s", rc < 0 ? err->msg : "");
+        lab_menu_viewjob_release(vj);
+        vj->result = vw->result; /* the view's now */
+        vj->result_free = vw->result_free;
+        vw->result = NULL;
         m->stack[i]->stale = true;
         m->stack[i]->top = 0;
         return vj;
     }
     return NULL;
+}
+
+void
+lab_menu_viewjob_release(lab_menu_viewjob *vj)
+{
+    if (vj->result)
+        vj->result_free(vj->result);
+    vj->result = NULL;
+}
+
+void
+lab_menu_viewjob_free(void *state)
+{
+    if (state)
+        lab_menu_viewjob_release(state);
+    free(state);
 }
 
 int

@@ -22,6 +22,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/inotify.h>
@@ -110,15 +111,69 @@ style_attr(const lab_menu *m, int s)
 }
 
 static void
-init_colors(lab_menu *m)
+init_colors(lab_menu *m, bool color)
 {
-    m->color = m->cli->color && has_colors() && start_color() == OK;
+    m->color = color && has_colors() && start_color() == OK;
     if (!m->color)
         return;
     use_default_colors();
     for (int s = 0; s < LAB_STYLE_COUNT; s++)
         if (styles[s].fg >= 0)
             init_pair(s + 1, styles[s].fg, -1);
+}
+
+/* A report's styles (lab/util/style.h) in the pager's. */
+static const unsigned char report_styles[LAB_TEXT_STYLE_COUNT] = {
+    [LAB_TEXT_PLAIN] = LAB_STYLE_TEXT,
+    [LAB_TEXT_BOLD] = LAB_STYLE_STRONG,
+    [LAB_TEXT_TITLE] = LAB_STYLE_HEADING,
+    [LAB_TEXT_GOOD] = LAB_STYLE_GOOD,
+    [LAB_TEXT_BAD] = LAB_STYLE_BAD,
+    [LAB_TEXT_WARN] = LAB_STYLE_WARN,
+    [LAB_TEXT_DIM] = LAB_STYLE_DIM,
+    [LAB_TEXT_SOURCE] = LAB_STYLE_COMMENT,
+    [LAB_TEXT_MARK] = LAB_STYLE_KEYWORD,
+    [LAB_TEXT_MARK_DIVERGE] = LAB_STYLE_BAD,
+    [LAB_TEXT_MARK_SELECT] = LAB_STYLE_GOOD,
+    [LAB_TEXT_BAR] = LAB_STYLE_CODE,
+    [LAB_TEXT_VERDICT_PASS] = LAB_STYLE_GOOD,
+    [LAB_TEXT_VERDICT_SLOW] = LAB_STYLE_WARN,
+    [LAB_TEXT_VERDICT_FAIL] = LAB_STYLE_BAD,
+    [LAB_TEXT_VERDICT_LIMIT] = LAB_STYLE_BAD,
+    [LAB_TEXT_VERDICT_NO_GPU] = LAB_STYLE_WARN,
+    /* the heat map's shades, cool to hot */
+    [LAB_TEXT_HEAT + 0] = LAB_STYLE_COMMENT,
+    [LAB_TEXT_HEAT + 1] = LAB_STYLE_COMMENT,
+    [LAB_TEXT_HEAT + 2] = LAB_STYLE_COMMENT,
+    [LAB_TEXT_HEAT + 3] = LAB_STYLE_COMMENT,
+    [LAB_TEXT_HEAT + 4] = LAB_STYLE_KEYWORD,
+    [LAB_TEXT_HEAT + 5] = LAB_STYLE_KEYWORD,
+    [LAB_TEXT_HEAT + 6] = LAB_STYLE_KEYWORD,
+    [LAB_TEXT_HEAT + 7] = LAB_STYLE_BAD,
+    [LAB_TEXT_HEAT + 8] = LAB_STYLE_BAD,
+    [LAB_TEXT_HEAT + 9] = LAB_STYLE_BAD,
+};
+_Static_assert(LAB_TEXT_SHADES == 10, "one pager style per heat shade");
+
+lab_style
+lab_menu_style(lab_text_style s)
+{
+    return (unsigned)s < LAB_TEXT_STYLE_COUNT ? (lab_style)report_styles[s] : LAB_STYLE_TEXT;
+}
+
+int
+lab_menu_add_line(void *doc, const lab_line *line)
+{
+    unsigned char *st = malloc(line->len ? line->len : 1);
+    int rc;
+
+    if (!st)
+        return LAB_ENOMEM;
+    for (size_t i = 0; i < line->len; i++)
+        st[i] = (unsigned char)lab_menu_style(line->styles[i]);
+    rc = lab_doc_add_styled(doc, line->text, st, line->len);
+    free(st);
+    return rc;
 }
 
 /* --- the view stack ------------------------------------------------------------ */
@@ -189,38 +244,6 @@ lab_menu_add_item(lab_menu_view *v, const void *ptr, bool chapter)
     v->items = p;
     v->items[v->nitems++] = (lab_menu_item){ v->doc.nlines, ptr, chapter };
     return 0;
-}
-
-void
-lab_menu_add_text(lab_doc *d, const char *text)
-{
-    static const struct {
-        const char *word;
-        lab_style style;
-    } marks[] = {
-        { "PASS", LAB_STYLE_GOOD },         { "SLOW", LAB_STYLE_WARN },
-        { "NO_GPU", LAB_STYLE_WARN },       { "WRONG", LAB_STYLE_BAD },
-        { "COMPILE_ERROR", LAB_STYLE_BAD }, { "RUNTIME_ERROR", LAB_STYLE_BAD },
-        { "TIMEOUT", LAB_STYLE_BAD },       { "CONSTRAINT", LAB_STYLE_BAD },
-        { "error", LAB_STYLE_BAD },         { " wrong ", LAB_STYLE_BAD },
-        { "warning", LAB_STYLE_WARN },      { "next:", LAB_STYLE_STRONG },
-    };
-    const char *s = text;
-
-    while (*s) {
-        size_t n = strcspn(s, "\n");
-        char *line = strndup(s, n);
-        lab_style st = LAB_STYLE_TEXT;
-        for (size_t i = 0; line && i < ARRAY_SIZE(marks); i++)
-            if (strstr(line, marks[i].word)) {
-                st = marks[i].style;
-                break;
-            }
-        if (line)
-            lab_doc_add(d, st, line);
-        free(line);
-        s += n + (s[n] == '\n');
-    }
 }
 
 /* --- drawing ------------------------------------------------------------------------- */
@@ -716,21 +739,20 @@ loop(lab_menu *m)
 }
 
 int
-lab_menu_run(lab_cli *cli)
+lab_menu_run(lab *l, const lab_menu_opts *opts, lab_err *err)
 {
-    lab_menu m = { .cli = cli, .lab = cli->lab, .inotify_fd = -1, .watch_wd = -1 };
+    lab_menu m = { .lab = l, .inotify_fd = -1, .watch_wd = -1 };
     lab_buf db = LAB_BUF_INIT;
-    lab_err err = LAB_ERR_INIT;
-    int status = LAB_EXIT_OK;
+    lab_err probe_err = LAB_ERR_INIT;
+    int rc;
 
-    if (lab_store_default_path(&db, &err) < 0)
-        return lab_cli_error("%s", err.msg);
-    if (lab_store_open(db.buf, &m.store, &err) < 0) {
+    if ((rc = lab_store_default_path(&db, err)) < 0 ||
+        (rc = lab_store_open(db.buf, &m.store, err)) < 0) {
         lab_buf_release(&db);
-        return lab_cli_error("%s", err.msg);
+        return rc;
     }
     lab_buf_release(&db);
-    if (lab_device_probe(m.lab, &m.device, &err) < 0)
+    if (lab_device_probe(m.lab, &m.device, &probe_err) < 0)
         m.device = NULL;
     m.inotify_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 
@@ -738,7 +760,8 @@ lab_menu_run(lab_cli *cli)
     tcgetattr(STDIN_FILENO, &saved_tty);
     if (!initscr()) {
         lab_store_close(m.store);
-        return lab_cli_error("cannot start the terminal screen (TERM=%s)", getenv("TERM"));
+        return lab_err_set(err, LAB_EIO, "cannot start the terminal screen (TERM=%s)",
+                           getenv("TERM"));
     }
     save_reset_sequence();
     install_signals();
@@ -748,7 +771,7 @@ lab_menu_run(lab_cli *cli)
     nodelay(stdscr, TRUE);
     set_escdelay(50);
     curs_set(0);
-    init_colors(&m);
+    init_colors(&m, opts->color);
 
     if (lab_menu_push(&m, &lab_menu_home, NULL, "home") == 0)
         loop(&m);
@@ -760,5 +783,5 @@ lab_menu_run(lab_cli *cli)
     if (m.inotify_fd >= 0)
         close(m.inotify_fd);
     lab_store_close(m.store);
-    return status;
+    return 0;
 }

@@ -8,8 +8,11 @@
  * sit on a stack: Enter pushes, `q` pops.  A screen that lists things
  * (home, the predict screen, the inspect listing) marks selectable lines
  * as items.  A view whose content comes from work in the background (demo,
- * inspect, profile) starts with a lab_menu_viewjob and is filled by the
- * work's done function (job.c).
+ * inspect, profile) starts with a lab_menu_viewjob and takes the work's
+ * result when it ends (a lab_menu_viewwork, job.c).  Reports are laid out by
+ * lab/report as styled lines; lab_menu_add_line maps their styles to the
+ * pager's.  Nothing here includes the CLI: `cudalab menu` passes its choices
+ * in a lab_menu_opts.
  *
  * Files: menu.c (terminal, event loop, stack, pager keys, help), home.c,
  * exercise.c (task, hints, actions, watch), pages.c (chapter text, reference
@@ -30,8 +33,11 @@
 #include <signal.h>
 #include <stdbool.h>
 
-#include "lab/cli/cli.h"
+#include "lab/grade/grade.h"
+#include "lab/grade/store.h"
+#include "lab/grade/work.h"
 #include "lab/menu/doc.h"
+#include "lab/report/lines.h"
 
 typedef struct lab_menu lab_menu;
 typedef struct lab_menu_view lab_menu_view;
@@ -76,7 +82,20 @@ typedef struct lab_menu_viewjob {
     bool running;
     int rc;          /* the work's, once done */
     char error[512]; /* its message when rc < 0 */
+    void *result;    /* the work's result once it ended (whatever rc), else NULL */
+    void (*result_free)(void *result);
 } lab_menu_viewjob;
+
+/* A work that fills such a view, embedded first in each kind's work: the kind's run fills result
+ * (made by the starter); when the work ends, the result goes to the view that still waits for it
+ * (vj.result), or is freed with it.  job.c's done and free do that. */
+typedef struct lab_menu_viewwork {
+    lab_menu_work base;
+    const lab_menu_screen *screen; /* the view's; set by lab_menu_open_job */
+    const void *key;               /* the view's vj.key; set by lab_menu_open_job */
+    void *result;
+    void (*result_free)(void *result);
+} lab_menu_viewwork;
 
 typedef struct lab_menu_item {
     size_t line; /* in v->doc */
@@ -100,8 +119,12 @@ struct lab_menu_view {
 
 struct lab_menu_job;
 
+/* What the front end that opens the menu decides. */
+typedef struct lab_menu_opts {
+    bool color; /* the terminal may be coloured (NO_COLOR unset or empty) */
+} lab_menu_opts;
+
 struct lab_menu {
-    lab_cli *cli;
     lab *lab;
     lab_store *store; /* the UI's own connection */
     const lab_device *device;
@@ -120,8 +143,8 @@ struct lab_menu {
     bool watch_pending;
 };
 
-/* The menu: returns an exit status (0, or 2 with a message on stderr). */
-int lab_menu_run(lab_cli *cli);
+/* The menu on the terminal until the learner quits: 0, or <0 with err when it cannot start. */
+int lab_menu_run(lab *l, const lab_menu_opts *opts, lab_err *err);
 
 /* menu.c */
 int lab_menu_push(lab_menu *m, const lab_menu_screen *s, void *state, const char *title);
@@ -134,8 +157,11 @@ bool lab_menu_prompt(lab_menu *m, const char *prompt, char *buf, size_t size);
 /* Marks every view for a rebuild (progress or files changed). */
 void lab_menu_stale_all(lab_menu *m);
 int lab_menu_add_item(lab_menu_view *v, const void *ptr, bool chapter);
-/* Lines of text (e.g. a captured report) into the doc, styled by content. */
-void lab_menu_add_text(lab_doc *d, const char *text);
+/* The pager's style for a report's style (lab/util/style.h). */
+lab_style lab_menu_style(lab_text_style s);
+/* A lab_line_fn (arg: a lab_doc): a report's line into the doc, each report style mapped to the
+ * pager's.  0 or LAB_ENOMEM. */
+int lab_menu_add_line(void *doc, const lab_line *line);
 
 /* home.c, exercise.c, pages.c, demo.c, inspect.c, profile.c */
 extern const lab_menu_screen lab_menu_home, lab_menu_exercise, lab_menu_chapter, lab_menu_solution,
@@ -151,12 +177,13 @@ int lab_menu_inspect_start(lab_menu *m, const lab_exercise *ex);
 int lab_menu_profile_start(lab_menu *m, const lab_exercise *ex);
 int lab_menu_open_exercise(lab_menu *m, const lab_exercise *ex);
 int lab_menu_open_chapter(lab_menu *m, const lab_chapter *ch);
-/* The exercise view's hook when a grading of ex ends (result into the view). */
-void lab_menu_exercise_graded(lab_menu *m, const lab_exercise *ex, const char *result_text);
+/* The exercise view's hook when a grading of ex ends: a copy of result (its lines) into the view.
+ */
+void lab_menu_exercise_graded(lab_menu *m, const lab_exercise *ex, const lab_lines *result);
 /* "not started", "passed, best 1.82x (100% of reference)", ... */
 void lab_menu_progress_text(const lab_progress *p, char *buf, size_t size);
-/* A result view showing text (the CLI's report of a grading). */
-int lab_menu_open_result(lab_menu *m, const lab_exercise *ex, const char *text);
+/* A result view showing a copy of result (a grading laid out by lab/report/grading.h). */
+int lab_menu_open_result(lab_menu *m, const lab_exercise *ex, const lab_lines *result);
 
 /* job.c: one piece of work at a time.  lab_menu_job_run owns w from the call on (w->free). */
 int lab_menu_job_run(lab_menu *m, lab_menu_work *w);
@@ -168,13 +195,17 @@ void lab_menu_job_cancel(lab_menu *m);
 /* The `c` key of a view whose state starts with a lab_menu_viewjob: cancels its running work. */
 int lab_menu_viewjob_cancel_key(lab_menu *m, lab_menu_view *v);
 /* Pushes a view of screen s whose state starts with a lab_menu_viewjob (set running here), then
- * runs w; a work that cannot start shows its reason in the view. */
+ * runs w (its done, when NULL, and its free are set to lab_menu_viewwork_done and job.c's); a work
+ * that cannot start shows its reason in the view. */
 int lab_menu_open_job(lab_menu *m, const lab_menu_screen *s, void *state, const char *title,
-                      lab_menu_work *w);
-/* For a work's done: the state of the view of screen s still waiting for key's work, marked done
- * (rc, err's message) and stale; NULL when that view was closed. */
-void *lab_menu_job_view(lab_menu *m, const lab_menu_screen *s, const void *key, int rc,
-                        const lab_err *err);
+                      lab_menu_viewwork *w);
+/* A viewwork's done: the view still waiting for it (NULL when it was closed) marked done (rc,
+ * err's message) and stale, with the work's result; returns that view's state. */
+void *lab_menu_viewwork_done(lab_menu *m, lab_menu_work *w, int rc, const lab_err *err);
+/* A screen's release for a state that is a lab_menu_viewjob and nothing to free besides. */
+void lab_menu_viewjob_free(void *state);
+/* Frees the result a view's state holds (the view's release calls it). */
+void lab_menu_viewjob_release(lab_menu_viewjob *vj);
 int lab_menu_job_fd(const lab_menu *m); /* -1 when idle */
 /* Reads the worker's messages; when it is done, joins it and shows the result. */
 int lab_menu_job_poll(lab_menu *m);

@@ -1,12 +1,13 @@
 /*
  * pages.c - the read-only screens: a chapter's text (Markdown from docs/),
  * the reference solution (highlighted code), the history chart of an
- * exercise (time per attempt as bars) and a grading's result (the CLI's
- * report text).  Each is a build function; the pager in menu.c scrolls and
+ * exercise (time per attempt as bars) and a grading's result (laid out by
+ * lab/report/grading.h).  Each is a build function; the pager in menu.c scrolls and
  * searches them.
  */
 #include "lab/menu/menu.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -94,14 +95,15 @@ typedef struct chart {
     bool measure; /* first pass: find the longest time */
 } chart;
 
+/* An attempt's line in its verdict's style (the verdict table's, lab/grade/policy.h). */
 static lab_style
 verdict_style(const char *verdict)
 {
-    if (!strcmp(verdict, "PASS"))
-        return LAB_STYLE_GOOD;
-    if (!strcmp(verdict, "SLOW") || !strcmp(verdict, "NO_GPU"))
-        return LAB_STYLE_WARN;
-    return LAB_STYLE_BAD;
+    lab_verdict v;
+
+    if (lab_verdict_parse(verdict, &v) < 0)
+        return LAB_STYLE_TEXT;
+    return lab_menu_style(lab_verdict_describe(v)->style);
 }
 
 static int
@@ -160,7 +162,7 @@ const lab_menu_screen lab_menu_history = { .name = "history", .build = history_b
 /* --- a grading's result --- */
 
 typedef struct result_state {
-    char *text;
+    lab_lines lines;
 } result_state;
 
 static void
@@ -169,7 +171,7 @@ result_release(void *p)
     result_state *r = p;
 
     if (r)
-        free(r->text);
+        lab_lines_release(&r->lines);
     free(r);
 }
 
@@ -180,8 +182,7 @@ result_build(lab_menu *m, lab_menu_view *v, int width)
 
     (void)m;
     (void)width;
-    lab_menu_add_text(&v->doc, r->text);
-    return 0;
+    return lab_lines_replay(&r->lines, 0, lab_menu_add_line, &v->doc);
 }
 
 const lab_menu_screen lab_menu_result = { .name = "result",
@@ -189,13 +190,15 @@ const lab_menu_screen lab_menu_result = { .name = "result",
                                           .release = result_release };
 
 int
-lab_menu_open_result(lab_menu *m, const lab_exercise *ex, const char *text)
+lab_menu_open_result(lab_menu *m, const lab_exercise *ex, const lab_lines *result)
 {
     result_state *r = calloc(1, sizeof(*r));
     char title[256];
 
-    if (!r || !(r->text = strdup(text))) {
-        free(r);
+    if (!r)
+        return LAB_ENOMEM;
+    if (lab_lines_replay(result, 0, lab_lines_collect, &r->lines) < 0) {
+        result_release(r);
         return LAB_ENOMEM;
     }
     snprintf(title, sizeof(title), "result: %s", ex->id);

@@ -133,6 +133,13 @@ check "--json prints the driver's report as sent" $?
 
 run script -qec "$CUDALAB_TEST_BIN demo blockshape" /dev/null
 expect_out "on a terminal the heat map is coloured" $'\033[48;5;21m'
+NO_COLOR=1 run script -qec "$CUDALAB_TEST_BIN demo blockshape" /dev/null
+expect_out "NO_COLOR on a terminal: the heat map's shade characters" "scale: ' ' 1175 ... '@' 1373 us"
+! grep -q $'\033' <<<"$OUT"
+check "NO_COLOR on a terminal: no escape sequence" $?
+run cudalab demo blockshape
+! grep -q $'\033' <<<"$OUT"
+check "piped: no escape sequence" $?
 
 # --- Nsight Compute sections: the lab runs ncu on the driver and fills the cells ---
 # (the replayed report with its occupancy section turned into a request; a stand-in ncu prints

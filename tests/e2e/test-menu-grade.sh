@@ -1,7 +1,8 @@
 #!/bin/bash
 # The menu in tmux at 80x24 with the recorded H100 reports (fake drivers, as
 # test-grade-recorded.sh; the student's file is really compiled): a PASS with
-# its table, hints, the solution and the history chart; a cancelled grading
+# its table (the verdict coloured by its style), hints, the solution and the
+# history chart; a cancelled grading
 # leaves no process; resize; the terminal restored after Ctrl-C and SIGTERM.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -45,6 +46,13 @@ wait_screen "H100: PASS" "PASS  1.82x over reduceNeighbored" 60
 wait_screen "H100: the timing table" "reference" 2
 screen | grep -Eq '^  student +[0-9.]+ us .* 1\.82x$'
 check "H100: the student's row of the table" $?
+# the verdict's style comes from the laid-out report (lab/report/grading.h), not from searching
+# the text: PASS alone is green, the message after it is not
+verdict=$(tmux -L "$TMUX_SOCK" capture-pane -p -e -t lab | grep -F "over reduceNeighbored" |
+    grep -vF "PASS:" | head -1)
+grep -Eq $'\e\\[([0-9;]*;)?32m(\e\\[[0-9;]*m)*PASS\e\\[' <<<"$verdict"
+rc=$?
+check "H100: PASS is coloured green by its style, the message is not ($(cat -v <<<"$verdict"))" $rc
 tmux_keys q
 wait_screen "H100: the exercise shows passed" "Status: passed, best 1.82x (100% of reference)"
 tmux_keys End

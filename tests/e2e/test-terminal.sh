@@ -1,7 +1,8 @@
 #!/bin/bash
 # Output on a terminal and through a pipe: colour and progress lines only on a
 # terminal (a pty made by script(1)), NO_COLOR honoured (set and not empty:
-# no colour; progress stays), nothing extra when piped.
+# no colour; progress stays), nothing extra when piped; for the reports laid
+# out by lab/report (grade, inspect; demo in test-demo.sh) too.
 set -u
 . "$(dirname "$0")/lib.sh"
 # the GPU backend asked for: with no GPU the grading ends in NO_GPU
@@ -47,6 +48,21 @@ expect_out_re "grade piped: the verdict" '^NO_GPU  '
 expect_eq "grade piped: nothing on stderr" "$ERR" ""
 ! grep -q "$ESC" <<<"$OUT"
 check "grade piped: no escape sequence" $?
+
+# the reports laid out once (lab/report): styles become colours on a terminal only
+sol=$E2E_SRC/solutions/reduction/neighbored.cu
+tty_run "$CUDALAB_TEST_BIN" inspect reduction/neighbored "$sol" --ptx
+expect_out "inspect on a terminal: the listing" "PTX (nvcc -ptx -lineinfo), source lines interleaved"
+has_sgr "$OUT"
+check "inspect on a terminal: colour" $?
+NO_COLOR=1 tty_run "$CUDALAB_TEST_BIN" inspect reduction/neighbored "$sol" --ptx
+expect_out "inspect with NO_COLOR: the same listing" "PTX (nvcc -ptx -lineinfo), source lines interleaved"
+! grep -q "$ESC" <<<"$OUT"
+check "inspect with NO_COLOR: no escape sequence" $?
+run cudalab inspect reduction/neighbored "$sol" --ptx
+expect_status "inspect piped" 0
+! grep -q "$ESC" <<<"$OUT"
+check "inspect piped: no escape sequence" $?
 
 tty_run "$CUDALAB_TEST_BIN" doctor
 expect_out "doctor on a terminal: progress" "checking GPU ..."

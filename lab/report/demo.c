@@ -1,15 +1,13 @@
 /*
- * demotext.c - a demo report as styled lines (see demotext.h): header, per
- * section the paragraph, the table (each column with its own decimals), the
- * bar chart (the largest value BAR_WIDTH wide) or the heat map (x values as
+ * demo.c - a demo report as styled lines (see demo.h): header, per section
+ * the paragraph, the table (each column with its own decimals), the bar
+ * chart (the largest value BAR_WIDTH wide) or the heat map (x values as
  * columns, y as rows, both sorted, shaded from the lowest value to the
- * highest), then the notes.  A line grows in a lab_buf with a second buf of
- * style bytes beside it and goes to the caller's function when complete.
+ * highest), then the notes.
  */
-#include "lab/report/demotext.h"
+#include "lab/report/demo.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,41 +19,7 @@
 #define MAX_COLUMNS 64
 #define MAX_KEYS 32
 
-const char lab_demo_shade_chars[LAB_DEMO_SHADES + 1] = " .:-=+*#%@";
-
-typedef struct out {
-    lab_buf text;
-    lab_buf styles;
-    lab_demo_line_fn fn;
-    void *arg;
-    int rc;
-} out;
-
-static void put(out *o, unsigned char style, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void
-put(out *o, unsigned char style, const char *fmt, ...)
-{
-    size_t before = o->text.len;
-    va_list ap;
-
-    va_start(ap, fmt);
-    if (lab_buf_vprintf(&o->text, fmt, ap) < 0)
-        o->rc = LAB_ENOMEM;
-    va_end(ap);
-    for (size_t i = before; i < o->text.len; i++)
-        if (lab_buf_addch(&o->styles, (char)style) < 0)
-            o->rc = LAB_ENOMEM;
-}
-
-static void
-end_line(out *o)
-{
-    o->fn(o->arg, o->text.buf, (const unsigned char *)o->styles.buf, o->text.len);
-    lab_buf_reset(&o->text);
-    lab_buf_reset(&o->styles);
-}
+const char lab_demo_shade_chars[LAB_TEXT_SHADES + 1] = " .:-=+*#%@";
 
 /* Decimals for a column's numbers: none when all are whole, else by the largest magnitude. */
 static int
@@ -115,30 +79,8 @@ column_header(const lab_demo_column *c, char *buf, size_t size)
         snprintf(buf, size, "%s", c->name);
 }
 
-/* A paragraph in style, wrapped at width on spaces. */
 static void
-wrapped(out *o, unsigned char style, const char *text, size_t width)
-{
-    const char *p = text;
-
-    while (*p) {
-        size_t len = strcspn(p, "\n");
-        if (len > width) {
-            size_t cut = width;
-            while (cut > 0 && p[cut] != ' ')
-                cut--;
-            len = cut ? cut : width;
-        }
-        put(o, style, "%.*s", (int)len, p);
-        end_line(o);
-        p += len;
-        while (*p == ' ' || *p == '\n')
-            p++;
-    }
-}
-
-static void
-table(out *o, const lab_demo_section *s)
+table(lab_lineout *o, const lab_demo_section *s)
 {
     size_t width[MAX_COLUMNS] = { 0 };
     int dec[MAX_COLUMNS];
@@ -156,25 +98,26 @@ table(out *o, const lab_demo_section *s)
     }
     for (size_t c = 0; c < ncols; c++) {
         column_header(&s->columns[c], text, sizeof(text));
-        put(o, LAB_DEMO_STYLE_BOLD, "  %-*s", c + 1 < ncols ? (int)width[c] : 0,
-            text); /* no trailing blanks */
+        lab_lineout_put(o, LAB_TEXT_BOLD, "  %-*s", c + 1 < ncols ? (int)width[c] : 0,
+                        text); /* no trailing blanks */
     }
-    end_line(o);
+    lab_lineout_end(o);
     for (size_t r = 0; r < s->nrows; r++) {
         for (size_t c = 0; c < ncols; c++) {
             const lab_demo_cell *cell = lab_demo_cell_at(s, r, c);
             lab_demo_format_cell(cell, dec[c], text, sizeof(text));
             if (cell->kind == LAB_DEMO_CELL_STRING)
-                put(o, LAB_DEMO_STYLE_PLAIN, "  %-*s", c + 1 < ncols ? (int)width[c] : 0, text);
+                lab_lineout_put(o, LAB_TEXT_PLAIN, "  %-*s", c + 1 < ncols ? (int)width[c] : 0,
+                                text);
             else
-                put(o, LAB_DEMO_STYLE_PLAIN, "  %*s", (int)width[c], text);
+                lab_lineout_put(o, LAB_TEXT_PLAIN, "  %*s", (int)width[c], text);
         }
-        end_line(o);
+        lab_lineout_end(o);
     }
 }
 
 static void
-bars(out *o, const lab_demo_section *s)
+bars(lab_lineout *o, const lab_demo_section *s)
 {
     const lab_demo_chart *ch = &s->chart;
     int dl = column_decimals(s, ch->label), dv = column_decimals(s, ch->value);
@@ -190,27 +133,27 @@ bars(out *o, const lab_demo_section *s)
         if (v->kind == LAB_DEMO_CELL_NUMBER && v->num > max)
             max = v->num;
     }
-    end_line(o);
-    put(o, LAB_DEMO_STYLE_PLAIN, "  ");
-    put(o, LAB_DEMO_STYLE_BOLD, "%s", s->columns[ch->value].name);
-    end_line(o);
+    lab_lineout_end(o);
+    lab_lineout_put(o, LAB_TEXT_PLAIN, "  ");
+    lab_lineout_put(o, LAB_TEXT_BOLD, "%s", s->columns[ch->value].name);
+    lab_lineout_end(o);
     for (size_t r = 0; r < s->nrows; r++) {
         const lab_demo_cell *v = lab_demo_cell_at(s, r, ch->value);
         int n = 0;
 
         lab_demo_format_cell(lab_demo_cell_at(s, r, ch->label), dl, text, sizeof(text));
-        put(o, LAB_DEMO_STYLE_PLAIN, "  %-*s |", (int)label_width, text);
+        lab_lineout_put(o, LAB_TEXT_PLAIN, "  %-*s |", (int)label_width, text);
         if (v->kind != LAB_DEMO_CELL_NUMBER) {
-            put(o, LAB_DEMO_STYLE_PLAIN, " (none)");
-            end_line(o);
+            lab_lineout_put(o, LAB_TEXT_PLAIN, " (none)");
+            lab_lineout_end(o);
             continue;
         }
         if (max > 0 && v->num > 0)
             n = (int)lround(v->num / max * BAR_WIDTH);
-        put(o, LAB_DEMO_STYLE_BAR, "%.*s", n, "########################################");
+        lab_lineout_put(o, LAB_TEXT_BAR, "%.*s", n, "########################################");
         lab_demo_format_cell(v, dv, text, sizeof(text));
-        put(o, LAB_DEMO_STYLE_PLAIN, " %s%s%s", text, *unit ? " " : "", unit);
-        end_line(o);
+        lab_lineout_put(o, LAB_TEXT_PLAIN, " %s%s%s", text, *unit ? " " : "", unit);
+        lab_lineout_end(o);
     }
 }
 
@@ -265,7 +208,7 @@ heat_value(const lab_demo_section *s, const lab_demo_cell *x, const lab_demo_cel
 }
 
 static void
-heatmap(out *o, const lab_demo_section *s, bool shade_chars)
+heatmap(lab_lineout *o, const lab_demo_section *s, bool shade_chars)
 {
     const lab_demo_chart *ch = &s->chart;
     const lab_demo_cell *xs[MAX_KEYS], *ys[MAX_KEYS];
@@ -284,73 +227,78 @@ heatmap(out *o, const lab_demo_section *s, bool shade_chars)
             hi = v->num > hi ? v->num : hi;
         }
     }
-    end_line(o);
-    put(o, LAB_DEMO_STYLE_PLAIN, "  ");
-    put(o, LAB_DEMO_STYLE_BOLD, "%s", s->columns[ch->value].name);
-    put(o, LAB_DEMO_STYLE_PLAIN, " by %s (rows) and %s (columns); blank: no value",
-        s->columns[ch->y].name, s->columns[ch->x].name);
-    end_line(o);
-    put(o, LAB_DEMO_STYLE_PLAIN, "  %*s", CELL_WIDTH - 2, "");
+    lab_lineout_end(o);
+    lab_lineout_put(o, LAB_TEXT_PLAIN, "  ");
+    lab_lineout_put(o, LAB_TEXT_BOLD, "%s", s->columns[ch->value].name);
+    lab_lineout_put(o, LAB_TEXT_PLAIN, " by %s (rows) and %s (columns); blank: no value",
+                    s->columns[ch->y].name, s->columns[ch->x].name);
+    lab_lineout_end(o);
+    lab_lineout_put(o, LAB_TEXT_PLAIN, "  %*s", CELL_WIDTH - 2, "");
     for (size_t i = 0; i < nx; i++) {
         lab_demo_format_cell(xs[i], dx, text, sizeof(text));
-        put(o, LAB_DEMO_STYLE_BOLD, " %*s", CELL_WIDTH, text);
+        lab_lineout_put(o, LAB_TEXT_BOLD, " %*s", CELL_WIDTH, text);
     }
-    end_line(o);
+    lab_lineout_end(o);
     for (size_t j = 0; j < ny; j++) {
         lab_demo_format_cell(ys[j], dy, text, sizeof(text));
-        put(o, LAB_DEMO_STYLE_BOLD, "  %*s", CELL_WIDTH - 2, text);
+        lab_lineout_put(o, LAB_TEXT_BOLD, "  %*s", CELL_WIDTH - 2, text);
         for (size_t i = 0; i < nx; i++) {
             const lab_demo_cell *v = heat_value(s, xs[i], ys[j]);
             size_t shade = 0;
             if (!v || v->kind != LAB_DEMO_CELL_NUMBER) {
-                put(o, LAB_DEMO_STYLE_PLAIN, " %*s", CELL_WIDTH, "");
+                lab_lineout_put(o, LAB_TEXT_PLAIN, " %*s", CELL_WIDTH, "");
                 continue;
             }
             if (hi > lo)
-                shade = (size_t)lround((v->num - lo) / (hi - lo) * (LAB_DEMO_SHADES - 1));
+                shade = (size_t)lround((v->num - lo) / (hi - lo) * (LAB_TEXT_SHADES - 1));
             lab_demo_format_cell(v, dv, text, sizeof(text));
-            put(o, LAB_DEMO_STYLE_PLAIN, " ");
+            lab_lineout_put(o, LAB_TEXT_PLAIN, " ");
             if (shade_chars)
-                put(o, (unsigned char)(LAB_DEMO_STYLE_HEAT + shade), "%c%*s",
-                    lab_demo_shade_chars[shade], CELL_WIDTH - 1, text);
+                lab_lineout_put(o, (lab_text_style)(LAB_TEXT_HEAT + shade), "%c%*s",
+                                lab_demo_shade_chars[shade], CELL_WIDTH - 1, text);
             else
-                put(o, (unsigned char)(LAB_DEMO_STYLE_HEAT + shade), "%*s", CELL_WIDTH, text);
+                lab_lineout_put(o, (lab_text_style)(LAB_TEXT_HEAT + shade), "%*s", CELL_WIDTH,
+                                text);
         }
-        end_line(o);
+        lab_lineout_end(o);
     }
     lab_demo_format_cell(&(lab_demo_cell){ LAB_DEMO_CELL_NUMBER, NULL, lo }, dv, text,
                          sizeof(text));
-    put(o, LAB_DEMO_STYLE_PLAIN, "  scale: '%c' %s ... '%c' ", lab_demo_shade_chars[0], text,
-        lab_demo_shade_chars[LAB_DEMO_SHADES - 1]);
+    lab_lineout_put(o, LAB_TEXT_PLAIN, "  scale: '%c' %s ... '%c' ", lab_demo_shade_chars[0], text,
+                    lab_demo_shade_chars[LAB_TEXT_SHADES - 1]);
     lab_demo_format_cell(&(lab_demo_cell){ LAB_DEMO_CELL_NUMBER, NULL, hi }, dv, text,
                          sizeof(text));
-    put(o, LAB_DEMO_STYLE_PLAIN, "%s %s", text, s->columns[ch->value].unit);
-    end_line(o);
+    lab_lineout_put(o, LAB_TEXT_PLAIN, "%s %s", text, s->columns[ch->value].unit);
+    lab_lineout_end(o);
 }
 
 int
-lab_demo_layout(const lab_demo_report *r, const lab_demo_layout_opts *opts, lab_demo_line_fn fn,
+lab_demo_layout(const lab_demo_report *r, const lab_demo_layout_opts *opts, lab_line_fn fn,
                 void *arg)
 {
-    out o = { LAB_BUF_INIT, LAB_BUF_INIT, fn, arg, 0 };
+    lab_lineout o;
     lab_buf line = LAB_BUF_INIT;
     size_t width = opts->width > 0 ? (size_t)opts->width : TEXT_WIDTH;
+    int rc;
 
-    put(&o, LAB_DEMO_STYLE_BOLD, "demo %s", r->chapter);
-    put(&o, LAB_DEMO_STYLE_PLAIN, " on %s (%s)", *r->device ? r->device : "no device", r->backend);
-    end_line(&o);
+    lab_lineout_init(&o, fn, arg);
+    lab_lineout_put(&o, LAB_TEXT_BOLD, "demo %s", r->chapter);
+    lab_lineout_put(&o, LAB_TEXT_PLAIN, " on %s (%s)", *r->device ? r->device : "no device",
+                    r->backend);
+    lab_lineout_end(&o);
     if (strcmp(r->status, "ok")) {
-        lab_buf_printf(&line, "%s: %s", !strcmp(r->status, "no_gpu") ? "no GPU" : "error",
-                       r->reason);
-        wrapped(&o, LAB_DEMO_STYLE_WARN, line.buf, width);
+        if (lab_buf_printf(&line, "%s: %s", !strcmp(r->status, "no_gpu") ? "no GPU" : "error",
+                           r->reason) < 0)
+            o.rc = LAB_ENOMEM;
+        lab_lineout_wrap(&o, LAB_TEXT_WARN, line.buf, width);
     }
     for (size_t i = 0; i < r->nsections; i++) {
         const lab_demo_section *s = &r->sections[i];
-        end_line(&o);
-        put(&o, LAB_DEMO_STYLE_TITLE, "%s", s->title);
-        end_line(&o);
+        lab_lineout_end(&o);
+        lab_lineout_put(&o, LAB_TEXT_TITLE, "%s", s->title);
+        lab_lineout_end(&o);
         if (s->text)
-            wrapped(&o, LAB_DEMO_STYLE_PLAIN, s->text, width);
+            lab_lineout_wrap(&o, LAB_TEXT_PLAIN, s->text, width);
         if (s->ncolumns)
             table(&o, s);
         if (s->chart.kind == LAB_DEMO_CHART_BARS)
@@ -359,14 +307,15 @@ lab_demo_layout(const lab_demo_report *r, const lab_demo_layout_opts *opts, lab_
             heatmap(&o, s, opts->shade_chars);
     }
     if (r->nnotes)
-        end_line(&o);
+        lab_lineout_end(&o);
     for (size_t i = 0; i < r->nnotes; i++) {
         lab_buf_reset(&line);
-        lab_buf_printf(&line, "note: %s", r->notes[i]);
-        wrapped(&o, LAB_DEMO_STYLE_PLAIN, line.buf, width);
+        if (lab_buf_printf(&line, "note: %s", r->notes[i]) < 0)
+            o.rc = LAB_ENOMEM;
+        lab_lineout_wrap(&o, LAB_TEXT_PLAIN, line.buf, width);
     }
+    rc = o.rc;
     lab_buf_release(&line);
-    lab_buf_release(&o.text);
-    lab_buf_release(&o.styles);
-    return o.rc;
+    lab_lineout_release(&o);
+    return rc;
 }

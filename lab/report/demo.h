@@ -1,0 +1,42 @@
+/*
+ * demo.h - a demo report (lab/instruments/demo.h) laid out as styled lines
+ * (lab/report/lines.h): the header, each section's wrapped paragraph, its
+ * table, its chart (a horizontal bar chart, or a heat map of x by y) and the
+ * notes (the status line, paragraphs and notes wrap at the width; tables are
+ * as wide as they are).  One layout for every front end: `cudalab demo`
+ * prints the lines with terminal colours, the menu's demo view puts them in
+ * its pager.  The layout knows nothing of any chapter: it draws whatever the
+ * report's sections hold.
+ *
+ * Heat-map cells are LAB_TEXT_HEAT + shade (0 coolest .. LAB_TEXT_SHADES - 1
+ * hottest); with opts.shade_chars each cell also starts with a shade
+ * character, for screens without colour.
+ *
+ * Call order: lab_demo_layout(report, opts, fn, arg); fn gets each line in order.
+ */
+#ifndef LAB_REPORT_DEMO_H
+#define LAB_REPORT_DEMO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "lab/instruments/demo.h"
+#include "lab/report/lines.h"
+
+typedef struct lab_demo_layout_opts {
+    int width;        /* paragraphs wrap here; 0: 78 */
+    bool shade_chars; /* heat cells start with a shade character */
+} lab_demo_layout_opts;
+
+/* 0, or LAB_ENOMEM or fn's failure (lines already given stay given). */
+int lab_demo_layout(const lab_demo_report *r, const lab_demo_layout_opts *opts, lab_line_fn fn,
+                    void *arg);
+/* The heat map's shade characters, coolest first ("' .:-=+*#%@'"). */
+extern const char lab_demo_shade_chars[LAB_TEXT_SHADES + 1];
+/* A cell as the table shows it with decimals ("-" for null). */
+void lab_demo_format_cell(const lab_demo_cell *c, int decimals, char *buf, size_t size);
+/* A charted row's label: the bar chart's label cell, or "(x,y)" of a heat map;
+ * false when the section has no chart. */
+bool lab_demo_row_label(const lab_demo_section *s, size_t row, char *buf, size_t size);
+
+#endif

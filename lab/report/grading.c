@@ -1,0 +1,177 @@
+/*
+ * grading.c - a grading as styled lines (see grading.h).
+ */
+#include "lab/report/grading.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void
+format_time(double ns, char *buf, size_t size)
+{
+    if (ns >= 1e6)
+        snprintf(buf, size, "%.2f ms", ns / 1e6);
+    else
+        snprintf(buf, size, "%.2f us", ns / 1e3);
+}
+
+static void
+cases(lab_lineout *o, const lab_runreport *r)
+{
+    lab_lineout_put(o, LAB_TEXT_PLAIN, "  %-10s %-10s %s", "n", "student", "");
+    lab_lineout_end(o);
+    for (size_t i = 0; i < r->ncases; i++) {
+        const lab_case *c = &r->cases[i];
+        if (strcmp(c->role, "student"))
+            continue;
+        lab_lineout_put(o, LAB_TEXT_PLAIN, "  %-10lu ", c->size);
+        lab_lineout_put(o, c->correct ? LAB_TEXT_GOOD : LAB_TEXT_BAD, "%-10s",
+                        c->correct ? "ok" : "wrong");
+        lab_lineout_put(o, LAB_TEXT_PLAIN, " %s", c->correct ? "" : c->detail);
+        lab_lineout_end(o);
+    }
+}
+
+static void
+capped(lab_lineout *o)
+{
+    lab_lineout_put(o, LAB_TEXT_DIM,
+                    "  (stopped at the time cap before the medians settled to +-0.25%%)");
+    lab_lineout_end(o);
+}
+
+static void
+timing(lab_lineout *o, const lab_grading *g)
+{
+    const lab_size_timing *t = lab_runreport_last_timing(&g->report);
+    const lab_kernel_time *base = lab_runreport_time(&g->report, "baseline");
+
+    if (!t)
+        return;
+    lab_lineout_end(o);
+    lab_lineout_put(
+        o, LAB_TEXT_PLAIN,
+        "  n = %lu (%.1f MiB)   copy bandwidth measured now: %.0f GB/s   peak %.0f GB/s", t->size,
+        t->bytes / (1 << 20), t->copy_gbps, g->report.peak_gbps);
+    lab_lineout_end(o);
+    lab_lineout_put(o, LAB_TEXT_PLAIN, "  %-10s %12s %8s %8s %8s %7s %7s %8s", "kernel", "median",
+                    "CI95", "samples", "GB/s", "% peak", "% copy", "speedup");
+    lab_lineout_end(o);
+    for (size_t i = 0; i < t->nkernels; i++) {
+        const lab_kernel_time *k = &t->kernels[i];
+        char med[32];
+        format_time(k->median_ns, med, sizeof(med));
+        lab_lineout_put(o, !strcmp(k->role, "student") ? LAB_TEXT_BOLD : LAB_TEXT_PLAIN,
+                        "  %-10s %12s %7.2f%% %8lu %8.0f %7.1f %7.1f %7.2fx%s", k->role, med,
+                        100 * k->ci_rel, k->samples, k->gbps, k->pct_peak, k->pct_copy,
+                        base && k->median_ns > 0 ? base->median_ns / k->median_ns : 0,
+                        k->cpu ? "  (CPU)" : "");
+        lab_lineout_end(o);
+    }
+    if (t->capped)
+        capped(o);
+}
+
+/* A choice exercise's sweep: every shape's time, the fastest and the student's marked. */
+static void
+sweep(lab_lineout *o, const lab_runreport *r)
+{
+    const lab_sweep *s = &r->sweep;
+    const lab_sweep_row *best = lab_grade_sweep_best(s);
+
+    lab_lineout_end(o);
+    lab_lineout_put(o, LAB_TEXT_PLAIN,
+                    "  n = %lu (%.1f MiB moved per launch), every shape timed interleaved", s->size,
+                    s->bytes / (1 << 20));
+    lab_lineout_end(o);
+    lab_lineout_put(o, LAB_TEXT_PLAIN, "  %-10s %12s %8s %8s %8s %10s %9s", "block", "median",
+                    "CI95", "samples", "GB/s", "occupancy", "vs best");
+    lab_lineout_end(o);
+    for (size_t i = 0; i < s->nrows; i++) {
+        const lab_sweep_row *w = &s->rows[i];
+        bool mine = !strcmp(w->block, s->choice);
+        char med[32], occ[16];
+        if (!w->launched) {
+            lab_lineout_put(o, LAB_TEXT_PLAIN, "  %-10s %scannot be launched: %s", w->block,
+                            mine ? "<- yours: " : "", w->error);
+            lab_lineout_end(o);
+            continue;
+        }
+        format_time(w->median_ns, med, sizeof(med));
+        if (w->occupancy >= 0)
+            snprintf(occ, sizeof(occ), "%.0f%%", 100 * w->occupancy);
+        else
+            snprintf(occ, sizeof(occ), "-");
+        lab_lineout_put(o, LAB_TEXT_PLAIN, "  ");
+        lab_lineout_put(o, mine ? LAB_TEXT_BOLD : LAB_TEXT_PLAIN,
+                        "%-10s %12s %7.2f%% %8lu %8.0f %10s %8.3fx%s%s", w->block, med,
+                        100 * w->ci_rel, w->samples, w->gbps, occ,
+                        best ? w->median_ns / best->median_ns : 0, w == best ? "  fastest" : "",
+                        mine ? "  <- yours" : "");
+        lab_lineout_end(o);
+    }
+    if (s->capped)
+        capped(o);
+}
+
+/* Where it ran: the simulator, or the GPU with the seed and the block. */
+static void
+backend(lab_lineout *o, const lab_grading *g, const lab_exercise *ex)
+{
+    double seed = g->has_report ? g->report.seed : (double)g->seed;
+
+    if (!strcmp(g->backend, "sim"))
+        lab_lineout_put(
+            o, LAB_TEXT_PLAIN, "PTX simulator (%s%s), seed %.0f, block %u; sizes capped at %lu",
+            g->device.present ? "forced" : "no GPU", g->device.present ? "" : ": correctness only",
+            seed, ex->block, g->sim_max_size);
+    else if (g->device.present && ex->choose_block)
+        lab_lineout_put(o, LAB_TEXT_PLAIN, "GPU %s (%s), seed %.0f, block chosen by the file",
+                        g->device.name, g->arch, seed);
+    else if (g->device.present)
+        lab_lineout_put(o, LAB_TEXT_PLAIN, "GPU %s (%s), seed %.0f, block %u", g->device.name,
+                        g->arch, seed, ex->block);
+    else
+        return;
+    lab_lineout_end(o);
+}
+
+int
+lab_grading_layout(const lab_grading *g, const lab_exercise *ex, const char *file, lab_line_fn fn,
+                   void *arg)
+{
+    const lab_verdict_info *vi = lab_verdict_describe(g->result.verdict);
+    lab_lineout o;
+    int rc;
+
+    lab_lineout_init(&o, fn, arg);
+    lab_lineout_put(&o, LAB_TEXT_BOLD, "%s", ex->id);
+    lab_lineout_put(&o, LAB_TEXT_PLAIN, "  %s", file);
+    lab_lineout_end(&o);
+    backend(&o, g, ex);
+    if (g->compiler_log.len) {
+        lab_lineout_end(&o);
+        lab_lineout_text(&o, LAB_TEXT_PLAIN, g->compiler_log.buf);
+    }
+    if (g->has_report && g->report.ncases) {
+        lab_lineout_end(&o);
+        cases(&o, &g->report);
+    }
+    if (g->has_report)
+        timing(&o, g);
+    if (g->has_report && g->report.sweep.present)
+        sweep(&o, &g->report);
+    lab_lineout_end(&o);
+    lab_lineout_put(&o, vi->style, "%s", vi->name);
+    lab_lineout_put(&o, LAB_TEXT_PLAIN, "  %s   %d/%d points", g->result.message, g->result.points,
+                    ex->points);
+    lab_lineout_end(&o);
+    if (g->result.verdict != LAB_VERDICT_PASS) {
+        lab_lineout_put(&o, LAB_TEXT_BOLD, "next:");
+        lab_lineout_put(&o, LAB_TEXT_PLAIN, " %s", vi->advice);
+        lab_lineout_end(&o);
+    }
+    rc = o.rc;
+    lab_lineout_release(&o);
+    return rc;
+}

@@ -1,0 +1,150 @@
+/*
+ * lines.c - styled lines (see lines.h): the writer every report uses, and a
+ * list that keeps lines.  A kept line's text and styles share one block:
+ * text, its NUL, then the style bytes.
+ */
+#include "lab/report/lines.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+void
+lab_lines_release(lab_lines *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        free((char *)l->v[i].text);
+    free(l->v);
+    l->v = NULL;
+    l->n = l->alloc = 0;
+}
+
+int
+lab_lines_collect(void *lines, const lab_line *line)
+{
+    lab_lines *l = lines;
+    char *block;
+
+    if (l->n == l->alloc) {
+        size_t alloc = l->alloc ? 2 * l->alloc : 32;
+        lab_line *v = realloc(l->v, alloc * sizeof(*v));
+        if (!v)
+            return LAB_ENOMEM;
+        l->v = v;
+        l->alloc = alloc;
+    }
+    if (!(block = malloc(2 * line->len + 1)))
+        return LAB_ENOMEM;
+    memcpy(block, line->text, line->len);
+    block[line->len] = '\0';
+    memcpy(block + line->len + 1, line->styles, line->len);
+    l->v[l->n] = *line;
+    l->v[l->n].text = block;
+    l->v[l->n].styles = (const unsigned char *)block + line->len + 1;
+    l->n++;
+    return 0;
+}
+
+int
+lab_lines_replay(const lab_lines *l, size_t from, lab_line_fn fn, void *arg)
+{
+    int rc = 0;
+
+    for (size_t i = from; i < l->n && rc == 0; i++)
+        rc = fn(arg, &l->v[i]);
+    return rc;
+}
+
+size_t
+lab_lines_last_paragraph(const lab_lines *l)
+{
+    for (size_t i = l->n; i > 0; i--)
+        if (l->v[i - 1].len == 0)
+            return i;
+    return 0;
+}
+
+/* --- the writer ------------------------------------------------------------------------ */
+
+void
+lab_lineout_init(lab_lineout *o, lab_line_fn fn, void *arg)
+{
+    *o = (lab_lineout){ .fn = fn, .arg = arg };
+    lab_buf_init(&o->text);
+    lab_buf_init(&o->styles);
+}
+
+void
+lab_lineout_release(lab_lineout *o)
+{
+    lab_buf_release(&o->text);
+    lab_buf_release(&o->styles);
+}
+
+void
+lab_lineout_put(lab_lineout *o, lab_text_style style, const char *fmt, ...)
+{
+    size_t before = o->text.len;
+    va_list ap;
+
+    if (o->rc < 0)
+        return;
+    va_start(ap, fmt);
+    if (lab_buf_vprintf(&o->text, fmt, ap) < 0 ||
+        lab_buf_grow(&o->styles, o->text.len - before) < 0)
+        o->rc = LAB_ENOMEM;
+    va_end(ap);
+    if (o->rc < 0)
+        return;
+    memset(o->styles.buf + o->styles.len, (int)style, o->text.len - before);
+    o->styles.len += o->text.len - before;
+    o->styles.buf[o->styles.len] = '\0';
+}
+
+void
+lab_lineout_end(lab_lineout *o)
+{
+    lab_line line = { o->text.buf,    (const unsigned char *)o->styles.buf,
+                      o->text.len,    o->kind,
+                      o->source_line, o->marked };
+
+    if (o->rc == 0)
+        o->rc = o->fn(o->arg, &line);
+    lab_buf_reset(&o->text);
+    lab_buf_reset(&o->styles);
+    o->kind = LAB_LINE_TEXT;
+    o->source_line = 0;
+    o->marked = false;
+}
+
+void
+lab_lineout_text(lab_lineout *o, lab_text_style style, const char *text)
+{
+    for (const char *p = text; *p;) {
+        size_t len = strcspn(p, "\n");
+        lab_lineout_put(o, style, "%.*s", (int)len, p);
+        lab_lineout_end(o);
+        p += len + (p[len] == '\n');
+    }
+}
+
+void
+lab_lineout_wrap(lab_lineout *o, lab_text_style style, const char *text, size_t width)
+{
+    const char *p = text;
+
+    while (*p) {
+        size_t len = strcspn(p, "\n");
+        if (len > width) {
+            size_t cut = width;
+            while (cut > 0 && p[cut] != ' ')
+                cut--;
+            len = cut ? cut : width;
+        }
+        lab_lineout_put(o, style, "%.*s", (int)len, p);
+        lab_lineout_end(o);
+        p += len;
+        while (*p == ' ' || *p == '\n')
+            p++;
+    }
+}

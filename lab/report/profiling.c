@@ -1,0 +1,99 @@
+/*
+ * profiling.c - a profiling as styled lines (see profiling.h).
+ */
+#include "lab/report/profiling.h"
+
+#include <stdio.h>
+
+static const char *const role_titles[] = {
+    [LAB_PROF_STUDENT] = "your kernel",
+    [LAB_PROF_BASELINE] = "the previous step",
+    [LAB_PROF_REFERENCE] = "the reference solution",
+};
+_Static_assert(ARRAY_SIZE(role_titles) == LAB_PROF_ROLES, "one title per role");
+
+/* One kernel's rows of ncu's table. */
+static void
+ncu_table(lab_lineout *o, const lab_profiling *p, int r)
+{
+    lab_lineout_end(o);
+    lab_lineout_put(o, LAB_TEXT_BOLD, "%s", p->kernel[r]);
+    lab_lineout_put(o, LAB_TEXT_PLAIN, " (%s)", role_titles[r]);
+    lab_lineout_end(o);
+    lab_lineout_put(o, LAB_TEXT_PLAIN, "  %-29s %-68s %12s  %-16s %s", "notes (nvprof)",
+                    "ncu metric", "value", p->sim_reported ? "simulator (PTX)" : "simulator",
+                    "meaning");
+    lab_lineout_end(o);
+    for (size_t m = 0; m < p->set.n; m++) {
+        const lab_metric *mt = p->set.v[m];
+        char v[32], s[32];
+        lab_profile_format(v, sizeof(v), p->has_value[r][m], p->value[r][m], mt->unit);
+        if (p->has_sim[r][m])
+            lab_profile_format(s, sizeof(s), true, p->sim[r][m], mt->unit);
+        else
+            snprintf(s, sizeof(s), "not available");
+        lab_lineout_put(o, LAB_TEXT_PLAIN, "  %-29s %-68s %12s  %-16s %s", mt->nvprof, mt->ncu, v,
+                        s, mt->meaning);
+        lab_lineout_end(o);
+    }
+}
+
+/* Without ncu's table: one kernel's simulator figures, when it gave any. */
+static void
+sim_only(lab_lineout *o, const lab_profiling *p, int r)
+{
+    bool any = false;
+
+    for (size_t m = 0; m < p->set.n; m++)
+        any = any || p->has_sim[r][m];
+    if (!any)
+        return;
+    lab_lineout_put(o, LAB_TEXT_BOLD, "%s", p->kernel[r]);
+    lab_lineout_put(o, LAB_TEXT_PLAIN, " (%s): the simulator's PTX-level figures at n = %lu",
+                    role_titles[r], p->sim_size);
+    lab_lineout_end(o);
+    for (size_t m = 0; m < p->set.n; m++) {
+        char s[32];
+        if (!p->has_sim[r][m])
+            continue;
+        lab_profile_format(s, sizeof(s), true, p->sim[r][m], p->set.v[m]->unit);
+        lab_lineout_put(o, LAB_TEXT_PLAIN, "  %-29s %12s  %s", p->set.v[m]->nvprof, s,
+                        p->set.v[m]->meaning);
+        lab_lineout_end(o);
+    }
+}
+
+int
+lab_profiling_layout(const lab_profiling *p, const lab_exercise *ex, lab_line_fn fn, void *arg)
+{
+    lab_lineout o;
+    int rc;
+
+    lab_lineout_init(&o, fn, arg);
+    if (p->status != LAB_PROF_OK) {
+        for (int r = 0; r < LAB_PROF_ROLES; r++)
+            sim_only(&o, p, r);
+        goto out;
+    }
+    lab_lineout_put(&o, LAB_TEXT_BOLD, "%s", ex->id);
+    lab_lineout_put(&o, LAB_TEXT_PLAIN,
+                    " on %s (ncu --clock-control none; ncu's times never grade)", p->device);
+    lab_lineout_end(&o);
+    for (int r = 0; r < LAB_PROF_ROLES; r++)
+        if (p->has[r])
+            ncu_table(&o, p, r);
+    lab_lineout_end(&o);
+    if (p->sim_reported)
+        lab_lineout_put(&o, LAB_TEXT_PLAIN,
+                        "simulator: the same kernels on the PTX simulator at n = %lu (PTX "
+                        "instructions, not SASS: counts differ from ncu's)",
+                        p->sim_size);
+    else
+        lab_lineout_put(&o, LAB_TEXT_DIM, "simulator: not available (%s)",
+                        p->sim_why[0] ? p->sim_why : "no PTX-level figures in the report");
+    lab_lineout_end(&o);
+out:
+    rc = o.rc;
+    lab_lineout_release(&o);
+    return rc;
+}
