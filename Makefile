@@ -2,7 +2,8 @@
 #
 #   make            build bin/cudalab, the exercise drivers and the lab's kernels
 #   make run        set up (installing Debian packages if needed) and start the lab
-#   make test       every test that needs no GPU (unit tests under sanitizers, e2e, format)
+#   make test       every test that needs no GPU (format, the layers' arrows, unit tests under
+#                   sanitizers, e2e, the package)
 #   make test-gpu   the GPU suite (needs an NVIDIA GPU); make test-gpu-install: the
 #                   installed copy and the package on the GPU
 #   make deps       install the Debian packages the lab needs (or print the command)
@@ -318,6 +319,7 @@ export UBSAN_OPTIONS := print_stacktrace=1
 
 test: all $(SAN_ALL) build/.deps-test-ok
 	@$(MAKE) --no-print-directory format-check
+	@tests/check-layers.sh
 	@tests/run-unit.sh $(TESTS:%=build/san/tests/%)
 	@tests/e2e/run.sh
 	@$(MAKE) --no-print-directory test-package

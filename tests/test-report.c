@@ -137,7 +137,7 @@ Test(report, grading_pass_verdict_in_its_style_and_the_timing_table)
     v = &l.v[l.n - 1];
     cr_expect(!strncmp(v->text, "PASS  1.82x over reduceNeighbored", 33), "%s", v->text);
     cr_expect(strstr(v->text, "   10/10 points"), "%s", v->text);
-    cr_expect(styled(v, "PASS", LAB_TEXT_VERDICT_PASS));
+    cr_expect(styled(v, "PASS", LAB_TEXT_VERDICT + LAB_TONE_PASS));
     cr_expect_eq(v->styles[4], LAB_TEXT_PLAIN, "only the verdict's name is in its style");
     lab_lines_release(&l);
     lab_grading_release(&g);
@@ -154,7 +154,7 @@ Test(report, grading_slow_gives_the_next_step)
     cr_assert_eq(lab_grading_layout(&g, &ex, "f.cu", lab_lines_collect, &l), 0);
     last = lab_lines_last_paragraph(&l);
     cr_assert_eq(l.n - last, 2, "the verdict and what to do next");
-    cr_expect(styled(&l.v[last], "SLOW", LAB_TEXT_VERDICT_SLOW), "%s", l.v[last].text);
+    cr_expect(styled(&l.v[last], "SLOW", LAB_TEXT_VERDICT + LAB_TONE_SLOW), "%s", l.v[last].text);
     cr_expect_str_eq(l.v[last + 1].text,
                      "next: correct; now make it faster: read the task's hints (cudalab show)");
     cr_expect(styled(&l.v[last + 1], "next:", LAB_TEXT_BOLD));
@@ -177,7 +177,8 @@ Test(report, grading_wrong_cases_in_their_styles)
     cr_expect(styled(ok, "ok", LAB_TEXT_GOOD));
     cr_expect(styled(wrong, "wrong", LAB_TEXT_BAD));
     cr_expect_eq(style_at(wrong, "block 0"), LAB_TEXT_PLAIN, "the detail is plain");
-    cr_expect(styled(&l.v[lab_lines_last_paragraph(&l)], "WRONG", LAB_TEXT_VERDICT_FAIL));
+    cr_expect(
+        styled(&l.v[lab_lines_last_paragraph(&l)], "WRONG", LAB_TEXT_VERDICT + LAB_TONE_FAIL));
     lab_lines_release(&l);
     lab_grading_release(&g);
 }
@@ -200,7 +201,7 @@ Test(report, grading_compiler_log_is_plain_lines)
     cr_assert_not_null(line = find_line(&l, "bad.cu:1: error"));
     cr_expect(styled(line, "bad.cu:1: error: identifier \"nope\" is undefined", LAB_TEXT_PLAIN));
     cr_expect_eq(l.v[3].len, 0, "the log's empty line stays");
-    cr_expect(styled(&l.v[6], "COMPILE_ERROR", LAB_TEXT_VERDICT_FAIL));
+    cr_expect(styled(&l.v[6], "COMPILE_ERROR", LAB_TEXT_VERDICT + LAB_TONE_FAIL));
     lab_lines_release(&l);
     lab_grading_release(&g);
 }
@@ -226,9 +227,8 @@ ParameterizedTest(lab_verdict *v, report, every_verdict_in_the_tables_style)
     lab_grade_set(&g.result, &ex, *v, "the cause");
     cr_assert_eq(lab_grading_layout(&g, &ex, "f.cu", lab_lines_collect, &l), 0);
     line = &l.v[lab_lines_last_paragraph(&l)];
-    cr_expect(vi->style >= LAB_TEXT_VERDICT_PASS && vi->style <= LAB_TEXT_VERDICT_NO_GPU,
-              "%s: a verdict style", vi->name);
-    cr_expect(styled(line, vi->name, vi->style), "%s", line->text);
+    cr_expect(vi->tone < LAB_TONE_COUNT, "%s: a verdict's tone", vi->name);
+    cr_expect(styled(line, vi->name, lab_text_verdict_style(*v)), "%s", line->text);
     cr_expect(strstr(line->text, "  the cause   "), "%s", line->text);
     lab_lines_release(&l);
     lab_grading_release(&g);

@@ -1,5 +1,5 @@
 /*
- * grade.c - verdicts and the grading policy (see grade.h).
+ * policy.c - verdicts and the grading policy (see policy.h).
  */
 #include "lab/grade/policy.h"
 
@@ -8,22 +8,22 @@
 #include <string.h>
 
 static const lab_verdict_info verdicts[] = {
-    [LAB_VERDICT_PASS] = { "PASS", 0, LAB_TEXT_VERDICT_PASS, "on to the next step" },
-    [LAB_VERDICT_WRONG] = { "WRONG", 1, LAB_TEXT_VERDICT_FAIL,
+    [LAB_VERDICT_PASS] = { "PASS", 0, LAB_TONE_PASS, "on to the next step" },
+    [LAB_VERDICT_WRONG] = { "WRONG", 1, LAB_TONE_FAIL,
                             "check the first wrong block: its range, the tail past n, the "
                             "barriers" },
-    [LAB_VERDICT_SLOW] = { "SLOW", 1, LAB_TEXT_VERDICT_SLOW,
+    [LAB_VERDICT_SLOW] = { "SLOW", 1, LAB_TONE_SLOW,
                            "correct; now make it faster: read the task's hints (cudalab show)" },
-    [LAB_VERDICT_COMPILE_ERROR] = { "COMPILE_ERROR", 1, LAB_TEXT_VERDICT_FAIL,
+    [LAB_VERDICT_COMPILE_ERROR] = { "COMPILE_ERROR", 1, LAB_TONE_FAIL,
                                     "fix the first error: file and line are shown" },
-    [LAB_VERDICT_RUNTIME_ERROR] = { "RUNTIME_ERROR", 1, LAB_TEXT_VERDICT_FAIL,
+    [LAB_VERDICT_RUNTIME_ERROR] = { "RUNTIME_ERROR", 1, LAB_TONE_FAIL,
                                     "an index past the end of an array is the usual cause" },
-    [LAB_VERDICT_TIMEOUT] = { "TIMEOUT", 1, LAB_TEXT_VERDICT_LIMIT,
+    [LAB_VERDICT_TIMEOUT] = { "TIMEOUT", 1, LAB_TONE_LIMIT,
                               "look for a loop whose condition never changes, or a barrier "
                               "not every thread reaches" },
-    [LAB_VERDICT_CONSTRAINT] = { "CONSTRAINT", 1, LAB_TEXT_VERDICT_LIMIT,
+    [LAB_VERDICT_CONSTRAINT] = { "CONSTRAINT", 1, LAB_TONE_LIMIT,
                                  "the task forbids or requires an instruction: read it again" },
-    [LAB_VERDICT_NO_GPU] = { "NO_GPU", 1, LAB_TEXT_VERDICT_NO_GPU,
+    [LAB_VERDICT_NO_GPU] = { "NO_GPU", 1, LAB_TONE_NO_GPU,
                              "your kernel compiles; grade it on a machine with an NVIDIA GPU" },
 };
 _Static_assert(ARRAY_SIZE(verdicts) == LAB_VERDICT_COUNT, "one row per verdict");

@@ -17,7 +17,6 @@
 
 #include "lab/catalog/catalog.h"
 #include "lab/util/err.h"
-#include "lab/util/style.h"
 #include "lab/grade/runreport.h"
 
 typedef enum lab_verdict {
@@ -32,11 +31,21 @@ typedef enum lab_verdict {
     LAB_VERDICT_COUNT
 } lab_verdict;
 
+/* What a verdict says about the attempt, for how the front ends show it. */
+typedef enum lab_verdict_tone {
+    LAB_TONE_PASS,   /* PASS */
+    LAB_TONE_SLOW,   /* SLOW: correct, not yet fast */
+    LAB_TONE_FAIL,   /* WRONG, COMPILE_ERROR, RUNTIME_ERROR */
+    LAB_TONE_LIMIT,  /* TIMEOUT, CONSTRAINT: a limit of the task hit */
+    LAB_TONE_NO_GPU, /* NO_GPU */
+    LAB_TONE_COUNT
+} lab_verdict_tone;
+
 typedef struct lab_verdict_info {
-    const char *name;     /* "PASS" */
-    int exit_status;      /* of `cudalab grade` */
-    lab_text_style style; /* how reports show it; each front end maps it */
-    const char *advice;   /* one line: what to do next */
+    const char *name;      /* "PASS" */
+    int exit_status;       /* of `cudalab grade` */
+    lab_verdict_tone tone; /* lab/report/style.h makes it a style */
+    const char *advice;    /* one line: what to do next */
 } lab_verdict_info;
 
 const lab_verdict_info *lab_verdict_describe(lab_verdict v);

@@ -254,6 +254,55 @@ lab_demo_cell_at(const lab_demo_section *s, size_t row, size_t col)
 
 /* --- running ------------------------------------------------------------- */
 
+/* Decimals for a column's numbers: none when all are whole, else by the largest magnitude. */
+int
+lab_demo_column_decimals(const lab_demo_section *s, size_t col)
+{
+    double most = 0;
+    bool whole = true;
+
+    for (size_t r = 0; r < s->nrows; r++) {
+        const lab_demo_cell *c = lab_demo_cell_at(s, r, col);
+        if (c->kind != LAB_DEMO_CELL_NUMBER)
+            continue;
+        whole = whole && c->num == floor(c->num);
+        most = fabs(c->num) > most ? fabs(c->num) : most;
+    }
+    return whole || most >= 1000 ? 0 : most >= 10 ? 1 : 2;
+}
+
+void
+lab_demo_format_cell(const lab_demo_cell *c, int decimals, char *buf, size_t size)
+{
+    if (c->kind == LAB_DEMO_CELL_STRING)
+        snprintf(buf, size, "%s", c->str);
+    else if (c->kind == LAB_DEMO_CELL_NUMBER)
+        snprintf(buf, size, "%.*f", decimals, c->num);
+    else
+        snprintf(buf, size, "-");
+}
+
+bool
+lab_demo_row_label(const lab_demo_section *s, size_t row, char *buf, size_t size)
+{
+    char x[64], y[64];
+
+    if (s->chart.kind == LAB_DEMO_CHART_BARS) {
+        lab_demo_format_cell(lab_demo_cell_at(s, row, s->chart.label),
+                             lab_demo_column_decimals(s, s->chart.label), buf, size);
+        return true;
+    }
+    if (s->chart.kind == LAB_DEMO_CHART_HEATMAP) {
+        lab_demo_format_cell(lab_demo_cell_at(s, row, s->chart.x),
+                             lab_demo_column_decimals(s, s->chart.x), x, sizeof(x));
+        lab_demo_format_cell(lab_demo_cell_at(s, row, s->chart.y),
+                             lab_demo_column_decimals(s, s->chart.y), y, sizeof(y));
+        snprintf(buf, size, "(%s,%s)", x, y);
+        return true;
+    }
+    return false;
+}
+
 void
 lab_demo_run_init(lab_demo_run *r)
 {

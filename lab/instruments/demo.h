@@ -110,6 +110,13 @@ int lab_demo_parse(const char *json, size_t len, lab_demo_report *out, lab_err *
 void lab_demo_report_release(lab_demo_report *r);
 /* One cell of a section. */
 const lab_demo_cell *lab_demo_cell_at(const lab_demo_section *s, size_t row, size_t col);
+/* Decimals a column's numbers are shown with: none when all are whole, else by the largest. */
+int lab_demo_column_decimals(const lab_demo_section *s, size_t col);
+/* A cell as tables show it with decimals ("-" for null). */
+void lab_demo_format_cell(const lab_demo_cell *c, int decimals, char *buf, size_t size);
+/* A charted row's label: the bar chart's label cell, or "(x,y)" of a heat map; false when the
+ * section has no chart. */
+bool lab_demo_row_label(const lab_demo_section *s, size_t row, char *buf, size_t size);
 
 void lab_demo_run_init(lab_demo_run *r);
 void lab_demo_run_release(lab_demo_run *r);

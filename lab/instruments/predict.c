@@ -3,7 +3,6 @@
  * demo's report (see predict.h).
  */
 #include "lab/instruments/predict.h"
-#include "lab/report/demo.h"
 
 #include <math.h>
 #include <stdlib.h>

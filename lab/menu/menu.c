@@ -122,7 +122,7 @@ init_colors(lab_menu *m, bool color)
             init_pair(s + 1, styles[s].fg, -1);
 }
 
-/* A report's styles (lab/util/style.h) in the pager's. */
+/* A report's styles (lab/report/style.h) in the pager's. */
 static const unsigned char report_styles[LAB_TEXT_STYLE_COUNT] = {
     [LAB_TEXT_PLAIN] = LAB_STYLE_TEXT,
     [LAB_TEXT_BOLD] = LAB_STYLE_STRONG,
@@ -136,11 +136,11 @@ static const unsigned char report_styles[LAB_TEXT_STYLE_COUNT] = {
     [LAB_TEXT_MARK_DIVERGE] = LAB_STYLE_BAD,
     [LAB_TEXT_MARK_SELECT] = LAB_STYLE_GOOD,
     [LAB_TEXT_BAR] = LAB_STYLE_CODE,
-    [LAB_TEXT_VERDICT_PASS] = LAB_STYLE_GOOD,
-    [LAB_TEXT_VERDICT_SLOW] = LAB_STYLE_WARN,
-    [LAB_TEXT_VERDICT_FAIL] = LAB_STYLE_BAD,
-    [LAB_TEXT_VERDICT_LIMIT] = LAB_STYLE_BAD,
-    [LAB_TEXT_VERDICT_NO_GPU] = LAB_STYLE_WARN,
+    [LAB_TEXT_VERDICT + LAB_TONE_PASS] = LAB_STYLE_GOOD,
+    [LAB_TEXT_VERDICT + LAB_TONE_SLOW] = LAB_STYLE_WARN,
+    [LAB_TEXT_VERDICT + LAB_TONE_FAIL] = LAB_STYLE_BAD,
+    [LAB_TEXT_VERDICT + LAB_TONE_LIMIT] = LAB_STYLE_BAD,
+    [LAB_TEXT_VERDICT + LAB_TONE_NO_GPU] = LAB_STYLE_WARN,
     /* the heat map's shades, cool to hot */
     [LAB_TEXT_HEAT + 0] = LAB_STYLE_COMMENT,
     [LAB_TEXT_HEAT + 1] = LAB_STYLE_COMMENT,

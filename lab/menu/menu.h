@@ -157,7 +157,7 @@ bool lab_menu_prompt(lab_menu *m, const char *prompt, char *buf, size_t size);
 /* Marks every view for a rebuild (progress or files changed). */
 void lab_menu_stale_all(lab_menu *m);
 int lab_menu_add_item(lab_menu_view *v, const void *ptr, bool chapter);
-/* The pager's style for a report's style (lab/util/style.h). */
+/* The pager's style for a report's style (lab/report/style.h). */
 lab_style lab_menu_style(lab_text_style s);
 /* A lab_line_fn (arg: a lab_doc): a report's line into the doc, each report style mapped to the
  * pager's.  0 or LAB_ENOMEM. */

@@ -103,7 +103,7 @@ verdict_style(const char *verdict)
 
     if (lab_verdict_parse(verdict, &v) < 0)
         return LAB_STYLE_TEXT;
-    return lab_menu_style(lab_verdict_describe(v)->style);
+    return lab_menu_style(lab_text_verdict_style(v));
 }
 
 static int

@@ -21,55 +21,6 @@
 
 const char lab_demo_shade_chars[LAB_TEXT_SHADES + 1] = " .:-=+*#%@";
 
-/* Decimals for a column's numbers: none when all are whole, else by the largest magnitude. */
-static int
-column_decimals(const lab_demo_section *s, size_t col)
-{
-    double most = 0;
-    bool whole = true;
-
-    for (size_t r = 0; r < s->nrows; r++) {
-        const lab_demo_cell *c = lab_demo_cell_at(s, r, col);
-        if (c->kind != LAB_DEMO_CELL_NUMBER)
-            continue;
-        whole = whole && c->num == floor(c->num);
-        most = fabs(c->num) > most ? fabs(c->num) : most;
-    }
-    return whole || most >= 1000 ? 0 : most >= 10 ? 1 : 2;
-}
-
-void
-lab_demo_format_cell(const lab_demo_cell *c, int decimals, char *buf, size_t size)
-{
-    if (c->kind == LAB_DEMO_CELL_STRING)
-        snprintf(buf, size, "%s", c->str);
-    else if (c->kind == LAB_DEMO_CELL_NUMBER)
-        snprintf(buf, size, "%.*f", decimals, c->num);
-    else
-        snprintf(buf, size, "-");
-}
-
-bool
-lab_demo_row_label(const lab_demo_section *s, size_t row, char *buf, size_t size)
-{
-    char x[64], y[64];
-
-    if (s->chart.kind == LAB_DEMO_CHART_BARS) {
-        lab_demo_format_cell(lab_demo_cell_at(s, row, s->chart.label),
-                             column_decimals(s, s->chart.label), buf, size);
-        return true;
-    }
-    if (s->chart.kind == LAB_DEMO_CHART_HEATMAP) {
-        lab_demo_format_cell(lab_demo_cell_at(s, row, s->chart.x), column_decimals(s, s->chart.x),
-                             x, sizeof(x));
-        lab_demo_format_cell(lab_demo_cell_at(s, row, s->chart.y), column_decimals(s, s->chart.y),
-                             y, sizeof(y));
-        snprintf(buf, size, "(%s,%s)", x, y);
-        return true;
-    }
-    return false;
-}
-
 static void
 column_header(const lab_demo_column *c, char *buf, size_t size)
 {
@@ -90,7 +41,7 @@ table(lab_lineout *o, const lab_demo_section *s)
     for (size_t c = 0; c < ncols; c++) {
         column_header(&s->columns[c], text, sizeof(text));
         width[c] = strlen(text);
-        dec[c] = column_decimals(s, c);
+        dec[c] = lab_demo_column_decimals(s, c);
         for (size_t r = 0; r < s->nrows; r++) {
             lab_demo_format_cell(lab_demo_cell_at(s, r, c), dec[c], text, sizeof(text));
             width[c] = strlen(text) > width[c] ? strlen(text) : width[c];
@@ -120,7 +71,7 @@ static void
 bars(lab_lineout *o, const lab_demo_section *s)
 {
     const lab_demo_chart *ch = &s->chart;
-    int dl = column_decimals(s, ch->label), dv = column_decimals(s, ch->value);
+    int dl = lab_demo_column_decimals(s, ch->label), dv = lab_demo_column_decimals(s, ch->value);
     const char *unit = s->columns[ch->value].unit;
     size_t label_width = 0;
     double max = 0;
@@ -213,8 +164,8 @@ heatmap(lab_lineout *o, const lab_demo_section *s, bool shade_chars)
     const lab_demo_chart *ch = &s->chart;
     const lab_demo_cell *xs[MAX_KEYS], *ys[MAX_KEYS];
     size_t nx = distinct(s, ch->x, xs, MAX_KEYS), ny = distinct(s, ch->y, ys, MAX_KEYS);
-    int dx = column_decimals(s, ch->x), dy = column_decimals(s, ch->y);
-    int dv = column_decimals(s, ch->value);
+    int dx = lab_demo_column_decimals(s, ch->x), dy = lab_demo_column_decimals(s, ch->y);
+    int dv = lab_demo_column_decimals(s, ch->value);
     double lo = INFINITY, hi = -INFINITY;
     char text[128];
 

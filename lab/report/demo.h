@@ -33,10 +33,5 @@ int lab_demo_layout(const lab_demo_report *r, const lab_demo_layout_opts *opts, 
                     void *arg);
 /* The heat map's shade characters, coolest first ("' .:-=+*#%@'"). */
 extern const char lab_demo_shade_chars[LAB_TEXT_SHADES + 1];
-/* A cell as the table shows it with decimals ("-" for null). */
-void lab_demo_format_cell(const lab_demo_cell *c, int decimals, char *buf, size_t size);
-/* A charted row's label: the bar chart's label cell, or "(x,y)" of a heat map;
- * false when the section has no chart. */
-bool lab_demo_row_label(const lab_demo_section *s, size_t row, char *buf, size_t size);
 
 #endif

@@ -162,7 +162,7 @@ lab_grading_layout(const lab_grading *g, const lab_exercise *ex, const char *fil
     if (g->has_report && g->report.sweep.present)
         sweep(&o, &g->report);
     lab_lineout_end(&o);
-    lab_lineout_put(&o, vi->style, "%s", vi->name);
+    lab_lineout_put(&o, lab_text_verdict_style(g->result.verdict), "%s", vi->name);
     lab_lineout_put(&o, LAB_TEXT_PLAIN, "  %s   %d/%d points", g->result.message, g->result.points,
                     ex->points);
     lab_lineout_end(&o);

@@ -3,7 +3,7 @@
  * end to draw (htop's Object_Display filling a RichString that every panel
  * draws).
  *
- * A line is its text and one lab_text_style (lab/util/style.h) per byte, plus
+ * A line is its text and one lab_text_style (lab/report/style.h) per byte, plus
  * what it is: a line of the student's source or an instruction, with the
  * source line it belongs to, so that a front end can make them items to move
  * through (the menu's Inspect) without reading the text.
@@ -26,7 +26,7 @@
 
 #include "lab/util/buf.h"
 #include "lab/util/err.h"
-#include "lab/util/style.h"
+#include "lab/report/style.h"
 
 typedef enum lab_line_kind {
     LAB_LINE_TEXT,   /* any other line */

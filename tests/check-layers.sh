@@ -1,0 +1,51 @@
+#!/bin/bash
+# tests/check-layers.sh - the architecture's arrows (docs/design/architecture.md), checked on
+# the sources: each folder of lab/ includes only from the folders below it, the simulator, the
+# harness, the drivers and the demos include nothing of the grader (the drivers read only the
+# family registry's data file, lab/catalog/families.def), no menu file includes the CLI, and
+# no file in lab/drivers or lab/demos defines main.  Prints "layers: ok" or each violation.
+set -u
+cd "$(dirname "$0")/.."
+declare -A allowed=(
+    [util]=""
+    [sim]="util"
+    [harness]="sim util"
+    [drivers]="harness sim util"
+    [demos]="harness sim util"
+    [catalog]="util"
+    [build]="platform util"
+    [platform]="util"
+    [grade]="catalog build platform util"
+    [instruments]="grade catalog build platform util"
+    [batch]="instruments grade catalog build platform util"
+    [report]="instruments grade catalog build platform util"
+    [menu]="report instruments batch grade catalog build platform util"
+    [cli]="menu shell report instruments batch grade catalog build platform util"
+    [shell]="cli report instruments batch grade catalog build platform util"
+)
+bad=0
+for dir in lab/*/; do
+    dir=${dir%/}
+    layer=${dir#lab/}
+    if [ -z "${allowed[$layer]+set}" ]; then
+        echo "layers: $dir is not in the table of tests/check-layers.sh"
+        bad=1
+        continue
+    fi
+    while IFS=: read -r file inc; do
+        used=${inc#lab/}
+        used=${used%%/*}
+        [ "$used" = "$layer" ] && continue
+        case " ${allowed[$layer]} " in *" $used "*) continue ;; esac
+        # the drivers' program table is generated from the registry's data file
+        [ "$layer" = drivers ] && [ "$inc" = lab/catalog/families.def ] && continue
+        echo "layers: $file includes $inc ($layer may use: ${allowed[$layer]:-nothing})"
+        bad=1
+    done < <(grep -o '^#include "lab/[^"]*"' "$dir"/*.[ch] 2>/dev/null | sed 's/#include "//; s/"$//')
+done
+if grep -ln '^main(' lab/drivers/*.c lab/demos/*.c 2>/dev/null; then
+    echo "layers: a file above defines main; the one main is lab/harness/main.c"
+    bad=1
+fi
+[ $bad = 0 ] && echo "layers: ok"
+exit $bad
