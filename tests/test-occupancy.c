@@ -1,7 +1,7 @@
 /*
  * test-occupancy.c - the architecture table and the occupancy rules: values
  * worked out by hand from the calculator's rules, the H100's measured limits
- * (H100-NOTES.md), and a sweep compared with NVIDIA's own calculator
+ * (docs/design/gpu-facts.md), and a sweep compared with NVIDIA's own calculator
  * (cuda_occupancy.h, built into tests/tools/occ-oracle and run as a child).
  */
 #include <criterion/criterion.h>
@@ -44,7 +44,7 @@ Test(occupancy, table_has_the_seven_architectures)
     cr_expect_null(lab_occupancy_arch("bogus"));
 }
 
-/* H100-NOTES.md "Device facts": 2048 threads (64 warps), 32 blocks, 65536
+/* docs/design/gpu-facts.md, "The device": 2048 threads (64 warps), 32 blocks, 65536
  * registers per SM and per block, 228 KiB shared per SM, 227 KiB opt-in. */
 Test(occupancy, h100_limits_as_measured)
 {

@@ -1,7 +1,8 @@
 /*
  * test-sim.c - the PTX simulator (lab/sim): parsing, reconvergence,
  * arithmetic against the CPU's IEEE results, atomics, warp operations, the
- * metrics against SIM-NOTES.md's oracle and each check on a planted kernel.
+ * metrics against the worked example of docs/design/simulator.md and each check on a planted
+ * kernel.
  *
  * The kernels are tests/sim/kernels.cu, built by real nvcc into
  * $CUDALAB_TEST_SIM_PTX (the Makefile); the notes' reduceNeighbored is the
@@ -432,8 +433,8 @@ Test(sim_metrics, reduce_neighbored_matches_the_oracle, .fini = teardown, .timeo
     lab_sim_result r = launch("_Z16reduceNeighboredPiS_j", 2048, 512, args);
     const lab_sim_metrics *m = &r.metrics;
     cr_expect_eq(m->warps, 32768);
-    /* SIM-NOTES.md section 2: 11.94 load requests, 31.94 sectors, 21 branches, 6 divergent,
-     * SIMT efficiency 74.1 % per warp */
+    /* docs/design/simulator.md, the worked example: 11.94 load requests, 31.94 sectors, 21
+     * branches, 6 divergent, SIMT efficiency 74.1 % per warp */
     cr_expect_eq(m->gld_requests * 10000 / m->warps, 119375);
     cr_expect_eq(m->gld_sectors * 10000 / m->warps, 319375);
     cr_expect_eq(m->branches, 21 * m->warps);

@@ -18,7 +18,7 @@
 static const struct shape {
     unsigned x, y;
     double m2070_ms; /* the notes' elapsed time on a Tesla M2070 */
-    double h100_us;  /* H100-NOTES.md */
+    double h100_us;  /* docs/design/gpu-facts.md */
 } shapes[] = {
     { 32, 32, 60, 1373 },   { 32, 16, 38, 1278 },   { 16, 32, 51, 1339 },   { 16, 16, 46, 1263 },
     { 64, 2, 33.6, 1285 },  { 64, 4, 34.9, 1180 },  { 64, 8, 36.7, 1229 },  { 128, 1, 32.6, 1281 },

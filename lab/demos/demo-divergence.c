@@ -45,7 +45,7 @@ static const struct math_kernel {
     const char *mangled;
     const char *condition;
     expect_fn expect;
-    double h100_us; /* H100-NOTES.md, -O3 block 512; 0: not measured there */
+    double h100_us; /* docs/design/gpu-facts.md, -O3 block 512; 0: not measured */
 } math_kernels[] = {
     { "mathKernel1", "_Z11mathKernel1Pf", "tid % 2 == 0", by_thread, 11.7 },
     { "mathKernel2", "_Z11mathKernel2Pf", "(tid / warpSize) % 2 == 0", by_warp, 12.2 },
@@ -59,8 +59,8 @@ static const struct long_mode {
     const char *name;
     const char *split;
     int mode;       /* longBranch's argument */
-    double h100_us; /* docs/h100/demo-divergence.txt, block 512 (H100-NOTES.md's 25.7 / 31.0 /
-                       50.8 us were another kernel); 0: not measured there */
+    double h100_us; /* docs/h100/demo-divergence.txt, block 512 (docs/design/gpu-facts.md's 25.7
+                       / 31.0 / 50.8 us were another kernel); 0: not measured there */
 } long_modes[] = {
     { "longBranch uniform, FMA side", "all lanes: 128 multiply-adds", 0, 22.8 },
     { "longBranch uniform, rsqrt side", "all lanes: 128 square roots", 3, 0 },

@@ -2,14 +2,14 @@
  * calib.h - per-GPU speed thresholds (`cudalab calibrate`).
  *
  * The manifests' min_speedup values were set from noise measured on one GPU
- * (DRIVER-API-NOTES.md: an unchanged kernel measures <= 1.0053x against
+ * (docs/design/grading-policy.md: an unchanged kernel measures <= 1.0053x against
  * itself on the H100, so 1.10x separates an untouched starter from a real
  * step).  A step may gain less on another GPU; calibrate grades each
  * reference solution there and stores, per device name and clocks, the
  * reference's speedup and the threshold derived from it:
  *     min_speedup = clamp(1 + (reference_speedup - 1) / 2,  0.95,  manifest's min_speedup)
  * i.e. half-way between "unchanged" and the reference, never stricter than
- * the manifest, and no lower than "not slower" (0.95: noise, DESIGN.md).
+ * the manifest, and no lower than "not slower" (0.95: noise, docs/design/grading-policy.md).
  * Gradings on a calibrated GPU use the stored threshold; elsewhere the
  * manifest's applies.
  *

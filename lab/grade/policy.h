@@ -5,7 +5,7 @@
  * Correctness first, on every case; then speed at the largest timed size:
  * speedup = baseline median / student median, and its fraction of the
  * reference's speedup.  PASS needs speedup >= min_speedup and fraction >=
- * min_fraction_of_reference (DESIGN.md "Grading policy").  A choice exercise
+ * min_fraction_of_reference (docs/design/grading-policy.md).  A choice exercise
  * (choose_block) is graded on its sweep instead: PASS when the student's shape
  * is within noise of the fastest shape's median (lab_grade_choice_noise).  Points: all on
  * PASS, half (rounded down) on SLOW - correct but not yet fast - else none.
@@ -68,7 +68,7 @@ void lab_grade_set(lab_grade_result *out, const lab_exercise *ex, lab_verdict v,
 
 /* How far (relative) a choice's median may lie above the fastest's and still count as a tie:
  * twice both medians' 95 % intervals, and at least 2 %, since medians of separate processes
- * differ by up to 1.7 % (DESIGN.md "Timing"). */
+ * differ by up to 1.7 % (docs/design/timing.md). */
 #define LAB_GRADE_CHOICE_FLOOR 0.02
 double lab_grade_choice_noise(const lab_sweep_row *choice, const lab_sweep_row *best);
 /* The fastest launched row of a sweep, or NULL. */

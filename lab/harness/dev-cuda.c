@@ -5,7 +5,7 @@
  * time, so the lab and its drivers run on machines without the NVIDIA driver
  * (they then fail here with a precise reason).  Symbols are looked up by the
  * names cuda.h maps its calls to (cuMemAlloc_v2, ...): the plain names are old
- * ABIs (see DRIVER-API-NOTES.md §1).  Only cuda.h's types are used.
+ * ABIs (docs/design/device-interface.md, "Loaded at run time").  Only cuda.h's types are used.
  *
  * Everything is stream-ordered on the legacy default stream: copies in and
  * out are synchronous, copy_dtod / launch / timer marks are asynchronous and

@@ -4,7 +4,7 @@
  * The half-width of the median's 95 % interval is estimated from the MAD:
  * 1.96 * 1.2533 * (1.4826 * MAD) / sqrt(n) - the normal approximation of the
  * median's standard error (1.2533 sigma / sqrt n) with sigma from the MAD, as
- * replayed on H100 samples in DRIVER-API-NOTES.md §4.
+ * replayed on H100 samples in docs/design/timing.md, "How many samples".
  */
 #include "lab/harness/stats.h"
 

@@ -1,6 +1,6 @@
 /*
  * stats.h - the summary a timing reports: median, spread and the confidence
- * of the median (DESIGN.md "Timing").
+ * of the median (docs/design/timing.md, "The method").
  */
 #ifndef LAB_HARNESS_STATS_H
 #define LAB_HARNESS_STATS_H

@@ -4,7 +4,7 @@
  * One sample of kernel k: prepare (restore its input) -> flush (read a buffer
  * several times the L2) -> start event -> launch -> stop event.  No host
  * synchronisation between the flush and the start event: it adds ~3 us of
- * launch latency and triples the noise (DRIVER-API-NOTES.md §4).  A round
+ * launch latency and triples the noise (docs/design/timing.md).  A round
  * takes one sample of every kernel, starting at a rotating position, then
  * synchronises once and reads the events.
  */

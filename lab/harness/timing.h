@@ -1,7 +1,7 @@
 /*
  * timing.h - honest kernel timing: warm-up, input restored, L2 flushed by a
  * read, CUDA events around the launch, student/baseline/reference
- * interleaved in one process (DESIGN.md "Timing", DRIVER-API-NOTES.md §4).
+ * interleaved in one process (docs/design/timing.md).
  *
  * Call order:
  *   lab_timing_init(&t, ops, dev, &info, lab_kernels_path, &err)   loads the lab's kernels,

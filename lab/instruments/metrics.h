@@ -2,7 +2,7 @@
  * metrics.h - the hardware counters the chapters talk about: the notes'
  * nvprof name, today's Nsight Compute (ncu) metric, its unit and what the
  * number means, in one table (names checked on an H100 with ncu 2025.3,
- * H100-NOTES.md); and which of them a chapter profiles.
+ * docs/design/gpu-facts.md); and which of them a chapter profiles.
  *
  * A chapter names its set in exercises/<chapter>/profile.ini:
  *   [profile]
