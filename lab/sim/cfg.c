@@ -27,9 +27,23 @@ typedef struct cfg {
 } cfg;
 
 static bool
-ends_block(const sim_insn *in)
+is_branch(const sim_insn *in)
 {
-    return in->op == SIM_OP_BRA || in->op == SIM_OP_RET || in->op == SIM_OP_EXIT;
+    return in->cls == CL_BRANCH;
+}
+
+/* ret, exit */
+static bool
+is_exit(const sim_insn *in)
+{
+    return in->cls == CL_EXIT;
+}
+
+/* an unguarded ret or exit: the lanes that get there leave */
+static bool
+only_exits(const sim_insn *in)
+{
+    return is_exit(in) && in->guard < 0;
 }
 
 static uint32_t
@@ -62,9 +76,9 @@ lab_sim__cfg(sim_func *f, lab_err *err)
         goto out;
     leader[0] = 1;
     for (uint32_t i = 0; i < n; i++) {
-        if (f->code[i].op == SIM_OP_BRA)
+        if (is_branch(&f->code[i]))
             leader[f->code[i].target] = 1;
-        if (ends_block(&f->code[i]) && i + 1 < n)
+        if ((is_branch(&f->code[i]) || is_exit(&f->code[i])) && i + 1 < n)
             leader[i + 1] = 1;
     }
     for (uint32_t i = 0; i < n; i++)
@@ -94,16 +108,11 @@ lab_sim__cfg(sim_func *f, lab_err *err)
         const sim_insn *in = &f->code[last];
         uint32_t *s = &g.succ[2 * b];
         s[0] = s[1] = UINT32_MAX;
-        if (in->op == SIM_OP_RET || in->op == SIM_OP_EXIT) {
-            s[0] = exit_b;
-            if (in->guard >= 0)
-                s[1] = last + 1 < n ? block_of[last + 1] : exit_b;
-        } else if (in->op == SIM_OP_BRA) {
-            s[0] = block_of[in->target];
-            if (in->guard >= 0)
-                s[1] = last + 1 < n ? block_of[last + 1] : exit_b;
-        } else {
-            s[0] = last + 1 < n ? block_of[last + 1] : exit_b;
+        s[0] = last + 1 < n ? block_of[last + 1] : exit_b; /* falls through */
+        if (is_exit(in) || is_branch(in)) {
+            if (in->guard >= 0) /* the lanes whose guard is false fall through */
+                s[1] = s[0];
+            s[0] = is_exit(in) ? exit_b : block_of[in->target];
         }
     }
     g.succ[2 * nb] = g.succ[2 * nb + 1] = UINT32_MAX;
@@ -193,18 +202,16 @@ lab_sim__cfg(sim_func *f, lab_err *err)
     }
     for (uint32_t i = 0; i < n; i++) {
         sim_insn *in = &f->code[i];
-        if (in->op != SIM_OP_BRA)
+        if (!is_branch(in))
             continue;
         uint32_t pd = g.ipdom[block_of[i]];
         const sim_insn *t = &f->code[in->target];
         /* a ret-only ipdom is EXIT: lanes that get there retire at once (SASS: @P0 EXIT),
          * so they neither wait there nor hold up a barrier of the others */
-        if (pd != exit_b &&
-            (f->code[g.start[pd]].op == SIM_OP_RET || f->code[g.start[pd]].op == SIM_OP_EXIT) &&
-            f->code[g.start[pd]].guard < 0)
+        if (pd != exit_b && only_exits(&f->code[g.start[pd]]))
             pd = exit_b;
         in->rpc = pd == exit_b ? SIM_PC_EXIT : (int32_t)g.start[pd];
-        in->exit_target = (t->op == SIM_OP_RET || t->op == SIM_OP_EXIT) && t->guard < 0;
+        in->exit_target = only_exits(t);
     }
 out:
     free(leader);

@@ -13,8 +13,14 @@
  * floats are IEEE with the GPU's canonical NaN (0x7fffffff) and .ftz
  * flushing; integer division by zero, shifts past the width, neg/abs of a NaN
  * (f32: the canonical NaN; f64: the NaN itself) and .sat of -0 follow what the H100 gives (recorded
- * by tests/sim/conformance.cu in tests/fixtures/sim-diff, SIM-NOTES.md section 5).  Each case opens
- * with a comment stating the PTX semantics.
+ * by tests/sim/conformance.cu in tests/fixtures/sim-diff, SIM-NOTES.md section 5).
+ *
+ * The warp loop is one switch on the opcode's class (ops.def); a class whose
+ * opcodes differ goes on to its handler's switch on the opcode (binary,
+ * unary, exec_bits, exec_warp), which has a lane loop of its own per opcode
+ * and type: a converged warp's is branch-free, and the compiler vectorises
+ * it (EACH_LANE; the Makefile builds lab/sim with -O3).  Each case opens with
+ * a comment stating the PTX semantics.
  */
 #include "lab/sim/exec.h"
 
@@ -286,7 +292,91 @@ f64_minmax(uint64_t x, uint64_t y, bool max)
     return max ? (a > b ? x : y) : (a < b ? x : y);
 }
 
-/* add sub mul min max div rem and or xor shl shr copysign: d = a OP b */
+/* mul.hi: the high half of the product of a and b, twice the width of type t */
+static inline uint64_t
+mul_hi(uint64_t x, uint64_t y, unsigned t)
+{
+    unsigned wd = width(t);
+
+    if (wd == 64)
+        return is_signed(t) ? (uint64_t)(((__int128)(int64_t)x * (int64_t)y) >> 64)
+                            : (uint64_t)(((unsigned __int128)x * y) >> 64);
+    if (is_signed(t))
+        return trunc_to((uint64_t)((sx(x, t) * sx(y, t)) >> wd), t);
+    return trunc_to((zx(x, t) * zx(y, t)) >> wd, t);
+}
+
+/* div.u32 and rem.u32, all ones for y = 0 (the H100's); a power of two, as the notes'
+ * tid % (2 * stride), by a shift or a mask */
+static inline uint32_t
+div_u32(uint32_t x, uint32_t y)
+{
+    return !y ? 0xffffffffu : !(y & (y - 1)) ? x >> __builtin_ctz(y) : x / y;
+}
+
+static inline uint32_t
+rem_u32(uint32_t x, uint32_t y)
+{
+    return !y ? 0xffffffffu : !(y & (y - 1)) ? x & (y - 1) : x % y;
+}
+
+/* add.sat.s32: the 64-bit sum or difference clamped to s32 */
+static inline uint64_t
+clamp_s32(int64_t r)
+{
+    return (uint32_t)(int32_t)(r > INT32_MAX ? INT32_MAX : r < INT32_MIN ? INT32_MIN : r);
+}
+
+/* Refuses an arithmetic instruction whose opcode has no form of its type (ops.def's types). */
+static int
+check_type(sim_worker *wk, const sim_insn *in)
+{
+    unsigned t = in->type, types = lab_sim__ops[in->op].types;
+
+    if (t == T_F16)
+        return lab_sim__unsupported(wk, in, ".f16 arithmetic");
+    if (t == T_F32 ? types & TY_F32 : t == T_F64 ? types & TY_F64 : types & TY_INT)
+        return 0;
+    return lab_sim__unsupported(wk, in,
+                                t == T_F32   ? "this operation on .f32"
+                                : t == T_F64 ? "this operation on .f64"
+                                             : "this integer operation");
+}
+
+/* The floating-point lane loops of unary and binary, over their locals a, b (the sources'
+ * lanes), d (the destination's), m, ftz and sat: x and y are the lane's operands, flushed to
+ * zero with .ftz; d gets expr, flushed with .ftz and clamped with .sat (binary f32 only), its
+ * NaN canonical.  PTX has no .ftz or .sat for .f64. */
+#define F32_LANES1(expr)                                                                           \
+    EACH_LANE(m, {                                                                                 \
+        float x = ftz ? flush(as_f32(a[l])) : as_f32(a[l]), r = (expr);                            \
+        d[l] = bits_f32(ftz ? flush(r) : r);                                                       \
+    })
+#define F32_LANES2(expr)                                                                           \
+    EACH_LANE(m, {                                                                                 \
+        float x = as_f32(a[l]), y = as_f32(b[l]), r;                                               \
+        if (ftz) {                                                                                 \
+            x = flush(x);                                                                          \
+            y = flush(y);                                                                          \
+        }                                                                                          \
+        r = (expr);                                                                                \
+        if (ftz)                                                                                   \
+            r = flush(r);                                                                          \
+        d[l] = bits_f32(sat ? sat01f(r) : r);                                                      \
+    })
+#define F64_LANES1(expr)                                                                           \
+    EACH_LANE(m, {                                                                                 \
+        double x = as_f64(a[l]);                                                                   \
+        d[l] = bits_f64(expr);                                                                     \
+    })
+#define F64_LANES2(expr)                                                                           \
+    EACH_LANE(m, {                                                                                 \
+        double x = as_f64(a[l]), y = as_f64(b[l]);                                                 \
+        d[l] = bits_f64(expr);                                                                     \
+    })
+
+/* add sub mul div rem min max and or xor shl shr copysign: d = a OP b, a lane loop per opcode
+ * and type (check_type has refused the types the opcode has no form of) */
 static int
 binary(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
 {
@@ -294,201 +384,127 @@ binary(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
     const uint64_t *a = src(wk, w, &in->o[1], ta), *b = src(wk, w, &in->o[2], tb);
     uint64_t *d = dst(w, &in->o[0]);
     unsigned t = in->type, wd = width(t);
-    bool ftz = in->flags & F_FTZ, sat = in->flags & F_SAT;
+    bool ftz = in->flags & F_FTZ, sat = in->flags & F_SAT, f32 = t == T_F32, f64 = t == T_F64;
 
-    if (t == T_F32) {
-        FOR_LANES(m)
-        {
-            float x = as_f32(a[l]), y = as_f32(b[l]), r;
-            if (ftz) {
-                x = flush(x);
-                y = flush(y);
-            }
-            switch (in->op) {
-            case SIM_OP_ADD:
-                r = x + y;
-                break;
-            case SIM_OP_SUB:
-                r = x - y;
-                break;
-            case SIM_OP_MUL:
-                r = x * y;
-                break;
-            case SIM_OP_DIV:
-                r = x / y;
-                break;
-            case SIM_OP_COPYSIGN: /* copysign.f32 d, a, b: |b| with a's sign */
-                r = copysignf(y, x);
-                break;
-            case SIM_OP_MIN:
-            case SIM_OP_MAX:
-                d[l] = f32_minmax(a[l], b[l], in->op == SIM_OP_MAX, ftz);
-                continue;
-            default:
-                return lab_sim__unsupported(wk, in, "this operation on .f32");
-            }
-            if (ftz)
-                r = flush(r);
-            if (sat)
-                r = sat01f(r);
-            d[l] = bits_f32(r);
-        }
-        return 0;
-    }
-    if (t == T_F64) {
-        FOR_LANES(m)
-        {
-            double x = as_f64(a[l]), y = as_f64(b[l]), r;
-            switch (in->op) {
-            case SIM_OP_ADD:
-                r = x + y;
-                break;
-            case SIM_OP_SUB:
-                r = x - y;
-                break;
-            case SIM_OP_MUL:
-                r = x * y;
-                break;
-            case SIM_OP_DIV:
-                r = x / y;
-                break;
-            case SIM_OP_COPYSIGN:
-                r = copysign(y, x);
-                break;
-            case SIM_OP_MIN:
-            case SIM_OP_MAX:
-                d[l] = f64_minmax(a[l], b[l], in->op == SIM_OP_MAX);
-                continue;
-            default:
-                return lab_sim__unsupported(wk, in, "this operation on .f64");
-            }
-            d[l] = bits_f64(r);
-        }
-        return 0;
-    }
-    if (t == T_PRED) {
-        FOR_LANES(m)
-        {
-            uint64_t x = a[l] != 0, y = b[l] != 0;
-            d[l] = in->op == SIM_OP_AND ? (x & y) : in->op == SIM_OP_OR ? (x | y) : (x ^ y);
-        }
-        return 0;
-    }
-    if (is_float(t))
-        return lab_sim__unsupported(wk, in, ".f16 arithmetic");
+    if (check_type(wk, in) < 0)
+        return -1;
     switch (in->op) {
-    case SIM_OP_ADD: /* add{.sat}.type: wrap-around, .sat.s32 clamps */
-        if (sat && t == T_S32) {
-            FOR_LANES(m)
-            {
-                int64_t r = sx(a[l], t) + sx(b[l], t);
-                d[l] = (uint32_t)(int32_t)(r > INT32_MAX   ? INT32_MAX
-                                           : r < INT32_MIN ? INT32_MIN
-                                                           : r);
-            }
-        } else if (wd == 32) {
+    case SIM_OP_ADD: /* add{.rnd}{.ftz}{.sat}.f32 / .f64 d, a, b = a + b; add.type wraps around,
+                        add.sat.s32 clamps */
+        if (f32)
+            F32_LANES2(x + y);
+        else if (f64)
+            F64_LANES2(x + y);
+        else if (sat && t == T_S32)
+            EACH_LANE(m, d[l] = clamp_s32(sx(a[l], t) + sx(b[l], t)));
+        else if (wd == 32)
             EACH_LANE(m, d[l] = (uint32_t)(a[l] + b[l]));
-        } else {
+        else
             EACH_LANE(m, d[l] = trunc_to(a[l] + b[l], t));
-        }
         return 0;
-    case SIM_OP_SUB:
-        if (sat && t == T_S32) {
-            FOR_LANES(m)
-            {
-                int64_t r = sx(a[l], t) - sx(b[l], t);
-                d[l] = (uint32_t)(int32_t)(r > INT32_MAX   ? INT32_MAX
-                                           : r < INT32_MIN ? INT32_MIN
-                                                           : r);
-            }
-        } else {
+    case SIM_OP_SUB: /* sub d, a, b = a - b, as add */
+        if (f32)
+            F32_LANES2(x - y);
+        else if (f64)
+            F64_LANES2(x - y);
+        else if (sat && t == T_S32)
+            EACH_LANE(m, d[l] = clamp_s32(sx(a[l], t) - sx(b[l], t)));
+        else
             EACH_LANE(m, d[l] = trunc_to(a[l] - b[l], t));
-        }
         return 0;
-    case SIM_OP_MUL: /* mul.lo / .hi / .wide */
-        if (in->flags & F_WIDE) {
-            if (is_signed(t)) {
-                EACH_LANE(m, d[l] = (uint64_t)(sx(a[l], t) * sx(b[l], t)));
-            } else {
-                EACH_LANE(m, d[l] = zx(a[l], t) * zx(b[l], t));
-            }
-        } else if (in->flags & F_HI) {
-            FOR_LANES(m)
-            {
-                if (wd == 64) {
-                    if (is_signed(t))
-                        d[l] = (uint64_t)(((__int128)(int64_t)a[l] * (int64_t)b[l]) >> 64);
-                    else
-                        d[l] = (uint64_t)(((unsigned __int128)a[l] * b[l]) >> 64);
-                } else if (is_signed(t)) {
-                    d[l] = trunc_to((uint64_t)((sx(a[l], t) * sx(b[l], t)) >> wd), t);
-                } else {
-                    d[l] = trunc_to((zx(a[l], t) * zx(b[l], t)) >> wd, t);
-                }
-            }
-        } else {
+    case SIM_OP_MUL: /* mul{.rnd}.f32 / .f64 d, a, b = a * b; mul.lo / .hi / .wide.type: the low
+                        half of the product, the high half, or all of it (twice the width) */
+        if (f32)
+            F32_LANES2(x * y);
+        else if (f64)
+            F64_LANES2(x * y);
+        else if ((in->flags & F_WIDE) && is_signed(t))
+            EACH_LANE(m, d[l] = (uint64_t)(sx(a[l], t) * sx(b[l], t)));
+        else if (in->flags & F_WIDE)
+            EACH_LANE(m, d[l] = zx(a[l], t) * zx(b[l], t));
+        else if (in->flags & F_HI)
+            EACH_LANE(m, d[l] = mul_hi(a[l], b[l], t));
+        else
             EACH_LANE(m, d[l] = trunc_to(a[l] * b[l], t));
-        }
         return 0;
-    case SIM_OP_DIV:
-    case SIM_OP_REM:
-        if (t == T_U32 || t == T_B32) { /* tid % (2 * stride): mostly a power of two */
-            bool rem = in->op == SIM_OP_REM;
+    case SIM_OP_DIV: /* div{.rnd}.f32 / .f64 d, a, b = a / b; div.type: the quotient toward 0 */
+    case SIM_OP_REM: /* rem.type d, a, b: the remainder, with a's sign; x / 0 gives all ones for
+                        both, INT_MIN / -1 wraps (the H100's) */
+    {
+        bool rem = in->op == SIM_OP_REM;
+        if (f32)
+            F32_LANES2(x / y);
+        else if (f64)
+            F64_LANES2(x / y);
+        else if ((t == T_U32 || t == T_B32) && rem)
+            EACH_LANE(m, d[l] = rem_u32((uint32_t)a[l], (uint32_t)b[l]));
+        else if (t == T_U32 || t == T_B32)
+            EACH_LANE(m, d[l] = div_u32((uint32_t)a[l], (uint32_t)b[l]));
+        else
+            EACH_LANE(m, d[l] = int_div(a[l], b[l], t, rem));
+        return 0;
+    }
+    case SIM_OP_MIN: /* min/max.f32 / .f64 d, a, b: a NaN operand gives the other, -0 < +0 */
+    case SIM_OP_MAX: {
+        bool max = in->op == SIM_OP_MAX;
+        if (f32)
+            EACH_LANE(m, d[l] = f32_minmax(a[l], b[l], max, ftz));
+        else if (f64)
+            EACH_LANE(m, d[l] = f64_minmax(a[l], b[l], max));
+        else
             EACH_LANE(m, {
-                uint32_t x = (uint32_t)a[l], y = (uint32_t)b[l];
-                d[l] = !y               ? 0xffffffffu
-                       : !(y & (y - 1)) ? (rem ? x & (y - 1) : x >> __builtin_ctz(y))
-                       : rem            ? x % y
-                                        : x / y;
+                bool lt = is_signed(t) ? sx(a[l], t) < sx(b[l], t) : zx(a[l], t) < zx(b[l], t);
+                d[l] = trunc_to(lt != max ? a[l] : b[l], t);
             });
-            return 0;
-        }
-        EACH_LANE(m, d[l] = int_div(a[l], b[l], t, in->op == SIM_OP_REM));
         return 0;
-    case SIM_OP_MIN:
-    case SIM_OP_MAX:
-        FOR_LANES(m)
-        {
-            bool lt = is_signed(t) ? sx(a[l], t) < sx(b[l], t) : zx(a[l], t) < zx(b[l], t);
-            d[l] = trunc_to((in->op == SIM_OP_MIN) == lt ? a[l] : b[l], t);
-        }
+    }
+    case SIM_OP_AND: /* and.pred d, a, b: logical; and.b16/.b32/.b64: bitwise */
+        if (t == T_PRED)
+            EACH_LANE(m, d[l] = (a[l] != 0) & (b[l] != 0));
+        else
+            EACH_LANE(m, d[l] = a[l] & b[l]);
         return 0;
-    case SIM_OP_AND:
-        EACH_LANE(m, d[l] = a[l] & b[l]);
+    case SIM_OP_OR: /* or: as and */
+        if (t == T_PRED)
+            EACH_LANE(m, d[l] = (a[l] != 0) | (b[l] != 0));
+        else
+            EACH_LANE(m, d[l] = a[l] | b[l]);
         return 0;
-    case SIM_OP_OR:
-        EACH_LANE(m, d[l] = a[l] | b[l]);
+    case SIM_OP_XOR: /* xor: as and */
+        if (t == T_PRED)
+            EACH_LANE(m, d[l] = (a[l] != 0) ^ (b[l] != 0));
+        else
+            EACH_LANE(m, d[l] = trunc_to(a[l] ^ b[l], t));
         return 0;
-    case SIM_OP_XOR:
-        EACH_LANE(m, d[l] = trunc_to(a[l] ^ b[l], t));
-        return 0;
-    case SIM_OP_SHL: /* shift amounts past the width give 0 */
-        if (wd == 32) {
+    case SIM_OP_SHL: /* shl.b d, a, b = a << b; shift amounts past the width give 0 */
+        if (wd == 32)
             EACH_LANE(m, d[l] = (uint32_t)b[l] >= 32 ? 0 : (uint32_t)(a[l] << (uint32_t)b[l]));
-            return 0;
-        }
-        FOR_LANES(m)
-        {
-            uint32_t s = (uint32_t)b[l];
-            d[l] = s >= wd ? 0 : trunc_to(a[l] << s, t);
-        }
+        else
+            EACH_LANE(m, d[l] = (uint32_t)b[l] >= wd ? 0 : trunc_to(a[l] << (uint32_t)b[l], t));
         return 0;
-    case SIM_OP_SHR: /* .s fills with the sign, clamped at the width */
-        FOR_LANES(m)
-        {
-            uint32_t s = (uint32_t)b[l];
-            if (is_signed(t))
+    case SIM_OP_SHR: /* shr.u / .b d, a, b = a >> b, 0 past the width; shr.s fills with the sign,
+                        the shift clamped at the width */
+        if (is_signed(t))
+            EACH_LANE(m, {
+                uint32_t s = (uint32_t)b[l];
                 d[l] = trunc_to((uint64_t)(sx(a[l], t) >> (s >= wd ? wd - 1 : s)), t);
-            else
-                d[l] = s >= wd ? 0 : zx(a[l], t) >> s;
-        }
+            });
+        else
+            EACH_LANE(m, d[l] = (uint32_t)b[l] >= wd ? 0 : zx(a[l], t) >> (uint32_t)b[l]);
+        return 0;
+    case SIM_OP_COPYSIGN: /* copysign.f32 / .f64 d, a, b: b's magnitude with a's sign */
+        if (f32)
+            F32_LANES2(copysignf(y, x));
+        else
+            F64_LANES2(copysign(y, x));
         return 0;
     default:
-        return lab_sim__unsupported(wk, in, "this integer operation");
+        return lab_sim__unsupported(wk, in, "this instruction");
     }
 }
 
-/* mad / fma: d = a * b + c (mad.lo/.hi/.wide for integers; fma.rn: one rounding) */
+/* mad / fma d, a, b, c = a * b + c: fma.rnd.f32 / .f64 and mad.f32 round once; mad.lo / .hi /
+ * .wide.type add c to mul.lo / .hi / .wide's product */
 static int
 ternary_mad(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
 {
@@ -496,12 +512,13 @@ ternary_mad(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
     const uint64_t *a = src(wk, w, &in->o[1], ta), *b = src(wk, w, &in->o[2], tb),
                    *c = src(wk, w, &in->o[3], tc);
     uint64_t *d = dst(w, &in->o[0]);
-    unsigned t = in->type, wd = width(t);
+    unsigned t = in->type;
+    bool ftz = in->flags & F_FTZ, sat = in->flags & F_SAT;
 
-    if (t == T_F32) {
-        bool ftz = in->flags & F_FTZ, sat = in->flags & F_SAT;
-        FOR_LANES(m)
-        {
+    if (check_type(wk, in) < 0)
+        return -1;
+    if (t == T_F32)
+        EACH_LANE(m, {
             float x = as_f32(a[l]), y = as_f32(b[l]), z = as_f32(c[l]), r;
             if (ftz) {
                 x = flush(x);
@@ -511,38 +528,25 @@ ternary_mad(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
             r = fmaf(x, y, z);
             if (ftz)
                 r = flush(r);
-            if (sat)
-                r = sat01f(r);
-            d[l] = bits_f32(r);
-        }
-        return 0;
-    }
-    if (t == T_F64) {
+            d[l] = bits_f32(sat ? sat01f(r) : r);
+        });
+    else if (t == T_F64)
         EACH_LANE(m, d[l] = bits_f64(fma(as_f64(a[l]), as_f64(b[l]), as_f64(c[l]))));
-        return 0;
-    }
-    if (is_float(t))
-        return lab_sim__unsupported(wk, in, ".f16 arithmetic");
-    FOR_LANES(m)
-    {
-        if (in->flags & F_WIDE) {
-            uint64_t p =
-                is_signed(t) ? (uint64_t)(sx(a[l], t) * sx(b[l], t)) : zx(a[l], t) * zx(b[l], t);
-            d[l] = p + c[l];
-        } else if (in->flags & F_HI) {
-            uint64_t p = is_signed(t) ? (uint64_t)((sx(a[l], t) * sx(b[l], t)) >> wd)
-                                      : (zx(a[l], t) * zx(b[l], t)) >> wd;
-            if (wd == 64)
-                return lab_sim__unsupported(wk, in, "mad.hi on 64-bit operands");
-            d[l] = trunc_to(p + c[l], t);
-        } else {
-            d[l] = trunc_to(a[l] * b[l] + c[l], t);
-        }
-    }
+    else if ((in->flags & F_WIDE) && is_signed(t))
+        EACH_LANE(m, d[l] = (uint64_t)(sx(a[l], t) * sx(b[l], t)) + c[l]);
+    else if (in->flags & F_WIDE)
+        EACH_LANE(m, d[l] = zx(a[l], t) * zx(b[l], t) + c[l]);
+    else if ((in->flags & F_HI) && width(t) == 64 && m)
+        return lab_sim__unsupported(wk, in, "mad.hi on 64-bit operands");
+    else if (in->flags & F_HI)
+        EACH_LANE(m, d[l] = trunc_to(mul_hi(a[l], b[l], t) + c[l], t));
+    else
+        EACH_LANE(m, d[l] = trunc_to(a[l] * b[l] + c[l], t));
     return 0;
 }
 
-/* neg abs not cnot popc clz brev bfind sqrt rsqrt rcp ex2 lg2 sin cos: d = OP a */
+/* neg abs not cnot popc clz brev bfind sqrt rsqrt rcp ex2 lg2 sin cos: d = OP a, a lane loop per
+ * opcode and type (check_type has refused the types the opcode has no form of) */
 static int
 unary(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
 {
@@ -550,124 +554,109 @@ unary(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
     const uint64_t *a = src(wk, w, &in->o[1], ta);
     uint64_t *d = dst(w, &in->o[0]);
     unsigned t = in->type, wd = width(t);
-    bool ftz = in->flags & F_FTZ;
+    bool ftz = in->flags & F_FTZ, f32 = t == T_F32, f64 = t == T_F64;
+    const uint64_t sign = 0x8000000000000000ull, quiet = 0x0008000000000000ull;
 
-    if (t == T_F32) {
-        FOR_LANES(m)
-        {
-            float x = as_f32(a[l]), r;
-            if (ftz)
-                x = flush(x);
-            switch (in->op) {
-            case SIM_OP_NEG: /* a sign flip; a NaN gives the canonical NaN, as on the H100 */
-                d[l] = bits_f32(-x);
-                continue;
-            case SIM_OP_ABS:
-                d[l] = bits_f32(fabsf(x));
-                continue;
-            case SIM_OP_SQRT:
-                r = sqrtf(x);
-                break;
-            case SIM_OP_RSQRT:
-                r = 1.0f / sqrtf(x);
-                break;
-            case SIM_OP_RCP:
-                r = 1.0f / x;
-                break;
-            case SIM_OP_EX2:
-                r = exp2f(x);
-                break;
-            case SIM_OP_LG2:
-                r = log2f(x);
-                break;
-            case SIM_OP_SIN:
-                r = sinf(x);
-                break;
-            case SIM_OP_COS:
-                r = cosf(x);
-                break;
-            default:
-                return lab_sim__unsupported(wk, in, "this operation on .f32");
-            }
-            if (ftz)
-                r = flush(r);
-            d[l] = bits_f32(r);
-        }
+    if (check_type(wk, in) < 0)
+        return -1;
+    switch (in->op) {
+    case SIM_OP_NEG: /* neg{.ftz}.f32 d, a = -a, a NaN gives the canonical NaN; neg.f64: a NaN
+                        passes through as it is (the H100's, quiet ones recorded); neg.s: 0 - a */
+        if (f32)
+            F32_LANES1(-x);
+        else if (f64)
+            EACH_LANE(m, d[l] = isnan(as_f64(a[l])) ? a[l] | quiet : a[l] ^ sign);
+        else
+            EACH_LANE(m, d[l] = trunc_to(0 - zx(a[l], t), t));
         return 0;
-    }
-    if (t == T_F64) {
-        FOR_LANES(m)
-        {
-            double x = as_f64(a[l]);
-            bool nan = (a[l] & 0x7fffffffffffffffull) > 0x7ff0000000000000ull;
-            switch (in->op) {
-            case SIM_OP_NEG: /* a NaN passes through as it is, on the H100 (quiet ones recorded) */
-                d[l] = nan ? a[l] | 0x0008000000000000ull : a[l] ^ 0x8000000000000000ull;
-                continue;
-            case SIM_OP_ABS:
-                d[l] = nan ? a[l] | 0x0008000000000000ull : a[l] & 0x7fffffffffffffffull;
-                continue;
-            case SIM_OP_SQRT:
-                d[l] = bits_f64(sqrt(x));
-                continue;
-            case SIM_OP_RSQRT:
-                d[l] = bits_f64(1.0 / sqrt(x));
-                continue;
-            case SIM_OP_RCP:
-                d[l] = bits_f64(1.0 / x);
-                continue;
-            default:
-                return lab_sim__unsupported(wk, in, "this operation on .f64");
-            }
-        }
+    case SIM_OP_ABS: /* abs d, a = |a|, NaNs as neg */
+        if (f32)
+            F32_LANES1(fabsf(x));
+        else if (f64)
+            EACH_LANE(m, d[l] = isnan(as_f64(a[l])) ? a[l] | quiet : a[l] & ~sign);
+        else
+            EACH_LANE(m, {
+                int64_t v = sx(a[l], t);
+                d[l] = trunc_to(v < 0 ? -(uint64_t)v : (uint64_t)v, t);
+            });
         return 0;
-    }
-    if (is_float(t))
-        return lab_sim__unsupported(wk, in, ".f16 arithmetic");
-    FOR_LANES(m)
-    {
-        uint64_t x = zx(a[l], t);
-        switch (in->op) {
-        case SIM_OP_NEG:
-            d[l] = trunc_to(0 - x, t);
-            break;
-        case SIM_OP_ABS: {
-            int64_t v = sx(a[l], t);
-            d[l] = trunc_to((uint64_t)(v < 0 ? -(uint64_t)v : (uint64_t)v), t);
-            break;
-        }
-        case SIM_OP_NOT:
-            d[l] = t == T_PRED ? !a[l] : trunc_to(~x, t);
-            break;
-        case SIM_OP_CNOT:
-            d[l] = x == 0;
-            break;
-        case SIM_OP_POPC: /* result is .u32 */
-            d[l] = (uint32_t)__builtin_popcountll(x);
-            break;
-        case SIM_OP_CLZ:
+    case SIM_OP_NOT: /* not.pred d, a: logical; not.b: the bits flipped */
+        if (t == T_PRED)
+            EACH_LANE(m, d[l] = !a[l]);
+        else
+            EACH_LANE(m, d[l] = trunc_to(~a[l], t));
+        return 0;
+    case SIM_OP_CNOT: /* cnot.b d, a = a == 0 */
+        EACH_LANE(m, d[l] = zx(a[l], t) == 0);
+        return 0;
+    case SIM_OP_POPC: /* popc.b d, a: the bits set (d is .u32) */
+        EACH_LANE(m, d[l] = (uint32_t)__builtin_popcountll(zx(a[l], t)));
+        return 0;
+    case SIM_OP_CLZ: /* clz.b d, a: the leading zeros (the width for 0) */
+        EACH_LANE(m, {
+            uint64_t x = zx(a[l], t);
             d[l] = x == 0 ? wd : (uint32_t)(__builtin_clzll(x) - (64 - wd));
-            break;
-        case SIM_OP_BREV: {
-            uint64_t r = 0;
+        });
+        return 0;
+    case SIM_OP_BREV: /* brev.b d, a: the bits in reverse order */
+        EACH_LANE(m, {
+            uint64_t x = zx(a[l], t), r = 0;
             for (unsigned i = 0; i < wd; i++)
                 r |= ((x >> i) & 1) << (wd - 1 - i);
             d[l] = r;
-            break;
-        }
-        case SIM_OP_BFIND: { /* position of the most significant non-sign bit; ~0 if none */
-            uint64_t v = is_signed(t) && sx(a[l], t) < 0 ? zx(~x, t) : x;
+        });
+        return 0;
+    case SIM_OP_BFIND: /* bfind{.shiftamt}.type d, a: the position of the most significant
+                          non-sign bit (.shiftamt: its distance from the top); ~0 if none */
+        EACH_LANE(m, {
+            uint64_t x = zx(a[l], t), v = is_signed(t) && sx(a[l], t) < 0 ? zx(~x, t) : x;
             uint32_t r = v == 0 ? 0xffffffffu : 63u - (uint32_t)__builtin_clzll(v);
-            if ((in->flags & F_SHIFTAMT) && r != 0xffffffffu)
-                r = wd - 1 - r;
-            d[l] = r;
-            break;
-        }
-        default:
-            return lab_sim__unsupported(wk, in, "this integer operation");
-        }
+            d[l] = (in->flags & F_SHIFTAMT) && r != 0xffffffffu ? wd - 1 - r : r;
+        });
+        return 0;
+    case SIM_OP_SQRT: /* sqrt{.rnd}{.ftz}.f32 / .f64 d, a: the square root */
+        if (f32)
+            F32_LANES1(sqrtf(x));
+        else
+            F64_LANES1(sqrt(x));
+        return 0;
+    case SIM_OP_RSQRT: /* rsqrt.approx d, a = 1 / sqrt(a) (rounded twice: within .approx's bound) */
+        if (f32)
+            F32_LANES1(1.0f / sqrtf(x));
+        else
+            F64_LANES1(1.0 / sqrt(x));
+        return 0;
+    case SIM_OP_RCP: /* rcp{.rnd}.f32 / .f64 d, a = 1 / a */
+        if (f32)
+            F32_LANES1(1.0f / x);
+        else
+            F64_LANES1(1.0 / x);
+        return 0;
+    case SIM_OP_EX2: /* ex2.approx.f32 d, a = 2^a */
+        F32_LANES1(exp2f(x));
+        return 0;
+    case SIM_OP_LG2: /* lg2.approx.f32 d, a = log2(a) */
+        F32_LANES1(log2f(x));
+        return 0;
+    case SIM_OP_SIN: /* sin.approx.f32 d, a = sin(a) */
+        F32_LANES1(sinf(x));
+        return 0;
+    case SIM_OP_COS: /* cos.approx.f32 d, a = cos(a) */
+        F32_LANES1(cosf(x));
+        return 0;
+    default:
+        return lab_sim__unsupported(wk, in, "this instruction");
     }
-    return 0;
+}
+
+/* An integer's bits in an order that unsigned comparison keeps: a signed one's with the sign
+ * flipped, a predicate's as 0 or 1. */
+static inline uint64_t
+ordered(uint64_t v, unsigned t)
+{
+    if (t == T_PRED)
+        return v != 0;
+    return is_signed(t) ? (uint64_t)sx(v, t) ^ (1ull << 63) : zx(v, t);
 }
 
 static bool
@@ -709,26 +698,7 @@ compare(unsigned cmp, unsigned t, uint64_t x, uint64_t y)
             return false;
         }
     }
-    if (is_signed(t)) {
-        int64_t a = sx(x, t), b = sx(y, t);
-        switch (cmp) {
-        case CMP_EQ:
-            return a == b;
-        case CMP_NE:
-            return a != b;
-        case CMP_LT:
-            return a < b;
-        case CMP_LE:
-            return a <= b;
-        case CMP_GT:
-            return a > b;
-        case CMP_GE:
-            return a >= b;
-        default:
-            return false;
-        }
-    }
-    uint64_t a = t == T_PRED ? x != 0 : zx(x, t), b = t == T_PRED ? y != 0 : zx(y, t);
+    uint64_t a = ordered(x, t), b = ordered(y, t);
     switch (cmp) {
     case CMP_EQ:
         return a == b;
@@ -940,6 +910,75 @@ exec_cvt(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
         }
     }
     return 0;
+}
+
+/* bfe bfi prmt shf: bit fields, byte permutes and funnel shifts, d = f(a, b, c{, e}) */
+static int
+exec_bits(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
+{
+    uint64_t tmp[4][32];
+    const uint64_t *s[4];
+    uint64_t *d = dst(w, &in->o[0]);
+    unsigned t = in->type, wd = width(t);
+
+    for (unsigned k = 0; k < 4; k++) /* o[1] .. o[4], as many as the opcode has */
+        s[k] = k + 1 < in->nops ? src(wk, w, &in->o[k + 1], tmp[k]) : NULL;
+    switch (in->op) {
+    case SIM_OP_BFE: /* bfe.type d, a, pos, len: a's bits pos .. pos + len - 1, sign-extended for
+                        .s */
+        FOR_LANES(m)
+        {
+            uint32_t pos = (uint32_t)s[1][l] & 0xff, len = (uint32_t)s[2][l] & 0xff;
+            uint64_t x = zx(s[0][l], t), r = 0;
+            bool sbit = is_signed(t) &&
+                        ((pos + len - 1 >= wd ? x >> (wd - 1) : x >> (pos + len - 1)) & 1) &&
+                        len > 0;
+            for (uint32_t i = 0; i < wd; i++) {
+                uint64_t bit = i < len && pos + i < wd ? (x >> (pos + i)) & 1 : sbit;
+                r |= bit << i;
+            }
+            d[l] = r;
+        }
+        return 0;
+    case SIM_OP_BFI: /* bfi.type f, a, b, pos, len: b with a's low len bits inserted at pos */
+        FOR_LANES(m)
+        {
+            uint32_t pos = (uint32_t)s[2][l] & 0xff, len = (uint32_t)s[3][l] & 0xff;
+            uint64_t r = s[1][l];
+            for (uint32_t i = 0; i < len && pos + i < wd; i++)
+                r = (r & ~(1ull << (pos + i))) | (((s[0][l] >> i) & 1) << (pos + i));
+            d[l] = trunc_to(r, t);
+        }
+        return 0;
+    case SIM_OP_PRMT: /* prmt.b32 d, a, b, c: bytes of {b, a} picked by c's nibbles */
+        if (in->sub != SUB_NONE || in->flags)
+            return lab_sim__unsupported(wk, in, "prmt modes");
+        FOR_LANES(m)
+        {
+            uint64_t bytes = ((s[1][l] & 0xffffffffu) << 32) | (s[0][l] & 0xffffffffu);
+            uint32_t r = 0;
+            for (int k = 0; k < 4; k++) {
+                uint32_t sel = ((uint32_t)s[2][l] >> (4 * k)) & 0xf;
+                uint32_t byte = (uint32_t)(bytes >> (8 * (sel & 7))) & 0xff;
+                if (sel & 8)
+                    byte = byte & 0x80 ? 0xff : 0;
+                r |= byte << (8 * k);
+            }
+            d[l] = r;
+        }
+        return 0;
+    case SIM_OP_SHF: /* shf.l/.r.wrap/.clamp.b32 d, a, b, c: {b, a} shifted by c, a word of it */
+        FOR_LANES(m)
+        {
+            uint32_t n = (uint32_t)s[2][l];
+            uint64_t v = ((s[1][l] & 0xffffffffu) << 32) | (s[0][l] & 0xffffffffu);
+            n = (in->flags & F_CLAMP) ? (n > 32 ? 32 : n) : n & 31;
+            d[l] = (in->flags & F_LEFT) ? (uint32_t)((v << n) >> 32) : (uint32_t)(v >> n);
+        }
+        return 0;
+    default:
+        return lab_sim__unsupported(wk, in, "this instruction");
+    }
 }
 
 /* ---- memory -------------------------------------------------------------- */
@@ -1190,9 +1229,11 @@ ldst_fast(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m, bool stor
 
 /* ld{.space}{.vec}.type d, [a]  /  st{.space}{.vec}.type [a], b */
 static int
-exec_ldst(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m, bool store)
+exec_ldst(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
 {
-    const sim_opnd *ao = &in->o[store ? 0 : 1], *vo = &in->o[store ? 1 : 0];
+    unsigned ai = lab_sim__addr_index(in->op);
+    bool store = ai == 0;                                  /* st has no d */
+    const sim_opnd *ao = &in->o[ai], *vo = &in->o[1 - ai]; /* [a]; ld's d or st's b */
     uint32_t tb = width(in->type) / 8, bytes = tb * in->vec;
     uint64_t addr[32], tv[32];
     uint8_t spaces[32];
@@ -1249,109 +1290,63 @@ exec_ldst(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m, bool stor
     return 0;
 }
 
+/* What an atom / red leaves in memory: old OP b (.cas: c where old is b); old itself for an
+ * operation the type has no form of.  atom.add.f32 flushes subnormals (.ftz). */
 static uint64_t
-atomic_apply(const sim_insn *in, uint8_t *p, uint64_t b, uint64_t c, bool shared)
+atomic_new(const sim_insn *in, uint64_t old, uint64_t b, uint64_t c)
 {
-    unsigned t = in->type;
-    (void)shared;
+    unsigned t = in->type, ti = width(t) == 64 ? t : is_signed(t) ? T_S32 : T_U32;
+
     if (t == T_F32) {
-        uint32_t *q = (uint32_t *)p, old = __atomic_load_n(q, __ATOMIC_RELAXED), nw;
-        do {
-            float r;
-            if (in->sub == AOP_ADD)
-                r = flush(flush(as_f32(old)) + flush(as_f32(b))); /* atom.add.f32 is .ftz */
-            else if (in->sub == AOP_MIN || in->sub == AOP_MAX)
-                r = as_f32(f32_minmax(old, b, in->sub == AOP_MAX, true));
-            else if (in->sub == AOP_EXCH)
-                r = as_f32(b);
-            else
-                return old;
-            nw = (uint32_t)bits_f32(r);
-        } while (
-            !__atomic_compare_exchange_n(q, &old, nw, false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
+        if (in->sub == AOP_ADD)
+            return bits_f32(flush(flush(as_f32(old)) + flush(as_f32(b))));
+        if (in->sub == AOP_MIN || in->sub == AOP_MAX)
+            return f32_minmax(old, b, in->sub == AOP_MAX, true);
+        return in->sub == AOP_EXCH ? bits_f32(as_f32(b)) : old;
+    }
+    if (t == T_F64)
+        return in->sub == AOP_EXCH ? b : bits_f64(as_f64(old) + as_f64(b));
+    switch (in->sub) {
+    case AOP_ADD:
+        return old + b;
+    case AOP_MIN:
+        return (is_signed(ti) ? sx(old, ti) < sx(b, ti) : zx(old, ti) < zx(b, ti)) ? old : b;
+    case AOP_MAX:
+        return (is_signed(ti) ? sx(old, ti) > sx(b, ti) : zx(old, ti) > zx(b, ti)) ? old : b;
+    case AOP_INC: /* ((old >= b) ? 0 : old + 1) */
+        return zx(old, ti) >= zx(b, ti) ? 0 : old + 1;
+    case AOP_DEC: /* ((old == 0 || old > b) ? b : old - 1) */
+        return zx(old, ti) == 0 || zx(old, ti) > zx(b, ti) ? b : old - 1;
+    case AOP_CAS:
+        return zx(old, ti) == zx(b, ti) ? c : old;
+    case AOP_EXCH:
+        return b;
+    case AOP_AND:
+        return old & b;
+    case AOP_OR:
+        return old | b;
+    case AOP_XOR:
+        return old ^ b;
+    default:
         return old;
     }
-    if (t == T_F64) {
-        uint64_t *q = (uint64_t *)p, old = __atomic_load_n(q, __ATOMIC_RELAXED), nw;
-        do {
-            nw = in->sub == AOP_EXCH ? b : bits_f64(as_f64(old) + as_f64(b));
-        } while (
-            !__atomic_compare_exchange_n(q, &old, nw, false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
+}
+
+/* Applies an atom / red to the word at p (4 or 8 bytes): the old value */
+static uint64_t
+atomic_apply(const sim_insn *in, uint8_t *p, uint64_t b, uint64_t c)
+{
+    if (width(in->type) == 64) {
+        uint64_t *q = (uint64_t *)p, old = __atomic_load_n(q, __ATOMIC_RELAXED);
+        while (!__atomic_compare_exchange_n(q, &old, atomic_new(in, old, b, c), false,
+                                            __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+            ;
         return old;
     }
-    if (width(t) == 64) {
-        uint64_t *q = (uint64_t *)p, old = __atomic_load_n(q, __ATOMIC_RELAXED), nw;
-        do {
-            switch (in->sub) {
-            case AOP_ADD:
-                nw = old + b;
-                break;
-            case AOP_MIN:
-                nw = is_signed(t) ? ((int64_t)old < (int64_t)b ? old : b) : (old < b ? old : b);
-                break;
-            case AOP_MAX:
-                nw = is_signed(t) ? ((int64_t)old > (int64_t)b ? old : b) : (old > b ? old : b);
-                break;
-            case AOP_CAS:
-                nw = old == b ? c : old;
-                break;
-            case AOP_EXCH:
-                nw = b;
-                break;
-            case AOP_AND:
-                nw = old & b;
-                break;
-            case AOP_OR:
-                nw = old | b;
-                break;
-            case AOP_XOR:
-                nw = old ^ b;
-                break;
-            default:
-                nw = old;
-            }
-        } while (
-            !__atomic_compare_exchange_n(q, &old, nw, false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
-        return old;
-    }
-    uint32_t *q = (uint32_t *)p, old = __atomic_load_n(q, __ATOMIC_RELAXED), nw;
-    uint32_t bb = (uint32_t)b, cc = (uint32_t)c;
-    do {
-        switch (in->sub) {
-        case AOP_ADD:
-            nw = old + bb;
-            break;
-        case AOP_MIN:
-            nw = is_signed(t) ? ((int32_t)old < (int32_t)bb ? old : bb) : (old < bb ? old : bb);
-            break;
-        case AOP_MAX:
-            nw = is_signed(t) ? ((int32_t)old > (int32_t)bb ? old : bb) : (old > bb ? old : bb);
-            break;
-        case AOP_INC: /* ((old >= b) ? 0 : old + 1) */
-            nw = old >= bb ? 0 : old + 1;
-            break;
-        case AOP_DEC: /* ((old == 0 || old > b) ? b : old - 1) */
-            nw = old == 0 || old > bb ? bb : old - 1;
-            break;
-        case AOP_CAS:
-            nw = old == bb ? cc : old;
-            break;
-        case AOP_EXCH:
-            nw = bb;
-            break;
-        case AOP_AND:
-            nw = old & bb;
-            break;
-        case AOP_OR:
-            nw = old | bb;
-            break;
-        case AOP_XOR:
-            nw = old ^ bb;
-            break;
-        default:
-            nw = old;
-        }
-    } while (!__atomic_compare_exchange_n(q, &old, nw, false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
+    uint32_t *q = (uint32_t *)p, old = __atomic_load_n(q, __ATOMIC_RELAXED);
+    while (!__atomic_compare_exchange_n(q, &old, (uint32_t)atomic_new(in, old, b, c), false,
+                                        __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+        ;
     return old;
 }
 
@@ -1371,12 +1366,12 @@ one_address(const uint64_t *addr, uint32_t m)
 static int
 exec_atom(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
 {
-    bool red = in->op == SIM_OP_RED;
-    const sim_opnd *ao = &in->o[red ? 0 : 1];
+    unsigned ai = lab_sim__addr_index(in->op); /* [a]: o[1] after atom's d, o[0] for red */
+    const sim_opnd *ao = &in->o[ai];
     uint64_t tb[32], tc[32], addr[32];
     uint8_t spaces[32];
-    const uint64_t *b = src(wk, w, &in->o[red ? 1 : 2], tb);
-    const uint64_t *c = in->sub == AOP_CAS ? src(wk, w, &in->o[red ? 2 : 3], tc) : tb;
+    const uint64_t *b = src(wk, w, &in->o[ai + 1], tb);
+    const uint64_t *c = in->sub == AOP_CAS ? src(wk, w, &in->o[ai + 2], tc) : tb;
     const uint64_t *base = ao->reg >= 0 ? &w->r[(size_t)ao->reg * 32] : NULL;
     uint32_t bytes = width(in->type) / 8;
     sim_space space = (sim_space)in->space;
@@ -1397,8 +1392,8 @@ exec_atom(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
         spaces[l] = (uint8_t)r.space;
         if (r.space == SP_SHARED)
             addr[l] &= ~SIM_TAG_MASK;
-        old = atomic_apply(in, r.p, b[l], c[l], r.space == SP_SHARED);
-        if (!red)
+        old = atomic_apply(in, r.p, b[l], c[l]);
+        if (ai == 1) /* atom's d */
             w->r[(size_t)in->o[0].reg * 32 + l] = old;
     }
     /* ptxas turns a 32-bit integer add that every lane makes to one address into one lane's
@@ -1439,16 +1434,18 @@ mask_operand(sim_worker *wk, sim_warp *w, const sim_opnd *o, uint32_t m)
     return m ? (uint32_t)v[__builtin_ctz(m)] : 0xffffffffu;
 }
 
-/* shfl.sync.mode.b32 d[|p], a, b, c, membermask (PTX ISA pseudo-code) */
-static int
-exec_shfl(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
-{
-    uint64_t ta[32], tb[32], tc[32], res[32], pv[32];
-    const uint64_t *a = src(wk, w, &in->o[1], ta), *b = src(wk, w, &in->o[2], tb),
-                   *c = src(wk, w, &in->o[3], tc);
-    uint32_t mask = in->nops > 4 ? mask_operand(wk, w, &in->o[4], m) : 0xffffffffu;
+/* The warp operations compute, for every lane of m, d (res) and the predicate p (pv) of the
+ * forms that have one from a, the o[1] of every lane; exec_warp writes them. */
 
-    check_mask(wk, w, in, m, mask);
+/* shfl.sync.mode.b32 d[|p], a, b, c, membermask: d = a of the lane that b and c name, p whether
+ * it is in range (PTX ISA pseudo-code) */
+static void
+shfl_lanes(sim_worker *wk, const sim_warp *w, const sim_insn *in, uint32_t m, const uint64_t *a,
+           uint64_t *res, uint64_t *pv)
+{
+    uint64_t tb[32], tc[32];
+    const uint64_t *b = src(wk, w, &in->o[2], tb), *c = src(wk, w, &in->o[3], tc);
+
     FOR_LANES(m)
     {
         uint32_t bval = (uint32_t)b[l] & 0x1f, cval = (uint32_t)c[l];
@@ -1484,26 +1481,16 @@ exec_shfl(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
         res[l] = (uint32_t)a[j];
         pv[l] = p;
     }
-    FOR_LANES(m)
-    {
-        w->r[(size_t)in->o[0].reg * 32 + l] = res[l];
-        if (in->o[0].reg2 >= 0)
-            w->r[(size_t)in->o[0].reg2 * 32 + l] = pv[l];
-    }
-    w->wsync++;
-    return 0;
 }
 
-/* vote.sync.{all,any,uni}.pred d, {!}a, mask; vote.sync.ballot.b32 d, {!}a, mask */
-static int
-exec_vote(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
+/* vote.sync.{all,any,uni}.pred d, {!}a, mask: whether a holds in all, any, all or none of the
+ * lanes; vote.sync.ballot.b32 d, {!}a, mask: the lanes where it holds */
+static void
+vote_lanes(const sim_insn *in, uint32_t m, const uint64_t *a, uint64_t *res)
 {
-    uint64_t ta[32];
-    const uint64_t *a = src(wk, w, &in->o[1], ta);
-    uint32_t mask = in->nops > 2 ? mask_operand(wk, w, &in->o[2], m) : 0xffffffffu, ballot = 0;
+    uint32_t ballot = 0;
     uint64_t r;
 
-    check_mask(wk, w, in, m, mask);
     FOR_LANES(m)
     {
         if ((a[l] != 0) != in->o[1].neg)
@@ -1523,22 +1510,16 @@ exec_vote(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
         r = ballot;
         break;
     }
-    FOR_LANES(m) w->r[(size_t)in->o[0].reg * 32 + l] = r;
-    w->wsync++;
-    return 0;
+    FOR_LANES(m) res[l] = r;
 }
 
-/* match.any.sync.b32 d, a, mask: lanes holding my value; match.all: mask if all equal, p */
-static int
-exec_match(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
+/* match.any.sync.b32 d, a, mask: the lanes holding my value; match.all.sync d|p, a, mask: the
+ * lanes if all hold the same value (p), else 0 */
+static void
+match_lanes(const sim_insn *in, uint32_t m, const uint64_t *a, uint64_t *res, uint64_t *pv)
 {
-    uint64_t ta[32];
-    const uint64_t *a = src(wk, w, &in->o[1], ta);
-    uint32_t mask = in->nops > 2 ? mask_operand(wk, w, &in->o[2], m) : 0xffffffffu;
-    uint64_t res[32];
     bool all = true;
 
-    check_mask(wk, w, in, m, mask);
     FOR_LANES(m)
     {
         uint32_t same = 0;
@@ -1549,31 +1530,21 @@ exec_match(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
         if (same != m)
             all = false;
     }
-    FOR_LANES(m)
-    {
-        if (in->sub == VOTE_ALL) {
-            w->r[(size_t)in->o[0].reg * 32 + l] = all ? m : 0;
-            if (in->o[0].reg2 >= 0)
-                w->r[(size_t)in->o[0].reg2 * 32 + l] = all;
-        } else {
-            w->r[(size_t)in->o[0].reg * 32 + l] = res[l];
+    if (in->sub == VOTE_ALL)
+        FOR_LANES(m)
+        {
+            res[l] = all ? m : 0;
+            pv[l] = all;
         }
-    }
-    w->wsync++;
-    return 0;
 }
 
 /* redux.sync.op.type d, a, mask: the operation over the lanes of the mask */
 static int
-exec_redux(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
+redux_lanes(sim_worker *wk, const sim_insn *in, uint32_t m, const uint64_t *a, uint64_t *res)
 {
-    uint64_t ta[32];
-    const uint64_t *a = src(wk, w, &in->o[1], ta);
-    uint32_t mask = in->nops > 2 ? mask_operand(wk, w, &in->o[2], m) : 0xffffffffu;
     uint32_t r = 0;
     bool first = true;
 
-    check_mask(wk, w, in, m, mask);
     FOR_LANES(m)
     {
         uint32_t v = (uint32_t)a[l];
@@ -1605,7 +1576,44 @@ exec_redux(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
             return lab_sim__unsupported(wk, in, "this redux operation");
         }
     }
-    FOR_LANES(m) w->r[(size_t)in->o[0].reg * 32 + l] = r;
+    FOR_LANES(m) res[l] = r;
+    return 0;
+}
+
+/* shfl vote match redux: the member mask is the last operand of the .sync forms (ops.def's most
+ * operands; all lanes without one), every lane that runs the instruction must be in it, and it
+ * synchronises them (checks.c: a warp-synchronisation count) */
+static int
+exec_warp(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
+{
+    uint64_t ta[32], res[32], pv[32] = { 0 };
+    const uint64_t *a = src(wk, w, &in->o[1], ta);
+    bool has_mask = in->nops == lab_sim__ops[in->op].max;
+
+    check_mask(wk, w, in, m, has_mask ? mask_operand(wk, w, &in->o[in->nops - 1], m) : 0xffffffffu);
+    switch (in->op) {
+    case SIM_OP_SHFL: /* shfl.sync: d = a of another lane */
+        shfl_lanes(wk, w, in, m, a, res, pv);
+        break;
+    case SIM_OP_VOTE: /* vote.sync: the lanes' predicates combined */
+        vote_lanes(in, m, a, res);
+        break;
+    case SIM_OP_MATCH: /* match.sync: the lanes holding the same value */
+        match_lanes(in, m, a, res, pv);
+        break;
+    case SIM_OP_REDUX: /* redux.sync: a reduction over the lanes */
+        if (redux_lanes(wk, in, m, a, res) < 0)
+            return -1;
+        break;
+    default:
+        return lab_sim__unsupported(wk, in, "this warp operation");
+    }
+    FOR_LANES(m)
+    {
+        w->r[(size_t)in->o[0].reg * 32 + l] = res[l];
+        if (in->o[0].reg2 >= 0)
+            w->r[(size_t)in->o[0].reg2 * 32 + l] = pv[l];
+    }
     w->wsync++;
     return 0;
 }
@@ -1740,13 +1748,12 @@ run_warp(sim_worker *wk, sim_warp *w)
         mt->warp_insts++;
         mt->thread_insts += lanes_of(active); /* SIMT efficiency: lanes on the path */
         rc = 0;
-        switch (in->op) {
-        case SIM_OP_BRA: /* bra target: lanes with a true guard jump */
+        switch (in->cls) {
+        case CL_BRANCH: /* bra{.uni} target: lanes with a true guard jump */
             if (exec_bra(wk, w, in, e, active, m) < 0)
                 return -1;
             continue;
-        case SIM_OP_RET: /* ret/exit in a kernel: the lanes leave */
-        case SIM_OP_EXIT:
+        case CL_EXIT: /* ret / exit in a kernel: the lanes leave */
             if (m == 0)
                 break;
             retire(w, m);
@@ -1755,8 +1762,7 @@ run_warp(sim_worker *wk, sim_warp *w)
                 continue;
             }
             break;
-        case SIM_OP_MOV: /* mov d, a (register, immediate, special register, address); {a,b} packs
-                          */
+        case CL_MOVE: /* mov d, a (register, immediate, special register, address); {a,b} packs */
             if (in->o[1].kind == O_VEC || in->o[0].kind == O_VEC) {
                 const sim_opnd *v = in->o[1].kind == O_VEC ? &in->o[1] : &in->o[0];
                 unsigned part = width(in->type) / v->nvec;
@@ -1782,10 +1788,13 @@ run_warp(sim_worker *wk, sim_warp *w)
                 uint64_t t[32];
                 const uint64_t *a = src(wk, w, &in->o[1], t);
                 uint64_t *d = dst(w, &in->o[0]);
-                EACH_LANE(m, d[l] = in->type == T_PRED ? a[l] != 0 : a[l]);
+                if (in->type == T_PRED)
+                    EACH_LANE(m, d[l] = a[l] != 0);
+                else
+                    EACH_LANE(m, d[l] = a[l]);
             }
             break;
-        case SIM_OP_CVTA: { /* cvta.space a: to generic (tag); cvta.to.space: from generic */
+        case CL_ADDRESS: { /* cvta.space d, a: to generic (tag); cvta.to.space: from generic */
             uint64_t t[32];
             const uint64_t *a = src(wk, w, &in->o[1], t);
             uint64_t *d = dst(w, &in->o[0]);
@@ -1799,46 +1808,23 @@ run_warp(sim_worker *wk, sim_warp *w)
             }
             break;
         }
-        case SIM_OP_ADD:
-        case SIM_OP_SUB:
-        case SIM_OP_MUL:
-        case SIM_OP_DIV:
-        case SIM_OP_REM:
-        case SIM_OP_MIN:
-        case SIM_OP_MAX:
-        case SIM_OP_AND:
-        case SIM_OP_OR:
-        case SIM_OP_XOR:
-        case SIM_OP_SHL:
-        case SIM_OP_SHR:
-        case SIM_OP_COPYSIGN:
-            rc = rounded(binary, wk, w, in, m);
-            break;
-        case SIM_OP_MAD: /* mad.lo/.hi/.wide d, a, b, c = a * b + c */
-        case SIM_OP_FMA: /* fma.rn d, a, b, c = a * b + c, rounded once */
-            rc = rounded(ternary_mad, wk, w, in, m);
-            break;
-        case SIM_OP_NEG:
-        case SIM_OP_ABS:
-        case SIM_OP_NOT:
-        case SIM_OP_CNOT:
-        case SIM_OP_POPC:
-        case SIM_OP_CLZ:
-        case SIM_OP_BREV:
-        case SIM_OP_BFIND:
-        case SIM_OP_SQRT:
-        case SIM_OP_RSQRT:
-        case SIM_OP_RCP:
-        case SIM_OP_EX2:
-        case SIM_OP_LG2:
-        case SIM_OP_SIN:
-        case SIM_OP_COS:
+        case CL_UNARY: /* d = OP a: neg abs not cnot popc clz brev bfind sqrt rsqrt rcp ex2 lg2
+                          sin cos, in the rounding mode of .rnd */
             rc = rounded(unary, wk, w, in, m);
             break;
-        case SIM_OP_SETP: /* setp.cmp.type p|q, a, b */
+        case CL_BINARY: /* d = a OP b: add sub mul div rem min max and or xor shl shr copysign */
+            rc = rounded(binary, wk, w, in, m);
+            break;
+        case CL_TERNARY: /* mad.lo/.hi/.wide d, a, b, c = a * b + c; fma.rn: rounded once */
+            rc = rounded(ternary_mad, wk, w, in, m);
+            break;
+        case CL_BITS: /* bfe bfi prmt shf d, a, b, c{, e}: bit fields, byte permutes */
+            rc = exec_bits(wk, w, in, m);
+            break;
+        case CL_COMPARE: /* setp.cmp.type p|q, a, b */
             rc = exec_setp(wk, w, in, m);
             break;
-        case SIM_OP_SELP: { /* selp.type d, a, b, c: d = c ? a : b */
+        case CL_SELECT: { /* selp.type d, a, b, c: d = c ? a : b */
             uint64_t ta[32], tb[32], tc[32];
             const uint64_t *a = src(wk, w, &in->o[1], ta), *b = src(wk, w, &in->o[2], tb),
                            *c = src(wk, w, &in->o[3], tc);
@@ -1846,109 +1832,34 @@ run_warp(sim_worker *wk, sim_warp *w)
             EACH_LANE(m, d[l] = ((c[l] != 0) != in->o[3].neg) ? a[l] : b[l]);
             break;
         }
-        case SIM_OP_CVT: /* cvt.rnd.dtype.atype d, a */
+        case CL_CONVERT: /* cvt.rnd.dtype.atype d, a */
             rc = rounded(exec_cvt, wk, w, in, m);
             break;
-        case SIM_OP_BFE: { /* bfe.type d, a, pos, len: extract, sign-extended for .s */
-            uint64_t ta[32], tb[32], tc[32];
-            const uint64_t *a = src(wk, w, &in->o[1], ta), *b = src(wk, w, &in->o[2], tb),
-                           *c = src(wk, w, &in->o[3], tc);
-            unsigned wd = width(in->type);
-            FOR_LANES(m)
-            {
-                uint32_t pos = (uint32_t)b[l] & 0xff, len = (uint32_t)c[l] & 0xff;
-                uint64_t x = zx(a[l], in->type), r = 0;
-                bool sbit = is_signed(in->type) &&
-                            ((pos + len - 1 >= wd ? x >> (wd - 1) : x >> (pos + len - 1)) & 1) &&
-                            len > 0;
-                for (uint32_t i = 0; i < wd; i++) {
-                    uint64_t bit = i < len && pos + i < wd ? (x >> (pos + i)) & 1 : sbit;
-                    r |= bit << i;
-                }
-                w->r[(size_t)in->o[0].reg * 32 + l] = r;
-            }
-            break;
-        }
-        case SIM_OP_BFI: { /* bfi.type f, a, b, pos, len: insert a's low bits into b */
-            uint64_t ta[32], tb[32], tc[32], td[32];
-            const uint64_t *a = src(wk, w, &in->o[1], ta), *b = src(wk, w, &in->o[2], tb),
-                           *c = src(wk, w, &in->o[3], tc), *dd = src(wk, w, &in->o[4], td);
-            unsigned wd = width(in->type);
-            FOR_LANES(m)
-            {
-                uint32_t pos = (uint32_t)c[l] & 0xff, len = (uint32_t)dd[l] & 0xff;
-                uint64_t r = b[l];
-                for (uint32_t i = 0; i < len && pos + i < wd; i++)
-                    r = (r & ~(1ull << (pos + i))) | (((a[l] >> i) & 1) << (pos + i));
-                w->r[(size_t)in->o[0].reg * 32 + l] = trunc_to(r, in->type);
-            }
-            break;
-        }
-        case SIM_OP_PRMT: { /* prmt.b32 d, a, b, c: byte permute of {b, a} by c's nibbles */
-            uint64_t ta[32], tb[32], tc[32];
-            const uint64_t *a = src(wk, w, &in->o[1], ta), *b = src(wk, w, &in->o[2], tb),
-                           *c = src(wk, w, &in->o[3], tc);
-            if (in->sub != SUB_NONE || in->flags)
-                return lab_sim__unsupported(wk, in, "prmt modes");
-            FOR_LANES(m)
-            {
-                uint64_t bytes = ((b[l] & 0xffffffffu) << 32) | (a[l] & 0xffffffffu);
-                uint32_t r = 0;
-                for (int k = 0; k < 4; k++) {
-                    uint32_t sel = ((uint32_t)c[l] >> (4 * k)) & 0xf;
-                    uint32_t byte = (uint32_t)(bytes >> (8 * (sel & 7))) & 0xff;
-                    if (sel & 8)
-                        byte = byte & 0x80 ? 0xff : 0;
-                    r |= byte << (8 * k);
-                }
-                w->r[(size_t)in->o[0].reg * 32 + l] = r;
-            }
-            break;
-        }
-        case SIM_OP_SHF: { /* shf.l/.r.wrap/.clamp.b32 d, a, b, c: funnel shift of {b, a} */
-            uint64_t ta[32], tb[32], tc[32];
-            const uint64_t *a = src(wk, w, &in->o[1], ta), *b = src(wk, w, &in->o[2], tb),
-                           *c = src(wk, w, &in->o[3], tc);
-            FOR_LANES(m)
-            {
-                uint32_t n = (uint32_t)c[l];
-                uint64_t v = ((b[l] & 0xffffffffu) << 32) | (a[l] & 0xffffffffu);
-                n = (in->flags & F_CLAMP) ? (n > 32 ? 32 : n) : n & 31;
-                w->r[(size_t)in->o[0].reg * 32 + l] =
-                    (in->flags & F_LEFT) ? (uint32_t)((v << n) >> 32) : (uint32_t)(v >> n);
-            }
-            break;
-        }
-        case SIM_OP_TESTP: { /* testp.op.type p, a */
+        case CL_CLASSIFY: { /* testp.op.type p, a: whether a is finite, infinite, a number, ... */
             uint64_t ta[32];
             const uint64_t *a = src(wk, w, &in->o[1], ta);
+            uint64_t *d = dst(w, &in->o[0]);
             FOR_LANES(m)
             {
                 double v = in->type == T_F32 ? as_f32(a[l]) : as_f64(a[l]);
                 int c = fpclassify(v);
-                bool r = in->sub == TESTP_FINITE       ? isfinite(v)
-                         : in->sub == TESTP_INFINITE   ? isinf(v)
-                         : in->sub == TESTP_NUMBER     ? !isnan(v)
-                         : in->sub == TESTP_NOTANUMBER ? isnan(v)
-                         : in->sub == TESTP_NORMAL     ? c == FP_NORMAL
-                                                       : c == FP_SUBNORMAL;
-                w->r[(size_t)in->o[0].reg * 32 + l] = r;
+                d[l] = in->sub == TESTP_FINITE       ? isfinite(v)
+                       : in->sub == TESTP_INFINITE   ? isinf(v)
+                       : in->sub == TESTP_NUMBER     ? !isnan(v)
+                       : in->sub == TESTP_NOTANUMBER ? isnan(v)
+                       : in->sub == TESTP_NORMAL     ? c == FP_NORMAL
+                                                     : c == FP_SUBNORMAL;
             }
             break;
         }
-        case SIM_OP_LD: /* ld.space.type d, [a] */
-        case SIM_OP_LDU:
-            rc = exec_ldst(wk, w, in, m, false);
+        case CL_LOAD:  /* ld{.space}{.vec}.type d, [a] / ldu */
+        case CL_STORE: /* st{.space}{.vec}.type [a], b */
+            rc = exec_ldst(wk, w, in, m);
             break;
-        case SIM_OP_ST: /* st.space.type [a], b */
-            rc = exec_ldst(wk, w, in, m, true);
-            break;
-        case SIM_OP_ATOM: /* atom.space.op.type d, [a], b: atomic read-modify-write */
-        case SIM_OP_RED:
+        case CL_ATOMIC: /* atom.space.op.type d, [a], b: atomic read-modify-write; red: no d */
             rc = exec_atom(wk, w, in, m);
             break;
-        case SIM_OP_BAR: /* bar.sync / barrier.sync: wait for the block; bar.warp.sync mask */
-        case SIM_OP_BARRIER:
+        case CL_BARRIER: /* bar.sync / barrier.sync: wait for the block; bar.warp.sync mask */
             if (m == 0)
                 break;
             rc = exec_barrier(wk, w, in, m);
@@ -1957,27 +1868,17 @@ run_warp(sim_worker *wk, sim_warp *w)
                 return RUN_BARRIER;
             }
             break;
-        case SIM_OP_MEMBAR: /* membar / fence: memory is sequentially consistent here */
-        case SIM_OP_FENCE:
+        case CL_FENCE: /* membar / fence: memory is sequentially consistent here */
             break;
-        case SIM_OP_SHFL: /* shfl.sync: exchange between lanes */
-            rc = exec_shfl(wk, w, in, m);
+        case CL_WARP: /* shfl vote match redux .sync: lanes of the member mask exchange values */
+            rc = exec_warp(wk, w, in, m);
             break;
-        case SIM_OP_VOTE: /* vote.sync */
-            rc = exec_vote(wk, w, in, m);
-            break;
-        case SIM_OP_MATCH: /* match.sync */
-            rc = exec_match(wk, w, in, m);
-            break;
-        case SIM_OP_REDUX: /* redux.sync */
-            rc = exec_redux(wk, w, in, m);
-            break;
-        case SIM_OP_ACTIVEMASK: { /* activemask.b32 d: the lanes executing together */
+        case CL_SPECIAL: { /* activemask.b32 d: the lanes executing together */
             uint64_t *d = dst(w, &in->o[0]);
             EACH_LANE(m, d[l] = m);
             break;
         }
-        case SIM_OP_CALL: /* call (ret), func, (args): the device runtime's launch functions */
+        case CL_CALL: /* call (ret), func, (args): the device runtime's launch functions */
             if (in->sub == BI_NONE) /* device functions are inlined at -O3; -G keeps them */
                 return lab_sim__unsupported(wk, in, "calls of device functions or printf");
             rc = lab_sim__call(wk, w, in, m);

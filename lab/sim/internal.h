@@ -21,11 +21,77 @@
 #include "lab/sim/sim.h"
 
 typedef enum sim_op {
-#define X(e, s) SIM_OP_##e,
+#define X(e, s, cls, min, max, arity, o0, types) SIM_OP_##e,
 #include "lab/sim/ops.def"
 #undef X
     SIM_OP_COUNT
 } sim_op;
+
+/* What the executor does with an opcode (ops.def's class column). */
+typedef enum sim_class {
+    CL_MOVE,     /* mov d, a */
+    CL_ADDRESS,  /* cvta: a generic address from a space's, or back */
+    CL_UNARY,    /* d = OP a, one lane loop per opcode and type (exec.c: unary) */
+    CL_BINARY,   /* d = a OP b (binary) */
+    CL_TERNARY,  /* d = a * b + c: mad, fma (ternary_mad) */
+    CL_BITS,     /* bit fields and byte permutes: bfe, bfi, prmt, shf (exec_bits) */
+    CL_COMPARE,  /* setp */
+    CL_SELECT,   /* selp */
+    CL_CONVERT,  /* cvt */
+    CL_CLASSIFY, /* testp */
+    CL_LOAD,     /* ld, ldu */
+    CL_STORE,    /* st */
+    CL_ATOMIC,   /* atom, red */
+    CL_BRANCH,   /* bra: ends a basic block, reconverges at its ipdom (cfg.c) */
+    CL_EXIT,     /* ret, exit: end a block, retire the lanes */
+    CL_CALL,     /* call: the device runtime's functions (dynpar.c) */
+    CL_BARRIER,  /* bar, barrier */
+    CL_FENCE,    /* membar, fence */
+    CL_WARP,     /* shfl, vote, match, redux: lanes of a member mask exchange values */
+    CL_SPECIAL,  /* activemask: the warp's state */
+    CL_COUNT
+} sim_class;
+
+/* Which operand count a form of an opcode takes, in its min..max (ops.def's arity column). */
+typedef enum sim_arity {
+    AR_RANGE,  /* any */
+    AR_BOOLOP, /* max with .and/.or/.xor, else min */
+    AR_CAS,    /* max with .cas, else min */
+    AR_SYNC,   /* max with .sync, else min */
+    AR_BAR,    /* with .red min + 2 to max, else min to max - 2 */
+} sim_arity;
+
+/* ops.def's o0 column: whether o[0] is the operand the instruction writes */
+enum { O0_SRC, O0_DST };
+
+/* ops.def's types column: the types an arithmetic opcode has forms of */
+enum {
+    TY_INT = 1, /* integers, bits, .pred */
+    TY_F32 = 2,
+    TY_F64 = 4,
+    TY_FLOAT = TY_F32 | TY_F64,
+    TY_NUM = TY_INT | TY_FLOAT,
+    TY_ALL = TY_NUM /* not an arithmetic class: its handler decides */
+};
+
+typedef struct sim_op_info {
+    const char *name;
+    uint8_t cls;      /* sim_class */
+    uint8_t min, max; /* operands */
+    uint8_t arity;    /* sim_arity */
+    uint8_t dst;      /* O0_DST: o[0] is written, and an address operand is o[1] */
+    uint8_t types;    /* TY_*: of an arithmetic class, the types it has forms of */
+} sim_op_info;
+
+/* One row per opcode, from ops.def (parse.c) */
+extern const sim_op_info lab_sim__ops[SIM_OP_COUNT];
+
+/* A memory instruction's address operand [a]: o[1] after a destination, else o[0] */
+static inline unsigned
+lab_sim__addr_index(unsigned op)
+{
+    return lab_sim__ops[op].dst == O0_DST ? 1 : 0;
+}
 
 typedef enum sim_type {
     T_NONE,
@@ -134,7 +200,8 @@ enum { RND_NONE, RND_RN, RND_RZ, RND_RM, RND_RP, RND_RNI, RND_RZI, RND_RMI, RND_
 #define F_BOOLAND 0x1000u
 #define F_BOOLOR 0x2000u
 #define F_BOOLXOR 0x4000u
-#define F_CTA 0x8000u /* scope .cta */
+#define F_CTA 0x8000u   /* scope .cta */
+#define F_SYNC 0x10000u /* shfl.sync, vote.sync, ... (the form with a member mask) */
 
 typedef enum sim_opnd_kind {
     O_NONE,
@@ -201,9 +268,10 @@ typedef struct sim_insn {
     uint8_t nops;
     uint8_t vec;         /* 1, 2 or 4 */
     uint8_t exit_target; /* the branch target block only returns */
-    uint16_t flags;
+    uint32_t flags;
     int32_t guard; /* predicate register or -1 */
     uint8_t guard_neg;
+    uint8_t cls;    /* sim_class: lab_sim__ops[op].cls, decoded once */
     int32_t target; /* branch target pc */
     int32_t rpc;    /* reconvergence pc (ipdom) of a branch; SIM_PC_EXIT */
     uint32_t line;  /* .loc */
@@ -302,7 +370,6 @@ struct lab_sim {
 /* parse.c / cfg.c */
 int lab_sim__parse(lab_sim_module *m, const char *text, size_t len, lab_err *err);
 int lab_sim__cfg(sim_func *f, lab_err *err);
-const char *lab_sim__op_name(unsigned op);
 
 /* module.c: the kernel (.entry with a body) of that name, or NULL */
 const sim_func *lab_sim__entry(const lab_sim_module *m, const char *name);

@@ -102,24 +102,6 @@ lab_sim_alloc(lab_sim *s, size_t bytes, uint64_t *out, lab_err *err)
 
 /* Allocations only grow during a launch's lifetime (no free), so readers need no lock. */
 const sim_alloc *
-lab_sim__find(lab_sim *s, uint64_t addr, uint64_t bytes)
-{
-    size_t lo = 0, hi = s->nallocs;
-
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (s->allocs[mid].base <= addr)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    if (lo == 0)
-        return NULL;
-    const sim_alloc *a = &s->allocs[lo - 1];
-    return addr - a->base < a->size && bytes <= a->size - (addr - a->base) ? a : NULL;
-}
-
-const sim_alloc *
 lab_sim__nearest(lab_sim *s, uint64_t addr)
 {
     size_t lo = 0, hi = s->nallocs;
@@ -132,6 +114,14 @@ lab_sim__nearest(lab_sim *s, uint64_t addr)
             hi = mid;
     }
     return lo ? &s->allocs[lo - 1] : NULL;
+}
+
+const sim_alloc *
+lab_sim__find(lab_sim *s, uint64_t addr, uint64_t bytes)
+{
+    const sim_alloc *a = lab_sim__nearest(s, addr);
+
+    return a && addr - a->base < a->size && bytes <= a->size - (addr - a->base) ? a : NULL;
 }
 
 static int

@@ -5,9 +5,11 @@
  * feeds a recursive-descent parser of the subset nvcc emits: module
  * directives, .global/.shared variables, .entry/.func with their .param
  * lists, and in a body .reg/.shared/.local declarations, .loc lines, labels
- * and instructions.  Every opcode modifier is looked up in one table; an
- * unknown opcode or modifier is an error naming the PTX line and the source
- * line of the last .loc.  Everything is allocated from the module's arena.
+ * and instructions.  Every opcode modifier is looked up in one table, and
+ * every instruction's operand count in its opcode's row of ops.def
+ * (check_operands); an unknown opcode or modifier, or a wrong count, is an
+ * error naming the instruction, the PTX line and the source line of the last
+ * .loc.  Everything is allocated from the module's arena.
  */
 #include "lab/sim/internal.h"
 
@@ -16,17 +18,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const op_names[SIM_OP_COUNT] = {
-#define X(e, s) [SIM_OP_##e] = s,
+const sim_op_info lab_sim__ops[SIM_OP_COUNT] = {
+#define X(e, s, cls, min, max, arity, o0, types)                                                   \
+    [SIM_OP_##e] = { s, CL_##cls, min, max, AR_##arity, O0_##o0, TY_##types },
 #include "lab/sim/ops.def"
 #undef X
 };
 
-const char *
-lab_sim__op_name(unsigned op)
-{
-    return op < SIM_OP_COUNT ? op_names[op] : "?";
-}
+#define X(e, s, cls, min, max, arity, o0, types)                                                   \
+    _Static_assert(min <= max && max <= SIM_MAX_OPNDS && (AR_##arity != AR_BAR || min + 2 <= max), \
+                   s ": operand counts out of order");
+#include "lab/sim/ops.def"
+#undef X
 
 /* ---- lexer ------------------------------------------------------------- */
 
@@ -423,7 +426,7 @@ static const struct {
     { "ballot", -1, VOTE_BALLOT, 0 },
     { "sync", SIM_OP_BAR, BAR_SYNC, 0 },
     { "sync", SIM_OP_BARRIER, BAR_SYNC, 0 },
-    { "sync", -1, -1, 0 }, /* shfl.sync, vote.sync, ...: nothing */
+    { "sync", -1, -1, F_SYNC }, /* shfl.sync, vote.sync, ...: the form with a member mask */
     { "arrive", -1, BAR_ARRIVE, 0 },
     { "red", -1, BAR_RED, 0 },
     { "warp", -1, BAR_WARP, 0 },
@@ -445,7 +448,8 @@ apply_word(parser *ps, sim_insn *in, const char *w)
         if (strcmp(words[i].word, w) || (words[i].op >= 0 && words[i].op != in->op))
             continue;
         in->flags |= words[i].flag;
-        if (words[i].sub > 0 && !(in->op == SIM_OP_BAR && in->sub == BAR_WARP))
+        /* a barrier's first word names its operation: bar.warp.sync, bar.red.popc */
+        if (words[i].sub > 0 && !(in->cls == CL_BARRIER && in->sub != SUB_NONE))
             in->sub = (uint8_t)words[i].sub;
         return 0;
     }
@@ -464,10 +468,11 @@ decode_opcode(parser *ps, const char *text, sim_insn *in)
     part = strtok_r(buf, ".", &save);
     in->op = SIM_OP_COUNT;
     for (unsigned i = 0; i < SIM_OP_COUNT; i++)
-        if (!strcmp(op_names[i], part))
+        if (!strcmp(lab_sim__ops[i].name, part))
             in->op = (uint16_t)i;
     if (in->op == SIM_OP_COUNT)
         return perr(ps, "unsupported instruction '%s'", text);
+    in->cls = lab_sim__ops[in->op].cls;
     in->vec = 1;
     while ((part = strtok_r(NULL, ".", &save))) {
         char *colons = strstr(part, "::");
@@ -496,7 +501,7 @@ decode_opcode(parser *ps, const char *text, sim_insn *in)
             in->rnd = (uint8_t)mods[i].value;
             break;
         case MK_FLAG:
-            in->flags |= (uint16_t)mods[i].value;
+            in->flags |= mods[i].value;
             break;
         case MK_VEC:
             in->vec = (uint8_t)mods[i].value;
@@ -509,7 +514,7 @@ decode_opcode(parser *ps, const char *text, sim_insn *in)
             break;
         }
     }
-    if (in->op == SIM_OP_SETP && in->sub == SUB_NONE)
+    if (in->cls == CL_COMPARE && in->sub == SUB_NONE)
         return perr(ps, "'%s' has no comparison", text);
     return 0;
 }
@@ -764,7 +769,7 @@ parse_opnd(parser *ps, sim_insn *in, sim_opnd *o)
             lex_next(lx);
             return 0;
         }
-    if (in->op == SIM_OP_BRA) {
+    if (in->cls == CL_BRANCH) {
         o->kind = O_LABEL;
         if ((o->reg = label_index(ps, t.s, t.len)) < 0)
             return lab_err_set(ps->err, LAB_ENOMEM, "out of memory");
@@ -820,13 +825,22 @@ new_insn(parser *ps)
     return in;
 }
 
+/* Up to the next ';' (not consumed). */
 static int
-skip_to_semicolon(parser *ps)
+to_semicolon(parser *ps)
 {
     while (ps->lx.cur.kind != TK_EOF && !tk_punct(&ps->lx.cur, ';'))
         lex_next(&ps->lx);
     if (ps->lx.cur.kind == TK_EOF)
         return perr(ps, "missing ';'");
+    return 0;
+}
+
+static int
+skip_to_semicolon(parser *ps)
+{
+    if (to_semicolon(ps) < 0)
+        return -1;
     lex_next(&ps->lx);
     return 0;
 }
@@ -851,6 +865,27 @@ static const struct {
     { "__cudaCDP2PeekAtLastError", BI_LAST_ERROR, 0, true },
 };
 
+/* Operands into in->o, each read by one, separated by commas, up to the punctuation close (not
+ * consumed): an instruction's up to ';', a call's arguments up to ')'. */
+static int
+operand_list(parser *ps, sim_insn *in, char close, int (*one)(parser *, sim_insn *, sim_opnd *))
+{
+    lexer *lx = &ps->lx;
+
+    while (!tk_punct(&lx->cur, close)) {
+        if (in->nops == SIM_MAX_OPNDS)
+            return perr(ps, "too many operands in '%s'", in->text);
+        if (one(ps, in, &in->o[in->nops++]) < 0)
+            return -1;
+        if (tk_punct(&lx->cur, ','))
+            lex_next(lx);
+        else if (!tk_punct(&lx->cur, close))
+            return perr(ps, "expected ',' or '%c' after an operand of '%s', got '%.*s'", close,
+                        in->text, (int)lx->cur.len, lx->cur.s);
+    }
+    return 0;
+}
+
 /* A .param of this call sequence: its offset in the thread's local memory. */
 static int
 call_param(parser *ps, sim_insn *in, sim_opnd *o)
@@ -867,9 +902,9 @@ call_param(parser *ps, sim_insn *in, sim_opnd *o)
     return 0;
 }
 
-/* call{.uni} [(ret),] func[, (args)]: the device runtime's functions are built in (sub), with
- * o[0] the return .param (O_NONE if none) and o[1..] the arguments; any other callee is kept
- * by name in text and fails when run. */
+/* call{.uni} [(ret),] func[, (args)], up to its ';': the device runtime's functions are built in
+ * (sub), with o[0] the return .param (O_NONE if none) and o[1..] the arguments; any other callee
+ * is kept by name in text, without operands, and fails when run. */
 static int
 parse_call(parser *ps, sim_insn *in)
 {
@@ -900,7 +935,7 @@ parse_call(parser *ps, sim_insn *in)
         if (strlen(builtins[i].name) == name.len && !memcmp(builtins[i].name, name.s, name.len))
             b = i;
     if (b == ARRAY_SIZE(builtins)) /* kept as one instruction; it fails when run */
-        return skip_to_semicolon(ps);
+        return to_semicolon(ps);
     lex_next(lx);
     in->sub = (uint8_t)builtins[b].bi;
     in->o[0] = ret;
@@ -910,14 +945,8 @@ parse_call(parser *ps, sim_insn *in)
         if (!tk_punct(&lx->cur, '('))
             return perr(ps, "expected '(' before the arguments of '%s'", in->text);
         lex_next(lx);
-        while (!tk_punct(&lx->cur, ')')) {
-            if (in->nops == SIM_MAX_OPNDS)
-                return perr(ps, "too many arguments in '%s'", in->text);
-            if (call_param(ps, in, &in->o[in->nops++]) < 0)
-                return -1;
-            if (tk_punct(&lx->cur, ','))
-                lex_next(lx);
-        }
+        if (operand_list(ps, in, ')', call_param) < 0)
+            return -1;
         lex_next(lx);
     }
     if ((unsigned)in->nops - 1 != builtins[b].nargs || (ret.kind == O_NONE) == builtins[b].ret)
@@ -925,7 +954,50 @@ parse_call(parser *ps, sim_insn *in)
                     in->nops - 1u, ret.kind == O_NONE ? " and no return value" : "");
     if (!tk_punct(&lx->cur, ';'))
         return perr(ps, "expected ';' after '%s'", in->text);
-    lex_next(lx);
+    return 0;
+}
+
+/* The operand count of in's form (ops.def: its opcode's min..max, narrowed by its arity), and a
+ * register (or {vector}) where it writes o[0]. */
+static int
+check_operands(parser *ps, const sim_insn *in)
+{
+    const sim_op_info *op = &lab_sim__ops[in->op];
+    unsigned lo = op->min, hi = op->max;
+    bool longer = false;
+
+    switch (op->arity) {
+    case AR_BOOLOP: /* setp.cmp.and: c */
+        longer = in->flags & (F_BOOLAND | F_BOOLOR | F_BOOLXOR);
+        break;
+    case AR_CAS: /* atom.cas: c */
+        longer = in->sub == AOP_CAS;
+        break;
+    case AR_SYNC: /* shfl.sync, vote.sync: the member mask */
+        longer = in->flags & F_SYNC;
+        break;
+    case AR_BAR: /* bar.red: d and c around bar.sync's a{, b} */
+        if (in->sub == BAR_RED)
+            lo += 2;
+        else
+            hi -= 2;
+        break;
+    default:
+        break;
+    }
+    if (op->arity == AR_BOOLOP || op->arity == AR_CAS || op->arity == AR_SYNC)
+        lo = hi = longer ? hi : lo;
+    if (in->nops < lo || in->nops > hi) {
+        if (hi == 0)
+            return perr(ps, "'%s' takes no operands, got %u", in->text, in->nops);
+        if (lo == hi)
+            return perr(ps, "'%s' takes %u operand%s, got %u", in->text, lo, lo == 1 ? "" : "s",
+                        in->nops);
+        return perr(ps, "'%s' takes %u %s %u operands, got %u", in->text, lo,
+                    hi == lo + 1 ? "or" : "to", hi, in->nops);
+    }
+    if (op->dst == O0_DST && in->o[0].kind != O_REG && in->o[0].kind != O_VEC)
+        return perr(ps, "'%s' writes its first operand, which is not a register", in->text);
     return 0;
 }
 
@@ -957,24 +1029,15 @@ parse_instruction(parser *ps)
     if (decode_opcode(ps, in->text, in) < 0)
         return -1;
     lex_next(lx);
-    if (in->op == SIM_OP_CALL)
-        return parse_call(ps, in);
-    while (!tk_punct(&lx->cur, ';')) {
-        if (in->nops == SIM_MAX_OPNDS)
-            return perr(ps, "too many operands in '%s'", in->text);
-        if (parse_opnd(ps, in, &in->o[in->nops++]) < 0)
-            return -1;
-        if (tk_punct(&lx->cur, ','))
-            lex_next(lx);
-        else if (!tk_punct(&lx->cur, ';'))
-            return perr(ps, "expected ',' or ';' after an operand of '%s', got '%.*s'", in->text,
-                        (int)lx->cur.len, lx->cur.s);
-    }
+    if (in->cls == CL_CALL && parse_call(ps, in) < 0)
+        return -1;
+    if (operand_list(ps, in, ';', parse_opnd) < 0 || check_operands(ps, in) < 0)
+        return -1;
     lex_next(lx);
     /* st.param [param0], ... / ld.param ..., [retval0]: a call sequence's .param lives in the
      * thread's local memory (parse_body), the kernel's own parameters stay .param */
-    if ((in->op == SIM_OP_LD || in->op == SIM_OP_ST) && in->space == SP_PARAM) {
-        const sim_opnd *a = &in->o[in->op == SIM_OP_ST ? 0 : 1];
+    if ((in->cls == CL_LOAD || in->cls == CL_STORE) && in->space == SP_PARAM) {
+        const sim_opnd *a = &in->o[lab_sim__addr_index(in->op)];
         if (a->kind == O_MEM && a->reg < 0 && a->space == SP_LOCAL)
             in->space = SP_LOCAL;
     }
@@ -1177,37 +1240,40 @@ parse_reg_decl(parser *ps)
     return skip_to_semicolon(ps);
 }
 
+/* F L C of a .loc or of its inlined_at, on the directive's line: the file and the line (0 if
+ * missing) */
+static int
+loc_numbers(parser *ps, uint32_t line, uint32_t *file, uint32_t *src_line)
+{
+    lexer *lx = &ps->lx;
+    int64_t v[3] = { 0 };
+
+    for (int i = 0; i < 3 && lx->cur.kind == TK_NUM && lx->cur.line == line; i++) {
+        if (parse_number(ps, &lx->cur, &v[i]) < 0)
+            return -1;
+        lex_next(lx);
+    }
+    *file = (uint32_t)v[0];
+    *src_line = (uint32_t)v[1];
+    return 0;
+}
+
 /* .loc F L C [, function_name X, inlined_at F2 L2 C2] */
 static int
 parse_loc(parser *ps)
 {
     lexer *lx = &ps->lx;
     uint32_t line = lx->cur.line;
-    int64_t v[3] = { 0 };
 
     lex_next(lx);
-    for (int i = 0; i < 3 && lx->cur.kind == TK_NUM && lx->cur.line == line; i++) {
-        if (parse_number(ps, &lx->cur, &v[i]) < 0)
-            return -1;
-        lex_next(lx);
-    }
-    ps->cur_file = (uint32_t)v[0];
-    ps->cur_line = (uint32_t)v[1];
+    if (loc_numbers(ps, line, &ps->cur_file, &ps->cur_line) < 0)
+        return -1;
     ps->inl_file = ps->inl_line = 0;
     while (lx->cur.kind != TK_EOF && lx->cur.line == line) {
-        if (tk_is(&lx->cur, "inlined_at")) {
-            int64_t w[3] = { 0 };
-            lex_next(lx);
-            for (int i = 0; i < 3 && lx->cur.kind == TK_NUM && lx->cur.line == line; i++) {
-                if (parse_number(ps, &lx->cur, &w[i]) < 0)
-                    return -1;
-                lex_next(lx);
-            }
-            ps->inl_file = (uint32_t)w[0];
-            ps->inl_line = (uint32_t)w[1];
-        } else {
-            lex_next(lx);
-        }
+        bool inlined = tk_is(&lx->cur, "inlined_at");
+        lex_next(lx);
+        if (inlined && loc_numbers(ps, line, &ps->inl_file, &ps->inl_line) < 0)
+            return -1;
     }
     return 0;
 }
@@ -1313,11 +1379,11 @@ finish_function(parser *ps)
 
     for (size_t i = 0; i < ps->ncode; i++) {
         sim_insn *in = &ps->code[i];
-        if (in->op != SIM_OP_BRA)
+        if (in->cls != CL_BRANCH)
             continue;
-        if (in->nops != 1 || in->o[0].kind != O_LABEL)
-            return lab_err_set(ps->err, LAB_EPARSE, "%s:%u: bra needs one label", ps->m->path,
-                               in->ptx_line);
+        if (in->o[0].kind != O_LABEL)
+            return lab_err_set(ps->err, LAB_EPARSE, "%s:%u: '%s' needs a label", ps->m->path,
+                               in->ptx_line, in->text);
         label_ref *l = &ps->labels[in->o[0].reg];
         if (l->pc < 0)
             return lab_err_set(ps->err, LAB_EPARSE, "%s:%u: undefined label '%.*s'", ps->m->path,
