@@ -8,7 +8,6 @@
 
 #include <cJSON.h>
 #include <stdlib.h>
-#include <string.h>
 
 static const struct {
     const char *word;
@@ -43,7 +42,6 @@ print_json(const lab_doctor *d)
 {
     cJSON *o = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(o, "checks");
     static const char *const can_names[] = { "gpu", "sim", "none" };
-    char *text;
 
     for (size_t i = 0; i < d->nchecks; i++) {
         cJSON *c = cJSON_CreateObject();
@@ -58,24 +56,15 @@ print_json(const lab_doctor *d)
     cJSON_AddStringToObject(o, "nvcc_version", d->nvcc_version);
     cJSON_AddNumberToObject(o, "driver_version", d->gpu.driver_version);
     cJSON_AddStringToObject(o, "gpu", d->gpu.present ? d->gpu.name : "");
-    text = cJSON_Print(o);
-    if (text)
-        puts(text);
-    free(text);
-    cJSON_Delete(o);
+    lab_cli_print_json(o);
 }
 
 static int
-doctor_run(lab_cli *cli, int argc, char **argv)
+doctor_run(lab_cli *cli, const lab_cli_args *args)
 {
     lab_doctor *d;
 
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--json"))
-            cli->json = true;
-        else
-            return lab_cli_error("doctor: unexpected argument '%s'", argv[i]);
-    }
+    cli->json = lab_cli_args_has(args, "json");
     if (!(d = malloc(sizeof(*d))))
         return lab_cli_error("out of memory");
     lab_doctor_init(d);
@@ -102,10 +91,15 @@ doctor_run(lab_cli *cli, int argc, char **argv)
     return status;
 }
 
+static const lab_cli_param opts[] = {
+    LAB_CLI_OPT("json", "every check and what the lab can do here, as JSON"),
+    LAB_CLI_END,
+};
+
 const lab_cmd lab_cmd_doctor = {
     .name = "doctor",
-    .args = "[--json]",
     .help = "check nvcc, the NVIDIA driver, the GPU, the tools and the store, with fixes",
+    .opts = opts,
     .without_lab = true,
     .run = doctor_run,
 };

@@ -85,7 +85,8 @@ expect_status "new-exercise twice: refused" 2
 expect_err "new-exercise twice: says it exists" "exists already: nothing written"
 CUDALAB_DATADIR=$d3 run cudalab new-exercise reduction/x --family no-such-family
 expect_status "new-exercise unknown family: refused" 2
-expect_err "new-exercise unknown family: says so" "unknown family 'no-such-family'"
+expect_err "new-exercise unknown family: says so, with the families" \
+    "--family: 'no-such-family' is not one of: reduce-int, "
 CUDALAB_DATADIR=$d3 run cudalab new-exercise 'Bad Name' --family reduce-int
 expect_status "new-exercise bad id: refused" 2
 CUDALAB_DATADIR=$d3 run cudalab new-exercise reduction/y --family reduce-int --like reduction/zz
