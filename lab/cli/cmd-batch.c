@@ -11,7 +11,6 @@
 #include "lab/batch/slurm.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,9 +22,9 @@
 struct batch_args {
     lab_batch_opts o;
     lab_strvec subs;
-    bool slurm, dry_run, wait, no_sandbox;
+    bool slurm, dry_run, wait;
     const char *partition, *gres;
-    long chunk;
+    size_t chunk;
 };
 
 static void
@@ -66,61 +65,35 @@ read_list(const char *path, lab_strvec *subs)
     return 0;
 }
 
-static bool
-parse_long(const char *s, long min, long *out)
-{
-    char *end;
-
-    errno = 0;
-    *out = strtol(s, &end, 10);
-    return !errno && *s && !*end && *out >= min;
-}
-
-/* argv -> a; returns -1 when parsed, else the exit status of a usage error */
+/* args -> a; the submissions in the order given, --from lists in their place.  Returns -1,
+ * else the exit status of an error. */
 static int
-parse(int argc, char **argv, struct batch_args *a)
+read_args(const lab_cli_args *args, struct batch_args *a)
 {
-    long v;
+    const lab_cli_param *from = lab_cli_find_opt(args->cmd, "from");
+    const lab_cli_param *submission = lab_cli_arg_at(args->cmd, 1);
 
-    for (int i = 0; i < argc; i++) {
-        const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-
-        if (!strcmp(arg, "--jobs") && val && parse_long(val, 1, &v) && v <= 1024)
-            a->o.jobs = (int)v, i++;
-        else if (!strcmp(arg, "--chunk") && val && parse_long(val, 1, &a->chunk))
-            i++;
-        else if (!strcmp(arg, "--out") && val)
-            a->o.out = val, i++;
-        else if (!strcmp(arg, "--from") && val) {
-            if (read_list(val, &a->subs))
-                return LAB_EXIT_ERROR;
-            i++;
-        } else if (!strcmp(arg, "--format") && val && !strcmp(val, "gradescope"))
-            a->o.gradescope = true, i++;
-        else if (!strcmp(arg, "--partition") && val)
-            a->partition = val, i++;
-        else if (!strcmp(arg, "--gres") && val)
-            a->gres = val, i++;
-        else if (!strcmp(arg, "--force"))
-            a->o.force = true;
-        else if (!strcmp(arg, "--no-sandbox"))
-            a->no_sandbox = true;
-        else if (!strcmp(arg, "--slurm"))
-            a->slurm = true;
-        else if (!strcmp(arg, "--dry-run"))
-            a->dry_run = true;
-        else if (!strcmp(arg, "--wait"))
-            a->wait = true;
-        else if (arg[0] == '-' && arg[1])
-            return lab_cli_error("batch: bad option '%s'%s", arg,
-                                 val ? "" : " (or its value is missing)");
-        else if (!a->o.exercise)
-            a->o.exercise = arg;
-        else
-            lab_strvec_push(&a->subs, arg);
+    a->o.exercise = lab_cli_args_pos(args, 0);
+    a->o.jobs = (int)lab_cli_args_number(args, "jobs", 0);
+    if (!(a->o.out = lab_cli_args_value(args, "out")))
+        a->o.out = "gradebook";
+    a->o.gradescope = lab_cli_args_has(args, "format");
+    a->o.force = lab_cli_args_has(args, "force");
+    a->o.sandbox = !lab_cli_args_has(args, "no-sandbox");
+    a->slurm = lab_cli_args_has(args, "slurm");
+    a->dry_run = lab_cli_args_has(args, "dry-run");
+    a->wait = lab_cli_args_has(args, "wait");
+    a->partition = lab_cli_args_value(args, "partition");
+    a->gres = lab_cli_args_value(args, "gres");
+    a->chunk = (size_t)lab_cli_args_number(args, "chunk", 25);
+    for (size_t i = 0; i < args->n; i++) {
+        if (args->v[i].opt == from && read_list(args->v[i].value, &a->subs))
+            return LAB_EXIT_ERROR;
+        if (!args->v[i].opt && args->v[i].arg == submission)
+            lab_strvec_push(&a->subs, args->v[i].value);
     }
-    if (!a->o.exercise || !a->subs.n)
-        return lab_cli_error("usage: cudalab batch %s", lab_cmd_batch.args);
+    if (!a->subs.n)
+        return lab_cli_usage_error(args->cmd, "no SUBMISSION given, nor a --from list");
     return -1;
 }
 
@@ -148,7 +121,7 @@ run_slurm(lab_cli *cli, struct batch_args *a, char *self)
     so.subs = (const char *const *)a->subs.v;
     so.nsubs = a->subs.n;
     so.out = out;
-    so.chunk = (size_t)a->chunk;
+    so.chunk = a->chunk;
     so.jobs = a->o.jobs;
     so.sandbox = a->o.sandbox;
     so.gradescope = a->o.gradescope;
@@ -185,16 +158,16 @@ out:
 }
 
 static int
-batch_run(lab_cli *cli, int argc, char **argv)
+batch_run(lab_cli *cli, const lab_cli_args *args)
 {
-    struct batch_args a = { .o = { .out = "gradebook", .jobs = 0 }, .chunk = 25 };
+    struct batch_args a = { .subs = LAB_STRVEC_INIT };
     lab_batch_summary sum;
     lab_buf why = LAB_BUF_INIT;
     lab_err err = LAB_ERR_INIT;
     char *self = self_path();
     int status;
 
-    if ((status = parse(argc, argv, &a)) >= 0)
+    if ((status = read_args(args, &a)) >= 0)
         goto out;
     status = LAB_EXIT_ERROR;
     if (!a.o.jobs)
@@ -205,7 +178,6 @@ batch_run(lab_cli *cli, int argc, char **argv)
         lab_cli_error("batch: cannot find the cudalab program: %s", strerror(errno));
         goto out;
     }
-    a.o.sandbox = !a.no_sandbox;
     if (a.o.sandbox && !a.dry_run && !lab_sandbox_probe(getenv("CUDALAB_BWRAP"), &why)) {
         lab_cli_error("batch: refusing to grade untrusted code without a sandbox: %s\n"
                       "(run it where bubblewrap works, or pass --no-sandbox to grade without one)",
@@ -237,12 +209,39 @@ out:
     return status;
 }
 
+static const char *const formats[] = { "gradescope", NULL };
+
+static const lab_cli_param args[] = {
+    LAB_CLI_ARG("EXERCISE", LAB_CLI_EXERCISE, LAB_CLI_REQUIRED, "what every one is graded against"),
+    LAB_CLI_ARG("SUBMISSION", LAB_CLI_FILE, LAB_CLI_ANY, "a student's .cu file, or a folder"),
+    LAB_CLI_END,
+};
+static const lab_cli_param opts[] = {
+    LAB_CLI_OPT_NUMBER("jobs", "N", 1, 1024, "grade N at once (default: one per CPU core)"),
+    LAB_CLI_OPT_VALUE("out", LAB_CLI_DIR, "DIR",
+                      "for the results and gradebook (default gradebook)"),
+    { .name = "from",
+      .type = LAB_CLI_FILE,
+      .metavar = "LIST",
+      .occurs = LAB_CLI_ANY,
+      .help = "also the submissions named in file LIST, one a line" },
+    LAB_CLI_OPT_CHOICE("format", NULL, formats, "also gradescope/<id>/results.json"),
+    LAB_CLI_OPT("force", "grade again what was graded already"),
+    LAB_CLI_OPT("no-sandbox", "grade without bubblewrap's sandbox (trusted code only)"),
+    LAB_CLI_OPT("slurm", "grade on a Slurm cluster: an array job, then a merge job"),
+    LAB_CLI_OPT_VALUE("partition", LAB_CLI_STRING, "P", "with --slurm: the partition"),
+    LAB_CLI_OPT_VALUE("gres", LAB_CLI_STRING, "G",
+                      "with --slurm: each task's resources, e.g. gpu:1"),
+    LAB_CLI_OPT_NUMBER("chunk", "K", 1, 0, "with --slurm: submissions per task (default 25)"),
+    LAB_CLI_OPT("dry-run", "with --slurm: print the job scripts, submit nothing"),
+    LAB_CLI_OPT("wait", "with --slurm: wait until the merge job is done"),
+    LAB_CLI_END,
+};
+
 const lab_cmd lab_cmd_batch = {
     .name = "batch",
-    .args = "EXERCISE SUBMISSION... [--jobs N] [--out DIR] [--from LIST] [--format gradescope] "
-            "[--force] [--no-sandbox] [--slurm [--partition P] [--gres G] [--chunk K] [--dry-run] "
-            "[--wait]]",
     .help = "grade many submissions (files or folders) into gradebook.csv and gradebook.json",
-    .complete = { LAB_COMPLETE_EXERCISE, LAB_COMPLETE_FILE },
+    .args = args,
+    .opts = opts,
     .run = batch_run,
 };

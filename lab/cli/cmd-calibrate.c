@@ -41,7 +41,7 @@ calibrate_one(lab_cli *cli, lab_calib *c, const lab_exercise *ex)
 }
 
 static int
-calibrate_run(lab_cli *cli, int argc, char **argv)
+calibrate_run(lab_cli *cli, const lab_cli_args *args)
 {
     const lab_catalog *cat = lab_catalog_of(cli->lab);
     const lab_device *dev;
@@ -49,17 +49,12 @@ calibrate_run(lab_cli *cli, int argc, char **argv)
     lab_err err = LAB_ERR_INIT;
     lab_calib *c = NULL;
     lab_store *st;
-    bool all = argc == 0;
+    bool all = args->npos == 0 || lab_cli_args_has(args, "all");
     int status = LAB_EXIT_OK;
 
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--all"))
-            all = true;
-        else if (argv[i][0] == '-')
-            return lab_cli_error("calibrate: unknown option '%s'", argv[i]);
-        else if (!lab_cli_exercise(cli, argv[i]))
+    for (size_t i = 0; i < args->npos; i++)
+        if (!lab_cli_exercise(cli, lab_cli_args_pos(args, i)))
             return LAB_EXIT_ERROR;
-    }
     if (lab_device_probe(cli->lab, &dev, &err) < 0)
         return lab_cli_error("calibrate: %s", err.msg);
     if (!dev->present)
@@ -75,8 +70,8 @@ calibrate_run(lab_cli *cli, int argc, char **argv)
     for (size_t i = 0; i < lab_catalog_exercise_count(cat); i++) {
         const lab_exercise *ex = lab_catalog_exercise(cat, i);
         bool want = all;
-        for (int j = 0; j < argc && !want; j++)
-            want = !strcmp(argv[j], ex->id);
+        for (size_t j = 0; j < args->npos && !want; j++)
+            want = !strcmp(lab_cli_args_pos(args, j), ex->id);
         if (want && calibrate_one(cli, c, ex) != LAB_EXIT_OK)
             status = LAB_EXIT_ERROR;
     }
@@ -85,10 +80,19 @@ calibrate_run(lab_cli *cli, int argc, char **argv)
     return status;
 }
 
+static const lab_cli_param args[] = {
+    LAB_CLI_ARG("EXERCISE", LAB_CLI_EXERCISE, LAB_CLI_ANY, "whose reference to time (none: all)"),
+    LAB_CLI_END,
+};
+static const lab_cli_param opts[] = {
+    LAB_CLI_OPT("all", "every exercise of the catalog"),
+    LAB_CLI_END,
+};
+
 const lab_cmd lab_cmd_calibrate = {
     .name = "calibrate",
-    .args = "[EXERCISE... | --all]",
     .help = "time the reference ladder on this GPU and store its speed thresholds",
-    .complete = { LAB_COMPLETE_EXERCISE, LAB_COMPLETE_NONE },
+    .args = args,
+    .opts = opts,
     .run = calibrate_run,
 };

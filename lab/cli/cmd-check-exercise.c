@@ -6,31 +6,21 @@
 #include "lab/cli/cli.h"
 #include "lab/grade/excheck.h"
 
-#include <string.h>
-
 static int
-check_exercise_run(lab_cli *cli, int argc, char **argv)
+check_exercise_run(lab_cli *cli, const lab_cli_args *args)
 {
     lab_err err = LAB_ERR_INIT;
     lab_excheck c;
-    bool all = false;
-    int nids = 0, rc = 0;
+    bool all = lab_cli_args_has(args, "all");
+    int rc = 0;
 
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--all"))
-            all = true;
-        else if (argv[i][0] == '-')
-            return lab_cli_error("check-exercise: unknown option '%s'", argv[i]);
-        else
-            nids++;
-    }
-    if (all == (nids > 0))
-        return lab_cli_error("usage: cudalab check-exercise EXERCISE... | --all");
+    if (all == (args->npos > 0))
+        return lab_cli_usage_error(args->cmd, "give either EXERCISE... or --all");
     lab_excheck_init(&c);
     if (all)
         rc = lab_excheck_run_all(cli->lab, NULL, &c, &err);
-    for (int i = 0; rc == 0 && !all && i < argc; i++)
-        rc = lab_excheck_run(cli->lab, argv[i], NULL, &c, &err);
+    for (size_t i = 0; rc == 0 && !all && i < args->npos; i++)
+        rc = lab_excheck_run(cli->lab, lab_cli_args_pos(args, i), NULL, &c, &err);
     for (size_t i = 0; i < c.notes.n; i++)
         printf("%s\n", c.notes.v[i]);
     for (size_t i = 0; i < c.problems.n; i++)
@@ -50,10 +40,19 @@ check_exercise_run(lab_cli *cli, int argc, char **argv)
     return rc;
 }
 
+static const lab_cli_param args[] = {
+    LAB_CLI_ARG("EXERCISE", LAB_CLI_EXERCISE, LAB_CLI_ANY, "an exercise to check (or --all)"),
+    LAB_CLI_END,
+};
+static const lab_cli_param opts[] = {
+    LAB_CLI_OPT("all", "check every exercise of the catalog"),
+    LAB_CLI_END,
+};
+
 const lab_cmd lab_cmd_check_exercise = {
     .name = "check-exercise",
-    .args = "EXERCISE... | --all",
     .help = "validate an exercise: manifest, files, solution passes, starter does not, examples",
-    .complete = { LAB_COMPLETE_EXERCISE, LAB_COMPLETE_NONE },
+    .args = args,
+    .opts = opts,
     .run = check_exercise_run,
 };

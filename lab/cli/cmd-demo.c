@@ -68,25 +68,14 @@ out:
 }
 
 static int
-demo_run(lab_cli *cli, int argc, char **argv)
+demo_run(lab_cli *cli, const lab_cli_args *args)
 {
-    const char *chapter = NULL, *save = NULL;
+    const char *chapter = lab_cli_args_pos(args, 0), *save = lab_cli_args_value(args, "save");
     lab_err err = LAB_ERR_INIT;
     lab_demo_run r;
     int status;
 
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--json"))
-            cli->json = true;
-        else if (!strcmp(argv[i], "--save") && i + 1 < argc)
-            save = argv[++i];
-        else if (argv[i][0] == '-' || chapter)
-            return lab_cli_error("demo: unexpected argument '%s'", argv[i]);
-        else
-            chapter = argv[i];
-    }
-    if (!chapter)
-        return lab_cli_error("usage: cudalab demo CHAPTER [--json] [--save FILE]");
+    cli->json = lab_cli_args_has(args, "json");
     lab_demo_run_init(&r);
     if (lab_demo_run_chapter(cli->lab, chapter, NULL, &r, &err) < 0) {
         status = lab_cli_error("%s", err.msg);
@@ -114,9 +103,20 @@ out:
     return status;
 }
 
+static const lab_cli_param args[] = {
+    LAB_CLI_ARG("CHAPTER", LAB_CLI_CHAPTER, LAB_CLI_REQUIRED, "whose demo to run, e.g. occupancy"),
+    LAB_CLI_END,
+};
+static const lab_cli_param opts[] = {
+    LAB_CLI_OPT("json", "the demo's report as JSON"),
+    LAB_CLI_OPT_VALUE("save", LAB_CLI_FILE, "FILE", "also write the demo's report (JSON) to FILE"),
+    LAB_CLI_END,
+};
+
 const lab_cmd lab_cmd_demo = {
     .name = "demo",
-    .args = "CHAPTER [--json] [--save FILE]",
     .help = "run a chapter's demo on the GPU and show what it measured",
+    .args = args,
+    .opts = opts,
     .run = demo_run,
 };

@@ -5,37 +5,25 @@
 #include "lab/cli/cli.h"
 
 #include <cJSON.h>
-#include <stdlib.h>
-#include <string.h>
 
 static int
-device_run(lab_cli *cli, int argc, char **argv)
+device_run(lab_cli *cli, const lab_cli_args *args)
 {
     const lab_device *dev;
     lab_err err = LAB_ERR_INIT;
 
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--json"))
-            cli->json = true;
-        else
-            return lab_cli_error("device: unexpected argument '%s'", argv[i]);
-    }
+    cli->json = lab_cli_args_has(args, "json");
     if (lab_device_probe(cli->lab, &dev, &err) < 0)
         return lab_cli_error("%s", err.msg);
     if (cli->json) {
         cJSON *o = cJSON_CreateObject();
-        char *text;
         cJSON_AddBoolToObject(o, "present", dev->present);
         cJSON_AddStringToObject(o, "name", dev->name);
         cJSON_AddStringToObject(o, "cc", dev->cc);
         cJSON_AddStringToObject(o, "arch", dev->arch);
         cJSON_AddNumberToObject(o, "peak_gbps", dev->peak_gbps);
         cJSON_AddStringToObject(o, "reason", dev->reason);
-        text = cJSON_Print(o);
-        if (text)
-            puts(text);
-        free(text);
-        cJSON_Delete(o);
+        lab_cli_print_json(o);
     } else if (dev->present) {
         printf("GPU: %s (compute capability %s, builds for %s), memory peak %.0f GB/s\n", dev->name,
                dev->cc, dev->arch, dev->peak_gbps);
@@ -47,9 +35,14 @@ device_run(lab_cli *cli, int argc, char **argv)
     return dev->present ? LAB_EXIT_OK : LAB_EXIT_VERDICT;
 }
 
+static const lab_cli_param opts[] = {
+    LAB_CLI_OPT("json", "the GPU (or the reason there is none) as JSON"),
+    LAB_CLI_END,
+};
+
 const lab_cmd lab_cmd_device = {
     .name = "device",
-    .args = "[--json]",
     .help = "show the GPU in use, or why there is none",
+    .opts = opts,
     .run = device_run,
 };

@@ -8,7 +8,6 @@
 
 #include <cJSON.h>
 #include <stdlib.h>
-#include <string.h>
 
 static const struct {
     const char *word;
@@ -61,16 +60,11 @@ print_json(const lab_doctor *d)
 }
 
 static int
-doctor_run(lab_cli *cli, int argc, char **argv)
+doctor_run(lab_cli *cli, const lab_cli_args *args)
 {
     lab_doctor *d;
 
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--json"))
-            cli->json = true;
-        else
-            return lab_cli_error("doctor: unexpected argument '%s'", argv[i]);
-    }
+    cli->json = lab_cli_args_has(args, "json");
     if (!(d = malloc(sizeof(*d))))
         return lab_cli_error("out of memory");
     lab_doctor_init(d);
@@ -97,10 +91,15 @@ doctor_run(lab_cli *cli, int argc, char **argv)
     return status;
 }
 
+static const lab_cli_param opts[] = {
+    LAB_CLI_OPT("json", "every check and what the lab can do here, as JSON"),
+    LAB_CLI_END,
+};
+
 const lab_cmd lab_cmd_doctor = {
     .name = "doctor",
-    .args = "[--json]",
     .help = "check nvcc, the NVIDIA driver, the GPU, the tools and the store, with fixes",
+    .opts = opts,
     .without_lab = true,
     .run = doctor_run,
 };

@@ -6,7 +6,6 @@
 #include "lab/report/grading.h"
 
 #include <cJSON.h>
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,48 +55,21 @@ print_json(const lab_exercise *ex, const char *file, const lab_grading *g)
 }
 
 static int
-grade_run(lab_cli *cli, int argc, char **argv)
+grade_run(lab_cli *cli, const lab_cli_args *args)
 {
     lab_grade_request req = { 0 };
     lab_buf work = LAB_BUF_INIT;
     lab_err err = LAB_ERR_INIT;
     lab_grading g;
-    const char *id = NULL, *file = NULL;
+    const char *file;
     int status, rc;
 
-    req.record = true;
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--json")) {
-            cli->json = true;
-        } else if (!strcmp(argv[i], "--no-record")) {
-            req.record = false;
-        } else if (!strcmp(argv[i], "--sim")) {
-            req.backend = "sim";
-        } else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
-            char *end;
-            errno = 0;
-            req.seed = strtoull(argv[++i], &end, 10);
-            if (errno || *end || req.seed == 0)
-                return lab_cli_error("grade: --seed needs a positive number");
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            return lab_cli_error("grade: unknown option '%s'", argv[i]);
-        } else if (!id) {
-            id = argv[i];
-        } else if (!file) {
-            file = argv[i];
-        } else {
-            return lab_cli_error("grade: unexpected argument '%s'", argv[i]);
-        }
-    }
-    if (!id)
-        return lab_cli_error("usage: cudalab grade EXERCISE [FILE] [--json] [--seed N] "
-                             "[--no-record] [--sim]");
-    if (!(req.ex = lab_cli_exercise(cli, id)))
+    cli->json = lab_cli_args_has(args, "json");
+    req.record = !lab_cli_args_has(args, "no-record");
+    req.backend = lab_cli_args_has(args, "sim") ? "sim" : NULL;
+    req.seed = lab_cli_args_number(args, "seed", 0);
+    if (!(req.ex = lab_cli_exercise_file(cli, args, &work, &file)))
         return LAB_EXIT_ERROR;
-    if (!file) {
-        lab_work_path(req.ex, &work);
-        file = work.buf;
-    }
     req.file = file;
     req.on_stage = on_stage;
     req.arg = cli;
@@ -122,11 +94,18 @@ out:
     return status;
 }
 
+static const lab_cli_param opts[] = {
+    LAB_CLI_OPT("json", "the grading as JSON, the driver's report included"),
+    LAB_CLI_OPT_NUMBER("seed", "N", 1, 0, "random inputs from seed N (default: a fresh seed)"),
+    LAB_CLI_OPT("no-record", "do not record the attempt in your progress"),
+    LAB_CLI_OPT("sim", "run on the PTX simulator, even with a GPU"),
+    LAB_CLI_END,
+};
+
 const lab_cmd lab_cmd_grade = {
     .name = "grade",
-    .args = "EXERCISE [FILE] [--json] [--seed N] [--no-record] [--sim]",
-    .help = "compile FILE (default work/CHAPTER/EXERCISE.cu), run it and grade it (--sim: on the "
-            "PTX simulator even with a GPU)",
-    .complete = { LAB_COMPLETE_EXERCISE, LAB_COMPLETE_FILE },
+    .help = "compile FILE, run it and grade it: correctness, then speed",
+    .args = lab_cli_exercise_file_args,
+    .opts = opts,
     .run = grade_run,
 };

@@ -6,46 +6,53 @@
 #include "lab/cli/cli.h"
 #include "lab/batch/batch.h"
 
-#include <string.h>
-
 static int
-gradebook_run(lab_cli *cli, int argc, char **argv)
+gradebook_run(lab_cli *cli, const lab_cli_args *args)
 {
+    const char *out = lab_cli_args_value(args, "out");
     lab_strvec parts = LAB_STRVEC_INIT;
     lab_err err = LAB_ERR_INIT;
-    const char *out = NULL;
-    bool gradescope = false;
     size_t flagged = 0;
     int status = LAB_EXIT_OK;
 
     (void)cli;
-    if (argc < 1 || strcmp(argv[0], "merge"))
-        return lab_cli_error("usage: cudalab gradebook %s", lab_cmd_gradebook.args);
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--out") && i + 1 < argc)
-            out = argv[++i];
-        else if (!strcmp(argv[i], "--format") && i + 1 < argc && !strcmp(argv[i + 1], "gradescope"))
-            gradescope = true, i++;
-        else if (argv[i][0] == '-')
-            status = lab_cli_error("gradebook merge: bad option '%s'", argv[i]);
-        else
-            lab_strvec_push(&parts, argv[i]);
-    }
-    if (status == LAB_EXIT_OK && (!out || !parts.n))
-        status = lab_cli_error("usage: cudalab gradebook %s", lab_cmd_gradebook.args);
-    if (status == LAB_EXIT_OK && lab_gradebook_write(out, (const char *const *)parts.v, parts.n,
-                                                     gradescope, &flagged, &err) < 0)
+    for (size_t i = 1; i < args->npos; i++) /* after "merge" */
+        lab_strvec_push(&parts, lab_cli_args_pos(args, i));
+    if (lab_gradebook_write(out, (const char *const *)parts.v, parts.n,
+                            lab_cli_args_has(args, "format"), &flagged, &err) < 0)
         status = lab_cli_error("gradebook merge: %s", err.msg);
-    if (status == LAB_EXIT_OK)
+    else
         printf("merged %zu parts into %s/gradebook.csv (%zu flagged)\n", parts.n, out, flagged);
     lab_strvec_release(&parts);
     return status;
 }
 
+static const char *const actions[] = { "merge", NULL };
+static const char *const formats[] = { "gradescope", NULL };
+
+static const lab_cli_param args[] = {
+    { .name = "merge",
+      .type = LAB_CLI_CHOICE,
+      .occurs = LAB_CLI_REQUIRED,
+      .choices = actions,
+      .help = "what to do: merge, the only action" },
+    LAB_CLI_ARG("PART", LAB_CLI_DIR, LAB_CLI_REPEATED, "a batch's output folder (its results/)"),
+    LAB_CLI_END,
+};
+static const lab_cli_param opts[] = {
+    { .name = "out",
+      .type = LAB_CLI_DIR,
+      .metavar = "DIR",
+      .occurs = LAB_CLI_REQUIRED,
+      .help = "where to write gradebook.csv and gradebook.json" },
+    LAB_CLI_OPT_CHOICE("format", NULL, formats, "also gradescope/<id>/results.json"),
+    LAB_CLI_END,
+};
+
 const lab_cmd lab_cmd_gradebook = {
     .name = "gradebook",
-    .args = "merge --out DIR PART... [--format gradescope]",
     .help = "merge the results of several batches (Slurm array tasks) into one gradebook",
-    .complete = { LAB_COMPLETE_FILE, LAB_COMPLETE_FILE },
+    .args = args,
+    .opts = opts,
     .run = gradebook_run,
 };

@@ -22,16 +22,14 @@ print_attempt(const lab_attempt *a, void *arg)
 }
 
 static int
-history_run(lab_cli *cli, int argc, char **argv)
+history_run(lab_cli *cli, const lab_cli_args *args)
 {
     const lab_exercise *ex;
     lab_err err = LAB_ERR_INIT;
     lab_store *st;
     int n = 0;
 
-    if (argc != 1)
-        return lab_cli_error("usage: cudalab history EXERCISE");
-    if (!(ex = lab_cli_exercise(cli, argv[0])))
+    if (!(ex = lab_cli_exercise(cli, lab_cli_args_pos(args, 0))))
         return LAB_EXIT_ERROR;
     if (lab_store_of(cli->lab, &st, &err) < 0 ||
         lab_store_history(st, ex->id, print_attempt, &n, &err) < 0)
@@ -43,8 +41,7 @@ history_run(lab_cli *cli, int argc, char **argv)
 
 const lab_cmd lab_cmd_history = {
     .name = "history",
-    .args = "EXERCISE",
     .help = "list your attempts at an exercise",
-    .complete = { LAB_COMPLETE_EXERCISE },
+    .args = lab_cli_exercise_args,
     .run = history_run,
 };

@@ -120,61 +120,47 @@ inspect_one(lab_cli *cli, const lab_exercise *ex, const char *file, const char *
 }
 
 static int
-inspect_run(lab_cli *cli, int argc, char **argv)
+inspect_run(lab_cli *cli, const lab_cli_args *args)
 {
-    const char *id = NULL, *file = NULL, *gpu = NULL, *other = NULL;
+    const char *file, *gpu = lab_cli_args_value(args, "gpu");
+    const char *other = lab_cli_args_value(args, "diff");
+    const lab_cli_param *ptx = lab_cli_find_opt(args->cmd, "ptx");
+    const lab_cli_param *summary = lab_cli_find_opt(args->cmd, "summary");
     const lab_exercise *ex, *other_ex;
-    bool previous = false;
+    bool previous = lab_cli_args_has(args, "previous");
     lab_inspection_layout_opts opts = { .listing = LAB_INSPECTION_SASS };
     lab_buf work = LAB_BUF_INIT;
     lab_inspection a, b;
-    int status;
+    int status = LAB_EXIT_ERROR;
 
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--json"))
-            cli->json = true;
-        else if (!strcmp(argv[i], "--ptx"))
-            opts.listing = LAB_INSPECTION_PTX;
-        else if (!strcmp(argv[i], "--summary"))
-            opts.listing = LAB_INSPECTION_SUMMARY;
-        else if (!strcmp(argv[i], "--previous"))
-            previous = true;
-        else if (!strcmp(argv[i], "--gpu") && i + 1 < argc)
-            gpu = argv[++i];
-        else if (!strcmp(argv[i], "--diff") && i + 1 < argc)
-            other = argv[++i];
-        else if (argv[i][0] == '-' && argv[i][1])
-            return lab_cli_error("inspect: unknown option or missing value '%s'", argv[i]);
-        else if (!id)
-            id = argv[i];
-        else if (!file)
-            file = argv[i];
-        else
-            return lab_cli_error("inspect: unexpected argument '%s'", argv[i]);
-    }
-    if (!id)
-        return lab_cli_error("usage: cudalab %s %s", lab_cmd_inspect.name, lab_cmd_inspect.args);
-    if (other && previous)
-        return lab_cli_error("inspect: --diff and --previous exclude each other");
-    if (gpu && !lab_occupancy_arch(gpu))
-        return lab_cli_error("inspect: --gpu '%s' is not an architecture the lab knows "
-                             "(sm_75, sm_80, sm_86, sm_89, sm_90, sm_100, sm_120)",
-                             gpu);
-    if (!(ex = other_ex = lab_cli_exercise(cli, id)))
-        return LAB_EXIT_ERROR;
-    if (previous) {
-        if (!strcmp(ex->baseline, "cpu") ||
-            !(other_ex = lab_catalog_find(lab_catalog_of(cli->lab), ex->baseline)))
-            return lab_cli_error("inspect: %s has no previous step on the GPU to compare with",
-                                 ex->id);
-        other = other_ex->solution;
-    }
-    if (!file) {
-        lab_work_path(ex, &work);
-        file = work.buf;
-    }
     lab_inspection_init(&a);
     lab_inspection_init(&b);
+    cli->json = lab_cli_args_has(args, "json");
+    /* --ptx and --summary: the last one given counts */
+    for (size_t i = 0; i < args->n; i++)
+        if (args->v[i].opt == ptx)
+            opts.listing = LAB_INSPECTION_PTX;
+        else if (args->v[i].opt == summary)
+            opts.listing = LAB_INSPECTION_SUMMARY;
+    if (other && previous) {
+        status = lab_cli_usage_error(args->cmd, "--diff and --previous exclude each other");
+        goto out;
+    }
+    if (gpu && !lab_occupancy_arch(gpu)) {
+        lab_cli_error("inspect: --gpu '%s' is not an architecture the lab knows "
+                      "(sm_75, sm_80, sm_86, sm_89, sm_90, sm_100, sm_120)",
+                      gpu);
+        goto out;
+    }
+    if (!(ex = other_ex = lab_cli_exercise_file(cli, args, &work, &file)))
+        goto out;
+    if (previous && (!strcmp(ex->baseline, "cpu") ||
+                     !(other_ex = lab_catalog_find(lab_catalog_of(cli->lab), ex->baseline)))) {
+        lab_cli_error("inspect: %s has no previous step on the GPU to compare with", ex->id);
+        goto out;
+    }
+    if (previous)
+        other = other_ex->solution;
     if (other) {
         /* A is the earlier (the previous step, or the other file), B the file given */
         if ((status = inspect_one(cli, other_ex, other, gpu, &a)) ||
@@ -203,10 +189,21 @@ out:
     return status;
 }
 
+static const lab_cli_param opts[] = {
+    LAB_CLI_OPT_VALUE("gpu", LAB_CLI_STRING, "sm_XY",
+                      "build for this architecture (default: $CUDALAB_ARCH, else the GPU's)"),
+    LAB_CLI_OPT("ptx", "list the PTX instead of the SASS"),
+    LAB_CLI_OPT("summary", "resources, occupancy and instruction mix, no listing"),
+    LAB_CLI_OPT_VALUE("diff", LAB_CLI_SOURCE, "OTHER", "compare with the kernel in file OTHER"),
+    LAB_CLI_OPT("previous", "compare with the previous step's reference solution"),
+    LAB_CLI_OPT("json", "the inspection (or the comparison) as JSON"),
+    LAB_CLI_END,
+};
+
 const lab_cmd lab_cmd_inspect = {
     .name = "inspect",
-    .args = "EXERCISE [FILE] [--gpu sm_XY] [--ptx|--summary] [--diff OTHER|--previous] [--json]",
     .help = "show registers, occupancy, PTX and SASS of a kernel (no GPU needed)",
-    .complete = { LAB_COMPLETE_EXERCISE, LAB_COMPLETE_FILE },
+    .args = lab_cli_exercise_file_args,
+    .opts = opts,
     .run = inspect_run,
 };

@@ -5,8 +5,6 @@
 #include "lab/cli/cli.h"
 
 #include <cJSON.h>
-#include <stdlib.h>
-#include <string.h>
 
 static const char *
 status_text(const lab_progress *p)
@@ -28,21 +26,16 @@ print_ids(const lab_catalog *cat)
 }
 
 static int
-list_run(lab_cli *cli, int argc, char **argv)
+list_run(lab_cli *cli, const lab_cli_args *args)
 {
     const lab_catalog *cat = lab_catalog_of(cli->lab);
     lab_err err = LAB_ERR_INIT;
     lab_store *st = NULL;
     cJSON *root = NULL, *arr = NULL;
 
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--json"))
-            cli->json = true;
-        else if (!strcmp(argv[i], "--ids"))
-            return print_ids(cat);
-        else
-            return lab_cli_error("list: unexpected argument '%s'", argv[i]);
-    }
+    cli->json = lab_cli_args_has(args, "json");
+    if (lab_cli_args_has(args, "ids"))
+        return print_ids(cat);
     if (lab_store_of(cli->lab, &st, &err) < 0)
         return lab_cli_error("%s", err.msg);
     if (cli->json) {
@@ -86,11 +79,7 @@ list_run(lab_cli *cli, int argc, char **argv)
         cJSON *problems = cJSON_AddArrayToObject(root, "problems");
         for (size_t i = 0; i < lab_catalog_problem_count(cat); i++)
             cJSON_AddItemToArray(problems, cJSON_CreateString(lab_catalog_problem(cat, i)));
-        char *text = cJSON_Print(root);
-        if (text)
-            puts(text);
-        free(text);
-        cJSON_Delete(root);
+        lab_cli_print_json(root);
     } else {
         for (size_t i = 0; i < lab_catalog_problem_count(cat); i++)
             fprintf(stderr, "%s\n", lab_catalog_problem(cat, i));
@@ -98,9 +87,15 @@ list_run(lab_cli *cli, int argc, char **argv)
     return LAB_EXIT_OK;
 }
 
+static const lab_cli_param opts[] = {
+    LAB_CLI_OPT("json", "the list as JSON, with each exercise's progress"),
+    LAB_CLI_OPT("ids", "only the exercise ids, one a line (for completion)"),
+    LAB_CLI_END,
+};
+
 const lab_cmd lab_cmd_list = {
     .name = "list",
-    .args = "[--json | --ids]",
     .help = "list the chapters and exercises with your progress",
+    .opts = opts,
     .run = list_run,
 };

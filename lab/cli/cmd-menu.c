@@ -8,14 +8,12 @@
 #include <unistd.h>
 
 static int
-menu_run(lab_cli *cli, int argc, char **argv)
+menu_run(lab_cli *cli, const lab_cli_args *args)
 {
     const lab_menu_opts opts = { .color = cli->color };
     lab_err err = LAB_ERR_INIT;
 
-    (void)argv;
-    if (argc)
-        return lab_cli_error("usage: cudalab menu");
+    (void)args;
     if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
         return lab_cli_error("the menu needs a terminal (try: cudalab list, or cudalab shell)");
     if (lab_menu_run(cli->lab, &opts, &err) < 0)
@@ -25,7 +23,6 @@ menu_run(lab_cli *cli, int argc, char **argv)
 
 const lab_cmd lab_cmd_menu = {
     .name = "menu",
-    .args = "",
     .help = "open the full-screen menu (what `cudalab` alone does on a terminal)",
     .run = menu_run,
 };

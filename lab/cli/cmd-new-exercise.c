@@ -6,40 +6,24 @@
 #include "lab/cli/cli.h"
 #include "lab/catalog/scaffold.h"
 
-#include <string.h>
+#include <assert.h>
+
+/* The families' names, from the one list of them: the values --family takes. */
+static const char *const family_names[] = {
+#define LAB_FAMILY(id, name, ...) name,
+#include "lab/catalog/families.def"
+    NULL,
+};
 
 static int
-new_exercise_run(lab_cli *cli, int argc, char **argv)
+new_exercise_run(lab_cli *cli, const lab_cli_args *args)
 {
-    const char *id = NULL, *family = NULL, *like = NULL;
+    const char *id = lab_cli_args_pos(args, 0), *like = lab_cli_args_value(args, "like");
+    const lab_family *fam = lab_family_find(lab_cli_args_value(args, "family"));
     lab_strvec created = LAB_STRVEC_INIT;
-    lab_buf known = LAB_BUF_INIT;
     lab_err err = LAB_ERR_INIT;
-    const lab_family *fam;
 
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--family") && i + 1 < argc)
-            family = argv[++i];
-        else if (!strcmp(argv[i], "--like") && i + 1 < argc)
-            like = argv[++i];
-        else if (argv[i][0] == '-')
-            return lab_cli_error("new-exercise: unknown option '%s'", argv[i]);
-        else if (!id)
-            id = argv[i];
-        else
-            return lab_cli_error("new-exercise: unexpected argument '%s'", argv[i]);
-    }
-    if (!id || !family)
-        return lab_cli_error("usage: cudalab new-exercise CHAPTER/NAME --family FAMILY "
-                             "[--like CHAPTER/OTHER]");
-    if (!(fam = lab_family_find(family))) {
-        for (size_t i = 0; i < lab_family_count; i++)
-            lab_buf_printf(&known, "%s%s", i ? ", " : "", lab_families[i].name);
-        lab_cli_error("new-exercise: unknown family '%s' (the families are: %s)", family,
-                      known.buf);
-        lab_buf_release(&known);
-        return LAB_EXIT_ERROR;
-    }
+    assert(fam); /* the parser took only the names of family_names */
     if (lab_scaffold_exercise(lab_datadir(cli->lab), lab_catalog_of(cli->lab), id, fam, like,
                               &created, &err) < 0) {
         lab_strvec_release(&created);
@@ -61,10 +45,26 @@ new_exercise_run(lab_cli *cli, int argc, char **argv)
     return LAB_EXIT_OK;
 }
 
+static const lab_cli_param args[] = {
+    LAB_CLI_ARG("CHAPTER/NAME", LAB_CLI_STRING, LAB_CLI_REQUIRED, "the new id, in a chapter"),
+    LAB_CLI_END,
+};
+static const lab_cli_param opts[] = {
+    { .name = "family",
+      .type = LAB_CLI_CHOICE,
+      .metavar = "FAMILY",
+      .occurs = LAB_CLI_REQUIRED,
+      .choices = family_names,
+      .help = "the kernel's signature, as the drivers know it" },
+    LAB_CLI_OPT_VALUE("like", LAB_CLI_EXERCISE, "CHAPTER/OTHER",
+                      "copy the manifest, the starter and the solution from this exercise"),
+    LAB_CLI_END,
+};
+
 const lab_cmd lab_cmd_new_exercise = {
     .name = "new-exercise",
-    .args = "CHAPTER/NAME --family FAMILY [--like CHAPTER/OTHER]",
     .help = "scaffold a new exercise: manifest, task, starter, solution, examples",
-    .complete = { LAB_COMPLETE_EXERCISE, LAB_COMPLETE_NONE },
+    .args = args,
+    .opts = opts,
     .run = new_exercise_run,
 };

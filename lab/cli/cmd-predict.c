@@ -11,7 +11,6 @@
 #include "lab/catalog/questions.h"
 
 #include <cJSON.h>
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -51,10 +50,10 @@ print_json(const lab_questions *qs)
 }
 
 static int
-predict_run(lab_cli *cli, int argc, char **argv)
+predict_run(lab_cli *cli, const lab_cli_args *args)
 {
-    const char *pos[3] = { NULL, NULL, NULL };
-    size_t npos = 0;
+    const char *pos[3] = { lab_cli_args_pos(args, 0), lab_cli_args_pos(args, 1),
+                           lab_cli_args_pos(args, 2) };
     lab_questions qs = LAB_QUESTIONS_INIT;
     lab_err err = LAB_ERR_INIT;
     const lab_question *q;
@@ -62,24 +61,15 @@ predict_run(lab_cli *cli, int argc, char **argv)
     char measured[300];
     int status = LAB_EXIT_OK, held;
 
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--json"))
-            cli->json = true;
-        else if (argv[i][0] == '-' && argv[i][1] && npos < 2)
-            return lab_cli_error("predict: unknown option '%s'", argv[i]);
-        else if (npos < 3)
-            pos[npos++] = argv[i];
-        else
-            return lab_cli_error("predict: unexpected argument '%s'", argv[i]);
-    }
-    if (npos != 1 && npos != 3)
-        return lab_cli_error("usage: cudalab %s %s", lab_cmd_predict.name, lab_cmd_predict.args);
+    cli->json = lab_cli_args_has(args, "json");
+    if (args->npos == 2)
+        return lab_cli_usage_error(args->cmd, "the question needs an ANSWER");
     if (lab_predict_questions(cli->lab, pos[0], &qs, &err) < 0) {
         status = lab_cli_error(
             "%s", err.code == LAB_ENOENT ? "that chapter has no prediction questions" : err.msg);
         goto out;
     }
-    if (npos == 1) {
+    if (args->npos == 1) {
         if (cli->json) {
             print_json(&qs);
         } else {
@@ -132,10 +122,22 @@ out:
     return status;
 }
 
+static const lab_cli_param args[] = {
+    LAB_CLI_ARG("CHAPTER", LAB_CLI_CHAPTER, LAB_CLI_REQUIRED, "whose questions to list or answer"),
+    LAB_CLI_ARG("QUESTION", LAB_CLI_STRING, LAB_CLI_OPTIONAL, "the question's id, as listed"),
+    LAB_CLI_ARG("ANSWER", LAB_CLI_STRING, LAB_CLI_OPTIONAL,
+                "your prediction: a choice, or a number (a negative one too)"),
+    LAB_CLI_END,
+};
+static const lab_cli_param opts[] = {
+    LAB_CLI_OPT("json", "the chapter's questions as JSON"),
+    LAB_CLI_END,
+};
+
 const lab_cmd lab_cmd_predict = {
     .name = "predict",
-    .args = "CHAPTER [QUESTION ANSWER] [--json]",
     .help = "predict before you run: a chapter's questions, and whether your answer held",
-    .complete = { LAB_COMPLETE_NONE },
+    .args = args,
+    .opts = opts,
     .run = predict_run,
 };

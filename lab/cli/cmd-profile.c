@@ -53,35 +53,18 @@ print_json(const lab_exercise *ex, const lab_profiling *p)
 }
 
 static int
-profile_run(lab_cli *cli, int argc, char **argv)
+profile_run(lab_cli *cli, const lab_cli_args *args)
 {
-    const char *id = NULL, *file = NULL;
+    const char *file;
     const lab_exercise *ex;
     lab_buf work = LAB_BUF_INIT;
     lab_err err = LAB_ERR_INIT;
     lab_profiling p;
     int status = LAB_EXIT_OK, rc;
 
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--json"))
-            cli->json = true;
-        else if (argv[i][0] == '-' && argv[i][1])
-            return lab_cli_error("profile: unknown option '%s'", argv[i]);
-        else if (!id)
-            id = argv[i];
-        else if (!file)
-            file = argv[i];
-        else
-            return lab_cli_error("profile: unexpected argument '%s'", argv[i]);
-    }
-    if (!id)
-        return lab_cli_error("usage: cudalab %s %s", lab_cmd_profile.name, lab_cmd_profile.args);
-    if (!(ex = lab_cli_exercise(cli, id)))
+    cli->json = lab_cli_args_has(args, "json");
+    if (!(ex = lab_cli_exercise_file(cli, args, &work, &file)))
         return LAB_EXIT_ERROR;
-    if (!file) {
-        lab_work_path(ex, &work);
-        file = work.buf;
-    }
     lab_profiling_init(&p);
     if (lab_profile(cli->lab, ex, file, &p, &err) < 0) {
         status = lab_cli_error("%s", err.msg);
@@ -117,10 +100,15 @@ out:
     return status;
 }
 
+static const lab_cli_param opts[] = {
+    LAB_CLI_OPT("json", "the counters of every kernel as JSON"),
+    LAB_CLI_END,
+};
+
 const lab_cmd lab_cmd_profile = {
     .name = "profile",
-    .args = "EXERCISE [FILE] [--json]",
     .help = "run a kernel under Nsight Compute and explain its counters (needs a GPU)",
-    .complete = { LAB_COMPLETE_EXERCISE, LAB_COMPLETE_FILE },
+    .args = lab_cli_exercise_file_args,
+    .opts = opts,
     .run = profile_run,
 };

@@ -4,20 +4,15 @@
  */
 #include "lab/cli/cli.h"
 
-#include <string.h>
-
 static int
-reset_run(lab_cli *cli, int argc, char **argv)
+reset_run(lab_cli *cli, const lab_cli_args *args)
 {
     const lab_exercise *ex;
     lab_buf work = LAB_BUF_INIT, backup = LAB_BUF_INIT;
     lab_err err = LAB_ERR_INIT;
     int status = LAB_EXIT_OK;
 
-    if (argc != 2 || strcmp(argv[1], "--yes"))
-        return lab_cli_error("usage: cudalab reset EXERCISE --yes   (your file is kept as "
-                             "FILE.N.bak)");
-    if (!(ex = lab_cli_exercise(cli, argv[0])))
+    if (!(ex = lab_cli_exercise(cli, lab_cli_args_pos(args, 0))))
         return LAB_EXIT_ERROR;
     if (lab_work_reset(ex, &work, &backup, &err) < 0)
         status = lab_cli_error("%s", err.msg);
@@ -30,10 +25,15 @@ reset_run(lab_cli *cli, int argc, char **argv)
     return status;
 }
 
+static const lab_cli_param opts[] = {
+    { .name = "yes", .occurs = LAB_CLI_REQUIRED, .help = "yes, reset it (kept as FILE.N.bak)" },
+    LAB_CLI_END,
+};
+
 const lab_cmd lab_cmd_reset = {
     .name = "reset",
-    .args = "EXERCISE --yes",
     .help = "put the starter back in your file, keeping a backup",
-    .complete = { LAB_COMPLETE_EXERCISE },
+    .args = lab_cli_exercise_args,
+    .opts = opts,
     .run = reset_run,
 };

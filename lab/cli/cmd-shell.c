@@ -6,17 +6,14 @@
 #include "lab/shell/shell.h"
 
 static int
-shell_run(lab_cli *cli, int argc, char **argv)
+shell_run(lab_cli *cli, const lab_cli_args *args)
 {
-    (void)argv;
-    if (argc)
-        return lab_cli_error("usage: cudalab shell   (commands come from stdin)");
+    (void)args;
     return lab_shell_run(cli);
 }
 
 const lab_cmd lab_cmd_shell = {
     .name = "shell",
-    .args = "",
     .help = "a command shell with completion and history (reads a script from a pipe)",
     .run = shell_run,
 };

@@ -6,15 +6,13 @@
 #include <unistd.h>
 
 static int
-show_run(lab_cli *cli, int argc, char **argv)
+show_run(lab_cli *cli, const lab_cli_args *args)
 {
     const lab_exercise *ex;
     lab_buf text = LAB_BUF_INIT, work = LAB_BUF_INIT;
     lab_err err = LAB_ERR_INIT;
 
-    if (argc != 1)
-        return lab_cli_error("usage: cudalab show EXERCISE");
-    if (!(ex = lab_cli_exercise(cli, argv[0])))
+    if (!(ex = lab_cli_exercise(cli, lab_cli_args_pos(args, 0))))
         return LAB_EXIT_ERROR;
     if (lab_buf_read_file(&text, ex->task, &err) < 0)
         return lab_cli_error("%s", err.msg);
@@ -41,8 +39,7 @@ show_run(lab_cli *cli, int argc, char **argv)
 
 const lab_cmd lab_cmd_show = {
     .name = "show",
-    .args = "EXERCISE",
     .help = "show the task and the file to edit",
-    .complete = { LAB_COMPLETE_EXERCISE },
+    .args = lab_cli_exercise_args,
     .run = show_run,
 };

@@ -20,7 +20,7 @@ print_work_folder(void)
 }
 
 static int
-start_run(lab_cli *cli, int argc, char **argv)
+start_run(lab_cli *cli, const lab_cli_args *args)
 {
     const lab_exercise *ex;
     lab_buf work = LAB_BUF_INIT;
@@ -28,9 +28,7 @@ start_run(lab_cli *cli, int argc, char **argv)
     int status = LAB_EXIT_OK;
     bool created;
 
-    if (argc != 1)
-        return lab_cli_error("usage: cudalab start EXERCISE");
-    if (!(ex = lab_cli_exercise(cli, argv[0])))
+    if (!(ex = lab_cli_exercise(cli, lab_cli_args_pos(args, 0))))
         return LAB_EXIT_ERROR;
     if (lab_work_start(ex, &work, &created, &err) < 0) {
         status = lab_cli_error("%s", err.msg);
@@ -49,8 +47,7 @@ start_run(lab_cli *cli, int argc, char **argv)
 
 const lab_cmd lab_cmd_start = {
     .name = "start",
-    .args = "EXERCISE",
     .help = "copy the exercise's starter to work/CHAPTER/EXERCISE.cu",
-    .complete = { LAB_COMPLETE_EXERCISE },
+    .args = lab_cli_exercise_args,
     .run = start_run,
 };

@@ -1,9 +1,12 @@
 /*
- * cmd-table.c - the one list of commands, and helpers every command shares.
+ * cmd-table.c - the one list of commands, running one of them (parsed by args.c), and
+ * helpers every command shares.
  */
 #include "lab/cli/cli.h"
 
+#include <cJSON.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 const lab_cmd *const lab_cmds[] = {
@@ -25,29 +28,28 @@ lab_cli_find(const char *name)
     return NULL;
 }
 
-void
-lab_cli_dump_commands(FILE *fp)
+int
+lab_cli_run(lab_cli *cli, const lab_cmd *cmd, int argc, char *const *argv)
 {
-    static const char *const kinds[] = {
-        [LAB_COMPLETE_NONE] = "none",
-        [LAB_COMPLETE_EXERCISE] = "exercise",
-        [LAB_COMPLETE_FILE] = "file",
-    };
+    lab_cli_args args;
+    int status = lab_cli_args_read(cmd, argc, argv, &args);
 
-    for (size_t i = 0; i < lab_cmd_count; i++)
-        fprintf(fp, "%s\t%s\t%s\t%s\t%s\n", lab_cmds[i]->name, lab_cmds[i]->args, lab_cmds[i]->help,
-                kinds[lab_cmds[i]->complete[0]], kinds[lab_cmds[i]->complete[1]]);
+    if (status == LAB_EXIT_OK && !args.help) {
+        cli->json = false;
+        status = cmd->run(cli, &args);
+    }
+    lab_cli_args_release(&args);
+    return status;
 }
 
 int
-lab_cli_dispatch(lab_cli *cli, int argc, char **argv)
+lab_cli_dispatch(lab_cli *cli, int argc, char *const *argv)
 {
     const lab_cmd *cmd = argc > 0 ? lab_cli_find(argv[0]) : NULL;
 
     if (!cmd)
         return lab_cli_error("unknown command '%s' (try: help)", argc > 0 ? argv[0] : "");
-    cli->json = false;
-    return cmd->run(cli, argc - 1, argv + 1);
+    return lab_cli_run(cli, cmd, argc - 1, argv + 1);
 }
 
 int
@@ -75,6 +77,31 @@ lab_cli_exercise(lab_cli *cli, const char *id)
     for (size_t i = 0; i < lab_catalog_exercise_count(cat); i++)
         fprintf(stderr, "    %s\n", lab_catalog_exercise(cat, i)->id);
     return NULL;
+}
+
+const lab_cli_param lab_cli_exercise_args[] = {
+    LAB_CLI_ARG("EXERCISE", LAB_CLI_EXERCISE, LAB_CLI_REQUIRED, "the exercise, CHAPTER/EXERCISE"),
+    LAB_CLI_END,
+};
+
+const lab_cli_param lab_cli_exercise_file_args[] = {
+    LAB_CLI_ARG("EXERCISE", LAB_CLI_EXERCISE, LAB_CLI_REQUIRED, "the exercise, CHAPTER/EXERCISE"),
+    LAB_CLI_ARG("FILE", LAB_CLI_SOURCE, LAB_CLI_OPTIONAL,
+                "your kernel file (default work/CHAPTER/EXERCISE.cu)"),
+    LAB_CLI_END,
+};
+
+const lab_exercise *
+lab_cli_exercise_file(lab_cli *cli, const lab_cli_args *args, lab_buf *work, const char **file_out)
+{
+    const lab_exercise *ex = lab_cli_exercise(cli, lab_cli_args_pos(args, 0));
+
+    *file_out = lab_cli_args_pos(args, 1);
+    if (ex && !*file_out) {
+        lab_work_path(ex, work);
+        *file_out = work->buf;
+    }
+    return ex;
 }
 
 const char *

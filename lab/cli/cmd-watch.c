@@ -2,7 +2,7 @@
  * cmd-watch.c - `cudalab watch EXERCISE [FILE]`: grade FILE now and again
  * every time it is saved, until Ctrl-C.  inotify watches the file's
  * directory, since many editors save by writing a new file and renaming it.
- * Each grading is `cudalab grade`'s own run (the command table's entry).
+ * Each grading is `cudalab grade EXERCISE FILE`, run through the command table.
  */
 #include "lab/cli/cli.h"
 
@@ -15,8 +15,8 @@
 static int
 grade_once(lab_cli *cli, const char *id, const char *file)
 {
-    char *argv[] = { (char *)id, (char *)file, NULL };
-    int status = lab_cmd_grade.run(cli, 2, argv);
+    char *const argv[] = { (char *)"--", (char *)id, (char *)file, NULL };
+    int status = lab_cli_run(cli, &lab_cmd_grade, 3, argv);
 
     printf("\nwatching %s: save it to grade again (Ctrl-C stops)\n", file);
     fflush(stdout);
@@ -37,7 +37,7 @@ names(const char *buf, ssize_t n, const char *base)
 }
 
 static int
-watch_run(lab_cli *cli, int argc, char **argv)
+watch_run(lab_cli *cli, const lab_cli_args *args)
 {
     char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
     lab_buf work = LAB_BUF_INIT, dir = LAB_BUF_INIT, base = LAB_BUF_INIT;
@@ -45,15 +45,8 @@ watch_run(lab_cli *cli, int argc, char **argv)
     const char *file;
     int fd = -1, status = LAB_EXIT_OK;
 
-    if (argc < 1 || argc > 2)
-        return lab_cli_error("usage: cudalab watch EXERCISE [FILE]");
-    if (!(ex = lab_cli_exercise(cli, argv[0])))
+    if (!(ex = lab_cli_exercise_file(cli, args, &work, &file)))
         return LAB_EXIT_ERROR;
-    if (argc == 2)
-        lab_buf_adds(&work, argv[1]);
-    else
-        lab_work_path(ex, &work);
-    file = work.buf;
     lab_buf_adds(&dir, file);
     lab_buf_adds(&base, file);
     if ((fd = inotify_init1(IN_CLOEXEC)) < 0 ||
@@ -88,8 +81,7 @@ out:
 
 const lab_cmd lab_cmd_watch = {
     .name = "watch",
-    .args = "EXERCISE [FILE]",
     .help = "grade FILE now and on every save, until Ctrl-C",
-    .complete = { LAB_COMPLETE_EXERCISE, LAB_COMPLETE_FILE },
+    .args = lab_cli_exercise_file_args,
     .run = watch_run,
 };

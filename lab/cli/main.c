@@ -3,8 +3,10 @@
  * table in cmd-table.c.  With no command it opens the full-screen menu when
  * stdin and stdout are a terminal, else it lists the catalog and how to begin.
  *
- * `cudalab --dump-commands` (not in --help: for the build) prints the command
- * table; the man page and the shell completions are generated from it.
+ * The command's words are parsed (args.c) before the lab opens: `cudalab CMD --help`
+ * and usage errors need no catalog.  `cudalab --dump-commands` (not in --help: for the
+ * build) prints the command table with every argument and option; the man page and the
+ * shell completions are generated from it.
  */
 #include "lab/cli/cli.h"
 #include "lab/platform/proc.h"
@@ -16,16 +18,7 @@
 
 #define LAB_VERSION "0.1.0"
 
-static void
-usage(FILE *fp)
-{
-    fprintf(fp, "usage: cudalab [--version] [--help] COMMAND [ARGS]\n\ncommands:\n");
-    for (size_t i = 0; i < lab_cmd_count; i++)
-        fprintf(fp, "  %-8s %-28s %s\n", lab_cmds[i]->name, lab_cmds[i]->args, lab_cmds[i]->help);
-    fprintf(fp, "\nExit status: 0 pass, 1 any other verdict, 2 usage or lab error.\n"
-                "Environment: CUDALAB_DB (progress database), CUDALAB_ARCH (build target when "
-                "there is no GPU; default " LAB_DEFAULT_ARCH "), CUDALAB_CACHE_DIR, NO_COLOR.\n");
-}
+#define USAGE "usage: cudalab [--version] [--help] COMMAND [ARGS]; cudalab help lists the commands"
 
 /* After the bare `cudalab` listing: how to begin. */
 static void
@@ -69,13 +62,14 @@ int
 main(int argc, char **argv)
 {
     lab_cli cli = { 0 };
+    lab_cli_args args = { 0 };
     lab_err err = LAB_ERR_INIT;
     const lab_cmd *cmd;
     int status;
     bool bare_list;
 
     if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-        usage(stdout);
+        lab_cli_print_overview(stdout);
         return LAB_EXIT_OK;
     }
     if (argc > 1 && !strcmp(argv[1], "--version"))
@@ -84,34 +78,37 @@ main(int argc, char **argv)
         lab_cli_dump_commands(stdout);
         return LAB_EXIT_OK;
     }
-    if (argc > 1 && argv[1][0] == '-') {
-        usage(stderr);
-        return lab_cli_error("unknown option '%s'", argv[1]);
-    }
+    if (argc > 1 && argv[1][0] == '-')
+        return lab_cli_error("unknown option '%s' (" USAGE ")", argv[1]);
     bare_list = argc == 1 && !(isatty(STDIN_FILENO) && isatty(STDOUT_FILENO));
     cmd = lab_cli_find(argc > 1 ? argv[1] : bare_list ? "list" : "menu");
-    if (!cmd) {
-        usage(stderr);
-        return lab_cli_error("unknown command '%s'", argv[1]);
+    if (!cmd)
+        return lab_cli_error("unknown command '%s' (" USAGE ")", argv[1]);
+    /* the words first, so that `cudalab CMD --help` and usage errors need no lab */
+    status =
+        lab_cli_args_read(cmd, argc > 1 ? argc - 2 : 0, argc > 1 ? argv + 2 : argv + argc, &args);
+    if (status != LAB_EXIT_OK || args.help)
+        goto out;
+    status = LAB_EXIT_ERROR;
+    if (lab_proc_install_cleanup(&err) < 0) {
+        lab_cli_error("%s", err.msg);
+        goto out;
     }
-    /* `cudalab COMMAND --help`: the command's usage, whatever else follows */
-    if (argc > 2 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
-        lab_cli_print_usage(cmd, stdout);
-        return LAB_EXIT_OK;
-    }
-    if (lab_proc_install_cleanup(&err) < 0)
-        return lab_cli_error("%s", err.msg);
     /* no-color.org: NO_COLOR present and not empty turns colour off */
     cli.color = isatty(STDOUT_FILENO) && !(getenv("NO_COLOR") && *getenv("NO_COLOR"));
     cli.tty_err = isatty(STDERR_FILENO);
     if (lab_open(&cli.lab, &err) < 0) {
-        if (!cmd->without_lab)
-            return lab_cli_error("%s", err.msg);
+        if (!cmd->without_lab) {
+            lab_cli_error("%s", err.msg);
+            goto out;
+        }
         cli.open_error = err.msg;
     }
-    status = cmd->run(&cli, argc > 1 ? argc - 2 : 0, argc > 1 ? argv + 2 : argv + argc);
+    status = cmd->run(&cli, &args);
     if (bare_list)
         print_first_steps(lab_catalog_of(cli.lab));
     lab_close(cli.lab);
+out:
+    lab_cli_args_release(&args);
     return status;
 }

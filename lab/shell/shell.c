@@ -1,7 +1,8 @@
 /*
  * shell.c - the readline shell (see shell.h): read a line, split it into
  * words (quotes allowed), fill in the current exercise, run the command
- * from the table, repeat until `exit`, `quit` or end of input.
+ * from the table through the CLI's parser (lab_cli_dispatch), repeat until
+ * `exit`, `quit` or end of input.  Tab completes from the same declarations.
  */
 #include "lab/shell/shell.h"
 #include "lab/util/strvec.h"
@@ -96,70 +97,144 @@ split(const char *line, lab_strvec *out)
 
 /* --- completion ------------------------------------------------------------------ */
 
-static char *
-complete_command(const char *text, int state)
-{
-    static size_t i;
-    size_t n = strlen(text);
+/* What one completion offers: readline's generator callback takes no argument. */
+typedef const char *candidate_fn(size_t i); /* the i-th candidate, NULL past the end */
 
-    if (!state)
-        i = 0;
-    while (i < lab_cmd_count + 2) {
-        const char *name = i < lab_cmd_count    ? lab_cmds[i]->name
-                           : i == lab_cmd_count ? "exit"
-                                                : "quit";
-        i++;
-        if (!strncmp(name, text, n))
-            return strdup(name);
-    }
-    return NULL;
+static struct {
+    candidate_fn *at;
+    const lab_cmd *cmd;         /* option_at: its options */
+    const lab_cli_param *param; /* choice_at: its choices */
+    char option[64];            /* option_at's answer */
+    size_t i;
+} offer;
+
+static const char *
+first_word_at(size_t i)
+{
+    static const char *const own[] = { "exit", "quit" };
+
+    if (i < lab_cmd_count)
+        return lab_cmds[i]->name;
+    return i - lab_cmd_count < ARRAY_SIZE(own) ? own[i - lab_cmd_count] : NULL;
 }
 
-static char *
-complete_exercise(const char *text, int state)
+static const char *
+command_at(size_t i)
 {
-    static size_t i;
+    return i < lab_cmd_count ? lab_cmds[i]->name : NULL;
+}
+
+static const char *
+exercise_at(size_t i)
+{
     const lab_catalog *cat = lab_catalog_of(shell_cli->lab);
+
+    return i < lab_catalog_exercise_count(cat) ? lab_catalog_exercise(cat, i)->id : NULL;
+}
+
+static const char *
+chapter_at(size_t i)
+{
+    const lab_catalog *cat = lab_catalog_of(shell_cli->lab);
+
+    return i < lab_catalog_chapter_count(cat) ? lab_catalog_chapter(cat, i)->id : NULL;
+}
+
+static const char *
+choice_at(size_t i)
+{
+    return offer.param->choices[i];
+}
+
+/* "--json": an option of offer.cmd ("" if the name does not fit). */
+static const char *
+option_at(size_t i)
+{
+    const lab_cli_param *p = offer.cmd->opts ? &offer.cmd->opts[i] : NULL;
+    int n;
+
+    if (!p || !p->name)
+        return NULL;
+    n = snprintf(offer.option, sizeof(offer.option), "--%s", p->name);
+    return n > 0 && (size_t)n < sizeof(offer.option) ? offer.option : "";
+}
+
+/* The candidates of each type of value; file names are readline's own. */
+static candidate_fn *const candidates[LAB_CLI_TYPE_COUNT] = {
+    [LAB_CLI_EXERCISE] = exercise_at,
+    [LAB_CLI_CHAPTER] = chapter_at,
+    [LAB_CLI_COMMAND] = command_at,
+    [LAB_CLI_CHOICE] = choice_at,
+};
+
+static char *
+next_candidate(const char *text, int state)
+{
     size_t n = strlen(text);
+    const char *c;
 
     if (!state)
-        i = 0;
-    while (i < lab_catalog_exercise_count(cat)) {
-        const char *id = lab_catalog_exercise(cat, i++)->id;
-        if (!strncmp(id, text, n))
-            return strdup(id);
-    }
+        offer.i = 0;
+    while ((c = offer.at(offer.i++)))
+        if (*c && !strncmp(c, text, n))
+            return strdup(c);
     return NULL;
 }
 
+static char **
+offer_from(const char *text, candidate_fn *at, const lab_cmd *cmd, const lab_cli_param *p)
+{
+    offer.at = at;
+    offer.cmd = cmd;
+    offer.param = p;
+    return rl_completion_matches(text, next_candidate);
+}
+
+/* Completes text as a value of p: its candidates, or file names. */
+static char **
+complete_value(const char *text, const lab_cli_param *p)
+{
+    if (p->type == LAB_CLI_SOURCE || p->type == LAB_CLI_FILE || p->type == LAB_CLI_DIR)
+        return rl_completion_matches(text, rl_filename_completion_function);
+    return candidates[p->type] ? offer_from(text, candidates[p->type], NULL, p) : NULL;
+}
+
+/* Completes the word text after the line's first start characters, from the command's
+ * declarations: its options, an option's value, a positional argument. */
 static char **
 complete(const char *text, int start, int end)
 {
     lab_strvec words = LAB_STRVEC_INIT;
     char *before = strndup(rl_line_buffer, (size_t)start);
+    const lab_cli_param *opt, *arg;
     const lab_cmd *cmd;
-    lab_complete kind = LAB_COMPLETE_NONE;
     char **matches = NULL;
+    size_t pos;
 
     (void)end;
     rl_attempted_completion_over = 1;
     if (!before || split(before, &words) < 0)
         goto out;
     if (words.n == 0) {
-        matches = rl_completion_matches(text, complete_command);
+        matches = offer_from(text, first_word_at, NULL, NULL);
         goto out;
     }
-    if ((cmd = lab_cli_find(words.v[0])) && words.n - 1 < ARRAY_SIZE(cmd->complete))
-        kind = cmd->complete[words.n - 1];
-    if (!strcmp(words.v[0], "help") && words.n == 1)
-        matches = rl_completion_matches(text, complete_command);
-    else if (kind == LAB_COMPLETE_EXERCISE)
-        matches = rl_completion_matches(text, complete_exercise);
-    /* no exercise matches: the current exercise is implied, so complete the file */
-    if (!matches && kind == LAB_COMPLETE_EXERCISE && cmd->complete[1] == LAB_COMPLETE_FILE)
-        kind = LAB_COMPLETE_FILE;
-    if (!matches && kind == LAB_COMPLETE_FILE)
-        matches = rl_completion_matches(text, rl_filename_completion_function);
+    if (!(cmd = lab_cli_find(words.v[0])))
+        goto out;
+    lab_cli_args_next(cmd, (int)words.n - 1, words.v + 1, &opt, &pos);
+    if (opt) {
+        matches = complete_value(text, opt);
+        goto out;
+    }
+    if (text[0] == '-') {
+        matches = offer_from(text, option_at, cmd, NULL);
+        goto out;
+    }
+    if ((arg = lab_cli_arg_at(cmd, pos)))
+        matches = complete_value(text, arg);
+    /* no exercise matches: the current exercise is implied, so complete what follows it */
+    if (!matches && arg && arg->type == LAB_CLI_EXERCISE && (arg = lab_cli_arg_at(cmd, pos + 1)))
+        matches = complete_value(text, arg);
 out:
     free(before);
     lab_strvec_release(&words);
@@ -181,12 +256,30 @@ history_path(lab_buf *out)
 
 /* --- one line ---------------------------------------------------------------------- */
 
+/* A command whose first argument is an exercise: a known one named first becomes the
+ * current one; else the current one goes first when there is room for it. */
+static void
+imply_exercise(const lab_catalog *cat, const lab_cmd *cmd, const lab_strvec *words, char *cur,
+               size_t cur_size, lab_strvec *argv)
+{
+    const char *first;
+    lab_cli_args a;
+
+    if (lab_cli_args_parse(cmd, (int)words->n - 1, words->v + 1, &a, NULL) == 0 && !a.help) {
+        first = lab_cli_args_pos(&a, 0);
+        if (first && lab_catalog_find(cat, first))
+            snprintf(cur, cur_size, "%s", first);
+        else if (cur[0] && a.npos < lab_cli_max_args(cmd))
+            lab_strvec_push(argv, cur);
+    }
+    lab_cli_args_release(&a);
+}
+
 /* Runs one line; returns the command's exit status, or -1 for exit/quit. */
 static int
 run_line(lab_cli *cli, const char *line, char *cur, size_t cur_size)
 {
     lab_strvec words = LAB_STRVEC_INIT, argv = LAB_STRVEC_INIT;
-    const lab_catalog *cat = lab_catalog_of(cli->lab);
     const lab_cmd *cmd;
     int status = 0;
 
@@ -206,12 +299,8 @@ run_line(lab_cli *cli, const char *line, char *cur, size_t cur_size)
         goto out;
     }
     lab_strvec_push(&argv, words.v[0]);
-    if (cmd && cmd->complete[0] == LAB_COMPLETE_EXERCISE) {
-        if (words.n > 1 && lab_catalog_find(cat, words.v[1]))
-            snprintf(cur, cur_size, "%s", words.v[1]);
-        else if (cur[0])
-            lab_strvec_push(&argv, cur);
-    }
+    if (cmd && cmd->args && cmd->args[0].type == LAB_CLI_EXERCISE)
+        imply_exercise(lab_catalog_of(cli->lab), cmd, &words, cur, cur_size, &argv);
     for (size_t i = 1; i < words.n; i++)
         lab_strvec_push(&argv, words.v[i]);
     fflush(stdout);

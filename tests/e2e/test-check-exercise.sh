@@ -85,7 +85,8 @@ expect_status "new-exercise twice: refused" 2
 expect_err "new-exercise twice: says it exists" "exists already: nothing written"
 CUDALAB_DATADIR=$d3 run cudalab new-exercise reduction/x --family no-such-family
 expect_status "new-exercise unknown family: refused" 2
-expect_err "new-exercise unknown family: says so" "unknown family 'no-such-family'"
+expect_err "new-exercise unknown family: says so, with the families" \
+    "--family: 'no-such-family' is not one of: reduce-int, "
 # every family of the registry: a template whose starter compiles and defines the kernel with
 # the family's parameters (whatever it computes: the verdict is never COMPILE_ERROR)
 families=$(sed -n 's/^LAB_FAMILY([a-z_]*, "\([a-z-]*\)".*/\1/p' "$E2E_SRC/lab/catalog/families.def")

@@ -20,7 +20,7 @@ expect_status "demo of a chapter without a demo" 2
 expect_err "a chapter without a demo says so" "cudalab: chapter 'dynpar' has no demo"
 run cudalab demo occupancy --fast
 expect_status "demo with an unknown option" 2
-expect_err "an unknown option is named" "demo: unexpected argument '--fast'"
+expect_err "an unknown option is named" "cudalab demo: unknown option '--fast'"
 run cudalab help demo
 expect_out "help demo" "run a chapter's demo on the GPU and show what it measured"
 

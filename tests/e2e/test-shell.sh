@@ -1,7 +1,8 @@
 #!/bin/bash
 # `cudalab shell`: commands piped on stdin (scriptable), the current
 # exercise filled in, errors; in tmux: Tab completion of commands, exercise
-# ids and files, and the history file under XDG_DATA_HOME.
+# ids, files, options, chapters and choices, and the history file under
+# XDG_DATA_HOME.
 set -u
 . "$(dirname "$0")/lib.sh"
 # grading here means compile-and-NO_GPU: no simulator run (test-grade-sim.sh has those)
@@ -47,6 +48,12 @@ tmux_keys Enter
 wait_screen "tty: the prompt shows the current exercise" "cudalab $less>"
 tmux_keys C-l "grade mykern" Tab
 wait_screen "tty: Tab completes a file (after the implied exercise)" "$less> grade mykernel-file.cu"
+tmux_keys C-u "grade --no-r" Tab
+wait_screen "tty: Tab completes a command's option" "$less> grade --no-record"
+tmux_keys C-u "demo occ" Tab
+wait_screen "tty: Tab completes a chapter" "$less> demo occupancy"
+tmux_keys C-u "new-exercise x/y --family reduce-fl" Tab
+wait_screen "tty: Tab completes an option's choice" "$less> new-exercise x/y --family reduce-float"
 tmux_keys C-u 'exit' Enter
 wait_screen "tty: exit leaves" "SHELL-EXITED"
 tmux_end

@@ -44,7 +44,7 @@ check_installed() {
         run "$lab" --help
         commands=$(sed -n 's/^  \([a-z][a-z-]*\) .*/\1/p' <<<"$OUT")
         expect_eq "$label: --help lists the table's commands" "$(paste -sd' ' <<<"$commands")" \
-            "$("$lab" --dump-commands | cut -f1 | paste -sd' ')"
+            "$("$lab" --dump-commands | awk -F'\t' '$1 == "command" { print $2 }' | paste -sd' ')"
 
         run "$lab" --version
         expect_status "$label: --version" 0
