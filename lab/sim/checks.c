@@ -2,7 +2,7 @@
  * checks.c - what the simulator catches and how it says so: out-of-bounds
  * accesses (exec.c finds them), data races and warp-synchronous hazards from
  * per-word shadow state, and the one-line findings naming thread, block and
- * source line (SIM-NOTES.md, "Volta caveat").
+ * source line (docs/design/simulator.md, "The checks").
  *
  * Shadow of a 4-byte word: who last wrote it and who last read it (thread id
  * + 1 within the block), in which barrier interval (a launch-wide unique

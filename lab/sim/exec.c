@@ -5,15 +5,16 @@
  * entry's mask (minus exited lanes, minus lanes whose guard is false).  A
  * divergent bra turns the top into (ipdom, old rpc, mask) and pushes the
  * not-taken and the taken lanes, both reconverging at the ipdom; an entry
- * whose pc reaches its rpc pops (SIM-NOTES.md section 2).  ret/exit retire
- * lanes.  bar.sync parks the warp until every warp of the block that has not
- * exited arrives.
+ * whose pc reaches its rpc pops (docs/design/simulator.md, "Warps, divergence and reconvergence").
+ * ret/exit retire lanes.  bar.sync parks the warp until every warp of the block that has not exited
+ * arrives.
  *
  * Registers hold raw bits in 64-bit slots (a .b32 register uses the low 32);
  * floats are IEEE with the GPU's canonical NaN (0x7fffffff) and .ftz
  * flushing; integer division by zero, shifts past the width, neg/abs of a NaN
  * (f32: the canonical NaN; f64: the NaN itself) and .sat of -0 follow what the H100 gives (recorded
- * by tests/sim/conformance.cu in tests/fixtures/sim-diff, SIM-NOTES.md section 5).
+ * by tests/sim/conformance.cu in tests/fixtures/sim-diff, docs/design/simulator.md, "How it is
+ * verified").
  *
  * The warp loop is one switch on the opcode's class (ops.def); a class whose
  * opcodes differ goes on to its handler's switch on the opcode (binary,

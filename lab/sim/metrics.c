@@ -1,7 +1,7 @@
 /*
  * metrics.c - the address-derived metrics of one warp-level access
- * (SIM-NOTES.md section 3): global requests, 32-byte sectors and bytes;
- * shared-memory wavefronts (bank = 4-byte word % 32; the same word is a
+ * (docs/design/simulator.md, "Metrics, matched to Nsight Compute"): global requests, 32-byte
+ * sectors and bytes; shared-memory wavefronts (bank = 4-byte word % 32; the same word is a
  * multicast; accesses wider than 4 bytes are served per 128 bytes of lanes).
  * Atomics (atom, red) are counted apart, as Nsight Compute does (op_atom and
  * op_red are neither op_ld nor op_st); lanes on one address are served one

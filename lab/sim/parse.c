@@ -3,8 +3,8 @@
  *
  * A small lexer (identifiers keep their dots: "ld.global.u32", "%tid.x")
  * feeds a recursive-descent parser of the subset nvcc emits: module
- * directives, .global/.shared variables, .entry/.func with their .param
- * lists, and in a body .reg/.shared/.local declarations, .loc lines, labels
+ * directives, .global and .shared variables, .entry/.func with their .param
+ * lists, and in a body .reg, .shared and .local declarations, .loc lines, labels
  * and instructions.  Every opcode modifier is looked up in one table, and
  * every instruction's operand count in its opcode's row of ops.def
  * (check_operands); an unknown opcode or modifier, or a wrong count, is an
@@ -1122,7 +1122,7 @@ align_up(uint64_t v, uint64_t a)
     return a ? (v + a - 1) / a * a : v;
 }
 
-/* A .global/.shared/.const variable at module or function scope (module layout). */
+/* A .global, .shared or .const variable at module or function scope (module layout). */
 static int
 parse_gvar(parser *ps, sim_space space)
 {

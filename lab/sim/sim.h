@@ -1,7 +1,7 @@
 /*
  * sim.h - the PTX SIMT simulator: runs the PTX nvcc emits for a kernel on
  * the CPU, warps of 32 lanes in lockstep with an immediate-post-dominator
- * reconvergence stack (SIM-NOTES.md).
+ * reconvergence stack (docs/design/simulator.md).
  *
  * Call order:
  *   lab_sim_new(&sim)                          a device: global memory, options
