@@ -37,8 +37,8 @@ typedef struct problem {
     size_t words; /* n + GUARD */
     record *recs;
     int32_t *field[3]; /* keys, values, flags */
-    int32_t *got;
-    lab_dptr d_recs, d_field[3], d_out;
+    lab_dptr d_recs, d_field[3];
+    lab_output out;
 } problem;
 
 static int
@@ -47,40 +47,40 @@ launch(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
     problem *p = ctx;
     unsigned int n = (unsigned int)p->n;
     lab_dim3 grid = { (unsigned)((p->n + shape.x - 1) / shape.x), 1, 1 };
-    void *args[] = { &p->d_recs, &p->d_field[0], &p->d_field[1], &p->d_field[2], &p->d_out, &n };
+    void *args[] = { &p->d_recs, &p->d_field[0], &p->d_field[1], &p->d_field[2], &p->out.dev, &n };
 
     return lab_driver_launch(p->d, role, grid, shape, 0, args, err);
+}
+
+static uint32_t
+want(const void *ctx, size_t i)
+{
+    const problem *p = ctx;
+
+    return 2u * (uint32_t)p->recs[i].key + 1u;
+}
+
+static void
+explain(const void *ctx, size_t i, uint32_t value, char *buf, size_t size)
+{
+    const problem *p = ctx;
+
+    snprintf(buf, size, "2 * key + 1 = %d (key %d)", (int32_t)value, p->recs[i].key);
 }
 
 static int
 check(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
 {
     problem *p = ctx;
-    lab_driver *d = p->d;
-    char detail[256] = "";
-    size_t bad = 0;
-    long first_bad = -1;
-    int rc;
+    const lab_output_check c = { .launch = launch,
+                                 .ctx = p,
+                                 .shape = shape,
+                                 .grid = (p->n + shape.x - 1) / shape.x,
+                                 .want = want,
+                                 .explain = explain,
+                                 .name = "out" };
 
-    if ((rc = lab_driver_run_poisoned(d, role, p->n, shape, launch, p, p->d_out, (uint32_t *)p->got,
-                                      p->words, POISON_OUT, err)) < 0)
-        return rc;
-    for (size_t i = 0; i < p->words; i++) {
-        int32_t want = i < p->n ? (int32_t)(2u * (uint32_t)p->recs[i].key + 1u) : POISON_OUT;
-        if (p->got[i] == want || bad++)
-            continue;
-        first_bad = (long)i;
-        if (i >= p->n)
-            snprintf(detail, sizeof(detail), "wrote out[%zu], past n = %lu", i, p->n);
-        else if (p->got[i] == POISON_OUT)
-            snprintf(detail, sizeof(detail), "out[%zu] was never written", i);
-        else
-            snprintf(detail, sizeof(detail), "out[%zu] = %d, expected 2 * key + 1 = %d (key %d)", i,
-                     p->got[i], want, p->recs[i].key);
-    }
-    return lab_driver_add_case(d, p->n, role, (p->n + shape.x - 1) / shape.x, (double)p->n,
-                               (double)(p->n - (bad < p->n ? bad : p->n)), bad, first_bad, detail,
-                               err);
+    return lab_driver_check_output(p->d, role, &p->out, &c, err);
 }
 
 static int
@@ -93,8 +93,7 @@ setup(lab_driver *d, void *problem_, lab_size *size, lab_err *err)
 
     *p = (problem){ .d = d, .n = n, .words = n + GUARD };
     size->bytes = 8.0 * (double)n;
-    if (!(p->recs = lab_driver_alloc(d, p->words, sizeof(record), err)) ||
-        !(p->got = lab_driver_alloc(d, p->words, 4, err)))
+    if (!(p->recs = lab_driver_alloc(d, p->words, sizeof(record), err)))
         return err->code;
     for (int f = 0; f < 3; f++)
         if (!(p->field[f] = lab_driver_alloc(d, p->words, 4, err)))
@@ -108,15 +107,12 @@ setup(lab_driver *d, void *problem_, lab_size *size, lab_err *err)
         p->field[1][i] = p->recs[i].value;
         p->field[2][i] = p->recs[i].flag;
     }
-    if ((rc = d->ops->alloc(d->dev, p->words * sizeof(record), &p->d_recs, err)) < 0 ||
-        (rc = d->ops->copy_in(d->dev, p->d_recs, p->recs, p->words * sizeof(record), err)) < 0 ||
-        (rc = d->ops->alloc(d->dev, p->words * 4, &p->d_out, err)) < 0)
+    if ((rc = lab_driver_upload(d, p->recs, p->words * sizeof(record), &p->d_recs, err)) < 0)
         return rc;
     for (int f = 0; f < 3; f++)
-        if ((rc = d->ops->alloc(d->dev, p->words * 4, &p->d_field[f], err)) < 0 ||
-            (rc = d->ops->copy_in(d->dev, p->d_field[f], p->field[f], p->words * 4, err)) < 0)
+        if ((rc = lab_driver_upload(d, p->field[f], p->words * 4, &p->d_field[f], err)) < 0)
             return rc;
-    return 0;
+    return lab_driver_output(d, n, GUARD, POISON_OUT, &p->out, err);
 }
 
 const lab_family_driver lab_driver_records_int = {

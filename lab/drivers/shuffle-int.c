@@ -29,8 +29,9 @@ typedef struct problem {
     lab_driver *d;
     unsigned long n;
     size_t words; /* n + GUARD */
-    int32_t *src, *got;
-    lab_dptr d_src, d_dst;
+    int32_t *src;
+    lab_dptr d_src;
+    lab_output dst;
 } problem;
 
 static int
@@ -39,43 +40,45 @@ launch(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
     problem *p = ctx;
     unsigned int n = (unsigned int)p->n, block = p->d->args.block;
     lab_dim3 grid = { (unsigned)((p->n + block - 1) / block), 1, 1 };
-    void *args[] = { &p->d_src, &p->d_dst, &n };
+    void *args[] = { &p->d_src, &p->dst.dev, &n };
 
     return lab_driver_launch(p->d, role, grid, shape, 0, args, err);
+}
+
+/* Even elements first, then odd: dst[i] = src[2i] in the first half, src[2(i - n/2) + 1] after. */
+static size_t
+source_of(const problem *p, size_t i)
+{
+    return i < p->n / 2 ? 2 * i : 2 * (i - p->n / 2) + 1;
+}
+
+static uint32_t
+want(const void *ctx, size_t i)
+{
+    const problem *p = ctx;
+
+    return (uint32_t)p->src[source_of(p, i)];
+}
+
+static void
+explain(const void *ctx, size_t i, uint32_t value, char *buf, size_t size)
+{
+    snprintf(buf, size, "src[%zu] = %d", source_of(ctx, i), (int32_t)value);
 }
 
 static int
 check(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
 {
     problem *p = ctx;
-    lab_driver *d = p->d;
-    const size_t half = p->n / 2;
-    char detail[256] = "";
-    size_t bad = 0;
-    long first_bad = -1;
-    int rc;
+    const lab_output_check c = { .launch = launch,
+                                 .ctx = p,
+                                 .shape = shape,
+                                 .grid = (p->n + p->d->args.block - 1) / p->d->args.block,
+                                 .want = want,
+                                 .explain = explain,
+                                 .name = "dst" };
 
-    if ((rc = lab_driver_run_poisoned(d, role, p->n, shape, launch, p, p->d_dst, (uint32_t *)p->got,
-                                      p->words, POISON_OUT, err)) < 0)
-        return rc;
-    for (size_t i = 0; i < p->words; i++) {
-        int32_t want = i < half   ? p->src[2 * i]
-                       : i < p->n ? p->src[2 * (i - half) + 1]
-                                  : POISON_OUT;
-        if (p->got[i] == want || bad++)
-            continue;
-        first_bad = (long)i;
-        if (i >= p->n)
-            snprintf(detail, sizeof(detail), "wrote dst[%zu], past n = %lu", i, p->n);
-        else if (p->got[i] == POISON_OUT)
-            snprintf(detail, sizeof(detail), "dst[%zu] was never written", i);
-        else
-            snprintf(detail, sizeof(detail), "dst[%zu] = %d, expected src[%zu] = %d", i, p->got[i],
-                     i < half ? 2 * i : 2 * (i - half) + 1, want);
-    }
-    return lab_driver_add_case(d, p->n, role, (p->n + d->args.block - 1) / d->args.block,
-                               (double)p->n, (double)(p->n - (bad < p->n ? bad : p->n)), bad,
-                               first_bad, detail, err);
+    return lab_driver_check_output(p->d, role, &p->dst, &c, err);
 }
 
 static int
@@ -90,16 +93,13 @@ setup(lab_driver *d, void *problem_, lab_size *size, lab_err *err)
     size->bytes = 8.0 * (double)n;
     if (n % 2)
         return lab_err_set(err, LAB_EINVAL, "size %lu is odd: this family needs even sizes", n);
-    if (!(p->src = lab_driver_alloc(d, p->words, 4, err)) ||
-        !(p->got = lab_driver_alloc(d, p->words, 4, err)))
+    if (!(p->src = lab_driver_alloc(d, p->words, 4, err)))
         return err->code;
     for (size_t i = 0; i < p->words; i++)
         p->src[i] = i < n ? (int32_t)lab_rng_below(rng, 1u << 30) : POISON_IN;
-    if ((rc = d->ops->alloc(d->dev, p->words * 4, &p->d_src, err)) < 0 ||
-        (rc = d->ops->alloc(d->dev, p->words * 4, &p->d_dst, err)) < 0 ||
-        (rc = d->ops->copy_in(d->dev, p->d_src, p->src, p->words * 4, err)) < 0)
+    if ((rc = lab_driver_upload(d, p->src, p->words * 4, &p->d_src, err)) < 0)
         return rc;
-    return 0;
+    return lab_driver_output(d, n, GUARD, POISON_OUT, &p->dst, err);
 }
 
 const lab_family_driver lab_driver_shuffle_int = {

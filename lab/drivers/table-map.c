@@ -32,8 +32,9 @@ typedef struct problem {
     lab_driver *d;
     unsigned long n;
     size_t words; /* n + GUARD */
-    int32_t *in, *table, *got;
-    lab_dptr d_in, d_table, d_out;
+    int32_t *in, *table;
+    lab_dptr d_in, d_table;
+    lab_output out;
     struct {
         unsigned threads, grid;
     } cache[LAB_ROLE_COUNT][16]; /* the grid of each (role, block size) met so far */
@@ -79,7 +80,7 @@ launch(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
     problem *p = ctx;
     unsigned int n = (unsigned int)p->n;
     lab_dim3 grid = { 1, 1, 1 };
-    void *args[] = { &p->d_in, &p->d_table, &p->d_out, &n };
+    void *args[] = { &p->d_in, &p->d_table, &p->out.dev, &n };
     int rc;
 
     if ((rc = grid_of(p, role, shape.x * shape.y * shape.z, &grid.x, err)) < 0)
@@ -87,38 +88,40 @@ launch(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
     return lab_driver_launch(p->d, role, grid, shape, 0, args, err);
 }
 
+static uint32_t
+want(const void *ctx, size_t i)
+{
+    const problem *p = ctx;
+
+    return (uint32_t)p->table[(uint32_t)p->in[i] % TABLE];
+}
+
+static void
+explain(const void *ctx, size_t i, uint32_t value, char *buf, size_t size)
+{
+    const problem *p = ctx;
+
+    snprintf(buf, size, "table[%u] = %d", (uint32_t)p->in[i] % TABLE, (int32_t)value);
+}
+
 static int
 check(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
 {
     problem *p = ctx;
-    lab_driver *d = p->d;
+    char prefix[32];
     unsigned grid = 0;
-    char detail[256] = "";
-    size_t bad = 0;
-    long first_bad = -1;
-    int rc;
+    lab_output_check c = { .launch = launch,
+                           .ctx = p,
+                           .shape = shape,
+                           .want = want,
+                           .explain = explain,
+                           .name = "out",
+                           .prefix = prefix };
 
-    if ((rc = lab_driver_run_poisoned(d, role, p->n, shape, launch, p, p->d_out, (uint32_t *)p->got,
-                                      p->words, POISON_OUT, err)) < 0)
-        return rc;
-    for (size_t i = 0; i < p->words; i++) {
-        int32_t want = i < p->n ? p->table[(uint32_t)p->in[i] % TABLE] : POISON_OUT;
-        if (p->got[i] == want || bad++)
-            continue;
-        first_bad = (long)i;
-        if (i >= p->n)
-            snprintf(detail, sizeof(detail), "block %u: wrote out[%zu], past n = %lu", shape.x, i,
-                     p->n);
-        else if (p->got[i] == POISON_OUT)
-            snprintf(detail, sizeof(detail), "block %u: out[%zu] was never written", shape.x, i);
-        else
-            snprintf(detail, sizeof(detail), "block %u: out[%zu] = %d, expected table[%u] = %d",
-                     shape.x, i, p->got[i], (uint32_t)p->in[i] % TABLE, want);
-    }
+    snprintf(prefix, sizeof(prefix), "block %u: ", shape.x);
     grid_of(p, role, shape.x * shape.y * shape.z, &grid, err);
-    return lab_driver_add_case(d, p->n, role, grid, (double)p->n,
-                               (double)(p->n - (bad < p->n ? bad : p->n)), bad, first_bad, detail,
-                               err);
+    c.grid = grid;
+    return lab_driver_check_output(p->d, role, &p->out, &c, err);
 }
 
 static int
@@ -134,20 +137,16 @@ setup(lab_driver *d, void *problem_, lab_size *size, lab_err *err)
     size->bytes = 8.0 * (double)n;
     p->words = n + GUARD;
     if (!(p->in = lab_driver_alloc(d, p->words, 4, err)) ||
-        !(p->table = lab_driver_alloc(d, TABLE, 4, err)) ||
-        !(p->got = lab_driver_alloc(d, p->words, 4, err)))
+        !(p->table = lab_driver_alloc(d, TABLE, 4, err)))
         return err->code;
     for (size_t i = 0; i < p->words; i++)
         p->in[i] = (int32_t)lab_rng_below(rng, 1u << 30);
     for (size_t i = 0; i < TABLE; i++)
         p->table[i] = (int32_t)lab_rng_below(rng, 1u << 30);
-    if ((rc = d->ops->alloc(d->dev, p->words * 4, &p->d_in, err)) < 0 ||
-        (rc = d->ops->alloc(d->dev, TABLE * 4, &p->d_table, err)) < 0 ||
-        (rc = d->ops->alloc(d->dev, p->words * 4, &p->d_out, err)) < 0 ||
-        (rc = d->ops->copy_in(d->dev, p->d_in, p->in, p->words * 4, err)) < 0 ||
-        (rc = d->ops->copy_in(d->dev, p->d_table, p->table, TABLE * 4, err)) < 0)
+    if ((rc = lab_driver_upload(d, p->in, p->words * 4, &p->d_in, err)) < 0 ||
+        (rc = lab_driver_upload(d, p->table, TABLE * 4, &p->d_table, err)) < 0)
         return rc;
-    return 0;
+    return lab_driver_output(d, n, GUARD, POISON_OUT, &p->out, err);
 }
 
 const lab_family_driver lab_driver_table_map = {

@@ -670,6 +670,60 @@ lab_driver_call_host(lab_driver *d, lab_role role, unsigned long size,
 }
 
 int
+lab_driver_upload(lab_driver *d, const void *host, size_t bytes, lab_dptr *out, lab_err *err)
+{
+    int rc;
+
+    if ((rc = d->ops->alloc(d->dev, bytes, out, err)) < 0)
+        return rc;
+    return d->ops->copy_in(d->dev, *out, host, bytes, err);
+}
+
+int
+lab_driver_output(lab_driver *d, unsigned long n, size_t guard, uint32_t poison, lab_output *o,
+                  lab_err *err)
+{
+    *o = (lab_output){ .n = n, .words = n + guard, .poison = poison };
+    if (!(o->host = lab_driver_alloc(d, o->words, sizeof(uint32_t), err)))
+        return err->code;
+    return d->ops->alloc(d->dev, o->words * sizeof(uint32_t), &o->dev, err);
+}
+
+int
+lab_driver_check_output(lab_driver *d, lab_role role, lab_output *o, const lab_output_check *c,
+                        lab_err *err)
+{
+    const char *prefix = c->prefix ? c->prefix : "";
+    char detail[256] = "", expected[128];
+    size_t bad = 0;
+    long first_bad = -1;
+    int rc;
+
+    if ((rc = lab_driver_run_poisoned(d, role, o->n, c->shape, c->launch, c->ctx, o->dev, o->host,
+                                      o->words, o->poison, err)) < 0)
+        return rc;
+    for (size_t i = 0; i < o->words; i++) {
+        const uint32_t want = i < o->n ? c->want(c->ctx, i) : o->poison, got = o->host[i];
+        if (got == want || bad++)
+            continue;
+        first_bad = (long)i;
+        if (i >= o->n) {
+            snprintf(detail, sizeof(detail), "%swrote %s[%zu], past n = %lu", prefix, c->name, i,
+                     o->n);
+        } else if (got == o->poison) {
+            snprintf(detail, sizeof(detail), "%s%s[%zu] was never written", prefix, c->name, i);
+        } else {
+            c->explain(c->ctx, i, want, expected, sizeof(expected));
+            snprintf(detail, sizeof(detail), "%s%s[%zu] = %d, expected %s", prefix, c->name, i,
+                     (int32_t)got, expected);
+        }
+    }
+    return lab_driver_add_case(d, o->n, role, c->grid, (double)o->n,
+                               (double)(o->n - (bad < o->n ? bad : o->n)), bad, first_bad, detail,
+                               err);
+}
+
+int
 lab_driver_add_case(lab_driver *d, unsigned long size, lab_role role, unsigned long grid,
                     double expected, double got, size_t bad, long first_bad, const char *detail,
                     lab_err *err)

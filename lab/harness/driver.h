@@ -173,6 +173,41 @@ int lab_driver_time_roles(lab_driver *d, unsigned long n, double bytes, lab_driv
 int lab_driver_run_poisoned(lab_driver *d, lab_role role, unsigned long n, lab_dim3 shape,
                             lab_driver_role_fn launch, void *ctx, lab_dptr out, uint32_t *host,
                             size_t words, uint32_t poison, lab_err *err);
+/* Device memory holding a copy of host[0..bytes). */
+int lab_driver_upload(lab_driver *d, const void *host, size_t bytes, lab_dptr *out, lab_err *err);
+
+/* A kernel's output of 32-bit words: n of them with a value, then a guard zone; every word is
+ * poisoned before each run, and the words written past n are a fault of the kernel's. */
+typedef struct lab_output {
+    lab_dptr dev;
+    uint32_t *host; /* the copy read back after a run (the size's host memory) */
+    unsigned long n;
+    size_t words; /* n and the guard */
+    uint32_t poison;
+} lab_output;
+
+/* Allocates o on the device and the host for n words and guard more. */
+int lab_driver_output(lab_driver *d, unsigned long n, size_t guard, uint32_t poison, lab_output *o,
+                      lab_err *err);
+
+/* How one role's run fills an output, and what each word should be. */
+typedef struct lab_output_check {
+    lab_driver_role_fn launch; /* launch(ctx, role, shape) */
+    void *ctx;                 /* the family's problem, for launch, want and explain */
+    lab_dim3 shape;
+    unsigned long grid;                          /* blocks launched, for the report */
+    uint32_t (*want)(const void *ctx, size_t i); /* word i < n's value */
+    /* what a wrong word i should have been, after "NAME[i] = GOT, expected ": "src[4] = 17" */
+    void (*explain)(const void *ctx, size_t i, uint32_t want, char *buf, size_t size);
+    const char *name;   /* the kernel's parameter, for messages: "out" */
+    const char *prefix; /* put before each message ("block 128: "), or NULL */
+} lab_output_check;
+
+/* Runs role with o poisoned (lab_driver_run_poisoned), checks every word and adds the case at
+ * size o->n (its first bad word described: written past n, never written, or a wrong value).
+ * <0 when the report already says the run failed, or without memory. */
+int lab_driver_check_output(lab_driver *d, lab_role role, lab_output *o, const lab_output_check *c,
+                            lab_err *err);
 /* Appends one case {size, role, grid, correct, expected, got, bad, first_bad, detail}
  * through lab_driver_push_case. */
 int lab_driver_add_case(lab_driver *d, unsigned long size, lab_role role, unsigned long grid,
