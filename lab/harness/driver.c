@@ -161,6 +161,10 @@ static int
 usage(const char *prog, const char *what)
 {
     fprintf(stderr, "cudalab-driver %s: %s\n", prog, what);
+    if (!strcmp(prog, "device-probe")) {
+        fprintf(stderr, "usage: cudalab-driver device-probe --report-fd N [--backend cuda|sim]\n");
+        return -2;
+    }
     fprintf(stderr,
             "usage: cudalab-driver %s --backend cuda|sim|host --report-fd N --lab-kernels PTX "
             "--student MOD --baseline MOD|cpu --reference MOD --kernel NAME --entry MANGLED "

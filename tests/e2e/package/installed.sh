@@ -92,6 +92,20 @@ check_installed() {
             "^ok    lab drivers +$prefix/libexec/cudalab\$"
         expect_out "$label: doctor: grades on the simulator" "the lab grades on the simulator only"
 
+        # the driver program: every family of the registry, every chapter's demo and the probe
+        # are in it (each refuses a command line without its report's descriptor)
+        local drv=$prefix/libexec/cudalab/cudalab-driver programs
+        programs="$(sed -n 's/^LAB_FAMILY([a-z_]*, "\([a-z-]*\)".*/\1/p' \
+            "$E2E_SRC/lab/catalog/families.def") $(sed -n 's/^demo *= *//p' \
+            "$E2E_SRC"/exercises/*/chapter.ini) device-probe"
+        for c in $programs; do
+            run "$drv" "$c"
+            expect_err "$label: the driver program runs $c" "cudalab-driver $c: --report-fd"
+        done
+        run "$drv" no-such-program
+        expect_err "$label: the driver program names what it runs" \
+            "programs: reduce-int reduce-float"
+
         # the man page
         run man -l "$man"
         expect_status "$label: man -l renders the man page" 0
