@@ -456,7 +456,7 @@ Test(report, profile_table_per_kernel)
 
     profiled(&p);
     simulated(&p);
-    cr_assert_eq(lab_profiling_layout(&p, &ex, lab_lines_collect, &l), 0);
+    cr_assert_eq(lab_profiling_layout(&p, &ex, 0, lab_lines_collect, &l), 0);
     cr_expect_str_eq(l.v[0].text, "reduction/neighbored-less on NVIDIA H100 80GB HBM3 (ncu "
                                   "--clock-control none; ncu's times never grade)");
     cr_assert_not_null(line = find_line(&l, "reduceNeighboredLess (your kernel)"));
@@ -474,6 +474,31 @@ Test(report, profile_table_per_kernel)
     lab_profiling_release(&p);
 }
 
+/* The menu's view is narrower than the one-row table: each metric on two lines that fit. */
+Test(report, profile_table_narrow_fits_the_width)
+{
+    lab_exercise ex = exercise();
+    lab_lines l = LAB_LINES_INIT;
+    const lab_line *line;
+    lab_profiling p;
+
+    profiled(&p);
+    simulated(&p);
+    cr_assert_eq(lab_profiling_layout(&p, &ex, 80, lab_lines_collect, &l), 0);
+    cr_assert_not_null(line = find_line(&l, "  inst_per_warp   "));
+    cr_expect(strstr(line->text, "  109.38"), "value and simulator on one line: %s", line->text);
+    cr_expect_null(strstr(line->text, "smsp__"), "%s", line->text);
+    cr_assert_not_null(line = find_line(&l, "      instructions"));
+    cr_expect(strstr(line->text, "(smsp__average_inst_executed_per_warp.ratio)"), "%s", line->text);
+    cr_expect_eq(line->styles[0], LAB_TEXT_DIM);
+    for (size_t i = 1; i < l.n; i++) /* the table's lines: the values fit; the asides may wrap */
+        if (strstr(l.v[i].text, "  ") == l.v[i].text && l.v[i].len &&
+            l.v[i].styles[0] != LAB_TEXT_DIM)
+            cr_expect_leq(strlen(l.v[i].text), 80, "%s", l.v[i].text);
+    lab_lines_release(&l);
+    lab_profiling_release(&p);
+}
+
 Test(report, profile_without_ncu_the_simulators_figures)
 {
     lab_exercise ex = exercise();
@@ -486,7 +511,7 @@ Test(report, profile_without_ncu_the_simulators_figures)
     snprintf(p.kernel[LAB_PROF_BASELINE], sizeof(p.kernel[0]), "reduceNeighbored");
     p.status = LAB_PROF_NO_GPU;
     simulated(&p);
-    cr_assert_eq(lab_profiling_layout(&p, &ex, lab_lines_collect, &l), 0);
+    cr_assert_eq(lab_profiling_layout(&p, &ex, 0, lab_lines_collect, &l), 0);
     cr_expect_str_eq(l.v[0].text, "reduceNeighboredLess (your kernel): the simulator's PTX-level "
                                   "figures at n = 1000");
     cr_expect_not_null(find_line(&l, "reduceNeighbored (the previous step): the simulator's"));

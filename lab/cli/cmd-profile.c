@@ -74,7 +74,7 @@ profile_run(lab_cli *cli, const lab_cli_args *args)
     case LAB_PROF_OK:
         if (cli->json)
             print_json(ex, &p);
-        else if ((rc = lab_profiling_layout(&p, ex, lab_cli_print_line, cli)) < 0)
+        else if ((rc = lab_profiling_layout(&p, ex, 0, lab_cli_print_line, cli)) < 0)
             status = lab_cli_error("%s", lab_strerror(rc));
         break;
     case LAB_PROF_COMPILE_ERROR:
@@ -86,7 +86,7 @@ profile_run(lab_cli *cli, const lab_cli_args *args)
         status = lab_cli_error("%s", p.why);
         break;
     default:
-        lab_profiling_layout(&p, ex, lab_cli_print_line, cli); /* the simulator's figures */
+        lab_profiling_layout(&p, ex, 0, lab_cli_print_line, cli); /* the simulator's figures */
         status = lab_cli_error("%s", p.why);
         fprintf(stderr,
                 "(`cudalab inspect %s` shows registers, occupancy and SASS without a "

@@ -36,7 +36,6 @@ profile_build(lab_menu *m, lab_menu_view *v, int width)
     const lab_profiling *p = s->vj.result;
 
     (void)m;
-    (void)width;
     if (s->vj.running) {
         lab_doc_addf(&v->doc, LAB_STYLE_HEADING, "Profiling %s under Nsight Compute", s->file);
         lab_doc_add(&v->doc, LAB_STYLE_DIM, "the line below shows how long; c cancels it");
@@ -57,7 +56,7 @@ profile_build(lab_menu *m, lab_menu_view *v, int width)
                     "(i inspects registers, occupancy and SASS without a GPU)");
         lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");
     }
-    return lab_profiling_layout(p, s->ex, lab_menu_add_line, &v->doc);
+    return lab_profiling_layout(p, s->ex, width, lab_menu_add_line, &v->doc);
 }
 
 static const lab_menu_key profile_keys[] = {

@@ -12,17 +12,22 @@ static const char *const role_titles[] = {
 };
 _Static_assert(ARRAY_SIZE(role_titles) == LAB_PROF_ROLES, "one title per role");
 
-/* One kernel's rows of ncu's table. */
+/* One kernel's rows of ncu's table: a row per metric, or two narrow lines. */
 static void
-ncu_table(lab_lineout *o, const lab_profiling *p, int r)
+ncu_table(lab_lineout *o, const lab_profiling *p, int r, bool narrow)
 {
+    const char *sim_title = p->sim_reported ? "simulator (PTX)" : "simulator";
+
     lab_lineout_end(o);
     lab_lineout_put(o, LAB_TEXT_BOLD, "%s", p->kernel[r]);
     lab_lineout_put(o, LAB_TEXT_PLAIN, " (%s)", role_titles[r]);
     lab_lineout_end(o);
-    lab_lineout_put(o, LAB_TEXT_PLAIN, "  %-29s %-68s %12s  %-16s %s", "notes (nvprof)",
-                    "ncu metric", "value", p->sim_reported ? "simulator (PTX)" : "simulator",
-                    "meaning");
+    if (narrow)
+        lab_lineout_put(o, LAB_TEXT_PLAIN, "  %-29s %12s  %s", "notes (nvprof)", "value",
+                        sim_title);
+    else
+        lab_lineout_put(o, LAB_TEXT_PLAIN, "  %-29s %-68s %12s  %-16s %s", "notes (nvprof)",
+                        "ncu metric", "value", sim_title, "meaning");
     lab_lineout_end(o);
     for (size_t m = 0; m < p->set.n; m++) {
         const lab_metric *mt = p->set.v[m];
@@ -32,8 +37,14 @@ ncu_table(lab_lineout *o, const lab_profiling *p, int r)
             lab_profile_format(s, sizeof(s), true, p->sim[r][m], mt->unit);
         else
             snprintf(s, sizeof(s), "not available");
-        lab_lineout_put(o, LAB_TEXT_PLAIN, "  %-29s %-68s %12s  %-16s %s", mt->nvprof, mt->ncu, v,
-                        s, mt->meaning);
+        if (narrow) {
+            lab_lineout_put(o, LAB_TEXT_PLAIN, "  %-29s %12s  %s", mt->nvprof, v, s);
+            lab_lineout_end(o);
+            lab_lineout_put(o, LAB_TEXT_DIM, "      %s (%s)", mt->meaning, mt->ncu);
+        } else {
+            lab_lineout_put(o, LAB_TEXT_PLAIN, "  %-29s %-68s %12s  %-16s %s", mt->nvprof, mt->ncu,
+                            v, s, mt->meaning);
+        }
         lab_lineout_end(o);
     }
 }
@@ -64,7 +75,8 @@ sim_only(lab_lineout *o, const lab_profiling *p, int r)
 }
 
 int
-lab_profiling_layout(const lab_profiling *p, const lab_exercise *ex, lab_line_fn fn, void *arg)
+lab_profiling_layout(const lab_profiling *p, const lab_exercise *ex, int width, lab_line_fn fn,
+                     void *arg)
 {
     lab_lineout o;
     int rc;
@@ -81,7 +93,7 @@ lab_profiling_layout(const lab_profiling *p, const lab_exercise *ex, lab_line_fn
     lab_lineout_end(&o);
     for (int r = 0; r < LAB_PROF_ROLES; r++)
         if (p->has[r])
-            ncu_table(&o, p, r);
+            ncu_table(&o, p, r, width > 0 && width < LAB_PROFILING_WIDE);
     lab_lineout_end(&o);
     if (p->sim_reported)
         lab_lineout_put(&o, LAB_TEXT_PLAIN,
