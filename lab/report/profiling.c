@@ -78,6 +78,7 @@ int
 lab_profiling_layout(const lab_profiling *p, const lab_exercise *ex, int width, lab_line_fn fn,
                      void *arg)
 {
+    const bool narrow = width > 0 && width < LAB_PROFILING_WIDE;
     lab_lineout o;
     int rc;
 
@@ -88,12 +89,15 @@ lab_profiling_layout(const lab_profiling *p, const lab_exercise *ex, int width, 
         goto out;
     }
     lab_lineout_put(&o, LAB_TEXT_BOLD, "%s", ex->id);
+    if (narrow) /* the device on a line of its own */
+        lab_lineout_end(&o);
     lab_lineout_put(&o, LAB_TEXT_PLAIN,
-                    " on %s (ncu --clock-control none; ncu's times never grade)", p->device);
+                    "%son %s (ncu --clock-control none; ncu's times never grade)",
+                    narrow ? "" : " ", p->device);
     lab_lineout_end(&o);
     for (int r = 0; r < LAB_PROF_ROLES; r++)
         if (p->has[r])
-            ncu_table(&o, p, r, width > 0 && width < LAB_PROFILING_WIDE);
+            ncu_table(&o, p, r, narrow);
     lab_lineout_end(&o);
     if (p->sim_reported)
         lab_lineout_put(&o, LAB_TEXT_PLAIN,
