@@ -296,3 +296,97 @@ Test(grade, a_choice_without_a_sweep_is_the_labs_error)
     cr_expect(strstr(err.msg, "lacks the sweep"), "%s", err.msg);
     lab_runreport_release(&r);
 }
+
+/* The student's timing at the timed size of a loaded report. */
+static lab_kernel_time *
+student_time(lab_runreport *r)
+{
+    lab_size_timing *t = &r->timings[r->ntimings - 1];
+
+    for (size_t i = 0; i < t->nkernels; i++)
+        if (!strcmp(t->kernels[i].role, "student"))
+            return &t->kernels[i];
+    cr_assert_fail("no student timing");
+    return NULL;
+}
+
+Test(grade, a_time_past_the_memorys_peak_is_impossible_never_pass)
+{
+    lab_exercise ex = exercise();
+    lab_grade_result res;
+    lab_runreport r;
+    lab_err err = LAB_ERR_INIT;
+
+    load("less-ref", &r);
+    /* a replayed result: 64 MiB in 0.9 us, as the memo cheats of issue 17 measured */
+    student_time(&r)->median_ns = 900;
+    cr_assert_eq(lab_grade_judge(&ex, "reduceNeighbored", &r, &res, &err), 0, "%s", err.msg);
+    cr_expect_eq(res.verdict, LAB_VERDICT_WRONG, "%s", res.message);
+    cr_expect(strstr(res.message, "of this GPU's peak memory bandwidth (3352 GB/s): impossible"),
+              "%s", res.message);
+    cr_expect_eq(res.points, 0);
+    /* just under the margin: a fast kernel is still judged on its speed */
+    student_time(&r)->median_ns = r.timings[0].bytes / (r.peak_gbps * 1.05);
+    cr_assert_eq(lab_grade_judge(&ex, "reduceNeighbored", &r, &res, &err), 0, "%s", err.msg);
+    cr_expect_eq(res.verdict, LAB_VERDICT_PASS, "%s", res.message);
+    lab_runreport_release(&r);
+}
+
+Test(grade, a_timed_run_that_was_wrong_is_wrong)
+{
+    lab_exercise ex = exercise();
+    lab_grade_result res;
+    lab_runreport r;
+    lab_err err = LAB_ERR_INIT;
+    lab_kernel_time *st;
+
+    load("less-ref", &r);
+    st = student_time(&r);
+    st->checked = (lab_timed_check){ .verified = 40, .wrong = true, .wrong_launch = 17 };
+    snprintf(st->checked.wrong_detail, sizeof(st->checked.wrong_detail),
+             "g_odata[3] was never written (block 3)");
+    cr_assert_eq(lab_grade_judge(&ex, "reduceNeighbored", &r, &res, &err), 0, "%s", err.msg);
+    cr_expect_eq(res.verdict, LAB_VERDICT_WRONG, "%s", res.message);
+    cr_expect(strstr(res.message, "right when checked, wrong when timed (run 17 at n = 16777216): "
+                                  "g_odata[3] was never written"),
+              "%s", res.message);
+    cr_expect(strstr(res.message, "keeps results between runs"), "%s", res.message);
+    lab_runreport_release(&r);
+}
+
+Test(grade, wrong_on_new_inputs_in_the_same_buffers_names_the_replay)
+{
+    lab_exercise ex = exercise();
+    lab_grade_result res;
+    lab_runreport r;
+    lab_err err = LAB_ERR_INIT;
+
+    load("less-ref", &r);
+    r.cases[0].correct = false;
+    r.cases[0].round = 2;
+    cr_assert_eq(lab_grade_judge(&ex, "reduceNeighbored", &r, &res, &err), 0, "%s", err.msg);
+    cr_expect_eq(res.verdict, LAB_VERDICT_WRONG);
+    cr_expect(strstr(res.message, "right on the first run, then wrong at n = 1 on new inputs"),
+              "%s", res.message);
+    lab_runreport_release(&r);
+}
+
+Test(grade, a_report_is_exactly_one_json_object)
+{
+    static const char *const bad[] = {
+        "{\"version\":1,\"status\":\"ok\",\"cases\":[]}{\"version\":1,\"status\":\"ok\"}",
+        "{\"version\":1,\"status\":\"ok\",\"cases\":[]} trailing",
+        "[{\"version\":1}]",
+    };
+    lab_runreport r;
+    lab_err err = LAB_ERR_INIT;
+
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        cr_expect_eq(lab_runreport_parse(bad[i], strlen(bad[i]), &r, &err), LAB_EPARSE, "%s",
+                     bad[i]);
+        lab_runreport_release(&r);
+    }
+    cr_expect_eq(lab_runreport_parse("{\"version\":1,\"status\":\"ok\"}\n", 28, &r, &err), 0, "%s",
+                 err.msg);
+    lab_runreport_release(&r);
+}

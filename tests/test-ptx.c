@@ -4,6 +4,7 @@
  */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lab/util/buf.h"
@@ -103,4 +104,20 @@ Test(ptx, malformed_constraint)
     cr_expect_eq(lab_ptx_check_constraints(".entry x()\n", rules, 1, &why, &err), LAB_EINVAL);
     cr_expect(strstr(err.msg, "avoid atom"));
     lab_buf_release(&why);
+}
+
+Test(ptx, globals_lists_every_device_variable_of_the_module)
+{
+    lab_buf names = LAB_BUF_INIT;
+    char *ptx = read_ptx("globals");
+
+    cr_assert_eq(lab_ptx_list_globals(ptx, &names), 0);
+    cr_expect_str_eq(names.buf, "dev_sum,chosenBlockX,memo,hidden,memo_in");
+    lab_buf_release(&names);
+    free(ptx);
+    ptx = read_ptx("neighbored-less");
+    cr_assert_eq(lab_ptx_list_globals(ptx, &names), 0);
+    cr_expect_eq(names.len, 0, "a kernel without __device__ variables: %s", names.buf);
+    lab_buf_release(&names);
+    free(ptx);
 }

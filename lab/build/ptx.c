@@ -72,6 +72,34 @@ lab_ptx_list_entries(const char *ptx, lab_buf *out)
 }
 
 int
+lab_ptx_list_globals(const char *ptx, lab_buf *out)
+{
+    static const char *const prefixes[] = { ".global ", ".visible .global ", ".weak .global " };
+    const char *line = ptx;
+
+    while (line && *line) {
+        const char *end = strchr(line, '\n'), *p = NULL;
+        size_t n = 0;
+
+        for (size_t i = 0; i < ARRAY_SIZE(prefixes) && !p; i++)
+            if (!strncmp(line, prefixes[i], strlen(prefixes[i])))
+                p = line + strlen(prefixes[i]);
+        if (p) { /* ".global .align 4 .b8 memo[16] = {...};": the word before [, = or ; */
+            const char *stop = p + strcspn(p, "[=;\n");
+            while (stop > p && isspace((unsigned char)stop[-1]))
+                stop--;
+            while (stop - n > p && (isalnum((unsigned char)stop[-n - 1]) || stop[-n - 1] == '_' ||
+                                    stop[-n - 1] == '$'))
+                n++;
+            if (n && lab_buf_printf(out, "%s%.*s", out->len ? "," : "", (int)n, stop - n) < 0)
+                return LAB_ENOMEM;
+        }
+        line = end ? end + 1 : NULL;
+    }
+    return 0;
+}
+
+int
 lab_ptx_mangle(const char *name, const char *param_code, lab_buf *out)
 {
     return lab_buf_printf(out, "_Z%zu%s%s", strlen(name), name, param_code);

@@ -645,6 +645,7 @@ static const struct key exercise_keys[] = {
     { "task", parse_str, EX(task), 0, false, 0, 0 },
     { "rdc", parse_bool, EX(rdc), 0, false, 0, 0 },
     { "choose_block", parse_bool, EX(choose_block), 0, false, 0, 0 },
+    { "sim_check", parse_bool, EX(sim_check), 0, false, 0, 0 },
 };
 _Static_assert(ARRAY_SIZE(exercise_keys) <= MAX_KEYS, "raise MAX_KEYS");
 
@@ -1076,6 +1077,7 @@ load_exercise(struct load *ld, lab_chapter *ch, const char *chapter_dir, const c
     e->ex.blocks = &DEFAULT_BLOCK;
     e->ex.nblocks = 1;
     e->ex.unroll = 1;
+    e->ex.sim_check = true;
     e->ex.build_timeout_s = 120;
     e->ex.run_timeout_s = 60;
     e->ex.min_speedup = 1.10;

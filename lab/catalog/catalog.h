@@ -50,6 +50,8 @@
  *   choose_block "true": the student's file picks the block shape (a __device__ variable
  *               chosenBlock, lab/harness/choose.h); `block` lists the shapes the driver sweeps,
  *               and the grade is whether the choice is within noise of the fastest  default false
+ *   sim_check   "false": a GPU grading does not also run the kernel on the simulator with its
+ *               hazard checks (races, barriers, masks, bounds)                 default true
  *   rdc         "true": relocatable device code linked with the CUDA device runtime, for
  *               kernels that launch kernels (dynamic parallelism)   default false
  *
@@ -115,6 +117,7 @@ typedef struct lab_exercise {
     unsigned grid_per_sm; /* 0: grid = ceil(n / (block * unroll)) */
     bool rdc;             /* build with -rdc=true and link libcudadevrt */
     bool choose_block;    /* graded on the block shape chosenBlock names (lab/harness/choose.h) */
+    bool sim_check;       /* a GPU grading runs the simulator's checks too */
 } lab_exercise;
 
 typedef struct lab_chapter {

@@ -1,5 +1,6 @@
 /*
- * cmd-grade.c - `cudalab grade EXERCISE [FILE] [--json] [--seed N] [--no-record]`:
+ * cmd-grade.c - `cudalab grade EXERCISE [FILE] [--json] [--seed N] [--no-record] [--sim]
+ * [--no-sim-check]`:
  * compile, run, verdict and the timing table (laid out by lab/report/grading.h).
  */
 #include "lab/cli/cli.h"
@@ -48,6 +49,11 @@ print_json(const lab_exercise *ex, const char *file, const lab_grading *g)
     cJSON_AddStringToObject(o, "backend", g->backend);
     if (g->sim_max_size)
         cJSON_AddNumberToObject(o, "sim_max_size", (double)g->sim_max_size);
+    if (g->sim_checked || g->sim_skipped[0]) {
+        cJSON *check = cJSON_AddObjectToObject(o, "sim_check");
+        cJSON_AddBoolToObject(check, "ran", g->sim_checked);
+        cJSON_AddStringToObject(check, "skipped", g->sim_skipped);
+    }
     cJSON_AddStringToObject(o, "compiler_log", g->compiler_log.buf);
     report = g->report_json.len ? cJSON_Parse(g->report_json.buf) : NULL;
     cJSON_AddItemToObject(o, "report", report ? report : cJSON_CreateNull());
@@ -67,6 +73,7 @@ grade_run(lab_cli *cli, const lab_cli_args *args)
     cli->json = lab_cli_args_has(args, "json");
     req.record = !lab_cli_args_has(args, "no-record");
     req.backend = lab_cli_args_has(args, "sim") ? "sim" : NULL;
+    req.no_sim_check = lab_cli_args_has(args, "no-sim-check");
     req.seed = lab_cli_args_number(args, "seed", 0);
     if (!(req.ex = lab_cli_exercise_file(cli, args, &work, &file)))
         return LAB_EXIT_ERROR;
@@ -99,6 +106,9 @@ static const lab_cli_param opts[] = {
     LAB_CLI_OPT_NUMBER("seed", "N", 1, 0, "random inputs from seed N (default: a fresh seed)"),
     LAB_CLI_OPT("no-record", "do not record the attempt in your progress"),
     LAB_CLI_OPT("sim", "run on the PTX simulator, even with a GPU"),
+    LAB_CLI_OPT("no-sim-check", "on a GPU, do not also run the kernel on the simulator to look "
+                                "for races, divergent barriers, bad warp masks and accesses out "
+                                "of bounds"),
     LAB_CLI_END,
 };
 

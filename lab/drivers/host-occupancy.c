@@ -137,17 +137,17 @@ begin(lab_driver *d, lab_err *err)
     return 0;
 }
 
+/* The size is the dynamic shared memory per block: the API's answers for every kernel and
+ * block size at it are what the student's function must give. */
 static int
 setup(lab_driver *d, void *problem_, lab_size *size, lab_err *err)
 {
-    const unsigned long n = size->n;
     problem *p = problem_;
-    int rc;
 
     p->d = d;
-    p->dyn = n;
-    if ((rc = ask_api(d, d->family_module, n, p->c, err)) < 0)
-        return lab_driver_fail(d, LAB_ROLE_REFERENCE, "setup", n, err);
+    p->dyn = size->n;
+    if (ask_api(d, d->family_module, p->dyn, p->c, err) < 0)
+        return lab_driver_fail(d, LAB_ROLE_REFERENCE, "setup", p->dyn, err);
     return 0;
 }
 
@@ -156,7 +156,7 @@ check(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
 {
     problem *p = ctx;
     const config *c = p->c;
-    char detail[384] = "";
+    lab_finding f = { .first_bad = -1 };
     call_area *a;
     size_t bad = 0;
     long first_bad = -1;
@@ -179,13 +179,13 @@ check(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
         if (a->got[i] == c[i].expected || bad++)
             continue;
         first_bad = (long)i;
-        snprintf(detail, sizeof(detail),
+        snprintf(f.detail, sizeof(f.detail),
                  "%d threads per block, %d registers per thread, %d bytes of shared memory per "
                  "block (kernel %s): returned %d blocks per SM, the CUDA occupancy API says %d",
                  c[i].threads, c[i].regs, c[i].smem, c[i].kernel, a->got[i], c[i].expected);
     }
-    rc = lab_driver_add_case(p->d, p->dyn, role, 0, (double)NCONFIGS, (double)(NCONFIGS - bad), bad,
-                             first_bad, detail, err);
+    lab_finding_count(&f, 0, NCONFIGS, bad, first_bad);
+    rc = lab_driver_add_case(p->d, p->dyn, role, &f, err);
 out:
     lab_host_shared_free(a, sizeof(*a));
     return rc;

@@ -50,16 +50,22 @@ call_reduce(void *function, void *shared)
 static int
 setup(lab_driver *d, void *problem_, lab_size *size, lab_err *err)
 {
-    const unsigned long n = size->n;
-    lab_rng *rng = size->rng;
     problem *p = problem_;
 
     p->d = d;
-    p->n = n;
-    if (!(p->input = lab_driver_alloc(d, n, sizeof(uint32_t), err)))
-        return err->code;
-    lab_rng_fill_bytes(rng, p->input, n);
-    for (size_t i = 0; i < n; i++)
+    p->n = size->n;
+    return (p->input = lab_driver_alloc(d, p->n, sizeof(uint32_t), err)) ? 0 : err->code;
+}
+
+static int
+fill(void *problem_, lab_rng *rng, lab_err *err)
+{
+    problem *p = problem_;
+
+    (void)err;
+    lab_rng_fill_bytes(rng, p->input, p->n);
+    p->sum = 0;
+    for (size_t i = 0; i < p->n; i++)
         p->sum += p->input[i];
     return 0;
 }
@@ -71,7 +77,7 @@ check(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
     problem *p = ctx;
     const unsigned long n = p->n;
     const size_t bytes = sizeof(call_area) + (n + GUARD) * sizeof(uint32_t);
-    char detail[256] = "";
+    lab_finding f = { .first_bad = -1 };
     call_area *a;
     bool correct;
     int rc;
@@ -87,15 +93,18 @@ check(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
         goto out;
     correct = (uint32_t)a->result == p->sum;
     if (!correct)
-        snprintf(detail, sizeof(detail), "returned %d for %lu elements whose sum is %d", a->result,
-                 n, (int32_t)p->sum);
+        snprintf(f.detail, sizeof(f.detail), "returned %d for %lu elements whose sum is %d",
+                 a->result, n, (int32_t)p->sum);
     for (size_t i = n; i < n + GUARD && correct; i++)
         if (a->data[i] != POISON) {
             correct = false;
-            snprintf(detail, sizeof(detail), "wrote data[%zu], past the %lu elements", i, n);
+            snprintf(f.detail, sizeof(f.detail), "wrote data[%zu], past the %lu elements", i, n);
         }
-    rc = lab_driver_add_case(p->d, n, role, 0, (int32_t)p->sum, a->result, correct ? 0 : 1,
-                             correct ? -1 : 0, detail, err);
+    f.expected = (int32_t)p->sum;
+    f.got = a->result;
+    f.bad = correct ? 0 : 1;
+    f.first_bad = correct ? -1 : 0;
+    rc = lab_driver_add_case(p->d, n, role, &f, err);
 out:
     lab_host_shared_free(a, bytes);
     return rc;
@@ -104,5 +113,6 @@ out:
 const lab_family_driver lab_driver_host_reduce_int = {
     .problem_size = sizeof(problem),
     .setup = setup,
+    .fill = fill,
     .check = check,
 };

@@ -32,24 +32,21 @@ typedef struct record {
 } record;
 
 typedef struct problem {
-    lab_driver *d;
-    unsigned long n;
-    size_t words; /* n + GUARD */
+    lab_words w; /* in[0]: recs; in[1..3]: keys, values, flags; out */
     record *recs;
     int32_t *field[3]; /* keys, values, flags */
-    lab_dptr d_recs, d_field[3];
-    lab_output out;
 } problem;
 
 static int
 launch(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
 {
     problem *p = ctx;
-    unsigned int n = (unsigned int)p->n;
-    lab_dim3 grid = { (unsigned)((p->n + shape.x - 1) / shape.x), 1, 1 };
-    void *args[] = { &p->d_recs, &p->d_field[0], &p->d_field[1], &p->d_field[2], &p->out.dev, &n };
+    unsigned int n = (unsigned int)p->w.n;
+    lab_dim3 grid = { (n + shape.x - 1) / shape.x, 1, 1 };
+    void *args[] = { &p->w.in[0].dev, &p->w.in[1].dev, &p->w.in[2].dev,
+                     &p->w.in[3].dev, &p->w.out.dev,   &n };
 
-    return lab_driver_launch(p->d, role, grid, shape, 0, args, err);
+    return lab_driver_launch(p->w.d, role, grid, shape, 0, args, err);
 }
 
 static uint32_t
@@ -68,38 +65,35 @@ explain(const void *ctx, size_t i, uint32_t value, char *buf, size_t size)
     snprintf(buf, size, "2 * key + 1 = %d (key %d)", (int32_t)value, p->recs[i].key);
 }
 
-static int
-check(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
-{
-    problem *p = ctx;
-    const lab_output_check c = { .launch = launch,
-                                 .ctx = p,
-                                 .shape = shape,
-                                 .grid = (p->n + shape.x - 1) / shape.x,
-                                 .want = want,
-                                 .explain = explain,
-                                 .name = "out" };
-
-    return lab_driver_check_output(p->d, role, &p->out, &c, err);
-}
+static const lab_output_spec out_spec = { .want = want, .explain = explain, .name = "out" };
 
 static int
 setup(lab_driver *d, void *problem_, lab_size *size, lab_err *err)
 {
-    const unsigned long n = size->n;
-    lab_rng *rng = size->rng;
+    problem *p = problem_;
+    const size_t words = size->n + GUARD;
+    int rc;
+
+    lab_words_setup(&p->w, d, size, 4, &out_spec, 8.0); /* 4 bytes read, 4 written */
+    if (!(p->recs = lab_driver_alloc(d, words, sizeof(record), err)))
+        return err->code;
+    if ((rc = lab_driver_input(d, words * sizeof(record), &p->w.in[0], err)) < 0)
+        return rc;
+    for (int f = 0; f < 3; f++)
+        if (!(p->field[f] = lab_driver_alloc(d, words, 4, err)) ||
+            (rc = lab_driver_input(d, words * 4, &p->w.in[1 + f], err)) < 0)
+            return err->code;
+    return lab_driver_output(d, size->n, GUARD, POISON_OUT, &p->w.out, err);
+}
+
+static int
+fill(void *problem_, lab_rng *rng, lab_err *err)
+{
     problem *p = problem_;
     int rc;
 
-    *p = (problem){ .d = d, .n = n, .words = n + GUARD };
-    size->bytes = 8.0 * (double)n;
-    if (!(p->recs = lab_driver_alloc(d, p->words, sizeof(record), err)))
-        return err->code;
-    for (int f = 0; f < 3; f++)
-        if (!(p->field[f] = lab_driver_alloc(d, p->words, 4, err)))
-            return err->code;
-    for (size_t i = 0; i < p->words; i++) {
-        bool in = i < p->n;
+    for (size_t i = 0; i < p->w.n + GUARD; i++) {
+        bool in = i < p->w.n;
         p->recs[i] = (record){ in ? (int32_t)lab_rng_below(rng, 1u << 30) : POISON_IN,
                                in ? (int32_t)lab_rng_below(rng, 1u << 30) : POISON_IN,
                                in ? (int32_t)lab_rng_below(rng, 2) : POISON_IN };
@@ -107,17 +101,19 @@ setup(lab_driver *d, void *problem_, lab_size *size, lab_err *err)
         p->field[1][i] = p->recs[i].value;
         p->field[2][i] = p->recs[i].flag;
     }
-    if ((rc = lab_driver_upload(d, p->recs, p->words * sizeof(record), &p->d_recs, err)) < 0)
+    if ((rc = lab_driver_input_set(p->w.d, &p->w.in[0], p->recs, err)) < 0)
         return rc;
     for (int f = 0; f < 3; f++)
-        if ((rc = lab_driver_upload(d, p->field[f], p->words * 4, &p->d_field[f], err)) < 0)
+        if ((rc = lab_driver_input_set(p->w.d, &p->w.in[1 + f], p->field[f], err)) < 0)
             return rc;
-    return lab_driver_output(d, n, GUARD, POISON_OUT, &p->out, err);
+    return 0;
 }
 
 const lab_family_driver lab_driver_records_int = {
     .problem_size = sizeof(problem),
     .setup = setup,
-    .check = check,
+    .fill = fill,
+    .prepare = lab_words_prepare,
     .launch = launch,
+    .verify = lab_words_verify,
 };

@@ -65,32 +65,12 @@ typedef struct problem {
     double *block_sum; /* per first-level block, exact */
     double sum, tol, block_tol;
     float *part; /* host copy of a partial buffer */
-    lab_dptr d_in, d_part[2], d_zero;
-    lab_dptr d_sum[LAB_ROLE_COUNT]; /* 0: the module has no dev_sum */
-    mode mode[LAB_ROLE_COUNT];
+    lab_input in;
+    lab_dptr d_part[2];
+    lab_dptr d_sum[LAB_ROLE_COUNT];   /* 0: the module has no dev_sum */
+    mode mode[LAB_ROLE_COUNT];        /* learnt by the checks */
+    lab_dptr d_final[LAB_ROLE_COUNT]; /* where a run of launch_all left its sum */
 } problem;
-
-typedef struct timed {
-    lab_driver *d;
-    problem *p;
-    lab_role role;
-} timed;
-
-static float
-from_bits(uint32_t b)
-{
-    float f;
-    memcpy(&f, &b, sizeof(f));
-    return f;
-}
-
-static uint32_t
-to_bits(float f)
-{
-    uint32_t b;
-    memcpy(&b, &f, sizeof(b));
-    return b;
-}
 
 static double
 tolerance(double sigma, double n)
@@ -135,14 +115,12 @@ static int
 setup(lab_driver *d, void *problem_, lab_size *size, lab_err *err)
 {
     const unsigned long n = size->n;
-    lab_rng *rng = size->rng;
     problem *p = problem_;
-    double sq = 0;
-    float zero = 0;
     int rc;
 
     p->d = d;
     p->n = n;
+    size->bytes = (double)n * sizeof(float);
     p->per_block = role_per_block(d, LAB_ROLE_STUDENT);
     p->grid = (unsigned)((n + p->per_block - 1) / p->per_block);
     p->padded = (size_t)p->grid * p->per_block;
@@ -156,10 +134,25 @@ setup(lab_driver *d, void *problem_, lab_size *size, lab_err *err)
         !(p->block_sum = lab_driver_alloc(d, p->grid, sizeof(double), err)) ||
         !(p->part = lab_driver_alloc(d, p->part_words, sizeof(float), err)))
         return err->code;
+    if ((rc = lab_driver_input(d, p->padded * sizeof(float), &p->in, err)) < 0 ||
+        (rc = d->ops->alloc(d->dev, p->part_words * sizeof(float), &p->d_part[0], err)) < 0 ||
+        (rc = d->ops->alloc(d->dev, p->part_words * sizeof(float), &p->d_part[1], err)) < 0)
+        return rc;
+    return find_sums(d, p, err);
+}
+
+static int
+fill(void *problem_, lab_rng *rng, lab_err *err)
+{
+    problem *p = problem_;
+    const unsigned long n = p->n;
+    double sq = 0, sigma;
+
     memset(p->block_sum, 0, p->grid * sizeof(double));
+    p->sum = 0;
     for (size_t i = 0; i < p->padded; i++) {
         if (i >= n) {
-            p->input[i] = from_bits(POISON_IN);
+            p->input[i] = lab_float_of_bits(POISON_IN);
             continue;
         }
         p->input[i] = ((float)lab_rng_below(rng, 4096) - 2048.0f) / 2048.0f;
@@ -169,16 +162,28 @@ setup(lab_driver *d, void *problem_, lab_size *size, lab_err *err)
     for (size_t b = 0; b < p->grid; b++)
         p->sum += p->block_sum[b];
     /* sigma at least 1/2048: the tolerance never collapses to 0 for all-zero inputs */
-    p->tol = tolerance(fmax(sqrt(sq / (double)n), 1.0 / 2048), (double)n);
-    p->block_tol = tolerance(fmax(sqrt(sq / (double)n), 1.0 / 2048), (double)p->per_block);
-    if ((rc = d->ops->alloc(d->dev, p->padded * sizeof(float), &p->d_in, err)) < 0 ||
-        (rc = d->ops->alloc(d->dev, p->part_words * sizeof(float), &p->d_part[0], err)) < 0 ||
-        (rc = d->ops->alloc(d->dev, p->part_words * sizeof(float), &p->d_part[1], err)) < 0 ||
-        (rc = d->ops->alloc(d->dev, sizeof(float), &p->d_zero, err)) < 0 ||
-        (rc = d->ops->copy_in(d->dev, p->d_zero, &zero, sizeof(zero), err)) < 0 ||
-        (rc = d->ops->copy_in(d->dev, p->d_in, p->input, p->padded * sizeof(float), err)) < 0)
+    sigma = fmax(sqrt(sq / (double)n), 1.0 / 2048);
+    p->tol = tolerance(sigma, (double)n);
+    p->block_tol = tolerance(sigma, (double)p->per_block);
+    return lab_driver_input_set(p->d, &p->in, p->input, err);
+}
+
+/* The input restored, both partial buffers poisoned, dev_sum zeroed. */
+static int
+prepare(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
+{
+    problem *p = ctx;
+    lab_driver *d = p->d;
+    int rc;
+
+    (void)shape;
+    if ((rc = lab_driver_input_restore(d, &p->in, err)) < 0)
         return rc;
-    return find_sums(d, p, err);
+    for (int k = 0; k < 2; k++)
+        if ((rc = lab_dev_fill32(d->ops, d->dev, p->d_part[k], POISON_PART, p->part_words, err)) <
+            0)
+            return rc;
+    return p->d_sum[role] ? lab_dev_fill32(d->ops, d->dev, p->d_sum[role], 0, 1, err) : 0;
 }
 
 static unsigned
@@ -201,24 +206,59 @@ launch_level(lab_driver *d, const problem *p, lab_role role, lab_dptr in, lab_dp
     return lab_driver_launch(d, role, grid, block, 0, args, err);
 }
 
-/* One whole reduction in the role's mode, asynchronously (for timing). */
+/* One whole reduction in the mode the checks learnt, asynchronously (for timing). */
 static int
-launch_all(lab_driver *d, problem *p, lab_role role, lab_err *err)
+launch_all(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
 {
+    problem *p = ctx;
+    lab_driver *d = p->d;
     size_t count = p->n;
-    lab_dptr in = p->d_in;
+    lab_dptr in = p->in.dev;
     int rc, k = 0;
 
+    (void)shape;
+    p->d_final[role] = p->d_sum[role];
     if (p->mode[role] == MODE_DEV_SUM)
-        return launch_level(d, p, role, p->d_in, p->d_part[0], p->n, err);
+        return launch_level(d, p, role, p->in.dev, p->d_part[0], p->n, err);
     do {
         if ((rc = launch_level(d, p, role, in, p->d_part[k], count, err)) < 0)
             return rc;
-        in = p->d_part[k];
+        in = p->d_final[role] = p->d_part[k];
         k ^= 1;
         count = grid_for(d, role, count);
     } while (count > 1);
     return 0;
+}
+
+/* A timed run's sum against the exact one. */
+static int
+verify_sum(void *ctx, lab_role role, lab_dim3 shape, lab_finding *out, lab_err *err)
+{
+    problem *p = ctx;
+    float got;
+    int rc;
+
+    (void)shape;
+    if ((rc = p->d->ops->copy_out(p->d->dev, &got, p->d_final[role], sizeof(got), err)) < 0)
+        return rc;
+    out->grid = p->grid;
+    out->expected = p->sum;
+    out->got = got;
+    out->bad = !(fabs(got - p->sum) <= p->tol);
+    if (out->bad)
+        snprintf(out->detail, sizeof(out->detail),
+                 "the sum is %.9g, expected %.9g (tolerance %.3g)", (double)got, p->sum, p->tol);
+    return 0;
+}
+
+/* The second problem of a timing size runs in the modes the checks found. */
+static void
+adopt(void *problem_, const void *checked)
+{
+    problem *p = problem_;
+    const problem *c = checked;
+
+    memcpy(p->mode, c->mode, sizeof(p->mode));
 }
 
 typedef struct verdict {
@@ -237,13 +277,13 @@ classify(problem *p, lab_role role, float dev_sum, verdict *v)
     size_t written = 0, first_missing = p->grid;
 
     for (size_t b = 0; b < p->grid; b++) {
-        if (to_bits(p->part[b]) != POISON_PART)
+        if (lab_bits_of_float(p->part[b]) != POISON_PART)
             written++;
         else if (first_missing == p->grid)
             first_missing = b;
     }
     for (size_t i = p->grid; i < p->part_words; i++)
-        if (to_bits(p->part[i]) != POISON_PART) {
+        if (lab_bits_of_float(p->part[i]) != POISON_PART) {
             snprintf(v->detail, sizeof(v->detail), "wrote pPartial[%zu], past the %u blocks", i,
                      p->grid);
             return;
@@ -264,14 +304,6 @@ classify(problem *p, lab_role role, float dev_sum, verdict *v)
                  "pPartial[%zu] was never written (%zu of the %u blocks wrote theirs)",
                  first_missing, written, p->grid);
     }
-}
-
-static int
-poison_part(lab_driver *d, problem *p, int k, lab_err *err)
-{
-    for (size_t i = 0; i < p->part_words; i++)
-        p->part[i] = from_bits(POISON_PART);
-    return d->ops->copy_in(d->dev, p->d_part[k], p->part, p->part_words * sizeof(float), err);
 }
 
 /* The first-level partials against each block's exact sum. */
@@ -299,7 +331,8 @@ next_levels(lab_driver *d, problem *p, lab_role role, verdict *v, lab_err *err)
     v->got = p->part[0];
     v->levels = 1;
     while (count > 1) {
-        if ((rc = poison_part(d, p, k ^ 1, err)) < 0 ||
+        if ((rc = lab_dev_fill32(d->ops, d->dev, p->d_part[k ^ 1], POISON_PART, p->part_words,
+                                 err)) < 0 ||
             (rc = launch_level(d, p, role, p->d_part[k], p->d_part[k ^ 1], count, err)) < 0 ||
             (rc = d->ops->sync(d->dev, err)) < 0 ||
             (rc = d->ops->copy_out(d->dev, &p->part[0], p->d_part[k ^ 1], sizeof(float), err)) < 0)
@@ -343,16 +376,12 @@ check(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
     problem *p = ctx;
     lab_driver *d = p->d;
     verdict v = { .ok = false, .got = NAN, .levels = 1 };
-    float zero = 0, dev_sum = 0;
+    float dev_sum = 0;
     int rc;
 
     (void)shape;
-    p->mode[role] = MODE_UNKNOWN;
-    if ((rc = poison_part(d, p, 0, err)) < 0 ||
-        (p->d_sum[role] &&
-         (rc = d->ops->copy_in(d->dev, p->d_sum[role], &zero, sizeof(zero), err)) < 0))
-        return lab_driver_fail(d, role, "setup", p->n, err);
-    if ((rc = launch_level(d, p, role, p->d_in, p->d_part[0], p->n, err)) < 0)
+    p->mode[role] = MODE_UNKNOWN; /* the harness prepared the run: poisoned, dev_sum zeroed */
+    if ((rc = launch_level(d, p, role, p->in.dev, p->d_part[0], p->n, err)) < 0)
         return lab_driver_fail(d, role, "launch", p->n, err);
     if ((rc = d->ops->sync(d->dev, err)) < 0 ||
         (rc = d->ops->copy_out(d->dev, p->part, p->d_part[0], p->part_words * sizeof(float), err)) <
@@ -376,24 +405,6 @@ check(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
     return 0;
 }
 
-static int
-timed_prepare(void *ctx, lab_err *err)
-{
-    timed *t = ctx;
-
-    if (t->p->mode[t->role] != MODE_DEV_SUM)
-        return 0;
-    return t->d->ops->copy_dtod(t->d->dev, t->p->d_sum[t->role], t->p->d_zero, sizeof(float), err);
-}
-
-static int
-timed_launch(void *ctx, lab_err *err)
-{
-    timed *t = ctx;
-
-    return launch_all(t->d, t->p, t->role, err);
-}
-
 /* The notes' host sum: one float accumulator, in index order. */
 static void
 serial_sum(void *ctx)
@@ -408,28 +419,14 @@ serial_sum(void *ctx)
     (void)sink;
 }
 
-static int
-time_size(lab_driver *d, void *problem_, lab_err *err)
-{
-    problem *p = problem_;
-    timed ctx[LAB_ROLE_COUNT];
-    lab_size_timing s = { .n = p->n,
-                          .bytes = (double)p->n * sizeof(float),
-                          .prepare = timed_prepare,
-                          .launch = timed_launch,
-                          .cpu = serial_sum,
-                          .cpu_ctx = p };
-
-    for (int r = 0; r < LAB_ROLE_COUNT; r++) {
-        ctx[r] = (timed){ d, p, (lab_role)r };
-        s.ctx[r] = &ctx[r];
-    }
-    return lab_driver_time_size(d, &s, err);
-}
-
 const lab_family_driver lab_driver_reduce_float = {
     .problem_size = sizeof(problem),
     .setup = setup,
+    .fill = fill,
+    .prepare = prepare,
+    .launch = launch_all,
+    .verify = verify_sum,
     .check = check,
-    .time = time_size,
+    .adopt = adopt,
+    .cpu = serial_sum,
 };

@@ -49,16 +49,12 @@ typedef struct problem {
     unsigned long n;
     size_t padded; /* elements in g_idata: n and its poisoned padding */
     uint32_t *input;
-    uint32_t *got; /* the largest out_words */
+    uint32_t *got;  /* the largest out_words */
+    uint32_t *work; /* the CPU baseline's copy of the input, or NULL */
     layout lay[LAB_ROLE_COUNT];
-    lab_dptr d_in, d_pristine, d_out, d_zero;
+    lab_input in;
+    lab_dptr d_out;
 } problem;
-
-typedef struct timed {
-    lab_driver *d;
-    problem *p;
-    lab_role role;
-} timed;
 
 /* The notes' recursiveReduce, with the odd element folded in so any size works. */
 static uint32_t
@@ -119,7 +115,6 @@ static int
 setup(lab_driver *d, void *problem_, lab_size *size, lab_err *err)
 {
     const unsigned long n = size->n;
-    lab_rng *rng = size->rng;
     problem *p = problem_;
     size_t out_words = 0;
     int rc;
@@ -135,41 +130,83 @@ setup(lab_driver *d, void *problem_, lab_size *size, lab_err *err)
             p->padded = (size_t)l->grid * l->per_block;
         out_words = l->out_words > out_words ? l->out_words : out_words;
     }
+    size->bytes =
+        (double)n * 4 +
+        (p->lay[LAB_ROLE_STUDENT].total ? 4.0 : (double)p->lay[LAB_ROLE_STUDENT].grid * 4);
     if (!(p->input = lab_driver_alloc(d, p->padded, sizeof(uint32_t), err)) ||
-        !(p->got = lab_driver_alloc(d, out_words, sizeof(uint32_t), err)))
+        !(p->got = lab_driver_alloc(d, out_words, sizeof(uint32_t), err)) ||
+        (!lab_driver_is_gpu_role(d, LAB_ROLE_BASELINE) &&
+         !(p->work = lab_driver_alloc(d, n, sizeof(uint32_t), err))))
         return err->code;
-    lab_rng_fill_bytes(rng, p->input, n);
-    for (size_t i = n; i < p->padded; i++)
-        p->input[i] = POISON_IN;
-    for (int r = 0; r < LAB_ROLE_COUNT; r++)
-        expect_sums(&p->lay[r], p->input, n);
-    if ((rc = d->ops->alloc(d->dev, p->padded * sizeof(uint32_t), &p->d_in, err)) < 0 ||
-        (rc = d->ops->alloc(d->dev, out_words * sizeof(uint32_t), &p->d_out, err)) < 0)
+    if ((rc = lab_driver_input(d, p->padded * sizeof(uint32_t), &p->in, err)) < 0)
         return rc;
-    return 0;
+    return d->ops->alloc(d->dev, out_words * sizeof(uint32_t), &p->d_out, err);
 }
 
 static int
-launch(lab_driver *d, problem *p, lab_role role, lab_err *err)
+fill(void *problem_, lab_rng *rng, lab_err *err)
 {
-    unsigned int n = (unsigned int)p->n;
-    void *args[] = { &p->d_in, &p->d_out, &n };
-    lab_dim3 grid = { p->lay[role].grid, 1, 1 }, block = { d->args.shape[role].block, 1, 1 };
+    problem *p = problem_;
 
-    return lab_driver_launch(d, role, grid, block, 0, args, err);
+    lab_rng_fill_bytes(rng, p->input, p->n);
+    for (size_t i = p->n; i < p->padded; i++)
+        p->input[i] = POISON_IN;
+    for (int r = 0; r < LAB_ROLE_COUNT; r++)
+        expect_sums(&p->lay[r], p->input, p->n);
+    return lab_driver_input_set(p->d, &p->in, p->input, err);
 }
 
-/* Compares one role's results with its expected sums; bad results counted, the first described. */
-static size_t
-compare(const problem *p, const layout *l, long *first_bad, char *detail, size_t len)
+/* The input restored (the kernel may overwrite it), g_odata poisoned, a total's g_odata[0]
+ * zeroed. */
+static int
+prepare(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
 {
-    const size_t results = l->total ? 1 : l->grid;
-    size_t bad = 0;
+    problem *p = ctx;
+    const layout *l = &p->lay[role];
+    int rc;
 
+    (void)shape;
+    if ((rc = lab_driver_input_restore(p->d, &p->in, err)) < 0 ||
+        (rc = lab_dev_fill32(p->d->ops, p->d->dev, p->d_out, POISON_OUT, l->out_words, err)) < 0)
+        return rc;
+    return l->total ? lab_dev_fill32(p->d->ops, p->d->dev, p->d_out, 0, 1, err) : 0;
+}
+
+/* Every role runs at its own block, from its shape, not the block shape of the check. */
+static int
+launch(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
+{
+    problem *p = ctx;
+    unsigned int n = (unsigned int)p->n;
+    void *args[] = { &p->in.dev, &p->d_out, &n };
+    lab_dim3 grid = { p->lay[role].grid, 1, 1 }, block = { p->d->args.shape[role].block, 1, 1 };
+
+    (void)shape;
+    return lab_driver_launch(p->d, role, grid, block, 0, args, err);
+}
+
+/* One role's results against its expected sums; bad results counted, the first described. */
+static int
+verify(void *ctx, lab_role role, lab_dim3 shape, lab_finding *out, lab_err *err)
+{
+    problem *p = ctx;
+    const layout *l = &p->lay[role];
+    const size_t results = l->total ? 1 : l->grid, len = sizeof(out->detail);
+    char *detail = out->detail;
+    uint32_t total_expected = 0, total_got = 0;
+    size_t bad = 0;
+    int rc;
+
+    (void)shape;
+    if ((rc = p->d->ops->copy_out(p->d->dev, p->got, p->d_out, l->out_words * 4, err)) < 0)
+        return rc;
+    out->first_bad = -1;
     for (size_t b = 0; b < results; b++) {
+        total_expected += l->expected[b];
+        total_got += p->got[b];
         if (p->got[b] == l->expected[b] || bad++)
             continue;
-        *first_bad = (long)b;
+        out->first_bad = (long)b;
         if (l->total)
             snprintf(detail, len, "g_odata[0]: expected the sum %d, got %d", (int)l->expected[0],
                      (int)p->got[0]);
@@ -187,126 +224,37 @@ compare(const problem *p, const layout *l, long *first_bad, char *detail, size_t
             snprintf(detail, len, "wrote g_odata[%zu], past the %zu result%s", i, results,
                      results == 1 ? "" : "s");
         }
-    return bad;
-}
-
-/* Run one role once at this size and record the case (every role has its own block, from its
- * shape, not the block shape of the check). Returns <0 when the device failed. */
-static int
-check(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
-{
-    problem *p = ctx;
-    lab_driver *d = p->d;
-    const layout *l = &p->lay[role];
-    const size_t results = l->total ? 1 : l->grid;
-    uint32_t total_expected = 0, total_got = 0;
-    long first_bad = -1;
-    size_t bad;
-    char detail[256] = "";
-    int rc;
-
-    (void)shape;
-    for (size_t i = 0; i < l->out_words; i++)
-        p->got[i] = POISON_OUT;
-    if (l->total)
-        p->got[0] = 0;
-    if ((rc = d->ops->copy_in(d->dev, p->d_in, p->input, p->padded * 4, err)) < 0 ||
-        (rc = d->ops->copy_in(d->dev, p->d_out, p->got, l->out_words * 4, err)) < 0)
-        return lab_driver_fail(d, role, "setup", p->n, err);
-    if ((rc = launch(d, p, role, err)) < 0)
-        return lab_driver_fail(d, role, "launch", p->n, err);
-    if ((rc = d->ops->sync(d->dev, err)) < 0)
-        return lab_driver_fail(d, role, "run", p->n, err);
-    if ((rc = d->ops->copy_out(d->dev, p->got, p->d_out, l->out_words * 4, err)) < 0)
-        return lab_driver_fail(d, role, "run", p->n, err);
-    for (size_t b = 0; b < results; b++) {
-        total_expected += l->expected[b];
-        total_got += p->got[b];
-    }
-    bad = compare(p, l, &first_bad, detail, sizeof(detail));
-    return lab_driver_add_case(d, p->n, role, l->grid, (int32_t)total_expected, (int32_t)total_got,
-                               bad, first_bad, detail, err);
-}
-
-/* Untimed: the input restored, and a total's g_odata[0] zeroed. */
-static int
-timed_prepare(void *ctx, lab_err *err)
-{
-    timed *t = ctx;
-    const lab_dev_ops *ops = t->d->ops;
-    int rc;
-
-    if ((rc = ops->copy_dtod(t->d->dev, t->p->d_in, t->p->d_pristine, t->p->padded * 4, err)) < 0)
-        return rc;
-    return t->p->lay[t->role].total ? ops->copy_dtod(t->d->dev, t->p->d_out, t->p->d_zero, 4, err)
-                                    : 0;
-}
-
-static int
-timed_launch(void *ctx, lab_err *err)
-{
-    timed *t = ctx;
-
-    return launch(t->d, t->p, t->role, err);
+    out->grid = l->grid;
+    out->expected = (int32_t)total_expected;
+    out->got = (int32_t)total_got;
+    out->bad = bad;
+    return 0;
 }
 
 /* The CPU baseline's working copy: the input restored before each (untimed) run. */
-typedef struct cpu_run {
-    const problem *p;
-    uint32_t *work;
-} cpu_run;
-
 static void
 cpu_restore(void *ctx)
 {
-    cpu_run *c = ctx;
+    problem *p = ctx;
 
-    memcpy(c->work, c->p->input, c->p->n * sizeof(uint32_t));
+    memcpy(p->work, p->input, p->n * sizeof(uint32_t));
 }
 
 static void
 cpu_reduce(void *ctx)
 {
-    cpu_run *c = ctx;
+    problem *p = ctx;
 
-    recursive_reduce(c->work, c->p->n);
-}
-
-static int
-time_size(lab_driver *d, void *problem_, lab_err *err)
-{
-    problem *p = problem_;
-    const layout *sl = &p->lay[LAB_ROLE_STUDENT];
-    const uint32_t zero = 0;
-    timed ctx[LAB_ROLE_COUNT];
-    cpu_run cpu = { p, NULL };
-    lab_size_timing st = { .n = p->n,
-                           .bytes = (double)p->n * 4 + (sl->total ? 4.0 : (double)sl->grid * 4),
-                           .prepare = timed_prepare,
-                           .launch = timed_launch };
-    int rc;
-
-    if ((rc = d->ops->alloc(d->dev, p->padded * 4, &p->d_pristine, err)) < 0 ||
-        (rc = d->ops->copy_in(d->dev, p->d_pristine, p->input, p->padded * 4, err)) < 0 ||
-        (rc = d->ops->alloc(d->dev, sizeof(zero), &p->d_zero, err)) < 0 ||
-        (rc = d->ops->copy_in(d->dev, p->d_zero, &zero, sizeof(zero), err)) < 0)
-        return lab_driver_fail(d, LAB_ROLE_STUDENT, "timing", p->n, err);
-    for (int r = 0; r < LAB_ROLE_COUNT; r++) {
-        ctx[r] = (timed){ d, p, (lab_role)r };
-        st.ctx[r] = &ctx[r];
-    }
-    if (!lab_driver_is_gpu_role(d, LAB_ROLE_BASELINE) &&
-        (cpu.work = lab_driver_alloc(d, p->n, sizeof(uint32_t), err))) {
-        st.cpu_restore = cpu_restore;
-        st.cpu = cpu_reduce;
-        st.cpu_ctx = &cpu;
-    }
-    return lab_driver_time_size(d, &st, err);
+    recursive_reduce(p->work, p->n);
 }
 
 const lab_family_driver lab_driver_reduce_int = {
     .problem_size = sizeof(problem),
     .setup = setup,
-    .check = check,
-    .time = time_size,
+    .fill = fill,
+    .prepare = prepare,
+    .launch = launch,
+    .verify = verify,
+    .cpu_restore = cpu_restore,
+    .cpu = cpu_reduce,
 };

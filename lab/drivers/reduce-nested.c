@@ -50,7 +50,8 @@ typedef struct nested {
     uint32_t *input;
     uint32_t *expected; /* per block */
     uint32_t *got;
-    lab_dptr d_in, d_out;
+    lab_input in;
+    lab_dptr d_out;
 } nested;
 
 /* Levels of a chain that halves a block's elements down to one: ceil(log2(block)) + 1. */
@@ -96,100 +97,117 @@ set_launch_limit(lab_driver *d, lab_err *err)
 static int
 setup(lab_driver *d, void *problem, lab_size *size, lab_err *err)
 {
-    const unsigned long n = size->n;
-    lab_rng *rng = size->rng;
     nested *p = problem;
     int rc;
 
     p->d = d;
-    p->n = n;
+    p->n = size->n;
     p->block = d->args.shape[LAB_ROLE_STUDENT].block;
-    p->grid = (unsigned)((n + p->block - 1) / p->block);
+    p->grid = (unsigned)((p->n + p->block - 1) / p->block);
     p->in_words = (size_t)p->grid * p->block;
     p->out_words = p->grid + GUARD;
     if (!(p->input = lab_driver_alloc(d, p->in_words, sizeof(uint32_t), err)) ||
         !(p->expected = lab_driver_alloc(d, p->grid, sizeof(uint32_t), err)) ||
         !(p->got = lab_driver_alloc(d, p->out_words, sizeof(uint32_t), err)))
         return err->code;
-    memset(p->expected, 0, p->grid * sizeof(uint32_t));
-    lab_rng_fill_bytes(rng, p->input, n);
-    for (size_t i = n; i < p->in_words; i++)
-        p->input[i] = POISON_IN;
-    for (size_t i = 0; i < n; i++)
-        p->expected[i / p->block] += p->input[i];
-    if ((rc = d->ops->alloc(d->dev, p->in_words * 4, &p->d_in, err)) < 0 ||
-        (rc = d->ops->alloc(d->dev, p->out_words * 4, &p->d_out, err)) < 0)
+    if ((rc = lab_driver_input(d, p->in_words * 4, &p->in, err)) < 0)
         return rc;
-    return 0;
+    return d->ops->alloc(d->dev, p->out_words * 4, &p->d_out, err);
 }
 
-/* Bad results counted; the first described in detail. */
-static size_t
-judge(const nested *p, long *first_bad, char *detail, size_t len)
+static int
+fill(void *problem, lab_rng *rng, lab_err *err)
 {
-    size_t bad = 0;
+    nested *p = problem;
 
+    memset(p->expected, 0, p->grid * sizeof(uint32_t));
+    lab_rng_fill_bytes(rng, p->input, p->n);
+    for (size_t i = p->n; i < p->in_words; i++)
+        p->input[i] = POISON_IN;
+    for (size_t i = 0; i < p->n; i++)
+        p->expected[i / p->block] += p->input[i];
+    return lab_driver_input_set(p->d, &p->in, p->input, err);
+}
+
+/* The input restored (the kernel and its children may overwrite it), g_odata poisoned. */
+static int
+prepare(void *problem, lab_role role, lab_dim3 shape, lab_err *err)
+{
+    nested *p = problem;
+    int rc;
+
+    (void)role;
+    (void)shape;
+    if ((rc = lab_driver_input_restore(p->d, &p->in, err)) < 0)
+        return rc;
+    return lab_dev_fill32(p->d->ops, p->d->dev, p->d_out, POISON_OUT, p->out_words, err);
+}
+
+/* The block is the student's: every role shares it. */
+static int
+launch(void *problem, lab_role role, lab_dim3 shape, lab_err *err)
+{
+    nested *p = problem;
+    unsigned int n = (unsigned int)p->n;
+    void *args[] = { &p->in.dev, &p->d_out, &n };
+    lab_dim3 grid = { p->grid, 1, 1 }, block = { p->block, 1, 1 };
+
+    (void)shape;
+    return lab_driver_launch(p->d, role, grid, block, 0, args, err);
+}
+
+/* One wait covered the children (a grid completes only when its child grids have): the block
+ * sums read back, bad ones counted and the first described. */
+static int
+verify(void *problem, lab_role role, lab_dim3 shape, lab_finding *out, lab_err *err)
+{
+    nested *p = problem;
+    const size_t len = sizeof(out->detail);
+    uint32_t sum_expected = 0, sum_got = 0;
+    size_t bad = 0;
+    int rc;
+
+    (void)role;
+    (void)shape;
+    if ((rc = p->d->ops->copy_out(p->d->dev, p->got, p->d_out, p->out_words * 4, err)) < 0)
+        return rc;
+    out->first_bad = -1;
     for (size_t b = 0; b < p->grid; b++) {
         size_t last = (b + 1) * p->block < p->n ? (b + 1) * p->block : p->n;
 
+        sum_expected += p->expected[b];
+        sum_got += p->got[b];
         if (p->got[b] == p->expected[b] || bad++)
             continue;
-        *first_bad = (long)b;
+        out->first_bad = (long)b;
         if (p->got[b] == POISON_OUT)
-            snprintf(detail, len,
+            snprintf(out->detail, len,
                      "g_odata[%zu] was never written (block %zu): did its chain of child grids "
                      "reach one element, and was every launch accepted?",
                      b, b);
         else
-            snprintf(detail, len, "block %zu (elements %zu..%zu): expected %d, got %d", b,
+            snprintf(out->detail, len, "block %zu (elements %zu..%zu): expected %d, got %d", b,
                      b * p->block, last - 1, (int)p->expected[b], (int)p->got[b]);
     }
     for (size_t i = p->grid; i < p->out_words && !bad; i++)
         if (p->got[i] != POISON_OUT) {
             bad = 1;
-            snprintf(detail, len, "wrote g_odata[%zu], past the %u block sums", i, p->grid);
+            snprintf(out->detail, len, "wrote g_odata[%zu], past the %u block sums", i, p->grid);
         }
-    return bad;
-}
-
-static int
-check(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
-{
-    nested *p = ctx;
-    lab_driver *d = p->d;
-    unsigned int n = (unsigned int)p->n;
-    void *args[] = { &p->d_in, &p->d_out, &n };
-    lab_dim3 grid = { p->grid, 1, 1 }, block = { p->block, 1, 1 };
-    uint32_t sum_expected = 0, sum_got = 0;
-    long first_bad = -1;
-    char detail[256] = "";
-    size_t bad;
-
-    for (size_t i = 0; i < p->out_words; i++)
-        p->got[i] = POISON_OUT;
-    if (d->ops->copy_in(d->dev, p->d_in, p->input, p->in_words * 4, err) < 0 ||
-        d->ops->copy_in(d->dev, p->d_out, p->got, p->out_words * 4, err) < 0)
-        return lab_driver_fail(d, role, "setup", p->n, err);
-    if (lab_driver_launch(d, role, grid, block, 0, args, err) < 0)
-        return lab_driver_fail(d, role, "launch", p->n, err);
-    /* one wait covers the children: a grid completes only when its child grids have */
-    if (d->ops->sync(d->dev, err) < 0 ||
-        d->ops->copy_out(d->dev, p->got, p->d_out, p->out_words * 4, err) < 0)
-        return lab_driver_fail(d, role, "run", p->n, err);
-    for (size_t b = 0; b < p->grid; b++) {
-        sum_expected += p->expected[b];
-        sum_got += p->got[b];
-    }
-    (void)shape; /* the block is the student's: every role shares it */
-    bad = judge(p, &first_bad, detail, sizeof(detail));
-    /* on the simulator lab_driver_add_case adds its metrics and checks */
-    return lab_driver_add_case(d, p->n, role, p->grid, (int32_t)sum_expected, (int32_t)sum_got, bad,
-                               first_bad, detail, err);
+    out->grid = p->grid;
+    out->expected = (int32_t)sum_expected;
+    out->got = (int32_t)sum_got;
+    out->bad = bad;
+    return 0;
 }
 
 const lab_family_driver lab_driver_reduce_nested = {
     .problem_size = sizeof(nested),
     .begin = set_launch_limit,
     .setup = setup,
-    .check = check,
+    .fill = fill,
+    .prepare = prepare,
+    .launch = launch,
+    .verify = verify,
+    .untimed = true, /* graded on result only */
 };

@@ -26,30 +26,28 @@
 #define GUARD 1024
 
 typedef struct problem {
-    lab_driver *d;
-    unsigned long n;
-    size_t words; /* n + GUARD */
+    lab_words w; /* in[0]: src; out: dst */
     int32_t *src;
-    lab_dptr d_src;
-    lab_output dst;
 } problem;
 
 static int
 launch(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
 {
     problem *p = ctx;
-    unsigned int n = (unsigned int)p->n, block = p->d->args.block;
-    lab_dim3 grid = { (unsigned)((p->n + block - 1) / block), 1, 1 };
-    void *args[] = { &p->d_src, &p->dst.dev, &n };
+    unsigned int n = (unsigned int)p->w.n, block = p->w.d->args.block;
+    lab_dim3 grid = { (n + block - 1) / block, 1, 1 };
+    void *args[] = { &p->w.in[0].dev, &p->w.out.dev, &n };
 
-    return lab_driver_launch(p->d, role, grid, shape, 0, args, err);
+    return lab_driver_launch(p->w.d, role, grid, shape, 0, args, err);
 }
 
 /* Even elements first, then odd: dst[i] = src[2i] in the first half, src[2(i - n/2) + 1] after. */
 static size_t
 source_of(const problem *p, size_t i)
 {
-    return i < p->n / 2 ? 2 * i : 2 * (i - p->n / 2) + 1;
+    const size_t half = p->w.n / 2;
+
+    return i < half ? 2 * i : 2 * (i - half) + 1;
 }
 
 static uint32_t
@@ -66,45 +64,41 @@ explain(const void *ctx, size_t i, uint32_t value, char *buf, size_t size)
     snprintf(buf, size, "src[%zu] = %d", source_of(ctx, i), (int32_t)value);
 }
 
-static int
-check(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
-{
-    problem *p = ctx;
-    const lab_output_check c = { .launch = launch,
-                                 .ctx = p,
-                                 .shape = shape,
-                                 .grid = (p->n + p->d->args.block - 1) / p->d->args.block,
-                                 .want = want,
-                                 .explain = explain,
-                                 .name = "dst" };
-
-    return lab_driver_check_output(p->d, role, &p->dst, &c, err);
-}
+static const lab_output_spec dst_spec = { .want = want, .explain = explain, .name = "dst" };
 
 static int
 setup(lab_driver *d, void *problem_, lab_size *size, lab_err *err)
 {
-    const unsigned long n = size->n;
-    lab_rng *rng = size->rng;
     problem *p = problem_;
+    const size_t words = size->n + GUARD;
     int rc;
 
-    *p = (problem){ .d = d, .n = n, .words = n + GUARD };
-    size->bytes = 8.0 * (double)n;
-    if (n % 2)
-        return lab_err_set(err, LAB_EINVAL, "size %lu is odd: this family needs even sizes", n);
-    if (!(p->src = lab_driver_alloc(d, p->words, 4, err)))
+    lab_words_setup(&p->w, d, size, 1, &dst_spec, 8.0); /* 4 bytes read, 4 written */
+    if (size->n % 2)
+        return lab_err_set(err, LAB_EINVAL, "size %lu is odd: this family needs even sizes",
+                           size->n);
+    if (!(p->src = lab_driver_alloc(d, words, 4, err)))
         return err->code;
-    for (size_t i = 0; i < p->words; i++)
-        p->src[i] = i < n ? (int32_t)lab_rng_below(rng, 1u << 30) : POISON_IN;
-    if ((rc = lab_driver_upload(d, p->src, p->words * 4, &p->d_src, err)) < 0)
+    if ((rc = lab_driver_input(d, words * 4, &p->w.in[0], err)) < 0)
         return rc;
-    return lab_driver_output(d, n, GUARD, POISON_OUT, &p->dst, err);
+    return lab_driver_output(d, size->n, GUARD, POISON_OUT, &p->w.out, err);
+}
+
+static int
+fill(void *problem_, lab_rng *rng, lab_err *err)
+{
+    problem *p = problem_;
+
+    for (size_t i = 0; i < p->w.n + GUARD; i++)
+        p->src[i] = i < p->w.n ? (int32_t)lab_rng_below(rng, 1u << 30) : POISON_IN;
+    return lab_driver_input_set(p->w.d, &p->w.in[0], p->src, err);
 }
 
 const lab_family_driver lab_driver_shuffle_int = {
     .problem_size = sizeof(problem),
     .setup = setup,
-    .check = check,
+    .fill = fill,
+    .prepare = lab_words_prepare,
     .launch = launch,
+    .verify = lab_words_verify,
 };

@@ -26,15 +26,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define POISON (-12345.5f)
+#define POISON 0xC640E600u /* -12345.5f */
 #define GUARD 1024
 
 typedef struct problem {
     lab_driver *d;
     int nx, ny;
     size_t cells, words; /* nx*ny; allocated floats per matrix */
-    float *a, *b, *got;
-    lab_dptr da, db, dc;
+    float *a, *b;
+    lab_input da, db;
+    lab_output c; /* n = cells */
 } problem;
 
 static lab_dim3
@@ -47,54 +48,60 @@ static int
 launch(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
 {
     problem *p = ctx;
-    void *args[] = { &p->da, &p->db, &p->dc, &p->nx, &p->ny };
+    void *args[] = { &p->da.dev, &p->db.dev, &p->c.dev, &p->nx, &p->ny };
 
     return lab_driver_launch(p->d, role, grid_of(p, shape), shape, 0, args, err);
 }
 
 static int
-check(void *ctx, lab_role role, lab_dim3 s, lab_err *err)
+prepare(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
 {
     problem *p = ctx;
-    lab_driver *d = p->d;
+    int rc;
+
+    (void)role;
+    (void)shape;
+    if ((rc = lab_driver_input_restore(p->d, &p->da, err)) < 0 ||
+        (rc = lab_driver_input_restore(p->d, &p->db, err)) < 0)
+        return rc;
+    return lab_driver_output_poison(p->d, &p->c, err);
+}
+
+static int
+verify(void *ctx, lab_role role, lab_dim3 s, lab_finding *out, lab_err *err)
+{
+    problem *p = ctx;
     lab_dim3 g = grid_of(p, s);
-    char detail[256] = "";
     size_t bad = 0;
     long first_bad = -1;
     int rc;
 
-    for (size_t i = 0; i < p->words; i++)
-        p->got[i] = POISON;
-    if ((rc = d->ops->copy_in(d->dev, p->dc, p->got, p->words * 4, err)) < 0)
-        return lab_driver_fail(d, role, "setup", (unsigned long)p->nx, err);
-    if ((rc = launch(p, role, s, err)) < 0)
-        return lab_driver_fail(d, role, "launch", (unsigned long)p->nx, err);
-    if ((rc = d->ops->sync(d->dev, err)) < 0 ||
-        (rc = d->ops->copy_out(d->dev, p->got, p->dc, p->words * 4, err)) < 0)
-        return lab_driver_fail(d, role, "run", (unsigned long)p->nx, err);
+    (void)role;
+    if ((rc = p->d->ops->copy_out(p->d->dev, p->c.host, p->c.dev, p->words * 4, err)) < 0)
+        return rc;
     for (size_t i = 0; i < p->words; i++) {
-        float want = i < p->cells ? p->a[i] + p->b[i] : POISON;
-        if (memcmp(&p->got[i], &want, sizeof(want)) == 0 || bad++)
+        float want = i < p->cells ? p->a[i] + p->b[i] : lab_float_of_bits(POISON), got;
+        memcpy(&got, &p->c.host[i], sizeof(got));
+        if (memcmp(&got, &want, sizeof(want)) == 0 || bad++)
             continue;
         first_bad = (long)i;
         if (i >= p->cells)
-            snprintf(detail, sizeof(detail),
+            snprintf(out->detail, sizeof(out->detail),
                      "block %ux%u, %dx%d matrix: wrote C[%zu], past the matrix's %zu elements "
                      "(check ix < nx and iy < ny)",
                      s.x, s.y, p->nx, p->ny, i, p->cells);
-        else if (p->got[i] == POISON)
-            snprintf(detail, sizeof(detail),
+        else if (p->c.host[i] == POISON)
+            snprintf(out->detail, sizeof(out->detail),
                      "block %ux%u, %dx%d matrix: C[%zu] (row %zu, column %zu) was never written",
                      s.x, s.y, p->nx, p->ny, i, i / (size_t)p->nx, i % (size_t)p->nx);
         else
-            snprintf(detail, sizeof(detail),
+            snprintf(out->detail, sizeof(out->detail),
                      "block %ux%u, %dx%d matrix: C[%zu] (row %zu, column %zu) = %g, expected %g",
-                     s.x, s.y, p->nx, p->ny, i, i / (size_t)p->nx, i % (size_t)p->nx,
-                     (double)p->got[i], (double)want);
+                     s.x, s.y, p->nx, p->ny, i, i / (size_t)p->nx, i % (size_t)p->nx, (double)got,
+                     (double)want);
     }
-    return lab_driver_add_case(
-        d, (unsigned long)p->nx, role, (unsigned long)g.x * g.y, (double)p->cells,
-        (double)(p->cells - (bad < p->cells ? bad : p->cells)), bad, first_bad, detail, err);
+    lab_finding_count(out, (unsigned long)g.x * g.y, p->cells, bad, first_bad);
+    return 0;
 }
 
 /* Floats per matrix: the whole grid's extent for the largest shape, plus a guard. */
@@ -114,37 +121,44 @@ extent(const problem *p)
 static int
 setup(lab_driver *d, void *problem_, lab_size *size, lab_err *err)
 {
-    const unsigned long n = size->n;
-    lab_rng *rng = size->rng;
     problem *p = problem_;
     int rc;
 
-    *p = (problem){ .d = d, .nx = (int)n, .ny = (int)(n / 2 + 3) };
+    *p = (problem){ .d = d, .nx = (int)size->n, .ny = (int)(size->n / 2 + 3) };
     p->cells = (size_t)p->nx * (size_t)p->ny;
     size->bytes = 12.0 * (double)p->cells; /* A and B read, C written */
-    if (n > (1u << 16))
-        return lab_err_set(err, LAB_EINVAL, "size %lu is too large for a matrix side", n);
+    if (size->n > (1u << 16))
+        return lab_err_set(err, LAB_EINVAL, "size %lu is too large for a matrix side", size->n);
     p->words = extent(p);
     if (!(p->a = lab_driver_alloc(d, p->words, 4, err)) ||
-        !(p->b = lab_driver_alloc(d, p->words, 4, err)) ||
-        !(p->got = lab_driver_alloc(d, p->words, 4, err)))
+        !(p->b = lab_driver_alloc(d, p->words, 4, err)))
         return err->code;
+    if ((rc = lab_driver_input(d, p->words * 4, &p->da, err)) < 0 ||
+        (rc = lab_driver_input(d, p->words * 4, &p->db, err)) < 0)
+        return rc;
+    return lab_driver_output(d, p->cells, p->words - p->cells, POISON, &p->c, err);
+}
+
+static int
+fill(void *problem_, lab_rng *rng, lab_err *err)
+{
+    problem *p = problem_;
+    int rc;
+
     for (size_t i = 0; i < p->words; i++) {
         p->a[i] = (float)lab_rng_below(rng, 1024);
         p->b[i] = (float)lab_rng_below(rng, 1024) * 0.5f;
     }
-    if ((rc = d->ops->alloc(d->dev, p->words * 4, &p->da, err)) < 0 ||
-        (rc = d->ops->alloc(d->dev, p->words * 4, &p->db, err)) < 0 ||
-        (rc = d->ops->alloc(d->dev, p->words * 4, &p->dc, err)) < 0 ||
-        (rc = d->ops->copy_in(d->dev, p->da, p->a, p->words * 4, err)) < 0 ||
-        (rc = d->ops->copy_in(d->dev, p->db, p->b, p->words * 4, err)) < 0)
+    if ((rc = lab_driver_input_set(p->d, &p->da, p->a, err)) < 0)
         return rc;
-    return 0;
+    return lab_driver_input_set(p->d, &p->db, p->b, err);
 }
 
 const lab_family_driver lab_driver_sum_matrix = {
     .problem_size = sizeof(problem),
     .setup = setup,
-    .check = check,
+    .fill = fill,
+    .prepare = prepare,
     .launch = launch,
+    .verify = verify,
 };

@@ -29,12 +29,8 @@
 #define SIM_BLOCKS_PER_SM 4
 
 typedef struct problem {
-    lab_driver *d;
-    unsigned long n;
-    size_t words; /* n + GUARD */
+    lab_words w; /* in[0]: in; in[1]: table; out */
     int32_t *in, *table;
-    lab_dptr d_in, d_table;
-    lab_output out;
     struct {
         unsigned threads, grid;
     } cache[LAB_ROLE_COUNT][16]; /* the grid of each (role, block size) met so far */
@@ -44,8 +40,8 @@ typedef struct problem {
 static int
 grid_of(problem *p, lab_role role, unsigned threads, unsigned *out, lab_err *err)
 {
-    lab_driver *d = p->d;
-    unsigned long need = (p->n + threads - 1) / threads;
+    lab_driver *d = p->w.d;
+    unsigned long need = (p->w.n + threads - 1) / threads;
     unsigned per_sm = SIM_BLOCKS_PER_SM;
     lab_occupancy o;
     size_t i;
@@ -78,14 +74,24 @@ static int
 launch(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
 {
     problem *p = ctx;
-    unsigned int n = (unsigned int)p->n;
+    unsigned int n = (unsigned int)p->w.n;
     lab_dim3 grid = { 1, 1, 1 };
-    void *args[] = { &p->d_in, &p->d_table, &p->out.dev, &n };
+    void *args[] = { &p->w.in[0].dev, &p->w.in[1].dev, &p->w.out.dev, &n };
     int rc;
 
     if ((rc = grid_of(p, role, shape.x * shape.y * shape.z, &grid.x, err)) < 0)
         return rc;
-    return lab_driver_launch(p->d, role, grid, shape, 0, args, err);
+    return lab_driver_launch(p->w.d, role, grid, shape, 0, args, err);
+}
+
+static unsigned long
+blocks(void *ctx, lab_role role, lab_dim3 shape)
+{
+    lab_err ignored = LAB_ERR_INIT;
+    unsigned grid = 0;
+
+    grid_of(ctx, role, shape.x * shape.y * shape.z, &grid, &ignored);
+    return grid;
 }
 
 static uint32_t
@@ -104,54 +110,47 @@ explain(const void *ctx, size_t i, uint32_t value, char *buf, size_t size)
     snprintf(buf, size, "table[%u] = %d", (uint32_t)p->in[i] % TABLE, (int32_t)value);
 }
 
-static int
-check(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
-{
-    problem *p = ctx;
-    char prefix[32];
-    unsigned grid = 0;
-    lab_output_check c = { .launch = launch,
-                           .ctx = p,
-                           .shape = shape,
-                           .want = want,
-                           .explain = explain,
-                           .name = "out",
-                           .prefix = prefix };
-
-    snprintf(prefix, sizeof(prefix), "block %u: ", shape.x);
-    grid_of(p, role, shape.x * shape.y * shape.z, &grid, err);
-    c.grid = grid;
-    return lab_driver_check_output(p->d, role, &p->out, &c, err);
-}
+static const lab_output_spec out_spec = {
+    .want = want, .explain = explain, .name = "out", .grid = blocks, .shape_prefix = true
+};
 
 static int
 setup(lab_driver *d, void *problem_, lab_size *size, lab_err *err)
 {
-    const unsigned long n = size->n;
-    lab_rng *rng = size->rng;
+    problem *p = problem_;
+    const size_t words = size->n + GUARD;
+    int rc;
+
+    lab_words_setup(&p->w, d, size, 2, &out_spec, 8.0); /* 4 bytes read, 4 written */
+    if (!(p->in = lab_driver_alloc(d, words, 4, err)) ||
+        !(p->table = lab_driver_alloc(d, TABLE, 4, err)))
+        return err->code;
+    if ((rc = lab_driver_input(d, words * 4, &p->w.in[0], err)) < 0 ||
+        (rc = lab_driver_input(d, TABLE * 4, &p->w.in[1], err)) < 0)
+        return rc;
+    return lab_driver_output(d, size->n, GUARD, POISON_OUT, &p->w.out, err);
+}
+
+static int
+fill(void *problem_, lab_rng *rng, lab_err *err)
+{
     problem *p = problem_;
     int rc;
 
-    p->d = d;
-    p->n = n;
-    size->bytes = 8.0 * (double)n;
-    p->words = n + GUARD;
-    if (!(p->in = lab_driver_alloc(d, p->words, 4, err)) ||
-        !(p->table = lab_driver_alloc(d, TABLE, 4, err)))
-        return err->code;
-    for (size_t i = 0; i < p->words; i++)
+    for (size_t i = 0; i < p->w.n + GUARD; i++)
         p->in[i] = (int32_t)lab_rng_below(rng, 1u << 30);
     for (size_t i = 0; i < TABLE; i++)
         p->table[i] = (int32_t)lab_rng_below(rng, 1u << 30);
-    if ((rc = lab_driver_upload(d, p->in, p->words * 4, &p->d_in, err)) < 0 ||
-        (rc = lab_driver_upload(d, p->table, TABLE * 4, &p->d_table, err)) < 0)
+    if ((rc = lab_driver_input_set(p->w.d, &p->w.in[0], p->in, err)) < 0)
         return rc;
-    return lab_driver_output(d, n, GUARD, POISON_OUT, &p->out, err);
+    return lab_driver_input_set(p->w.d, &p->w.in[1], p->table, err);
 }
 
 const lab_family_driver lab_driver_table_map = {
     .problem_size = sizeof(problem),
     .setup = setup,
-    .check = check,
+    .fill = fill,
+    .prepare = lab_words_prepare,
     .launch = launch,
+    .verify = lab_words_verify,
 };

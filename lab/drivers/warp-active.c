@@ -25,9 +25,20 @@
 typedef struct problem {
     lab_driver *d;
     unsigned long n; /* blocks */
+    size_t words;    /* room for 32 warps a block, and the guard */
     lab_dptr dout;
     uint32_t *host;
 } problem;
+
+static int
+prepare(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
+{
+    problem *p = ctx;
+
+    (void)role;
+    (void)shape;
+    return lab_dev_fill32(p->d->ops, p->d->dev, p->dout, POISON, p->words, err);
+}
 
 static int
 launch(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
@@ -40,22 +51,18 @@ launch(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
 }
 
 static int
-check(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
+verify(void *ctx, lab_role role, lab_dim3 shape, lab_finding *out, lab_err *err)
 {
     problem *p = ctx;
-    lab_driver *d = p->d;
-    unsigned long n = p->n;
-    lab_dptr dout = p->dout;
     uint32_t *host = p->host;
     unsigned threads = shape.x * shape.y * shape.z, warps = (threads + 31) / 32;
-    size_t used = n * warps, words = used + GUARD;
-    char detail[256] = "";
+    size_t used = p->n * warps, words = used + GUARD;
     size_t bad = 0;
     long first_bad = -1;
     int rc;
 
-    if ((rc = lab_driver_run_poisoned(d, role, n, shape, launch, p, dout, host, words, POISON,
-                                      err)) < 0)
+    (void)role;
+    if ((rc = p->d->ops->copy_out(p->d->dev, host, p->dout, words * 4, err)) < 0)
         return rc;
     for (size_t i = 0; i < words; i++) {
         unsigned w = (unsigned)(i % warps);
@@ -64,40 +71,41 @@ check(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
             continue;
         first_bad = (long)i;
         if (i >= used)
-            snprintf(detail, sizeof(detail),
+            snprintf(out->detail, sizeof(out->detail),
                      "block %ux%ux%u: wrote active[%zu], past the %zu warps of the grid", shape.x,
                      shape.y, shape.z, i, used);
         else if (host[i] == POISON)
-            snprintf(detail, sizeof(detail),
+            snprintf(out->detail, sizeof(out->detail),
                      "block %ux%ux%u: active[%zu] (warp %u of block %zu) was never written",
                      shape.x, shape.y, shape.z, i, w, i / warps);
         else
-            snprintf(detail, sizeof(detail),
+            snprintf(out->detail, sizeof(out->detail),
                      "block %ux%ux%u (%u threads, %u warps): active[%zu] (warp %u of block %zu) "
                      "= %u, expected %u",
                      shape.x, shape.y, shape.z, threads, warps, i, w, i / warps, host[i], want);
     }
-    return lab_driver_add_case(d, n, role, n, (double)used,
-                               (double)(used - (bad < used ? bad : used)), bad, first_bad, detail,
-                               err);
+    lab_finding_count(out, p->n, used, bad, first_bad);
+    return 0;
 }
 
 static int
 setup(lab_driver *d, void *problem_, lab_size *size, lab_err *err)
 {
-    const unsigned long n = size->n;
     problem *p = problem_;
-    size_t words = n * 32 + GUARD; /* at most 32 warps per block */
 
     p->d = d;
-    p->n = n;
-    if (!(p->host = lab_driver_alloc(d, words, 4, err)))
+    p->n = size->n;
+    p->words = size->n * 32 + GUARD; /* at most 32 warps per block */
+    if (!(p->host = lab_driver_alloc(d, p->words, 4, err)))
         return err->code;
-    return d->ops->alloc(d->dev, words * 4, &p->dout, err);
+    return d->ops->alloc(d->dev, p->words * 4, &p->dout, err);
 }
 
 const lab_family_driver lab_driver_warp_active = {
     .problem_size = sizeof(problem),
     .setup = setup,
-    .check = check,
+    .prepare = prepare,
+    .launch = launch,
+    .verify = verify,
+    .untimed = true, /* correctness only */
 };

@@ -44,71 +44,88 @@ typedef struct problem {
     size_t words; /* per output */
 } problem;
 
-/* One role, one size, one shape: run it, check every element, record the case. */
 static int
-check(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
+prepare(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
 {
     problem *p = ctx;
-    lab_driver *d = p->d;
-    unsigned long n = p->n;
-    lab_dptr *dout = p->dout;
+    int rc;
+
+    (void)role;
+    (void)shape;
+    for (int o = 0; o < NOUT; o++)
+        if ((rc = lab_dev_fill32(p->d->ops, p->d->dev, p->dout[o], POISON, p->words, err)) < 0)
+            return rc;
+    return 0;
+}
+
+static lab_dim3
+grid_of(const problem *p, lab_dim3 shape)
+{
+    unsigned threads = shape.x * shape.y * shape.z;
+
+    return (lab_dim3){ (unsigned)((p->n + threads - 1) / threads), 1, 1 };
+}
+
+static int
+launch(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
+{
+    problem *p = ctx;
+    unsigned nn = (unsigned)p->n;
+    void *args[] = { &p->dout[0], &p->dout[1], &p->dout[2], &nn };
+
+    return lab_driver_launch(p->d, role, grid_of(p, shape), shape, 0, args, err);
+}
+
+/* Every element of the three outputs; the first bad one described. */
+static int
+verify(void *ctx, lab_role role, lab_dim3 shape, lab_finding *out, lab_err *err)
+{
+    problem *p = ctx;
+    const unsigned long n = p->n;
+    const unsigned threads = shape.x * shape.y * shape.z;
+    char block[32];
     uint32_t *host = p->host;
-    size_t words = p->words;
-    unsigned threads = shape.x * shape.y * shape.z, nn = (unsigned)n;
-    lab_dim3 grid = { (unsigned)((n + threads - 1) / threads), 1, 1 };
-    void *args[] = { &dout[0], &dout[1], &dout[2], &nn };
-    char detail[256] = "";
     size_t bad = 0;
     long first_bad = -1;
     int rc;
 
-    for (size_t i = 0; i < words; i++)
-        host[i] = POISON;
-    for (int o = 0; o < NOUT; o++)
-        if ((rc = d->ops->copy_in(d->dev, dout[o], host, words * 4, err)) < 0)
-            return lab_driver_fail(d, role, "setup", n, err);
-    if ((rc = lab_driver_launch(d, role, grid, shape, 0, args, err)) < 0)
-        return lab_driver_fail(d, role, "launch", n, err);
-    if ((rc = d->ops->sync(d->dev, err)) < 0)
-        return lab_driver_fail(d, role, "run", n, err);
+    (void)role;
+    lab_dim3_format(shape, "block ", "x", "", block, sizeof(block));
     for (unsigned o = 0; o < NOUT; o++) {
-        if ((rc = d->ops->copy_out(d->dev, host, dout[o], words * 4, err)) < 0)
-            return lab_driver_fail(d, role, "run", n, err);
-        for (size_t g = 0; g < words; g++) {
+        if ((rc = p->d->ops->copy_out(p->d->dev, host, p->dout[o], p->words * 4, err)) < 0)
+            return rc;
+        for (size_t g = 0; g < p->words; g++) {
             uint32_t want = g < n ? expected(o, g, threads) : POISON;
             if (host[g] == want || bad++)
                 continue;
             first_bad = (long)g;
             if (g >= n)
-                snprintf(detail, sizeof(detail),
-                         "block %ux%ux%u: wrote %s[%zu], past n = %lu (threads past n must not "
-                         "write)",
-                         shape.x, shape.y, shape.z, out_names[o], g, n);
+                snprintf(out->detail, sizeof(out->detail),
+                         "%s: wrote %s[%zu], past n = %lu (threads past n must not write)", block,
+                         out_names[o], g, n);
             else if (host[g] == POISON)
-                snprintf(detail, sizeof(detail),
-                         "block %ux%ux%u: %s[%zu] was never written (thread %zu of block %zu)",
-                         shape.x, shape.y, shape.z, out_names[o], g, g % threads, g / threads);
+                snprintf(out->detail, sizeof(out->detail),
+                         "%s: %s[%zu] was never written (thread %zu of block %zu)", block,
+                         out_names[o], g, g % threads, g / threads);
             else
-                snprintf(detail, sizeof(detail),
-                         "block %ux%ux%u: %s[%zu] = %u, expected %u (thread %zu of block %zu)",
-                         shape.x, shape.y, shape.z, out_names[o], g, host[g], want, g % threads,
-                         g / threads);
+                snprintf(out->detail, sizeof(out->detail),
+                         "%s: %s[%zu] = %u, expected %u (thread %zu of block %zu)", block,
+                         out_names[o], g, host[g], want, g % threads, g / threads);
         }
     }
-    return lab_driver_add_case(d, n, role, grid.x, (double)n, (double)(n - (bad < n ? bad : n)),
-                               bad, first_bad, detail, err);
+    lab_finding_count(out, grid_of(p, shape).x, n, bad, first_bad);
+    return 0;
 }
 
 static int
 setup(lab_driver *d, void *problem_, lab_size *size, lab_err *err)
 {
-    const unsigned long n = size->n;
     problem *p = problem_;
     int rc;
 
     p->d = d;
-    p->n = n;
-    p->words = n + 1024 + GUARD; /* the last block's threads past n, then a guard */
+    p->n = size->n;
+    p->words = size->n + 1024 + GUARD; /* the last block's threads past n, then a guard */
     if (!(p->host = lab_driver_alloc(d, p->words, 4, err)))
         return err->code;
     for (int o = 0; o < NOUT; o++)
@@ -120,5 +137,8 @@ setup(lab_driver *d, void *problem_, lab_size *size, lab_err *err)
 const lab_family_driver lab_driver_warp_ids = {
     .problem_size = sizeof(problem),
     .setup = setup,
-    .check = check,
+    .prepare = prepare,
+    .launch = launch,
+    .verify = verify,
+    .untimed = true, /* nothing to time */
 };

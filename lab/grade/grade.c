@@ -113,6 +113,150 @@ calibrated_threshold(const lab_runreport *r, lab_exercise *ex, lab_grading *g)
     lab_buf_release(&path);
 }
 
+/* The exercise's sizes, each at most cap (0: none), without repeats; true when one was cut. */
+static bool
+grading_sizes(const lab_exercise *ex, unsigned long cap, unsigned long *sizes, size_t max,
+              size_t *n)
+{
+    bool capped = false;
+
+    *n = 0;
+    for (size_t i = 0; i < ex->nsizes && *n < max; i++) {
+        unsigned long size = ex->sizes[i];
+        bool seen = false;
+        if (cap && size > cap) {
+            size = cap;
+            capped = true;
+        }
+        for (size_t k = 0; k < *n; k++)
+            seen |= sizes[k] == size;
+        if (!seen)
+            sizes[(*n)++] = size;
+    }
+    return capped;
+}
+
+/* The driver's arguments for ex at these sizes on backend: the roles, the sizes, the seed, the
+ * student's __device__ variables to restore before every run. */
+static void
+driver_args(lab *l, const lab_exercise *ex, const lab_exercise *base_ex, const lab_grading *g,
+            const char *backend, lab_build *student, lab_build *baseline, lab_build *reference,
+            const unsigned long *sizes, size_t nsizes, lab_strvec *args)
+{
+    bool sim = !strcmp(backend, "sim");
+    lab_buf globals = LAB_BUF_INIT;
+
+    lab_strvec_pushf(args, "--backend=%s", backend);
+    lab_runner_roles_args(l, args, ex, base_ex, lab_compile_module(ex, student, sim),
+                          lab_compile_module(ex, reference, sim),
+                          base_ex ? lab_compile_module(base_ex, baseline, sim) : NULL);
+    lab_runner_sizes_arg(args, "sizes", sizes, nsizes);
+    lab_strvec_pushf(args, "--seed=%llu", (unsigned long long)g->seed);
+    if (student->ptx.len && lab_ptx_list_globals(student->ptx.buf, &globals) == 0 && globals.len)
+        lab_strvec_pushf(args, "--globals=%s", globals.buf);
+    lab_buf_release(&globals);
+}
+
+/* A report that says every case was right must have the student's case at every size: one
+ * cut short, or not the driver's, is a lab error, never a verdict. */
+static int
+check_complete(const lab_runreport *r, const unsigned long *sizes, size_t nsizes, lab_err *err)
+{
+    for (size_t i = 0; i < r->ncases; i++)
+        if (!r->cases[i].correct)
+            return 0; /* a wrong case: nothing to gain by forging the report */
+    if (strcmp(r->status, "ok"))
+        return 0;
+    for (size_t s = 0; s < nsizes; s++) {
+        bool found = false;
+        for (size_t i = 0; i < r->ncases && !found; i++)
+            found = r->cases[i].size == sizes[s] && !strcmp(r->cases[i].role, "student");
+        if (!found)
+            return lab_err_set(err, LAB_EPARSE,
+                               "the driver's report has no case of the student's code at n = %lu: "
+                               "it was cut short, or not written by the driver",
+                               sizes[s]);
+    }
+    return 0;
+}
+
+/* Starts the simulator's run of the student's kernel beside a GPU grading (student only, the
+ * simulator's caps): 0 and *started, or the reason it did not start in g->sim_skipped. */
+static void
+start_sim_check(lab *l, const lab_grade_request *req, const lab_family *fam, lab_grading *g,
+                lab_build *student, lab_build *baseline, lab_build *reference,
+                const lab_exercise *base_ex, lab_proc *p, bool *started)
+{
+    const lab_exercise *ex = req->ex;
+    unsigned long sizes[16];
+    size_t nsizes;
+    lab_strvec args = LAB_STRVEC_INIT;
+    lab_err err = LAB_ERR_INIT;
+
+    *started = false;
+    if (ex->kind == LAB_KIND_HOST || strcmp(g->backend, "cuda"))
+        return;
+    if (req->no_sim_check || !ex->sim_check) {
+        snprintf(g->sim_skipped, sizeof(g->sim_skipped), "turned off %s",
+                 req->no_sim_check ? "for this grading" : "for this exercise");
+        return;
+    }
+    grading_sizes(ex, lab_family_sim_limit(fam, LAB_SIM_MAX_SIZE), sizes, ARRAY_SIZE(sizes),
+                  &nsizes);
+    driver_args(l, ex, base_ex, g, "sim", student, baseline, reference, sizes, nsizes, &args);
+    lab_strvec_push(&args, "--student-only");
+    if (lab_runner_start(l, ex->family, &args, ex->run_timeout_s, req->cancel, true, p, &err) < 0)
+        snprintf(g->sim_skipped, sizeof(g->sim_skipped), "%.250s", err.msg);
+    else
+        *started = true;
+    lab_strvec_release(&args);
+}
+
+/* What the simulator's run found, against a GPU verdict: a hazard makes a right result WRONG;
+ * a run the simulator could not make is said, and costs nothing. */
+static void
+judge_sim_check(lab_proc *p, lab_grading *g, const lab_exercise *ex)
+{
+    lab_grade_result *res = &g->result;
+    lab_runreport r;
+    lab_err err = LAB_ERR_INIT;
+    const lab_case *hazard = NULL, *differs = NULL;
+    char how[128];
+
+    if (lab_proc_finish(p, &err) < 0 || p->timed_out || p->cancelled || !p->report.len) {
+        snprintf(g->sim_skipped, sizeof(g->sim_skipped), "the simulator %.230s",
+                 err.code ? err.msg : lab_proc_describe(p, how, sizeof(how)));
+        return;
+    }
+    if (lab_runreport_parse(p->report.buf, p->report.len, &r, &err) < 0 || strcmp(r.status, "ok")) {
+        snprintf(g->sim_skipped, sizeof(g->sim_skipped), "the simulator cannot run it: %.200s",
+                 err.code ? err.msg : r.reason);
+        lab_runreport_release(&r);
+        return;
+    }
+    g->sim_checked = true;
+    for (size_t i = 0; i < r.ncases; i++) {
+        const lab_case *c = &r.cases[i];
+        if (!c->correct && c->check[0] && !hazard)
+            hazard = c;
+        else if (!c->correct && !differs)
+            differs = c;
+    }
+    if (hazard && (res->verdict == LAB_VERDICT_PASS || res->verdict == LAB_VERDICT_SLOW)) {
+        lab_grade_set(res, ex, LAB_VERDICT_WRONG,
+                      "right on this GPU by luck: at n = %lu the simulator found a %s: %s; that "
+                      "is undefined behaviour, which another GPU, another run or another "
+                      "compiler can turn into a wrong result",
+                      hazard->size, hazard->check, hazard->detail);
+    } else if (differs && res->verdict == LAB_VERDICT_PASS) {
+        append_message(res,
+                       " (the simulator computed another result at n = %lu: %s; not "
+                       "counted)",
+                       differs->size, differs->detail);
+    }
+    lab_runreport_release(&r);
+}
+
 static int
 run_and_judge(lab *l, const lab_grade_request *req, const lab_family *fam, lab_grading *g,
               lab_build *student, lab_build *baseline, lab_build *reference,
@@ -122,7 +266,8 @@ run_and_judge(lab *l, const lab_grade_request *req, const lab_family *fam, lab_g
     lab_strvec args = LAB_STRVEC_INIT;
     lab_exercise tuned;
     lab_devlock lock;
-    lab_proc p;
+    lab_proc p, simp;
+    bool sim_started = false;
     char how[128];
     int rc;
 
@@ -133,26 +278,13 @@ run_and_judge(lab *l, const lab_grade_request *req, const lab_family *fam, lab_g
 
     lab_devlock_init(&lock);
     lab_proc_init(&p);
-    lab_strvec_pushf(&args, "--backend=%s", g->backend);
-    lab_runner_roles_args(l, &args, ex, base_ex, lab_compile_module(ex, student, sim),
-                          lab_compile_module(ex, reference, sim),
-                          base_ex ? lab_compile_module(base_ex, baseline, sim) : NULL);
-    for (size_t i = 0; i < ex->nsizes && nsizes < ARRAY_SIZE(sizes); i++) {
-        unsigned long n = ex->sizes[i];
-        bool seen = false;
-        if (sim && n > cap) {
-            n = cap;
-            g->sizes_capped = true;
-        }
-        for (size_t k = 0; k < nsizes; k++)
-            seen |= sizes[k] == n;
-        if (!seen)
-            sizes[nsizes++] = n;
-    }
-    lab_runner_sizes_arg(&args, "sizes", sizes, nsizes);
+    lab_proc_init(&simp);
+    g->sizes_capped = grading_sizes(ex, cap, sizes, ARRAY_SIZE(sizes), &nsizes);
+    driver_args(l, ex, base_ex, g, g->backend, student, baseline, reference, sizes, nsizes, &args);
     if (ex->ntiming_sizes && !sim)
         lab_runner_sizes_arg(&args, "timing-sizes", ex->timing_sizes, ex->ntiming_sizes);
-    lab_strvec_pushf(&args, "--seed=%llu", (unsigned long long)g->seed);
+    /* the simulator's checks run on the CPU while the GPU measures */
+    start_sim_check(l, req, fam, g, student, baseline, reference, base_ex, &simp, &sim_started);
     /* host code and the simulator leave the GPU alone: no need to wait for it */
     if (ex->kind == LAB_KIND_HOST || sim ||
         (rc = lab_devlock_acquire(&lock, lab_cachedir(l), g->device.name,
@@ -183,7 +315,8 @@ run_and_judge(lab *l, const lab_grade_request *req, const lab_family *fam, lab_g
                           lab_proc_describe(&p, how, sizeof(how)));
         goto out;
     }
-    if ((rc = lab_runreport_parse(p.report.buf, p.report.len, &g->report, err)) < 0) {
+    if ((rc = lab_runreport_parse(p.report.buf, p.report.len, &g->report, err)) < 0 ||
+        (rc = check_complete(&g->report, sizes, nsizes, err)) < 0) {
         lab_runreport_release(&g->report);
         goto out;
     }
@@ -198,7 +331,14 @@ run_and_judge(lab *l, const lab_grade_request *req, const lab_family *fam, lab_g
                        cap != g->sim_max_size ? " (matrix sides capped at %lu on the simulator)"
                                               : " (sizes capped at %lu on the simulator)",
                        cap);
+    if (rc == 0 && sim_started) {
+        judge_sim_check(&simp, g, ex);
+        sim_started = false;
+    }
 out:
+    if (sim_started)
+        lab_proc_kill(&simp);
+    lab_proc_release(&simp);
     lab_proc_release(&p);
     return rc;
 }

@@ -45,6 +45,11 @@ typedef struct lab_grade_request {
     /* "cuda", "sim" or NULL: $CUDALAB_BACKEND if set, else cuda when a GPU is present and the
      * simulator when there is none (correctness only, sizes capped: LAB_SIM_MAX_SIZE). */
     const char *backend;
+    /* A GPU grading also runs the student's kernel on the simulator, on the CPU while the GPU
+     * measures, so that a hazard the GPU hid (a race, a barrier in divergent code, a bad
+     * warp-sync mask, an access out of bounds) makes the verdict WRONG; true turns that off
+     * (so does the exercise's `sim_check = false`). */
+    bool no_sim_check;
 } lab_grade_request;
 
 /* Largest input size graded on the simulator; larger sizes become this one
@@ -65,7 +70,11 @@ typedef struct lab_grading {
     char backend[8];            /* "cuda", "sim", "host", or "" when nothing ran */
     unsigned long sim_max_size; /* on the simulator: the cap on sizes; 0 elsewhere */
     bool sizes_capped;          /* some of the exercise's sizes were larger */
-    bool calibrated;    /* min_speedup came from this GPU's calibration (lab/grade/calib.h) */
+    bool calibrated; /* min_speedup came from this GPU's calibration (lab/grade/calib.h) */
+    /* The simulator's checks beside a GPU grading: ran (found nothing or a hazard), or why
+     * they were skipped ("" when they were not asked for). */
+    bool sim_checked;
+    char sim_skipped[256];
     double min_speedup; /* the threshold applied, when the kernel was timed */
 } lab_grading;
 

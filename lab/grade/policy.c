@@ -113,6 +113,42 @@ lab_grade_sweep_best(const lab_sweep *s)
     return best;
 }
 
+/* Why a state kept between runs is the likely cause, said once for every message. */
+#define KEEPS_STATE                                                                                \
+    "a kernel must compute every run from its input; one that keeps results between runs (in "     \
+    "__device__ variables, or in its buffers) and replays them is the likely cause"
+
+/* A timed run of the student's that was wrong: WRONG, saying which; 1 when it judged. */
+static int
+judge_timed(const lab_exercise *ex, const lab_timed_check *c, unsigned long n, const char *what,
+            lab_grade_result *out)
+{
+    if (!c->wrong)
+        return 0;
+    lab_grade_set(out, ex, LAB_VERDICT_WRONG,
+                  "right when checked, wrong when timed%s (run %lu at n = %lu): %s; %s", what,
+                  c->wrong_launch, n, c->wrong_detail, KEEPS_STATE);
+    return 1;
+}
+
+/* A time no correct kernel can reach: more bytes per second than the memory delivers. */
+static int
+judge_bound(const lab_exercise *ex, const lab_runreport *r, double bytes, double median_ns,
+            lab_grade_result *out)
+{
+    double gbps = median_ns > 0 ? bytes / median_ns : 0; /* bytes per ns = GB/s */
+
+    if (r->peak_gbps <= 0 || gbps <= LAB_GRADE_PEAK_MARGIN * r->peak_gbps)
+        return 0;
+    lab_grade_set(out, ex, LAB_VERDICT_WRONG,
+                  "%.2f us for the %.1f MB a correct kernel must move is %.0f GB/s, %.0f%% of "
+                  "this GPU's peak memory bandwidth (%.0f GB/s): impossible for a kernel that "
+                  "reads its input; %s",
+                  median_ns / 1e3, bytes / 1e6, gbps, 100 * gbps / r->peak_gbps, r->peak_gbps,
+                  KEEPS_STATE);
+    return 1;
+}
+
 static int
 judge_sweep(const lab_exercise *ex, const lab_runreport *r, lab_grade_result *out, lab_err *err)
 {
@@ -126,6 +162,14 @@ judge_sweep(const lab_exercise *ex, const lab_runreport *r, lab_grade_result *ou
         return lab_err_set(err, LAB_EPARSE,
                            "the driver's report lacks the sweep to grade the "
                            "choice");
+    for (size_t i = 0; i < r->sweep.nrows; i++) {
+        char what[48];
+        snprintf(what, sizeof(what), " at block %s", r->sweep.rows[i].block);
+        if (judge_timed(ex, &r->sweep.rows[i].checked, r->sweep.size, what, out) ||
+            (r->sweep.rows[i].launched &&
+             judge_bound(ex, r, r->sweep.bytes, r->sweep.rows[i].median_ns, out)))
+            return 0;
+    }
     noise = lab_grade_choice_noise(mine, best);
     over = mine->median_ns / best->median_ns - 1;
     out->median_ns = mine->median_ns;
@@ -174,6 +218,14 @@ lab_grade_judge(const lab_exercise *ex, const char *baseline_name, const lab_run
             first_wrong = c;
         wrong_sizes++;
     }
+    if (first_wrong && first_wrong->round > 1) {
+        lab_grade_set(out, ex, LAB_VERDICT_WRONG,
+                      "right on the first run, then wrong%s at n = %lu on new inputs in the same "
+                      "buffers: %s; %s",
+                      strcmp(r->backend, "sim") ? "" : " on the simulator", first_wrong->size,
+                      first_wrong->detail, KEEPS_STATE);
+        return 0;
+    }
     if (first_wrong) {
         lab_grade_set(out, ex, LAB_VERDICT_WRONG, "%s at n = %lu: %s%s",
                       strcmp(r->backend, "sim") ? "wrong" : "wrong on the simulator",
@@ -197,6 +249,13 @@ lab_grade_judge(const lab_exercise *ex, const char *baseline_name, const lab_run
     rt = lab_runreport_time(r, "reference");
     if (!st || !bt || !rt || st->median_ns <= 0 || rt->median_ns <= 0)
         return lab_err_set(err, LAB_EPARSE, "the driver's report lacks the timings to grade speed");
+    if (bt->checked.wrong || rt->checked.wrong) /* the lab's own kernels */
+        return lab_err_set(err, LAB_EDEVICE, "the %s solution was wrong when timed: %s",
+                           bt->checked.wrong ? "baseline" : "reference",
+                           (bt->checked.wrong ? bt : rt)->checked.wrong_detail);
+    if (judge_timed(ex, &st->checked, lab_runreport_last_timing(r)->size, "", out) ||
+        judge_bound(ex, r, lab_runreport_last_timing(r)->bytes, st->median_ns, out))
+        return 0;
     out->median_ns = st->median_ns;
     out->speedup = bt->median_ns / st->median_ns;
     out->reference_speedup = bt->median_ns / rt->median_ns;

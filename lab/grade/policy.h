@@ -74,6 +74,12 @@ double lab_grade_choice_noise(const lab_sweep_row *choice, const lab_sweep_row *
 /* The fastest launched row of a sweep, or NULL. */
 const lab_sweep_row *lab_grade_sweep_best(const lab_sweep *s);
 
+/* A measured time may imply at most this fraction of the GPU's peak memory bandwidth
+ * (2 x memory clock x bus width) for the bytes a correct kernel must move: the best kernels
+ * reach 92 % on the H100 (docs/bench/reduce.md); past the margin the time is impossible for a
+ * kernel that reads its input, and the verdict says so. */
+#define LAB_GRADE_PEAK_MARGIN 1.10
+
 /* Judge a parsed driver report.  Fails (LAB_EDEVICE, LAB_EPARSE) only when
  * the lab itself is at fault: the reference or baseline failed or was wrong,
  * or the report lacks what the verdict needs. */

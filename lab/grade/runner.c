@@ -17,6 +17,19 @@ int
 lab_runner_run(lab *l, const char *program, const lab_strvec *args, double timeout_s,
                const volatile sig_atomic_t *cancel, bool untrusted, lab_proc *p, lab_err *err)
 {
+    int rc;
+
+    if ((rc = lab_runner_start(l, program, args, timeout_s, cancel, untrusted, p, err)) < 0)
+        return rc;
+    if ((rc = lab_proc_finish(p, err)) < 0)
+        return lab_err_wrap(err, "driver '%s'", program);
+    return 0;
+}
+
+int
+lab_runner_start(lab *l, const char *program, const lab_strvec *args, double timeout_s,
+                 const volatile sig_atomic_t *cancel, bool untrusted, lab_proc *p, lab_err *err)
+{
     const char *show[] = { lab_libexecdir(l), lab_builddir(l), NULL };
     lab_sandbox_plan plan = { .job = LAB_SANDBOX_DRIVER,
                               .datadir = lab_datadir(l),
@@ -39,7 +52,7 @@ lab_runner_run(lab *l, const char *program, const lab_strvec *args, double timeo
         (rc = lab_strvec_pushf(&p->argv, "--report-fd=%d", LAB_RUNNER_REPORT_FD)) < 0 ||
         (rc = lab_strvec_pushv(&p->argv, (const char *const *)args->v)) < 0)
         return lab_err_set(err, LAB_ENOMEM, "out of memory");
-    if ((rc = lab_proc_run(p, err)) < 0)
+    if ((rc = lab_proc_start(p, err)) < 0)
         return lab_err_wrap(err, "driver '%s'", program);
     return 0;
 }

@@ -31,6 +31,10 @@
  * with lab_proc_release, also after a failure. */
 int lab_runner_run(lab *l, const char *program, const lab_strvec *args, double timeout_s,
                    const volatile sig_atomic_t *cancel, bool untrusted, lab_proc *p, lab_err *err);
+/* lab_runner_run without the wait: the driver runs beside the caller until lab_proc_finish. */
+int lab_runner_start(lab *l, const char *program, const lab_strvec *args, double timeout_s,
+                     const volatile sig_atomic_t *cancel, bool untrusted, lab_proc *p,
+                     lab_err *err);
 /* Probes one backend ("cuda", "sim") afresh: out->present when the drivers can run kernels
  * on it, else out->reason. */
 int lab_runner_probe(lab *l, const char *backend, lab_device *out, lab_err *err);

@@ -52,9 +52,22 @@ parse_cases(const cJSON *cases, lab_runreport *r, lab_err *err)
         k->bad = (long)number(c, "bad");
         k->first_bad = (long)number(c, "first_bad");
         copy_string(k->detail, sizeof(k->detail), c, "detail");
+        k->round = cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(c, "round"))
+                       ? (unsigned)number(c, "round")
+                       : 1;
+        copy_string(k->check, sizeof(k->check), c, "check");
     }
     r->ncases = n;
     return 0;
+}
+
+static void
+parse_checked(const cJSON *k, lab_timed_check *out)
+{
+    out->verified = (unsigned long)number(k, "verified");
+    out->wrong = boolean(k, "wrong");
+    out->wrong_launch = (unsigned long)number(k, "wrong_launch");
+    copy_string(out->wrong_detail, sizeof(out->wrong_detail), k, "wrong_detail");
 }
 
 static int
@@ -93,6 +106,7 @@ parse_timings(const cJSON *timings, lab_runreport *r, lab_err *err)
             kt->pct_peak = number(k, "pct_peak");
             kt->pct_copy = number(k, "pct_copy");
             kt->samples = (unsigned long)number(k, "samples");
+            parse_checked(k, &kt->checked);
         }
     }
     r->ntimings = n;
@@ -129,6 +143,7 @@ parse_sweep(const cJSON *s, lab_sweep *out, lab_err *err)
                            ? number(row, "occupancy")
                            : -1;
         r->samples = (unsigned long)number(row, "samples");
+        parse_checked(row, &r->checked);
     }
     return 0;
 }
@@ -138,14 +153,23 @@ lab_runreport_parse(const char *json, size_t len, lab_runreport *out, lab_err *e
 {
     cJSON *root = NULL;
     const cJSON *v, *e, *dev;
+    const char *end = NULL;
     int rc = 0;
 
     memset(out, 0, sizeof(*out));
     if (len == 0)
         return lab_err_set(err, LAB_EPARSE, "the driver sent no report");
-    if (!(root = cJSON_ParseWithLength(json, len)))
+    if (!(root = cJSON_ParseWithLengthOpts(json, len, &end, false)))
         return lab_err_set(err, LAB_EPARSE, "the driver's report is not JSON (near byte %ld)",
                            (long)(cJSON_GetErrorPtr() ? cJSON_GetErrorPtr() - json : -1));
+    while (end < json + len && (*end == ' ' || *end == '\n' || *end == '\t' || *end == '\r'))
+        end++;
+    if (end < json + len || !cJSON_IsObject(root)) {
+        rc = lab_err_set(err, LAB_EPARSE,
+                         "the driver's report is not one JSON object (%zu bytes after it)",
+                         (size_t)(json + len - end));
+        goto out;
+    }
     v = cJSON_GetObjectItemCaseSensitive(root, "version");
     if (!cJSON_IsNumber(v)) {
         rc = lab_err_set(err, LAB_EPARSE, "the driver's report has no version");

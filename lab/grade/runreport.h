@@ -27,7 +27,17 @@ typedef struct lab_case {
     long bad;
     long first_bad;
     char detail[256];
+    unsigned round; /* 1, or 2: new inputs in the same buffers */
+    char check[48]; /* the simulator's check that made it wrong ("shared-memory race"), or "" */
 } lab_case;
+
+/* What checking a kernel's timed runs found (lab/harness/timing.h). */
+typedef struct lab_timed_check {
+    unsigned long verified; /* timed runs whose output was checked */
+    bool wrong;
+    unsigned long wrong_launch; /* which run (0: the warm-up) */
+    char wrong_detail[256];
+} lab_timed_check;
 
 typedef struct lab_kernel_time {
     char role[16];
@@ -35,6 +45,7 @@ typedef struct lab_kernel_time {
     double median_ns, mad_ns, min_ns, max_ns, ci_rel;
     double gbps, pct_peak, pct_copy;
     unsigned long samples;
+    lab_timed_check checked;
 } lab_kernel_time;
 
 typedef struct lab_size_timing {
@@ -57,6 +68,7 @@ typedef struct lab_sweep_row {
     double median_ns, ci_rel, gbps;
     double occupancy; /* theoretical, 0..1; <0 unknown */
     unsigned long samples;
+    lab_timed_check checked;
 } lab_sweep_row;
 
 typedef struct lab_sweep {
@@ -102,6 +114,7 @@ typedef struct lab_runreport {
     lab_sweep sweep;
 } lab_runreport;
 
+/* json[0..len) must be exactly one JSON object (white space around it allowed). */
 int lab_runreport_parse(const char *json, size_t len, lab_runreport *out, lab_err *err);
 void lab_runreport_release(lab_runreport *r);
 /* The timing of role at the largest timed size, or NULL. */

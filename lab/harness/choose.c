@@ -79,27 +79,15 @@ lab_choose_check(lab_driver *d, lab_driver_role_fn check, void *ctx, lab_err *er
         if (lab_choose_read(d, roles[i], &shape, err) == 0) {
             check(ctx, roles[i], shape, err);
         } else if (roles[i] == LAB_ROLE_STUDENT) {
-            lab_driver_add_case(d, 0, roles[i], 0, 1, 0, 1, -1, err->msg, err);
+            lab_finding f = { .first_bad = -1 };
+            lab_finding_count(&f, 0, 1, 1, -1);
+            snprintf(f.detail, sizeof(f.detail), "%.255s", err->msg);
+            lab_driver_add_case(d, 0, roles[i], &f, err);
             return; /* nothing to check it at */
         } else {
             lab_driver_fail(d, roles[i], "setup", 0, err);
         }
     }
-}
-
-typedef struct candidate {
-    lab_driver *d;
-    lab_driver_role_fn launch;
-    void *ctx;
-    lab_dim3 shape;
-} candidate;
-
-static int
-launch_candidate(void *ctx, lab_err *err)
-{
-    candidate *c = ctx;
-
-    return c->launch(c->ctx, LAB_ROLE_STUDENT, c->shape, err);
 }
 
 /* Theoretical occupancy of the student's kernel at shape s, -1 when the backend cannot say. */
@@ -118,9 +106,10 @@ occupancy(lab_driver *d, lab_dim3 s)
 }
 
 static void
-add_row(cJSON *rows, lab_driver *d, lab_dim3 s, const char *error, const lab_stats *ns,
+add_row(cJSON *rows, lab_driver *d, lab_dim3 s, const char *error, const lab_timing_result *res,
         double bytes)
 {
+    const lab_stats *ns = res ? &res->ns : NULL;
     cJSON *r = cJSON_CreateObject();
     char name[32];
 
@@ -136,40 +125,41 @@ add_row(cJSON *rows, lab_driver *d, lab_dim3 s, const char *error, const lab_sta
     cJSON_AddNumberToObject(r, "samples", ns ? (double)ns->samples : 0);
     cJSON_AddNumberToObject(r, "gbps", ns && ns->median > 0 ? bytes / ns->median : 0);
     cJSON_AddNumberToObject(r, "occupancy", occupancy(d, s));
+    cJSON_AddNumberToObject(r, "verified", res ? (double)res->verified : 0);
+    cJSON_AddBoolToObject(r, "wrong", res && res->wrong);
+    if (res && res->wrong)
+        cJSON_AddStringToObject(r, "wrong_detail", res->why);
     cJSON_AddItemToArray(rows, r);
 }
 
 int
-lab_choose_sweep(lab_driver *d, unsigned long n, double bytes, lab_driver_role_fn launch, void *ctx,
-                 lab_err *err)
+lab_choose_sweep(lab_driver *d, unsigned long n, double bytes, const lab_timed_kernel *kernels,
+                 size_t nk, lab_err *err)
 {
-    const size_t nb = d->args.nblocks;
-    candidate cand[sizeof(d->args.blocks) / sizeof(d->args.blocks[0])];
-    lab_timed_kernel kernels[sizeof(cand) / sizeof(cand[0])];
-    lab_timing_result results[sizeof(cand) / sizeof(cand[0])];
-    char errors[sizeof(cand) / sizeof(cand[0])][200];
+    lab_timed_kernel timed[LAB_TIMING_MAX_KERNELS];
+    lab_timing_result results[LAB_TIMING_MAX_KERNELS];
+    char errors[LAB_TIMING_MAX_KERNELS][200];
     char name[32];
     lab_dim3 chosen;
-    size_t nk = 0;
+    size_t nt = 0;
     cJSON *sweep, *rows;
 
     if (lab_choose_read(d, LAB_ROLE_STUDENT, &chosen, err) < 0)
         return 0; /* the cases already say why */
-    for (size_t i = 0; i < nb; i++) {
+    for (size_t i = 0; i < nk; i++) {
         lab_err why = LAB_ERR_INIT;
         errors[i][0] = '\0';
-        /* one untimed launch: a shape the kernel cannot be launched with is a row, not a fault */
-        if (launch(ctx, LAB_ROLE_STUDENT, d->args.blocks[i], &why) < 0) {
+        /* one untimed run: a shape the kernel cannot be launched with is a row, not a fault */
+        if ((kernels[i].prepare && kernels[i].prepare(kernels[i].ctx, 0, err) < 0) ||
+            kernels[i].launch(kernels[i].ctx, 0, &why) < 0) {
             snprintf(errors[i], sizeof(errors[i]), "%.190s", why.msg);
             continue;
         }
         if (d->ops->sync(d->dev, err) < 0)
             return lab_driver_fail(d, LAB_ROLE_STUDENT, "run", n, err);
-        cand[i] = (candidate){ d, launch, ctx, d->args.blocks[i] };
-        label(d->args.blocks[i], name, sizeof(name));
-        kernels[nk++] = (lab_timed_kernel){ "student", NULL, launch_candidate, &cand[i] };
+        timed[nt++] = kernels[i];
     }
-    if (nk && lab_timing_run(&d->timing, kernels, nk, &d->args.timing, results, err) < 0)
+    if (nt && lab_timing_run(&d->timing, timed, nt, &d->args.timing, results, err) < 0)
         return lab_driver_fail(d, LAB_ROLE_STUDENT, "timing", n, err);
     if (!(sweep = cJSON_AddObjectToObject(d->report, "sweep")))
         return lab_err_set(err, LAB_ENOMEM, "out of memory");
@@ -177,11 +167,11 @@ lab_choose_sweep(lab_driver *d, unsigned long n, double bytes, lab_driver_role_f
     cJSON_AddNumberToObject(sweep, "size", (double)n);
     cJSON_AddNumberToObject(sweep, "bytes", bytes);
     cJSON_AddStringToObject(sweep, "choice", name);
-    cJSON_AddBoolToObject(sweep, "capped", nk && results[0].capped);
+    cJSON_AddBoolToObject(sweep, "capped", nt && results[0].capped);
     rows = cJSON_AddArrayToObject(sweep, "rows");
-    for (size_t i = 0, k = 0; i < nb; i++)
+    for (size_t i = 0, k = 0; i < nk; i++)
         add_row(rows, d, d->args.blocks[i], errors[i][0] ? errors[i] : NULL,
-                errors[i][0] ? NULL : &results[k++].ns, bytes);
+                errors[i][0] ? NULL : &results[k++], bytes);
     return 0;
 }
 
@@ -194,15 +184,4 @@ lab_choose_check_size(lab_driver *d, lab_driver_role_fn check, void *ctx, lab_er
         lab_choose_check(d, check, ctx, err);
     else
         lab_driver_check_shapes(d, check, ctx, err);
-}
-
-int
-lab_choose_time_size(lab_driver *d, unsigned long n, double bytes, lab_driver_role_fn launch,
-                     void *ctx, lab_err *err)
-{
-    if (d->failed || !lab_driver_is_timing_size(d, n))
-        return 0;
-    if (d->args.choose_block)
-        return lab_choose_sweep(d, n, bytes, launch, ctx, err);
-    return lab_driver_time_roles(d, n, bytes, launch, ctx, err);
 }

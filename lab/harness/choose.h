@@ -22,8 +22,8 @@
  *
  * One family driver serves both its plain exercises and its choice exercises: the harness's
  * per-size loop (family.c) calls
- *   lab_choose_check_size(d, check, ctx, &err);            the choice, or every shape of --block
- *   lab_choose_time_size(d, n, bytes, launch, ctx, &err);  the sweep, or the three roles
+ *   lab_choose_check_size(d, check, ctx, &err);         the choice, or every shape of --block
+ *   lab_choose_sweep(d, n, bytes, kernels, nk, &err);   at a timing size, with --choose-block
  */
 #ifndef LAB_HARNESS_CHOOSE_H
 #define LAB_HARNESS_CHOOSE_H
@@ -37,16 +37,13 @@ int lab_choose_read(lab_driver *d, lab_role role, lab_dim3 *out, lab_err *err);
 /* check(ctx, role, chosen shape) for the student and (on a GPU) the reference; a student module
  * whose choice cannot be read gets a wrong case saying why. */
 void lab_choose_check(lab_driver *d, lab_driver_role_fn check, void *ctx, lab_err *err);
-/* Times launch(ctx, student, shape) at every shape of --block and adds "sweep" to the report.
- * Returns <0 (and the report says why) when the device failed. */
-int lab_choose_sweep(lab_driver *d, unsigned long n, double bytes, lab_driver_role_fn launch,
-                     void *ctx, lab_err *err);
+/* Times kernels[i], the student's kernel at shape i of --block, and adds "sweep" to the
+ * report (a shape it cannot be launched with is a row saying why).  Returns <0 (and the report
+ * says why) when the device failed. */
+int lab_choose_sweep(lab_driver *d, unsigned long n, double bytes, const lab_timed_kernel *kernels,
+                     size_t nk, lab_err *err);
 
 /* lab_choose_check with --choose-block, else lab_driver_check_shapes; nothing once failed. */
 void lab_choose_check_size(lab_driver *d, lab_driver_role_fn check, void *ctx, lab_err *err);
-/* At a timing size n (else nothing): lab_choose_sweep with --choose-block, else
- * lab_driver_time_roles. */
-int lab_choose_time_size(lab_driver *d, unsigned long n, double bytes, lab_driver_role_fn launch,
-                         void *ctx, lab_err *err);
 
 #endif

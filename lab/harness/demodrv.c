@@ -223,10 +223,11 @@ start(lab_demodrv *d, int argc, char **argv, const char *program, const char *ch
 }
 
 static int
-timed_launch(void *ctx, lab_err *err)
+timed_launch(void *ctx, unsigned set, lab_err *err)
 {
     lab_demodrv_launch *l = ctx;
 
+    (void)set; /* a demo's kernels run on one input */
     return l->d->ops->launch(l->m, l->kernel, l->grid, l->block, 0, l->args, err);
 }
 
@@ -243,8 +244,9 @@ lab_demodrv_time(lab_demodrv *d, lab_demodrv_launch *launches, size_t n, double 
     for (size_t at = 0; at < n; at += ARRAY_SIZE(k)) {
         size_t m = n - at < ARRAY_SIZE(k) ? n - at : ARRAY_SIZE(k);
         for (size_t i = 0; i < m; i++)
-            k[i] = (lab_timed_kernel){ launches[at + i].kernel, NULL, timed_launch,
-                                       &launches[at + i] };
+            k[i] = (lab_timed_kernel){ .role = launches[at + i].kernel,
+                                       .launch = timed_launch,
+                                       .ctx = &launches[at + i] };
         if ((rc = lab_timing_run(&d->timing, k, m, &opts, res, err)) < 0)
             return rc;
         for (size_t i = 0; i < m; i++)

@@ -49,6 +49,7 @@ typedef struct cuda_api {
     CUresult (*get_error_name)(CUresult, const char **);
     CUresult (*func_get_attribute)(int *, CUfunction_attribute, CUfunction);
     CUresult (*occupancy_max_active_blocks)(int *, CUfunction, int, size_t);
+    CUresult (*memset_d32_async)(CUdeviceptr, unsigned, size_t, CUstream);
     CUresult (*get_error_string)(CUresult, const char **);
 } cuda_api;
 
@@ -97,6 +98,7 @@ static const struct {
 } optional_symbols[] = {
     SYM(func_get_attribute, "cuFuncGetAttribute"),
     SYM(occupancy_max_active_blocks, "cuOccupancyMaxActiveBlocksPerMultiprocessor"),
+    SYM(memset_d32_async, "cuMemsetD32Async"),
 #undef SYM
 };
 
@@ -393,6 +395,18 @@ cuda_copy_dtod(lab_dev *dev, lab_dptr dst, lab_dptr src, size_t bytes, lab_err *
     return CALL(dev, dev->api.memcpy_dtod_async(dst, src, bytes, NULL), err, "cuMemcpyDtoDAsync");
 }
 
+/* Stream-ordered like the copies; a driver without cuMemsetD32Async (the test stub) fills
+ * through copies (lab_dev_fill32). */
+static int
+cuda_fill32(lab_dev *dev, lab_dptr dst, uint32_t value, size_t count, lab_err *err)
+{
+    CUresult rc_;
+
+    if (!dev->api.memset_d32_async)
+        return LAB_ENOSYS;
+    return CALL(dev, dev->api.memset_d32_async(dst, value, count, NULL), err, "cuMemsetD32Async");
+}
+
 static int
 cuda_load(lab_dev *dev, const lab_image *img, lab_module **out, lab_err *err)
 {
@@ -616,6 +630,7 @@ const lab_dev_ops lab_dev_cuda = {
     .copy_in = cuda_copy_in,
     .copy_out = cuda_copy_out,
     .copy_dtod = cuda_copy_dtod,
+    .fill32 = cuda_fill32,
     .load = cuda_load,
     .has_kernel = cuda_has_kernel,
     .symbol = cuda_symbol,

@@ -5,7 +5,10 @@
 #include "lab/util/buf.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#define FILL_CHUNK_WORDS 65536 /* the host buffer of a fill through copies */
 
 static const lab_dev_ops *const backends[] = { &lab_dev_cuda, &lab_dev_sim };
 
@@ -60,5 +63,28 @@ lab_dev_load_beside(const lab_dev_ops *ops, lab_dev *dev, const char *beside, co
         lab_buf_adds(&path, name);
     rc = lab_dev_load_file(ops, dev, path.buf, out, err);
     lab_buf_release(&path);
+    return rc;
+}
+
+int
+lab_dev_fill32(const lab_dev_ops *ops, lab_dev *dev, lab_dptr dst, uint32_t value, size_t count,
+               lab_err *err)
+{
+    const size_t chunk = count < FILL_CHUNK_WORDS ? count : FILL_CHUNK_WORDS;
+    uint32_t *words;
+    int rc = ops->fill32 ? ops->fill32(dev, dst, value, count, err) : LAB_ENOSYS;
+
+    if (rc != LAB_ENOSYS || count == 0)
+        return rc;
+    if (!(words = malloc(chunk * sizeof(*words))))
+        return lab_err_set(err, LAB_ENOMEM, "out of memory");
+    for (size_t i = 0; i < chunk; i++)
+        words[i] = value;
+    rc = 0;
+    for (size_t done = 0; done < count && rc == 0; done += chunk) {
+        size_t n = count - done < chunk ? count - done : chunk;
+        rc = ops->copy_in(dev, dst + done * sizeof(*words), words, n * sizeof(*words), err);
+    }
+    free(words);
     return rc;
 }

@@ -87,6 +87,9 @@ typedef struct lab_dev_ops {
     int (*copy_out)(lab_dev *dev, void *dst, lab_dptr src, size_t bytes, lab_err *err);
     /* Asynchronous (stream-ordered) device-to-device copy. */
     int (*copy_dtod)(lab_dev *dev, lab_dptr dst, lab_dptr src, size_t bytes, lab_err *err);
+    /* Optional: count 32-bit words at dst set to value, stream-ordered; LAB_ENOSYS (err
+     * untouched) where the backend cannot.  Call lab_dev_fill32, which falls back to copies. */
+    int (*fill32)(lab_dev *dev, lab_dptr dst, uint32_t value, size_t count, lab_err *err);
     int (*load)(lab_dev *dev, const lab_image *img, lab_module **out, lab_err *err);
     /* Is there an entry point with this (mangled) name? */
     bool (*has_kernel)(lab_module *m, const char *kernel);
@@ -122,6 +125,10 @@ bool lab_dev_sim_take(lab_dev *dev, struct lab_sim_result *out);
  * dimensions of 1 left out. */
 void lab_dim3_format(lab_dim3 s, const char *open, const char *sep, const char *close, char *buf,
                      size_t size);
+
+/* count 32-bit words at dst set to value (ops->fill32, or copies of a host buffer of them). */
+int lab_dev_fill32(const lab_dev_ops *ops, lab_dev *dev, lab_dptr dst, uint32_t value, size_t count,
+                   lab_err *err);
 
 /* The backend named "cuda" or "sim", or NULL. */
 const lab_dev_ops *lab_dev_backend(const char *name);

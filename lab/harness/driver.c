@@ -49,6 +49,8 @@ enum {
     OPT_BASELINE_GRID_PER_SM,
     OPT_BASELINE_ENTRY,
     OPT_CHOOSE_BLOCK,
+    OPT_STUDENT_ONLY,
+    OPT_GLOBALS,
 };
 
 static const struct option options[] = {
@@ -77,6 +79,8 @@ static const struct option options[] = {
     { "baseline-grid-per-sm", required_argument, NULL, OPT_BASELINE_GRID_PER_SM },
     { "baseline-entry", required_argument, NULL, OPT_BASELINE_ENTRY },
     { "choose-block", no_argument, NULL, OPT_CHOOSE_BLOCK },
+    { "student-only", no_argument, NULL, OPT_STUDENT_ONLY },
+    { "globals", required_argument, NULL, OPT_GLOBALS },
     { NULL, 0, NULL, 0 },
 };
 
@@ -172,7 +176,8 @@ usage(const char *prog, const char *what)
             "[--timing-sizes N,...] --block N|XxY[xZ],... [--unroll N] [--output partials|total] "
             "[--grid-per-sm K] [--baseline-block N] [--baseline-unroll N] "
             "[--baseline-output partials|total] [--baseline-grid-per-sm K] [--seed N] "
-            "[--min-samples N] [--time-cap S] [--choose-block] [--probe]\n",
+            "[--min-samples N] [--time-cap S] [--choose-block] [--student-only] "
+            "[--globals NAME,...] [--probe]\n",
             prog);
     return -2;
 }
@@ -271,6 +276,12 @@ parse_args(lab_driver_args *a, const char *prog, int argc, char **argv)
         case OPT_PROBE:
             a->probe = true;
             break;
+        case OPT_STUDENT_ONLY:
+            a->student_only = true;
+            break;
+        case OPT_GLOBALS:
+            a->globals = optarg;
+            break;
         case OPT_OUTPUT:
             if (parse_output(optarg, &student->total) < 0)
                 return usage(prog, "--output needs partials or total");
@@ -327,14 +338,16 @@ parse_args(lab_driver_args *a, const char *prog, int argc, char **argv)
         return usage(prog, "--report-fd is required");
     if (a->probe)
         return 0;
-    if (!a->module[LAB_ROLE_STUDENT] || !a->module[LAB_ROLE_BASELINE] ||
-        !a->module[LAB_ROLE_REFERENCE] || !a->kernel[LAB_ROLE_STUDENT] || !a->nsizes ||
-        !a->lab_kernels)
+    if (a->student_only) /* the other roles are not run: their modules are not needed */
+        a->module[LAB_ROLE_BASELINE] = a->module[LAB_ROLE_REFERENCE] = NULL;
+    if (!a->module[LAB_ROLE_STUDENT] ||
+        (!a->student_only && (!a->module[LAB_ROLE_BASELINE] || !a->module[LAB_ROLE_REFERENCE])) ||
+        !a->kernel[LAB_ROLE_STUDENT] || !a->nsizes || !a->lab_kernels)
         return usage(prog, "--student, --baseline, --reference, --kernel, --sizes and "
                            "--lab-kernels are required");
     if (!student->entry)
         return usage(prog, "--entry is required: the kernel's mangled name");
-    if (strcmp(a->module[LAB_ROLE_BASELINE], "cpu") &&
+    if (!a->student_only && strcmp(a->module[LAB_ROLE_BASELINE], "cpu") &&
         (!a->kernel[LAB_ROLE_BASELINE] || !base->entry))
         return usage(prog, "--baseline-kernel and --baseline-entry are required unless the "
                            "baseline is cpu");
@@ -406,8 +419,8 @@ load_role(lab_driver *d, lab_role role, lab_err *err)
     lab_image img;
     int rc, n;
 
-    if (role == LAB_ROLE_BASELINE && !strcmp(path, "cpu"))
-        return 0;
+    if (!path || (role == LAB_ROLE_BASELINE && !strcmp(path, "cpu")))
+        return 0; /* the CPU's baseline, or a role --student-only leaves out */
     if ((rc = lab_buf_read_file(&d->image[role], path, err)) < 0)
         return rc;
     n = snprintf(d->mangled[role], sizeof(d->mangled[role]), "%s", d->args.shape[role].entry);
@@ -423,6 +436,55 @@ load_role(lab_driver *d, lab_role role, lab_err *err)
                            "'%s' defines no kernel %s with this exercise's "
                            "parameters (looked for %s)",
                            path, kernel, d->mangled[role]);
+    return 0;
+}
+
+/* The load-time contents of the student's --globals, kept on the device beside them.  One the
+ * backend cannot find (internal to the module) or past the budget stays as the kernel leaves it,
+ * and the report names it under "globals_kept". */
+#define GLOBALS_BUDGET (64u << 20) /* bytes of __device__ variables restored before every run */
+
+static int
+snapshot_globals(lab_driver *d, lab_err *err)
+{
+    char *names = d->args.globals ? strdup(d->args.globals) : NULL, *save = NULL;
+    cJSON *kept = NULL;
+    size_t total = 0;
+    int rc = 0;
+
+    if (d->args.globals && !names)
+        return lab_err_set(err, LAB_ENOMEM, "out of memory");
+    for (char *name = names ? strtok_r(names, ",", &save) : NULL; name && rc == 0;
+         name = strtok_r(NULL, ",", &save)) {
+        lab_global *g = &d->globals[d->nglobals];
+        lab_err ignored = LAB_ERR_INIT;
+        if (d->nglobals == LAB_DRIVER_MAX_GLOBALS || !d->ops->symbol ||
+            d->ops->symbol(d->module[LAB_ROLE_STUDENT], name, &g->dev, &g->bytes, &ignored) < 0 ||
+            total + g->bytes > GLOBALS_BUDGET) {
+            if (kept || (kept = cJSON_AddArrayToObject(d->report, "globals_kept")))
+                cJSON_AddItemToArray(kept, cJSON_CreateString(name));
+            continue;
+        }
+        total += g->bytes;
+        if ((rc = d->ops->alloc(d->dev, g->bytes, &g->pristine, err)) == 0 &&
+            (rc = d->ops->copy_dtod(d->dev, g->pristine, g->dev, g->bytes, err)) == 0)
+            d->nglobals++;
+    }
+    free(names);
+    return rc;
+}
+
+int
+lab_driver_reset_globals(lab_driver *d, lab_role role, lab_err *err)
+{
+    int rc;
+
+    if (role != LAB_ROLE_STUDENT)
+        return 0;
+    for (size_t i = 0; i < d->nglobals; i++)
+        if ((rc = d->ops->copy_dtod(d->dev, d->globals[i].dev, d->globals[i].pristine,
+                                    d->globals[i].bytes, err)) < 0)
+            return rc;
     return 0;
 }
 
@@ -496,6 +558,8 @@ lab_driver_start(lab_driver *d, int argc, char **argv, const char *program)
     for (int role = 0; role < LAB_ROLE_COUNT; role++)
         if ((rc = load_role(d, (lab_role)role, &err)) < 0)
             return lab_driver_fail(d, (lab_role)role, "load", 0, &err);
+    if ((rc = snapshot_globals(d, &err)) < 0)
+        return lab_driver_fail(d, LAB_ROLE_STUDENT, "load", 0, &err);
     if (lab_driver_is_sim(d)) { /* no timers: correctness only, and the metrics */
         d->args.ntiming_sizes = 0;
         d->metrics = cJSON_AddArrayToObject(d->report, "sim_metrics");
@@ -586,6 +650,8 @@ lab_driver_push_case(lab_driver *d, lab_role role, cJSON *c)
             cJSON_AddStringToObject(c, "check", lab_sim_check_name(r->first.kind));
         }
     }
+    if (d->round > 1) /* new contents in the same buffers */
+        cJSON_AddNumberToObject(c, "round", d->round);
     if (!cJSON_IsTrue(cJSON_GetObjectItem(c, "correct")))
         d->wrong = true;
     cJSON_AddItemToArray(d->cases, c);
@@ -598,51 +664,6 @@ lab_driver_check_shapes(lab_driver *d, lab_driver_role_fn check, void *ctx, lab_
         for (int r = 0; r < LAB_ROLE_COUNT && !d->failed; r++)
             if (lab_driver_runs_role(d, (lab_role)r))
                 check(ctx, (lab_role)r, d->args.blocks[b], err);
-}
-
-typedef struct role_launch {
-    lab_driver *d;
-    lab_driver_role_fn launch;
-    void *ctx;
-    lab_role role;
-} role_launch;
-
-static int
-launch_role(void *ctx, lab_err *err)
-{
-    role_launch *r = ctx;
-
-    return r->launch(r->ctx, r->role, r->d->args.blocks[0], err);
-}
-
-int
-lab_driver_time_roles(lab_driver *d, unsigned long n, double bytes, lab_driver_role_fn launch,
-                      void *ctx, lab_err *err)
-{
-    role_launch rl[LAB_ROLE_COUNT];
-    lab_size_timing st = { .n = n, .bytes = bytes, .launch = launch_role };
-
-    for (int r = 0; r < LAB_ROLE_COUNT; r++) {
-        rl[r] = (role_launch){ d, launch, ctx, (lab_role)r };
-        st.ctx[r] = &rl[r];
-    }
-    return lab_driver_time_size(d, &st, err);
-}
-
-int
-lab_driver_run_poisoned(lab_driver *d, lab_role role, unsigned long n, lab_dim3 shape,
-                        lab_driver_role_fn launch, void *ctx, lab_dptr out, uint32_t *host,
-                        size_t words, uint32_t poison, lab_err *err)
-{
-    for (size_t i = 0; i < words; i++)
-        host[i] = poison;
-    if (d->ops->copy_in(d->dev, out, host, words * 4, err) < 0)
-        return lab_driver_fail(d, role, "setup", n, err);
-    if (launch(ctx, role, shape, err) < 0)
-        return lab_driver_fail(d, role, "launch", n, err);
-    if (d->ops->sync(d->dev, err) < 0 || d->ops->copy_out(d->dev, host, out, words * 4, err) < 0)
-        return lab_driver_fail(d, role, "run", n, err);
-    return 0;
 }
 
 /* The report's error stage for each outcome of a host call (lab/grade/policy.c maps it). */
@@ -674,13 +695,30 @@ lab_driver_call_host(lab_driver *d, lab_role role, unsigned long size,
 }
 
 int
-lab_driver_upload(lab_driver *d, const void *host, size_t bytes, lab_dptr *out, lab_err *err)
+lab_driver_input(lab_driver *d, size_t bytes, lab_input *in, lab_err *err)
 {
     int rc;
 
-    if ((rc = d->ops->alloc(d->dev, bytes, out, err)) < 0)
+    in->bytes = bytes;
+    if ((rc = d->ops->alloc(d->dev, bytes, &in->dev, err)) < 0)
         return rc;
-    return d->ops->copy_in(d->dev, *out, host, bytes, err);
+    return d->ops->alloc(d->dev, bytes, &in->pristine, err);
+}
+
+int
+lab_driver_input_set(lab_driver *d, lab_input *in, const void *host, lab_err *err)
+{
+    int rc;
+
+    if ((rc = d->ops->copy_in(d->dev, in->pristine, host, in->bytes, err)) < 0)
+        return rc;
+    return lab_driver_input_restore(d, in, err);
+}
+
+int
+lab_driver_input_restore(lab_driver *d, const lab_input *in, lab_err *err)
+{
+    return d->ops->copy_dtod(d->dev, in->dev, in->pristine, in->bytes, err);
 }
 
 int
@@ -694,42 +732,112 @@ lab_driver_output(lab_driver *d, unsigned long n, size_t guard, uint32_t poison,
 }
 
 int
-lab_driver_check_output(lab_driver *d, lab_role role, lab_output *o, const lab_output_check *c,
-                        lab_err *err)
+lab_driver_output_poison(lab_driver *d, const lab_output *o, lab_err *err)
 {
-    const char *prefix = c->prefix ? c->prefix : "";
-    char detail[256] = "", expected[128];
+    return lab_dev_fill32(d->ops, d->dev, o->dev, o->poison, o->words, err);
+}
+
+void
+lab_finding_count(lab_finding *f, unsigned long grid, size_t total, size_t bad, long first_bad)
+{
+    f->grid = grid;
+    f->expected = (double)total;
+    f->got = (double)(total - (bad < total ? bad : total));
+    f->bad = bad;
+    f->first_bad = first_bad;
+}
+
+int
+lab_driver_output_verify(lab_driver *d, lab_output *o, const lab_output_spec *spec, const void *ctx,
+                         const char *prefix, lab_finding *out, lab_err *err)
+{
+    char expected[128];
     size_t bad = 0;
     long first_bad = -1;
     int rc;
 
-    if ((rc = lab_driver_run_poisoned(d, role, o->n, c->shape, c->launch, c->ctx, o->dev, o->host,
-                                      o->words, o->poison, err)) < 0)
+    prefix = prefix ? prefix : "";
+    out->detail[0] = '\0';
+    if ((rc = d->ops->copy_out(d->dev, o->host, o->dev, o->words * 4, err)) < 0)
         return rc;
     for (size_t i = 0; i < o->words; i++) {
-        const uint32_t want = i < o->n ? c->want(c->ctx, i) : o->poison, got = o->host[i];
+        const uint32_t want = i < o->n ? spec->want(ctx, i) : o->poison, got = o->host[i];
         if (got == want || bad++)
             continue;
         first_bad = (long)i;
         if (i >= o->n) {
-            snprintf(detail, sizeof(detail), "%swrote %s[%zu], past n = %lu", prefix, c->name, i,
-                     o->n);
+            snprintf(out->detail, sizeof(out->detail), "%swrote %s[%zu], past n = %lu", prefix,
+                     spec->name, i, o->n);
         } else if (got == o->poison) {
-            snprintf(detail, sizeof(detail), "%s%s[%zu] was never written", prefix, c->name, i);
+            snprintf(out->detail, sizeof(out->detail), "%s%s[%zu] was never written", prefix,
+                     spec->name, i);
         } else {
-            c->explain(c->ctx, i, want, expected, sizeof(expected));
-            snprintf(detail, sizeof(detail), "%s%s[%zu] = %d, expected %s", prefix, c->name, i,
-                     (int32_t)got, expected);
+            spec->explain(ctx, i, want, expected, sizeof(expected));
+            snprintf(out->detail, sizeof(out->detail), "%s%s[%zu] = %d, expected %s", prefix,
+                     spec->name, i, (int32_t)got, expected);
         }
     }
-    return lab_driver_add_case(d, o->n, role, c->grid, (double)o->n,
-                               (double)(o->n - (bad < o->n ? bad : o->n)), bad, first_bad, detail,
-                               err);
+    lab_finding_count(out, out->grid, o->n, bad, first_bad);
+    return 0;
+}
+
+void
+lab_words_setup(lab_words *w, lab_driver *d, lab_size *size, size_t nin,
+                const lab_output_spec *spec, double bytes_per_element)
+{
+    *w = (lab_words){ .d = d, .n = size->n, .nin = nin, .spec = spec };
+    size->bytes = bytes_per_element * (double)size->n;
+}
+
+float
+lab_float_of_bits(uint32_t bits)
+{
+    float f;
+
+    memcpy(&f, &bits, sizeof(f));
+    return f;
+}
+
+uint32_t
+lab_bits_of_float(float f)
+{
+    uint32_t bits;
+
+    memcpy(&bits, &f, sizeof(bits));
+    return bits;
 }
 
 int
-lab_driver_add_case(lab_driver *d, unsigned long size, lab_role role, unsigned long grid,
-                    double expected, double got, size_t bad, long first_bad, const char *detail,
+lab_words_prepare(void *problem, lab_role role, lab_dim3 shape, lab_err *err)
+{
+    lab_words *w = problem;
+    int rc;
+
+    (void)role;
+    (void)shape;
+    for (size_t i = 0; i < w->nin; i++)
+        if ((rc = lab_driver_input_restore(w->d, &w->in[i], err)) < 0)
+            return rc;
+    return lab_driver_output_poison(w->d, &w->out, err);
+}
+
+int
+lab_words_verify(void *problem, lab_role role, lab_dim3 shape, lab_finding *out, lab_err *err)
+{
+    lab_words *w = problem;
+    const unsigned threads = shape.x * shape.y * shape.z;
+    char prefix[32] = "";
+
+    out->grid =
+        w->spec->grid ? w->spec->grid(problem, role, shape) : (w->n + threads - 1) / threads;
+    if (w->spec->shape_prefix) {
+        lab_dim3_format(shape, "block ", "x", ": ", prefix, sizeof(prefix));
+    }
+    return lab_driver_output_verify(w->d, &w->out, w->spec, problem, prefix, out, err);
+}
+
+int
+lab_driver_add_case(lab_driver *d, unsigned long size, lab_role role, const lab_finding *f,
                     lab_err *err)
 {
     cJSON *c = cJSON_CreateObject();
@@ -738,13 +846,13 @@ lab_driver_add_case(lab_driver *d, unsigned long size, lab_role role, unsigned l
         return lab_err_set(err, LAB_ENOMEM, "out of memory");
     cJSON_AddNumberToObject(c, "size", (double)size);
     cJSON_AddStringToObject(c, "role", lab_role_names[role]);
-    cJSON_AddNumberToObject(c, "grid", (double)grid);
-    cJSON_AddBoolToObject(c, "correct", bad == 0);
-    cJSON_AddNumberToObject(c, "expected", expected);
-    cJSON_AddNumberToObject(c, "got", got);
-    cJSON_AddNumberToObject(c, "bad", (double)bad);
-    cJSON_AddNumberToObject(c, "first_bad", (double)first_bad);
-    cJSON_AddStringToObject(c, "detail", detail);
+    cJSON_AddNumberToObject(c, "grid", (double)f->grid);
+    cJSON_AddBoolToObject(c, "correct", f->bad == 0);
+    cJSON_AddNumberToObject(c, "expected", f->expected);
+    cJSON_AddNumberToObject(c, "got", f->got);
+    cJSON_AddNumberToObject(c, "bad", (double)f->bad);
+    cJSON_AddNumberToObject(c, "first_bad", (double)f->first_bad);
+    cJSON_AddStringToObject(c, "detail", f->detail);
     lab_driver_push_case(d, role, c);
     return 0;
 }
@@ -773,10 +881,6 @@ lab_driver_finish(lab_driver *d)
     return status;
 }
 
-#define CPU_MIN_SAMPLES 5
-#define CPU_MAX_SAMPLES 30
-#define CPU_TIME_CAP_S 1.5
-
 bool
 lab_driver_is_timing_size(const lab_driver *d, unsigned long n)
 {
@@ -784,62 +888,4 @@ lab_driver_is_timing_size(const lab_driver *d, unsigned long n)
         if (d->args.timing_sizes[i] == n)
             return true;
     return false;
-}
-
-static void
-time_cpu(const lab_size_timing *s, lab_stats *out)
-{
-    double ns[CPU_MAX_SAMPLES];
-    double start = lab_clock_now();
-    size_t k = 0;
-
-    while (k < CPU_MAX_SAMPLES &&
-           (k < CPU_MIN_SAMPLES || lab_clock_now() - start < CPU_TIME_CAP_S)) {
-        double t0;
-        if (s->cpu_restore)
-            s->cpu_restore(s->cpu_ctx); /* not timed */
-        t0 = lab_clock_now();
-        s->cpu(s->cpu_ctx);
-        ns[k++] = (lab_clock_now() - t0) * 1e9;
-    }
-    lab_stats_summarize(ns, k, out);
-}
-
-int
-lab_driver_time_size(lab_driver *d, const lab_size_timing *s, lab_err *err)
-{
-    lab_timed_kernel kernels[LAB_ROLE_COUNT];
-    lab_timing_result results[LAB_ROLE_COUNT];
-    lab_role roles[LAB_ROLE_COUNT];
-    size_t nk = 0;
-    cJSON *t, *list;
-    int rc;
-
-    for (int r = 0; r < LAB_ROLE_COUNT; r++) {
-        if (!lab_driver_is_gpu_role(d, (lab_role)r))
-            continue;
-        kernels[nk] = (lab_timed_kernel){ lab_role_names[r], s->prepare, s->launch, s->ctx[r] };
-        roles[nk++] = (lab_role)r;
-    }
-    if ((rc = lab_timing_run(&d->timing, kernels, nk, &d->args.timing, results, err)) < 0)
-        return lab_driver_fail(d, LAB_ROLE_STUDENT, "timing", s->n, err);
-    if (!(t = cJSON_CreateObject()))
-        return lab_err_set(err, LAB_ENOMEM, "out of memory");
-    cJSON_AddItemToArray(d->timings, t);
-    cJSON_AddNumberToObject(t, "size", (double)s->n);
-    cJSON_AddNumberToObject(t, "bytes", s->bytes);
-    cJSON_AddNumberToObject(t, "copy_gbps", d->copy_gbps);
-    cJSON_AddBoolToObject(t, "capped", results[0].capped);
-    list = cJSON_AddArrayToObject(t, "kernels");
-    for (size_t i = 0; i < nk; i++)
-        lab_report_add_timing(list, lab_role_names[roles[i]], &results[i].ns, s->bytes,
-                              d->info.peak_gbps, d->copy_gbps);
-    if (!lab_driver_is_gpu_role(d, LAB_ROLE_BASELINE) && s->cpu) {
-        lab_stats cpu;
-        time_cpu(s, &cpu);
-        lab_report_add_timing(list, "baseline", &cpu, s->bytes, d->info.peak_gbps, d->copy_gbps);
-        cJSON_AddStringToObject(cJSON_GetArrayItem(list, cJSON_GetArraySize(list) - 1), "where",
-                                "cpu");
-    }
-    return 0;
 }

@@ -84,9 +84,21 @@ typedef struct lab_driver_args {
     const char *lab_kernels;
     lab_timing_opts timing;
     bool probe;
-    bool choose_block; /* --choose-block: the student's module names its shape
-                          (lab/harness/choose.h) */
+    bool choose_block;   /* --choose-block: the student's module names its shape
+                            (lab/harness/choose.h) */
+    bool student_only;   /* --student-only: only the student's module (the simulator's checks
+                            beside a GPU grading) */
+    const char *globals; /* --globals a,b: the student module's __device__ variables, restored
+                            to their load-time contents before every run */
 } lab_driver_args;
+
+/* A __device__ variable of the student's module and the copy of its load-time contents. */
+typedef struct lab_global {
+    lab_dptr dev, pristine;
+    size_t bytes;
+} lab_global;
+
+#define LAB_DRIVER_MAX_GLOBALS 32
 
 typedef struct lab_driver {
     const char *program; /* "reduce-int": the report's family */
@@ -107,6 +119,9 @@ typedef struct lab_driver {
     lab_arena size_memory; /* host memory of the size being run (lab_driver_alloc) */
     bool failed;           /* status is no longer "ok" */
     bool wrong;            /* a case was wrong: timing would grade nothing */
+    unsigned round;        /* 1, or 2 for the checks on new contents in the same buffers */
+    lab_global globals[LAB_DRIVER_MAX_GLOBALS];
+    size_t nglobals;
 } lab_driver;
 
 /* "40x2,8x4x2,512" into shapes (each 1..1024 threads); 0, or -1 when it is not such a list. */
@@ -130,6 +145,9 @@ bool lab_driver_is_sim(const lab_driver *d);
 bool lab_driver_is_host(const lab_driver *d);
 int lab_driver_launch(lab_driver *d, lab_role role, lab_dim3 grid, lab_dim3 block, unsigned shared,
                       void **args, lab_err *err);
+/* The student's __device__ variables (--globals) back to their load-time contents,
+ * stream-ordered: state a kernel keeps between runs is gone before the next. */
+int lab_driver_reset_globals(lab_driver *d, lab_role role, lab_err *err);
 /* Appends the case object c ({size, role, correct, detail, ...}) to the report's cases.  On
  * the simulator it also records the launch's metrics under "sim_metrics" and, when a check
  * fired (race, out-of-bounds, divergent barrier...), makes the case wrong with the finding
@@ -139,42 +157,43 @@ void lab_driver_push_case(lab_driver *d, lab_role role, cJSON *c);
  * the size, the device's own error code and err's message.  Returns err->code. */
 int lab_driver_fail(lab_driver *d, lab_role role, const char *stage, unsigned long size,
                     const lab_err *err);
-/* At a timing size: every GPU role timed interleaved (lab/harness/timing), the host baseline
- * timed when the baseline is "cpu", and the size's entry added to the report's "timings". */
-typedef struct lab_size_timing {
-    unsigned long n;
-    double bytes; /* moved by one run, for GB/s */
-    /* Untimed before each sample (may be NULL), then the timed launch; both get ctx[role]. */
-    int (*prepare)(void *ctx, lab_err *err);
-    int (*launch)(void *ctx, lab_err *err);
-    void *ctx[LAB_ROLE_COUNT];
-    /* The host baseline, one run; cpu_restore (may be NULL) runs untimed before each. */
-    void (*cpu_restore)(void *cpu_ctx);
-    void (*cpu)(void *cpu_ctx);
-    void *cpu_ctx;
-} lab_size_timing;
-
 bool lab_driver_is_timing_size(const lab_driver *d, unsigned long n);
-/* Returns <0 (and the report says why) when timing failed on the device. */
-int lab_driver_time_size(lab_driver *d, const lab_size_timing *s, lab_err *err);
 
-/* A family's step for one role (and block shape): a check, or the timed launch. */
+/* A family's step for one role (and block shape): a launch, or a whole check. */
 typedef int (*lab_driver_role_fn)(void *ctx, lab_role role, lab_dim3 shape, lab_err *err);
-/* Calls check for every block shape of --block and every GPU role (the student first: a
+/* Calls check for every block shape of --block and every role that runs (the student first: a
  * fault kills the context), until the report has failed. */
 void lab_driver_check_shapes(lab_driver *d, lab_driver_role_fn check, void *ctx, lab_err *err);
-/* lab_driver_time_size for families whose only per-role difference is the role: launch
- * gets ctx, the role and the first block shape. */
-int lab_driver_time_roles(lab_driver *d, unsigned long n, double bytes, lab_driver_role_fn launch,
-                          void *ctx, lab_err *err);
-/* The steps before a family checks one output of 32-bit words: host[0..words) filled with
- * poison and copied to out, launch(ctx, role, shape) run to its end, out copied back into
- * host.  0, or <0 when the report already says what failed (stage setup, launch or run). */
-int lab_driver_run_poisoned(lab_driver *d, lab_role role, unsigned long n, lab_dim3 shape,
-                            lab_driver_role_fn launch, void *ctx, lab_dptr out, uint32_t *host,
-                            size_t words, uint32_t poison, lab_err *err);
-/* Device memory holding a copy of host[0..bytes). */
-int lab_driver_upload(lab_driver *d, const void *host, size_t bytes, lab_dptr *out, lab_err *err);
+
+/* One size of a family's run. */
+typedef struct lab_size {
+    unsigned long n; /* the exercise's size: elements, a matrix's side, blocks, bytes */
+    double bytes;    /* set by setup: what one correct run must move, for GB/s and the bound */
+} lab_size;
+
+/* What one run of a role left, against what it should have: a case of the report. */
+typedef struct lab_finding {
+    unsigned long grid;   /* blocks launched, for the report */
+    double expected, got; /* the case's summary values (a sum, or elements right of n) */
+    size_t bad;           /* wrong results; 0: right */
+    long first_bad;       /* index of the first, or -1 */
+    char detail[256];     /* the first wrong result, in the student's terms */
+} lab_finding;
+
+/* An input the kernel reads: a working copy on the device, which the kernel gets and may
+ * overwrite, and a pristine copy it is restored from before every run (stream-ordered). */
+typedef struct lab_input {
+    lab_dptr dev;
+    lab_dptr pristine;
+    size_t bytes;
+} lab_input;
+
+/* Allocates in (both copies) for bytes. */
+int lab_driver_input(lab_driver *d, size_t bytes, lab_input *in, lab_err *err);
+/* host[0..bytes) becomes the pristine copy and the working copy. */
+int lab_driver_input_set(lab_driver *d, lab_input *in, const void *host, lab_err *err);
+/* The working copy back to the pristine one, stream-ordered. */
+int lab_driver_input_restore(lab_driver *d, const lab_input *in, lab_err *err);
 
 /* A kernel's output of 32-bit words: n of them with a value, then a guard zone; every word is
  * poisoned before each run, and the words written past n are a fault of the kernel's. */
@@ -189,32 +208,58 @@ typedef struct lab_output {
 /* Allocates o on the device and the host for n words and guard more. */
 int lab_driver_output(lab_driver *d, unsigned long n, size_t guard, uint32_t poison, lab_output *o,
                       lab_err *err);
+/* Every word of o poisoned on the device, stream-ordered. */
+int lab_driver_output_poison(lab_driver *d, const lab_output *o, lab_err *err);
 
-/* How one role's run fills an output, and what each word should be. */
-typedef struct lab_output_check {
-    lab_driver_role_fn launch; /* launch(ctx, role, shape) */
-    void *ctx;                 /* the family's problem, for launch, want and explain */
-    lab_dim3 shape;
-    unsigned long grid;                          /* blocks launched, for the report */
+/* What each word of an output should be, and how to tell a wrong one. */
+typedef struct lab_output_spec {
     uint32_t (*want)(const void *ctx, size_t i); /* word i < n's value */
     /* what a wrong word i should have been, after "NAME[i] = GOT, expected ": "src[4] = 17" */
     void (*explain)(const void *ctx, size_t i, uint32_t want, char *buf, size_t size);
-    const char *name;   /* the kernel's parameter, for messages: "out" */
-    const char *prefix; /* put before each message ("block 128: "), or NULL */
-} lab_output_check;
+    const char *name; /* the kernel's parameter, for messages: "out" */
+    /* blocks a run of role at shape launches, for the report; NULL: ceil(n / its threads) */
+    unsigned long (*grid)(void *ctx, lab_role role, lab_dim3 shape);
+    bool shape_prefix; /* messages start "block 128: " (families checked at several shapes) */
+} lab_output_spec;
 
-/* Runs role with o poisoned (lab_driver_run_poisoned), checks every word and adds the case at
- * size o->n (its first bad word described: written past n, never written, or a wrong value).
- * <0 when the report already says the run failed, or without memory. */
-int lab_driver_check_output(lab_driver *d, lab_role role, lab_output *o, const lab_output_check *c,
-                            lab_err *err);
-/* Appends one case {size, role, grid, correct, expected, got, bad, first_bad, detail}
- * through lab_driver_push_case. */
-int lab_driver_add_case(lab_driver *d, unsigned long size, lab_role role, unsigned long grid,
-                        double expected, double got, size_t bad, long first_bad, const char *detail,
+/* Reads o back after a run and compares every word (the first bad one described: written past
+ * n, never written, or a wrong value, after prefix, which may be NULL). */
+int lab_driver_output_verify(lab_driver *d, lab_output *o, const lab_output_spec *spec,
+                             const void *ctx, const char *prefix, lab_finding *out, lab_err *err);
+
+/* The common head of a family whose kernel reads inputs and writes one output of words: the
+ * first member of its problem, so that lab_words_prepare and lab_words_verify serve as the
+ * family's prepare and verify. */
+#define LAB_WORDS_MAX_INPUTS 4
+typedef struct lab_words {
+    lab_driver *d;
+    unsigned long n;
+    lab_input in[LAB_WORDS_MAX_INPUTS];
+    size_t nin;
+    lab_output out;
+    const lab_output_spec *spec;
+} lab_words;
+
+/* w for size->n words of output with nin inputs checked against spec; size->bytes is
+ * bytes_per_element per element. */
+void lab_words_setup(lab_words *w, lab_driver *d, lab_size *size, size_t nin,
+                     const lab_output_spec *spec, double bytes_per_element);
+/* Every input restored and the output poisoned (problem starts with a lab_words). */
+int lab_words_prepare(void *problem, lab_role role, lab_dim3 shape, lab_err *err);
+/* The output read back and checked against spec (lab_driver_output_verify). */
+int lab_words_verify(void *problem, lab_role role, lab_dim3 shape, lab_finding *out, lab_err *err);
+
+/* A float's bits, and the float of bits (outputs are checked as words). */
+float lab_float_of_bits(uint32_t bits);
+uint32_t lab_bits_of_float(float f);
+
+/* Appends one case {size, role, grid, correct, expected, got, bad, first_bad, detail} through
+ * lab_driver_push_case. */
+int lab_driver_add_case(lab_driver *d, unsigned long size, lab_role role, const lab_finding *f,
                         lab_err *err);
-/* Emits the report, closes the device; the process exit status. */
-int lab_driver_finish(lab_driver *d);
+/* A finding of bad results among total: expected total, got the right ones. */
+void lab_finding_count(lab_finding *f, unsigned long grid, size_t total, size_t bad,
+                       long first_bad);
 
 /* A host-code role's function (--backend host): run(function, shared) in a child process
  * (lab/harness/host.h) on the role's shared object, found by its entry, then by its plain
@@ -225,28 +270,45 @@ int lab_driver_call_host(lab_driver *d, lab_role role, unsigned long size,
                          void (*run)(void *function, void *shared), void *shared, double timeout_s,
                          lab_err *err);
 
-/* One size of a family's run. */
-typedef struct lab_size {
-    unsigned long n; /* the exercise's size: elements, a matrix's side, blocks, bytes */
-    lab_rng *rng;    /* the inputs' generator, seeded once for the whole run */
-    double bytes;    /* set by setup: what one correct run moves, for GB/s */
-} lab_size;
-
-/* What a family's driver supplies (lab/drivers/FAMILY.c); the harness runs the rest. */
+/*
+ * What a family's driver supplies (lab/drivers/FAMILY.c); the harness runs the rest.
+ *
+ * At each size the harness calls setup, then fill; checks every role at every shape; fills
+ * again (new contents in the same buffers) and checks the student again, so that a kernel
+ * that replays an earlier launch is wrong.  At a timing size it sets up and fills a second
+ * problem, and the timed launches alternate between the two (lab/harness/timing.h), each run
+ * prepared (inputs restored, outputs poisoned) untimed and a random subset of them verified.
+ * A check is prepare -> launch -> wait -> verify -> a case, unless the family has a check of
+ * its own.
+ */
 typedef struct lab_family_driver {
     size_t problem_size; /* of the family's problem, which the harness zeroes per size */
     /* Once, before the first size (may be NULL); <0 ends the run ("setup" unless it failed
      * the report itself). */
     int (*begin)(lab_driver *d, lab_err *err);
-    /* The problem at size->n: inputs drawn from size->rng, expected values (host memory from
-     * lab_driver_alloc), device buffers; size->bytes for a timed family. */
+    /* The buffers for size->n (host memory from lab_driver_alloc, device memory, lab_input
+     * and lab_output), size->bytes for a timed family. */
     int (*setup)(lab_driver *d, void *problem, lab_size *size, lab_err *err);
-    /* One role at one block shape: poison, launch, compare, lab_driver_add_case. */
-    lab_driver_role_fn check;
-    /* The timed launch (NULL: the family is graded on correctness only). */
+    /* New inputs drawn from rng into the problem's buffers, uploaded, with what every role
+     * must give for them. */
+    int (*fill)(void *problem, lab_rng *rng, lab_err *err);
+    /* Untimed and stream-ordered, before every run of role: inputs restored, outputs
+     * poisoned (may be NULL). */
+    lab_driver_role_fn prepare;
+    /* One run of role at shape, asynchronous (every launch of it). */
     lab_driver_role_fn launch;
-    /* The family's own timing at a timing size instead of launch (may be NULL). */
-    int (*time)(lab_driver *d, void *problem, lab_err *err);
+    /* After a run of role at shape finished: its outputs read back and compared. */
+    int (*verify)(void *problem, lab_role role, lab_dim3 shape, lab_finding *out, lab_err *err);
+    /* A family whose check is more than prepare/launch/verify (it learns how the kernel
+     * answers, or calls host code): the whole check of one role at one shape (may be NULL). */
+    lab_driver_role_fn check;
+    /* What the checks learnt, copied into the second problem of a timing size (may be NULL). */
+    void (*adopt)(void *problem, const void *checked);
+    /* The CPU baseline ("baseline = cpu"), timed at a timing size: cpu_restore untimed before
+     * each run of cpu (either may be NULL). */
+    void (*cpu_restore)(void *problem);
+    void (*cpu)(void *problem);
+    bool untimed; /* graded on correctness only: timing sizes are ignored */
 } lab_family_driver;
 
 /* The family drivers by name (lab/drivers/families.c, one per row of families.def). */
@@ -260,5 +322,8 @@ extern const size_t lab_family_program_count;
 
 /* The whole run of family f's driver: start, every size, finish; the exit status. */
 int lab_driver_main(const lab_family_driver *f, const char *program, int argc, char **argv);
+
+/* Emits the report, closes the device; the process exit status. */
+int lab_driver_finish(lab_driver *d);
 
 #endif

@@ -6,12 +6,20 @@
  *   the device probe            cudalab-driver device-probe --report-fd 3 [--backend B]
  * The families come from lab/drivers/families.c (one per row of the registry,
  * lab/catalog/families.def), the demos from lab/demos/demos.c.
+ *
+ * The driver holds the report pipe and the reference's path, and runs code it does not trust
+ * (host-code exercises call the student's function in a child of its own, lab/harness/host.c):
+ * it makes itself non-dumpable, so that no process of the same user without the rights to trace
+ * it can open its descriptors through /proc/PID/fd, and it blanks the modules' paths in its
+ * command line after copying it, so that /proc/PID/cmdline shows none of them.
  */
 #include "lab/harness/demodrv.h"
 #include "lab/harness/driver.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 
 static int
 usage(const char *what)
@@ -26,8 +34,43 @@ usage(const char *what)
     return 2;
 }
 
-int
-main(int argc, char **argv)
+static void
+free_arguments(char **v)
+{
+    for (size_t i = 0; v && v[i]; i++)
+        free(v[i]);
+    free(v);
+}
+
+/* A copy of argv for the program (free_arguments), and the modules' paths blanked where
+ * /proc/PID/cmdline reads them ("--reference=PATH", or "--reference PATH"). */
+static char **
+hide_modules(int argc, char **argv)
+{
+    static const char *const secret[] = { "--student", "--baseline", "--reference" };
+    char **copy = calloc((size_t)argc + 1, sizeof(*copy));
+
+    for (int i = 0; copy && i < argc; i++)
+        if (!(copy[i] = strdup(argv[i]))) {
+            free_arguments(copy);
+            return NULL;
+        }
+    for (int i = 2; copy && i < argc; i++)
+        for (size_t k = 0; k < ARRAY_SIZE(secret); k++) {
+            size_t n = strlen(secret[k]);
+            if (strncmp(argv[i], secret[k], n) || (argv[i][n] && argv[i][n] != '='))
+                continue;
+            if (argv[i][n] == '=')
+                memset(argv[i] + n + 1, 0, strlen(argv[i] + n + 1));
+            else if (i + 1 < argc)
+                memset(argv[i + 1], 0, strlen(argv[i + 1]));
+        }
+    return copy;
+}
+
+/* The program argv[1] names, on argv[1..]. */
+static int
+run_program(int argc, char **argv)
 {
     const char *name = argc > 1 ? argv[1] : "";
     char msg[128];
@@ -44,4 +87,19 @@ main(int argc, char **argv)
         return lab_driver_main(NULL, name, argc - 1, argv + 1);
     snprintf(msg, sizeof(msg), "unknown program '%.64s'", name);
     return usage(msg);
+}
+
+int
+main(int argc, char **argv)
+{
+    char **args;
+    int status;
+
+    if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0 || !(args = hide_modules(argc, argv))) {
+        fprintf(stderr, "cudalab-driver: cannot protect its report channel\n");
+        return 2;
+    }
+    status = run_program(argc, args);
+    free_arguments(args);
+    return status;
 }

@@ -1,22 +1,29 @@
 /*
  * timing.c - interleaved event timing with an L2 read-flush (see timing.h).
  *
- * One sample of kernel k: prepare (restore its input) -> flush (read a buffer
- * several times the L2) -> start event -> launch -> stop event.  No host
- * synchronisation between the flush and the start event: it adds ~3 us of
- * launch latency and triples the noise (docs/design/timing.md).  A round
- * takes one sample of every kernel, starting at a rotating position, then
- * synchronises once and reads the events.
+ * One sample of kernel k on its input set s (the samples of a kernel take
+ * the sets in turn): prepare (restore set s's input, poison its output) ->
+ * flush (read a buffer several times the L2) -> start event -> launch -> stop
+ * event.  No host synchronisation between the flush and the start event: it
+ * adds ~3 us of launch latency and triples the noise (docs/design/timing.md).
+ * A round takes one sample of every kernel, starting at a rotating position,
+ * then synchronises once and reads the events.  A sample picked for checking
+ * (the warm-up, one in VERIFY_ONE_IN at random, and an extra last round that
+ * is not counted in the statistics) synchronises after its stop event and
+ * has its output checked there, before the next sample overwrites it: the
+ * check sits outside every timed span.
  */
 #include "lab/harness/timing.h"
 #include "lab/util/clock.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define FLUSH_MAX (256u << 20) /* bytes; 5x the H100's 50 MiB L2 */
 #define FLUSH_MIN (16u << 20)
-#define CHECK_EVERY 10 /* rounds between looks at the stop rule */
+#define CHECK_EVERY 10   /* rounds between looks at the stop rule */
+#define VERIFY_ONE_IN 16 /* of the timed samples, about one in this many is checked */
 
 int
 lab_timing_init(lab_timing *t, const lab_dev_ops *ops, lab_dev *dev, const lab_dev_info *info,
@@ -84,17 +91,47 @@ lab_timing_copy_gbps(lab_timing *t, double *gbps, lab_err *err)
     return 0;
 }
 
-static int
-sample(lab_timing *t, const lab_timed_kernel *k, lab_timer *tm, lab_err *err)
+/* Which timed samples are checked: a xorshift stream the kernel cannot predict from its own
+ * launches (seeded from the clock), so a kernel cannot be right only on the checked ones. */
+static bool
+pick(uint64_t *state)
 {
+    uint64_t x = *state;
+
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    *state = x;
+    return x % VERIFY_ONE_IN == 0;
+}
+
+/* One sample of kernel k: its launch number `index` on input set index % sets; checked when
+ * `check` (the result records the first wrong one). */
+static int
+sample(lab_timing *t, const lab_timed_kernel *k, size_t index, bool check, lab_timer *tm,
+       lab_timing_result *res, lab_err *err)
+{
+    const unsigned set = (unsigned)(index % (k->sets ? k->sets : 1));
     int rc;
 
-    if (k->prepare && (rc = k->prepare(k->ctx, err)) < 0)
+    if (k->prepare && (rc = k->prepare(k->ctx, set, err)) < 0)
         return rc;
     if ((rc = lab_timing_flush(t, err)) < 0 || (rc = t->ops->timer_start(tm, err)) < 0 ||
-        (rc = k->launch(k->ctx, err)) < 0 || (rc = t->ops->timer_stop(tm, err)) < 0)
+        (rc = k->launch(k->ctx, set, err)) < 0 || (rc = t->ops->timer_stop(tm, err)) < 0)
         return rc;
-    return 0;
+    if (!check || !k->verify)
+        return 0;
+    if ((rc = t->ops->sync(t->dev, err)) < 0)
+        return rc;
+    res->verified++;
+    if (res->wrong)
+        return 0; /* the first wrong launch is the one described */
+    rc = k->verify(k->ctx, set, res->why, sizeof(res->why), err);
+    if (rc == 1) {
+        res->wrong = true;
+        res->wrong_sample = index;
+    }
+    return rc < 0 ? rc : 0;
 }
 
 static bool
@@ -123,17 +160,19 @@ lab_timing_run(lab_timing *t, const lab_timed_kernel *kernels, size_t n, const l
     double *samples[LAB_TIMING_MAX_KERNELS] = { 0 };
     size_t count = 0, alloc = 0, round;
     double deadline = lab_clock_now() + o->time_cap_s;
+    uint64_t draw = (uint64_t)(lab_clock_now() * 1e9) | 1;
     bool capped = false;
     int rc = 0;
 
     if (n == 0 || n > LAB_TIMING_MAX_KERNELS)
         return lab_err_set(err, LAB_EINVAL, "cannot time %zu kernels at once", n);
+    memset(results, 0, n * sizeof(*results));
     for (size_t i = 0; i < n; i++)
         if ((rc = t->ops->timer_new(t->dev, &timers[i], err)) < 0)
             goto out;
-    /* warm-up: module load and first-launch costs stay out of the samples */
+    /* warm-up, checked: module load and first-launch costs stay out of the samples */
     for (size_t i = 0; i < n; i++)
-        if ((rc = sample(t, &kernels[i], timers[i], err)) < 0) {
+        if ((rc = sample(t, &kernels[i], 0, true, timers[i], &results[i], err)) < 0) {
             lab_err_wrap(err, "%s kernel, warm-up", kernels[i].role);
             goto out;
         }
@@ -153,7 +192,8 @@ lab_timing_run(lab_timing *t, const lab_timed_kernel *kernels, size_t n, const l
         }
         for (size_t j = 0; j < n; j++) {
             size_t i = (round + j) % n;
-            if ((rc = sample(t, &kernels[i], timers[i], err)) < 0) {
+            if ((rc = sample(t, &kernels[i], count + 1, pick(&draw), timers[i], &results[i], err)) <
+                0) {
                 lab_err_wrap(err, "%s kernel", kernels[i].role);
                 goto out;
             }
@@ -174,6 +214,12 @@ lab_timing_run(lab_timing *t, const lab_timed_kernel *kernels, size_t n, const l
             break;
         }
     }
+    /* the last round: every kernel's output checked, its times not counted */
+    for (size_t i = 0; i < n; i++)
+        if ((rc = sample(t, &kernels[i], count + 1, true, timers[i], &results[i], err)) < 0) {
+            lab_err_wrap(err, "%s kernel, last round", kernels[i].role);
+            goto out;
+        }
     for (size_t i = 0; i < n; i++) {
         lab_stats_summarize(samples[i], count, &results[i].ns);
         results[i].capped = capped;

@@ -15,6 +15,7 @@ format_time(double ns, char *buf, size_t size)
         snprintf(buf, size, "%.2f us", ns / 1e3);
 }
 
+/* The student's cases; a second run on new inputs in the same buffers says so. */
 static void
 cases(lab_lineout *o, const lab_runreport *r)
 {
@@ -27,6 +28,8 @@ cases(lab_lineout *o, const lab_runreport *r)
         lab_lineout_put(o, LAB_TEXT_PLAIN, "  %-10lu ", c->size);
         lab_lineout_put(o, c->correct ? LAB_TEXT_GOOD : LAB_TEXT_BAD, "%-10s",
                         c->correct ? "ok" : "wrong");
+        if (c->round > 1)
+            lab_lineout_put(o, LAB_TEXT_DIM, " again, on new inputs in the same buffers");
         lab_lineout_put(o, LAB_TEXT_PLAIN, " %s", c->correct ? "" : c->detail);
         lab_lineout_end(o);
     }
@@ -131,6 +134,15 @@ backend(lab_lineout *o, const lab_grading *g, const lab_exercise *ex)
     else if (g->device.present)
         lab_lineout_put(o, LAB_TEXT_PLAIN, "GPU %s (%s), seed %.0f, block %u", g->device.name,
                         g->arch, seed, ex->block);
+    else
+        return;
+    lab_lineout_end(o);
+    if (g->sim_checked)
+        lab_lineout_put(o, LAB_TEXT_DIM,
+                        "the simulator's checks ran too: races, barriers in divergent code, "
+                        "warp-sync masks, accesses out of bounds");
+    else if (g->sim_skipped[0])
+        lab_lineout_put(o, LAB_TEXT_DIM, "the simulator's checks were skipped: %s", g->sim_skipped);
     else
         return;
     lab_lineout_end(o);

@@ -31,7 +31,11 @@ drive() {
 drive 32x32
 expect_status "a choice: the driver reports" 0
 expect_json "the kernel is checked at the chosen shape only, for student and reference" \
-    'j["status"] == "ok" and len(j["cases"]) == 4 and all(c["correct"] for c in j["cases"])'
+    'j["status"] == "ok" and len([c for c in j["cases"] if "round" not in c]) == 4 and all(c["correct"] for c in j["cases"])'
+expect_json "and the student again on new inputs in the same buffers (round 2)" \
+    '[(c["size"], c["role"]) for c in j["cases"] if c.get("round") == 2] == [(33, "student"), (1000, "student")]'
+expect_json "every shape's timed runs checked, none wrong" \
+    'all(r["verified"] >= 2 and not r["wrong"] for r in j["sweep"]["rows"])'
 expect_json "the sweep: every shape timed, the student's choice named" \
     'j["sweep"]["size"] == 1000 and j["sweep"]["choice"] == "32x32"
      and [r["block"] for r in j["sweep"]["rows"]] == ["32x32", "128x2", "64x4", "128x4", "256", "16x16"]

@@ -40,7 +40,7 @@ module ref.mod k devsum unroll=1 cost=4000 sum_bytes=4
 module good.mod k devsum unroll=1 cost=2000 sum_bytes=4
 drive good.mod cpu 1 $sizes 1048579
 expect_json "dev_sum kernel: status ok, every case correct, mode dev_sum, one level" '
-    j["status"] == "ok" and j["family"] == "reduce-float" and len(j["cases"]) == 12 and
+    j["status"] == "ok" and j["family"] == "reduce-float" and len(j["cases"]) == 18 and
     all(c["correct"] and c["mode"] == "dev_sum" and c["levels"] == 1 for c in j["cases"])'
 expect_json "dev_sum kernel: the got is the exact double sum (inputs are multiples of 2^-11)" '
     all(c["got"] == c["expected"] for c in j["cases"])'
@@ -62,10 +62,30 @@ expect_json "partials kernel: every case correct, mode partials" '
     j["status"] == "ok" and all(c["correct"] and c["mode"] == ("dev_sum" if c["role"] == "baseline" else "partials")
                                 for c in j["cases"])'
 expect_json "partials kernel: 1, 1, 1, 2, 2, 3 levels (2048 per block)" '
-    [c["levels"] for c in j["cases"] if c["role"] == "student"] == [1, 1, 1, 2, 2, 3]'
+    [c["levels"] for c in j["cases"] if c["role"] == "student" and "round" not in c] == [1, 1, 1, 2, 2, 3]'
+expect_json "every size checked twice for the student: new inputs in the same buffers (round 2)" '
+    [c["size"] for c in j["cases"] if c["role"] == "student" and c.get("round") == 2] ==
+        [1, 2, 1000, 4097, 1048579, 16777216]'
+expect_json "every timed kernel had its output checked (the warm-up, a sample of the rest, the last)" '
+    all(k["verified"] >= 2 and not k["wrong"] for k in j["timings"][0]["kernels"] if k.get("where") != "cpu")'
 expect_json "partials kernel timed as all its launches: 3 x 1000 ns against the baseline 3000 ns" '
     abs([k for k in j["timings"][0]["kernels"] if k["role"] == "student"][0]["median_ns"] - 3000) < 50 and
     abs([k for k in j["timings"][0]["kernels"] if k["role"] == "baseline"][0]["median_ns"] - 3000) < 50'
+
+# --- replays: right once, wrong on new inputs in the same buffers or when timed ---
+module ref.mod k devsum unroll=1 sum_bytes=4
+module memo.mod k devsum unroll=1 cost=2000 sum_bytes=4 memo=1
+drive memo.mod cpu 1 1000,4097 4097
+expect_json "a sum replayed from a cache keyed on the input pointer: right in round 1, wrong in round 2" '
+    [(c["size"], c["correct"], c.get("round", 1)) for c in j["cases"] if c["role"] == "student"] ==
+        [(1000, True, 1), (1000, False, 2), (4097, True, 1)] and j["timings"] == []'
+module lazy.mod k devsum unroll=1 cost=2000 sum_bytes=4 after=5
+drive lazy.mod cpu 1 1000,4097 4097
+expect_json "a kernel right when checked (4 runs and the warm-up) and idle afterwards: its timed runs are wrong" '
+    all(c["correct"] for c in j["cases"]) and
+    [(k["role"], k["wrong"]) for k in j["timings"][0]["kernels"] if k.get("where") != "cpu"] ==
+        [("student", True), ("reference", False)] and
+    "the sum is 0" in [k for k in j["timings"][0]["kernels"] if k["role"] == "student"][0]["wrong_detail"]'
 
 # --- planted faults: each wrong, none timed, each with its own detail ---
 module ref.mod k devsum unroll=1 sum_bytes=4

@@ -13,9 +13,11 @@ h100="NVIDIA H100 80GB HBM3"
 # fake driver's command line does.
 . "$(dirname "$0")/fake-gpu.sh"
 
-# The replaying driver: keeps its arguments, sends $FAKE_REPORT on fd 3.
+# The replaying driver: keeps its arguments, sends $FAKE_REPORT on fd 3.  The simulator's run
+# beside a GPU grading (--backend=sim) sends $FAKE_SIM_REPORT instead, when it is set.
 replay_driver() {
-    fake_driver "printf '%s\\n' \"\$@\" >'$T/driver-args'
+    fake_driver "case \" \$* \" in *' --backend=sim '*) cat \"\${FAKE_SIM_REPORT:-\$FAKE_REPORT}\" >&3; exit 0 ;; esac
+printf '%s\\n' \"\$@\" >'$T/driver-args'
 cat \"\$FAKE_REPORT\" >&3"
 }
 
@@ -46,6 +48,22 @@ expect_out "device names the H100, its arch and peak" \
 run cudalab device --json
 expect_json "device --json: present, H100, sm_90" \
     'j["present"] is True and j["name"] == "'"$h100"'" and j["arch"] == "sm_90" and j["cc"] == "9.0"'
+
+# --- the simulator's checks beside a GPU grading (sim-barrier.json: a real simulator run of
+# examples/wrong/barrier-in-branch.cu) ---
+FAKE_SIM_REPORT=$reports/sim-barrier.json grade_with less-ref.json $less less.cu --seed 42 --json \
+    --no-record
+expect_json "a GPU run that sums right, a simulator that finds a divergent barrier: WRONG, by luck" \
+    'j["verdict"] == "WRONG" and j["message"].startswith("right on this GPU by luck") and
+     "barrier in divergent code" in j["message"] and j["sim_check"]["ran"]'
+FAKE_SIM_REPORT=$reports/sim-barrier.json grade_with less-ref.json $less less.cu --seed 42 --json \
+    --no-sim-check --no-record
+expect_json "--no-sim-check: the GPU's verdict alone, and the JSON says the checks were off" \
+    'j["verdict"] == "PASS" and j["sim_check"] == {"ran": False, "skipped": "turned off for this grading"}'
+FAKE_SIM_REPORT=/dev/null grade_with less-ref.json $less less.cu --seed 42 --no-record
+expect_status "a simulator run without a report: the GPU's verdict stands" 0
+expect_out "and the grading says the checks were skipped, and why" \
+    "the simulator's checks were skipped: the simulator "
 
 # --- less-ref.json: the reference solution passes ---
 grade_with less-ref.json $less less.cu --seed 42

@@ -62,6 +62,22 @@ CU
 run cudalab grade $ex attempts/forge.cu
 expect_out_re "a function writing a forged report is still WRONG" '^WRONG  wrong at n = 1: returned 0'
 
+# the driver's report pipe through /proc/DRIVER/fd/3, then the driver killed: the driver is
+# non-dumpable (and a child of root's runs as nobody), so the pipe is out of reach
+forger=$CUDALAB_DATADIR_TEST/exercises/reduction/recursive/examples/cheat/forges-report.cu
+run cudalab grade $ex "$forger" --json
+expect_json "a report forged through /proc/PID/fd/3 does not reach the lab: WRONG" \
+    'j["verdict"] == "WRONG" and "returned 0" in j["message"]'
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+    mkdir -p nobody && cp "$forger" nobody/forge.cu && chown -R 65534:65534 nobody
+    chmod o+x "$T" # the test folder, for nobody to reach its own folder in it
+    out=$(setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$T/nobody" \
+        XDG_DATA_HOME="$T/nobody/data" XDG_CACHE_HOME="$T/nobody/cache" \
+        "$CUDALAB_TEST_BIN" grade $ex "$T/nobody/forge.cu" 2>&1)
+    expect_eq "as a user of its own (not root): the forged report is out of reach too, WRONG" \
+        "$(grep -o '^WRONG  wrong at n = 1: returned 0' <<<"$out")" "WRONG  wrong at n = 1: returned 0"
+fi
+
 cat >attempts/syntax.cu <<'CU'
 int recursiveReduce(int *data, int const size) { return data[0] }
 CU

@@ -18,6 +18,12 @@
  *   missing   as partials, but the last block writes nothing
  *   past      as partials, and writes pPartial[grid] too
  *   none      does nothing
+ * and two ways to cheat that a devsum or partials module takes as keys:
+ *   memo=1    the first launch on an input pointer computes; every later launch on the same
+ *             pointer adds the remembered sum again, whatever the input holds now (a result
+ *             replayed from a device-side cache keyed on the buffer)
+ *   after=K   the first K launches compute; later ones do nothing (right when checked, not
+ *             when timed)
  * Modules for the reduce-nested driver (int, one sum per block, block b owns
  * [b*block, min((b+1)*block, n))) take these instead:
  *   int-partials   writes block b's exact int sum to g_odata[b]
@@ -59,6 +65,11 @@ typedef struct module {
     unsigned unroll;
     double cost_ns;
     size_t sum_bytes;
+    int memo;                /* memo=1 */
+    const void *memo_in;     /* the input pointer remembered, and its sum */
+    float memo_sum;
+    unsigned long after;     /* after=K; 0: always computes */
+    unsigned long launches;
     double dev_sum[1]; /* room for a float or a double */
     unsigned choice[2]; /* choose=XxY: chosenBlockX, chosenBlockY */
 } module;
@@ -239,6 +250,10 @@ cuModuleLoadDataEx(void **out, const void *image, unsigned n, void *options, voi
     m->cost_ns = *v ? atof(v) : 1000;
     read_key(m->text, "sum_bytes=", v, sizeof(v));
     m->sum_bytes = *v ? (size_t)atoi(v) : 0;
+    read_key(m->text, "memo=", v, sizeof(v));
+    m->memo = *v ? atoi(v) : 0;
+    read_key(m->text, "after=", v, sizeof(v));
+    m->after = *v ? strtoul(v, NULL, 10) : 0;
     read_key(m->text, "choose=", v, sizeof(v));
     if (*v && sscanf(v, "%ux%u", &m->choice[0], &m->choice[1]) != 2)
         return INVALID_VALUE;
@@ -306,8 +321,14 @@ run_sum(module *m, unsigned grid, unsigned block, void **params)
     int partials =
         !strcmp(m->mode, "partials") || !strcmp(m->mode, "missing") || !strcmp(m->mode, "past");
 
-    if (!strcmp(m->mode, "none"))
+    if (!strcmp(m->mode, "none") || (m->after && ++m->launches > m->after))
         return;
+    if (m->memo && !partials && in == m->memo_in) {
+        *dev_sum += m->memo_sum;
+        return;
+    }
+    m->memo_in = in;
+    m->memo_sum = -*dev_sum;
     for (unsigned b = 0; b < grid; b++) {
         float sum = 0;
         for (size_t i = b * per; i < (b + 1) * per; i++) {
@@ -324,6 +345,8 @@ run_sum(module *m, unsigned grid, unsigned block, void **params)
     }
     if (!strcmp(m->mode, "past"))
         partial[grid] = 0;
+    if (!partials)
+        m->memo_sum += *dev_sum;
 }
 
 /* One launch of the reduce-nested contract, on the host. */
