@@ -283,6 +283,10 @@ run_and_judge(lab *l, const lab_grade_request *req, const lab_family *fam, lab_g
     driver_args(l, ex, base_ex, g, g->backend, student, baseline, reference, sizes, nsizes, &args);
     if (ex->ntiming_sizes && !sim)
         lab_runner_sizes_arg(&args, "timing-sizes", ex->timing_sizes, ex->ntiming_sizes);
+    /* nothing is timed on the simulator: the lab's own kernels have nothing to show there, and
+     * check-exercise grades the reference as a student */
+    if (sim)
+        lab_strvec_push(&args, "--student-only");
     /* the simulator's checks run on the CPU while the GPU measures */
     start_sim_check(l, req, fam, g, student, baseline, reference, base_ex, &simp, &sim_started);
     /* host code and the simulator leave the GPU alone: no need to wait for it */

@@ -104,9 +104,10 @@ run bash -c '"$1" reduce-nested --backend sim --report-fd 3 --lab-kernels "$2" -
     --sizes 1,1000,65537 --block 512 3>&1 >/dev/null' _ \
     "$CUDALAB_LIBEXECDIR_TEST/cudalab-driver" "$CUDALAB_LIBEXECDIR_TEST/lab-kernels.ptx" "$ptx"
 expect_json "on the simulator: every case correct" \
-    'j["status"] == "ok" and len(j["cases"]) == 6 and all(c["correct"] for c in j["cases"])'
+    'j["status"] == "ok" and len(j["cases"]) == 9 and all(c["correct"] for c in j["cases"]) and
+     [c["size"] for c in j["cases"] if c.get("round") == 2] == [1, 1000, 65537]'
 expect_json "on the simulator: the child grids are counted (9 per chain; n = 65537: the last block holds 1)" \
-    '[m["child_grids"] for m in j["sim_metrics"] if m["role"] == "student"] == [0, 2 * 9, 128 * 9]'
+    '[m["child_grids"] for m in j["sim_metrics"] if m["role"] == "student"] == [0, 0, 2 * 9, 2 * 9, 128 * 9, 128 * 9]'
 
 # --- the driver's checks, on a stand-in libcuda ---
 mkdir -p fake
@@ -124,9 +125,9 @@ nested() {
 }
 nested int-partials 1,2,3,7,1000,65537,4194304
 expect_json "correct sums: every case of student and reference correct" \
-    'j["status"] == "ok" and len(j["cases"]) == 14 and all(c["correct"] for c in j["cases"])'
+    'j["status"] == "ok" and len(j["cases"]) == 21 and all(c["correct"] for c in j["cases"])'
 expect_json "one case per size and role, with the grid of ceil(n / 512) blocks" \
-    '[c["grid"] for c in j["cases"] if c["role"] == "student"] == [1, 1, 1, 1, 2, 129, 8192]'
+    '[c["grid"] for c in j["cases"] if c["role"] == "student" and "round" not in c] == [1, 1, 1, 1, 2, 129, 8192]'
 expect_json "the pending-launch limit covers 8192 chains of 10 grids" \
     'j["pending_launch_limit"] == 81920 and "pending_launch_limit_error" not in j'
 nested int-tail 1,1000
