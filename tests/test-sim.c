@@ -442,3 +442,150 @@ Test(sim_metrics, reduce_neighbored_matches_the_oracle, .fini = teardown, .timeo
     cr_expect_eq((int)(1000 * lab_sim_metric_ratio(m->thread_insts, 32 * m->warp_insts)), 741);
     cr_expect_eq(r.first.kind, LAB_SIM_CHECK_NONE, "%s", r.first.msg);
 }
+
+/* ---- constructs learned after the course's corpus (tests/sim/constructs.cu) ---------------- */
+
+static void
+load_constructs(void)
+{
+    sim_load_env("CUDALAB_TEST_SIM_CONSTRUCTS_PTX");
+}
+
+/* kernel(in, out, n) as kernel-run launches it: grid ceil(n / block); in has 8 * n + 64 ints */
+static lab_sim_result
+run_construct(const char *kernel, const int *in, unsigned n, unsigned block, int *out,
+              size_t out_ints)
+{
+    uint64_t di = dev_buf((8 * n + 64) * sizeof(int), in),
+             d_o = dev_buf(out_ints * sizeof(int), NULL);
+    void *args[] = { &di, &d_o, &n };
+    lab_sim_result r = launch(kernel, (n + block - 1) / block, block, args);
+
+    fetch(out, d_o, out_ints * sizeof(int));
+    return r;
+}
+
+/* A fixed bug: __syncthreads_count/_and/_or (bar.red) could not run.  A partial last block: its
+ * threads past n take part with v = 0. */
+Test(sim_exec, barrier_reductions, .init = load_constructs, .fini = teardown)
+{
+    enum { N = 300, B = 128, NB = (N + B - 1) / B };
+    static int in[8 * N + 64], out[N];
+    for (int i = 0; i < 8 * N + 64; i++)
+        in[i] = i * 37 % 256;
+    in[5] = 7;    /* block 0: not all != 7 */
+    in[200] = 42; /* block 1: one == 42 */
+    lab_sim_result r = run_construct("bar_red", in, N, B, out, N);
+    for (int b = 0; b < NB; b++) {
+        int c = 0, a = 1, o = 0;
+        for (int t = 0; t < B; t++) {
+            int i = b * B + t, v = i < N ? in[i] : 0;
+            c += v > 100;
+            a &= v != 7;
+            o |= v == 42;
+        }
+        cr_expect(b != 0 || a == 0, "the planted 7");
+        cr_expect(b != 1 || o == 1, "the planted 42");
+        for (int t = 0; t < B && b * B + t < N; t++)
+            cr_expect_eq(out[b * B + t], c * 4 + a * 2 + o, "thread %d of block %d", t, b);
+    }
+    cr_expect_eq(r.first.kind, LAB_SIM_CHECK_NONE, "%s", r.first.msg);
+}
+
+/* Reductions to which only some warps contribute a true predicate */
+Test(sim_exec, barrier_reductions_over_some_warps, .init = load_constructs, .fini = teardown)
+{
+    enum { N = 256, B = 96 };
+    static int in[8 * N + 64], out[N];
+    for (int i = 0; i < 8 * N + 64; i++)
+        in[i] = i * 11 % 199; /* below 200 ... */
+    in[B + 33] = 250;         /* ... but thread 33 of block 1 */
+    lab_sim_result r = run_construct("bar_red_mixed", in, N, B, out, N);
+    for (int i = 0; i < N; i++) {
+        int b = i / B, all = b != 1, any = b == 1;
+        int threads = b * B + B <= N ? B : N - b * B; /* all threads of a block count */
+        (void)threads;
+        cr_expect_eq(out[i], B / 2 * 4 + all * 2 + any, "thread %d of block %d", i % B, b);
+    }
+    cr_expect_eq(r.first.kind, LAB_SIM_CHECK_NONE, "%s", r.first.msg);
+}
+
+/* A fixed bug: p[-1] ([%rd+-4]) failed to load with "bad address offset" */
+Test(sim_parse, negative_and_symbol_offsets, .init = load_constructs, .fini = teardown)
+{
+    enum { N = 200, B = 64 };
+    static const int table[16] = { 3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3 };
+    static int in[8 * N + 64], out[N];
+    for (int i = 0; i < 8 * N + 64; i++)
+        in[i] = (i * 29 + 3) % 256;
+    run_construct("neg_offsets", in, N, B, out, N);
+    for (int i = 0; i < N; i++)
+        cr_expect_eq(out[i], in[i + N - 1] - 3 * in[i + N - 2], "p[-1] - 3 * p[-2] at %d", i);
+    run_construct("sym_offsets", in, N, B, out, N);
+    for (int i = 0; i < N; i++)
+        cr_expect_eq(out[i], table[3] * 1000 + table[in[i] & 15] * 100 + 50, "at %d", i);
+}
+
+/* ulps between two floats of one sign */
+static long
+ulps(float a, float b)
+{
+    int32_t x, y;
+    memcpy(&x, &a, 4);
+    memcpy(&y, &b, 4);
+    return labs((long)x - (long)y);
+}
+
+/* The accurate sinf/cosf/tanf's slow path (arguments past 105615) reads a local array backwards
+ * ([%rd+-4]): within CUDA's documented error (sinf, cosf 2 ulp; tanf 4 ulp) of the host's double */
+Test(sim_exec, trig_slow_path, .init = load_constructs, .fini = teardown)
+{
+    enum { N = 256, B = 128 };
+    static int in[8 * N + 64], out[3 * N];
+    for (int i = 0; i < 8 * N + 64; i++)
+        in[i] = i % 256;
+    lab_sim_result r = run_construct("trig_slow_path", in, N, B, out, 3 * N);
+    for (int i = 0; i < N; i++) {
+        float x = fmaf((float)in[i], 98765.4f, 131072.5f), got[3];
+        float want[3] = { (float)sin(x), (float)cos(x), (float)tan(x) };
+        long tol[3] = { 2, 2, 4 };
+        memcpy(got, &out[3 * i], sizeof(got));
+        cr_assert(x > 105615.0f);
+        for (int k = 0; k < 3; k++)
+            cr_expect(signbit(got[k]) == signbit(want[k]) && ulps(got[k], want[k]) <= tol[k],
+                      "%s(%a) = %a, want %a",
+                      k == 0   ? "sin"
+                      : k == 1 ? "cos"
+                               : "tan",
+                      x, got[k], want[k]);
+    }
+    cr_expect_eq(r.first.kind, LAB_SIM_CHECK_NONE, "%s", r.first.msg);
+}
+
+/* A fixed bug: nvcc wraps inline asm (and __syncthreads_and's bar.red) in { .reg .pred %p1; ... }
+ * and the inner %p1 was the outer one, so the code after the braces read the wrong predicate */
+static const char *const scoped_ptx =
+    ".version 9.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry k(\n\t.param .u64 k_param_0\n)\n{\n"
+    "\t.reg .pred %p<2>;\n\t.reg .b32 %r<3>;\n\t.reg .b64 %rd<4>;\n"
+    "\tld.param.u64 %rd1, [k_param_0];\n"
+    "\tcvta.to.global.u64 %rd2, %rd1;\n"
+    "\tadd.s64 %rd3, %rd2, 8;\n"
+    "\tmov.u32 %r1, %tid.x;\n"
+    "\tsetp.gt.u32 %p1, %r1, 4;\n"
+    "\t{\n\t.reg .pred %p1;\n\tsetp.eq.u32 %p1, %r1, 0;\n\tselp.u32 %r2, 1, 2, %p1;\n\t}\n"
+    "\tst.global.u32 [%rd3+-8], %r2;\n"
+    "\tselp.u32 %r2, 7, 9, %p1;\n"
+    "\tst.global.u32 [%rd3+-4], %r2;\n\tret;\n}\n";
+
+Test(sim_parse, registers_of_a_nested_scope_hide_the_outer_ones, .fini = teardown)
+{
+    unsigned out[2] = { 0 };
+    load_text(scoped_ptx, "scoped.ptx");
+    uint64_t d = dev_buf(sizeof(out), out);
+    void *args[] = { &d };
+    launch("k", 1, 1, args);
+    fetch(out, d, sizeof(out));
+    cr_expect_eq(out[0], 1, "the inner %%p1: tid == 0");
+    cr_expect_eq(out[1], 9, "the outer %%p1 again after the braces: tid > 4 is false");
+}

@@ -1698,8 +1698,15 @@ exec_barrier(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
         w->wsync++;
         return 0;
     }
-    if (in->sub == BAR_RED)
-        return lab_sim__unsupported(wk, in, "bar.red (__syncthreads_count/and/or)");
+    if (in->sub == BAR_RED) { /* bar.red.op d, a{, b}, {!}c: c's lanes counted; d when it opens */
+        uint64_t tc[32];
+        const sim_opnd *co = &in->o[in->nops - 1];
+        const uint64_t *c = src(wk, w, co, tc);
+        FOR_LANES(m) wk->red_true += (c[l] != 0) != co->neg;
+        wk->red_lanes += lanes_of(m);
+        w->red = in;
+        w->red_mask = m;
+    }
     if (in->sub == BAR_ARRIVE)
         return 0;
     if (m != live && wk->L->checks)
@@ -1710,6 +1717,26 @@ exec_barrier(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
                          m, w->index, live & ~m);
     w->at_barrier = true;
     return RUN_BARRIER;
+}
+
+/* The barrier w waited at opens: a bar.red's d, for the lanes that arrived, is the reduction over
+ * the block's arrived lanes of c: .popc the count where it holds, .and whether it holds in all,
+ * .or whether it holds in any. */
+static void
+barrier_opens(sim_worker *wk, sim_warp *w)
+{
+    const sim_insn *in = w->red;
+    uint64_t *d, v;
+
+    w->at_barrier = false;
+    if (!in)
+        return;
+    d = dst(w, &in->o[0]);
+    v = in->red == AOP_ADD   ? wk->red_true
+        : in->red == AOP_AND ? wk->red_true == wk->red_lanes
+                             : wk->red_true != 0;
+    FOR_LANES(w->red_mask) d[l] = v;
+    w->red = NULL;
 }
 
 /* Runs w until it exits (RUN_DONE), waits at a barrier (RUN_BARRIER) or fails (<0). */
@@ -1907,6 +1934,7 @@ lab_sim__run_block(sim_worker *wk, uint64_t linear)
     wk->ctaid[1] = (unsigned)(linear / L->grid[0] % L->grid[1]);
     wk->ctaid[2] = (unsigned)(linear / ((uint64_t)L->grid[0] * L->grid[1]));
     wk->epoch = atomic_fetch_add(&L->sim->epoch, 1) + 1;
+    wk->red_true = wk->red_lanes = 0;
     if (L->shared_static)
         memset(wk->shared_static, 0, L->shared_static);
     if (L->shared_dyn)
@@ -1921,6 +1949,7 @@ lab_sim__run_block(sim_worker *wk, uint64_t linear)
         w->sp = 1;
         w->stack[0] = (sim_entry){ 0, SIM_PC_EXIT, w->valid };
         w->at_barrier = w->done = false;
+        w->red = NULL;
         w->index = i;
         w->wsync = 0;
         for (int l = 0; l < 32; l++) {
@@ -1943,8 +1972,9 @@ lab_sim__run_block(sim_worker *wk, uint64_t linear)
         for (uint32_t i = 0; i < L->nwarps; i++)
             if (!wk->warps[i].done) {
                 live++;
-                wk->warps[i].at_barrier = false; /* every live warp waits here: release */
+                barrier_opens(wk, &wk->warps[i]); /* every live warp waits here: release */
             }
+        wk->red_true = wk->red_lanes = 0;
         if (!live)
             return 0;
         wk->epoch = atomic_fetch_add(&L->sim->epoch, 1) + 1;

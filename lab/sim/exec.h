@@ -27,7 +27,9 @@ typedef struct sim_warp {
     uint32_t valid;  /* lanes that exist */
     uint32_t exited; /* lanes gone (and lanes that never existed) */
     bool at_barrier, done;
-    uint32_t wsync; /* warp-synchronisation epoch (checks) */
+    const sim_insn *red; /* the bar.red it waits at: its d is written when the barrier opens */
+    uint32_t red_mask;   /* the lanes that arrived there */
+    uint32_t wsync;      /* warp-synchronisation epoch (checks) */
     uint32_t index;
     uint32_t tid[3][32];
 } sim_warp;
@@ -104,6 +106,7 @@ struct sim_worker {
     unsigned ctaid[3];
     uint64_t block_linear;
     uint32_t epoch;
+    uint32_t red_true, red_lanes; /* bar.red of this barrier interval: lanes with c, lanes */
     const sim_alloc *last_alloc;
     lab_sim_metrics metrics;
     bool has_finding, finding_fatal, fatal;

@@ -155,6 +155,14 @@ typedef struct reg_slot {
     int32_t index;
 } reg_slot;
 
+/* A register name that a nested scope's declaration hides, with what it meant before. */
+typedef struct reg_hidden {
+    const char *name;
+    uint32_t len;
+    int32_t index; /* -1: nothing */
+    uint32_t scope;
+} reg_hidden;
+
 typedef struct label_ref {
     const char *name;
     size_t len;
@@ -170,6 +178,9 @@ typedef struct parser {
     reg_slot *regs; /* open addressing */
     size_t regcap;
     uint32_t nregs;
+    uint32_t scope;     /* braces open in the body: 1 in the function's own scope */
+    reg_hidden *hidden; /* registers hidden by nested scopes' declarations, innermost last */
+    size_t nhidden, hiddencap;
     label_ref *labels;
     size_t nlabels, labcap;
     sim_insn *code;
@@ -205,23 +216,37 @@ hash_str(const char *s, size_t len)
     return h;
 }
 
-static int32_t
-reg_find(parser *ps, const char *s, size_t len)
+/* The slot of a register name, or NULL. */
+static reg_slot *
+reg_slot_of(parser *ps, const char *s, size_t len)
 {
     if (!ps->regcap)
-        return -1;
+        return NULL;
     for (size_t i = hash_str(s, len) & (ps->regcap - 1);; i = (i + 1) & (ps->regcap - 1)) {
         reg_slot *r = &ps->regs[i];
         if (!r->name)
-            return -1;
+            return NULL;
         if (r->len == len && !memcmp(r->name, s, len))
-            return r->index;
+            return r;
     }
 }
 
+/* A register's number; -1 if undeclared (or declared in a scope that has closed). */
+static int32_t
+reg_find(parser *ps, const char *s, size_t len)
+{
+    const reg_slot *r = reg_slot_of(ps, s, len);
+    return r ? r->index : -1;
+}
+
+/* Declares a register.  In the function's own scope a second declaration is the same register;
+ * in a nested { } (nvcc wraps inline asm in one: { .reg .pred %p1; setp ... %p1; }) it is a new
+ * register that hides the outer one until the scope closes (reg_scope_close). */
 static int
 reg_add(parser *ps, const char *s, size_t len)
 {
+    reg_slot *r;
+
     if ((ps->nregs + 1) * 2 > ps->regcap) {
         size_t cap = ps->regcap ? ps->regcap * 2 : 256;
         reg_slot *old = ps->regs, *nr = calloc(cap, sizeof(*nr));
@@ -239,16 +264,41 @@ reg_add(parser *ps, const char *s, size_t len)
         ps->regs = nr;
         ps->regcap = cap;
     }
-    if (reg_find(ps, s, len) >= 0)
+    if (!(r = reg_slot_of(ps, s, len))) {
+        char *name = lab_arena_strndup(&ps->m->arena, s, len);
+        if (!name)
+            return lab_err_set(ps->err, LAB_ENOMEM, "out of memory");
+        size_t j = hash_str(s, len) & (ps->regcap - 1);
+        while (ps->regs[j].name)
+            j = (j + 1) & (ps->regcap - 1);
+        r = &ps->regs[j];
+        *r = (reg_slot){ name, (uint32_t)len, -1 };
+    }
+    if (ps->scope <= 1 && r->index >= 0)
         return 0;
-    char *name = lab_arena_strndup(&ps->m->arena, s, len);
-    if (!name)
-        return lab_err_set(ps->err, LAB_ENOMEM, "out of memory");
-    size_t j = hash_str(s, len) & (ps->regcap - 1);
-    while (ps->regs[j].name)
-        j = (j + 1) & (ps->regcap - 1);
-    ps->regs[j] = (reg_slot){ name, (uint32_t)len, (int32_t)ps->nregs++ };
+    if (ps->scope > 1) { /* what the name meant outside, restored when the scope closes */
+        if (ps->nhidden == ps->hiddencap) {
+            size_t cap = ps->hiddencap ? ps->hiddencap * 2 : 16;
+            reg_hidden *n = realloc(ps->hidden, cap * sizeof(*n));
+            if (!n)
+                return lab_err_set(ps->err, LAB_ENOMEM, "out of memory");
+            ps->hidden = n;
+            ps->hiddencap = cap;
+        }
+        ps->hidden[ps->nhidden++] = (reg_hidden){ r->name, r->len, r->index, ps->scope };
+    }
+    r->index = (int32_t)ps->nregs++;
     return 0;
+}
+
+/* The scope opened at depth closes: its registers' names mean what they meant before. */
+static void
+reg_scope_close(parser *ps, uint32_t depth)
+{
+    while (ps->nhidden && ps->hidden[ps->nhidden - 1].scope >= depth) {
+        const reg_hidden *h = &ps->hidden[--ps->nhidden];
+        reg_slot_of(ps, h->name, h->len)->index = h->index;
+    }
 }
 
 static int32_t
@@ -448,8 +498,13 @@ apply_word(parser *ps, sim_insn *in, const char *w)
         if (strcmp(words[i].word, w) || (words[i].op >= 0 && words[i].op != in->op))
             continue;
         in->flags |= words[i].flag;
-        /* a barrier's first word names its operation: bar.warp.sync, bar.red.popc */
-        if (words[i].sub > 0 && !(in->cls == CL_BARRIER && in->sub != SUB_NONE))
+        /* a barrier's first word names its operation (bar.warp.sync, bar.red), the next one
+         * bar.red's reduction (.popc, .and, .or) */
+        if (words[i].sub <= 0)
+            return 0;
+        if (in->cls == CL_BARRIER && in->sub != SUB_NONE)
+            in->red = (uint8_t)words[i].sub;
+        else
             in->sub = (uint8_t)words[i].sub;
         return 0;
     }
@@ -516,6 +571,10 @@ decode_opcode(parser *ps, const char *text, sim_insn *in)
     }
     if (in->cls == CL_COMPARE && in->sub == SUB_NONE)
         return perr(ps, "'%s' has no comparison", text);
+    if (in->cls == CL_BARRIER && in->sub == BAR_RED &&
+        !((in->red == AOP_ADD && in->type == T_U32) ||
+          ((in->red == AOP_AND || in->red == AOP_OR) && in->type == T_PRED)))
+        return perr(ps, "'%s' is not bar.red.popc.u32, bar.red.and.pred or bar.red.or.pred", text);
     return 0;
 }
 
@@ -651,6 +710,79 @@ expect_reg(parser *ps, int32_t *out)
     return 0;
 }
 
+/* One term of an address after its sign: a number; a register (inside [ ] only, once, added);
+ * a symbol (once, added: its address). */
+static int
+address_term(parser *ps, sim_insn *in, sim_opnd *o, bool minus, bool regs, bool *sym)
+{
+    tok t = ps->lx.cur;
+    int64_t v;
+    int32_t r;
+
+    if (t.kind == TK_NUM) {
+        if (parse_number(ps, &t, &v) < 0)
+            return -1;
+        o->imm = (int64_t)((uint64_t)o->imm + (minus ? 0 - (uint64_t)v : (uint64_t)v));
+    } else if (t.kind != TK_ID) {
+        return perr(ps, "bad address in '%s': '%.*s'", in->text, (int)t.len, t.s);
+    } else if (regs && (r = reg_find(ps, t.s, t.len)) >= 0) {
+        if (o->reg >= 0 || minus)
+            return perr(ps, "bad address in '%s': '%s%.*s' (one register, added)", in->text,
+                        minus ? "-" : "+", (int)t.len, t.s);
+        o->reg = r;
+    } else if (*sym || minus) {
+        return perr(ps, "bad address in '%s': '%s%.*s' (one symbol, added)", in->text,
+                    minus ? "-" : "+", (int)t.len, t.s);
+    } else if (!resolve_symbol(ps, t.s, t.len, &o->space, &o->imm)) {
+        return perr(ps, "unknown symbol '%.*s' in '%s'", (int)t.len, t.s, in->text);
+    } else {
+        *sym = true;
+    }
+    lex_next(&ps->lx);
+    return 0;
+}
+
+/* The terms after an address's first: + t, - t and +- t (nvcc writes [%rd1+-4] for p[-1]). */
+static int
+address_rest(parser *ps, sim_insn *in, sim_opnd *o, bool regs, bool *sym)
+{
+    lexer *lx = &ps->lx;
+
+    while (tk_punct(&lx->cur, '+') || tk_punct(&lx->cur, '-')) {
+        bool minus = tk_punct(&lx->cur, '-');
+        lex_next(lx);
+        if (tk_punct(&lx->cur, '-')) {
+            minus = !minus;
+            lex_next(lx);
+        }
+        if (address_term(ps, in, o, minus, regs, sym) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* [a]: a sum of at most one register, at most one symbol (its address) and numbers, in any
+ * order ([%rd1+-4], [sym+8], [%rd2+sym], [-8+%rd3]); o->imm collects the constant part */
+static int
+parse_address(parser *ps, sim_insn *in, sim_opnd *o)
+{
+    lexer *lx = &ps->lx;
+    bool sym = false, minus = false;
+
+    lex_next(lx); /* [ */
+    o->kind = O_MEM;
+    if (tk_punct(&lx->cur, '-')) {
+        minus = true;
+        lex_next(lx);
+    }
+    if (address_term(ps, in, o, minus, true, &sym) < 0 || address_rest(ps, in, o, true, &sym) < 0)
+        return -1;
+    if (!tk_punct(&lx->cur, ']'))
+        return perr(ps, "expected ']' in '%s'", in->text);
+    lex_next(lx);
+    return 0;
+}
+
 static int
 parse_opnd(parser *ps, sim_insn *in, sim_opnd *o)
 {
@@ -660,36 +792,8 @@ parse_opnd(parser *ps, sim_insn *in, sim_opnd *o)
 
     o->reg = -1;
     o->reg2 = -1;
-    if (tk_punct(&t, '[')) {
-        lex_next(lx);
-        o->kind = O_MEM;
-        t = lx->cur;
-        if (t.kind == TK_ID) {
-            int32_t r = reg_find(ps, t.s, t.len);
-            if (r >= 0)
-                o->reg = r;
-            else if (!resolve_symbol(ps, t.s, t.len, &o->space, &o->imm))
-                return perr(ps, "unknown symbol '%.*s'", (int)t.len, t.s);
-            lex_next(lx);
-        } else if (t.kind == TK_NUM) {
-            if (parse_number(ps, &t, &o->imm) < 0)
-                return -1;
-            lex_next(lx);
-        }
-        while (tk_punct(&lx->cur, '+') || tk_punct(&lx->cur, '-')) {
-            bool minus = tk_punct(&lx->cur, '-');
-            int64_t v;
-            lex_next(lx);
-            if (lx->cur.kind != TK_NUM || parse_number(ps, &lx->cur, &v) < 0)
-                return perr(ps, "bad address offset in '%s'", in->text);
-            o->imm += minus ? -v : v;
-            lex_next(lx);
-        }
-        if (!tk_punct(&lx->cur, ']'))
-            return perr(ps, "expected ']' in '%s'", in->text);
-        lex_next(lx);
-        return 0;
-    }
+    if (tk_punct(&t, '['))
+        return parse_address(ps, in, o);
     if (tk_punct(&t, '{')) {
         lex_next(lx);
         o->kind = O_VEC;
@@ -776,18 +880,11 @@ parse_opnd(parser *ps, sim_insn *in, sim_opnd *o)
         lex_next(lx);
         return 0;
     }
-    if (resolve_symbol(ps, t.s, t.len, &o->space, &o->imm)) {
+    if (resolve_symbol(ps, t.s, t.len, &o->space, &o->imm)) { /* mov.u64 %rd, sym{+-8} */
+        bool sym = true;
         o->kind = O_ADDR;
         lex_next(lx);
-        if (tk_punct(&lx->cur, '+')) {
-            int64_t v;
-            lex_next(lx);
-            if (lx->cur.kind != TK_NUM || parse_number(ps, &lx->cur, &v) < 0)
-                return perr(ps, "bad offset in '%s'", in->text);
-            o->imm += v;
-            lex_next(lx);
-        }
-        return 0;
+        return address_rest(ps, in, o, false, &sym);
     }
     if (func_known(ps, t.s, t.len)) { /* mov.u64 %rd, kernel: the kernel a launch names */
         int32_t id = func_id(ps, t.s, t.len);
@@ -1317,18 +1414,18 @@ static int
 parse_body(parser *ps)
 {
     lexer *lx = &ps->lx;
-    int depth = 1;
 
     lex_next(lx); /* { */
-    while (depth > 0) {
+    ps->scope = 1;
+    while (ps->scope > 0) {
         tok t = lx->cur;
         if (t.kind == TK_EOF)
             return perr(ps, "function '%s' has no end", ps->fn->name);
         if (tk_punct(&t, '{')) {
-            depth++;
+            ps->scope++;
             lex_next(lx);
         } else if (tk_punct(&t, '}')) {
-            depth--;
+            reg_scope_close(ps, ps->scope--);
             lex_next(lx);
         } else if (tk_is(&t, ".reg")) {
             if (parse_reg_decl(ps) < 0)
@@ -1444,6 +1541,7 @@ parse_function(parser *ps, bool entry)
         return perr(ps, "expected '{' after function '%s'", f->name);
     ps->fn = f;
     ps->nregs = 0;
+    ps->nhidden = 0;
     ps->ncode = 0;
     ps->nlabels = 0;
     ps->locals = NULL;
@@ -1557,6 +1655,7 @@ lab_sim__parse(lab_sim_module *m, const char *text, size_t len, lab_err *err)
     }
 out:
     free(ps.regs);
+    free(ps.hidden);
     free(ps.labels);
     free(ps.code);
     return rc < 0 ? (err->code ? err->code : LAB_EPARSE) : 0;
