@@ -171,7 +171,7 @@ Test(sim_dynpar, other_calls_are_named, .init = setup, .fini = sim_unload)
     lab_err err = LAB_ERR_INIT;
 
     cr_assert_lt(launch("says_hello", 1, 32, args, &r, &err), 0);
-    cr_expect(strstr(err.msg, "the simulator does not support calls of device functions or "
-                              "printf: 'call.uni vprintf'"),
+    cr_expect(strstr(err.msg, "the simulator does not support calls of functions the module "
+                              "only declares (printf, malloc, ...): 'call.uni vprintf'"),
               "%s", err.msg);
 }

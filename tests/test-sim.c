@@ -589,3 +589,63 @@ Test(sim_parse, registers_of_a_nested_scope_hide_the_outer_ones, .fini = teardow
     cr_expect_eq(out[0], 1, "the inner %%p1: tid == 0");
     cr_expect_eq(out[1], 9, "the outer %%p1 again after the braces: tid > 4 is false");
 }
+
+/* ---- calls (the .param calling convention) ------------------------------------------------ */
+
+static int
+fib(int n)
+{
+    return n < 2 ? n : fib(n - 1) + fib(n - 2);
+}
+
+/* A fixed bug: every call of a device function failed ("the simulator does not support calls
+ * of device functions") */
+Test(sim_exec, calls_return_values_and_recurse, .init = load_constructs, .fini = teardown)
+{
+    enum { N = 100, B = 64 };
+    static int in[8 * N + 64], out[4 * N];
+    for (int i = 0; i < 8 * N + 64; i++)
+        in[i] = (i * 13 + 5) % 256;
+    lab_sim_result r = run_construct("calls", in, N, B, out, 4 * N);
+    for (int i = 0; i < N; i++) {
+        float f = (float)in[i] * 2.5f + 0.25f, got;
+        memcpy(&got, &out[4 * i + 1], 4);
+        cr_expect_eq(out[4 * i], in[i] * in[i] + i, "sq_plus at %d", i);
+        cr_expect_eq(got, f, "scale_add at %d", i);
+        cr_expect_eq(out[4 * i + 2], fib(in[i] % 12), "fib at %d", i);
+        cr_expect_eq(out[4 * i + 3], fib(in[i] % 12) + 1, "store_pair at %d", i);
+    }
+    cr_expect_eq(r.first.kind, LAB_SIM_CHECK_NONE, "%s", r.first.msg);
+}
+
+/* Lanes of one warp call different functions through one pointer: one function at a time */
+Test(sim_exec, calls_through_function_pointers, .init = load_constructs, .fini = teardown)
+{
+    enum { N = 96, B = 32 };
+    static int in[8 * N + 64], out[N];
+    for (int i = 0; i < 8 * N + 64; i++)
+        in[i] = (i * 7 + 1) % 256;
+    lab_sim_result r = run_construct("call_pointers", in, N, B, out, N);
+    for (int i = 0; i < N; i++) {
+        int v = in[i], want = v % 3 == 0 ? v + i : v % 3 == 1 ? v - i : v * i;
+        cr_expect_eq(out[i], want, "ops[%d](%d, %d)", v % 3, v, i);
+    }
+    cr_expect_eq(r.first.kind, LAB_SIM_CHECK_NONE, "%s", r.first.msg);
+}
+
+/* Recursion within the GPU's 1 KiB stack runs; past it the launch stops, naming the kernel */
+Test(sim_checks, recursion_past_the_stack, .init = load_kernels, .fini = teardown)
+{
+    int out[32] = { 0 }, shallow = 10, deep = 100000;
+    uint64_t d = dev_buf(sizeof(out), out);
+    void *a1[] = { &d, &shallow }, *a2[] = { &d, &deep };
+    lab_sim_result r = launch("recurse", 1, 32, a1);
+    fetch(out, d, sizeof(out));
+    cr_expect_eq(r.first.kind, LAB_SIM_CHECK_NONE, "%s", r.first.msg);
+    cr_expect_eq(out[0], 10, "depth(p, 10) returns 10");
+    r = launch("recurse", 1, 32, a2);
+    cr_expect(r.fatal);
+    cr_expect_eq(r.first.kind, LAB_SIM_CHECK_STACK_OVERFLOW, "%s", r.first.msg);
+    cr_expect(strstr(r.first.msg, "kernel 'recurse' calls '_Z5depthPVii'"), "%s", r.first.msg);
+    cr_expect(strstr(r.first.msg, "1024-byte stack"), "%s", r.first.msg);
+}

@@ -35,6 +35,8 @@ static const char *const check_names[LAB_SIM_CHECK_COUNT] = {
     [LAB_SIM_CHECK_SYNC_MASK] = "bad warp-sync mask",
     [LAB_SIM_CHECK_DEADLOCK] = "deadlock",
     [LAB_SIM_CHECK_MISALIGNED] = "misaligned access",
+    [LAB_SIM_CHECK_STACK_OVERFLOW] = "call stack overflow",
+    [LAB_SIM_CHECK_BAD_CALL] = "call of an invalid function pointer",
 };
 
 const char *

@@ -34,21 +34,6 @@
 #define PBUF_BYTES 0x10000u /* the offset field of a parameter buffer's address */
 #define MAX_PBUFS (1u << 24)
 
-/* Room for one more element of size in *p (n used of *cap); false: out of memory. */
-static bool
-grow(void **p, size_t n, size_t *cap, size_t size)
-{
-    void *q;
-
-    if (n < *cap)
-        return true;
-    if (!(q = realloc(*p, (*cap ? *cap * 2 : 16) * size)))
-        return false;
-    *p = q;
-    *cap = *cap ? *cap * 2 : 16;
-    return true;
-}
-
 int
 lab_sim__launch_error(sim_worker *wk, const sim_insn *in, const char *fmt, ...)
 {
@@ -101,8 +86,8 @@ lab_sim__pbuf(sim_worker *wk, const sim_warp *w, int l, const sim_insn *in, uint
 static uint8_t *
 param_of(sim_worker *wk, const sim_warp *w, int l, const sim_opnd *o)
 {
-    uint32_t lb = wk->L->f->local_bytes;
-    return wk->local + ((size_t)w->index * 32 + (size_t)l) * lb + (size_t)o->imm;
+    return wk->local + ((size_t)w->index * 32 + (size_t)l) * wk->L->local_stride + w->local_base +
+           (size_t)o->imm;
 }
 
 static uint64_t
@@ -161,7 +146,7 @@ param_buffer(sim_worker *wk, const sim_warp *w, int l, const sim_insn *in, uint6
     if (wk->npbufs == MAX_PBUFS)
         return lab_sim__launch_error(wk, in, "more than %u device-side launches from one block",
                                      MAX_PBUFS);
-    if (!grow((void **)&wk->pbufs, wk->npbufs, &wk->pbufcap, sizeof(*wk->pbufs)) ||
+    if (!lab_sim__reserve((void **)&wk->pbufs, wk->npbufs, 1, &wk->pbufcap, sizeof(*wk->pbufs)) ||
         !(pb.bytes = calloc(pb.f->param_bytes + 8, 1)))
         return lab_sim__launch_error(wk, in, "out of memory");
     *out = SIM_PBUF_TAG | (uint64_t)wk->npbufs * PBUF_BYTES;
@@ -206,7 +191,8 @@ launch_device(sim_worker *wk, const sim_warp *w, int l, const sim_insn *in)
                                      "more than %llu device-side launches from one host launch "
                                      "(a runaway recursion?)",
                                      (unsigned long long)L->sim->max_launches);
-    if (!grow((void **)&wk->children, wk->nchildren, &wk->childcap, sizeof(*wk->children)))
+    if (!lab_sim__reserve((void **)&wk->children, wk->nchildren, 1, &wk->childcap,
+                          sizeof(*wk->children)))
         return lab_sim__launch_error(wk, in, "out of memory");
     c = &wk->children[wk->nchildren];
     *c = (sim_child){ .f = pb->f,

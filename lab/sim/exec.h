@@ -13,15 +13,46 @@
 
 #include <stdatomic.h>
 
-#define SIM_STACK_MAX 128
+#define SIM_STACK_MAX 512
+
+/* The GPU's default stack per thread (cudaLimitStackSize, 1 KiB), what calls may use of it: a
+ * call costs SIM_FRAME_LINK bytes (the return address) and the callee's own local memory.  Its
+ * parameters and return value travel in registers on the GPU, and the registers ptxas saves
+ * are not counted either, so the simulator allows at least the GPU's depth.  The frames
+ * themselves (which hold the parameters and the return value too) get SIM_FRAME_ROOM times
+ * the stack per thread. */
+#define SIM_CALL_STACK 1024
+#define SIM_FRAME_LINK 8
+#define SIM_FRAME_ROOM 8
 
 typedef struct sim_entry {
     int32_t pc, rpc;
     uint32_t mask;
 } sim_entry;
 
+/* A call in progress: the callee's reconvergence entries lie at stack[base] and above; when
+ * they are all done, the call returns. */
+typedef struct sim_frame {
+    const sim_func *f;    /* the callee */
+    const sim_insn *call; /* the caller's call */
+    int base;             /* the warp's sp when it called */
+    uint32_t mask;        /* the lanes that called */
+    uint32_t local_base;  /* the callee's frame in each thread's local memory */
+    uint32_t stack;       /* bytes of the GPU's stack the calls so far use (SIM_CALL_STACK) */
+    size_t roff;          /* its registers in the warp's rstack */
+} sim_frame;
+
 typedef struct sim_warp {
-    uint64_t *r; /* nregs rows of 32 lanes */
+    uint64_t *r;         /* the running function's nregs rows of 32 lanes */
+    uint64_t *kregs;     /* the kernel's */
+    const sim_func *f;   /* the running function: the kernel or the innermost callee */
+    uint32_t local_base; /* the running function's frame in each thread's local memory */
+    uint32_t local_top;  /* and its end */
+    sim_frame *frames;   /* calls in progress, innermost last (malloc'd, kept between blocks) */
+    uint32_t nframes;
+    size_t framecap;
+    uint64_t *rstack; /* the callees' registers (malloc'd, kept between blocks) */
+    size_t rtop, rcap;
     sim_entry stack[SIM_STACK_MAX];
     int sp;
     uint32_t valid;  /* lanes that exist */
@@ -93,6 +124,7 @@ struct sim_launch {
     unsigned depth;        /* 0: launched from the host */
     uint32_t launch_epoch; /* of the launching block (depth > 0; checks.c) */
     uint32_t launcher;     /* the launching thread + 1 */
+    uint32_t local_stride; /* local memory per thread: the kernel's, and a call stack if needed */
     bool checks;
 };
 

@@ -258,6 +258,18 @@ typedef struct sim_opnd {
 
 #define SIM_MAX_OPNDS 6
 
+/* A call of a function of the module, by the PTX .param calling convention (parse_call): the
+ * caller's call sequence declares the arguments and the return value as .param variables, which
+ * parse.c places in the caller's frame of local memory; the callee's parameters and return value
+ * are the first bytes of its own frame (sim_func.params, ret_offset). */
+typedef struct sim_call {
+    int32_t callee; /* index in the module's fnames; -1: indirect, through the register fptr */
+    int32_t fptr;   /* call %rd, (args), prototype: the register holding the callee's address */
+    int32_t ret;    /* the caller's frame offset of the return value; -1: none */
+    uint32_t nargs; /* arguments */
+    uint32_t *args; /* their offsets in the caller's frame */
+} sim_call;
+
 typedef struct sim_insn {
     uint16_t op;
     uint8_t type;  /* the instruction's (destination) type */
@@ -279,8 +291,9 @@ typedef struct sim_insn {
     uint16_t file;
     uint16_t inl_file; /* inlined_at, 0 if none */
     uint32_t inl_line;
-    uint32_t ptx_line; /* line in the PTX text */
-    const char *text;  /* the opcode as written (ld.global.u32), for messages */
+    uint32_t ptx_line;    /* line in the PTX text */
+    const char *text;     /* the opcode as written (ld.global.u32), for messages */
+    const sim_call *call; /* a call of a function of the module, else NULL */
     sim_opnd o[SIM_MAX_OPNDS];
 } sim_insn;
 
@@ -298,9 +311,12 @@ typedef struct sim_func {
     sim_insn *code;
     uint32_t ncode;
     uint32_t nregs;
-    sim_param *params;
+    sim_param *params; /* a kernel's in .param; a function's at the start of its frame */
     uint32_t nparams;
     uint32_t param_bytes;
+    int32_t ret_offset; /* a function's return value in its frame; -1: none (and kernels) */
+    uint32_t ret_bytes;
+    uint32_t arg_bytes;     /* a function's parameters and return value: its frame's first bytes */
     uint32_t shared_static; /* bytes of .shared declared in or used by the function */
     uint32_t shared_align;  /* alignment of the dynamic (extern) shared array */
     uint32_t local_bytes;
@@ -337,6 +353,8 @@ struct lab_sim_module {
     const char **fnames;    /* functions named by the module: a function's address is */
     uint32_t nfnames;       /* SIM_FUNC_TAG | its index here (malloc'd table) */
     uint32_t fnamecap;
+    const sim_func **fdefs; /* by index in fnames: the function's body, or NULL (malloc'd) */
+    bool has_funcs;         /* functions with a body, callable: threads need a call stack */
 };
 
 /* One allocation of global memory.  Device addresses are host addresses. */
@@ -380,6 +398,9 @@ const sim_alloc *lab_sim__find(lab_sim *s, uint64_t addr, uint64_t bytes);
 /* the allocation with the highest base at or below addr, or NULL (for messages) */
 const sim_alloc *lab_sim__nearest(lab_sim *s, uint64_t addr);
 int lab_sim__alloc_internal(lab_sim *s, size_t bytes, uint64_t *out, lab_err *err);
+/* Room for n more elements of size in the malloc'd array *p (used of *cap, which doubles);
+ * false: out of memory, *p unchanged. */
+bool lab_sim__reserve(void **p, size_t used, size_t n, size_t *cap, size_t size);
 
 /* launch.c / exec.c */
 typedef struct sim_worker sim_worker;

@@ -62,6 +62,10 @@ static int run_grid(lab_sim_module *m, sim_root *root, const sim_child *c, unsig
 static void
 worker_release(sim_worker *wk)
 {
+    for (uint32_t i = 0; wk->warps && i < wk->L->nwarps; i++) {
+        free(wk->warps[i].frames);
+        free(wk->warps[i].rstack);
+    }
     free(wk->warps);
     free(wk->regs);
     free(wk->shared_static);
@@ -89,7 +93,7 @@ worker_init(sim_worker *wk, sim_launch *L)
     wk->shared_dyn = calloc(L->shared_dyn + 16, 1);
     wk->sh_static = calloc(L->shared_static / 4 + 2, sizeof(sim_shadow));
     wk->sh_dyn = calloc(L->shared_dyn / 4 + 2, sizeof(sim_shadow));
-    wk->local = calloc((size_t)L->nwarps * 32 * (L->f->local_bytes + 1), 1);
+    wk->local = calloc((size_t)L->nwarps * 32 * (L->local_stride + 1), 1);
     if (!wk->warps || !wk->regs || !wk->shared_static || !wk->shared_dyn || !wk->sh_static ||
         !wk->sh_dyn || !wk->local)
         return lab_err_set(&wk->err, LAB_ENOMEM, "out of memory for a block");
@@ -311,6 +315,7 @@ run_grid(lab_sim_module *m, sim_root *root, const sim_child *c, unsigned depth, 
     L.nblocks = (uint64_t)L.grid[0] * L.grid[1] * L.grid[2];
     L.checks = m->sim->checks;
     L.params = c->params;
+    L.local_stride = c->f->local_bytes + (m->has_funcs ? SIM_FRAME_ROOM * SIM_CALL_STACK : 0);
     atomic_init(&L.next_block, 0);
     nw = threads == 1 ? 1 : pool_size(m->sim, L.nblocks);
     if (!(workers = calloc(nw, sizeof(*workers)))) {

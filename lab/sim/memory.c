@@ -168,3 +168,20 @@ lab_sim_copy_dtod(lab_sim *s, uint64_t dst, uint64_t src, size_t bytes, lab_err 
     memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, bytes);
     return 0;
 }
+
+bool
+lab_sim__reserve(void **p, size_t used, size_t n, size_t *cap, size_t size)
+{
+    size_t want = *cap ? *cap : 16;
+    void *q;
+
+    if (used + n <= *cap)
+        return true;
+    while (want < used + n)
+        want *= 2;
+    if (!(q = realloc(*p, want * size)))
+        return false;
+    *p = q;
+    *cap = want;
+    return true;
+}

@@ -60,6 +60,7 @@ lab_sim_module_free(lab_sim_module *m)
         return;
     lab_arena_release(&m->arena);
     free(m->fnames);
+    free(m->fdefs);
     free(m);
 }
 

@@ -642,7 +642,7 @@ resolve_symbol(parser *ps, const char *s, size_t len, uint8_t *space, int64_t *i
 {
     sim_func *f = ps->fn;
 
-    for (uint32_t i = 0; f && i < f->nparams; i++)
+    for (uint32_t i = 0; f && f->entry && i < f->nparams; i++) /* a .func's: in ps->locals */
         if (strlen(f->params[i].name) == len && !memcmp(f->params[i].name, s, len)) {
             *space = SP_PARAM;
             *imm += f->params[i].offset;
@@ -999,6 +999,55 @@ call_param(parser *ps, sim_insn *in, sim_opnd *o)
     return 0;
 }
 
+/* A call of a function of the module (or of one it declares, which fails when run): callee by
+ * name or through a register (call %rd, (args), prototype), the .param arguments' offsets, up to
+ * the ';'.  The callee's parameters are matched when it runs (exec.c). */
+static int
+parse_func_call(parser *ps, sim_insn *in, const sim_opnd *ret, const tok *name)
+{
+    lexer *lx = &ps->lx;
+    sim_call *c = lab_arena_calloc(&ps->m->arena, 1, sizeof(*c));
+    uint32_t args[64];
+
+    if (!c)
+        return lab_err_set(ps->err, LAB_ENOMEM, "out of memory");
+    c->ret = ret->kind == O_NONE ? -1 : (int32_t)ret->imm;
+    c->fptr = reg_find(ps, name->s, name->len);
+    if (c->fptr >= 0)
+        c->callee = -1;
+    else if (!func_known(ps, name->s, name->len))
+        return perr(ps, "'%s' calls '%.*s', which the module does not declare", in->text,
+                    (int)name->len, name->s);
+    else if ((c->callee = func_id(ps, name->s, name->len)) < 0)
+        return lab_err_set(ps->err, LAB_ENOMEM, "out of memory");
+    lex_next(lx);
+    if (tk_punct(&lx->cur, ',') && (lex_next(lx), tk_punct(&lx->cur, '('))) {
+        lex_next(lx);
+        while (!tk_punct(&lx->cur, ')')) {
+            sim_opnd a = { 0 };
+            if (c->nargs == ARRAY_SIZE(args))
+                return perr(ps, "too many arguments in '%s'", in->text);
+            if (call_param(ps, in, &a) < 0)
+                return -1;
+            args[c->nargs++] = (uint32_t)a.imm;
+            if (tk_punct(&lx->cur, ','))
+                lex_next(lx);
+        }
+        lex_next(lx);
+        if (tk_punct(&lx->cur, ','))
+            lex_next(lx);
+    }
+    if (lx->cur.kind == TK_ID) /* an indirect call's prototype */
+        lex_next(lx);
+    if (!tk_punct(&lx->cur, ';'))
+        return perr(ps, "expected ';' after '%s'", in->text);
+    if (!(c->args = lab_arena_alloc(&ps->m->arena, (c->nargs ? c->nargs : 1) * sizeof(uint32_t))))
+        return lab_err_set(ps->err, LAB_ENOMEM, "out of memory");
+    memcpy(c->args, args, c->nargs * sizeof(uint32_t));
+    in->call = c;
+    return 0;
+}
+
 /* call{.uni} [(ret),] func[, (args)], up to its ';': the device runtime's functions are built in
  * (sub), with o[0] the return .param (O_NONE if none) and o[1..] the arguments; any other callee
  * is kept by name in text, without operands, and fails when run. */
@@ -1031,8 +1080,8 @@ parse_call(parser *ps, sim_insn *in)
     for (size_t i = 0; i < ARRAY_SIZE(builtins); i++)
         if (strlen(builtins[i].name) == name.len && !memcmp(builtins[i].name, name.s, name.len))
             b = i;
-    if (b == ARRAY_SIZE(builtins)) /* kept as one instruction; it fails when run */
-        return to_semicolon(ps);
+    if (b == ARRAY_SIZE(builtins))
+        return parse_func_call(ps, in, &ret, &name);
     lex_next(lx);
     in->sub = (uint8_t)builtins[b].bi;
     in->o[0] = ret;
@@ -1219,6 +1268,39 @@ align_up(uint64_t v, uint64_t a)
     return a ? (v + a - 1) / a * a : v;
 }
 
+/* One element of a variable's initializer, consumed: a number, -number, a function's address
+ * (a table of function pointers: = {_Z3addii, _Z3subii}) or a variable's, generic(var) too. */
+static int
+init_value(parser *ps, int64_t *out)
+{
+    lexer *lx = &ps->lx;
+    bool minus = tk_punct(&lx->cur, '-'), generic = tk_is(&lx->cur, "generic");
+    uint8_t space = 0;
+
+    *out = 0;
+    if (minus || generic)
+        lex_next(lx);
+    if (generic && tk_punct(&lx->cur, '('))
+        lex_next(lx);
+    if (lx->cur.kind == TK_NUM) {
+        if (parse_number(ps, &lx->cur, out) < 0)
+            return -1;
+        *out = minus ? -*out : *out;
+    } else if (lx->cur.kind == TK_ID && func_known(ps, lx->cur.s, lx->cur.len)) {
+        int32_t id = func_id(ps, lx->cur.s, lx->cur.len);
+        if (id < 0)
+            return lab_err_set(ps->err, LAB_ENOMEM, "out of memory");
+        *out = (int64_t)(SIM_FUNC_TAG | (uint64_t)id);
+    } else if (lx->cur.kind != TK_ID || !resolve_symbol(ps, lx->cur.s, lx->cur.len, &space, out) ||
+               space == SP_SHARED) {
+        return perr(ps, "unsupported initializer '%.*s'", (int)lx->cur.len, lx->cur.s);
+    }
+    lex_next(lx);
+    if (generic && tk_punct(&lx->cur, ')'))
+        lex_next(lx);
+    return 0;
+}
+
 /* A .global, .shared or .const variable at module or function scope (module layout). */
 static int
 parse_gvar(parser *ps, sim_space space)
@@ -1254,20 +1336,15 @@ parse_gvar(parser *ps, sim_space space)
             lex_next(lx);
             if (tk_punct(&lx->cur, '{'))
                 lex_next(lx);
-            while (lx->cur.kind == TK_NUM || tk_punct(&lx->cur, '-')) {
-                bool minus = tk_punct(&lx->cur, '-');
+            while (lx->cur.kind == TK_NUM || lx->cur.kind == TK_ID || tk_punct(&lx->cur, '-')) {
                 int64_t v;
-                if (minus)
-                    lex_next(lx);
-                if (parse_number(ps, &lx->cur, &v) < 0)
+                if (init_value(ps, &v) < 0)
                     return -1;
-                v = minus ? -v : v;
                 if (off < g->size) {
                     size_t n = g->size - off < elem ? g->size - off : elem;
                     memcpy(mem + off, &v, n); /* little-endian: the element's low bytes */
                 }
                 off += elem;
-                lex_next(lx);
                 if (tk_punct(&lx->cur, ','))
                     lex_next(lx);
             }
@@ -1445,7 +1522,7 @@ parse_body(parser *ps)
             lex_next(lx);
             if (parse_local(ps) < 0)
                 return -1;
-        } else if (tk_is(&t, ".pragma")) {
+        } else if (tk_is(&t, ".pragma") || tk_is(&t, ".callprototype")) {
             if (skip_to_semicolon(ps) < 0)
                 return -1;
         } else if (t.kind == TK_ID && t.s[0] != '%' && t.s[0] != '.' &&
@@ -1507,22 +1584,48 @@ finish_function(parser *ps)
     return lab_sim__cfg(f, ps->err);
 }
 
+/* A function's parameters, then its return value, open its frame of local memory: locals of
+ * the function, at the offsets parse_params gave them (sim_func.params) */
+static int
+frame_params(parser *ps, sim_func *f, const sim_param *ret)
+{
+    for (uint32_t i = 0; i <= f->nparams; i++) {
+        const sim_param *p = i < f->nparams ? &f->params[i] : ret;
+        sim_gvar *g;
+        if (!p)
+            break;
+        if (!(g = lab_arena_calloc(&ps->m->arena, 1, sizeof(*g))))
+            return lab_err_set(ps->err, LAB_ENOMEM, "out of memory");
+        g->name = p->name;
+        g->space = SP_LOCAL;
+        g->size = p->size;
+        g->addr = p == ret ? align_up(f->param_bytes, 8) : p->offset;
+        g->next = ps->locals;
+        ps->locals = g;
+        if (p == ret) {
+            f->ret_offset = (int32_t)g->addr;
+            f->ret_bytes = p->size;
+        }
+        f->local_bytes = (uint32_t)(g->addr + g->size);
+    }
+    f->arg_bytes = f->local_bytes;
+    return 0;
+}
+
 static int
 parse_function(parser *ps, bool entry)
 {
     lexer *lx = &ps->lx;
-    sim_func *f = lab_arena_calloc(&ps->m->arena, 1, sizeof(*f));
+    sim_func *f = lab_arena_calloc(&ps->m->arena, 1, sizeof(*f)), ret = { 0 };
     int rc;
 
     if (!f)
         return lab_err_set(ps->err, LAB_ENOMEM, "out of memory");
     f->entry = entry;
+    f->ret_offset = -1;
     lex_next(lx);
-    if (!entry && tk_punct(&lx->cur, '(')) { /* return value */
-        sim_func dummy = { 0 };
-        if (parse_params(ps, &dummy) < 0)
-            return -1;
-    }
+    if (!entry && tk_punct(&lx->cur, '(') && parse_params(ps, &ret) < 0) /* return value */
+        return -1;
     if (lx->cur.kind != TK_ID)
         return perr(ps, "expected a function name");
     if (!(f->name = lab_arena_strndup(&ps->m->arena, lx->cur.s, lx->cur.len)) ||
@@ -1547,7 +1650,8 @@ parse_function(parser *ps, bool entry)
     ps->locals = NULL;
     if (ps->regs)
         memset(ps->regs, 0, ps->regcap * sizeof(*ps->regs));
-    if ((rc = parse_body(ps)) < 0 || (rc = finish_function(ps)) < 0)
+    if ((!entry && (rc = frame_params(ps, f, ret.nparams ? ret.params : NULL)) < 0) ||
+        (rc = parse_body(ps)) < 0 || (rc = finish_function(ps)) < 0)
         return rc;
     f->next = ps->m->funcs;
     ps->m->funcs = f;
@@ -1609,6 +1713,23 @@ prescan_files(parser *ps)
     return rc;
 }
 
+/* m->fdefs: each named function's body, for calls (the kernels' are never called) */
+static int
+function_table(parser *ps)
+{
+    lab_sim_module *m = ps->m;
+
+    if (!(m->fdefs = calloc(m->nfnames ? m->nfnames : 1, sizeof(*m->fdefs))))
+        return lab_err_set(ps->err, LAB_ENOMEM, "out of memory");
+    for (uint32_t i = 0; i < m->nfnames; i++)
+        for (const sim_func *f = m->funcs; f; f = f->next)
+            if (!f->entry && !strcmp(f->name, m->fnames[i])) {
+                m->fdefs[i] = f;
+                m->has_funcs = true;
+            }
+    return 0;
+}
+
 int
 lab_sim__parse(lab_sim_module *m, const char *text, size_t len, lab_err *err)
 {
@@ -1653,6 +1774,7 @@ lab_sim__parse(lab_sim_module *m, const char *text, size_t len, lab_err *err)
             goto out;
         }
     }
+    rc = function_table(&ps);
 out:
     free(ps.regs);
     free(ps.hidden);

@@ -65,6 +65,8 @@ typedef enum lab_sim_check {
     LAB_SIM_CHECK_SYNC_MASK,
     LAB_SIM_CHECK_DEADLOCK,
     LAB_SIM_CHECK_MISALIGNED,
+    LAB_SIM_CHECK_STACK_OVERFLOW, /* a call past the thread's stack (SIM_CALL_STACK) */
+    LAB_SIM_CHECK_BAD_CALL,       /* a call through an address that is no device function */
     LAB_SIM_CHECK_COUNT
 } lab_sim_check;
 

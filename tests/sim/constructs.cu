@@ -69,3 +69,63 @@ extern "C" __global__ void trig_slow_path(const int *in, int *out, unsigned n)
     out[3 * i + 1] = __float_as_int(c);
     out[3 * i + 2] = __float_as_int(tanf(x));
 }
+
+// --- calls by the .param calling convention: functions nvcc keeps (__noinline__, recursion,
+// pointers) -------------------------------------------------------------------------------
+__device__ __noinline__ int sq_plus(int a, int b)
+{
+    return a * a + b;
+}
+
+__device__ __noinline__ float scale_add(float x, float k, double d)
+{
+    return x * k + (float)d;
+}
+
+__device__ __noinline__ void store_pair(int *p, int v)
+{
+    p[0] = v;
+    p[1] = v + 1;
+}
+
+__device__ __noinline__ int fib(int n)
+{
+    return n < 2 ? n : fib(n - 1) + fib(n - 2);
+}
+
+// out[4i..4i+3] = in*in + i, bits of in * 2.5 + 0.25, fib(in % 12), fib(in % 12) + 1
+extern "C" __global__ void calls(const int *in, int *out, unsigned n)
+{
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    int v = in[i];
+    out[4 * i] = sq_plus(v, (int)i);
+    out[4 * i + 1] = __float_as_int(scale_add((float)v, 2.5f, 0.25));
+    store_pair(out + 4 * i + 2, fib(v % 12));
+}
+
+__device__ __noinline__ int add_op(int a, int b)
+{
+    return a + b;
+}
+
+__device__ __noinline__ int sub_op(int a, int b)
+{
+    return a - b;
+}
+
+__device__ __noinline__ int mul_op(int a, int b)
+{
+    return a * b;
+}
+
+__device__ int (*const ops[3])(int, int) = { add_op, sub_op, mul_op };
+
+// through function pointers, a different one per lane: ops[in % 3](in, i)
+extern "C" __global__ void call_pointers(const int *in, int *out, unsigned n)
+{
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] = ops[in[i] % 3](in[i], (int)i);
+}

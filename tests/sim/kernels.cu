@@ -204,3 +204,18 @@ extern "C" __global__ void global_oob(int *out, unsigned n)
 {
     out[threadIdx.x + n] = 1;
 }
+
+// --- calls: recursion past the GPU's 1 KiB stack per thread ------------------------------------
+__device__ __noinline__ int depth(volatile int *p, int n)
+{
+    if (n == 0)
+        return *p;
+    int r = depth(p, n - 1);
+    *p = r;
+    return r + 1;
+}
+
+extern "C" __global__ void recurse(int *out, int n)
+{
+    out[threadIdx.x] = depth(out + threadIdx.x, n);
+}
