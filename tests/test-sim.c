@@ -649,3 +649,65 @@ Test(sim_checks, recursion_past_the_stack, .init = load_kernels, .fini = teardow
     cr_expect(strstr(r.first.msg, "kernel 'recurse' calls '_Z5depthPVii'"), "%s", r.first.msg);
     cr_expect(strstr(r.first.msg, "1024-byte stack"), "%s", r.first.msg);
 }
+
+/* ---- printf and assert ---------------------------------------------------------------------- */
+
+/* A fixed bug: printf (a call of vprintf) stopped every kernel that had one.  Its arguments are
+ * read as CUDA's printf ABI packs them; the lines come block by block, lowest first, whichever
+ * worker ran the block. */
+Test(sim_exec, printf_formats_each_threads_lines, .init = load_kernels, .fini = teardown)
+{
+    int in[64];
+    lab_buf want = LAB_BUF_INIT;
+    for (int i = 0; i < 64; i++)
+        in[i] = 10 * i + 1;
+    uint64_t d = dev_buf(sizeof(in), in);
+    void *args[] = { &d };
+    lab_sim_result r = launch("prints", 3, 64, args);
+    for (unsigned b = 0; b < 3; b++) {
+        for (unsigned t = 0; t < 3; t++)
+            lab_buf_printf(&want,
+                           "block [%u,0,0], thread [%u,0,0]: t=%u v=%d f=%.3f s=hey l=%ld c=%c "
+                           "x=%08x %5.1e %% end\n",
+                           b, t, t, in[t], in[t] * 0.5f, (long)t * -1000000000000L, 'a' + (int)t,
+                           (unsigned)in[t], (double)in[t]);
+        lab_buf_printf(&want, "block [%u,0,0], thread [40,0,0]: block %u, two\n", b, b);
+        lab_buf_printf(&want, "block [%u,0,0], thread [40,0,0]: lines\n", b);
+    }
+    cr_expect_str_eq(lab_sim_printf_text(sim), want.buf);
+    cr_expect_eq(r.first.kind, LAB_SIM_CHECK_NONE, "%s", r.first.msg);
+    lab_buf_release(&want);
+}
+
+/* At most LAB_SIM_PRINTF_MAX bytes are kept, the lowest blocks', then what was not kept */
+Test(sim_exec, printf_output_is_capped, .init = load_kernels, .fini = teardown)
+{
+    const char *text;
+    launch("prints_a_lot", 8, 256, NULL);
+    text = lab_sim_printf_text(sim);
+    cr_expect(!strncmp(text, "block [0,0,0], thread [0,0,0]: 0000:0000 abcdef", 46), "%.80s", text);
+    cr_expect(strlen(text) <= LAB_SIM_PRINTF_MAX + 64, "%zu bytes", strlen(text));
+    cr_expect(strstr(text, "more bytes of printf output not kept)\n"), "%s",
+              text + strlen(text) - 80);
+    cr_expect(!strstr(text, "block [7,0,0]"), "the highest block's lines are not kept");
+}
+
+/* A fixed bug: assert (a call of __assertfail) stopped every kernel that had one; a failed one
+ * stops the launch with the GPU's message */
+Test(sim_checks, a_failed_assert_says_what_the_gpu_says, .init = load_kernels, .fini = teardown)
+{
+    int in[64], out[64];
+    for (int i = 0; i < 64; i++)
+        in[i] = i == 37 ? 77 : i;
+    uint64_t di = dev_buf(sizeof(in), in), d_o = dev_buf(sizeof(out), NULL);
+    void *args[] = { &di, &d_o };
+    lab_sim_result r = launch("asserts", 1, 64, args);
+    cr_expect(r.fatal);
+    cr_expect_eq(r.first.kind, LAB_SIM_CHECK_ASSERT, "%s", r.first.msg);
+    cr_expect_str_eq(r.first.msg, "kernels.cu:248: void asserts(const int *, int *): block "
+                                  "[0,0,0], thread [37,0,0] Assertion `in[t] != 77` failed.");
+    in[37] = 0;
+    lab_sim_copy_in(sim, di, in, sizeof(in), &(lab_err)LAB_ERR_INIT);
+    r = launch("asserts", 1, 64, args);
+    cr_expect_eq(r.first.kind, LAB_SIM_CHECK_NONE, "%s", r.first.msg);
+}

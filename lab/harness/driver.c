@@ -573,9 +573,14 @@ add_metrics(lab_driver *d, const char *role, unsigned long size, const lab_sim_r
 void
 lab_driver_push_case(lab_driver *d, lab_role role, cJSON *c)
 {
-    lab_sim_result res, *r = lab_driver_is_sim(d) && lab_dev_sim_take(d->dev, &res) ? &res : NULL;
+    lab_buf printed = LAB_BUF_INIT;
+    lab_sim_result res,
+        *r = lab_driver_is_sim(d) && lab_dev_sim_take(d->dev, &res, &printed) ? &res : NULL;
     cJSON *size = cJSON_GetObjectItem(c, "size");
 
+    if (printed.len) /* the kernels' printf on the simulator (docs/design/runner-protocol.md) */
+        cJSON_AddStringToObject(c, "printf", printed.buf);
+    lab_buf_release(&printed);
     if (r) {
         add_metrics(d, lab_role_names[role],
                     cJSON_IsNumber(size) ? (unsigned long)size->valuedouble : 0, r);

@@ -23,26 +23,33 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const check_names[LAB_SIM_CHECK_COUNT] = {
-    [LAB_SIM_CHECK_NONE] = "none",
-    [LAB_SIM_CHECK_OOB_GLOBAL] = "out-of-bounds global access",
-    [LAB_SIM_CHECK_OOB_SHARED] = "out-of-bounds shared access",
-    [LAB_SIM_CHECK_OOB_LOCAL] = "out-of-bounds local access",
-    [LAB_SIM_CHECK_RACE_SHARED] = "shared-memory race",
-    [LAB_SIM_CHECK_RACE_GLOBAL] = "global-memory race",
-    [LAB_SIM_CHECK_WARP_HAZARD] = "warp-synchronous hazard",
-    [LAB_SIM_CHECK_DIVERGENT_BARRIER] = "barrier in divergent code",
-    [LAB_SIM_CHECK_SYNC_MASK] = "bad warp-sync mask",
-    [LAB_SIM_CHECK_DEADLOCK] = "deadlock",
-    [LAB_SIM_CHECK_MISALIGNED] = "misaligned access",
-    [LAB_SIM_CHECK_STACK_OVERFLOW] = "call stack overflow",
-    [LAB_SIM_CHECK_BAD_CALL] = "call of an invalid function pointer",
+/* Each check's name, and whether its finding's message is the GPU's own words (assert) rather
+ * than "name: what, thread ... of block ... at where" */
+static const struct {
+    const char *name;
+    bool verbatim;
+} checks[] = {
+    [LAB_SIM_CHECK_NONE] = { "none", false },
+    [LAB_SIM_CHECK_OOB_GLOBAL] = { "out-of-bounds global access", false },
+    [LAB_SIM_CHECK_OOB_SHARED] = { "out-of-bounds shared access", false },
+    [LAB_SIM_CHECK_OOB_LOCAL] = { "out-of-bounds local access", false },
+    [LAB_SIM_CHECK_RACE_SHARED] = { "shared-memory race", false },
+    [LAB_SIM_CHECK_RACE_GLOBAL] = { "global-memory race", false },
+    [LAB_SIM_CHECK_WARP_HAZARD] = { "warp-synchronous hazard", false },
+    [LAB_SIM_CHECK_DIVERGENT_BARRIER] = { "barrier in divergent code", false },
+    [LAB_SIM_CHECK_SYNC_MASK] = { "bad warp-sync mask", false },
+    [LAB_SIM_CHECK_DEADLOCK] = { "deadlock", false },
+    [LAB_SIM_CHECK_MISALIGNED] = { "misaligned access", false },
+    [LAB_SIM_CHECK_STACK_OVERFLOW] = { "call stack overflow", false },
+    [LAB_SIM_CHECK_BAD_CALL] = { "call of an invalid function pointer", false },
+    [LAB_SIM_CHECK_ASSERT] = { "assertion failed", true },
 };
+_Static_assert(ARRAY_SIZE(checks) == LAB_SIM_CHECK_COUNT, "one row per check");
 
 const char *
 lab_sim_check_name(lab_sim_check c)
 {
-    return (unsigned)c < LAB_SIM_CHECK_COUNT ? check_names[c] : "?";
+    return (unsigned)c < LAB_SIM_CHECK_COUNT ? checks[c].name : "?";
 }
 
 double
@@ -95,7 +102,7 @@ lab_sim__finding(sim_worker *wk, const sim_warp *w, int lane, const sim_insn *in
                  lab_sim_check kind, bool fatal, const char *fmt, ...)
 {
     lab_sim_finding *f = &wk->finding;
-    char what[320];
+    char what[512];
     va_list ap;
 
     wk->nfindings++;
@@ -119,9 +126,13 @@ lab_sim__finding(sim_worker *wk, const sim_warp *w, int lane, const sim_insn *in
     va_start(ap, fmt);
     vsnprintf(what, sizeof(what), fmt, ap);
     va_end(ap);
-    snprintf(f->msg, sizeof(f->msg), "%s: %.300s, thread (%u,%u,%u) of block (%u,%u,%u) at %.100s",
-             check_names[kind], what, f->thread[0], f->thread[1], f->thread[2], f->block[0],
-             f->block[1], f->block[2], f->where);
+    if (checks[kind].verbatim)
+        snprintf(f->msg, sizeof(f->msg), "%s", what);
+    else
+        snprintf(f->msg, sizeof(f->msg),
+                 "%s: %.300s, thread (%u,%u,%u) of block (%u,%u,%u) at %.100s", checks[kind].name,
+                 what, f->thread[0], f->thread[1], f->thread[2], f->block[0], f->block[1],
+                 f->block[2], f->where);
 }
 
 sim_shadow *

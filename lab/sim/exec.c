@@ -1103,6 +1103,14 @@ resolve(sim_worker *wk, const sim_warp *w, int l, const sim_insn *in, sim_space 
     }
 }
 
+const uint8_t *
+lab_sim__lane_read(sim_worker *wk, const sim_warp *w, int l, const sim_insn *in, uint64_t addr,
+                   uint32_t bytes)
+{
+    resolved r;
+    return resolve(wk, w, l, in, SP_GENERIC, addr, bytes, false, &r) ? r.p : NULL;
+}
+
 static inline uint64_t
 load_bits(const uint8_t *p, unsigned t)
 {

@@ -10,6 +10,7 @@
 #define LAB_SIM_EXEC_H
 
 #include "lab/sim/internal.h"
+#include "lab/util/buf.h"
 
 #include <stdatomic.h>
 
@@ -104,11 +105,20 @@ typedef struct sim_pbuf {
     uint8_t *bytes; /* NULL once launched */
 } sim_pbuf;
 
-/* What every grid of one host launch shares: the stop flag and the launch count. */
+/* What every grid of one host launch shares: the stop flag, the launch count, the printf text. */
 typedef struct sim_root {
     atomic_int abort;
-    atomic_ullong launches; /* device-side launches so far */
+    atomic_ullong launches;  /* device-side launches so far */
+    pthread_mutex_t lock;    /* printf_text, merged by grids that may run at once */
+    lab_buf printf_text;     /* at most LAB_SIM_PRINTF_MAX bytes */
+    uint64_t printf_dropped; /* bytes past it */
 } sim_root;
+
+/* The printf text of one block, in its worker's buffer. */
+typedef struct sim_printf_seg {
+    uint64_t block; /* linear */
+    size_t start, end;
+} sim_printf_seg;
 
 struct sim_launch {
     lab_sim *sim;
@@ -151,11 +161,32 @@ struct sim_worker {
     size_t npbufs, pbufcap;
     sim_child *children; /* launched by this worker's blocks */
     size_t nchildren, childcap;
+    lab_buf printf_text;         /* what its blocks printed, at most LAB_SIM_PRINTF_MAX bytes */
+    sim_printf_seg *printf_segs; /* block by block, in the order run (increasing) */
+    size_t nprintf_segs, printf_segcap;
+    uint64_t printf_dropped; /* bytes past LAB_SIM_PRINTF_MAX */
 };
 
 int lab_sim__run_block(sim_worker *wk, uint64_t linear);
-/* dynpar.c: a call to a device-runtime function (sim_builtin in in->sub) by the lanes m */
+/* exec.c: lane l's bytes at a generic address, checked as its loads are (bounds, alignment);
+ * NULL after a finding */
+const uint8_t *lab_sim__lane_read(sim_worker *wk, const sim_warp *w, int l, const sim_insn *in,
+                                  uint64_t addr, uint32_t bytes);
+/* devlib.c: a call of a function the simulator runs itself (sim_builtin in in->sub) by the
+ * lanes m, each on its own: the device runtime's launches, printf, assert */
 int lab_sim__call(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m);
+/* devlib.c: lane l's bytes of a call's .param operand o (in its frame), and their value */
+uint8_t *lab_sim__arg(sim_worker *wk, const sim_warp *w, int l, const sim_opnd *o);
+uint64_t lab_sim__arg64(sim_worker *wk, const sim_warp *w, int l, const sim_opnd *o);
+uint32_t lab_sim__arg32(sim_worker *wk, const sim_warp *w, int l, const sim_opnd *o, unsigned k);
+/* dynpar.c: __cudaCDP2GetParameterBufferV2 and __cudaCDP2LaunchDeviceV2 for lane l; out: what
+ * the call returns */
+int lab_sim__param_buffer(sim_worker *wk, const sim_warp *w, int l, const sim_insn *in,
+                          uint64_t *out);
+int lab_sim__launch_device(sim_worker *wk, const sim_warp *w, int l, const sim_insn *in,
+                           uint64_t *out);
+/* devlib.c: the worker's printf text moves to the host launch's, the lowest blocks first */
+void lab_sim__printf_merge(sim_root *root, sim_worker *workers, unsigned n);
 /* dynpar.c: lane l's access of a parameter buffer (SIM_PBUF_TAG), or NULL after a finding */
 uint8_t *lab_sim__pbuf(sim_worker *wk, const sim_warp *w, int l, const sim_insn *in, uint64_t addr,
                        uint32_t bytes, bool write);

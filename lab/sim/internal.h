@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "lab/util/arena.h"
+#include "lab/util/buf.h"
 #include "lab/sim/sim.h"
 
 typedef enum sim_op {
@@ -332,13 +333,17 @@ typedef struct sim_gvar {
     struct sim_gvar *next;
 } sim_gvar;
 
-/* Device-runtime functions a call may name (dynamic parallelism, CUDA 12's CDP2): the
- * simulator runs them itself; a call to anything else fails when run, naming it. */
+/* Functions of CUDA's device library a call may name, which the simulator runs itself
+ * (devlib.c): the device runtime's launches (dynamic parallelism, CUDA 12's CDP2, dynpar.c),
+ * printf and assert.  A call of another function the module only declares fails when run,
+ * naming it. */
 typedef enum sim_builtin {
     BI_NONE,
     BI_PARAM_BUFFER, /* __cudaCDP2GetParameterBufferV2(func, grid, block, shmem) */
     BI_LAUNCH,       /* __cudaCDP2LaunchDeviceV2(buffer, stream) */
     BI_LAST_ERROR,   /* __cudaCDP2GetLastError(), __cudaCDP2PeekAtLastError() */
+    BI_PRINTF,       /* vprintf(format, arguments): printf */
+    BI_ASSERT,       /* __assertfail(message, file, line, function, char size): assert */
     BI_COUNT
 } sim_builtin;
 
@@ -373,6 +378,7 @@ struct lab_sim {
     bool checks;
     atomic_uint epoch; /* barrier intervals, unique over the device's life (checks.c) */
     lab_sim_result last;
+    lab_buf printf_text;   /* what the last launch printed (lab_sim_printf_text) */
     uint64_t max_launches; /* device-side launches per host launch (a runaway guard) */
 };
 

@@ -78,6 +78,8 @@ worker_release(sim_worker *wk)
     for (size_t i = 0; i < wk->nchildren; i++)
         free(wk->children[i].params);
     free(wk->children);
+    lab_buf_release(&wk->printf_text);
+    free(wk->printf_segs);
 }
 
 static int
@@ -87,6 +89,7 @@ worker_init(sim_worker *wk, sim_launch *L)
 
     memset(wk, 0, sizeof(*wk));
     wk->L = L;
+    lab_buf_init(&wk->printf_text);
     wk->warps = calloc(L->nwarps, sizeof(sim_warp));
     wk->regs = malloc((size_t)L->nwarps * nregs * 32 * sizeof(uint64_t));
     wk->shared_static = calloc(L->shared_static + 16, 1);
@@ -329,6 +332,7 @@ run_grid(lab_sim_module *m, sim_root *root, const sim_child *c, unsigned depth, 
             goto out;
         }
     run_pool(worker_main, workers, sizeof(*workers), nw);
+    lab_sim__printf_merge(root, workers, nw);
     {
         const sim_worker *best = NULL;
         for (unsigned i = 0; i < nw; i++) {
@@ -404,6 +408,9 @@ lab_sim_launch(lab_sim_module *m, const char *kernel, const unsigned grid[3],
         memcpy(params + f->params[i].offset, args[i], f->params[i].size);
     atomic_init(&root.abort, 0);
     atomic_init(&root.launches, 0);
+    pthread_mutex_init(&root.lock, NULL);
+    lab_buf_init(&root.printf_text);
+    root.printf_dropped = 0;
     host.f = f;
     memcpy(host.grid, grid, sizeof(host.grid));
     memcpy(host.block, block, sizeof(host.block));
@@ -413,6 +420,12 @@ lab_sim_launch(lab_sim_module *m, const char *kernel, const unsigned grid[3],
     free(params);
     *out = res.res;
     m->sim->last = *out;
+    lab_buf_release(&m->sim->printf_text);
+    m->sim->printf_text = root.printf_text; /* moves */
+    if (root.printf_dropped)
+        lab_buf_printf(&m->sim->printf_text, "(%llu more bytes of printf output not kept)\n",
+                       (unsigned long long)root.printf_dropped);
+    pthread_mutex_destroy(&root.lock);
     if (res.rc < 0)
         return lab_err_set(err, res.rc, "%s", res.err.msg);
     return 0;

@@ -23,6 +23,7 @@ lab_sim_new(lab_sim **out, lab_err *err)
     if (!s)
         return lab_err_set(err, LAB_ENOMEM, "out of memory");
     pthread_mutex_init(&s->lock, NULL);
+    lab_buf_init(&s->printf_text);
     s->checks = !(getenv("CUDALAB_SIM_CHECKS") && !strcmp(getenv("CUDALAB_SIM_CHECKS"), "0"));
     s->max_launches = 1u << 20;
     *out = s;
@@ -39,8 +40,15 @@ lab_sim_free(lab_sim *s)
         free(s->allocs[i].shadow);
     }
     free(s->allocs);
+    lab_buf_release(&s->printf_text);
     pthread_mutex_destroy(&s->lock);
     free(s);
+}
+
+const char *
+lab_sim_printf_text(const lab_sim *s)
+{
+    return s->printf_text.buf;
 }
 
 void

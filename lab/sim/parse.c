@@ -960,6 +960,8 @@ static const struct {
     { "__cudaCDP2LaunchDeviceV2", BI_LAUNCH, 2, true },
     { "__cudaCDP2GetLastError", BI_LAST_ERROR, 0, true },
     { "__cudaCDP2PeekAtLastError", BI_LAST_ERROR, 0, true },
+    { "vprintf", BI_PRINTF, 2, true },
+    { "__assertfail", BI_ASSERT, 5, false },
 };
 
 /* Operands into in->o, each read by one, separated by commas, up to the punctuation close (not

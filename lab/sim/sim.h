@@ -67,6 +67,7 @@ typedef enum lab_sim_check {
     LAB_SIM_CHECK_MISALIGNED,
     LAB_SIM_CHECK_STACK_OVERFLOW, /* a call past the thread's stack (SIM_CALL_STACK) */
     LAB_SIM_CHECK_BAD_CALL,       /* a call through an address that is no device function */
+    LAB_SIM_CHECK_ASSERT,         /* assert() failed: msg is the GPU's message */
     LAB_SIM_CHECK_COUNT
 } lab_sim_check;
 
@@ -112,6 +113,14 @@ int lab_sim_symbol(lab_sim_module *m, const char *name, uint64_t *out, size_t *b
 int lab_sim_launch(lab_sim_module *m, const char *kernel, const unsigned grid[3],
                    const unsigned block[3], unsigned shared_bytes, void **args, lab_sim_result *out,
                    lab_err *err);
+
+/* What the kernel's printf wrote in the last launch on s: each line its thread's, as
+ * "block [x,y,z], thread [x,y,z]: text\n", the lowest blocks first (a block's lines in the
+ * order its threads printed them; grids launched from the device after their parent's), at
+ * most LAB_SIM_PRINTF_MAX bytes and then one line saying how many more were not kept; "" if
+ * nothing.  Valid until the next launch on s. */
+#define LAB_SIM_PRINTF_MAX 4096
+const char *lab_sim_printf_text(const lab_sim *s);
 
 /* Name of a check ("out-of-bounds global access"), from a table. */
 const char *lab_sim_check_name(lab_sim_check c);

@@ -219,3 +219,32 @@ extern "C" __global__ void recurse(int *out, int n)
 {
     out[threadIdx.x] = depth(out + threadIdx.x, n);
 }
+
+// --- printf and assert --------------------------------------------------------------------
+#include <cassert>
+#include <cstdio>
+
+// every argument kind of CUDA's printf ABI: int, unsigned, float (as double), string, long,
+// char, hex, pointer-sized, %%; threads 0..2 of each block
+extern "C" __global__ void prints(const int *in)
+{
+    unsigned t = threadIdx.x;
+    if (t < 3)
+        printf("t=%u v=%d f=%.3f s=%s l=%ld c=%c x=%08x %5.1e %% end\n", t, in[t], in[t] * 0.5f,
+               "hey", (long)t * -1000000000000L, 'a' + (int)t, (unsigned)in[t], (double)in[t]);
+    if (t == 40)
+        printf("block %d, two\nlines\n", blockIdx.x);
+}
+
+// every thread prints a line of 48 characters: past LAB_SIM_PRINTF_MAX
+extern "C" __global__ void prints_a_lot(void)
+{
+    printf("%04u:%04u abcdefghijklmnopqrstuvwxyz0123456789\n", blockIdx.x, threadIdx.x);
+}
+
+extern "C" __global__ void asserts(const int *in, int *out)
+{
+    unsigned t = threadIdx.x;
+    assert(in[t] != 77);
+    out[t] = in[t];
+}
