@@ -83,9 +83,9 @@ Test(sim_parse, an_unknown_instruction_names_itself_and_its_line)
     memcpy(strstr(text, "FROB"), "frob", 4);
     /* "frob" alone is not an instruction */
     cr_assert_eq(lab_sim_new(&sim, &err), 0);
-    cr_expect_lt(lab_sim_load(sim, text, strlen(text), "tiny.ptx", &mod, &err), 0);
-    cr_expect(strstr(err.msg, "tiny.ptx:13"), "%s", err.msg);
-    cr_expect(strstr(err.msg, "'frob'"), "%s", err.msg);
+    cr_expect_eq(lab_sim_load(sim, text, strlen(text), "/cache/tiny.ptx", &mod, &err), LAB_ENOSYS);
+    cr_expect_str_eq(err.msg, "the simulator does not support the instruction 'frob' at PTX line "
+                              "13; grade it on a GPU");
     lab_sim_free(sim);
     sim = NULL;
     free(text);
@@ -97,8 +97,9 @@ Test(sim_parse, an_unknown_modifier_is_named)
     char *text = strdup(tiny_ptx), *p = strstr(text, "mov.u32");
     memcpy(p, "mov.q32", 7);
     cr_assert_eq(lab_sim_new(&sim, &err), 0);
-    cr_expect_lt(lab_sim_load(sim, text, strlen(text), "tiny.ptx", &mod, &err), 0);
-    cr_expect(strstr(err.msg, "unsupported modifier '.q32' in 'mov.q32'"), "%s", err.msg);
+    cr_expect_eq(lab_sim_load(sim, text, strlen(text), "tiny.ptx", &mod, &err), LAB_ENOSYS);
+    cr_expect(strstr(err.msg, "does not support the modifier '.q32' of 'mov.q32' at PTX line 12"),
+              "%s", err.msg);
     lab_sim_free(sim);
     sim = NULL;
     free(text);
@@ -710,4 +711,42 @@ Test(sim_checks, a_failed_assert_says_what_the_gpu_says, .init = load_kernels, .
     lab_sim_copy_in(sim, di, in, sizeof(in), &(lab_err)LAB_ERR_INIT);
     r = launch("asserts", 1, 64, args);
     cr_expect_eq(r.first.kind, LAB_SIM_CHECK_NONE, "%s", r.first.msg);
+}
+
+/* ---- the GPU the simulator stands for ------------------------------------------------------ */
+
+/* A fixed bug: %nsmid read 1 and %smid 0, so a kernel could tell the simulator from a GPU; they
+ * are now an H100's (132 SMs, 64 warp slots each), blocks spread over the SMs in turn */
+Test(sim_exec, special_registers_show_an_h100, .init = load_kernels, .fini = teardown)
+{
+    enum { G = 300, B = 96 };
+    static unsigned out[7 * G * B];
+    uint64_t d = dev_buf(sizeof(out), NULL);
+    void *args[] = { &d };
+    uint64_t grid1, grid2;
+
+    launch("gpu_ids", G, B, args);
+    fetch(out, d, sizeof(out));
+    grid1 = out[5] | (uint64_t)out[6] << 32;
+    for (unsigned i = 0; i < G * B; i++) {
+        const unsigned *o = &out[7 * i];
+        unsigned b = i / B, t = i % B;
+        cr_expect_eq(o[0], b % 132, "%%smid of block %u", b);
+        cr_expect_eq(o[1], 132, "%%nsmid");
+        cr_expect_eq(o[2], (b / 132 * (B / 32) + t / 32) % 64, "%%warpid of thread %u", i);
+        cr_expect_eq(o[3], 64, "%%nwarpid");
+        cr_expect_eq(o[4], t % 32, "%%laneid");
+        cr_expect_eq(o[5] | (uint64_t)o[6] << 32, grid1, "%%gridid: one per grid");
+    }
+    cr_expect_neq(grid1, 0);
+    launch("gpu_ids", 1, 32, args);
+    fetch(out, d, 7 * sizeof(unsigned));
+    grid2 = out[5] | (uint64_t)out[6] << 32;
+    cr_expect_neq(grid2, grid1, "another launch, another grid");
+
+    lab_sim_set_gpu(sim, (lab_sim_gpu){ 114, 64 }); /* an H100 PCIe */
+    launch("gpu_ids", 120, 32, args);
+    fetch(out, d, 7 * 120 * 32 * sizeof(unsigned));
+    cr_expect_eq(out[1], 114);
+    cr_expect_eq(out[7 * 32 * 115], 1, "block 115 on SM 1");
 }

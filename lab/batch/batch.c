@@ -235,6 +235,18 @@ flag(cJSON *flags, const char *name, const char *reason)
     cJSON_AddItemToArray(flags, f);
 }
 
+/* Special registers that tell one machine from another: a kernel that reads them may behave
+ * differently on the simulator (which shows an H100's values) or on another GPU */
+static const struct {
+    const char *flag, *reason;
+    const char *regs[6]; /* NULL-terminated */
+} register_flags[] = {
+    { "reads-clock", "the kernel reads %globaltimer or %clock", { "%globaltimer", "%clock" } },
+    { "reads-gpu-ids",
+      "the kernel reads %smid, %nsmid, %warpid, %nwarpid or %gridid (where on the GPU it runs)",
+      { "%smid", "%nsmid", "%warpid", "%nwarpid", "%gridid" } },
+};
+
 static void
 ptx_flags(const char *cachedir, const char *build_hash, cJSON *flags)
 {
@@ -245,8 +257,12 @@ ptx_flags(const char *cachedir, const char *build_hash, cJSON *flags)
         if (!strstr(ptx.buf, "ld.global") && !strstr(ptx.buf, "ld.volatile.global") &&
             !strstr(ptx.buf, "ld.relaxed") && !strstr(ptx.buf, "ld.acquire"))
             flag(flags, "ignores-input", "the kernel never loads from global memory");
-        if (strstr(ptx.buf, "%globaltimer") || strstr(ptx.buf, "%clock"))
-            flag(flags, "reads-clock", "the kernel reads %globaltimer or %clock");
+        for (size_t i = 0; i < ARRAY_SIZE(register_flags); i++)
+            for (const char *const *r = register_flags[i].regs; *r; r++)
+                if (strstr(ptx.buf, *r)) {
+                    flag(flags, register_flags[i].flag, register_flags[i].reason);
+                    break;
+                }
         if (strstr(ptx.buf, "cudaLaunchDevice") || strstr(ptx.buf, "cudaGetParameterBuffer") ||
             strstr(ptx.buf, "\tcall"))
             flag(flags, "device-launch", "the kernel launches kernels or calls other functions");

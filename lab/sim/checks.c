@@ -66,9 +66,8 @@ base_name(const char *path)
 }
 
 void
-lab_sim__where(const sim_worker *wk, const sim_insn *in, char *buf, size_t len)
+lab_sim__where(const lab_sim_module *m, const sim_insn *in, char *buf, size_t len)
 {
-    const lab_sim_module *m = wk->L->m;
     const char *file = in->file < ARRAY_SIZE(m->files) ? m->files[in->file] : NULL;
     const char *ifile = in->inl_file < ARRAY_SIZE(m->files) ? m->files[in->inl_file] : NULL;
     int n;
@@ -84,15 +83,25 @@ lab_sim__where(const sim_worker *wk, const sim_insn *in, char *buf, size_t len)
 }
 
 int
+lab_sim__unsupported_err(const lab_sim_module *m, const sim_insn *in, lab_err *err, const char *fmt,
+                         ...)
+{
+    char what[320], where[256];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof(what), fmt, ap);
+    va_end(ap);
+    lab_sim__where(m, in, where, sizeof(where));
+    return lab_err_set(err, LAB_ENOSYS,
+                       "the simulator does not support %s at %s; grade it on a GPU", what, where);
+}
+
+int
 lab_sim__unsupported(sim_worker *wk, const sim_insn *in, const char *why)
 {
-    char where[256];
-
-    lab_sim__where(wk, in, where, sizeof(where));
     if (wk->rc == 0)
-        wk->rc = lab_err_set(&wk->err, LAB_ENOSYS,
-                             "the simulator does not support %s: '%s' at %s:%u (%s)", why, in->text,
-                             wk->L->m->path, in->ptx_line, where);
+        wk->rc = lab_sim__unsupported_err(wk->L->m, in, &wk->err, "%s: '%s'", why, in->text);
     atomic_store(&wk->L->root->abort, 1);
     return -1;
 }
@@ -122,7 +131,7 @@ lab_sim__finding(sim_worker *wk, const sim_warp *w, int lane, const sim_insn *in
     f->thread[0] = w->tid[0][lane];
     f->thread[1] = w->tid[1][lane];
     f->thread[2] = w->tid[2][lane];
-    lab_sim__where(wk, in, f->where, sizeof(f->where));
+    lab_sim__where(wk->L->m, in, f->where, sizeof(f->where));
     va_start(ap, fmt);
     vsnprintf(what, sizeof(what), fmt, ap);
     va_end(ap);

@@ -43,10 +43,9 @@ lab_sim__launch_error(sim_worker *wk, const sim_insn *in, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(what, sizeof(what), fmt, ap);
     va_end(ap);
-    lab_sim__where(wk, in, where, sizeof(where));
+    lab_sim__where(wk->L->m, in, where, sizeof(where));
     if (wk->rc == 0)
-        wk->rc = lab_err_set(&wk->err, LAB_EINVAL, "%s: '%s' at %s:%u (%s)", what, in->text,
-                             wk->L->m->path, in->ptx_line, where);
+        wk->rc = lab_err_set(&wk->err, LAB_EINVAL, "%s: '%s' at %s", what, in->text, where);
     atomic_store(&wk->L->root->abort, 1);
     return -1;
 }

@@ -152,10 +152,11 @@ trunc_to(uint64_t v, unsigned t)
 
 /* ---- operands ------------------------------------------------------------ */
 
-static uint32_t
+static uint64_t
 sreg_value(const sim_worker *wk, const sim_warp *w, unsigned sr, int l)
 {
     const sim_launch *L = wk->L;
+    const lab_sim_gpu *gpu = &L->sim->gpu;
     switch (sr) {
     case SR_TID_X:
     case SR_TID_Y:
@@ -175,14 +176,16 @@ sreg_value(const sim_worker *wk, const sim_warp *w, unsigned sr, int l)
         return L->grid[sr - SR_NCTAID_X];
     case SR_LANEID:
         return (uint32_t)l;
-    case SR_WARPID:
-        return w->index;
+    case SR_WARPID: /* the warp's slot on its SM, after those of the SM's earlier blocks */
+        return (wk->block_linear / gpu->sms * L->nwarps + w->index) % gpu->warps_per_sm;
     case SR_NWARPID:
-        return L->nwarps;
-    case SR_SMID:
-        return 0;
+        return gpu->warps_per_sm;
+    case SR_SMID: /* blocks spread over the SMs in turn */
+        return wk->block_linear % gpu->sms;
     case SR_NSMID:
-        return 1;
+        return gpu->sms;
+    case SR_GRIDID:
+        return L->gridid;
     case SR_LANEMASK_EQ:
         return 1u << l;
     case SR_LANEMASK_LT:

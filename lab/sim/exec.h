@@ -135,6 +135,7 @@ struct sim_launch {
     uint32_t launch_epoch; /* of the launching block (depth > 0; checks.c) */
     uint32_t launcher;     /* the launching thread + 1 */
     uint32_t local_stride; /* local memory per thread: the kernel's, and a call stack if needed */
+    uint64_t gridid;       /* %gridid: the device's grids so far, this one included */
     bool checks;
 };
 
@@ -200,8 +201,8 @@ int lab_sim__launch_error(sim_worker *wk, const sim_insn *in, const char *fmt, .
 void lab_sim__finding(sim_worker *wk, const sim_warp *w, int lane, const sim_insn *in,
                       lab_sim_check kind, bool fatal, const char *fmt, ...)
     __attribute__((format(printf, 7, 8)));
+/* Stops the launch: the simulator cannot run in (why names the construct); LAB_ENOSYS in wk */
 int lab_sim__unsupported(sim_worker *wk, const sim_insn *in, const char *why);
-void lab_sim__where(const sim_worker *wk, const sim_insn *in, char *buf, size_t len);
 sim_shadow *lab_sim__global_shadow(sim_worker *wk, const sim_alloc *a, uint64_t addr);
 void lab_sim__check_access(sim_worker *wk, const sim_warp *w, int lane, const sim_insn *in,
                            sim_shadow *sh, bool write, bool global);

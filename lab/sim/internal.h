@@ -241,6 +241,7 @@ typedef enum sim_sreg {
     SR_CLOCK,
     SR_CLOCK64,
     SR_GLOBALTIMER,
+    SR_GRIDID,
     SR_COUNT
 } sim_sreg;
 
@@ -380,6 +381,8 @@ struct lab_sim {
     lab_sim_result last;
     lab_buf printf_text;   /* what the last launch printed (lab_sim_printf_text) */
     uint64_t max_launches; /* device-side launches per host launch (a runaway guard) */
+    lab_sim_gpu gpu;       /* what %nsmid, %smid, %nwarpid, %warpid show */
+    atomic_ullong grids;   /* launched so far, host's and device's: %gridid */
 };
 
 /* generic addresses of the shared and local windows (host pointers stay below 2^47) */
@@ -391,6 +394,14 @@ struct lab_sim {
 #define SIM_PBUF_TAG (4ull << 56)
 /* shared-window offset of the dynamic (extern) shared array; statics start at 0 */
 #define SIM_DYN_SHARED (1u << 24)
+
+/* checks.c: where in is, for messages: "file.cu:37" (+ " (inlined at file.cu:12)") from its .loc,
+ * else "PTX line 51"; the file without its folders, never a build's path */
+void lab_sim__where(const lab_sim_module *m, const sim_insn *in, char *buf, size_t len);
+/* checks.c: err = LAB_ENOSYS, "the simulator does not support WHAT at WHERE; grade it on a GPU":
+ * a construct the simulator cannot run, not a fault of the kernel (the grader's SIM_UNSUPPORTED) */
+int lab_sim__unsupported_err(const lab_sim_module *m, const sim_insn *in, lab_err *err,
+                             const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /* parse.c / cfg.c */
 int lab_sim__parse(lab_sim_module *m, const char *text, size_t len, lab_err *err);

@@ -318,6 +318,7 @@ run_grid(lab_sim_module *m, sim_root *root, const sim_child *c, unsigned depth, 
     L.nblocks = (uint64_t)L.grid[0] * L.grid[1] * L.grid[2];
     L.checks = m->sim->checks;
     L.params = c->params;
+    L.gridid = atomic_fetch_add(&m->sim->grids, 1) + 1;
     L.local_stride = c->f->local_bytes + (m->has_funcs ? SIM_FRAME_ROOM * SIM_CALL_STACK : 0);
     atomic_init(&L.next_block, 0);
     nw = threads == 1 ? 1 : pool_size(m->sim, L.nblocks);

@@ -26,6 +26,8 @@ lab_sim_new(lab_sim **out, lab_err *err)
     lab_buf_init(&s->printf_text);
     s->checks = !(getenv("CUDALAB_SIM_CHECKS") && !strcmp(getenv("CUDALAB_SIM_CHECKS"), "0"));
     s->max_launches = 1u << 20;
+    s->gpu = (lab_sim_gpu)LAB_SIM_GPU_H100;
+    atomic_init(&s->grids, 0);
     *out = s;
     return 0;
 }
@@ -49,6 +51,13 @@ const char *
 lab_sim_printf_text(const lab_sim *s)
 {
     return s->printf_text.buf;
+}
+
+void
+lab_sim_set_gpu(lab_sim *s, lab_sim_gpu gpu)
+{
+    if (gpu.sms && gpu.warps_per_sm)
+        s->gpu = gpu;
 }
 
 void

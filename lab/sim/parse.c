@@ -207,6 +207,27 @@ perr(parser *ps, const char *fmt, ...)
     return lab_err_set(ps->err, LAB_EPARSE, "%s:%u: %s", ps->m->path, ps->lx.cur.line, what);
 }
 
+/* A construct nvcc writes and the simulator does not know: LAB_ENOSYS, at the source line of the
+ * last .loc (or the PTX line), without the module's path (lab_sim__unsupported_err) */
+static int punsupported(parser *ps, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int
+punsupported(parser *ps, const char *fmt, ...)
+{
+    sim_insn at = { .file = (uint16_t)ps->cur_file,
+                    .line = ps->cur_line,
+                    .inl_file = (uint16_t)ps->inl_file,
+                    .inl_line = ps->inl_line,
+                    .ptx_line = ps->lx.cur.line };
+    char what[400];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof(what), fmt, ap);
+    va_end(ap);
+    return lab_sim__unsupported_err(ps->m, &at, ps->err, "%s", what);
+}
+
 static uint64_t
 hash_str(const char *s, size_t len)
 {
@@ -508,7 +529,7 @@ apply_word(parser *ps, sim_insn *in, const char *w)
             in->sub = (uint8_t)words[i].sub;
         return 0;
     }
-    return perr(ps, "unsupported modifier '.%s' in '%s'", w, in->text);
+    return punsupported(ps, "the modifier '.%s' of '%s'", w, in->text);
 }
 
 static int
@@ -526,7 +547,7 @@ decode_opcode(parser *ps, const char *text, sim_insn *in)
         if (!strcmp(lab_sim__ops[i].name, part))
             in->op = (uint16_t)i;
     if (in->op == SIM_OP_COUNT)
-        return perr(ps, "unsupported instruction '%s'", text);
+        return punsupported(ps, "the instruction '%s'", text);
     in->cls = lab_sim__ops[in->op].cls;
     in->vec = 1;
     while ((part = strtok_r(NULL, ".", &save))) {
@@ -538,7 +559,7 @@ decode_opcode(parser *ps, const char *text, sim_insn *in)
             if (!strcmp(mods[i].name, part))
                 break;
         if (i == ARRAY_SIZE(mods))
-            return perr(ps, "unsupported modifier '.%s' in '%s'", part, text);
+            return punsupported(ps, "the modifier '.%s' of '%s'", part, text);
         switch (mods[i].kind) {
         case MK_TYPE:
             if (ntypes++ == 0)
@@ -574,7 +595,7 @@ decode_opcode(parser *ps, const char *text, sim_insn *in)
     if (in->cls == CL_BARRIER && in->sub == BAR_RED &&
         !((in->red == AOP_ADD && in->type == T_U32) ||
           ((in->red == AOP_AND || in->red == AOP_OR) && in->type == T_PRED)))
-        return perr(ps, "'%s' is not bar.red.popc.u32, bar.red.and.pred or bar.red.or.pred", text);
+        return punsupported(ps, "'%s' (only bar.red.popc.u32, .and.pred and .or.pred)", text);
     return 0;
 }
 
@@ -609,6 +630,7 @@ static const struct {
     { "%clock", SR_CLOCK },
     { "%clock64", SR_CLOCK64 },
     { "%globaltimer", SR_GLOBALTIMER },
+    { "%gridid", SR_GRIDID },
 };
 
 static int
@@ -799,7 +821,7 @@ parse_opnd(parser *ps, sim_insn *in, sim_opnd *o)
         o->kind = O_VEC;
         while (!tk_punct(&lx->cur, '}')) {
             if (o->nvec == 4)
-                return perr(ps, "vector of more than 4 in '%s'", in->text);
+                return punsupported(ps, "a vector of more than 4 in '%s'", in->text);
             if (tk_is(&lx->cur, "_")) {
                 o->vec[o->nvec++] = -1;
                 lex_next(lx);
@@ -1229,8 +1251,8 @@ parse_var_decl(parser *ps, const char **name, uint64_t *size, uint32_t *align, b
                 if (mods[i].kind == MK_TYPE && !strcmp(mods[i].name, tname))
                     tmp.type = (uint8_t)mods[i].value;
             if (!tmp.type)
-                return perr(ps, "unsupported declaration qualifier '%.*s'", (int)lx->cur.len,
-                            lx->cur.s);
+                return punsupported(ps, "the declaration qualifier '%.*s'", (int)lx->cur.len,
+                                    lx->cur.s);
             elem = type_bytes(tmp.type);
         }
         lex_next(lx);
@@ -1295,7 +1317,7 @@ init_value(parser *ps, int64_t *out)
         *out = (int64_t)(SIM_FUNC_TAG | (uint64_t)id);
     } else if (lx->cur.kind != TK_ID || !resolve_symbol(ps, lx->cur.s, lx->cur.len, &space, out) ||
                space == SP_SHARED) {
-        return perr(ps, "unsupported initializer '%.*s'", (int)lx->cur.len, lx->cur.s);
+        return punsupported(ps, "the initializer '%.*s'", (int)lx->cur.len, lx->cur.s);
     }
     lex_next(lx);
     if (generic && tk_punct(&lx->cur, ')'))

@@ -18,9 +18,13 @@
  * parent grid, each complete with its own children before the launch returns;
  * their metrics and findings are the launch's too.  A fault (an access out of
  * bounds, a deadlock) stops the launch: result.fatal is set, the launch still
- * returns 0.  Only a failure of the simulator itself (unsupported instruction,
- * bad arguments, out of memory) returns <0 with err naming the instruction and
- * its PTX and source lines.  The library never prints and never exits.
+ * returns 0.  Only a failure of the simulator itself returns <0: LAB_ENOSYS
+ * (from lab_sim_load too) when the kernel uses a construct the simulator does
+ * not run, err saying "the simulator does not support WHAT at file.cu:37;
+ * grade it on a GPU" (the PTX line where there is no .loc; never a path),
+ * which is no fault of the kernel; other codes for bad arguments, out of
+ * memory, a device-side launch it cannot make.  The library never prints and
+ * never exits.
  */
 #ifndef LAB_SIM_SIM_H
 #define LAB_SIM_SIM_H
@@ -90,6 +94,18 @@ void lab_sim_free(lab_sim *s);
 /* Worker threads for launches (0: the online CPUs); checks on by default. */
 void lab_sim_set_threads(lab_sim *s, unsigned n);
 void lab_sim_set_checks(lab_sim *s, bool on);
+/* The GPU the simulator stands for, as a kernel sees it in its special registers: %nsmid (SMs),
+ * %nwarpid (warp slots per SM); %smid and %warpid spread blocks and warps over them as a GPU
+ * could (block b on SM b % sms).  Default: LAB_SIM_GPU_H100, the H100 SXM's. */
+typedef struct lab_sim_gpu {
+    unsigned sms;          /* 132 */
+    unsigned warps_per_sm; /* 64: lab/build/occupancy.c's max_warps_per_sm of sm_90 */
+} lab_sim_gpu;
+#define LAB_SIM_GPU_H100                                                                           \
+    {                                                                                              \
+        132, 64                                                                                    \
+    }
+void lab_sim_set_gpu(lab_sim *s, lab_sim_gpu gpu);
 /* At most n device-side launches per host launch (default 2^20): a guard against runaway
  * recursion, not the GPU's pending-launch count (here children wait for their parent). */
 void lab_sim_set_max_launches(lab_sim *s, uint64_t n);

@@ -248,3 +248,24 @@ extern "C" __global__ void asserts(const int *in, int *out)
     assert(in[t] != 77);
     out[t] = in[t];
 }
+
+// --- the GPU the simulator stands for (an H100): %smid, %nsmid, %warpid, %nwarpid, %laneid,
+// %gridid ------------------------------------------------------------------------------------
+extern "C" __global__ void gpu_ids(unsigned *out)
+{
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x, smid, nsmid, warpid, nwarpid, laneid;
+    unsigned long long gridid;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
+    asm volatile("mov.u32 %0, %%nsmid;" : "=r"(nsmid));
+    asm volatile("mov.u32 %0, %%warpid;" : "=r"(warpid));
+    asm volatile("mov.u32 %0, %%nwarpid;" : "=r"(nwarpid));
+    asm volatile("mov.u32 %0, %%laneid;" : "=r"(laneid));
+    asm volatile("mov.u64 %0, %%gridid;" : "=l"(gridid));
+    out[7 * i] = smid;
+    out[7 * i + 1] = nsmid;
+    out[7 * i + 2] = warpid;
+    out[7 * i + 3] = nwarpid;
+    out[7 * i + 4] = laneid;
+    out[7 * i + 5] = (unsigned)gridid;
+    out[7 * i + 6] = (unsigned)(gridid >> 32);
+}
