@@ -382,6 +382,8 @@ lab_driver_fail(lab_driver *d, lab_role role, const char *stage, unsigned long s
     const lab_dev_error *de = err->code == LAB_EDEVICE && d->dev && d->ops->last_error
                                   ? d->ops->last_error(d->dev)
                                   : NULL;
+    /* what the simulator cannot run (lab/sim/sim.h: LAB_ENOSYS) is its limit, not a fault */
+    bool unsupported = err->code == LAB_ENOSYS && lab_driver_is_sim(d);
     cJSON *e;
 
     d->failed = true;
@@ -392,7 +394,10 @@ lab_driver_fail(lab_driver *d, lab_role role, const char *stage, unsigned long s
         cJSON_AddStringToObject(e, "stage", stage);
         cJSON_AddNumberToObject(e, "size", (double)size);
         cJSON_AddNumberToObject(e, "code", de ? de->code : 0);
-        cJSON_AddStringToObject(e, "name", de && de->code ? de->name : "");
+        cJSON_AddStringToObject(e, "name",
+                                unsupported      ? "SIM_UNSUPPORTED"
+                                : de && de->code ? de->name
+                                                 : "");
         cJSON_AddStringToObject(e, "message", err->msg);
     }
     return err->code ? err->code : LAB_EDEVICE;
