@@ -750,3 +750,42 @@ Test(sim_exec, special_registers_show_an_h100, .init = load_kernels, .fini = tea
     cr_expect_eq(out[1], 114);
     cr_expect_eq(out[7 * 32 * 115], 1, "block 115 on SM 1");
 }
+
+/* ---- malloc and free ------------------------------------------------------------------------- */
+
+/* A fixed bug: malloc and free stopped every kernel that called them.  Blocks come from the
+ * GPU's default heap of 8 MiB: past it malloc returns NULL, and free gives them back.  A block
+ * freed and handed to another thread is no race (the small round's warps reuse blocks). */
+Test(sim_exec, malloc_and_free_share_an_8_mib_heap, .init = load_kernels, .fini = teardown)
+{
+    int out[64];
+    unsigned small = 64 * sizeof(int), big = 1u << 20;
+    uint64_t d = dev_buf(sizeof(out), NULL);
+    void *a1[] = { &d, &small }, *a2[] = { &d, &big };
+    lab_sim_result r = launch("heap_blocks", 1, 64, a1);
+    int got = 0;
+
+    fetch(out, d, sizeof(out));
+    for (int t = 0; t < 64; t++)
+        cr_expect_eq(out[t], 63 + t, "thread %d's block", t);
+    cr_expect_eq(r.first.kind, LAB_SIM_CHECK_NONE, "%s", r.first.msg);
+    for (int round = 0; round < 2; round++) { /* a warp's lanes ask for 1 MiB each, twice */
+        got = 0;
+        launch("heap_blocks", 1, 32, a2);
+        fetch(out, d, sizeof(out));
+        for (int t = 0; t < 32; t++)
+            got += out[t] != -1;
+        cr_expect_eq(got, 8, "round %d: 8 MiB hold 8 blocks of 1 MiB, the rest get NULL", round);
+    }
+}
+
+Test(sim_checks, free_twice, .init = load_kernels, .fini = teardown)
+{
+    uint64_t d = dev_buf(32 * sizeof(int), NULL);
+    void *args[] = { &d };
+    lab_sim_result r = launch("heap_free_twice", 1, 32, args);
+    cr_expect(r.fatal);
+    cr_expect_eq(r.first.kind, LAB_SIM_CHECK_BAD_FREE, "%s", r.first.msg);
+    cr_expect(strstr(r.first.msg, "not a block that malloc returned, or freed already"), "%s",
+              r.first.msg);
+}

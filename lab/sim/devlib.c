@@ -1,7 +1,7 @@
 /*
  * devlib.c - the functions of CUDA's device library that the simulator runs
  * itself when a kernel calls them (parse.c's builtins table names them):
- * the device runtime's launches (dynpar.c), printf and assert.  exec.c
+ * the device runtime's launches (dynpar.c), printf, assert, malloc and free.  exec.c
  * hands such a call to lab_sim__call, which runs it lane by lane from the
  * table below and writes what it returns into the lane's return .param.
  * A call's arguments and return value are the call sequence's .param
@@ -21,6 +21,12 @@
  * assert is __assertfail(message, file, line, function, char size): a
  * fatal finding whose message is the GPU's ("file:line: function: block
  * [x,y,z], thread [x,y,z] Assertion `message` failed.").
+ *
+ * malloc and free share the device's heap, one global allocation of
+ * LAB_SIM_HEAP_BYTES made when a module that calls malloc loads (never
+ * during a launch: the table of allocations takes no lock for readers), so
+ * an access past the heap is caught, but one from a block into its
+ * neighbour is not.  Its blocks in use are a sorted table under a lock.
  */
 #include "lab/sim/exec.h"
 
@@ -269,6 +275,84 @@ run_assert(sim_worker *wk, const sim_warp *w, int l, const sim_insn *in, uint64_
     return -1;
 }
 
+int
+lab_sim__heap_init(lab_sim *s, lab_err *err)
+{
+    return s->heap ? 0 : lab_sim__alloc_internal(s, LAB_SIM_HEAP_BYTES, &s->heap, err);
+}
+
+/* malloc(size): .b64 a block of the heap, 16-byte aligned, in the first gap between the blocks in
+ * use that holds it; NULL when none does (the GPU's answer too) */
+static int
+run_malloc(sim_worker *wk, const sim_warp *w, int l, const sim_insn *in, uint64_t *ret)
+{
+    lab_sim *s = wk->L->sim;
+    uint64_t size = lab_sim__arg64(wk, w, l, &in->o[1]), at = 0;
+    size_t i;
+
+    *ret = 0;
+    if (!size || size > LAB_SIM_HEAP_BYTES)
+        return 0;
+    size = (size + 15) / 16 * 16;
+    pthread_mutex_lock(&s->heap_lock);
+    for (i = 0; i < s->nheap_blocks && s->heap_blocks[i].off - at < size; i++)
+        at = s->heap_blocks[i].off + s->heap_blocks[i].size;
+    if (LAB_SIM_HEAP_BYTES - at >= size &&
+        lab_sim__reserve((void **)&s->heap_blocks, s->nheap_blocks, 1, &s->heap_cap,
+                         sizeof(*s->heap_blocks))) {
+        memmove(&s->heap_blocks[i + 1], &s->heap_blocks[i],
+                (s->nheap_blocks - i) * sizeof(*s->heap_blocks));
+        s->heap_blocks[i] = (sim_heap_block){ at, size };
+        s->nheap_blocks++;
+        *ret = s->heap + at;
+    }
+    pthread_mutex_unlock(&s->heap_lock);
+    if (*ret && wk->L->checks) { /* a new block: what its earlier owners did to it is no race */
+        const sim_alloc *a = lab_sim__find(s, s->heap, 1);
+        sim_shadow *sh = a ? lab_sim__global_shadow(wk, a, *ret) : NULL;
+        if (sh)
+            memset(sh, 0, size / 4 * sizeof(*sh));
+    }
+    return 0;
+}
+
+/* free(pointer): the block malloc returned goes back; NULL does nothing; anything else is the
+ * kernel's fault (on the GPU, undefined) */
+static int
+run_free(sim_worker *wk, const sim_warp *w, int l, const sim_insn *in, uint64_t *ret)
+{
+    lab_sim *s = wk->L->sim;
+    uint64_t p = lab_sim__arg64(wk, w, l, &in->o[1]);
+    size_t lo = 0, hi;
+    bool freed = false;
+
+    *ret = 0;
+    if (!p)
+        return 0;
+    pthread_mutex_lock(&s->heap_lock);
+    hi = s->nheap_blocks;
+    while (lo < hi) { /* the first block at or past p's offset */
+        size_t mid = (lo + hi) / 2;
+        if (s->heap + s->heap_blocks[mid].off < p)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < s->nheap_blocks && s->heap + s->heap_blocks[lo].off == p) {
+        memmove(&s->heap_blocks[lo], &s->heap_blocks[lo + 1],
+                (s->nheap_blocks - lo - 1) * sizeof(*s->heap_blocks));
+        s->nheap_blocks--;
+        freed = true;
+    }
+    pthread_mutex_unlock(&s->heap_lock);
+    if (freed)
+        return 0;
+    lab_sim__finding(wk, w, l, in, LAB_SIM_CHECK_BAD_FREE, true,
+                     "free(0x%llx): not a block that malloc returned, or freed already",
+                     (unsigned long long)p);
+    return -1;
+}
+
 /* __cudaCDP2GetLastError(), __cudaCDP2PeekAtLastError(): a launch that fails here stops the
  * simulator instead, so there is never an error to report */
 static int
@@ -291,6 +375,8 @@ static const struct {
     [BI_LAST_ERROR] = { last_error, 4 },
     [BI_PRINTF] = { run_printf, 4 },
     [BI_ASSERT] = { run_assert, 0 },
+    [BI_MALLOC] = { run_malloc, 8 },
+    [BI_FREE] = { run_free, 0 },
 };
 
 int

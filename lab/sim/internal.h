@@ -345,6 +345,8 @@ typedef enum sim_builtin {
     BI_LAST_ERROR,   /* __cudaCDP2GetLastError(), __cudaCDP2PeekAtLastError() */
     BI_PRINTF,       /* vprintf(format, arguments): printf */
     BI_ASSERT,       /* __assertfail(message, file, line, function, char size): assert */
+    BI_MALLOC,       /* malloc(size): a block of the device heap */
+    BI_FREE,         /* free(pointer) */
     BI_COUNT
 } sim_builtin;
 
@@ -360,6 +362,7 @@ struct lab_sim_module {
     uint32_t nfnames;       /* SIM_FUNC_TAG | its index here (malloc'd table) */
     uint32_t fnamecap;
     const sim_func **fdefs; /* by index in fnames: the function's body, or NULL (malloc'd) */
+    bool uses_heap;         /* calls malloc */
     bool has_funcs;         /* functions with a body, callable: threads need a call stack */
 };
 
@@ -379,7 +382,13 @@ struct lab_sim {
     bool checks;
     atomic_uint epoch; /* barrier intervals, unique over the device's life (checks.c) */
     lab_sim_result last;
-    lab_buf printf_text;   /* what the last launch printed (lab_sim_printf_text) */
+    lab_buf printf_text; /* what the last launch printed (lab_sim_printf_text) */
+    /* the device heap of malloc and free in kernels: one allocation of LAB_SIM_HEAP_BYTES, made
+     * when a module that calls malloc loads; its blocks in use, by offset (devlib.c) */
+    uint64_t heap;
+    pthread_mutex_t heap_lock;
+    struct sim_heap_block *heap_blocks;
+    size_t nheap_blocks, heap_cap;
     uint64_t max_launches; /* device-side launches per host launch (a runaway guard) */
     lab_sim_gpu gpu;       /* what %nsmid, %smid, %nwarpid, %warpid show */
     atomic_ullong grids;   /* launched so far, host's and device's: %gridid */
@@ -406,6 +415,14 @@ int lab_sim__unsupported_err(const lab_sim_module *m, const sim_insn *in, lab_er
 /* parse.c / cfg.c */
 int lab_sim__parse(lab_sim_module *m, const char *text, size_t len, lab_err *err);
 int lab_sim__cfg(sim_func *f, lab_err *err);
+
+/* A block of the device heap that malloc handed out */
+typedef struct sim_heap_block {
+    uint64_t off, size;
+} sim_heap_block;
+
+/* devlib.c: the device's heap, made once (not during a launch) */
+int lab_sim__heap_init(lab_sim *s, lab_err *err);
 
 /* module.c: the kernel (.entry with a body) of that name, or NULL */
 const sim_func *lab_sim__entry(const lab_sim_module *m, const char *name);

@@ -23,6 +23,7 @@ lab_sim_new(lab_sim **out, lab_err *err)
     if (!s)
         return lab_err_set(err, LAB_ENOMEM, "out of memory");
     pthread_mutex_init(&s->lock, NULL);
+    pthread_mutex_init(&s->heap_lock, NULL);
     lab_buf_init(&s->printf_text);
     s->checks = !(getenv("CUDALAB_SIM_CHECKS") && !strcmp(getenv("CUDALAB_SIM_CHECKS"), "0"));
     s->max_launches = 1u << 20;
@@ -43,6 +44,8 @@ lab_sim_free(lab_sim *s)
     }
     free(s->allocs);
     lab_buf_release(&s->printf_text);
+    free(s->heap_blocks);
+    pthread_mutex_destroy(&s->heap_lock);
     pthread_mutex_destroy(&s->lock);
     free(s);
 }

@@ -984,6 +984,8 @@ static const struct {
     { "__cudaCDP2PeekAtLastError", BI_LAST_ERROR, 0, true },
     { "vprintf", BI_PRINTF, 2, true },
     { "__assertfail", BI_ASSERT, 5, false },
+    { "malloc", BI_MALLOC, 1, true },
+    { "free", BI_FREE, 1, false },
 };
 
 /* Operands into in->o, each read by one, separated by commas, up to the punctuation close (not
@@ -1108,6 +1110,7 @@ parse_call(parser *ps, sim_insn *in)
         return parse_func_call(ps, in, &ret, &name);
     lex_next(lx);
     in->sub = (uint8_t)builtins[b].bi;
+    ps->m->uses_heap |= in->sub == BI_MALLOC;
     in->o[0] = ret;
     in->nops = 1;
     if (tk_punct(&lx->cur, ',')) {

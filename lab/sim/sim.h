@@ -72,6 +72,7 @@ typedef enum lab_sim_check {
     LAB_SIM_CHECK_STACK_OVERFLOW, /* a call past the thread's stack (SIM_CALL_STACK) */
     LAB_SIM_CHECK_BAD_CALL,       /* a call through an address that is no device function */
     LAB_SIM_CHECK_ASSERT,         /* assert() failed: msg is the GPU's message */
+    LAB_SIM_CHECK_BAD_FREE,       /* free() of what malloc did not return, or twice */
     LAB_SIM_CHECK_COUNT
 } lab_sim_check;
 
@@ -129,6 +130,10 @@ int lab_sim_symbol(lab_sim_module *m, const char *name, uint64_t *out, size_t *b
 int lab_sim_launch(lab_sim_module *m, const char *kernel, const unsigned grid[3],
                    const unsigned block[3], unsigned shared_bytes, void **args, lab_sim_result *out,
                    lab_err *err);
+
+/* Bytes of the device heap that malloc in a kernel takes from (cudaLimitMallocHeapSize's
+ * default); malloc returns NULL past it, as on the GPU. */
+#define LAB_SIM_HEAP_BYTES (8u << 20)
 
 /* What the kernel's printf wrote in the last launch on s: each line its thread's, as
  * "block [x,y,z], thread [x,y,z]: text\n", the lowest blocks first (a block's lines in the

@@ -90,7 +90,7 @@ __global__ void reduceNeighboredLess(int *g_idata, int *g_odata, unsigned int n)
         g_odata[blockIdx.x] = (int)__half2float(__hadd(h, h));
 }
 EOF
-run cudalab grade reduction/neighbored-less "$T/half.cu"
+run cudalab grade reduction/neighbored-less "$T/half.cu" --no-record
 expect_status "half precision: exits 1" 1
 expect_out_re "half precision: SIM_UNSUPPORTED names the construct and the student's line, 0 points" \
     "^SIM_UNSUPPORTED  the simulator does not support \.f16 conversions: 'cvt\.rn\.f16\.f32' at cuda_fp16\.hpp:[0-9]+ \(inlined at half\.cu:5\); grade it on a GPU +0/10 points"

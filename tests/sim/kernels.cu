@@ -269,3 +269,25 @@ extern "C" __global__ void gpu_ids(unsigned *out)
     out[7 * i + 5] = (unsigned)gridid;
     out[7 * i + 6] = (unsigned)(gridid >> 32);
 }
+
+// --- malloc and free: the device heap (8 MiB) ------------------------------------------------
+extern "C" __global__ void heap_blocks(int *out, unsigned bytes)
+{
+    int *p = (int *)malloc(bytes);
+    if (!p) {
+        out[threadIdx.x] = -1;
+        return;
+    }
+    for (unsigned i = 0; i < bytes / sizeof(int); i++)
+        p[i] = (int)(i + threadIdx.x);
+    out[threadIdx.x] = p[bytes / sizeof(int) - 1];
+    free(p);
+}
+
+extern "C" __global__ void heap_free_twice(int *out)
+{
+    int *p = (int *)malloc(64);
+    free(p);
+    free(p);
+    out[threadIdx.x] = 1;
+}
