@@ -6,6 +6,7 @@
  */
 #include "lab/batch/batch.h"
 #include "lab/batch/batch-json.h"
+#include "lab/build/ptx.h"
 #include "lab/util/clock.h"
 #include "lab/platform/proc.h"
 
@@ -235,16 +236,10 @@ flag(cJSON *flags, const char *name, const char *reason)
     cJSON_AddItemToArray(flags, f);
 }
 
-/* Special registers that tell one machine from another: a kernel that reads them may behave
- * differently on the simulator (which shows an H100's values) or on another GPU */
-static const struct {
-    const char *flag, *reason;
-    const char *regs[6]; /* NULL-terminated */
-} register_flags[] = {
-    { "reads-clock", "the kernel reads %globaltimer or %clock", { "%globaltimer", "%clock" } },
-    { "reads-gpu-ids",
-      "the kernel reads %smid, %nsmid, %warpid, %nwarpid or %gridid (where on the GPU it runs)",
-      { "%smid", "%nsmid", "%warpid", "%nwarpid", "%gridid" } },
+/* The flags for reading special registers that tell machines apart (lab/build/ptx.h) */
+static const char *const reads_flags[LAB_PTX_READS_COUNT] = {
+    [LAB_PTX_READS_CLOCK] = "reads-clock",
+    [LAB_PTX_READS_GPU_IDS] = "reads-gpu-ids",
 };
 
 static void
@@ -257,12 +252,12 @@ ptx_flags(const char *cachedir, const char *build_hash, cJSON *flags)
         if (!strstr(ptx.buf, "ld.global") && !strstr(ptx.buf, "ld.volatile.global") &&
             !strstr(ptx.buf, "ld.relaxed") && !strstr(ptx.buf, "ld.acquire"))
             flag(flags, "ignores-input", "the kernel never loads from global memory");
-        for (size_t i = 0; i < ARRAY_SIZE(register_flags); i++)
-            for (const char *const *r = register_flags[i].regs; *r; r++)
-                if (strstr(ptx.buf, *r)) {
-                    flag(flags, register_flags[i].flag, register_flags[i].reason);
-                    break;
-                }
+        for (int k = 0; k < LAB_PTX_READS_COUNT; k++)
+            if (lab_ptx_reads_any(ptx.buf, (lab_ptx_reads)k)) {
+                char why[128];
+                snprintf(why, sizeof(why), "the kernel reads %s", lab_ptx_reads_names(k));
+                flag(flags, reads_flags[k], why);
+            }
         if (strstr(ptx.buf, "cudaLaunchDevice") || strstr(ptx.buf, "cudaGetParameterBuffer") ||
             strstr(ptx.buf, "\tcall"))
             flag(flags, "device-launch", "the kernel launches kernels or calls other functions");

@@ -113,6 +113,22 @@ expect_json "printf: the kernel passes, its lines in the student's cases" \
              for c in j["report"]["cases"] if c["role"] == "student"
              for b, l in enumerate(c["printf"].splitlines()))'
 
+# --- a kernel that reads where it runs: the verdict says what the simulator shows ---------
+{
+    cat "$src/solutions/reduction/neighbored-less.cu"
+    cat <<'EOF'
+__global__ void whereAmI(int *out)
+{
+    unsigned sm;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    out[blockIdx.x] = (int)sm;
+}
+EOF
+} >"$T/smid.cu"
+CUDALAB_SIM_MAX_SIZE=1000 run cudalab grade reduction/neighbored-less "$T/smid.cu" --no-record
+expect_out_re "reads %smid: the verdict says the simulator shows an H100's" \
+    "^PASS  correct on the simulator; speed needs a GPU .*\(the kernel reads %smid, %nsmid, %warpid, %nwarpid or %gridid: the simulator shows an H100's\)"
+
 # --- choosing the backend -----------------------------------------------------------
 CUDALAB_BACKEND=cuda run cudalab grade reduction/neighbored "$src/solutions/reduction/neighbored.cu" --no-record
 expect_out_re "CUDALAB_BACKEND=cuda without a GPU: NO_GPU" '^NO_GPU  '
