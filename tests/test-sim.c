@@ -789,3 +789,23 @@ Test(sim_checks, free_twice, .init = load_kernels, .fini = teardown)
     cr_expect(strstr(r.first.msg, "not a block that malloc returned, or freed already"), "%s",
               r.first.msg);
 }
+
+/* The heap and the GPU's shape as tests/sim/constructs.cu has them, for the H100's recording */
+Test(sim_exec, heap_and_gpu_shape_constructs, .init = load_constructs, .fini = teardown)
+{
+    enum { N = 300, B = 128 };
+    static int in[8 * N + 64], out[N];
+    for (int i = 0; i < 8 * N + 64; i++)
+        in[i] = (i * 31 + 7) % 256;
+    lab_sim_result r = run_construct("heap_sums", in, N, B, out, N);
+    for (int i = 0; i < N; i++) {
+        int want = 0;
+        for (int k = 0; k < 16; k++)
+            want += in[i + k];
+        cr_expect_eq(out[i], want, "thread %d's block", i);
+    }
+    cr_expect_eq(r.first.kind, LAB_SIM_CHECK_NONE, "%s", r.first.msg);
+    run_construct("gpu_shape", in, N, B, out, N);
+    for (int i = 0; i < N; i++)
+        cr_expect_eq(out[i], 132064, "at %d", i);
+}

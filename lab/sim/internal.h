@@ -45,11 +45,11 @@ typedef enum sim_class {
     CL_ATOMIC,   /* atom, red */
     CL_BRANCH,   /* bra: ends a basic block, reconverges at its ipdom (cfg.c) */
     CL_EXIT,     /* ret, exit: end a block, retire the lanes */
-    CL_CALL,     /* call: the device runtime's functions (dynpar.c) */
-    CL_BARRIER,  /* bar, barrier */
-    CL_FENCE,    /* membar, fence */
-    CL_WARP,     /* shfl, vote, match, redux: lanes of a member mask exchange values */
-    CL_SPECIAL,  /* activemask: the warp's state */
+    CL_CALL,    /* call: a function of the module (exec_call), or the device library's (devlib.c) */
+    CL_BARRIER, /* bar, barrier */
+    CL_FENCE,   /* membar, fence */
+    CL_WARP,    /* shfl, vote, match, redux: lanes of a member mask exchange values */
+    CL_SPECIAL, /* activemask: the warp's state */
     CL_COUNT
 } sim_class;
 

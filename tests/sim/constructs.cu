@@ -129,3 +129,35 @@ extern "C" __global__ void call_pointers(const int *in, int *out, unsigned n)
     if (i < n)
         out[i] = ops[in[i] % 3](in[i], (int)i);
 }
+
+// --- malloc and free: each thread's block of the device heap -------------------------------------
+// out[i] = the sum of in[i..i+15] through a block of 16 ints, 0 if malloc returned NULL
+extern "C" __global__ void heap_sums(const int *in, int *out, unsigned n)
+{
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    int *p = (int *)malloc(16 * sizeof(int)), s = 0;
+    if (!p) {
+        out[i] = 0;
+        return;
+    }
+    for (int k = 0; k < 16; k++)
+        p[k] = in[i + k];
+    for (int k = 0; k < 16; k++)
+        s += p[15 - k];
+    free(p);
+    out[i] = s;
+}
+
+// --- the GPU the simulator stands for: the H100 SXM's SMs and warp slots -----------------------
+// out[i] = %nsmid * 1000 + %nwarpid (132064 on an H100 SXM), + 1 where %laneid is not i % 32
+extern "C" __global__ void gpu_shape(const int *in, int *out, unsigned n)
+{
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x, nsmid, nwarpid, laneid;
+    asm("mov.u32 %0, %%nsmid;" : "=r"(nsmid));
+    asm("mov.u32 %0, %%nwarpid;" : "=r"(nwarpid));
+    asm("mov.u32 %0, %%laneid;" : "=r"(laneid));
+    if (i < n)
+        out[i] = (int)(nsmid * 1000 + nwarpid) + (laneid != i % 32) + 0 * in[i];
+}
