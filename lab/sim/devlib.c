@@ -43,8 +43,7 @@
 uint8_t *
 lab_sim__arg(sim_worker *wk, const sim_warp *w, int l, const sim_opnd *o)
 {
-    return wk->local + ((size_t)w->index * 32 + (size_t)l) * wk->L->local_stride + w->local_base +
-           (size_t)o->imm;
+    return lab_sim__local(wk, w, l) + w->local_base + (size_t)o->imm;
 }
 
 uint64_t

@@ -1083,7 +1083,7 @@ resolve(sim_worker *wk, const sim_warp *w, int l, const sim_insn *in, sim_space 
     case SP_LOCAL: { /* the frames of the thread's calls so far, the running one's last */
         uint32_t lb = w->local_top;
         if (addr < lb && bytes <= lb - addr) {
-            out->p = wk->local + ((size_t)w->index * 32 + (size_t)l) * L->local_stride + addr;
+            out->p = lab_sim__local(wk, w, l) + addr;
             return true;
         }
         lab_sim__finding(wk, w, l, in, LAB_SIM_CHECK_OOB_LOCAL, true,
@@ -1761,13 +1761,6 @@ barrier_opens(sim_worker *wk, sim_warp *w)
 
 enum { RUN_CALLED = 2 }; /* exec_call: the warp runs the callee now (or split by callee) */
 
-/* lane l's local memory: the frames of its calls, the kernel's first */
-static inline uint8_t *
-local_of(const sim_worker *wk, const sim_warp *w, int l)
-{
-    return wk->local + ((size_t)w->index * 32 + (size_t)l) * wk->L->local_stride;
-}
-
 /* The registers and frame of the function that runs at call depth n (0: the kernel). */
 static void
 enter_frame(sim_worker *wk, sim_warp *w, uint32_t n)
@@ -1802,7 +1795,7 @@ call_return(sim_worker *wk, sim_warp *w)
     if (c->ret >= 0 && fr.f->ret_offset >= 0)
         FOR_LANES(lanes)
         {
-            uint8_t *mem = local_of(wk, w, l);
+            uint8_t *mem = lab_sim__local(wk, w, l);
             memcpy(mem + w->local_base + (uint32_t)c->ret, mem + fr.local_base + fr.f->ret_offset,
                    fr.f->ret_bytes);
         }
@@ -1873,8 +1866,8 @@ exec_call(sim_worker *wk, sim_warp *w, const sim_insn *in, sim_entry *e, uint32_
     }
     if (!(callee = mod->fdefs[id]))
         return lab_sim__unsupported(wk, in,
-                                    "calls of functions the module only declares "
-                                    "(printf, malloc, ...)");
+                                    "calls of functions the module only declares (another "
+                                    "file's, linked with -rdc=true)");
     base = (w->local_top + 7u) / 8u * 8u;
     stack = (w->nframes ? w->frames[w->nframes - 1].stack : 0) + SIM_FRAME_LINK +
             (callee->local_bytes - callee->arg_bytes);
@@ -1897,7 +1890,7 @@ exec_call(sim_worker *wk, sim_warp *w, const sim_insn *in, sim_entry *e, uint32_
     w->rtop += (size_t)callee->nregs * 32;
     FOR_LANES(m)
     {
-        uint8_t *mem = local_of(wk, w, l);
+        uint8_t *mem = lab_sim__local(wk, w, l);
         memset(mem + base, 0, callee->local_bytes);
         for (uint32_t k = 0; k < c->nargs && k < callee->nparams; k++)
             memcpy(mem + base + callee->params[k].offset, mem + w->local_base + c->args[k],
@@ -2087,7 +2080,7 @@ run_warp(sim_worker *wk, sim_warp *w)
             break;
         }
         case CL_CALL: /* call (ret), func, (args): a function of the module, in a frame of
-                         its own; the device runtime's launch functions (dynpar.c) */
+                         its own; or the device library's: launches, printf, malloc (devlib.c) */
             if (in->sub != BI_NONE) {
                 rc = lab_sim__call(wk, w, in, m);
                 break;

@@ -168,6 +168,13 @@ struct sim_worker {
     uint64_t printf_dropped; /* bytes past LAB_SIM_PRINTF_MAX */
 };
 
+/* Lane l's local memory: the frames of its calls, the kernel's first (launch.c sizes it) */
+static inline uint8_t *
+lab_sim__local(const sim_worker *wk, const sim_warp *w, int l)
+{
+    return wk->local + ((size_t)w->index * 32 + (size_t)l) * wk->L->local_stride;
+}
+
 int lab_sim__run_block(sim_worker *wk, uint64_t linear);
 /* exec.c: lane l's bytes at a generic address, checked as its loads are (bounds, alignment);
  * NULL after a finding */
