@@ -150,12 +150,14 @@ sim_launch(lab_module *m, const char *kernel, lab_dim3 grid, lab_dim3 block, uns
         acc->nfindings += r.nfindings;
     }
     m->dev->launched = true;
-    { /* the launches of one case, one after the other, within the simulator's cap */
-        const char *text = lab_sim_printf_text(m->dev->sim);
+    { /* the launches of one case, one after the other, in whole lines within the cap */
+        const char *text = lab_sim_printf_text(m->dev->sim), *nl;
         size_t len = strlen(text), used = m->dev->printf_text.len;
-        if (used < LAB_SIM_PRINTF_MAX)
-            lab_buf_add(&m->dev->printf_text, text,
-                        len < LAB_SIM_PRINTF_MAX - used ? len : LAB_SIM_PRINTF_MAX - used);
+        size_t room = used < LAB_SIM_PRINTF_MAX ? LAB_SIM_PRINTF_MAX - used : 0;
+        if (len > room)
+            len = (nl = memrchr(text, '\n', room)) ? (size_t)(nl + 1 - text) : 0;
+        if (len && lab_buf_add(&m->dev->printf_text, text, len) < 0 && rc == 0)
+            rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
     }
     if (rc < 0) {
         m->dev->last.code = rc;
