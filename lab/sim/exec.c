@@ -1870,7 +1870,7 @@ exec_call(sim_worker *wk, sim_warp *w, const sim_insn *in, sim_entry *e, uint32_
                                     "file's, linked with -rdc=true)");
     base = (w->local_top + 7u) / 8u * 8u;
     stack = (w->nframes ? w->frames[w->nframes - 1].stack : 0) + SIM_FRAME_LINK +
-            (callee->local_bytes - callee->arg_bytes);
+            (callee->local_bytes - callee->arg_bytes - callee->callseq_bytes);
     if (stack > SIM_CALL_STACK) {
         lab_sim__finding(wk, w, __builtin_ctz(m), in, LAB_SIM_CHECK_STACK_OVERFLOW, true,
                          "kernel '%s' calls '%s' at call depth %u, past the %u-byte stack of a "

@@ -17,11 +17,11 @@
 #define SIM_STACK_MAX 512
 
 /* The GPU's default stack per thread (cudaLimitStackSize, 1 KiB), what calls may use of it: a
- * call costs SIM_FRAME_LINK bytes (the return address) and the callee's own local memory.  Its
- * parameters and return value travel in registers on the GPU, and the registers ptxas saves
- * are not counted either, so the simulator allows at least the GPU's depth.  The frames
- * themselves (which hold the parameters and the return value too) get SIM_FRAME_ROOM times
- * the stack per thread. */
+ * call costs SIM_FRAME_LINK bytes (the return address) and the callee's .local variables.  Its
+ * parameters, return value and call sequences' .params travel in registers on the GPU, and the
+ * registers ptxas saves are not counted, so the simulator should allow at least the GPU's depth.
+ * The frames themselves (which hold all of those) get SIM_FRAME_ROOM times the stack per
+ * thread. */
 #define SIM_CALL_STACK 1024
 #define SIM_FRAME_LINK 8
 #define SIM_FRAME_ROOM 8

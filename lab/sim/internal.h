@@ -319,6 +319,7 @@ typedef struct sim_func {
     int32_t ret_offset; /* a function's return value in its frame; -1: none (and kernels) */
     uint32_t ret_bytes;
     uint32_t arg_bytes;     /* a function's parameters and return value: its frame's first bytes */
+    uint32_t callseq_bytes; /* of its frame, its call sequences' .params (registers on the GPU) */
     uint32_t shared_static; /* bytes of .shared declared in or used by the function */
     uint32_t shared_align;  /* alignment of the dynamic (extern) shared array */
     uint32_t local_bytes;

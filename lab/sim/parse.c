@@ -1546,9 +1546,11 @@ parse_body(parser *ps)
             if (parse_local(ps) < 0)
                 return -1;
         } else if (tk_is(&t, ".param")) { /* a call sequence's argument or return value */
+            uint32_t before = ps->fn->local_bytes;
             lex_next(lx);
             if (parse_local(ps) < 0)
                 return -1;
+            ps->fn->callseq_bytes += ps->fn->local_bytes - before;
         } else if (tk_is(&t, ".pragma") || tk_is(&t, ".callprototype")) {
             if (skip_to_semicolon(ps) < 0)
                 return -1;
