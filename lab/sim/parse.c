@@ -298,14 +298,9 @@ reg_add(parser *ps, const char *s, size_t len)
     if (ps->scope <= 1 && r->index >= 0)
         return 0;
     if (ps->scope > 1) { /* what the name meant outside, restored when the scope closes */
-        if (ps->nhidden == ps->hiddencap) {
-            size_t cap = ps->hiddencap ? ps->hiddencap * 2 : 16;
-            reg_hidden *n = realloc(ps->hidden, cap * sizeof(*n));
-            if (!n)
-                return lab_err_set(ps->err, LAB_ENOMEM, "out of memory");
-            ps->hidden = n;
-            ps->hiddencap = cap;
-        }
+        if (!lab_sim__reserve((void **)&ps->hidden, ps->nhidden, 1, &ps->hiddencap,
+                              sizeof(*ps->hidden)))
+            return lab_err_set(ps->err, LAB_ENOMEM, "out of memory");
         ps->hidden[ps->nhidden++] = (reg_hidden){ r->name, r->len, r->index, ps->scope };
     }
     r->index = (int32_t)ps->nregs++;
