@@ -288,6 +288,11 @@ build/tests/sim-kernels.ptx: tests/sim/kernels.cu
 	@mkdir -p $(@D)
 	$(NVCC) -ptx -arch=sm_90 -O3 -lineinfo -o $@ $<
 
+# ... kernels of the constructs learned after the course's corpus (tests/test-sim.c) ...
+build/tests/sim-constructs.ptx: tests/sim/constructs.cu
+	@mkdir -p $(@D)
+	$(NVCC) -ptx -arch=sm_90 -O3 -lineinfo -o $@ $<
+
 # ... one-instruction conformance kernels over edge operands (tests/test-sim-conf.c) ...
 build/tests/sim-conformance.ptx: tests/sim/conformance.cu tests/sim/conformance-edges.h
 	@mkdir -p $(@D)
@@ -301,7 +306,7 @@ build/tests/sim-dynpar.ptx: tests/sim/dynpar.cu
 SAN_ALL := build/san/bin/cudalab build/san/libexec/cudalab/$(DRIVER) \
            $(KERNEL_PTX:%=build/san/libexec/cudalab/%) $(TESTS:%=build/san/tests/%) \
            build/san/tests/occ-oracle build/tests/sim-kernels.ptx build/tests/sim-dynpar.ptx \
-           build/tests/sim-conformance.ptx build/san/tools/kernel-run
+           build/tests/sim-conformance.ptx build/tests/sim-constructs.ptx build/san/tools/kernel-run
 
 # --- tests -----------------------------------------------------------------
 # Every test gets the sanitized lab through these variables.
@@ -311,6 +316,7 @@ export CUDALAB_LIBEXECDIR_TEST := $(CURDIR)/build/san/libexec/cudalab
 export CUDALAB_TEST_SIM_PTX := $(CURDIR)/build/tests/sim-kernels.ptx
 export CUDALAB_TEST_SIM_DYNPAR_PTX := $(CURDIR)/build/tests/sim-dynpar.ptx
 export CUDALAB_TEST_SIM_CONF_PTX := $(CURDIR)/build/tests/sim-conformance.ptx
+export CUDALAB_TEST_SIM_CONSTRUCTS_PTX := $(CURDIR)/build/tests/sim-constructs.ptx
 export CUDALAB_OCC_ORACLE := $(CURDIR)/build/san/tests/occ-oracle
 export CUDALAB_KERNEL_RUN_TEST := $(CURDIR)/build/san/tools/kernel-run
 export CUDALAB_TOOLS_DIR_TEST := $(TOOLS_DIR)/bin

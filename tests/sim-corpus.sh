@@ -1,8 +1,10 @@
 #!/bin/bash
 # tests/sim-corpus.sh - the course's kernel files, one per line: every
 # solutions/*/*.cu, exercises/*/*/starter.cu and kernels/*.cu under ROOT
-# (default: the source tree), and the one-instruction conformance kernels
-# tests/sim/conformance.cu (edge operands; recorded on a GPU like the rest).  Shared by the simulator's corpus test, the
+# (default: the source tree), the one-instruction conformance kernels
+# tests/sim/conformance.cu (edge operands) and tests/sim/constructs.cu (what the
+# simulator learned after the course's corpus: bar.red, negative offsets, ...),
+# recorded on a GPU like the rest.  Shared by the simulator's corpus test, the
 # differential test and the GPU recorder, so the three see the same files.
 # Exercises with rdc = true (device-side launches) are left out: they build only
 # with -rdc=true (the simulator runs them: tests/e2e/test-dynpar.sh and
@@ -10,7 +12,7 @@
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$root" || exit 2
 rdc=$(grep -lx 'rdc *= *true' exercises/*/*/exercise.ini 2>/dev/null | sed 's|^exercises/\(.*\)/exercise.ini$|\1|')
-ls -1 solutions/*/*.cu exercises/*/*/starter.cu kernels/*.cu tests/sim/conformance.cu 2>/dev/null | sort |
+ls -1 solutions/*/*.cu exercises/*/*/starter.cu kernels/*.cu tests/sim/conformance.cu tests/sim/constructs.cu 2>/dev/null | sort |
     while read -r f; do
         for ex in $rdc; do
             [ "$f" = "solutions/$ex.cu" ] || [ "$f" = "exercises/$ex/starter.cu" ] && continue 2

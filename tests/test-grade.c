@@ -153,6 +153,32 @@ Test(grade, no_gpu_report)
     lab_runreport_release(&r);
 }
 
+/* What the simulator cannot run costs no points and is no fault of the code: its own verdict,
+ * whose message is the simulator's (the construct, the source line, no path) */
+Test(grade, sim_unsupported_is_not_a_runtime_error)
+{
+    const char *json =
+        "{\"version\":1,\"family\":\"reduce-int\",\"backend\":\"sim\",\"status\":\"error\","
+        "\"reason\":\"the simulator does not support .f16 conversions: 'cvt.rn.f16.f32' at "
+        "cuda_fp16.hpp:549 (inlined at half.cu:5); grade it on a GPU\","
+        "\"error\":{\"role\":\"student\",\"stage\":\"run\",\"size\":1000,\"code\":0,"
+        "\"name\":\"SIM_UNSUPPORTED\",\"message\":\"x\"}}";
+    lab_exercise ex = exercise();
+    lab_grade_result res;
+    lab_runreport r;
+    lab_err err = LAB_ERR_INIT;
+
+    cr_assert_eq(lab_runreport_parse(json, strlen(json), &r, &err), 0, "%s", err.msg);
+    cr_assert_eq(lab_grade_judge(&ex, "b", &r, &res, &err), 0, "%s", err.msg);
+    cr_expect_eq(res.verdict, LAB_VERDICT_SIM_UNSUPPORTED);
+    cr_expect_eq(res.points, 0);
+    cr_expect(strstr(res.message, "(inlined at half.cu:5); grade it on a GPU"), "%s", res.message);
+    cr_expect_eq(lab_verdict_describe(res.verdict)->tone, LAB_TONE_NO_GPU, "shown as NO_GPU is");
+    strcpy(r.error.role, "reference");
+    cr_expect_lt(lab_grade_judge(&ex, "b", &r, &res, &err), 0, "the lab's own code: its error");
+    lab_runreport_release(&r);
+}
+
 Test(grade, sim_report_passes_for_correctness_only)
 {
     const char *json = "{\"version\":1,\"family\":\"reduce-int\",\"backend\":\"sim\","

@@ -121,3 +121,21 @@ Test(ptx, globals_lists_every_device_variable_of_the_module)
     lab_buf_release(&names);
     free(ptx);
 }
+
+/* The special registers that tell machines apart, one table for batch's flags and the grader */
+Test(ptx, reads_registers_that_tell_machines_apart)
+{
+    cr_expect(lab_ptx_reads_any("\tmov.u64 %rd3, %clock64;", LAB_PTX_READS_CLOCK));
+    cr_expect(lab_ptx_reads_any("\tmov.u64 %rd1, %globaltimer;", LAB_PTX_READS_CLOCK));
+    cr_expect(!lab_ptx_reads_any("\tmov.u32 %r1, %smid;", LAB_PTX_READS_CLOCK));
+    for (size_t i = 0; i < 5; i++) {
+        static const char *const insn[] = { "mov.u32 %r1, %smid;", "mov.u32 %r1, %nsmid;",
+                                            "mov.u32 %r1, %warpid;", "mov.u32 %r1, %nwarpid;",
+                                            "mov.u64 %rd1, %gridid;" };
+        cr_expect(lab_ptx_reads_any(insn[i], LAB_PTX_READS_GPU_IDS), "%s", insn[i]);
+    }
+    cr_expect(!lab_ptx_reads_any("\tmov.u32 %r1, %laneid;\n\tmov.u32 %r2, %tid.x;",
+                                 LAB_PTX_READS_GPU_IDS));
+    cr_expect_str_eq(lab_ptx_reads_names(LAB_PTX_READS_GPU_IDS),
+                     "%smid, %nsmid, %warpid, %nwarpid or %gridid");
+}

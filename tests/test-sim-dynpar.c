@@ -170,8 +170,27 @@ Test(sim_dynpar, other_calls_are_named, .init = setup, .fini = sim_unload)
     lab_sim_result r;
     lab_err err = LAB_ERR_INIT;
 
-    cr_assert_lt(launch("says_hello", 1, 32, args, &r, &err), 0);
-    cr_expect(strstr(err.msg, "the simulator does not support calls of device functions or "
-                              "printf: 'call.uni vprintf'"),
+    cr_assert_eq(launch("calls_elsewhere", 1, 32, args, &r, &err), LAB_ENOSYS);
+    cr_expect(strstr(err.msg, "the simulator does not support calls of functions the module "
+                              "only declares (another file's, linked with -rdc=true): 'call.uni "
+                              "_Z9elsewherei' at dynpar.cu:"),
               "%s", err.msg);
+    cr_expect(strstr(err.msg, "; grade it on a GPU") && !strchr(err.msg, '/'), "%s", err.msg);
+}
+
+/* printf in a module built with -rdc=true, as dynamic parallelism needs */
+Test(sim_dynpar, printf_runs, .init = setup, .fini = sim_unload)
+{
+    int out[32] = { 0 };
+    uint64_t d = dev_buf(sizeof(out), out);
+    void *args[] = { &d };
+    lab_sim_result r;
+    lab_err err = LAB_ERR_INIT;
+
+    cr_assert_eq(launch("says_hello", 1, 32, args, &r, &err), 0, "%s", err.msg);
+    cr_expect(!strncmp(lab_sim_printf_text(sim),
+                       "block [0,0,0], thread [0,0,0]: hello from 0\n"
+                       "block [0,0,0], thread [1,0,0]: hello from 1\n",
+                       88),
+              "%s", lab_sim_printf_text(sim));
 }

@@ -6,6 +6,7 @@
  */
 #include "lab/batch/batch.h"
 #include "lab/batch/batch-json.h"
+#include "lab/build/ptx.h"
 #include "lab/util/clock.h"
 #include "lab/platform/proc.h"
 
@@ -235,6 +236,12 @@ flag(cJSON *flags, const char *name, const char *reason)
     cJSON_AddItemToArray(flags, f);
 }
 
+/* The flags for reading special registers that tell machines apart (lab/build/ptx.h) */
+static const char *const reads_flags[LAB_PTX_READS_COUNT] = {
+    [LAB_PTX_READS_CLOCK] = "reads-clock",
+    [LAB_PTX_READS_GPU_IDS] = "reads-gpu-ids",
+};
+
 static void
 ptx_flags(const char *cachedir, const char *build_hash, cJSON *flags)
 {
@@ -245,8 +252,12 @@ ptx_flags(const char *cachedir, const char *build_hash, cJSON *flags)
         if (!strstr(ptx.buf, "ld.global") && !strstr(ptx.buf, "ld.volatile.global") &&
             !strstr(ptx.buf, "ld.relaxed") && !strstr(ptx.buf, "ld.acquire"))
             flag(flags, "ignores-input", "the kernel never loads from global memory");
-        if (strstr(ptx.buf, "%globaltimer") || strstr(ptx.buf, "%clock"))
-            flag(flags, "reads-clock", "the kernel reads %globaltimer or %clock");
+        for (int k = 0; k < LAB_PTX_READS_COUNT; k++)
+            if (lab_ptx_reads_any(ptx.buf, (lab_ptx_reads)k)) {
+                char why[128];
+                snprintf(why, sizeof(why), "the kernel reads %s", lab_ptx_reads_names(k));
+                flag(flags, reads_flags[k], why);
+            }
         if (strstr(ptx.buf, "cudaLaunchDevice") || strstr(ptx.buf, "cudaGetParameterBuffer") ||
             strstr(ptx.buf, "\tcall"))
             flag(flags, "device-launch", "the kernel launches kernels or calls other functions");

@@ -33,6 +33,7 @@
  *   identical        the same code (comments and blanks aside) as other students
  *   ignores-input    the kernel never loads from global memory
  *   reads-clock      the kernel reads %globaltimer or %clock
+ *   reads-gpu-ids    the kernel reads %smid, %nsmid, %warpid, %nwarpid or %gridid
  *   device-launch    the kernel launches kernels or calls outside functions
  *   below-copy-floor faster than a device-to-device copy of its input measured in the same run
  *   beyond-reference speedup more than 1.5x the reference's

@@ -277,3 +277,29 @@ lab_ptx_check_constraints(const char *ptx, const char *const *constraints, size_
     }
     return 0;
 }
+
+static const struct {
+    const char *names;   /* for messages */
+    const char *regs[6]; /* NULL-terminated; "%clock" is %clock64's prefix too */
+} reads[] = {
+    [LAB_PTX_READS_CLOCK] = { "%globaltimer or %clock", { "%globaltimer", "%clock" } },
+    [LAB_PTX_READS_GPU_IDS] = { "%smid, %nsmid, %warpid, %nwarpid or %gridid",
+                                { "%smid", "%nsmid", "%warpid", "%nwarpid", "%gridid" } },
+};
+_Static_assert(ARRAY_SIZE(reads) == LAB_PTX_READS_COUNT, "one row per kind");
+
+const char *
+lab_ptx_reads_names(lab_ptx_reads what)
+{
+    return (unsigned)what < LAB_PTX_READS_COUNT ? reads[what].names : "?";
+}
+
+bool
+lab_ptx_reads_any(const char *ptx, lab_ptx_reads what)
+{
+    for (const char *const *r = (unsigned)what < LAB_PTX_READS_COUNT ? reads[what].regs : NULL;
+         r && *r; r++)
+        if (strstr(ptx, *r))
+            return true;
+    return false;
+}

@@ -33,4 +33,17 @@ int lab_ptx_mangle(const char *name, const char *param_code, lab_buf *out);
 int lab_ptx_check_constraints(const char *ptx, const char *const *constraints, size_t n,
                               lab_buf *why, lab_err *err);
 
+/* Special registers that tell one machine from another, by what they tell.  A kernel that reads
+ * them may behave otherwise on the simulator (which shows an H100's values) or another GPU:
+ * `cudalab batch` flags it (reads-clock, reads-gpu-ids), a grading on the simulator says so. */
+typedef enum lab_ptx_reads {
+    LAB_PTX_READS_CLOCK,   /* %clock, %clock64, %globaltimer */
+    LAB_PTX_READS_GPU_IDS, /* %smid, %nsmid, %warpid, %nwarpid, %gridid: where it runs */
+    LAB_PTX_READS_COUNT
+} lab_ptx_reads;
+/* The registers of that kind, "%globaltimer or %clock": for messages */
+const char *lab_ptx_reads_names(lab_ptx_reads what);
+/* Does the PTX read a register of that kind? */
+bool lab_ptx_reads_any(const char *ptx, lab_ptx_reads what);
+
 #endif

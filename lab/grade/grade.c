@@ -335,6 +335,10 @@ run_and_judge(lab *l, const lab_grade_request *req, const lab_family *fam, lab_g
                        cap != g->sim_max_size ? " (matrix sides capped at %lu on the simulator)"
                                               : " (sizes capped at %lu on the simulator)",
                        cap);
+    if (rc == 0 && lab_ptx_reads_any(student->ptx.buf, LAB_PTX_READS_GPU_IDS))
+        append_message(&g->result, " (the kernel reads %s%s)",
+                       lab_ptx_reads_names(LAB_PTX_READS_GPU_IDS),
+                       sim ? ": the simulator shows an H100's" : ", which graders see flagged");
     if (rc == 0 && sim_started) {
         judge_sim_check(&simp, g, ex);
         sim_started = false;

@@ -25,6 +25,9 @@ static const lab_verdict_info verdicts[] = {
                                  "the task forbids or requires an instruction: read it again" },
     [LAB_VERDICT_NO_GPU] = { "NO_GPU", 1, LAB_TONE_NO_GPU,
                              "your kernel compiles; grade it on a machine with an NVIDIA GPU" },
+    [LAB_VERDICT_SIM_UNSUPPORTED] = { "SIM_UNSUPPORTED", 1, LAB_TONE_NO_GPU,
+                                      "the simulator cannot run what your kernel uses; grade it "
+                                      "on a machine with an NVIDIA GPU" },
 };
 _Static_assert(ARRAY_SIZE(verdicts) == LAB_VERDICT_COUNT, "one row per verdict");
 
@@ -74,6 +77,10 @@ judge_error(const lab_exercise *ex, const lab_runreport *r, lab_grade_result *ou
     if (strcmp(r->error.role, "student"))
         return lab_err_set(err, LAB_EDEVICE, "the %s kernel failed (%s): %s", r->error.role,
                            r->error.stage, r->reason);
+    if (!strcmp(r->error.name, "SIM_UNSUPPORTED")) { /* the simulator's limit, not the code's */
+        lab_grade_set(out, ex, LAB_VERDICT_SIM_UNSUPPORTED, "%s", r->reason);
+        return 0;
+    }
     if (!strcmp(r->error.stage, "load") && r->error.code == 0) {
         lab_grade_set(out, ex, LAB_VERDICT_COMPILE_ERROR, "%s", r->reason);
         return 0;

@@ -28,6 +28,7 @@ typedef enum lab_verdict {
     LAB_VERDICT_TIMEOUT,
     LAB_VERDICT_CONSTRAINT,
     LAB_VERDICT_NO_GPU,
+    LAB_VERDICT_SIM_UNSUPPORTED,
     LAB_VERDICT_COUNT
 } lab_verdict;
 
@@ -37,7 +38,7 @@ typedef enum lab_verdict_tone {
     LAB_TONE_SLOW,   /* SLOW: correct, not yet fast */
     LAB_TONE_FAIL,   /* WRONG, COMPILE_ERROR, RUNTIME_ERROR */
     LAB_TONE_LIMIT,  /* TIMEOUT, CONSTRAINT: a limit of the task hit */
-    LAB_TONE_NO_GPU, /* NO_GPU */
+    LAB_TONE_NO_GPU, /* NO_GPU, SIM_UNSUPPORTED: nothing here could run it; no fault of the code */
     LAB_TONE_COUNT
 } lab_verdict_tone;
 

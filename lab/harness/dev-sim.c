@@ -11,6 +11,7 @@
  */
 #include "lab/harness/dev.h"
 #include "lab/sim/sim.h"
+#include "lab/util/buf.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,7 @@ struct lab_dev {
     lab_sim *sim;
     lab_dev_error last;
     lab_sim_result result; /* of the launches since the last lab_dev_sim_take */
+    lab_buf printf_text;   /* what their printf wrote */
     bool launched;
     struct lab_module *modules; /* freed at close, like CUmodules */
 };
@@ -41,6 +43,7 @@ sim_open(int ordinal, lab_dev **out, lab_err *err)
         return lab_err_set(err, LAB_ENODEV, "the simulator has one device (0), not %d", ordinal);
     if (!(d = calloc(1, sizeof(*d))))
         return lab_err_set(err, LAB_ENOMEM, "out of memory");
+    lab_buf_init(&d->printf_text);
     if ((rc = lab_sim_new(&d->sim, err)) < 0) {
         free(d);
         return rc;
@@ -147,6 +150,15 @@ sim_launch(lab_module *m, const char *kernel, lab_dim3 grid, lab_dim3 block, uns
         acc->nfindings += r.nfindings;
     }
     m->dev->launched = true;
+    { /* the launches of one case, one after the other, in whole lines within the cap */
+        const char *text = lab_sim_printf_text(m->dev->sim), *nl;
+        size_t len = strlen(text), used = m->dev->printf_text.len;
+        size_t room = used < LAB_SIM_PRINTF_MAX ? LAB_SIM_PRINTF_MAX - used : 0;
+        if (len > room)
+            len = (nl = memrchr(text, '\n', room)) ? (size_t)(nl + 1 - text) : 0;
+        if (len && lab_buf_add(&m->dev->printf_text, text, len) < 0 && rc == 0)
+            rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
+    }
     if (rc < 0) {
         m->dev->last.code = rc;
         snprintf(m->dev->last.name, sizeof(m->dev->last.name), "SIM_UNSUPPORTED");
@@ -200,15 +212,19 @@ sim_close(lab_dev *dev)
         dev->modules = next;
     }
     lab_sim_free(dev->sim);
+    lab_buf_release(&dev->printf_text);
     free(dev);
 }
 
 bool
-lab_dev_sim_take(lab_dev *dev, lab_sim_result *out)
+lab_dev_sim_take(lab_dev *dev, lab_sim_result *out, lab_buf *printf_out)
 {
     if (!dev || !dev->launched)
         return false;
     *out = dev->result;
+    if (printf_out)
+        lab_buf_add(printf_out, dev->printf_text.buf, dev->printf_text.len);
+    lab_buf_reset(&dev->printf_text);
     memset(&dev->result, 0, sizeof(dev->result));
     dev->launched = false;
     return true;

@@ -395,6 +395,8 @@ lab_driver_fail(lab_driver *d, lab_role role, const char *stage, unsigned long s
     const lab_dev_error *de = err->code == LAB_EDEVICE && d->dev && d->ops->last_error
                                   ? d->ops->last_error(d->dev)
                                   : NULL;
+    /* what the simulator cannot run (lab/sim/sim.h: LAB_ENOSYS) is its limit, not a fault */
+    bool unsupported = err->code == LAB_ENOSYS && lab_driver_is_sim(d);
     cJSON *e;
 
     d->failed = true;
@@ -405,7 +407,10 @@ lab_driver_fail(lab_driver *d, lab_role role, const char *stage, unsigned long s
         cJSON_AddStringToObject(e, "stage", stage);
         cJSON_AddNumberToObject(e, "size", (double)size);
         cJSON_AddNumberToObject(e, "code", de ? de->code : 0);
-        cJSON_AddStringToObject(e, "name", de && de->code ? de->name : "");
+        cJSON_AddStringToObject(e, "name",
+                                unsupported      ? "SIM_UNSUPPORTED"
+                                : de && de->code ? de->name
+                                                 : "");
         cJSON_AddStringToObject(e, "message", err->msg);
     }
     return err->code ? err->code : LAB_EDEVICE;
@@ -637,9 +642,14 @@ add_metrics(lab_driver *d, const char *role, unsigned long size, const lab_sim_r
 void
 lab_driver_push_case(lab_driver *d, lab_role role, cJSON *c)
 {
-    lab_sim_result res, *r = lab_driver_is_sim(d) && lab_dev_sim_take(d->dev, &res) ? &res : NULL;
+    lab_buf printed = LAB_BUF_INIT;
+    lab_sim_result res,
+        *r = lab_driver_is_sim(d) && lab_dev_sim_take(d->dev, &res, &printed) ? &res : NULL;
     cJSON *size = cJSON_GetObjectItem(c, "size");
 
+    if (printed.len) /* the kernels' printf on the simulator (docs/design/runner-protocol.md) */
+        cJSON_AddStringToObject(c, "printf", printed.buf);
+    lab_buf_release(&printed);
     if (r) {
         add_metrics(d, lab_role_names[role],
                     cJSON_IsNumber(size) ? (unsigned long)size->valuedouble : 0, r);

@@ -23,24 +23,34 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const check_names[LAB_SIM_CHECK_COUNT] = {
-    [LAB_SIM_CHECK_NONE] = "none",
-    [LAB_SIM_CHECK_OOB_GLOBAL] = "out-of-bounds global access",
-    [LAB_SIM_CHECK_OOB_SHARED] = "out-of-bounds shared access",
-    [LAB_SIM_CHECK_OOB_LOCAL] = "out-of-bounds local access",
-    [LAB_SIM_CHECK_RACE_SHARED] = "shared-memory race",
-    [LAB_SIM_CHECK_RACE_GLOBAL] = "global-memory race",
-    [LAB_SIM_CHECK_WARP_HAZARD] = "warp-synchronous hazard",
-    [LAB_SIM_CHECK_DIVERGENT_BARRIER] = "barrier in divergent code",
-    [LAB_SIM_CHECK_SYNC_MASK] = "bad warp-sync mask",
-    [LAB_SIM_CHECK_DEADLOCK] = "deadlock",
-    [LAB_SIM_CHECK_MISALIGNED] = "misaligned access",
+/* Each check's name, and whether its finding's message is the GPU's own words (assert) rather
+ * than "name: what, thread ... of block ... at where" */
+static const struct {
+    const char *name;
+    bool verbatim;
+} checks[] = {
+    [LAB_SIM_CHECK_NONE] = { "none", false },
+    [LAB_SIM_CHECK_OOB_GLOBAL] = { "out-of-bounds global access", false },
+    [LAB_SIM_CHECK_OOB_SHARED] = { "out-of-bounds shared access", false },
+    [LAB_SIM_CHECK_OOB_LOCAL] = { "out-of-bounds local access", false },
+    [LAB_SIM_CHECK_RACE_SHARED] = { "shared-memory race", false },
+    [LAB_SIM_CHECK_RACE_GLOBAL] = { "global-memory race", false },
+    [LAB_SIM_CHECK_WARP_HAZARD] = { "warp-synchronous hazard", false },
+    [LAB_SIM_CHECK_DIVERGENT_BARRIER] = { "barrier in divergent code", false },
+    [LAB_SIM_CHECK_SYNC_MASK] = { "bad warp-sync mask", false },
+    [LAB_SIM_CHECK_DEADLOCK] = { "deadlock", false },
+    [LAB_SIM_CHECK_MISALIGNED] = { "misaligned access", false },
+    [LAB_SIM_CHECK_STACK_OVERFLOW] = { "call stack overflow", false },
+    [LAB_SIM_CHECK_BAD_CALL] = { "call of an invalid function pointer", false },
+    [LAB_SIM_CHECK_ASSERT] = { "assertion failed", true },
+    [LAB_SIM_CHECK_BAD_FREE] = { "invalid free", false },
 };
+_Static_assert(ARRAY_SIZE(checks) == LAB_SIM_CHECK_COUNT, "one row per check");
 
 const char *
 lab_sim_check_name(lab_sim_check c)
 {
-    return (unsigned)c < LAB_SIM_CHECK_COUNT ? check_names[c] : "?";
+    return (unsigned)c < LAB_SIM_CHECK_COUNT ? checks[c].name : "?";
 }
 
 double
@@ -57,9 +67,8 @@ base_name(const char *path)
 }
 
 void
-lab_sim__where(const sim_worker *wk, const sim_insn *in, char *buf, size_t len)
+lab_sim__where(const lab_sim_module *m, const sim_insn *in, char *buf, size_t len)
 {
-    const lab_sim_module *m = wk->L->m;
     const char *file = in->file < ARRAY_SIZE(m->files) ? m->files[in->file] : NULL;
     const char *ifile = in->inl_file < ARRAY_SIZE(m->files) ? m->files[in->inl_file] : NULL;
     int n;
@@ -75,15 +84,25 @@ lab_sim__where(const sim_worker *wk, const sim_insn *in, char *buf, size_t len)
 }
 
 int
+lab_sim__unsupported_err(const lab_sim_module *m, const sim_insn *in, lab_err *err, const char *fmt,
+                         ...)
+{
+    char what[320], where[256];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof(what), fmt, ap);
+    va_end(ap);
+    lab_sim__where(m, in, where, sizeof(where));
+    return lab_err_set(err, LAB_ENOSYS,
+                       "the simulator does not support %s at %s; grade it on a GPU", what, where);
+}
+
+int
 lab_sim__unsupported(sim_worker *wk, const sim_insn *in, const char *why)
 {
-    char where[256];
-
-    lab_sim__where(wk, in, where, sizeof(where));
     if (wk->rc == 0)
-        wk->rc = lab_err_set(&wk->err, LAB_ENOSYS,
-                             "the simulator does not support %s: '%s' at %s:%u (%s)", why, in->text,
-                             wk->L->m->path, in->ptx_line, where);
+        wk->rc = lab_sim__unsupported_err(wk->L->m, in, &wk->err, "%s: '%s'", why, in->text);
     atomic_store(&wk->L->root->abort, 1);
     return -1;
 }
@@ -93,7 +112,7 @@ lab_sim__finding(sim_worker *wk, const sim_warp *w, int lane, const sim_insn *in
                  lab_sim_check kind, bool fatal, const char *fmt, ...)
 {
     lab_sim_finding *f = &wk->finding;
-    char what[320];
+    char what[512];
     va_list ap;
 
     wk->nfindings++;
@@ -113,13 +132,17 @@ lab_sim__finding(sim_worker *wk, const sim_warp *w, int lane, const sim_insn *in
     f->thread[0] = w->tid[0][lane];
     f->thread[1] = w->tid[1][lane];
     f->thread[2] = w->tid[2][lane];
-    lab_sim__where(wk, in, f->where, sizeof(f->where));
+    lab_sim__where(wk->L->m, in, f->where, sizeof(f->where));
     va_start(ap, fmt);
     vsnprintf(what, sizeof(what), fmt, ap);
     va_end(ap);
-    snprintf(f->msg, sizeof(f->msg), "%s: %.300s, thread (%u,%u,%u) of block (%u,%u,%u) at %.100s",
-             check_names[kind], what, f->thread[0], f->thread[1], f->thread[2], f->block[0],
-             f->block[1], f->block[2], f->where);
+    if (checks[kind].verbatim)
+        snprintf(f->msg, sizeof(f->msg), "%s", what);
+    else
+        snprintf(f->msg, sizeof(f->msg),
+                 "%s: %.300s, thread (%u,%u,%u) of block (%u,%u,%u) at %.100s", checks[kind].name,
+                 what, f->thread[0], f->thread[1], f->thread[2], f->block[0], f->block[1],
+                 f->block[2], f->where);
 }
 
 sim_shadow *

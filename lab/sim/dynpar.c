@@ -1,7 +1,7 @@
 /*
  * dynpar.c - dynamic parallelism: the device runtime's launch functions, run
- * by the simulator itself (exec.c calls lab_sim__call for a `call` whose
- * callee parse.c recognised).
+ * by the simulator itself (devlib.c's lab_sim__call runs them for a `call`
+ * whose callee parse.c recognised).
  *
  * nvcc -rdc=true turns `kernel<<<grid, block, shmem, stream>>>(args)` in
  * device code into two calls (CUDA 12, CDP2):
@@ -34,21 +34,6 @@
 #define PBUF_BYTES 0x10000u /* the offset field of a parameter buffer's address */
 #define MAX_PBUFS (1u << 24)
 
-/* Room for one more element of size in *p (n used of *cap); false: out of memory. */
-static bool
-grow(void **p, size_t n, size_t *cap, size_t size)
-{
-    void *q;
-
-    if (n < *cap)
-        return true;
-    if (!(q = realloc(*p, (*cap ? *cap * 2 : 16) * size)))
-        return false;
-    *p = q;
-    *cap = *cap ? *cap * 2 : 16;
-    return true;
-}
-
 int
 lab_sim__launch_error(sim_worker *wk, const sim_insn *in, const char *fmt, ...)
 {
@@ -58,10 +43,9 @@ lab_sim__launch_error(sim_worker *wk, const sim_insn *in, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(what, sizeof(what), fmt, ap);
     va_end(ap);
-    lab_sim__where(wk, in, where, sizeof(where));
+    lab_sim__where(wk->L->m, in, where, sizeof(where));
     if (wk->rc == 0)
-        wk->rc = lab_err_set(&wk->err, LAB_EINVAL, "%s: '%s' at %s:%u (%s)", what, in->text,
-                             wk->L->m->path, in->ptx_line, where);
+        wk->rc = lab_err_set(&wk->err, LAB_EINVAL, "%s: '%s' at %s", what, in->text, where);
     atomic_store(&wk->L->root->abort, 1);
     return -1;
 }
@@ -97,36 +81,11 @@ lab_sim__pbuf(sim_worker *wk, const sim_warp *w, int l, const sim_insn *in, uint
     return NULL;
 }
 
-/* lane l's bytes of a call's .param operand (in its local memory) */
-static uint8_t *
-param_of(sim_worker *wk, const sim_warp *w, int l, const sim_opnd *o)
-{
-    uint32_t lb = wk->L->f->local_bytes;
-    return wk->local + ((size_t)w->index * 32 + (size_t)l) * lb + (size_t)o->imm;
-}
-
-static uint64_t
-get64(sim_worker *wk, const sim_warp *w, int l, const sim_opnd *o)
-{
-    uint64_t v;
-    memcpy(&v, param_of(wk, w, l, o), 8);
-    return v;
-}
-
-static uint32_t
-get32(sim_worker *wk, const sim_warp *w, int l, const sim_opnd *o, unsigned k)
-{
-    uint32_t v;
-    memcpy(&v, param_of(wk, w, l, o) + 4 * k, 4);
-    return v;
-}
-
-/* __cudaCDP2GetParameterBufferV2(func, gridDim, blockDim, sharedMem): lane l's buffer address */
-static int
-param_buffer(sim_worker *wk, const sim_warp *w, int l, const sim_insn *in, uint64_t *out)
+int
+lab_sim__param_buffer(sim_worker *wk, const sim_warp *w, int l, const sim_insn *in, uint64_t *out)
 {
     const lab_sim_module *m = wk->L->m;
-    uint64_t func = get64(wk, w, l, &in->o[1]), id = func & ~SIM_TAG_MASK;
+    uint64_t func = lab_sim__arg64(wk, w, l, &in->o[1]), id = func & ~SIM_TAG_MASK;
     sim_pbuf pb = { 0 };
     const char *name;
 
@@ -140,10 +99,10 @@ param_buffer(sim_worker *wk, const sim_warp *w, int l, const sim_insn *in, uint6
                                      "module (the simulator launches kernels of the same file)",
                                      name);
     for (unsigned k = 0; k < 3; k++) {
-        pb.grid[k] = get32(wk, w, l, &in->o[2], k);
-        pb.block[k] = get32(wk, w, l, &in->o[3], k);
+        pb.grid[k] = lab_sim__arg32(wk, w, l, &in->o[2], k);
+        pb.block[k] = lab_sim__arg32(wk, w, l, &in->o[3], k);
     }
-    pb.shared_dyn = get32(wk, w, l, &in->o[4], 0);
+    pb.shared_dyn = lab_sim__arg32(wk, w, l, &in->o[4], 0);
     if (!pb.grid[0] || !pb.grid[1] || !pb.grid[2] || !pb.block[0] || !pb.block[1] || !pb.block[2] ||
         (uint64_t)pb.block[0] * pb.block[1] * pb.block[2] > 1024 || pb.block[2] > 64 ||
         pb.grid[1] > 65535 || pb.grid[2] > 65535)
@@ -161,7 +120,7 @@ param_buffer(sim_worker *wk, const sim_warp *w, int l, const sim_insn *in, uint6
     if (wk->npbufs == MAX_PBUFS)
         return lab_sim__launch_error(wk, in, "more than %u device-side launches from one block",
                                      MAX_PBUFS);
-    if (!grow((void **)&wk->pbufs, wk->npbufs, &wk->pbufcap, sizeof(*wk->pbufs)) ||
+    if (!lab_sim__reserve((void **)&wk->pbufs, wk->npbufs, 1, &wk->pbufcap, sizeof(*wk->pbufs)) ||
         !(pb.bytes = calloc(pb.f->param_bytes + 8, 1)))
         return lab_sim__launch_error(wk, in, "out of memory");
     *out = SIM_PBUF_TAG | (uint64_t)wk->npbufs * PBUF_BYTES;
@@ -170,18 +129,20 @@ param_buffer(sim_worker *wk, const sim_warp *w, int l, const sim_insn *in, uint6
 }
 
 /* __cudaCDP2LaunchDeviceV2(buffer, stream): queues lane l's child grid */
-static int
-launch_device(sim_worker *wk, const sim_warp *w, int l, const sim_insn *in)
+int
+lab_sim__launch_device(sim_worker *wk, const sim_warp *w, int l, const sim_insn *in, uint64_t *out)
 {
     static const sim_stream streams[] = {
         [0] = SIM_STREAM_NULL, [3] = SIM_STREAM_TAIL, [4] = SIM_STREAM_FNF
     };
-    uint64_t buf = get64(wk, w, l, &in->o[1]), stream = get64(wk, w, l, &in->o[2]);
+    uint64_t buf = lab_sim__arg64(wk, w, l, &in->o[1]),
+             stream = lab_sim__arg64(wk, w, l, &in->o[2]);
     uint64_t idx = (buf & ~SIM_TAG_MASK) / PBUF_BYTES;
     sim_launch *L = wk->L;
     sim_pbuf *pb;
     sim_child *c;
 
+    *out = 0; /* cudaSuccess: a launch that fails here stops the simulator instead */
     if ((buf & SIM_TAG_MASK) != SIM_PBUF_TAG || buf % PBUF_BYTES || idx >= wk->npbufs ||
         !wk->pbufs[idx].bytes)
         return lab_sim__launch_error(wk, in,
@@ -206,7 +167,8 @@ launch_device(sim_worker *wk, const sim_warp *w, int l, const sim_insn *in)
                                      "more than %llu device-side launches from one host launch "
                                      "(a runaway recursion?)",
                                      (unsigned long long)L->sim->max_launches);
-    if (!grow((void **)&wk->children, wk->nchildren, &wk->childcap, sizeof(*wk->children)))
+    if (!lab_sim__reserve((void **)&wk->children, wk->nchildren, 1, &wk->childcap,
+                          sizeof(*wk->children)))
         return lab_sim__launch_error(wk, in, "out of memory");
     c = &wk->children[wk->nchildren];
     *c = (sim_child){ .f = pb->f,
@@ -221,32 +183,5 @@ launch_device(sim_worker *wk, const sim_warp *w, int l, const sim_insn *in)
     memcpy(c->block, pb->block, sizeof(c->block));
     wk->nchildren++;
     pb->bytes = NULL;
-    return 0;
-}
-
-int
-lab_sim__call(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
-{
-    FOR_LANES(m)
-    {
-        uint64_t ret = 0; /* cudaSuccess */
-        int rc = 0;
-
-        switch (in->sub) {
-        case BI_PARAM_BUFFER: /* .b64 func_retval0: the buffer, NULL on failure */
-            rc = param_buffer(wk, w, l, in, &ret);
-            break;
-        case BI_LAUNCH: /* .b32 func_retval0: cudaError_t */
-            rc = launch_device(wk, w, l, in);
-            break;
-        case BI_LAST_ERROR: /* a launch that fails here stops the simulator instead */
-            break;
-        default:
-            return lab_sim__unsupported(wk, in, "this call");
-        }
-        if (rc < 0)
-            return -1;
-        memcpy(param_of(wk, w, l, &in->o[0]), &ret, in->sub == BI_PARAM_BUFFER ? 8 : 4);
-    }
     return 0;
 }

@@ -152,10 +152,11 @@ trunc_to(uint64_t v, unsigned t)
 
 /* ---- operands ------------------------------------------------------------ */
 
-static uint32_t
+static uint64_t
 sreg_value(const sim_worker *wk, const sim_warp *w, unsigned sr, int l)
 {
     const sim_launch *L = wk->L;
+    const lab_sim_gpu *gpu = &L->sim->gpu;
     switch (sr) {
     case SR_TID_X:
     case SR_TID_Y:
@@ -175,14 +176,16 @@ sreg_value(const sim_worker *wk, const sim_warp *w, unsigned sr, int l)
         return L->grid[sr - SR_NCTAID_X];
     case SR_LANEID:
         return (uint32_t)l;
-    case SR_WARPID:
-        return w->index;
+    case SR_WARPID: /* the warp's slot on its SM, after those of the SM's earlier blocks */
+        return (wk->block_linear / gpu->sms * L->nwarps + w->index) % gpu->warps_per_sm;
     case SR_NWARPID:
-        return L->nwarps;
-    case SR_SMID:
-        return 0;
+        return gpu->warps_per_sm;
+    case SR_SMID: /* blocks spread over the SMs in turn */
+        return wk->block_linear % gpu->sms;
     case SR_NSMID:
-        return 1;
+        return gpu->sms;
+    case SR_GRIDID:
+        return L->gridid;
     case SR_LANEMASK_EQ:
         return 1u << l;
     case SR_LANEMASK_LT:
@@ -208,7 +211,13 @@ src(const sim_worker *wk, const sim_warp *w, const sim_opnd *o, uint64_t *tmp)
         for (int l = 0; l < 32; l++)
             tmp[l] = sreg_value(wk, w, (unsigned)o->reg, l);
         return tmp;
-    case O_ADDR:
+    case O_ADDR: /* a local symbol's address: in the running function's frame */
+        if (o->space == SP_LOCAL && w->local_base) {
+            for (int l = 0; l < 32; l++)
+                tmp[l] = (uint64_t)o->imm + w->local_base;
+            return tmp;
+        }
+        return o->splat;
     case O_IMM:
         return o->splat;
     default:
@@ -1071,10 +1080,10 @@ resolve(sim_worker *wk, const sim_warp *w, int l, const sim_insn *in, sim_space 
                              write ? "store" : "load", bytes, (unsigned long long)addr,
                              L->shared_static);
         return false;
-    case SP_LOCAL: {
-        uint32_t lb = L->f->local_bytes;
+    case SP_LOCAL: { /* the frames of the thread's calls so far, the running one's last */
+        uint32_t lb = w->local_top;
         if (addr < lb && bytes <= lb - addr) {
-            out->p = wk->local + ((size_t)w->index * 32 + (size_t)l) * lb + addr;
+            out->p = lab_sim__local(wk, w, l) + addr;
             return true;
         }
         lab_sim__finding(wk, w, l, in, LAB_SIM_CHECK_OOB_LOCAL, true,
@@ -1095,6 +1104,14 @@ resolve(sim_worker *wk, const sim_warp *w, int l, const sim_insn *in, sim_space 
     default:
         return false;
     }
+}
+
+const uint8_t *
+lab_sim__lane_read(sim_worker *wk, const sim_warp *w, int l, const sim_insn *in, uint64_t addr,
+                   uint32_t bytes)
+{
+    resolved r;
+    return resolve(wk, w, l, in, SP_GENERIC, addr, bytes, false, &r) ? r.p : NULL;
 }
 
 static inline uint64_t
@@ -1236,7 +1253,7 @@ exec_ldst(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
     bool store = ai == 0;                                  /* st has no d */
     const sim_opnd *ao = &in->o[ai], *vo = &in->o[1 - ai]; /* [a]; ld's d or st's b */
     uint32_t tb = width(in->type) / 8, bytes = tb * in->vec;
-    uint64_t addr[32], tv[32];
+    uint64_t addr[32], tv[32], off;
     uint8_t spaces[32];
     const uint64_t *base = ao->reg >= 0 ? &w->r[(size_t)ao->reg * 32] : NULL;
     sim_space space = (sim_space)in->space;
@@ -1254,7 +1271,8 @@ exec_ldst(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
         EACH_LANE(m, d[l] = v);
         return 0;
     }
-    EACH_LANE(m, addr[l] = (base ? base[l] : 0) + (uint64_t)ao->imm);
+    off = (uint64_t)ao->imm + (ao->space == SP_LOCAL ? w->local_base : 0); /* a frame's symbol */
+    EACH_LANE(m, addr[l] = (base ? base[l] : 0) + off);
     if (ldst_fast(wk, w, in, m, store, space, addr))
         return 0;
     FOR_LANES(m)
@@ -1698,8 +1716,15 @@ exec_barrier(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
         w->wsync++;
         return 0;
     }
-    if (in->sub == BAR_RED)
-        return lab_sim__unsupported(wk, in, "bar.red (__syncthreads_count/and/or)");
+    if (in->sub == BAR_RED) { /* bar.red.op d, a{, b}, {!}c: c's lanes counted; d when it opens */
+        uint64_t tc[32];
+        const sim_opnd *co = &in->o[in->nops - 1];
+        const uint64_t *c = src(wk, w, co, tc);
+        FOR_LANES(m) wk->red_true += (c[l] != 0) != co->neg;
+        wk->red_lanes += lanes_of(m);
+        w->red = in;
+        w->red_mask = m;
+    }
     if (in->sub == BAR_ARRIVE)
         return 0;
     if (m != live && wk->L->checks)
@@ -1712,11 +1737,176 @@ exec_barrier(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
     return RUN_BARRIER;
 }
 
+/* The barrier w waited at opens: a bar.red's d, for the lanes that arrived, is the reduction over
+ * the block's arrived lanes of c: .popc the count where it holds, .and whether it holds in all,
+ * .or whether it holds in any. */
+static void
+barrier_opens(sim_worker *wk, sim_warp *w)
+{
+    const sim_insn *in = w->red;
+    uint64_t *d, v;
+
+    w->at_barrier = false;
+    if (!in)
+        return;
+    d = dst(w, &in->o[0]);
+    v = in->red == AOP_ADD   ? wk->red_true
+        : in->red == AOP_AND ? wk->red_true == wk->red_lanes
+                             : wk->red_true != 0;
+    FOR_LANES(w->red_mask) d[l] = v;
+    w->red = NULL;
+}
+
+/* ---- calls --------------------------------------------------------------- */
+
+enum { RUN_CALLED = 2 }; /* exec_call: the warp runs the callee now (or split by callee) */
+
+/* The registers and frame of the function that runs at call depth n (0: the kernel). */
+static void
+enter_frame(sim_worker *wk, sim_warp *w, uint32_t n)
+{
+    const sim_frame *fr = n ? &w->frames[n - 1] : NULL;
+
+    w->nframes = n;
+    w->f = fr ? fr->f : wk->L->f;
+    w->r = fr ? w->rstack + fr->roff : w->kregs;
+    w->local_base = fr ? fr->local_base : 0;
+    w->local_top = w->local_base + w->f->local_bytes;
+}
+
+/* The lanes m of the running function return from it: they wait for the rest of its lanes. */
+static void
+leave_frame(sim_warp *w, uint32_t m)
+{
+    for (int i = w->frames[w->nframes - 1].base; i < w->sp; i++)
+        w->stack[i].mask &= ~m;
+}
+
+/* The callee's entries are all done: its return value goes to each lane's call sequence, and the
+ * caller goes on after the call. */
+static void
+call_return(sim_worker *wk, sim_warp *w)
+{
+    const sim_frame fr = w->frames[w->nframes - 1];
+    const sim_call *c = fr.call->call;
+    uint32_t lanes = fr.mask & ~w->exited;
+
+    enter_frame(wk, w, w->nframes - 1);
+    if (c->ret >= 0 && fr.f->ret_offset >= 0)
+        FOR_LANES(lanes)
+        {
+            uint8_t *mem = lab_sim__local(wk, w, l);
+            memcpy(mem + w->local_base + (uint32_t)c->ret, mem + fr.local_base + fr.f->ret_offset,
+                   fr.f->ret_bytes);
+        }
+    w->rtop = fr.roff;
+    w->stack[w->sp - 1].pc++;
+}
+
+/* The top entry is done; when it was a call's last, the call returns. */
+static void
+pop_entry(sim_worker *wk, sim_warp *w)
+{
+    w->sp--;
+    if (w->nframes && w->sp == w->frames[w->nframes - 1].base)
+        call_return(wk, w);
+}
+
+/* The function lane l calls: the module's, by its index in fnames; -1 after a finding. */
+static int32_t
+callee_of(sim_worker *wk, const sim_warp *w, int l, const sim_insn *in)
+{
+    const sim_call *c = in->call;
+    const lab_sim_module *m = wk->L->m;
+    uint64_t a;
+
+    if (c->callee >= 0)
+        return c->callee;
+    a = w->r[(size_t)c->fptr * 32 + l];
+    if ((a & SIM_TAG_MASK) == SIM_FUNC_TAG && (a & ~SIM_TAG_MASK) < m->nfnames &&
+        !lab_sim__entry(m, m->fnames[a & ~SIM_TAG_MASK]))
+        return (int32_t)(a & ~SIM_TAG_MASK);
+    lab_sim__finding(wk, w, l, in, LAB_SIM_CHECK_BAD_CALL, true,
+                     "call through 0x%llx, which is not the address of a device function",
+                     (unsigned long long)a);
+    return -1;
+}
+
+/* call{.uni} (ret), func, (args): the lanes m run func in a frame of their own, its parameters
+ * copied from the call sequence's arguments; lanes that call different functions through a
+ * pointer call one function at a time.  RUN_CALLED when the warp goes on in the callee. */
+static int
+exec_call(sim_worker *wk, sim_warp *w, const sim_insn *in, sim_entry *e, uint32_t m)
+{
+    const lab_sim_module *mod = wk->L->m;
+    const sim_call *c = in->call;
+    const sim_func *callee;
+    uint32_t same = 0, base, stack;
+    int32_t id = -1;
+    sim_frame *fr;
+
+    FOR_LANES(m)
+    {
+        int32_t mine = callee_of(wk, w, l, in);
+        if (mine < 0)
+            return -1;
+        if (id < 0)
+            id = mine;
+        if (mine == id)
+            same |= 1u << l;
+    }
+    if (id < 0)
+        return 0;
+    if (same != m) { /* one function at a time; then all go on after the call */
+        int32_t pc = e->pc;
+        e->pc++;
+        if (push(wk, w, in, pc, pc + 1, m & ~same) < 0 || push(wk, w, in, pc, pc + 1, same) < 0)
+            return -1;
+        return RUN_CALLED;
+    }
+    if (!(callee = mod->fdefs[id]))
+        return lab_sim__unsupported(wk, in,
+                                    "calls of functions the module only declares (another "
+                                    "file's, linked with -rdc=true)");
+    base = (w->local_top + 7u) / 8u * 8u;
+    stack = (w->nframes ? w->frames[w->nframes - 1].stack : 0) + SIM_FRAME_LINK +
+            (callee->local_bytes - callee->arg_bytes - callee->callseq_bytes);
+    if (stack > SIM_CALL_STACK) {
+        lab_sim__finding(wk, w, __builtin_ctz(m), in, LAB_SIM_CHECK_STACK_OVERFLOW, true,
+                         "kernel '%s' calls '%s' at call depth %u, past the %u-byte stack of a "
+                         "thread (the GPU's default, cudaLimitStackSize): endless recursion?",
+                         wk->L->f->name, callee->name, w->nframes + 1, SIM_CALL_STACK);
+        return -1;
+    }
+    if ((uint64_t)base + callee->local_bytes > wk->L->local_stride)
+        return lab_sim__unsupported(wk, in, "call frames past the simulator's room for them");
+    if (!lab_sim__reserve((void **)&w->frames, w->nframes, 1, &w->framecap, sizeof(*fr)) ||
+        !lab_sim__reserve((void **)&w->rstack, w->rtop, (size_t)callee->nregs * 32, &w->rcap,
+                          sizeof(uint64_t)))
+        return lab_sim__launch_error(wk, in, "out of memory for a call");
+    fr = &w->frames[w->nframes];
+    *fr = (sim_frame){ callee, in, w->sp, m, base, stack, w->rtop };
+    memset(w->rstack + w->rtop, 0, (size_t)callee->nregs * 32 * sizeof(uint64_t));
+    w->rtop += (size_t)callee->nregs * 32;
+    FOR_LANES(m)
+    {
+        uint8_t *mem = lab_sim__local(wk, w, l);
+        memset(mem + base, 0, callee->local_bytes);
+        for (uint32_t k = 0; k < c->nargs && k < callee->nparams; k++)
+            memcpy(mem + base + callee->params[k].offset, mem + w->local_base + c->args[k],
+                   callee->params[k].size);
+    }
+    enter_frame(wk, w, w->nframes + 1);
+    if (push(wk, w, in, 0, SIM_PC_EXIT, m) < 0)
+        return -1;
+    return RUN_CALLED;
+}
+
 /* Runs w until it exits (RUN_DONE), waits at a barrier (RUN_BARRIER) or fails (<0). */
 static int
 run_warp(sim_worker *wk, sim_warp *w)
 {
-    const sim_func *f = wk->L->f;
+    const sim_func *f = w->f; /* the running function: changes at calls and returns */
     lab_sim_metrics *mt = &wk->metrics;
     uint32_t budget = 0;
     int rc;
@@ -1724,12 +1914,17 @@ run_warp(sim_worker *wk, sim_warp *w)
     while (w->sp > 0) {
         sim_entry *e = &w->stack[w->sp - 1];
         if (e->pc == e->rpc || e->mask == 0) {
-            w->sp--;
+            pop_entry(wk, w);
+            f = w->f;
             continue;
         }
         if ((uint32_t)e->pc >= f->ncode) { /* fell off the end: like ret */
-            retire(w, e->mask);
-            w->sp--;
+            if (w->nframes)
+                leave_frame(w, e->mask);
+            else
+                retire(w, e->mask);
+            pop_entry(wk, w);
+            f = w->f;
             continue;
         }
         if (++budget == 8192) {
@@ -1754,12 +1949,17 @@ run_warp(sim_worker *wk, sim_warp *w)
             if (exec_bra(wk, w, in, e, active, m) < 0)
                 return -1;
             continue;
-        case CL_EXIT: /* ret / exit in a kernel: the lanes leave */
+        case CL_EXIT: /* ret / exit in a kernel, exit anywhere: the lanes leave; ret in a
+                         function: they return (once all its lanes have) */
             if (m == 0)
                 break;
-            retire(w, m);
+            if (in->op == SIM_OP_RET && w->nframes)
+                leave_frame(w, m);
+            else
+                retire(w, m);
             if (e->mask == 0) {
-                w->sp--;
+                pop_entry(wk, w);
+                f = w->f;
                 continue;
             }
             break;
@@ -1879,10 +2079,16 @@ run_warp(sim_worker *wk, sim_warp *w)
             EACH_LANE(m, d[l] = m);
             break;
         }
-        case CL_CALL: /* call (ret), func, (args): the device runtime's launch functions */
-            if (in->sub == BI_NONE) /* device functions are inlined at -O3; -G keeps them */
-                return lab_sim__unsupported(wk, in, "calls of device functions or printf");
-            rc = lab_sim__call(wk, w, in, m);
+        case CL_CALL: /* call (ret), func, (args): a function of the module, in a frame of
+                         its own; or the device library's: launches, printf, malloc (devlib.c) */
+            if (in->sub != BI_NONE) {
+                rc = lab_sim__call(wk, w, in, m);
+                break;
+            }
+            if ((rc = exec_call(wk, w, in, e, m)) == RUN_CALLED) {
+                f = w->f;
+                continue;
+            }
             break;
         default:
             return lab_sim__unsupported(wk, in, "this instruction");
@@ -1907,6 +2113,7 @@ lab_sim__run_block(sim_worker *wk, uint64_t linear)
     wk->ctaid[1] = (unsigned)(linear / L->grid[0] % L->grid[1]);
     wk->ctaid[2] = (unsigned)(linear / ((uint64_t)L->grid[0] * L->grid[1]));
     wk->epoch = atomic_fetch_add(&L->sim->epoch, 1) + 1;
+    wk->red_true = wk->red_lanes = 0;
     if (L->shared_static)
         memset(wk->shared_static, 0, L->shared_static);
     if (L->shared_dyn)
@@ -1914,13 +2121,16 @@ lab_sim__run_block(sim_worker *wk, uint64_t linear)
     for (uint32_t i = 0; i < L->nwarps; i++) {
         sim_warp *w = &wk->warps[i];
         uint32_t first = i * 32, n = L->nthreads - first < 32 ? L->nthreads - first : 32;
-        w->r = wk->regs + (size_t)i * nregs * 32;
-        memset(w->r, 0, (size_t)nregs * 32 * sizeof(uint64_t));
+        w->kregs = wk->regs + (size_t)i * nregs * 32;
+        memset(w->kregs, 0, (size_t)nregs * 32 * sizeof(uint64_t));
+        w->rtop = 0;
+        enter_frame(wk, w, 0);
         w->valid = n == 32 ? 0xffffffffu : (1u << n) - 1;
         w->exited = ~w->valid;
         w->sp = 1;
         w->stack[0] = (sim_entry){ 0, SIM_PC_EXIT, w->valid };
         w->at_barrier = w->done = false;
+        w->red = NULL;
         w->index = i;
         w->wsync = 0;
         for (int l = 0; l < 32; l++) {
@@ -1943,8 +2153,9 @@ lab_sim__run_block(sim_worker *wk, uint64_t linear)
         for (uint32_t i = 0; i < L->nwarps; i++)
             if (!wk->warps[i].done) {
                 live++;
-                wk->warps[i].at_barrier = false; /* every live warp waits here: release */
+                barrier_opens(wk, &wk->warps[i]); /* every live warp waits here: release */
             }
+        wk->red_true = wk->red_lanes = 0;
         if (!live)
             return 0;
         wk->epoch = atomic_fetch_add(&L->sim->epoch, 1) + 1;

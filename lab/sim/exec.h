@@ -10,24 +10,58 @@
 #define LAB_SIM_EXEC_H
 
 #include "lab/sim/internal.h"
+#include "lab/util/buf.h"
 
 #include <stdatomic.h>
 
-#define SIM_STACK_MAX 128
+#define SIM_STACK_MAX 512
+
+/* The GPU's default stack per thread (cudaLimitStackSize, 1 KiB), what calls may use of it: a
+ * call costs SIM_FRAME_LINK bytes (the return address) and the callee's .local variables.  Its
+ * parameters, return value and call sequences' .params travel in registers on the GPU, and the
+ * registers ptxas saves are not counted, so the simulator should allow at least the GPU's depth.
+ * The frames themselves (which hold all of those) get SIM_FRAME_ROOM times the stack per
+ * thread. */
+#define SIM_CALL_STACK 1024
+#define SIM_FRAME_LINK 8
+#define SIM_FRAME_ROOM 8
 
 typedef struct sim_entry {
     int32_t pc, rpc;
     uint32_t mask;
 } sim_entry;
 
+/* A call in progress: the callee's reconvergence entries lie at stack[base] and above; when
+ * they are all done, the call returns. */
+typedef struct sim_frame {
+    const sim_func *f;    /* the callee */
+    const sim_insn *call; /* the caller's call */
+    int base;             /* the warp's sp when it called */
+    uint32_t mask;        /* the lanes that called */
+    uint32_t local_base;  /* the callee's frame in each thread's local memory */
+    uint32_t stack;       /* bytes of the GPU's stack the calls so far use (SIM_CALL_STACK) */
+    size_t roff;          /* its registers in the warp's rstack */
+} sim_frame;
+
 typedef struct sim_warp {
-    uint64_t *r; /* nregs rows of 32 lanes */
+    uint64_t *r;         /* the running function's nregs rows of 32 lanes */
+    uint64_t *kregs;     /* the kernel's */
+    const sim_func *f;   /* the running function: the kernel or the innermost callee */
+    uint32_t local_base; /* the running function's frame in each thread's local memory */
+    uint32_t local_top;  /* and its end */
+    sim_frame *frames;   /* calls in progress, innermost last (malloc'd, kept between blocks) */
+    uint32_t nframes;
+    size_t framecap;
+    uint64_t *rstack; /* the callees' registers (malloc'd, kept between blocks) */
+    size_t rtop, rcap;
     sim_entry stack[SIM_STACK_MAX];
     int sp;
     uint32_t valid;  /* lanes that exist */
     uint32_t exited; /* lanes gone (and lanes that never existed) */
     bool at_barrier, done;
-    uint32_t wsync; /* warp-synchronisation epoch (checks) */
+    const sim_insn *red; /* the bar.red it waits at: its d is written when the barrier opens */
+    uint32_t red_mask;   /* the lanes that arrived there */
+    uint32_t wsync;      /* warp-synchronisation epoch (checks) */
     uint32_t index;
     uint32_t tid[3][32];
 } sim_warp;
@@ -71,11 +105,20 @@ typedef struct sim_pbuf {
     uint8_t *bytes; /* NULL once launched */
 } sim_pbuf;
 
-/* What every grid of one host launch shares: the stop flag and the launch count. */
+/* What every grid of one host launch shares: the stop flag, the launch count, the printf text. */
 typedef struct sim_root {
     atomic_int abort;
-    atomic_ullong launches; /* device-side launches so far */
+    atomic_ullong launches;  /* device-side launches so far */
+    pthread_mutex_t lock;    /* printf_text, merged by grids that may run at once */
+    lab_buf printf_text;     /* at most LAB_SIM_PRINTF_MAX bytes */
+    uint64_t printf_dropped; /* bytes past it */
 } sim_root;
+
+/* The printf text of one block, in its worker's buffer. */
+typedef struct sim_printf_seg {
+    uint64_t block; /* linear */
+    size_t start, end;
+} sim_printf_seg;
 
 struct sim_launch {
     lab_sim *sim;
@@ -91,6 +134,8 @@ struct sim_launch {
     unsigned depth;        /* 0: launched from the host */
     uint32_t launch_epoch; /* of the launching block (depth > 0; checks.c) */
     uint32_t launcher;     /* the launching thread + 1 */
+    uint32_t local_stride; /* local memory per thread: the kernel's, and a call stack if needed */
+    uint64_t gridid;       /* %gridid: the device's grids so far, this one included */
     bool checks;
 };
 
@@ -104,6 +149,7 @@ struct sim_worker {
     unsigned ctaid[3];
     uint64_t block_linear;
     uint32_t epoch;
+    uint32_t red_true, red_lanes; /* bar.red of this barrier interval: lanes with c, lanes */
     const sim_alloc *last_alloc;
     lab_sim_metrics metrics;
     bool has_finding, finding_fatal, fatal;
@@ -116,11 +162,39 @@ struct sim_worker {
     size_t npbufs, pbufcap;
     sim_child *children; /* launched by this worker's blocks */
     size_t nchildren, childcap;
+    lab_buf printf_text;         /* what its blocks printed, at most LAB_SIM_PRINTF_MAX bytes */
+    sim_printf_seg *printf_segs; /* block by block, in the order run (increasing) */
+    size_t nprintf_segs, printf_segcap;
+    uint64_t printf_dropped; /* bytes past LAB_SIM_PRINTF_MAX */
 };
 
+/* Lane l's local memory: the frames of its calls, the kernel's first (launch.c sizes it) */
+static inline uint8_t *
+lab_sim__local(const sim_worker *wk, const sim_warp *w, int l)
+{
+    return wk->local + ((size_t)w->index * 32 + (size_t)l) * wk->L->local_stride;
+}
+
 int lab_sim__run_block(sim_worker *wk, uint64_t linear);
-/* dynpar.c: a call to a device-runtime function (sim_builtin in in->sub) by the lanes m */
+/* exec.c: lane l's bytes at a generic address, checked as its loads are (bounds, alignment);
+ * NULL after a finding */
+const uint8_t *lab_sim__lane_read(sim_worker *wk, const sim_warp *w, int l, const sim_insn *in,
+                                  uint64_t addr, uint32_t bytes);
+/* devlib.c: a call of a function the simulator runs itself (sim_builtin in in->sub) by the
+ * lanes m, each on its own: the device runtime's launches, printf, assert */
 int lab_sim__call(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m);
+/* devlib.c: lane l's bytes of a call's .param operand o (in its frame), and their value */
+uint8_t *lab_sim__arg(sim_worker *wk, const sim_warp *w, int l, const sim_opnd *o);
+uint64_t lab_sim__arg64(sim_worker *wk, const sim_warp *w, int l, const sim_opnd *o);
+uint32_t lab_sim__arg32(sim_worker *wk, const sim_warp *w, int l, const sim_opnd *o, unsigned k);
+/* dynpar.c: __cudaCDP2GetParameterBufferV2 and __cudaCDP2LaunchDeviceV2 for lane l; out: what
+ * the call returns */
+int lab_sim__param_buffer(sim_worker *wk, const sim_warp *w, int l, const sim_insn *in,
+                          uint64_t *out);
+int lab_sim__launch_device(sim_worker *wk, const sim_warp *w, int l, const sim_insn *in,
+                           uint64_t *out);
+/* devlib.c: the worker's printf text moves to the host launch's, the lowest blocks first */
+void lab_sim__printf_merge(sim_root *root, sim_worker *workers, unsigned n);
 /* dynpar.c: lane l's access of a parameter buffer (SIM_PBUF_TAG), or NULL after a finding */
 uint8_t *lab_sim__pbuf(sim_worker *wk, const sim_warp *w, int l, const sim_insn *in, uint64_t addr,
                        uint32_t bytes, bool write);
@@ -134,8 +208,8 @@ int lab_sim__launch_error(sim_worker *wk, const sim_insn *in, const char *fmt, .
 void lab_sim__finding(sim_worker *wk, const sim_warp *w, int lane, const sim_insn *in,
                       lab_sim_check kind, bool fatal, const char *fmt, ...)
     __attribute__((format(printf, 7, 8)));
+/* Stops the launch: the simulator cannot run in (why names the construct); LAB_ENOSYS in wk */
 int lab_sim__unsupported(sim_worker *wk, const sim_insn *in, const char *why);
-void lab_sim__where(const sim_worker *wk, const sim_insn *in, char *buf, size_t len);
 sim_shadow *lab_sim__global_shadow(sim_worker *wk, const sim_alloc *a, uint64_t addr);
 void lab_sim__check_access(sim_worker *wk, const sim_warp *w, int lane, const sim_insn *in,
                            sim_shadow *sh, bool write, bool global);

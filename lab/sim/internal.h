@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "lab/util/arena.h"
+#include "lab/util/buf.h"
 #include "lab/sim/sim.h"
 
 typedef enum sim_op {
@@ -44,11 +45,11 @@ typedef enum sim_class {
     CL_ATOMIC,   /* atom, red */
     CL_BRANCH,   /* bra: ends a basic block, reconverges at its ipdom (cfg.c) */
     CL_EXIT,     /* ret, exit: end a block, retire the lanes */
-    CL_CALL,     /* call: the device runtime's functions (dynpar.c) */
-    CL_BARRIER,  /* bar, barrier */
-    CL_FENCE,    /* membar, fence */
-    CL_WARP,     /* shfl, vote, match, redux: lanes of a member mask exchange values */
-    CL_SPECIAL,  /* activemask: the warp's state */
+    CL_CALL,    /* call: a function of the module (exec_call), or the device library's (devlib.c) */
+    CL_BARRIER, /* bar, barrier */
+    CL_FENCE,   /* membar, fence */
+    CL_WARP,    /* shfl, vote, match, redux: lanes of a member mask exchange values */
+    CL_SPECIAL, /* activemask: the warp's state */
     CL_COUNT
 } sim_class;
 
@@ -240,6 +241,7 @@ typedef enum sim_sreg {
     SR_CLOCK,
     SR_CLOCK64,
     SR_GLOBALTIMER,
+    SR_GRIDID,
     SR_COUNT
 } sim_sreg;
 
@@ -258,6 +260,18 @@ typedef struct sim_opnd {
 
 #define SIM_MAX_OPNDS 6
 
+/* A call of a function of the module, by the PTX .param calling convention (parse_call): the
+ * caller's call sequence declares the arguments and the return value as .param variables, which
+ * parse.c places in the caller's frame of local memory; the callee's parameters and return value
+ * are the first bytes of its own frame (sim_func.params, ret_offset). */
+typedef struct sim_call {
+    int32_t callee; /* index in the module's fnames; -1: indirect, through the register fptr */
+    int32_t fptr;   /* call %rd, (args), prototype: the register holding the callee's address */
+    int32_t ret;    /* the caller's frame offset of the return value; -1: none */
+    uint32_t nargs; /* arguments */
+    uint32_t *args; /* their offsets in the caller's frame */
+} sim_call;
+
 typedef struct sim_insn {
     uint16_t op;
     uint8_t type;  /* the instruction's (destination) type */
@@ -268,6 +282,7 @@ typedef struct sim_insn {
     uint8_t nops;
     uint8_t vec;         /* 1, 2 or 4 */
     uint8_t exit_target; /* the branch target block only returns */
+    uint8_t red;         /* bar.red's reduction: AOP_ADD (.popc), AOP_AND, AOP_OR */
     uint32_t flags;
     int32_t guard; /* predicate register or -1 */
     uint8_t guard_neg;
@@ -278,8 +293,9 @@ typedef struct sim_insn {
     uint16_t file;
     uint16_t inl_file; /* inlined_at, 0 if none */
     uint32_t inl_line;
-    uint32_t ptx_line; /* line in the PTX text */
-    const char *text;  /* the opcode as written (ld.global.u32), for messages */
+    uint32_t ptx_line;    /* line in the PTX text */
+    const char *text;     /* the opcode as written (ld.global.u32), for messages */
+    const sim_call *call; /* a call of a function of the module, else NULL */
     sim_opnd o[SIM_MAX_OPNDS];
 } sim_insn;
 
@@ -297,9 +313,13 @@ typedef struct sim_func {
     sim_insn *code;
     uint32_t ncode;
     uint32_t nregs;
-    sim_param *params;
+    sim_param *params; /* a kernel's in .param; a function's at the start of its frame */
     uint32_t nparams;
     uint32_t param_bytes;
+    int32_t ret_offset; /* a function's return value in its frame; -1: none (and kernels) */
+    uint32_t ret_bytes;
+    uint32_t arg_bytes;     /* a function's parameters and return value: its frame's first bytes */
+    uint32_t callseq_bytes; /* of its frame, its call sequences' .params (registers on the GPU) */
     uint32_t shared_static; /* bytes of .shared declared in or used by the function */
     uint32_t shared_align;  /* alignment of the dynamic (extern) shared array */
     uint32_t local_bytes;
@@ -315,13 +335,19 @@ typedef struct sim_gvar {
     struct sim_gvar *next;
 } sim_gvar;
 
-/* Device-runtime functions a call may name (dynamic parallelism, CUDA 12's CDP2): the
- * simulator runs them itself; a call to anything else fails when run, naming it. */
+/* Functions of CUDA's device library a call may name, which the simulator runs itself
+ * (devlib.c): the device runtime's launches (dynamic parallelism, CUDA 12's CDP2, dynpar.c),
+ * printf and assert.  A call of another function the module only declares fails when run,
+ * naming it. */
 typedef enum sim_builtin {
     BI_NONE,
     BI_PARAM_BUFFER, /* __cudaCDP2GetParameterBufferV2(func, grid, block, shmem) */
     BI_LAUNCH,       /* __cudaCDP2LaunchDeviceV2(buffer, stream) */
     BI_LAST_ERROR,   /* __cudaCDP2GetLastError(), __cudaCDP2PeekAtLastError() */
+    BI_PRINTF,       /* vprintf(format, arguments): printf */
+    BI_ASSERT,       /* __assertfail(message, file, line, function, char size): assert */
+    BI_MALLOC,       /* malloc(size): a block of the device heap */
+    BI_FREE,         /* free(pointer) */
     BI_COUNT
 } sim_builtin;
 
@@ -336,6 +362,9 @@ struct lab_sim_module {
     const char **fnames;    /* functions named by the module: a function's address is */
     uint32_t nfnames;       /* SIM_FUNC_TAG | its index here (malloc'd table) */
     uint32_t fnamecap;
+    const sim_func **fdefs; /* by index in fnames: the function's body, or NULL (malloc'd) */
+    bool uses_heap;         /* calls malloc */
+    bool has_funcs;         /* functions with a body, callable: threads need a call stack */
 };
 
 /* One allocation of global memory.  Device addresses are host addresses. */
@@ -354,7 +383,16 @@ struct lab_sim {
     bool checks;
     atomic_uint epoch; /* barrier intervals, unique over the device's life (checks.c) */
     lab_sim_result last;
+    lab_buf printf_text; /* what the last launch printed (lab_sim_printf_text) */
+    /* the device heap of malloc and free in kernels: one allocation of LAB_SIM_HEAP_BYTES, made
+     * when a module that calls malloc loads; its blocks in use, by offset (devlib.c) */
+    uint64_t heap;
+    pthread_mutex_t heap_lock;
+    struct sim_heap_block *heap_blocks;
+    size_t nheap_blocks, heap_cap;
     uint64_t max_launches; /* device-side launches per host launch (a runaway guard) */
+    lab_sim_gpu gpu;       /* what %nsmid, %smid, %nwarpid, %warpid show */
+    atomic_ullong grids;   /* launched so far, host's and device's: %gridid */
 };
 
 /* generic addresses of the shared and local windows (host pointers stay below 2^47) */
@@ -367,9 +405,25 @@ struct lab_sim {
 /* shared-window offset of the dynamic (extern) shared array; statics start at 0 */
 #define SIM_DYN_SHARED (1u << 24)
 
+/* checks.c: where in is, for messages: "file.cu:37" (+ " (inlined at file.cu:12)") from its .loc,
+ * else "PTX line 51"; the file without its folders, never a build's path */
+void lab_sim__where(const lab_sim_module *m, const sim_insn *in, char *buf, size_t len);
+/* checks.c: err = LAB_ENOSYS, "the simulator does not support WHAT at WHERE; grade it on a GPU":
+ * a construct the simulator cannot run, not a fault of the kernel (the grader's SIM_UNSUPPORTED) */
+int lab_sim__unsupported_err(const lab_sim_module *m, const sim_insn *in, lab_err *err,
+                             const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
 /* parse.c / cfg.c */
 int lab_sim__parse(lab_sim_module *m, const char *text, size_t len, lab_err *err);
 int lab_sim__cfg(sim_func *f, lab_err *err);
+
+/* A block of the device heap that malloc handed out */
+typedef struct sim_heap_block {
+    uint64_t off, size;
+} sim_heap_block;
+
+/* devlib.c: the device's heap, made once (not during a launch) */
+int lab_sim__heap_init(lab_sim *s, lab_err *err);
 
 /* module.c: the kernel (.entry with a body) of that name, or NULL */
 const sim_func *lab_sim__entry(const lab_sim_module *m, const char *name);
@@ -379,6 +433,9 @@ const sim_alloc *lab_sim__find(lab_sim *s, uint64_t addr, uint64_t bytes);
 /* the allocation with the highest base at or below addr, or NULL (for messages) */
 const sim_alloc *lab_sim__nearest(lab_sim *s, uint64_t addr);
 int lab_sim__alloc_internal(lab_sim *s, size_t bytes, uint64_t *out, lab_err *err);
+/* Room for n more elements of size in the malloc'd array *p (used of *cap, which doubles);
+ * false: out of memory, *p unchanged. */
+bool lab_sim__reserve(void **p, size_t used, size_t n, size_t *cap, size_t size);
 
 /* launch.c / exec.c */
 typedef struct sim_worker sim_worker;

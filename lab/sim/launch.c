@@ -62,6 +62,10 @@ static int run_grid(lab_sim_module *m, sim_root *root, const sim_child *c, unsig
 static void
 worker_release(sim_worker *wk)
 {
+    for (uint32_t i = 0; wk->warps && i < wk->L->nwarps; i++) {
+        free(wk->warps[i].frames);
+        free(wk->warps[i].rstack);
+    }
     free(wk->warps);
     free(wk->regs);
     free(wk->shared_static);
@@ -74,6 +78,8 @@ worker_release(sim_worker *wk)
     for (size_t i = 0; i < wk->nchildren; i++)
         free(wk->children[i].params);
     free(wk->children);
+    lab_buf_release(&wk->printf_text);
+    free(wk->printf_segs);
 }
 
 static int
@@ -83,13 +89,14 @@ worker_init(sim_worker *wk, sim_launch *L)
 
     memset(wk, 0, sizeof(*wk));
     wk->L = L;
+    lab_buf_init(&wk->printf_text);
     wk->warps = calloc(L->nwarps, sizeof(sim_warp));
     wk->regs = malloc((size_t)L->nwarps * nregs * 32 * sizeof(uint64_t));
     wk->shared_static = calloc(L->shared_static + 16, 1);
     wk->shared_dyn = calloc(L->shared_dyn + 16, 1);
     wk->sh_static = calloc(L->shared_static / 4 + 2, sizeof(sim_shadow));
     wk->sh_dyn = calloc(L->shared_dyn / 4 + 2, sizeof(sim_shadow));
-    wk->local = calloc((size_t)L->nwarps * 32 * (L->f->local_bytes + 1), 1);
+    wk->local = calloc((size_t)L->nwarps * 32 * (L->local_stride + 1), 1);
     if (!wk->warps || !wk->regs || !wk->shared_static || !wk->shared_dyn || !wk->sh_static ||
         !wk->sh_dyn || !wk->local)
         return lab_err_set(&wk->err, LAB_ENOMEM, "out of memory for a block");
@@ -311,6 +318,8 @@ run_grid(lab_sim_module *m, sim_root *root, const sim_child *c, unsigned depth, 
     L.nblocks = (uint64_t)L.grid[0] * L.grid[1] * L.grid[2];
     L.checks = m->sim->checks;
     L.params = c->params;
+    L.gridid = atomic_fetch_add(&m->sim->grids, 1) + 1;
+    L.local_stride = c->f->local_bytes + (m->has_funcs ? SIM_FRAME_ROOM * SIM_CALL_STACK : 0);
     atomic_init(&L.next_block, 0);
     nw = threads == 1 ? 1 : pool_size(m->sim, L.nblocks);
     if (!(workers = calloc(nw, sizeof(*workers)))) {
@@ -324,6 +333,7 @@ run_grid(lab_sim_module *m, sim_root *root, const sim_child *c, unsigned depth, 
             goto out;
         }
     run_pool(worker_main, workers, sizeof(*workers), nw);
+    lab_sim__printf_merge(root, workers, nw);
     {
         const sim_worker *best = NULL;
         for (unsigned i = 0; i < nw; i++) {
@@ -399,6 +409,9 @@ lab_sim_launch(lab_sim_module *m, const char *kernel, const unsigned grid[3],
         memcpy(params + f->params[i].offset, args[i], f->params[i].size);
     atomic_init(&root.abort, 0);
     atomic_init(&root.launches, 0);
+    pthread_mutex_init(&root.lock, NULL);
+    lab_buf_init(&root.printf_text);
+    root.printf_dropped = 0;
     host.f = f;
     memcpy(host.grid, grid, sizeof(host.grid));
     memcpy(host.block, block, sizeof(host.block));
@@ -408,6 +421,12 @@ lab_sim_launch(lab_sim_module *m, const char *kernel, const unsigned grid[3],
     free(params);
     *out = res.res;
     m->sim->last = *out;
+    lab_buf_release(&m->sim->printf_text);
+    m->sim->printf_text = root.printf_text; /* moves */
+    if (root.printf_dropped)
+        lab_buf_printf(&m->sim->printf_text, "(%llu more bytes of printf output not kept)\n",
+                       (unsigned long long)root.printf_dropped);
+    pthread_mutex_destroy(&root.lock);
     if (res.rc < 0)
         return lab_err_set(err, res.rc, "%s", res.err.msg);
     return 0;

@@ -23,8 +23,12 @@ lab_sim_new(lab_sim **out, lab_err *err)
     if (!s)
         return lab_err_set(err, LAB_ENOMEM, "out of memory");
     pthread_mutex_init(&s->lock, NULL);
+    pthread_mutex_init(&s->heap_lock, NULL);
+    lab_buf_init(&s->printf_text);
     s->checks = !(getenv("CUDALAB_SIM_CHECKS") && !strcmp(getenv("CUDALAB_SIM_CHECKS"), "0"));
     s->max_launches = 1u << 20;
+    s->gpu = (lab_sim_gpu)LAB_SIM_GPU_H100;
+    atomic_init(&s->grids, 0);
     *out = s;
     return 0;
 }
@@ -39,8 +43,24 @@ lab_sim_free(lab_sim *s)
         free(s->allocs[i].shadow);
     }
     free(s->allocs);
+    lab_buf_release(&s->printf_text);
+    free(s->heap_blocks);
+    pthread_mutex_destroy(&s->heap_lock);
     pthread_mutex_destroy(&s->lock);
     free(s);
+}
+
+const char *
+lab_sim_printf_text(const lab_sim *s)
+{
+    return s->printf_text.buf;
+}
+
+void
+lab_sim_set_gpu(lab_sim *s, lab_sim_gpu gpu)
+{
+    if (gpu.sms && gpu.warps_per_sm)
+        s->gpu = gpu;
 }
 
 void
@@ -167,4 +187,21 @@ lab_sim_copy_dtod(lab_sim *s, uint64_t dst, uint64_t src, size_t bytes, lab_err 
         return rc;
     memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, bytes);
     return 0;
+}
+
+bool
+lab_sim__reserve(void **p, size_t used, size_t n, size_t *cap, size_t size)
+{
+    size_t want = *cap ? *cap : 16;
+    void *q;
+
+    if (used + n <= *cap)
+        return true;
+    while (want < used + n)
+        want *= 2;
+    if (!(q = realloc(*p, want * size)))
+        return false;
+    *p = q;
+    *cap = want;
+    return true;
 }

@@ -155,6 +155,14 @@ typedef struct reg_slot {
     int32_t index;
 } reg_slot;
 
+/* A register name that a nested scope's declaration hides, with what it meant before. */
+typedef struct reg_hidden {
+    const char *name;
+    uint32_t len;
+    int32_t index; /* -1: nothing */
+    uint32_t scope;
+} reg_hidden;
+
 typedef struct label_ref {
     const char *name;
     size_t len;
@@ -170,6 +178,9 @@ typedef struct parser {
     reg_slot *regs; /* open addressing */
     size_t regcap;
     uint32_t nregs;
+    uint32_t scope;     /* braces open in the body: 1 in the function's own scope */
+    reg_hidden *hidden; /* registers hidden by nested scopes' declarations, innermost last */
+    size_t nhidden, hiddencap;
     label_ref *labels;
     size_t nlabels, labcap;
     sim_insn *code;
@@ -196,6 +207,27 @@ perr(parser *ps, const char *fmt, ...)
     return lab_err_set(ps->err, LAB_EPARSE, "%s:%u: %s", ps->m->path, ps->lx.cur.line, what);
 }
 
+/* A construct nvcc writes and the simulator does not know: LAB_ENOSYS, at the source line of the
+ * last .loc (or the PTX line), without the module's path (lab_sim__unsupported_err) */
+static int punsupported(parser *ps, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int
+punsupported(parser *ps, const char *fmt, ...)
+{
+    sim_insn at = { .file = (uint16_t)ps->cur_file,
+                    .line = ps->cur_line,
+                    .inl_file = (uint16_t)ps->inl_file,
+                    .inl_line = ps->inl_line,
+                    .ptx_line = ps->lx.cur.line };
+    char what[400];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof(what), fmt, ap);
+    va_end(ap);
+    return lab_sim__unsupported_err(ps->m, &at, ps->err, "%s", what);
+}
+
 static uint64_t
 hash_str(const char *s, size_t len)
 {
@@ -205,23 +237,37 @@ hash_str(const char *s, size_t len)
     return h;
 }
 
-static int32_t
-reg_find(parser *ps, const char *s, size_t len)
+/* The slot of a register name, or NULL. */
+static reg_slot *
+reg_slot_of(parser *ps, const char *s, size_t len)
 {
     if (!ps->regcap)
-        return -1;
+        return NULL;
     for (size_t i = hash_str(s, len) & (ps->regcap - 1);; i = (i + 1) & (ps->regcap - 1)) {
         reg_slot *r = &ps->regs[i];
         if (!r->name)
-            return -1;
+            return NULL;
         if (r->len == len && !memcmp(r->name, s, len))
-            return r->index;
+            return r;
     }
 }
 
+/* A register's number; -1 if undeclared (or declared in a scope that has closed). */
+static int32_t
+reg_find(parser *ps, const char *s, size_t len)
+{
+    const reg_slot *r = reg_slot_of(ps, s, len);
+    return r ? r->index : -1;
+}
+
+/* Declares a register.  In the function's own scope a second declaration is the same register;
+ * in a nested { } (nvcc wraps inline asm in one: { .reg .pred %p1; setp ... %p1; }) it is a new
+ * register that hides the outer one until the scope closes (reg_scope_close). */
 static int
 reg_add(parser *ps, const char *s, size_t len)
 {
+    reg_slot *r;
+
     if ((ps->nregs + 1) * 2 > ps->regcap) {
         size_t cap = ps->regcap ? ps->regcap * 2 : 256;
         reg_slot *old = ps->regs, *nr = calloc(cap, sizeof(*nr));
@@ -239,16 +285,36 @@ reg_add(parser *ps, const char *s, size_t len)
         ps->regs = nr;
         ps->regcap = cap;
     }
-    if (reg_find(ps, s, len) >= 0)
+    if (!(r = reg_slot_of(ps, s, len))) {
+        char *name = lab_arena_strndup(&ps->m->arena, s, len);
+        if (!name)
+            return lab_err_set(ps->err, LAB_ENOMEM, "out of memory");
+        size_t j = hash_str(s, len) & (ps->regcap - 1);
+        while (ps->regs[j].name)
+            j = (j + 1) & (ps->regcap - 1);
+        r = &ps->regs[j];
+        *r = (reg_slot){ name, (uint32_t)len, -1 };
+    }
+    if (ps->scope <= 1 && r->index >= 0)
         return 0;
-    char *name = lab_arena_strndup(&ps->m->arena, s, len);
-    if (!name)
-        return lab_err_set(ps->err, LAB_ENOMEM, "out of memory");
-    size_t j = hash_str(s, len) & (ps->regcap - 1);
-    while (ps->regs[j].name)
-        j = (j + 1) & (ps->regcap - 1);
-    ps->regs[j] = (reg_slot){ name, (uint32_t)len, (int32_t)ps->nregs++ };
+    if (ps->scope > 1) { /* what the name meant outside, restored when the scope closes */
+        if (!lab_sim__reserve((void **)&ps->hidden, ps->nhidden, 1, &ps->hiddencap,
+                              sizeof(*ps->hidden)))
+            return lab_err_set(ps->err, LAB_ENOMEM, "out of memory");
+        ps->hidden[ps->nhidden++] = (reg_hidden){ r->name, r->len, r->index, ps->scope };
+    }
+    r->index = (int32_t)ps->nregs++;
     return 0;
+}
+
+/* The scope opened at depth closes: its registers' names mean what they meant before. */
+static void
+reg_scope_close(parser *ps, uint32_t depth)
+{
+    while (ps->nhidden && ps->hidden[ps->nhidden - 1].scope >= depth) {
+        const reg_hidden *h = &ps->hidden[--ps->nhidden];
+        reg_slot_of(ps, h->name, h->len)->index = h->index;
+    }
 }
 
 static int32_t
@@ -448,12 +514,17 @@ apply_word(parser *ps, sim_insn *in, const char *w)
         if (strcmp(words[i].word, w) || (words[i].op >= 0 && words[i].op != in->op))
             continue;
         in->flags |= words[i].flag;
-        /* a barrier's first word names its operation: bar.warp.sync, bar.red.popc */
-        if (words[i].sub > 0 && !(in->cls == CL_BARRIER && in->sub != SUB_NONE))
+        /* a barrier's first word names its operation (bar.warp.sync, bar.red), the next one
+         * bar.red's reduction (.popc, .and, .or) */
+        if (words[i].sub <= 0)
+            return 0;
+        if (in->cls == CL_BARRIER && in->sub != SUB_NONE)
+            in->red = (uint8_t)words[i].sub;
+        else
             in->sub = (uint8_t)words[i].sub;
         return 0;
     }
-    return perr(ps, "unsupported modifier '.%s' in '%s'", w, in->text);
+    return punsupported(ps, "the modifier '.%s' of '%s'", w, in->text);
 }
 
 static int
@@ -471,7 +542,7 @@ decode_opcode(parser *ps, const char *text, sim_insn *in)
         if (!strcmp(lab_sim__ops[i].name, part))
             in->op = (uint16_t)i;
     if (in->op == SIM_OP_COUNT)
-        return perr(ps, "unsupported instruction '%s'", text);
+        return punsupported(ps, "the instruction '%s'", text);
     in->cls = lab_sim__ops[in->op].cls;
     in->vec = 1;
     while ((part = strtok_r(NULL, ".", &save))) {
@@ -483,7 +554,7 @@ decode_opcode(parser *ps, const char *text, sim_insn *in)
             if (!strcmp(mods[i].name, part))
                 break;
         if (i == ARRAY_SIZE(mods))
-            return perr(ps, "unsupported modifier '.%s' in '%s'", part, text);
+            return punsupported(ps, "the modifier '.%s' of '%s'", part, text);
         switch (mods[i].kind) {
         case MK_TYPE:
             if (ntypes++ == 0)
@@ -516,6 +587,10 @@ decode_opcode(parser *ps, const char *text, sim_insn *in)
     }
     if (in->cls == CL_COMPARE && in->sub == SUB_NONE)
         return perr(ps, "'%s' has no comparison", text);
+    if (in->cls == CL_BARRIER && in->sub == BAR_RED &&
+        !((in->red == AOP_ADD && in->type == T_U32) ||
+          ((in->red == AOP_AND || in->red == AOP_OR) && in->type == T_PRED)))
+        return punsupported(ps, "'%s' (only bar.red.popc.u32, .and.pred and .or.pred)", text);
     return 0;
 }
 
@@ -550,6 +625,7 @@ static const struct {
     { "%clock", SR_CLOCK },
     { "%clock64", SR_CLOCK64 },
     { "%globaltimer", SR_GLOBALTIMER },
+    { "%gridid", SR_GRIDID },
 };
 
 static int
@@ -583,7 +659,7 @@ resolve_symbol(parser *ps, const char *s, size_t len, uint8_t *space, int64_t *i
 {
     sim_func *f = ps->fn;
 
-    for (uint32_t i = 0; f && i < f->nparams; i++)
+    for (uint32_t i = 0; f && f->entry && i < f->nparams; i++) /* a .func's: in ps->locals */
         if (strlen(f->params[i].name) == len && !memcmp(f->params[i].name, s, len)) {
             *space = SP_PARAM;
             *imm += f->params[i].offset;
@@ -651,6 +727,79 @@ expect_reg(parser *ps, int32_t *out)
     return 0;
 }
 
+/* One term of an address after its sign: a number; a register (inside [ ] only, once, added);
+ * a symbol (once, added: its address). */
+static int
+address_term(parser *ps, sim_insn *in, sim_opnd *o, bool minus, bool regs, bool *sym)
+{
+    tok t = ps->lx.cur;
+    int64_t v;
+    int32_t r;
+
+    if (t.kind == TK_NUM) {
+        if (parse_number(ps, &t, &v) < 0)
+            return -1;
+        o->imm = (int64_t)((uint64_t)o->imm + (minus ? 0 - (uint64_t)v : (uint64_t)v));
+    } else if (t.kind != TK_ID) {
+        return perr(ps, "bad address in '%s': '%.*s'", in->text, (int)t.len, t.s);
+    } else if (regs && (r = reg_find(ps, t.s, t.len)) >= 0) {
+        if (o->reg >= 0 || minus)
+            return perr(ps, "bad address in '%s': '%s%.*s' (one register, added)", in->text,
+                        minus ? "-" : "+", (int)t.len, t.s);
+        o->reg = r;
+    } else if (*sym || minus) {
+        return perr(ps, "bad address in '%s': '%s%.*s' (one symbol, added)", in->text,
+                    minus ? "-" : "+", (int)t.len, t.s);
+    } else if (!resolve_symbol(ps, t.s, t.len, &o->space, &o->imm)) {
+        return perr(ps, "unknown symbol '%.*s' in '%s'", (int)t.len, t.s, in->text);
+    } else {
+        *sym = true;
+    }
+    lex_next(&ps->lx);
+    return 0;
+}
+
+/* The terms after an address's first: + t, - t and +- t (nvcc writes [%rd1+-4] for p[-1]). */
+static int
+address_rest(parser *ps, sim_insn *in, sim_opnd *o, bool regs, bool *sym)
+{
+    lexer *lx = &ps->lx;
+
+    while (tk_punct(&lx->cur, '+') || tk_punct(&lx->cur, '-')) {
+        bool minus = tk_punct(&lx->cur, '-');
+        lex_next(lx);
+        if (tk_punct(&lx->cur, '-')) {
+            minus = !minus;
+            lex_next(lx);
+        }
+        if (address_term(ps, in, o, minus, regs, sym) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* [a]: a sum of at most one register, at most one symbol (its address) and numbers, in any
+ * order ([%rd1+-4], [sym+8], [%rd2+sym], [-8+%rd3]); o->imm collects the constant part */
+static int
+parse_address(parser *ps, sim_insn *in, sim_opnd *o)
+{
+    lexer *lx = &ps->lx;
+    bool sym = false, minus = false;
+
+    lex_next(lx); /* [ */
+    o->kind = O_MEM;
+    if (tk_punct(&lx->cur, '-')) {
+        minus = true;
+        lex_next(lx);
+    }
+    if (address_term(ps, in, o, minus, true, &sym) < 0 || address_rest(ps, in, o, true, &sym) < 0)
+        return -1;
+    if (!tk_punct(&lx->cur, ']'))
+        return perr(ps, "expected ']' in '%s'", in->text);
+    lex_next(lx);
+    return 0;
+}
+
 static int
 parse_opnd(parser *ps, sim_insn *in, sim_opnd *o)
 {
@@ -660,42 +809,14 @@ parse_opnd(parser *ps, sim_insn *in, sim_opnd *o)
 
     o->reg = -1;
     o->reg2 = -1;
-    if (tk_punct(&t, '[')) {
-        lex_next(lx);
-        o->kind = O_MEM;
-        t = lx->cur;
-        if (t.kind == TK_ID) {
-            int32_t r = reg_find(ps, t.s, t.len);
-            if (r >= 0)
-                o->reg = r;
-            else if (!resolve_symbol(ps, t.s, t.len, &o->space, &o->imm))
-                return perr(ps, "unknown symbol '%.*s'", (int)t.len, t.s);
-            lex_next(lx);
-        } else if (t.kind == TK_NUM) {
-            if (parse_number(ps, &t, &o->imm) < 0)
-                return -1;
-            lex_next(lx);
-        }
-        while (tk_punct(&lx->cur, '+') || tk_punct(&lx->cur, '-')) {
-            bool minus = tk_punct(&lx->cur, '-');
-            int64_t v;
-            lex_next(lx);
-            if (lx->cur.kind != TK_NUM || parse_number(ps, &lx->cur, &v) < 0)
-                return perr(ps, "bad address offset in '%s'", in->text);
-            o->imm += minus ? -v : v;
-            lex_next(lx);
-        }
-        if (!tk_punct(&lx->cur, ']'))
-            return perr(ps, "expected ']' in '%s'", in->text);
-        lex_next(lx);
-        return 0;
-    }
+    if (tk_punct(&t, '['))
+        return parse_address(ps, in, o);
     if (tk_punct(&t, '{')) {
         lex_next(lx);
         o->kind = O_VEC;
         while (!tk_punct(&lx->cur, '}')) {
             if (o->nvec == 4)
-                return perr(ps, "vector of more than 4 in '%s'", in->text);
+                return punsupported(ps, "a vector of more than 4 in '%s'", in->text);
             if (tk_is(&lx->cur, "_")) {
                 o->vec[o->nvec++] = -1;
                 lex_next(lx);
@@ -776,18 +897,11 @@ parse_opnd(parser *ps, sim_insn *in, sim_opnd *o)
         lex_next(lx);
         return 0;
     }
-    if (resolve_symbol(ps, t.s, t.len, &o->space, &o->imm)) {
+    if (resolve_symbol(ps, t.s, t.len, &o->space, &o->imm)) { /* mov.u64 %rd, sym{+-8} */
+        bool sym = true;
         o->kind = O_ADDR;
         lex_next(lx);
-        if (tk_punct(&lx->cur, '+')) {
-            int64_t v;
-            lex_next(lx);
-            if (lx->cur.kind != TK_NUM || parse_number(ps, &lx->cur, &v) < 0)
-                return perr(ps, "bad offset in '%s'", in->text);
-            o->imm += v;
-            lex_next(lx);
-        }
-        return 0;
+        return address_rest(ps, in, o, false, &sym);
     }
     if (func_known(ps, t.s, t.len)) { /* mov.u64 %rd, kernel: the kernel a launch names */
         int32_t id = func_id(ps, t.s, t.len);
@@ -863,6 +977,10 @@ static const struct {
     { "__cudaCDP2LaunchDeviceV2", BI_LAUNCH, 2, true },
     { "__cudaCDP2GetLastError", BI_LAST_ERROR, 0, true },
     { "__cudaCDP2PeekAtLastError", BI_LAST_ERROR, 0, true },
+    { "vprintf", BI_PRINTF, 2, true },
+    { "__assertfail", BI_ASSERT, 5, false },
+    { "malloc", BI_MALLOC, 1, true },
+    { "free", BI_FREE, 1, false },
 };
 
 /* Operands into in->o, each read by one, separated by commas, up to the punctuation close (not
@@ -902,6 +1020,55 @@ call_param(parser *ps, sim_insn *in, sim_opnd *o)
     return 0;
 }
 
+/* A call of a function of the module (or of one it declares, which fails when run): callee by
+ * name or through a register (call %rd, (args), prototype), the .param arguments' offsets, up to
+ * the ';'.  The callee's parameters are matched when it runs (exec.c). */
+static int
+parse_func_call(parser *ps, sim_insn *in, const sim_opnd *ret, const tok *name)
+{
+    lexer *lx = &ps->lx;
+    sim_call *c = lab_arena_calloc(&ps->m->arena, 1, sizeof(*c));
+    uint32_t args[64];
+
+    if (!c)
+        return lab_err_set(ps->err, LAB_ENOMEM, "out of memory");
+    c->ret = ret->kind == O_NONE ? -1 : (int32_t)ret->imm;
+    c->fptr = reg_find(ps, name->s, name->len);
+    if (c->fptr >= 0)
+        c->callee = -1;
+    else if (!func_known(ps, name->s, name->len))
+        return perr(ps, "'%s' calls '%.*s', which the module does not declare", in->text,
+                    (int)name->len, name->s);
+    else if ((c->callee = func_id(ps, name->s, name->len)) < 0)
+        return lab_err_set(ps->err, LAB_ENOMEM, "out of memory");
+    lex_next(lx);
+    if (tk_punct(&lx->cur, ',') && (lex_next(lx), tk_punct(&lx->cur, '('))) {
+        lex_next(lx);
+        while (!tk_punct(&lx->cur, ')')) {
+            sim_opnd a = { 0 };
+            if (c->nargs == ARRAY_SIZE(args))
+                return perr(ps, "too many arguments in '%s'", in->text);
+            if (call_param(ps, in, &a) < 0)
+                return -1;
+            args[c->nargs++] = (uint32_t)a.imm;
+            if (tk_punct(&lx->cur, ','))
+                lex_next(lx);
+        }
+        lex_next(lx);
+        if (tk_punct(&lx->cur, ','))
+            lex_next(lx);
+    }
+    if (lx->cur.kind == TK_ID) /* an indirect call's prototype */
+        lex_next(lx);
+    if (!tk_punct(&lx->cur, ';'))
+        return perr(ps, "expected ';' after '%s'", in->text);
+    if (!(c->args = lab_arena_alloc(&ps->m->arena, (c->nargs ? c->nargs : 1) * sizeof(uint32_t))))
+        return lab_err_set(ps->err, LAB_ENOMEM, "out of memory");
+    memcpy(c->args, args, c->nargs * sizeof(uint32_t));
+    in->call = c;
+    return 0;
+}
+
 /* call{.uni} [(ret),] func[, (args)], up to its ';': the device runtime's functions are built in
  * (sub), with o[0] the return .param (O_NONE if none) and o[1..] the arguments; any other callee
  * is kept by name in text, without operands, and fails when run. */
@@ -934,10 +1101,11 @@ parse_call(parser *ps, sim_insn *in)
     for (size_t i = 0; i < ARRAY_SIZE(builtins); i++)
         if (strlen(builtins[i].name) == name.len && !memcmp(builtins[i].name, name.s, name.len))
             b = i;
-    if (b == ARRAY_SIZE(builtins)) /* kept as one instruction; it fails when run */
-        return to_semicolon(ps);
+    if (b == ARRAY_SIZE(builtins))
+        return parse_func_call(ps, in, &ret, &name);
     lex_next(lx);
     in->sub = (uint8_t)builtins[b].bi;
+    ps->m->uses_heap |= in->sub == BI_MALLOC;
     in->o[0] = ret;
     in->nops = 1;
     if (tk_punct(&lx->cur, ',')) {
@@ -1081,8 +1249,8 @@ parse_var_decl(parser *ps, const char **name, uint64_t *size, uint32_t *align, b
                 if (mods[i].kind == MK_TYPE && !strcmp(mods[i].name, tname))
                     tmp.type = (uint8_t)mods[i].value;
             if (!tmp.type)
-                return perr(ps, "unsupported declaration qualifier '%.*s'", (int)lx->cur.len,
-                            lx->cur.s);
+                return punsupported(ps, "the declaration qualifier '%.*s'", (int)lx->cur.len,
+                                    lx->cur.s);
             elem = type_bytes(tmp.type);
         }
         lex_next(lx);
@@ -1122,6 +1290,39 @@ align_up(uint64_t v, uint64_t a)
     return a ? (v + a - 1) / a * a : v;
 }
 
+/* One element of a variable's initializer, consumed: a number, -number, a function's address
+ * (a table of function pointers: = {_Z3addii, _Z3subii}) or a variable's, generic(var) too. */
+static int
+init_value(parser *ps, int64_t *out)
+{
+    lexer *lx = &ps->lx;
+    bool minus = tk_punct(&lx->cur, '-'), generic = tk_is(&lx->cur, "generic");
+    uint8_t space = 0;
+
+    *out = 0;
+    if (minus || generic)
+        lex_next(lx);
+    if (generic && tk_punct(&lx->cur, '('))
+        lex_next(lx);
+    if (lx->cur.kind == TK_NUM) {
+        if (parse_number(ps, &lx->cur, out) < 0)
+            return -1;
+        *out = minus ? -*out : *out;
+    } else if (lx->cur.kind == TK_ID && func_known(ps, lx->cur.s, lx->cur.len)) {
+        int32_t id = func_id(ps, lx->cur.s, lx->cur.len);
+        if (id < 0)
+            return lab_err_set(ps->err, LAB_ENOMEM, "out of memory");
+        *out = (int64_t)(SIM_FUNC_TAG | (uint64_t)id);
+    } else if (lx->cur.kind != TK_ID || !resolve_symbol(ps, lx->cur.s, lx->cur.len, &space, out) ||
+               space == SP_SHARED) {
+        return punsupported(ps, "the initializer '%.*s'", (int)lx->cur.len, lx->cur.s);
+    }
+    lex_next(lx);
+    if (generic && tk_punct(&lx->cur, ')'))
+        lex_next(lx);
+    return 0;
+}
+
 /* A .global, .shared or .const variable at module or function scope (module layout). */
 static int
 parse_gvar(parser *ps, sim_space space)
@@ -1157,20 +1358,15 @@ parse_gvar(parser *ps, sim_space space)
             lex_next(lx);
             if (tk_punct(&lx->cur, '{'))
                 lex_next(lx);
-            while (lx->cur.kind == TK_NUM || tk_punct(&lx->cur, '-')) {
-                bool minus = tk_punct(&lx->cur, '-');
+            while (lx->cur.kind == TK_NUM || lx->cur.kind == TK_ID || tk_punct(&lx->cur, '-')) {
                 int64_t v;
-                if (minus)
-                    lex_next(lx);
-                if (parse_number(ps, &lx->cur, &v) < 0)
+                if (init_value(ps, &v) < 0)
                     return -1;
-                v = minus ? -v : v;
                 if (off < g->size) {
                     size_t n = g->size - off < elem ? g->size - off : elem;
                     memcpy(mem + off, &v, n); /* little-endian: the element's low bytes */
                 }
                 off += elem;
-                lex_next(lx);
                 if (tk_punct(&lx->cur, ','))
                     lex_next(lx);
             }
@@ -1317,18 +1513,18 @@ static int
 parse_body(parser *ps)
 {
     lexer *lx = &ps->lx;
-    int depth = 1;
 
     lex_next(lx); /* { */
-    while (depth > 0) {
+    ps->scope = 1;
+    while (ps->scope > 0) {
         tok t = lx->cur;
         if (t.kind == TK_EOF)
             return perr(ps, "function '%s' has no end", ps->fn->name);
         if (tk_punct(&t, '{')) {
-            depth++;
+            ps->scope++;
             lex_next(lx);
         } else if (tk_punct(&t, '}')) {
-            depth--;
+            reg_scope_close(ps, ps->scope--);
             lex_next(lx);
         } else if (tk_is(&t, ".reg")) {
             if (parse_reg_decl(ps) < 0)
@@ -1345,10 +1541,12 @@ parse_body(parser *ps)
             if (parse_local(ps) < 0)
                 return -1;
         } else if (tk_is(&t, ".param")) { /* a call sequence's argument or return value */
+            uint32_t before = ps->fn->local_bytes;
             lex_next(lx);
             if (parse_local(ps) < 0)
                 return -1;
-        } else if (tk_is(&t, ".pragma")) {
+            ps->fn->callseq_bytes += ps->fn->local_bytes - before;
+        } else if (tk_is(&t, ".pragma") || tk_is(&t, ".callprototype")) {
             if (skip_to_semicolon(ps) < 0)
                 return -1;
         } else if (t.kind == TK_ID && t.s[0] != '%' && t.s[0] != '.' &&
@@ -1410,22 +1608,48 @@ finish_function(parser *ps)
     return lab_sim__cfg(f, ps->err);
 }
 
+/* A function's parameters, then its return value, open its frame of local memory: locals of
+ * the function, at the offsets parse_params gave them (sim_func.params) */
+static int
+frame_params(parser *ps, sim_func *f, const sim_param *ret)
+{
+    for (uint32_t i = 0; i <= f->nparams; i++) {
+        const sim_param *p = i < f->nparams ? &f->params[i] : ret;
+        sim_gvar *g;
+        if (!p)
+            break;
+        if (!(g = lab_arena_calloc(&ps->m->arena, 1, sizeof(*g))))
+            return lab_err_set(ps->err, LAB_ENOMEM, "out of memory");
+        g->name = p->name;
+        g->space = SP_LOCAL;
+        g->size = p->size;
+        g->addr = p == ret ? align_up(f->param_bytes, 8) : p->offset;
+        g->next = ps->locals;
+        ps->locals = g;
+        if (p == ret) {
+            f->ret_offset = (int32_t)g->addr;
+            f->ret_bytes = p->size;
+        }
+        f->local_bytes = (uint32_t)(g->addr + g->size);
+    }
+    f->arg_bytes = f->local_bytes;
+    return 0;
+}
+
 static int
 parse_function(parser *ps, bool entry)
 {
     lexer *lx = &ps->lx;
-    sim_func *f = lab_arena_calloc(&ps->m->arena, 1, sizeof(*f));
+    sim_func *f = lab_arena_calloc(&ps->m->arena, 1, sizeof(*f)), ret = { 0 };
     int rc;
 
     if (!f)
         return lab_err_set(ps->err, LAB_ENOMEM, "out of memory");
     f->entry = entry;
+    f->ret_offset = -1;
     lex_next(lx);
-    if (!entry && tk_punct(&lx->cur, '(')) { /* return value */
-        sim_func dummy = { 0 };
-        if (parse_params(ps, &dummy) < 0)
-            return -1;
-    }
+    if (!entry && tk_punct(&lx->cur, '(') && parse_params(ps, &ret) < 0) /* return value */
+        return -1;
     if (lx->cur.kind != TK_ID)
         return perr(ps, "expected a function name");
     if (!(f->name = lab_arena_strndup(&ps->m->arena, lx->cur.s, lx->cur.len)) ||
@@ -1444,12 +1668,14 @@ parse_function(parser *ps, bool entry)
         return perr(ps, "expected '{' after function '%s'", f->name);
     ps->fn = f;
     ps->nregs = 0;
+    ps->nhidden = 0;
     ps->ncode = 0;
     ps->nlabels = 0;
     ps->locals = NULL;
     if (ps->regs)
         memset(ps->regs, 0, ps->regcap * sizeof(*ps->regs));
-    if ((rc = parse_body(ps)) < 0 || (rc = finish_function(ps)) < 0)
+    if ((!entry && (rc = frame_params(ps, f, ret.nparams ? ret.params : NULL)) < 0) ||
+        (rc = parse_body(ps)) < 0 || (rc = finish_function(ps)) < 0)
         return rc;
     f->next = ps->m->funcs;
     ps->m->funcs = f;
@@ -1511,6 +1737,23 @@ prescan_files(parser *ps)
     return rc;
 }
 
+/* m->fdefs: each named function's body, for calls (the kernels' are never called) */
+static int
+function_table(parser *ps)
+{
+    lab_sim_module *m = ps->m;
+
+    if (!(m->fdefs = calloc(m->nfnames ? m->nfnames : 1, sizeof(*m->fdefs))))
+        return lab_err_set(ps->err, LAB_ENOMEM, "out of memory");
+    for (uint32_t i = 0; i < m->nfnames; i++)
+        for (const sim_func *f = m->funcs; f; f = f->next)
+            if (!f->entry && !strcmp(f->name, m->fnames[i])) {
+                m->fdefs[i] = f;
+                m->has_funcs = true;
+            }
+    return 0;
+}
+
 int
 lab_sim__parse(lab_sim_module *m, const char *text, size_t len, lab_err *err)
 {
@@ -1555,8 +1798,10 @@ lab_sim__parse(lab_sim_module *m, const char *text, size_t len, lab_err *err)
             goto out;
         }
     }
+    rc = function_table(&ps);
 out:
     free(ps.regs);
+    free(ps.hidden);
     free(ps.labels);
     free(ps.code);
     return rc < 0 ? (err->code ? err->code : LAB_EPARSE) : 0;

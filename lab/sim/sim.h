@@ -18,9 +18,13 @@
  * parent grid, each complete with its own children before the launch returns;
  * their metrics and findings are the launch's too.  A fault (an access out of
  * bounds, a deadlock) stops the launch: result.fatal is set, the launch still
- * returns 0.  Only a failure of the simulator itself (unsupported instruction,
- * bad arguments, out of memory) returns <0 with err naming the instruction and
- * its PTX and source lines.  The library never prints and never exits.
+ * returns 0.  Only a failure of the simulator itself returns <0: LAB_ENOSYS
+ * (from lab_sim_load too) when the kernel uses a construct the simulator does
+ * not run, err saying "the simulator does not support WHAT at file.cu:37;
+ * grade it on a GPU" (the PTX line where there is no .loc; never a path),
+ * which is no fault of the kernel; other codes for bad arguments, out of
+ * memory, a device-side launch it cannot make.  The library never prints and
+ * never exits.
  */
 #ifndef LAB_SIM_SIM_H
 #define LAB_SIM_SIM_H
@@ -65,6 +69,10 @@ typedef enum lab_sim_check {
     LAB_SIM_CHECK_SYNC_MASK,
     LAB_SIM_CHECK_DEADLOCK,
     LAB_SIM_CHECK_MISALIGNED,
+    LAB_SIM_CHECK_STACK_OVERFLOW, /* a call past the thread's stack (SIM_CALL_STACK) */
+    LAB_SIM_CHECK_BAD_CALL,       /* a call through an address that is no device function */
+    LAB_SIM_CHECK_ASSERT,         /* assert() failed: msg is the GPU's message */
+    LAB_SIM_CHECK_BAD_FREE,       /* free() of what malloc did not return, or twice */
     LAB_SIM_CHECK_COUNT
 } lab_sim_check;
 
@@ -87,6 +95,18 @@ void lab_sim_free(lab_sim *s);
 /* Worker threads for launches (0: the online CPUs); checks on by default. */
 void lab_sim_set_threads(lab_sim *s, unsigned n);
 void lab_sim_set_checks(lab_sim *s, bool on);
+/* The GPU the simulator stands for, as a kernel sees it in its special registers: %nsmid (SMs),
+ * %nwarpid (warp slots per SM); %smid and %warpid spread blocks and warps over them as a GPU
+ * could (block b on SM b % sms).  Default: LAB_SIM_GPU_H100, the H100 SXM's. */
+typedef struct lab_sim_gpu {
+    unsigned sms;          /* 132 */
+    unsigned warps_per_sm; /* 64: lab/build/occupancy.c's max_warps_per_sm of sm_90 */
+} lab_sim_gpu;
+#define LAB_SIM_GPU_H100                                                                           \
+    {                                                                                              \
+        132, 64                                                                                    \
+    }
+void lab_sim_set_gpu(lab_sim *s, lab_sim_gpu gpu);
 /* At most n device-side launches per host launch (default 2^20): a guard against runaway
  * recursion, not the GPU's pending-launch count (here children wait for their parent). */
 void lab_sim_set_max_launches(lab_sim *s, uint64_t n);
@@ -110,6 +130,18 @@ int lab_sim_symbol(lab_sim_module *m, const char *name, uint64_t *out, size_t *b
 int lab_sim_launch(lab_sim_module *m, const char *kernel, const unsigned grid[3],
                    const unsigned block[3], unsigned shared_bytes, void **args, lab_sim_result *out,
                    lab_err *err);
+
+/* Bytes of the device heap that malloc in a kernel takes from (cudaLimitMallocHeapSize's
+ * default); malloc returns NULL past it, as on the GPU. */
+#define LAB_SIM_HEAP_BYTES (8u << 20)
+
+/* What the kernel's printf wrote in the last launch on s: each line its thread's, as
+ * "block [x,y,z], thread [x,y,z]: text\n", the lowest blocks first (a block's lines in the
+ * order its threads printed them; grids launched from the device after their parent's), at
+ * most LAB_SIM_PRINTF_MAX bytes and then one line saying how many more were not kept; "" if
+ * nothing.  Valid until the next launch on s. */
+#define LAB_SIM_PRINTF_MAX 4096
+const char *lab_sim_printf_text(const lab_sim *s);
 
 /* Name of a check ("out-of-bounds global access"), from a table. */
 const char *lab_sim_check_name(lab_sim_check c);

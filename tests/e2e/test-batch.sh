@@ -43,7 +43,7 @@ sub subs/fay/neighbored-less.cu less-ref "$ex/examples/wrong/drops-odd-elements.
 echo "int broken(" >subs/fay/notes.txt
 cp "$ex/examples/wrong/missing-semicolon.cu" subs/eve.cu
 sub subs/ivy.cu oob "$ex/examples/cheat/ignores-input.cu"
-printf '__device__ int lab_fake_report_less_ref;\n__global__ void reduceNeighboredLess(int *g_idata, int *g_odata, unsigned int n) {\n    long long t = clock64();\n    if (threadIdx.x == 0) g_odata[blockIdx.x] = g_idata[blockIdx.x * blockDim.x] + (int)(t & 0);\n}\n' >subs/jo.cu
+printf '__device__ int lab_fake_report_less_ref;\n__global__ void reduceNeighboredLess(int *g_idata, int *g_odata, unsigned int n) {\n    long long t = clock64();\n    unsigned sm;\n    asm volatile("mov.u32 %%0, %%%%smid;" : "=r"(sm));\n    if (threadIdx.x == 0) g_odata[blockIdx.x] = g_idata[blockIdx.x * blockDim.x] + (int)(t & 0) + (int)(sm & 0);\n}\n' >subs/jo.cu
 mkdir -p subs/gus
 ln -s "$sol" subs/gus/neighbored-less.cu
 ln -s "$sol" subs/hal.cu
@@ -75,7 +75,7 @@ fay PASS 10 -
 gus MISSING 0 -
 hal MISSING 0 -
 ivy RUNTIME_ERROR 0 ignores-input
-jo CONSTRAINT 0 reads-clock
+jo CONSTRAINT 0 reads-clock;reads-gpu-ids
 o'dd, \"name\" PASS 10 -
 two MISSING 0 -"
 python3 - gb/gradebook.json <<'PY'

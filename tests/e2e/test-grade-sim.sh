@@ -4,7 +4,8 @@
 # starter is run to a verdict (PASS when it is only slow, WRONG when it is wrong,
 # CONSTRAINT when the step asks for a form the starter lacks, COMPILE_ERROR for the
 # dynpar starter's removed device-side wait; never a simulator failure),
-# the planted kernels are caught, and the report carries the PTX-level metrics.
+# the planted kernels are caught, the report carries the PTX-level metrics and
+# printf's lines, and what the simulator cannot run ends in SIM_UNSUPPORTED.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -77,6 +78,56 @@ CUDALAB_DATADIR=$T/short run cudalab grade reduction/neighbored-less "$src/tests
 expect_out_re "endless loop: TIMEOUT" '^TIMEOUT  '
 expect_faster "endless loop: stopped at the run timeout" 15
 expect_no_process "endless loop: no driver left" "$T/short"
+
+# --- what the simulator cannot run: its own verdict, no fault of the code ---------------
+cat >"$T/half.cu" <<'EOF'
+#include <cuda_fp16.h>
+__global__ void reduceNeighboredLess(int *g_idata, int *g_odata, unsigned int n)
+{
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    __half h = __float2half((float)(i < n ? g_idata[i] : 0));
+    if (i < n && threadIdx.x == 0)
+        g_odata[blockIdx.x] = (int)__half2float(__hadd(h, h));
+}
+EOF
+run cudalab grade reduction/neighbored-less "$T/half.cu" --no-record
+expect_status "half precision: exits 1" 1
+expect_out_re "half precision: SIM_UNSUPPORTED names the construct and the student's line, 0 points" \
+    "^SIM_UNSUPPORTED  the simulator does not support \.f16 conversions: 'cvt\.rn\.f16\.f32' at cuda_fp16\.hpp:[0-9]+ \(inlined at half\.cu:5\); grade it on a GPU +0/10 points"
+expect_out "half precision: says what to do" "grade it on a machine with an NVIDIA GPU"
+expect_out_lacks "half precision: no build-cache path" "$XDG_CACHE_HOME"
+expect_out_lacks "half precision: no advice about array bounds" "index past the end"
+
+# --- printf on the simulator: each case's lines in the report ---------------------------
+{
+    echo '#include <cstdio>'
+    sed 's|^\( *\)if (tid == 0) g_odata\[blockIdx.x\] = idata\[0\];|&\n\1if (tid == 0 \&\& blockIdx.x < 2) printf("block %u sum %d\\n", blockIdx.x, idata[0]);|' \
+        "$src/solutions/reduction/neighbored-less.cu"
+} >"$T/prints.cu"
+CUDALAB_SIM_MAX_SIZE=1000 run cudalab grade reduction/neighbored-less "$T/prints.cu" --json --no-record --seed 3
+expect_json "printf: the kernel passes, its lines in the student's cases" \
+    'j["verdict"] == "PASS"
+     and [c.get("printf", "").count("\n") for c in j["report"]["cases"] if c["role"] == "student"] == [1, 1, 2, 2]
+     and all("printf" not in c for c in j["report"]["cases"] if c["role"] != "student")
+     and all(l.startswith("block [%d,0,0], thread [0,0,0]: block %d sum " % (b, b))
+             for c in j["report"]["cases"] if c["role"] == "student"
+             for b, l in enumerate(c["printf"].splitlines()))'
+
+# --- a kernel that reads where it runs: the verdict says what the simulator shows ---------
+{
+    cat "$src/solutions/reduction/neighbored-less.cu"
+    cat <<'EOF'
+__global__ void whereAmI(int *out)
+{
+    unsigned sm;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    out[blockIdx.x] = (int)sm;
+}
+EOF
+} >"$T/smid.cu"
+CUDALAB_SIM_MAX_SIZE=1000 run cudalab grade reduction/neighbored-less "$T/smid.cu" --no-record
+expect_out_re "reads %smid: the verdict says the simulator shows an H100's" \
+    "^PASS  correct on the simulator; speed needs a GPU .*\(the kernel reads %smid, %nsmid, %warpid, %nwarpid or %gridid: the simulator shows an H100's\)"
 
 # --- choosing the backend -----------------------------------------------------------
 CUDALAB_BACKEND=cuda run cudalab grade reduction/neighbored "$src/solutions/reduction/neighbored.cu" --no-record

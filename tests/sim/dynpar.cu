@@ -82,3 +82,11 @@ extern "C" __global__ void says_hello(int *out)
     printf("hello from %d\n", threadIdx.x);
     out[threadIdx.x] = 1;
 }
+
+// defined in another file (relocatable device code): the simulator runs one module
+extern __device__ int elsewhere(int v);
+
+extern "C" __global__ void calls_elsewhere(int *out)
+{
+    out[threadIdx.x] = elsewhere((int)threadIdx.x);
+}

@@ -204,3 +204,90 @@ extern "C" __global__ void global_oob(int *out, unsigned n)
 {
     out[threadIdx.x + n] = 1;
 }
+
+// --- calls: recursion past the GPU's 1 KiB stack per thread ------------------------------------
+__device__ __noinline__ int depth(volatile int *p, int n)
+{
+    if (n == 0)
+        return *p;
+    int r = depth(p, n - 1);
+    *p = r;
+    return r + 1;
+}
+
+extern "C" __global__ void recurse(int *out, int n)
+{
+    out[threadIdx.x] = depth(out + threadIdx.x, n);
+}
+
+// --- printf and assert --------------------------------------------------------------------
+#include <cassert>
+#include <cstdio>
+
+// every argument kind of CUDA's printf ABI: int, unsigned, float (as double), string, long,
+// char, hex, pointer-sized, %%; threads 0..2 of each block
+extern "C" __global__ void prints(const int *in)
+{
+    unsigned t = threadIdx.x;
+    if (t < 3)
+        printf("t=%u v=%d f=%.3f s=%s l=%ld c=%c x=%08x %5.1e %% end\n", t, in[t], in[t] * 0.5f,
+               "hey", (long)t * -1000000000000L, 'a' + (int)t, (unsigned)in[t], (double)in[t]);
+    if (t == 40)
+        printf("block %d, two\nlines\n", blockIdx.x);
+}
+
+// every thread prints a line of 48 characters: past LAB_SIM_PRINTF_MAX
+extern "C" __global__ void prints_a_lot(void)
+{
+    printf("%04u:%04u abcdefghijklmnopqrstuvwxyz0123456789\n", blockIdx.x, threadIdx.x);
+}
+
+extern "C" __global__ void asserts(const int *in, int *out)
+{
+    unsigned t = threadIdx.x;
+    assert(in[t] != 77);
+    out[t] = in[t];
+}
+
+// --- the GPU the simulator stands for (an H100): %smid, %nsmid, %warpid, %nwarpid, %laneid,
+// %gridid ------------------------------------------------------------------------------------
+extern "C" __global__ void gpu_ids(unsigned *out)
+{
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x, smid, nsmid, warpid, nwarpid, laneid;
+    unsigned long long gridid;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
+    asm volatile("mov.u32 %0, %%nsmid;" : "=r"(nsmid));
+    asm volatile("mov.u32 %0, %%warpid;" : "=r"(warpid));
+    asm volatile("mov.u32 %0, %%nwarpid;" : "=r"(nwarpid));
+    asm volatile("mov.u32 %0, %%laneid;" : "=r"(laneid));
+    asm volatile("mov.u64 %0, %%gridid;" : "=l"(gridid));
+    out[7 * i] = smid;
+    out[7 * i + 1] = nsmid;
+    out[7 * i + 2] = warpid;
+    out[7 * i + 3] = nwarpid;
+    out[7 * i + 4] = laneid;
+    out[7 * i + 5] = (unsigned)gridid;
+    out[7 * i + 6] = (unsigned)(gridid >> 32);
+}
+
+// --- malloc and free: the device heap (8 MiB) ------------------------------------------------
+extern "C" __global__ void heap_blocks(int *out, unsigned bytes)
+{
+    int *p = (int *)malloc(bytes);
+    if (!p) {
+        out[threadIdx.x] = -1;
+        return;
+    }
+    for (unsigned i = 0; i < bytes / sizeof(int); i++)
+        p[i] = (int)(i + threadIdx.x);
+    out[threadIdx.x] = p[bytes / sizeof(int) - 1];
+    free(p);
+}
+
+extern "C" __global__ void heap_free_twice(int *out)
+{
+    int *p = (int *)malloc(64);
+    free(p);
+    free(p);
+    out[threadIdx.x] = 1;
+}

@@ -402,8 +402,12 @@ main(int argc, char **argv)
             cJSON_AddStringToObject(o, "status", "ok");
         }
         lab_sim_result res;
-        if (ops == &lab_dev_sim && lab_dev_sim_take(dev, &res))
+        lab_buf printed = LAB_BUF_INIT;
+        if (ops == &lab_dev_sim && lab_dev_sim_take(dev, &res, &printed))
             add_sim(o, &res);
+        if (printed.len)
+            cJSON_AddStringToObject(o, "printf", printed.buf);
+        lab_buf_release(&printed);
     }
     {
         char *s = cJSON_Print(report);
