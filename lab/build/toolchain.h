@@ -21,6 +21,14 @@
  * flags and nvcc's version; failed builds are not cached.  nvcc's messages
  * are rewritten from "file.cu(12): error" to "file.cu:12: error".
  *
+ * nvcc runs its own steps through a shell, so it never sees a name from
+ * outside: the source (a regular file of at most LAB_SOURCE_CAP bytes) is
+ * copied into a private folder, <cache_dir>/tmp/<host>.<pid>.XXXXXX, and nvcc
+ * runs there on fixed relative names, with $TMPDIR inside that folder; its
+ * messages name req->source again.  The folder is removed when the build
+ * ends, however it ends; one left by a lab that was killed is removed by the
+ * next build on the same host.
+ *
  * Call order: lab_toolchain_find once; lab_build_init, lab_toolchain_build,
  * read the lab_build, lab_build_release; lab_toolchain_free.
  */
@@ -36,6 +44,7 @@
 #include "lab/platform/proc.h"
 
 #define LAB_DEFAULT_ARCH "sm_90"
+#define LAB_SOURCE_CAP (1024 * 1024) /* the largest kernel file the lab compiles */
 
 typedef struct lab_toolchain lab_toolchain;
 
@@ -52,7 +61,7 @@ int lab_toolchain_find_tool(const lab_toolchain *tc, const char *name, const cha
                             const char *extra_dir, char **out, lab_err *err);
 
 typedef struct lab_build_request {
-    const char *source;      /* the .cu file */
+    const char *source;      /* the .cu file, as its messages name it */
     const char *instantiate; /* appended C++ line (templates), or NULL */
     const char *arch;        /* "sm_90" */
     const char *cache_dir;   /* created if missing */

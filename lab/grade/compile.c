@@ -17,11 +17,9 @@ lab_compile_file(lab *l, const lab_exercise *ex, const char *path, const char *a
                              .cancel = cancel,
                              .host = ex->kind == LAB_KIND_HOST,
                              .rdc = ex->rdc };
-    char *abs = untrusted && lab_sandboxed(l) ? realpath(path, NULL) : NULL;
-    const char *show[] = { abs, NULL };
+    /* nvcc reads the lab's private copy of the file, in the build folder (toolchain.h) */
     lab_sandbox_plan plan = { .job = LAB_SANDBOX_COMPILE,
                               .datadir = lab_datadir(l),
-                              .show = show,
                               .writable = lab_builddir(l),
                               .bwrap = getenv("CUDALAB_BWRAP") };
     const lab_toolchain *tc;
@@ -30,7 +28,7 @@ lab_compile_file(lab *l, const lab_exercise *ex, const char *path, const char *a
 
     if ((rc = lab_toolchain_of(l, &tc, err)) < 0)
         goto out;
-    if (abs) {
+    if (untrusted && lab_sandboxed(l)) {
         if ((rc = lab_mkdir_p(lab_builddir(l), 0755, err)) < 0 ||
             (rc = lab_sandbox_wrap(&plan, &wrap, err)) < 0)
             goto out;
@@ -42,7 +40,6 @@ lab_compile_file(lab *l, const lab_exercise *ex, const char *path, const char *a
     if (b->cancelled)
         rc = lab_err_set(err, LAB_ECANCEL, "cancelled");
 out:
-    free(abs);
     lab_strvec_release(&wrap);
     return rc;
 }
