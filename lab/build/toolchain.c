@@ -96,54 +96,62 @@ lab_toolchain_find_tool(const lab_toolchain *tc, const char *name, const char *e
     return 0;
 }
 
-static char *
-find_nvcc(void)
+/* Runs `nvcc ARG` and keeps its standard output in out. */
+static int
+nvcc_says(const lab_toolchain *tc, const char *arg, lab_buf *out, lab_err *err)
 {
-    const char *env = getenv("CUDALAB_NVCC");
-    lab_err err = LAB_ERR_INIT;
-    char *p = NULL;
+    lab_proc p;
+    int rc;
 
-    if (env && *env)
-        return strdup(env);
-    lab_toolchain_find_tool(NULL, "nvcc", "CUDALAB_NVCC", NULL, &p, &err);
-    return p;
+    lab_proc_init(&p);
+    p.timeout_s = 30;
+    if ((rc = lab_strvec_pushl(&p.argv, tc->nvcc, arg, NULL)) < 0 ||
+        (rc = lab_proc_run(&p, err)) < 0)
+        goto out;
+    if (!p.exited || p.exit_code != 0) {
+        char how[128];
+        rc = lab_err_set(err, LAB_ETOOL, "'%s %s' %s", tc->nvcc, arg,
+                         lab_proc_describe(&p, how, sizeof(how)));
+        goto out;
+    }
+    rc = lab_buf_add(out, p.out.buf, p.out.len);
+out:
+    lab_proc_release(&p);
+    return rc;
 }
 
 int
 lab_toolchain_find(lab_toolchain **out, lab_err *err)
 {
     lab_toolchain *tc = calloc(1, sizeof(*tc));
-    lab_proc p;
-    const char *v;
+    lab_buf said = LAB_BUF_INIT;
+    const char *v, *env;
     int rc;
 
     *out = NULL;
     if (!tc)
         return lab_err_set(err, LAB_ENOMEM, "out of memory");
-    if (!(tc->nvcc = find_nvcc())) {
-        free(tc);
-        return lab_err_set(err, LAB_ETOOL,
-                           "nvcc not found (looked on PATH, in $CUDA_HOME/bin and "
-                           "/usr/local/cuda/bin): install the CUDA toolkit");
-    }
-    lab_proc_init(&p);
-    p.timeout_s = 30;
-    if ((rc = lab_strvec_pushl(&p.argv, tc->nvcc, "--version", NULL)) < 0 ||
-        (rc = lab_proc_run(&p, err)) < 0)
-        goto out;
-    if (!p.exited || p.exit_code != 0) {
-        char how[128];
-        rc = lab_err_set(err, LAB_ETOOL, "'%s --version' %s", tc->nvcc,
-                         lab_proc_describe(&p, how, sizeof(how)));
+    if ((env = getenv("CUDALAB_NVCC")) && *env) /* running it says what is wrong with it */
+        tc->nvcc = strdup(env);
+    else if (lab_toolchain_find_tool(NULL, "nvcc", "CUDALAB_NVCC", NULL, &tc->nvcc, NULL) < 0)
+        tc->nvcc = NULL;
+    if (!tc->nvcc) {
+        rc = lab_err_set(err, LAB_ETOOL,
+                         "nvcc not found (looked on PATH, in $CUDA_HOME/bin and "
+                         "/usr/local/cuda/bin): install the CUDA toolkit");
         goto out;
     }
+    if ((rc = nvcc_says(tc, "--version", &said, err)) < 0)
+        goto out;
     /* "Cuda compilation tools, release 13.0, V13.0.88" */
-    v = strstr(p.out.buf, ", V");
+    v = strstr(said.buf, ", V");
     tc->version = v ? strndup(v + 3, strcspn(v + 3, " \n")) : strdup("unknown");
-    if (!tc->version)
+    if (!tc->version) {
         rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
+        goto out;
+    }
 out:
-    lab_proc_release(&p);
+    lab_buf_release(&said);
     if (rc < 0) {
         lab_toolchain_free(tc);
         return rc;
@@ -237,8 +245,8 @@ lab_toolchain_format_log(const char *log, lab_buf *out)
     return 0;
 }
 
-static bool
-valid_arch(const char *arch)
+bool
+lab_toolchain_arch_valid(const char *arch)
 {
     size_t i = 3;
 
@@ -246,7 +254,7 @@ valid_arch(const char *arch)
         return false;
     while (isdigit((unsigned char)arch[i]))
         i++;
-    return arch[i] == '\0' || (arch[i] == 'a' && arch[i + 1] == '\0');
+    return arch[i] == '\0' || ((arch[i] == 'a' || arch[i] == 'f') && arch[i + 1] == '\0');
 }
 
 /* One build: the request, its result and the private folder nvcc runs in.  nvcc runs its
@@ -256,10 +264,10 @@ typedef struct build_job {
     const lab_toolchain *tc;
     const lab_build_request *req;
     lab_build *b;
-    lab_buf dir; /* <cache_dir>/tmp/<host>.<pid>.XXXXXX, removed at the end */
+    lab_buf dir; /* <cache_dir>/.tmp/<host>.<pid>.XXXXXX, removed at the end */
 } build_job;
 
-#define WORK_SUBDIR "tmp"
+#define WORK_SUBDIR ".tmp" /* hidden: `ls` of the cache shows builds only */
 #define SOURCE_NAME "cudalab-source.cu"
 #define WRAPPER_NAME "cudalab-instantiation.cu"
 #define NVCC_TMPDIR "nvcc-tmp" /* nvcc's $TMPDIR: its tmpxft_* files go with the folder */
@@ -290,6 +298,30 @@ add_log(build_job *j, const char *text)
     lab_buf_release(&named);
 }
 
+/* nvcc refused the target: the lab's error, naming what nvcc builds for ("sm_75 sm_80 ...") */
+static int
+unsupported_arch(build_job *j, lab_err *err)
+{
+    const lab_build_request *req = j->req;
+    lab_buf origin = LAB_BUF_INIT, list = LAB_BUF_INIT, said = LAB_BUF_INIT;
+    int rc;
+
+    if (req->arch_origin)
+        lab_buf_printf(&origin, "%s='%s': ", req->arch_origin, req->arch);
+    if (nvcc_says(j->tc, "--list-gpu-code", &said, NULL) == 0) {
+        lab_buf_adds(&list, ": it builds for ");
+        add_replaced(&list, said.buf, "\n", " ");
+        while (list.buf[list.len - 1] == ' ')
+            list.buf[--list.len] = '\0';
+    }
+    rc = lab_err_set(err, LAB_EINVAL, "%snvcc %s does not build for '%s'%s", origin.buf,
+                     j->tc->version, req->arch, list.buf);
+    lab_buf_release(&origin);
+    lab_buf_release(&list);
+    lab_buf_release(&said);
+    return rc;
+}
+
 /* Runs nvcc with argv in the job's folder; 0 when it ran (success in *ok), <0 when it could
  * not. */
 static int
@@ -313,6 +345,11 @@ run_nvcc(build_job *j, lab_strvec *argv, bool *ok, lab_err *err)
     if ((rc = lab_proc_run(&p, err)) < 0) {
         if (rc == LAB_ECHILD) /* "cannot run 'nvcc': ..." says it already */
             err->code = rc = LAB_ETOOL;
+        goto out;
+    }
+    if (!(p.exited && p.exit_code == 0) && strstr(p.errout.buf, "Unsupported gpu architecture")) {
+        rc = unsupported_arch(j,
+                              err); /* "nvcc fatal   : Unsupported gpu architecture 'compute_10'" */
         goto out;
     }
     add_log(j, p.errout.buf);
@@ -519,7 +556,7 @@ lab_toolchain_build(const lab_toolchain *tc, const lab_build_request *req, lab_b
     bool ok = false;
     int rc;
 
-    if (!valid_arch(req->arch))
+    if (!lab_toolchain_arch_valid(req->arch))
         return lab_err_set(err, LAB_EINVAL, "'%s' is not a GPU architecture like sm_90", req->arch);
     if (req->host && req->instantiate)
         return lab_err_set(err, LAB_EINVAL, "a host-code build takes no instantiation");

@@ -4,6 +4,7 @@
 #include "lab/grade/compile.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 int
 lab_compile_file(lab *l, const lab_exercise *ex, const char *path, const char *arch,
@@ -22,12 +23,15 @@ lab_compile_file(lab *l, const lab_exercise *ex, const char *path, const char *a
                               .datadir = lab_datadir(l),
                               .writable = lab_builddir(l),
                               .bwrap = getenv("CUDALAB_BWRAP") };
+    const char *env_arch = getenv("CUDALAB_ARCH");
     const lab_toolchain *tc;
     lab_strvec wrap = LAB_STRVEC_INIT;
     int rc;
 
     if ((rc = lab_toolchain_of(l, &tc, err)) < 0)
         goto out;
+    if (env_arch && !strcmp(env_arch, arch)) /* a refused target is the lab's setting */
+        br.arch_origin = "CUDALAB_ARCH";
     if (untrusted && lab_sandboxed(l)) {
         if ((rc = lab_mkdir_p(lab_builddir(l), 0755, err)) < 0 ||
             (rc = lab_sandbox_wrap(&plan, &wrap, err)) < 0)

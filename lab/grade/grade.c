@@ -6,10 +6,12 @@
 #include "lab/catalog/family.h"
 #include "lab/grade/calib.h"
 #include "lab/grade/compile.h"
+#include "lab/grade/env.h"
 #include "lab/grade/runner.h"
 #include "lab/platform/devlock.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -211,7 +213,6 @@ choose_backend(const lab_grade_request *req, const lab_device *dev, lab_grading 
                const char **why, lab_err *err)
 {
     const char *want = req->backend, *env = getenv("CUDALAB_BACKEND"), *cap;
-    char *end;
 
     if (!want && env && *env)
         want = env;
@@ -230,15 +231,10 @@ choose_backend(const lab_grade_request *req, const lab_device *dev, lab_grading 
     snprintf(g->backend, sizeof(g->backend), "%s", want);
     if (!strcmp(want, "sim")) {
         g->sim_max_size = LAB_SIM_MAX_SIZE;
-        if ((cap = getenv("CUDALAB_SIM_MAX_SIZE")) && *cap) {
-            unsigned long v = strtoul(cap, &end, 10);
-            if (*end || v == 0)
-                return lab_err_set(err, LAB_EINVAL,
-                                   "CUDALAB_SIM_MAX_SIZE='%s' is not a positive "
-                                   "number",
-                                   cap);
-            g->sim_max_size = v;
-        }
+        if ((cap = getenv("CUDALAB_SIM_MAX_SIZE")) && *cap &&
+            !lab_env_parse_count(cap, ULONG_MAX, &g->sim_max_size))
+            return lab_err_set(err, LAB_EINVAL,
+                               "CUDALAB_SIM_MAX_SIZE='%s' is not a positive number", cap);
     }
     return 0;
 }

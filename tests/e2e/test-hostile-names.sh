@@ -43,17 +43,17 @@ run ls
 expect_out_lacks "template exercise: nothing ran what the name spelled" "PWNED"
 
 # the private folders go with the build; nvcc's temporary files go with them
-run find "$CACHE/tmp" -mindepth 1
+run find "$CACHE/.tmp" -mindepth 1
 expect_out_empty "no build folder is left behind"
 
 # a folder left by a lab that was killed (its pid is gone) is removed by the next build
 host=$(hostname)
 host=${host%%.*}
-mkdir -p "$CACHE/tmp/$host.999999999.abcdef/nvcc-tmp"
-touch "$CACHE/tmp/$host.999999999.abcdef/nvcc-tmp/tmpxft_0000_00000000-1_x.cpp"
+mkdir -p "$CACHE/.tmp/$host.999999999.abcdef/nvcc-tmp"
+touch "$CACHE/.tmp/$host.999999999.abcdef/nvcc-tmp/tmpxft_0000_00000000-1_x.cpp"
 printf '\n// a new hash\n' >>"work/a\"b.cu"
 run cudalab grade reduction/neighbored 'work/a"b.cu' --no-record
-run find "$CACHE/tmp" -mindepth 1
+run find "$CACHE/.tmp" -mindepth 1
 expect_out_empty "a dead build's folder is swept by the next build"
 
 e2e_finish
