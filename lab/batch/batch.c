@@ -204,7 +204,8 @@ private_copy(const char *out, const char *exname, struct sub *s, lab_buf *copy, 
     lab_hash h;
     int rc = 0;
 
-    if (lab_buf_read_file(&text, s->file, &rerr) < 0) {
+    /* a FIFO or a device among the submissions is refused, never waited on */
+    if (lab_buf_read_regular(&text, s->file, LAB_SOURCE_CAP, &rerr) < 0) {
         if (asprintf(&s->problem, "%s", rerr.msg) < 0)
             s->problem = NULL;
         goto out;

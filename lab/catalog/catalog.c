@@ -23,6 +23,7 @@
 #include "lab/catalog/catalog.h"
 #include "lab/util/arena.h"
 #include "lab/util/buf.h"
+#include "lab/util/inifile.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -37,6 +38,7 @@
 #include <sys/stat.h>
 
 #define MAX_KEYS 32                /* keys of the longest table */
+#define MANIFEST_CAP (64 * 1024)   /* bytes of an exercise.ini or chapter.ini */
 #define CHAPTER_ORDER_NONE INT_MAX /* a chapter without chapter.ini sorts last */
 
 static const lab_block_shape DEFAULT_BLOCK = { 256, 1, 1 };
@@ -678,22 +680,17 @@ static char *
 read_line(char *str, int num, void *stream)
 {
     struct manifest *m = stream;
-    const char *nl, *p;
-    size_t len;
+    int too_long = 0;
+    const char *p;
 
     if (m->rc < 0 || !*m->next)
         return NULL;
-    nl = strchr(m->next, '\n');
-    len = nl ? (size_t)(nl - m->next) + 1 : strlen(m->next);
     m->line++;
-    if (num < 3 || len > (size_t)num - 1) {
-        m->rc = problem(m, m->line, "line too long (more than %d characters)", num - 2);
+    if (!lab_inifile_next_line(str, num, &m->next, &too_long)) {
+        m->rc = problem(m, m->line, "line too long (more than %d characters)", too_long);
         m->cut = true;
         return NULL;
     }
-    memcpy(str, m->next, len);
-    str[len] = '\0';
-    m->next += len;
     p = str + strspn(str, " \t");
     if (*p == '[')
         m->section_line = m->line;
@@ -752,7 +749,7 @@ parse_manifest(struct manifest *m, bool *missing)
     int rc, line;
 
     *missing = false;
-    if ((rc = lab_buf_read_file(&text, m->path, &err)) < 0) {
+    if ((rc = lab_buf_read_regular(&text, m->path, MANIFEST_CAP, &err)) < 0) {
         if (rc == LAB_ENOENT) {
             *missing = true;
             rc = 0;
@@ -924,7 +921,7 @@ read_hints(struct manifest *m, struct exercise *e, const char *path)
     bool fenced = false;
     int rc;
 
-    if ((rc = lab_buf_read_file(&text, path, &err)) < 0) {
+    if ((rc = lab_buf_read_regular(&text, path, LAB_CATALOG_TEXT_CAP, &err)) < 0) {
         if (rc != LAB_ENOMEM)
             rc = problem(m, key_line(m, "hints"), "'hints': %s", err.msg);
         goto out;

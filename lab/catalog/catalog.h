@@ -128,6 +128,9 @@ typedef struct lab_chapter {
     size_t nexercises;
 } lab_chapter;
 
+/* The largest text file of the catalog the lab reads: a task, hints, a chapter text. */
+#define LAB_CATALOG_TEXT_CAP (1024 * 1024)
+
 typedef struct lab_catalog lab_catalog;
 
 int lab_catalog_load(const char *datadir, lab_catalog **out, lab_err *err);

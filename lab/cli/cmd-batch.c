@@ -16,6 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#define LIST_CAP (1024 * 1024) /* bytes of a --from list */
+
 #define BAR_WIDTH 30
 #define SLURM_WAIT_S (24 * 3600.0)
 
@@ -56,7 +58,7 @@ read_list(const char *path, lab_strvec *subs)
     lab_err err = LAB_ERR_INIT;
     char *line, *save = NULL;
 
-    if (lab_buf_read_file(&text, path, &err) < 0)
+    if (lab_buf_read_regular(&text, path, LIST_CAP, &err) < 0)
         return lab_cli_error("batch: --from: %s", err.msg);
     for (line = strtok_r(text.buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
         if (*line)
