@@ -585,8 +585,11 @@ lab_batch_run(lab *l, const lab_batch_opts *o, lab_batch_summary *out, lab_err *
     int nthreads = 0, rc;
 
     memset(out, 0, sizeof(*out));
-    if (!(pl.ex = lab_catalog_find(lab_catalog_of(l), o->exercise)))
-        return lab_err_set(err, LAB_ENOENT, "unknown exercise '%s'", o->exercise);
+    if (!(pl.ex = lab_catalog_find(lab_catalog_of(l), o->exercise))) {
+        const char *why = lab_catalog_why_broken(lab_catalog_of(l), o->exercise);
+        return lab_err_set(err, LAB_ENOENT, "%s exercise '%s'%s%s", why ? "broken" : "unknown",
+                           o->exercise, why ? ": " : "", why ? why : "");
+    }
     lab_buf_printf(&dir, "%s/results", o->out);
     if ((rc = lab_mkdir_p(dir.buf, 0755, err)) < 0 || (rc = prepare(&pl, err)) < 0)
         goto out;

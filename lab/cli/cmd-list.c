@@ -5,6 +5,7 @@
 #include "lab/cli/cli.h"
 
 #include <cJSON.h>
+#include <string.h>
 
 static const char *
 status_text(const lab_progress *p)
@@ -23,6 +24,17 @@ print_ids(const lab_catalog *cat)
     for (size_t i = 0; i < lab_catalog_exercise_count(cat); i++)
         puts(lab_catalog_exercise(cat, i)->id);
     return LAB_EXIT_OK;
+}
+
+/* The chapter's broken exercises, each with why: a manifest to fix, not a step to take. */
+static void
+print_broken(const lab_catalog *cat, const lab_chapter *ch)
+{
+    for (size_t i = 0; i < lab_catalog_broken_count(cat); i++) {
+        const lab_broken_exercise *b = lab_catalog_broken(cat, i);
+        if (!strcmp(b->chapter, ch->id))
+            printf("  %-30s broken: %s\n", b->id, b->reason);
+    }
 }
 
 static int
@@ -74,9 +86,20 @@ list_run(lab_cli *cli, const lab_cli_args *args)
                 printf(", last %s", p.last_verdict);
             printf("\n");
         }
+        if (!cli->json)
+            print_broken(cat, ch);
     }
     if (cli->json) {
         cJSON *problems = cJSON_AddArrayToObject(root, "problems");
+        cJSON *broken = cJSON_AddArrayToObject(root, "broken");
+        for (size_t i = 0; i < lab_catalog_broken_count(cat); i++) {
+            const lab_broken_exercise *b = lab_catalog_broken(cat, i);
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "id", b->id);
+            cJSON_AddStringToObject(o, "chapter", b->chapter);
+            cJSON_AddStringToObject(o, "reason", b->reason);
+            cJSON_AddItemToArray(broken, o);
+        }
         for (size_t i = 0; i < lab_catalog_problem_count(cat); i++)
             cJSON_AddItemToArray(problems, cJSON_CreateString(lab_catalog_problem(cat, i)));
         lab_cli_print_json(root);

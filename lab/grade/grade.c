@@ -261,8 +261,10 @@ lab_grade(lab *l, const lab_grade_request *req, lab_grading *g, lab_err *err)
     }
     if (strcmp(ex->baseline, "cpu")) {
         if (!(base_ex = lab_catalog_find(lab_catalog_of(l), ex->baseline))) {
-            rc = lab_err_set(err, LAB_ENOENT, "%s: baseline '%s' is not an exercise", ex->manifest,
-                             ex->baseline);
+            const char *broken = lab_catalog_why_broken(lab_catalog_of(l), ex->baseline);
+            rc = lab_err_set(err, LAB_ENOENT, "%s: baseline '%s' is %s%s", ex->manifest,
+                             ex->baseline, broken ? "broken: " : "not an exercise",
+                             broken ? broken : "");
             goto out;
         }
         snprintf(g->baseline_name, sizeof(g->baseline_name), "%s", base_ex->kernel);

@@ -64,6 +64,17 @@ CUDALAB_DATADIR=$data run cudalab list
 expect_err "a manifest past 64 KiB is named" \
     "exercises/reduction/neighbored/exercise.ini' is larger than 64 KiB"
 
+# --- a task text ---
+data=$T/data-task
+copy_datadir "$data"
+rm "$data/exercises/reduction/neighbored/task.md"
+mkfifo "$data/exercises/reduction/neighbored/task.md"
+CUDALAB_DATADIR=$data run timeout 20 "$CUDALAB_TEST_BIN" show reduction/neighbored
+[ "$RC" -ne 124 ]
+check "show of an exercise whose task is a FIFO: does not wait" $?
+expect_status "show of an exercise whose task is a FIFO: a lab error" 2
+expect_err "the task FIFO is named" "'task': 'task.md' is not a regular file"
+
 # --- questions.ini: a FIFO, and a line too long ---
 data=$T/data-questions
 copy_datadir "$data"
