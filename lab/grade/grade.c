@@ -333,6 +333,7 @@ built:
     if ((rc = run_and_judge(l, req, fam, g, &student, &baseline, &reference, base_ex, err)) < 0)
         goto out;
 judged:
+    g->judged = true;
     if (req->record) {
         stage(req, LAB_STAGE_RECORD, "progress");
         rc = record(l, req, g, err);
