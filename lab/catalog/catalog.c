@@ -154,18 +154,15 @@ static char *arena_printf(lab_arena *a, const char *fmt, ...) __attribute__((for
 static char *
 arena_printf(lab_arena *a, const char *fmt, ...)
 {
-    lab_buf b = LAB_BUF_INIT;
-    char *s = NULL;
+    char *s, *copy;
     va_list ap;
-    int rc;
 
     va_start(ap, fmt);
-    rc = lab_buf_vprintf(&b, fmt, ap);
+    s = lab_vformat(fmt, ap);
     va_end(ap);
-    if (rc == 0)
-        s = lab_arena_strndup(a, b.buf, b.len);
-    lab_buf_release(&b);
-    return s;
+    copy = s ? lab_arena_strdup(a, s) : NULL;
+    free(s);
+    return copy;
 }
 
 /* "path:line: message" in the arena; NULL when out of memory. */

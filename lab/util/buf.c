@@ -126,6 +126,18 @@ lab_buf_detach(lab_buf *b)
     return p;
 }
 
+char *
+lab_vformat(const char *fmt, va_list ap)
+{
+    lab_buf b = LAB_BUF_INIT;
+
+    if (lab_buf_vprintf(&b, fmt, ap) < 0) {
+        lab_buf_release(&b);
+        return NULL;
+    }
+    return lab_buf_detach(&b);
+}
+
 /* Appends everything fd holds, at most cap bytes (SIZE_MAX: no cap); 1 when there was more. */
 static int
 read_fd(lab_buf *b, int fd, size_t cap, const char *path, lab_err *err)

@@ -39,6 +39,9 @@ int lab_buf_printf(lab_buf *b, const char *fmt, ...) __attribute__((format(print
 int lab_buf_vprintf(lab_buf *b, const char *fmt, va_list ap);
 /* The bytes, malloc'ed, for the caller to free(); NULL only when out of memory. */
 char *lab_buf_detach(lab_buf *b);
+/* fmt formatted into a new string, malloc'ed, for the caller to free(); NULL when out of
+ * memory.  For the functions that take a format of their own (lab_strvec_pushf). */
+char *lab_vformat(const char *fmt, va_list ap);
 
 /* Read a whole file into b (appending).  LAB_EIO/LAB_ENOENT with err filled. */
 struct lab_err;
