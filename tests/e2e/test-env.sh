@@ -59,4 +59,15 @@ run cudalab grade reduction/neighbored huge.cu
 expect_status "a source past 1 MiB: a lab error" 2
 expect_err "a source past 1 MiB: says so" "'huge.cu' is larger than 1024 KiB"
 
+# nvcc that answers --version and is gone when the build starts: the error says so once
+# (toolchain.c formatted its message into itself: "cannot run nvcc: cannot run nvcc: ...")
+vanishing=$T/nvcc-vanishing
+printf '#!/bin/sh\necho "Cuda compilation tools, release 13.0, V13.0.88"\nrm -f "$0"\n' >"$vanishing"
+chmod +x "$vanishing"
+printf '\n// a new hash\n' >>mine.cu
+CUDALAB_NVCC=$vanishing run cudalab grade reduction/neighbored mine.cu --no-record
+expect_status "nvcc gone when the build starts: a lab error" 2
+expect_eq "nvcc gone: one plain message" "$ERR" \
+    "cudalab: cannot run '$vanishing': No such file or directory"
+
 e2e_finish
