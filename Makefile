@@ -4,6 +4,7 @@
 #   make run        set up (installing Debian packages if needed) and start the lab
 #   make test       every test that needs no GPU (format, the layers' arrows, unit tests under
 #                   sanitizers, e2e, the package)
+#   make fuzz       each fuzz target of tests/fuzz/ for FUZZ_SECONDS (default 60; make test: 3)
 #   make test-gpu   the GPU suite (needs an NVIDIA GPU); make test-gpu-install: the
 #                   installed copy and the package on the GPU
 #   make deps       install the Debian packages the lab needs (or print the command)
@@ -31,8 +32,9 @@ CUDA_TOOLS_PIP := 'nvidia-cuda-cuobjdump==13.2.*' 'nvidia-cuda-nvdisasm==13.2.*'
 # packaging and install-test tools (DEB_TEST_PACKAGES), which `make test` checks.
 # bubblewrap (the sandbox) and Slurm (batch --slurm) are optional at run time; their tests need them.
 # gnumeric: its ssconvert opens the gradebook as a spreadsheet (test-gradebook-spreadsheet.sh).
+# clang and libclang-rt-14-dev: the fuzz targets (libFuzzer with ASan and UBSan, tests/fuzz/).
 DEB_TEST_PACKAGES := debhelper dpkg-dev fakeroot man-db groff-base zsh bubblewrap \
-                     slurmctld slurmd slurm-client munge gnumeric
+                     slurmctld slurmd slurm-client munge gnumeric clang libclang-rt-14-dev
 DEB_PACKAGES := pkg-config libinih-dev libcjson-dev libsqlite3-dev libcriterion-dev \
                 libncurses-dev libreadline-dev libmd4c-dev clang-format tmux \
                 $(DEB_TEST_PACKAGES)
@@ -80,13 +82,14 @@ TEST_SRC := $(sort $(wildcard tests/test-*.c))
 TESTS := $(notdir $(TEST_SRC:.c=))
 # kernels/X.cu -> build/libexec/cudalab/X.ptx (lab-kernels and each chapter's demo kernels)
 KERNEL_PTX := $(patsubst kernels/%.cu,%.ptx,$(sort $(wildcard kernels/*.cu)))
-FORMAT_SRC := $(sort $(wildcard lab/*/*.c lab/*/*.h tests/*.c tests/*.h tests/tools/*.c))
+FORMAT_SRC := $(sort $(wildcard lab/*/*.c lab/*/*.h tests/*.c tests/*.h tests/tools/*.c \
+                                 tests/fuzz/*.c tests/fuzz/*.h))
 
 # $(call objs,variant,sources)
 objs = $(patsubst %.c,build/$(1)/obj/%.o,$(2))
 
 .SECONDARY:
-.PHONY: all run test test-unit test-e2e test-gpu bench-reduce test-gpu-install test-package deps cuda-tools format \
+.PHONY: all run test test-unit test-e2e fuzz test-gpu bench-reduce test-gpu-install test-package deps cuda-tools format \
         format-check clean install uninstall deb
 
 GENERATED := build/gen/cudalab.1 build/gen/cudalab.bash build/gen/_cudalab
@@ -283,6 +286,35 @@ build/san/tests/occ-oracle: tests/tools/occ-oracle.cpp
 	@mkdir -p $(@D)
 	$(CXX) -O1 -isystem $(CUDA_HOME)/include -o $@ $<
 
+# --- fuzz targets ------------------------------------------------------------
+# tests/fuzz/fuzz-T.c: one reader of input the lab did not write (PTX, manifests, questions, driver
+# reports, ncu's CSV), built with clang's libFuzzer under ASan and UBSan from objects of its own.
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -I. -isystem /usr/include/cjson $(WARN) -MMD -MP -O1 -g \
+               -fno-omit-frame-pointer -fsanitize=fuzzer-no-link $(FUZZ_SAN)
+FUZZ_TARGETS := ptx manifest questions runreport ncu
+FUZZ_SRC_ptx := $(SIM_SRC)
+FUZZ_SRC_manifest := lab/catalog/catalog.c lab/catalog/family.c
+FUZZ_SRC_questions := lab/catalog/catalog.c lab/catalog/family.c lab/catalog/questions.c
+FUZZ_SRC_runreport := lab/grade/runreport.c
+FUZZ_SRC_ncu := lab/instruments/ncu.c
+FUZZ_BINS := $(FUZZ_TARGETS:%=build/fuzz/fuzz-%)
+
+build/fuzz/obj/%.o: %.c | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c $< -o $@
+
+define fuzz_target
+build/fuzz/fuzz-$(1): $(call objs,fuzz,tests/fuzz/fuzz-$(1).c tests/fuzz/fuzz.c $(UTIL_SRC) $(FUZZ_SRC_$(1)))
+	$$(FUZZ_CC) -fsanitize=fuzzer $$(FUZZ_SAN) -o $$@ $$^ $$(LIBS)
+endef
+$(foreach t,$(FUZZ_TARGETS),$(eval $(call fuzz_target,$(t))))
+
+fuzz: $(FUZZ_BINS)
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run.sh $(FUZZ_TARGETS)
+
 # The simulator's unit tests run kernels that nvcc builds here.
 build/tests/sim-kernels.ptx: tests/sim/kernels.cu
 	@mkdir -p $(@D)
@@ -323,11 +355,12 @@ export CUDALAB_TOOLS_DIR_TEST := $(TOOLS_DIR)/bin
 export ASAN_OPTIONS := detect_leaks=1:abort_on_error=0
 export UBSAN_OPTIONS := print_stacktrace=1
 
-test: all $(SAN_ALL) build/.deps-test-ok
+test: all $(SAN_ALL) $(FUZZ_BINS) build/.deps-test-ok
 	@$(MAKE) --no-print-directory format-check
 	@tests/check-layers.sh
 	@tests/run-unit.sh $(TESTS:%=build/san/tests/%)
 	@tests/e2e/run.sh
+	@FUZZ_SECONDS=3 tests/fuzz/run.sh $(FUZZ_TARGETS)
 	@$(MAKE) --no-print-directory test-package
 
 # The Debian package: built, unpacked into a clean folder root and run from there.

@@ -176,7 +176,7 @@ write_valid_catalog(void)
                                        "chapter = warps\n"
                                        "title = Warp divergence\n"
                                        "kernel = mathKernel1\n"
-                                       "family = math-float\n"
+                                       "family = reduce-float\n"
                                        "solution = solutions/warps/divergence.cu\n"
                                        "baseline = cpu\n"
                                        "sizes = 64\n");
@@ -485,28 +485,100 @@ Test(catalog, directory_without_manifest)
     lab_catalog_free(cat);
 }
 
-/* A broken baseline takes the exercises built on it along. */
+/* A baseline that names no exercise makes a step broken; the step built on that one still
+ * loads, and the catalog says its baseline is broken (# 19: one bad key took ten steps away). */
 Test(catalog, lost_baseline_chain)
 {
     lab_catalog *cat;
 
     write_chapter("ch", "Chapter", 1);
     write_simple("ch", "good", 0);
-    write_exercise("ch/b",
-                   "[exercise]\nid = ch/b\nchapter = ch\ntitle = B\nkernel = k\n"
-                   "family = f\nsolution = solutions/ch/b.cu\nbaseline = ch/c\nsizes = 1\n");
-    write_exercise("ch/c",
-                   "[exercise]\nid = ch/c\nchapter = ch\ntitle = C\nkernel = k\n"
-                   "family = f\nsolution = solutions/ch/c.cu\nbaseline = ch/d\nsizes = 1\n");
+    write_exercise(
+        "ch/b", "[exercise]\nid = ch/b\nchapter = ch\ntitle = B\nkernel = k\n"
+                "family = reduce-int\nsolution = solutions/ch/b.cu\nbaseline = ch/c\nsizes = 1\n");
+    write_exercise(
+        "ch/c", "[exercise]\nid = ch/c\nchapter = ch\ntitle = C\nkernel = k\n"
+                "family = reduce-int\nsolution = solutions/ch/c.cu\nbaseline = ch/d\nsizes = 1\n");
+    write_file("solutions/ch/b.cu", "\n");
+    write_file("solutions/ch/c.cu", "\n");
 
     cat = load();
     assert_problems(cat, 2);
     cr_assert_str_eq(lab_catalog_problem(cat, 0), problem_at("exercises/ch/c/exercise.ini", 8,
                                                              "'baseline': no exercise 'ch/d'"));
-    cr_assert_str_eq(lab_catalog_problem(cat, 1), problem_at("exercises/ch/b/exercise.ini", 8,
-                                                             "'baseline': no exercise 'ch/c'"));
-    cr_assert_eq(lab_catalog_exercise_count(cat), 1);
+    cr_assert_str_eq(lab_catalog_problem(cat, 1),
+                     problem_at("exercises/ch/b/exercise.ini", 8,
+                                "'baseline': 'ch/c' is broken: this step cannot be graded until it "
+                                "is fixed"));
+    cr_assert_eq(lab_catalog_exercise_count(cat), 2);
     cr_assert_not_null(lab_catalog_find(cat, "ch/good"));
+    cr_assert_str_eq(lab_catalog_find(cat, "ch/b")->baseline, "ch/c");
+    cr_assert_null(lab_catalog_find(cat, "ch/c"));
+    cr_assert_eq(lab_catalog_broken_count(cat), 1);
+    cr_assert_str_eq(lab_catalog_broken(cat, 0)->id, "ch/c");
+    cr_assert_str_eq(lab_catalog_broken(cat, 0)->chapter, "ch");
+    cr_assert_str_eq(lab_catalog_why_broken(cat, "ch/c"), lab_catalog_problem(cat, 0));
+    cr_assert_null(lab_catalog_why_broken(cat, "ch/b"));
+    cr_assert_null(lab_catalog_why_broken(cat, "ch/nope"));
+    lab_catalog_free(cat);
+}
+
+/* A broken manifest is kept as a broken exercise whose reason is its first problem. */
+Test(catalog, a_broken_exercise_says_why)
+{
+    lab_catalog *cat;
+
+    write_chapter("ch", "Chapter", 1);
+    write_simple("ch", "good", 0);
+    write_exercise("ch/bad", "[exercise]\nid = ch/bad\nchapter = ch\ntitle = B\nkernel = k\n"
+                             "family = reduce-int\nsolution = solutions/ch/bad.cu\n"
+                             "baseline = cpu\nsizes = 1\nblcok = 3\n");
+    write_file("solutions/ch/bad.cu", "\n");
+    make_dir("exercises/ch/empty");
+
+    cat = load();
+    cr_assert_eq(lab_catalog_broken_count(cat), 2);
+    cr_assert_str_eq(lab_catalog_broken(cat, 0)->id, "ch/bad");
+    cr_assert_str_eq(lab_catalog_why_broken(cat, "ch/bad"),
+                     problem_at("exercises/ch/bad/exercise.ini", 10, "unknown key 'blcok'"));
+    cr_assert_str_eq(lab_catalog_why_broken(cat, "ch/empty"),
+                     problem_at("exercises/ch/empty", 0, "missing exercise.ini"));
+    cr_assert_null(lab_catalog_broken(cat, 2));
+    lab_catalog_free(cat);
+}
+
+/* Files a manifest names stay inside the data folder; the family is one of the registry's. */
+Test(catalog, paths_stay_inside_and_families_are_registered)
+{
+    lab_catalog *cat;
+
+    write_chapter("ch", "Chapter", 1);
+    write_exercise("ch/out", "[exercise]\nid = ch/out\nchapter = ch\ntitle = O\nkernel = k\n"
+                             "family = reduce-int\nsolution = ../../../../etc/passwd\n"
+                             "baseline = cpu\nsizes = 1\n");
+    write_exercise("ch/abs", "[exercise]\nid = ch/abs\nchapter = ch\ntitle = A\nkernel = k\n"
+                             "family = reduce-int\nsolution = /etc/passwd\n"
+                             "baseline = cpu\nsizes = 1\nstarter = ../../../../etc/passwd\n");
+    write_exercise("ch/fam", "[exercise]\nid = ch/fam\nchapter = ch\ntitle = F\nkernel = k\n"
+                             "family = reduce-bogus\nsolution = solutions/ch/fam.cu\n"
+                             "baseline = cpu\nsizes = 1\n");
+    write_file("solutions/ch/fam.cu", "\n");
+
+    cat = load();
+    cr_assert_eq(lab_catalog_exercise_count(cat), 0);
+    cr_assert_str_eq(lab_catalog_why_broken(cat, "ch/out"),
+                     problem_at("exercises/ch/out/exercise.ini", 7,
+                                "'solution': '../../../../etc/passwd' is outside the lab's data "
+                                "folder"));
+    cr_assert(strstr(lab_catalog_why_broken(cat, "ch/abs"),
+                     "'solution': '/etc/passwd' is outside the lab's data folder") ||
+                  strstr(lab_catalog_why_broken(cat, "ch/abs"),
+                         "'starter': '../../../../etc/passwd' is outside the lab's data folder"),
+              "%s", lab_catalog_why_broken(cat, "ch/abs"));
+    cr_assert(strstr(lab_catalog_why_broken(cat, "ch/fam"),
+                     "exercise.ini:6: 'family': unknown family 'reduce-bogus' (the families: "
+                     "reduce-int,"),
+              "%s", lab_catalog_why_broken(cat, "ch/fam"));
     lab_catalog_free(cat);
 }
 

@@ -416,3 +416,27 @@ Test(grade, a_report_is_exactly_one_json_object)
                  err.msg);
     lab_runreport_release(&r);
 }
+
+/* A fixed bug found by fuzzing the report reader (# 19): a number past what its field holds
+ * (a grid of 1e83, a negative size, a code past INT_MAX) was converted with undefined
+ * behaviour; it now reads as 0. */
+Test(grade, report_numbers_that_do_not_fit_read_as_zero)
+{
+    static const char json[] =
+        "{\"version\":1,\"family\":\"reduce-int\",\"backend\":\"cuda\",\"status\":\"ok\","
+        "\"cases\":[{\"size\":-5,\"role\":\"student\",\"grid\":1.4e83,\"correct\":true,"
+        "\"expected\":1,\"got\":1,\"bad\":1e300,\"first_bad\":-1e300,\"detail\":\"\"}],"
+        "\"block\":1e20,\"unroll\":3}";
+    lab_err err = LAB_ERR_INIT;
+    lab_runreport r;
+
+    cr_assert_eq(lab_runreport_parse(json, sizeof(json) - 1, &r, &err), 0, "%s", err.msg);
+    cr_assert_eq(r.ncases, 1);
+    cr_expect_eq(r.cases[0].size, 0);
+    cr_expect_eq(r.cases[0].grid, 0);
+    cr_expect_eq(r.cases[0].bad, 0);
+    cr_expect_eq(r.cases[0].first_bad, 0);
+    cr_expect_eq(r.block, 0);
+    cr_expect_eq(r.unroll, 3);
+    lab_runreport_release(&r);
+}

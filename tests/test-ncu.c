@@ -107,6 +107,25 @@ Test(ncu, thousands_separators_na_quotes_and_noise)
     lab_ncu_table_release(&t);
 }
 
+/* A fixed bug found by fuzzing (# 19): a units row shorter than the header gave strdup the
+ * row's NULL end (and read past it); the missing units are empty. */
+Test(ncu, a_short_units_row_leaves_the_rest_empty)
+{
+    const char *csv = "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\","
+                      "\"Context\",\"Stream\",\"Block Size\",\"Grid Size\",\"Device\",\"CC\","
+                      "\"a.sum\",\"b.pct\",\"c.sum\"\n"
+                      "\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"byte\"\n";
+    lab_ncu_table t = LAB_NCU_TABLE_INIT;
+    lab_err err = LAB_ERR_INIT;
+
+    cr_assert_eq(lab_ncu_parse(csv, &t, &err), 0, "%s", err.msg);
+    cr_assert_eq(t.nmetrics, 3);
+    cr_expect_str_eq(t.units[0], "byte");
+    cr_expect_str_eq(t.units[1], "");
+    cr_expect_str_eq(t.units[2], "");
+    lab_ncu_table_release(&t);
+}
+
 Test(ncu, no_header_is_an_error)
 {
     lab_ncu_table t = LAB_NCU_TABLE_INIT;

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -205,7 +206,8 @@ private_copy(const char *out, const char *exname, struct sub *s, lab_buf *copy, 
     lab_hash h;
     int rc = 0;
 
-    if (lab_buf_read_file(&text, s->file, &rerr) < 0) {
+    /* a FIFO or a device among the submissions is refused, never waited on */
+    if (lab_buf_read_regular(&text, s->file, LAB_SOURCE_CAP, &rerr) < 0) {
         if (asprintf(&s->problem, "%s", rerr.msg) < 0)
             s->problem = NULL;
         goto out;
@@ -429,9 +431,10 @@ result_path(const lab_batch_opts *o, const struct sub *s, lab_buf *out)
     lab_buf_printf(out, "%s/results/%s.json", o->out, s->safe);
 }
 
-/* true when results/<id>.json holds this content graded for this exercise */
+/* true when results/<id>.json holds this content graded for this exercise; *passed when it
+ * passed */
 static bool
-already_graded(const struct pool *pl, const struct sub *s)
+already_graded(const struct pool *pl, const struct sub *s, bool *passed)
 {
     lab_buf path = LAB_BUF_INIT;
     cJSON *r;
@@ -443,6 +446,7 @@ already_graded(const struct pool *pl, const struct sub *s)
            !strcmp(lab_batch__str(r, "exercise"), pl->ex->id) &&
            strcmp(lab_batch__str(r, "verdict"), "CANCELLED") &&
            strcmp(lab_batch__str(r, "verdict"), "ERROR");
+    *passed = same && !strcmp(lab_batch__str(r, "verdict"), "PASS");
     cJSON_Delete(r);
     lab_buf_release(&path);
     return same;
@@ -487,7 +491,7 @@ worker(void *arg)
         lab_buf copy = LAB_BUF_INIT, path = LAB_BUF_INIT;
         lab_err err = LAB_ERR_INIT;
         cJSON *r = NULL;
-        bool skip = false;
+        bool skip = false, passed = false;
         int rc = 0;
 
         pthread_mutex_lock(&pl->mu);
@@ -500,7 +504,7 @@ worker(void *arg)
 
         if (!s->problem)
             rc = private_copy(pl->o->out, pl->ex->name, s, &copy, &err);
-        if (rc == 0 && !s->problem && !pl->o->force && already_graded(pl, s)) {
+        if (rc == 0 && !s->problem && !pl->o->force && already_graded(pl, s, &passed)) {
             skip = true;
         } else if (rc == 0 && s->problem) {
             r = new_result(pl, s);
@@ -526,8 +530,8 @@ worker(void *arg)
                 pl->skipped++;
             else
                 pl->graded++;
-            if (r && !strcmp(lab_batch__str(r, "verdict"), "PASS"))
-                pl->passed++;
+            if (skip ? passed : !strcmp(lab_batch__str(r, "verdict"), "PASS"))
+                pl->passed++; /* a submission passed in an earlier run still passed */
             report_progress(pl, s, skip ? "skipped" : lab_batch__str(r, "verdict"));
             if (pl->graded && pl->graded % REBUILD_EVERY == 0)
                 rebuild(pl);
@@ -585,6 +589,30 @@ prepare(struct pool *pl, lab_err *err)
     return 0;
 }
 
+/* One batch at a time writes a folder: the lock lives as long as the returned descriptor. */
+static int
+lock_out(const char *out, lab_err *err)
+{
+    lab_buf path = LAB_BUF_INIT;
+    int fd;
+
+    lab_buf_printf(&path, "%s/.lock", out);
+    if ((fd = open(path.buf, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644)) < 0)
+        fd = lab_err_set(err, LAB_EIO, "cannot create '%s': %s", path.buf, strerror(errno));
+    else if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+        int e = errno;
+        close(fd);
+        fd = e == EWOULDBLOCK
+                 ? lab_err_set(err, LAB_EINVAL,
+                               "another batch is writing '%s': wait until it ends, "
+                               "or give this one another --out",
+                               out)
+                 : lab_err_set(err, LAB_EIO, "cannot lock '%s': %s", path.buf, strerror(e));
+    }
+    lab_buf_release(&path);
+    return fd;
+}
+
 int
 lab_batch_run(lab *l, const lab_batch_opts *o, lab_batch_summary *out, lab_err *err)
 {
@@ -592,13 +620,17 @@ lab_batch_run(lab *l, const lab_batch_opts *o, lab_batch_summary *out, lab_err *
     pthread_t *threads = NULL;
     lab_buf dir = LAB_BUF_INIT;
     const char *dirs[] = { o->out };
-    int nthreads = 0, rc;
+    int nthreads = 0, lock = -1, rc;
 
     memset(out, 0, sizeof(*out));
-    if (!(pl.ex = lab_catalog_find(lab_catalog_of(l), o->exercise)))
-        return lab_err_set(err, LAB_ENOENT, "unknown exercise '%s'", o->exercise);
+    if (!(pl.ex = lab_catalog_find(lab_catalog_of(l), o->exercise))) {
+        const char *why = lab_catalog_why_broken(lab_catalog_of(l), o->exercise);
+        return lab_err_set(err, LAB_ENOENT, "%s exercise '%s'%s%s", why ? "broken" : "unknown",
+                           o->exercise, why ? ": " : "", why ? why : "");
+    }
     lab_buf_printf(&dir, "%s/results", o->out);
-    if ((rc = lab_mkdir_p(dir.buf, 0755, err)) < 0 || (rc = prepare(&pl, err)) < 0)
+    if ((rc = lab_mkdir_p(dir.buf, 0755, err)) < 0 || (rc = lock = lock_out(o->out, err)) < 0 ||
+        (rc = prepare(&pl, err)) < 0)
         goto out;
     pthread_mutex_init(&pl.mu, NULL);
     pl.t0 = lab_clock_now();
@@ -627,6 +659,13 @@ lab_batch_run(lab *l, const lab_batch_opts *o, lab_batch_summary *out, lab_err *
     if (o->cancel && *o->cancel)
         rc = lab_err_set(err, LAB_ECANCEL, "cancelled");
 out:
+    if (lock >= 0) { /* the private copies go unless asked for, while no other batch can start */
+        lab_buf_reset(&dir);
+        lab_buf_printf(&dir, "%s/.work", o->out);
+        if (!o->keep_work)
+            lab_remove_tree(dir.buf, NULL);
+        close(lock);
+    }
     free(threads);
     free_subs(pl.subs, pl.nsubs);
     lab_buf_release(&dir);

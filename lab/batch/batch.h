@@ -67,6 +67,7 @@ typedef struct lab_batch_opts {
     bool force;       /* grade again what was graded */
     bool sandbox;     /* children grade under bubblewrap */
     bool gradescope;  /* also gradescope/<id>/results.json */
+    bool keep_work;   /* keep out/.work, the private copies of every submission */
     void (*on_progress)(const lab_batch_progress *p, void *arg); /* serialized; may be NULL */
     void *arg;
     const volatile sig_atomic_t *cancel;

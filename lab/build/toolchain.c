@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -94,54 +96,62 @@ lab_toolchain_find_tool(const lab_toolchain *tc, const char *name, const char *e
     return 0;
 }
 
-static char *
-find_nvcc(void)
+/* Runs `nvcc ARG` and keeps its standard output in out. */
+static int
+nvcc_says(const lab_toolchain *tc, const char *arg, lab_buf *out, lab_err *err)
 {
-    const char *env = getenv("CUDALAB_NVCC");
-    lab_err err = LAB_ERR_INIT;
-    char *p = NULL;
+    lab_proc p;
+    int rc;
 
-    if (env && *env)
-        return strdup(env);
-    lab_toolchain_find_tool(NULL, "nvcc", "CUDALAB_NVCC", NULL, &p, &err);
-    return p;
+    lab_proc_init(&p);
+    p.timeout_s = 30;
+    if ((rc = lab_strvec_pushl(&p.argv, tc->nvcc, arg, NULL)) < 0 ||
+        (rc = lab_proc_run(&p, err)) < 0)
+        goto out;
+    if (!p.exited || p.exit_code != 0) {
+        char how[128];
+        rc = lab_err_set(err, LAB_ETOOL, "'%s %s' %s", tc->nvcc, arg,
+                         lab_proc_describe(&p, how, sizeof(how)));
+        goto out;
+    }
+    rc = lab_buf_add(out, p.out.buf, p.out.len);
+out:
+    lab_proc_release(&p);
+    return rc;
 }
 
 int
 lab_toolchain_find(lab_toolchain **out, lab_err *err)
 {
     lab_toolchain *tc = calloc(1, sizeof(*tc));
-    lab_proc p;
-    const char *v;
+    lab_buf said = LAB_BUF_INIT;
+    const char *v, *env;
     int rc;
 
     *out = NULL;
     if (!tc)
         return lab_err_set(err, LAB_ENOMEM, "out of memory");
-    if (!(tc->nvcc = find_nvcc())) {
-        free(tc);
-        return lab_err_set(err, LAB_ETOOL,
-                           "nvcc not found (looked on PATH, in $CUDA_HOME/bin and "
-                           "/usr/local/cuda/bin): install the CUDA toolkit");
-    }
-    lab_proc_init(&p);
-    p.timeout_s = 30;
-    if ((rc = lab_strvec_pushl(&p.argv, tc->nvcc, "--version", NULL)) < 0 ||
-        (rc = lab_proc_run(&p, err)) < 0)
-        goto out;
-    if (!p.exited || p.exit_code != 0) {
-        char how[128];
-        rc = lab_err_set(err, LAB_ETOOL, "'%s --version' %s", tc->nvcc,
-                         lab_proc_describe(&p, how, sizeof(how)));
+    if ((env = getenv("CUDALAB_NVCC")) && *env) /* running it says what is wrong with it */
+        tc->nvcc = strdup(env);
+    else if (lab_toolchain_find_tool(NULL, "nvcc", "CUDALAB_NVCC", NULL, &tc->nvcc, NULL) < 0)
+        tc->nvcc = NULL;
+    if (!tc->nvcc) {
+        rc = lab_err_set(err, LAB_ETOOL,
+                         "nvcc not found (looked on PATH, in $CUDA_HOME/bin and "
+                         "/usr/local/cuda/bin): install the CUDA toolkit");
         goto out;
     }
+    if ((rc = nvcc_says(tc, "--version", &said, err)) < 0)
+        goto out;
     /* "Cuda compilation tools, release 13.0, V13.0.88" */
-    v = strstr(p.out.buf, ", V");
+    v = strstr(said.buf, ", V");
     tc->version = v ? strndup(v + 3, strcspn(v + 3, " \n")) : strdup("unknown");
-    if (!tc->version)
+    if (!tc->version) {
         rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
+        goto out;
+    }
 out:
-    lab_proc_release(&p);
+    lab_buf_release(&said);
     if (rc < 0) {
         lab_toolchain_free(tc);
         return rc;
@@ -235,8 +245,8 @@ lab_toolchain_format_log(const char *log, lab_buf *out)
     return 0;
 }
 
-static bool
-valid_arch(const char *arch)
+bool
+lab_toolchain_arch_valid(const char *arch)
 {
     size_t i = 3;
 
@@ -244,13 +254,94 @@ valid_arch(const char *arch)
         return false;
     while (isdigit((unsigned char)arch[i]))
         i++;
-    return arch[i] == '\0' || (arch[i] == 'a' && arch[i + 1] == '\0');
+    return arch[i] == '\0' || ((arch[i] == 'a' || arch[i] == 'f') && arch[i + 1] == '\0');
 }
 
-/* Runs nvcc with argv; 0 when it ran (success in *ok), <0 when it could not. */
-static int
-run_nvcc(const lab_build_request *req, lab_strvec *argv, lab_build *b, bool *ok, lab_err *err)
+/* One build: the request, its result and the private folder nvcc runs in.  nvcc runs its
+ * steps (cicc, ptxas, fatbinary) through a shell, so no name from outside may reach its
+ * command line: it is given only the names below, relative to the folder. */
+typedef struct build_job {
+    const lab_toolchain *tc;
+    const lab_build_request *req;
+    lab_build *b;
+    lab_buf dir; /* <cache_dir>/.tmp/<host>.<pid>.XXXXXX, removed at the end */
+} build_job;
+
+#define WORK_SUBDIR ".tmp" /* hidden: `ls` of the cache shows builds only */
+#define SOURCE_NAME "cudalab-source.cu"
+#define WRAPPER_NAME "cudalab-instantiation.cu"
+#define NVCC_TMPDIR "nvcc-tmp" /* nvcc's $TMPDIR: its tmpxft_* files go with the folder */
+
+/* `#line 1 "NAME"` for the student's file as a C string literal (quotes and backslashes
+ * escaped, control characters as '?'). */
+static void
+line_directive(lab_buf *out, const char *source)
 {
+    lab_buf_adds(out, "#line 1 \"");
+    for (const char *c = source; *c; c++) {
+        if (*c == '"' || *c == '\\')
+            lab_buf_addch(out, '\\');
+        lab_buf_addch(out, iscntrl((unsigned char)*c) ? '?' : *c);
+    }
+    lab_buf_adds(out, "\"\n");
+}
+
+/* Appends s to out with every from replaced by to. */
+static void
+add_replaced(lab_buf *out, const char *s, const char *from, const char *to)
+{
+    size_t from_len = strlen(from);
+
+    for (const char *hit; (hit = strstr(s, from)); s = hit + from_len) {
+        lab_buf_add(out, s, (size_t)(hit - s));
+        lab_buf_adds(out, to);
+    }
+    lab_buf_adds(out, s);
+}
+
+/* nvcc's messages in file:line form, naming the student's file instead of the private copy. */
+static void
+add_log(build_job *j, const char *text)
+{
+    lab_buf formatted = LAB_BUF_INIT, named = LAB_BUF_INIT;
+
+    lab_toolchain_format_log(text, &formatted);
+    add_replaced(&named, formatted.buf, SOURCE_NAME, j->req->source);
+    add_replaced(&j->b->log, named.buf, WRAPPER_NAME, j->req->source);
+    lab_buf_release(&formatted);
+    lab_buf_release(&named);
+}
+
+/* nvcc refused the target: the lab's error, naming what nvcc builds for ("sm_75 sm_80 ...") */
+static int
+unsupported_arch(build_job *j, lab_err *err)
+{
+    const lab_build_request *req = j->req;
+    lab_buf origin = LAB_BUF_INIT, list = LAB_BUF_INIT, said = LAB_BUF_INIT;
+    int rc;
+
+    if (req->arch_origin)
+        lab_buf_printf(&origin, "%s='%s': ", req->arch_origin, req->arch);
+    if (nvcc_says(j->tc, "--list-gpu-code", &said, NULL) == 0) {
+        lab_buf_adds(&list, ": it builds for ");
+        add_replaced(&list, said.buf, "\n", " ");
+        while (list.buf[list.len - 1] == ' ')
+            list.buf[--list.len] = '\0';
+    }
+    rc = lab_err_set(err, LAB_EINVAL, "%snvcc %s does not build for '%s'%s", origin.buf,
+                     j->tc->version, req->arch, list.buf);
+    lab_buf_release(&origin);
+    lab_buf_release(&list);
+    lab_buf_release(&said);
+    return rc;
+}
+
+/* Runs nvcc with argv in the job's folder; 0 when it ran (success in *ok), <0 when it could
+ * not. */
+static int
+run_nvcc(build_job *j, lab_strvec *argv, bool *ok, lab_err *err)
+{
+    const lab_build_request *req = j->req;
     lab_proc p;
     int rc;
 
@@ -260,94 +351,159 @@ run_nvcc(const lab_build_request *req, lab_strvec *argv, lab_build *b, bool *ok,
     p.cancel = req->cancel;
     p.limits = req->limits;
     p.die_with_parent = true;
+    p.dir = j->dir.buf;
     if ((req->wrap && (rc = lab_strvec_pushv(&p.argv, req->wrap)) < 0) ||
         (rc = lab_strvec_pushv(&p.argv, (const char *const *)argv->v)) < 0 ||
-        (rc = lab_proc_run(&p, err)) < 0) {
-        if (rc == LAB_ECHILD || rc == LAB_ETOOL)
-            lab_err_set(err, LAB_ETOOL, "cannot run nvcc: %s", err->msg);
+        (rc = lab_strvec_pushf(&p.env, "TMPDIR=%s/%s", j->dir.buf, NVCC_TMPDIR)) < 0)
+        goto out;
+    if ((rc = lab_proc_run(&p, err)) < 0) {
+        if (rc == LAB_ECHILD) /* "cannot run 'nvcc': ..." says it already */
+            err->code = rc = LAB_ETOOL;
         goto out;
     }
-    lab_toolchain_format_log(p.errout.buf, &b->log);
-    lab_toolchain_format_log(p.out.buf, &b->log);
-    b->timed_out = p.timed_out;
-    b->cancelled = p.cancelled;
+    if (!(p.exited && p.exit_code == 0) && strstr(p.errout.buf, "Unsupported gpu architecture")) {
+        rc = unsupported_arch(j,
+                              err); /* "nvcc fatal   : Unsupported gpu architecture 'compute_10'" */
+        goto out;
+    }
+    add_log(j, p.errout.buf);
+    add_log(j, p.out.buf);
+    j->b->timed_out = p.timed_out;
+    j->b->cancelled = p.cancelled;
     *ok = p.exited && p.exit_code == 0;
     if (!*ok && !p.timed_out && !p.cancelled && p.term_signal) {
         char how[128];
-        lab_buf_printf(&b->log, "nvcc %s\n", lab_proc_describe(&p, how, sizeof(how)));
+        lab_buf_printf(&j->b->log, "nvcc %s\n", lab_proc_describe(&p, how, sizeof(how)));
     }
 out:
     lab_proc_release(&p);
     return rc;
 }
 
-static int
-write_wrapper(const lab_build_request *req, const char *path, lab_err *err)
+/* Folders of builds whose lab died (kill -9, a power cut) on this host: <host>.<pid>.XXXXXX
+ * whose pid is gone.  Another host's (a cache on a shared file system) are left alone. */
+static void
+sweep_dead_builds(const char *work, const char *host)
 {
-    lab_buf w = LAB_BUF_INIT;
-    char *abs = realpath(req->source, NULL);
+    size_t host_len = strlen(host);
+    struct dirent *d;
+    DIR *dir;
+
+    if (!(dir = opendir(work)))
+        return;
+    while ((d = readdir(dir))) {
+        lab_buf path = LAB_BUF_INIT;
+        char *end;
+        long pid;
+
+        if (strncmp(d->d_name, host, host_len) || d->d_name[host_len] != '.')
+            continue;
+        pid = strtol(d->d_name + host_len + 1, &end, 10);
+        if (*end != '.' || pid <= 0 || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue;
+        if (lab_buf_printf(&path, "%s/%s", work, d->d_name) == 0)
+            lab_remove_tree(path.buf, NULL);
+        lab_buf_release(&path);
+    }
+    closedir(dir);
+}
+
+/* The job's private folder, inside the cache so that its outputs are renamed into place, with
+ * the student's source copied into it (and the instantiation wrapper when there is one). */
+static int
+make_workdir(build_job *j, const lab_buf *src, lab_err *err)
+{
+    char host[64] = "host";
+    lab_buf path = LAB_BUF_INIT, text = LAB_BUF_INIT;
     int rc;
 
-    if (!abs)
-        return lab_err_set(err, LAB_EIO, "cannot resolve '%s': %s", req->source, strerror(errno));
+    gethostname(host, sizeof(host) - 1);
+    host[strcspn(host, "./")] = '\0';
+    if ((rc = lab_buf_printf(&path, "%s/%s", j->req->cache_dir, WORK_SUBDIR)) < 0 ||
+        (rc = lab_buf_printf(&j->dir, "%s/%s.%ld.XXXXXX", path.buf, host, (long)getpid())) < 0) {
+        rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
+        goto out;
+    }
+    if ((rc = lab_mkdir_p(path.buf, 0755, err)) < 0)
+        goto out;
+    sweep_dead_builds(path.buf, host);
+    if (!mkdtemp(j->dir.buf)) {
+        rc = lab_err_set(err, LAB_EIO, "cannot create a build folder in '%s': %s", path.buf,
+                         strerror(errno));
+        lab_buf_reset(&j->dir);
+        goto out;
+    }
+    lab_buf_reset(&path);
+    lab_buf_printf(&path, "%s/%s", j->dir.buf, NVCC_TMPDIR);
+    if ((rc = lab_mkdir_p(path.buf, 0700, err)) < 0)
+        goto out;
+    lab_buf_reset(&path);
+    lab_buf_printf(&path, "%s/%s", j->dir.buf, SOURCE_NAME);
+    /* the copy names the student's file, so that the PTX's .file (the simulator's messages) and
+     * nvcc's messages say where a line is in the student's own terms */
+    line_directive(&text, j->req->source);
+    lab_buf_add(&text, src->buf, src->len);
+    if ((rc = lab_write_file(path.buf, text.buf, text.len, err)) < 0 || !j->req->instantiate)
+        goto out;
+    lab_buf_reset(&text);
+    lab_buf_reset(&path);
+    lab_buf_printf(&path, "%s/%s", j->dir.buf, WRAPPER_NAME);
     /* errors inside the student's file keep its own name and lines */
-    rc = lab_buf_printf(&w, "#include \"%s\"\n#line 1 \"<instantiation>\"\n%s\n", abs,
-                        req->instantiate);
-    free(abs);
-    if (rc == 0)
-        rc = lab_write_file(path, w.buf, w.len, err);
-    lab_buf_release(&w);
+    if (lab_buf_printf(&text, "#include \"%s\"\n#line 1 \"<instantiation>\"\n%s\n", SOURCE_NAME,
+                       j->req->instantiate) < 0)
+        rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
+    else
+        rc = lab_write_file(path.buf, text.buf, text.len, err);
+out:
+    lab_buf_release(&text);
+    lab_buf_release(&path);
+    return rc;
+}
+/* Moves the job's output name into the cache as dest. */
+static int
+store(build_job *j, const char *name, const char *dest, lab_err *err)
+{
+    lab_buf from = LAB_BUF_INIT;
+    int rc = 0;
+
+    if (lab_buf_printf(&from, "%s/%s", j->dir.buf, name) < 0)
+        rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
+    else if (rename(from.buf, dest) < 0)
+        rc = lab_err_set(err, LAB_EIO, "cannot store the build in '%s': %s", j->req->cache_dir,
+                         strerror(errno));
+    lab_buf_release(&from);
     return rc;
 }
 
 /* A host-code exercise: the student's file as a shared object. */
 static int
-build_host(const lab_toolchain *tc, const lab_build_request *req, lab_build *b, lab_err *err)
+build_host(build_job *j, bool *ok, lab_err *err)
 {
-    lab_buf tmp = LAB_BUF_INIT;
     lab_strvec argv = LAB_STRVEC_INIT;
-    bool ok = false;
     int rc;
 
-    if ((rc = lab_buf_printf(&b->so_path, "%s/%s.so", req->cache_dir, b->hash)) < 0 ||
-        (rc = lab_buf_printf(&tmp, "%s/%s.%ld.so", req->cache_dir, b->hash, (long)getpid())) < 0)
-        return lab_err_set(err, LAB_ENOMEM, "out of memory");
-    if (access(b->so_path.buf, R_OK) == 0) {
-        b->cached = b->ok = true;
-        goto out;
-    }
-    lab_strvec_pushl(&argv, tc->nvcc, "-shared", "-Xcompiler", "-fPIC", "-O2", NULL);
-    lab_strvec_pushf(&argv, "-arch=%s", req->arch);
-    lab_strvec_pushl(&argv, "-o", tmp.buf, req->source, NULL);
-    if ((rc = run_nvcc(req, &argv, b, &ok, err)) < 0 || !ok)
-        goto out;
-    if (rename(tmp.buf, b->so_path.buf) < 0) {
-        rc = lab_err_set(err, LAB_EIO, "cannot store the build in '%s': %s", req->cache_dir,
-                         strerror(errno));
-        goto out;
-    }
-    b->ok = true;
-out:
-    unlink(tmp.buf);
-    lab_buf_release(&tmp);
+    lab_strvec_pushl(&argv, j->tc->nvcc, "-shared", "-Xcompiler", "-fPIC", "-O2", NULL);
+    lab_strvec_pushf(&argv, "-arch=%s", j->req->arch);
+    lab_strvec_pushl(&argv, "-o", "out.so", SOURCE_NAME, NULL);
+    if ((rc = run_nvcc(j, &argv, ok, err)) == 0 && *ok)
+        rc = store(j, "out.so", j->b->so_path.buf, err);
     lab_strvec_release(&argv);
     return rc;
 }
 
-/* PTX to a cubin; extra is "-rdc=true" for a relocatable one, or "". */
+/* out.ptx to a cubin; extra is "-rdc=true" for a relocatable one, or "". */
 static int
-build_cubin(const lab_toolchain *tc, const lab_build_request *req, lab_build *b, const char *ptx,
-            const char *extra, const char *cubin, bool *ok, lab_err *err)
+build_cubin(build_job *j, const char *extra, const char *cubin, bool *ok, lab_err *err)
 {
     lab_strvec argv = LAB_STRVEC_INIT;
     int rc;
 
-    lab_strvec_pushl(&argv, tc->nvcc, "-cubin", NULL);
+    lab_strvec_pushl(&argv, j->tc->nvcc, "-cubin", NULL);
     if (*extra)
         lab_strvec_push(&argv, extra);
-    lab_strvec_pushf(&argv, "-arch=%s", req->arch);
-    lab_strvec_pushl(&argv, "-o", cubin, ptx, NULL);
-    rc = run_nvcc(req, &argv, b, ok, err);
+    lab_strvec_pushf(&argv, "-arch=%s", j->req->arch);
+    lab_strvec_pushl(&argv, "-o", cubin, "out.ptx", NULL);
+    rc = run_nvcc(j, &argv, ok, err);
     lab_strvec_release(&argv);
     return rc;
 }
@@ -356,42 +512,74 @@ build_cubin(const lab_toolchain *tc, const lab_build_request *req, lab_build *b,
  * launch calls (__cudaCDP2LaunchDeviceV2, ...) come from libcudadevrt.a, which nvcc -dlink
  * finds in the toolkit's own lib64. */
 static int
-build_linked_cubin(const lab_toolchain *tc, const lab_build_request *req, lab_build *b,
-                   const char *ptx, const char *cubin, bool *ok, lab_err *err)
+build_linked_cubin(build_job *j, bool *ok, lab_err *err)
 {
-    lab_buf rel = LAB_BUF_INIT;
     lab_strvec argv = LAB_STRVEC_INIT;
     int rc;
 
-    if (lab_buf_printf(&rel, "%s.o.cubin", cubin) < 0)
-        return lab_err_set(err, LAB_ENOMEM, "out of memory");
-    if ((rc = build_cubin(tc, req, b, ptx, "-rdc=true", rel.buf, ok, err)) < 0 || !*ok)
-        goto out;
-    lab_strvec_pushl(&argv, tc->nvcc, "-dlink", "-cubin", NULL);
-    lab_strvec_pushf(&argv, "-arch=%s", req->arch);
-    lab_strvec_pushl(&argv, "-o", cubin, rel.buf, "-lcudadevrt", NULL);
-    rc = run_nvcc(req, &argv, b, ok, err);
-out:
-    unlink(rel.buf);
-    lab_buf_release(&rel);
+    if ((rc = build_cubin(j, "-rdc=true", "out.o.cubin", ok, err)) < 0 || !*ok)
+        return rc;
+    lab_strvec_pushl(&argv, j->tc->nvcc, "-dlink", "-cubin", NULL);
+    lab_strvec_pushf(&argv, "-arch=%s", j->req->arch);
+    lab_strvec_pushl(&argv, "-o", "out.cubin", "out.o.cubin", "-lcudadevrt", NULL);
+    rc = run_nvcc(j, &argv, ok, err);
     lab_strvec_release(&argv);
     return rc;
+}
+
+/* The student's file to PTX and a cubin. */
+static int
+build_device(build_job *j, bool *ok, lab_err *err)
+{
+    const lab_build_request *req = j->req;
+    lab_strvec argv = LAB_STRVEC_INIT;
+    int rc;
+
+    lab_strvec_pushl(&argv, j->tc->nvcc, "-ptx", NULL);
+    if (req->rdc)
+        lab_strvec_push(&argv, "-rdc=true");
+    lab_strvec_pushf(&argv, "-arch=%s", req->arch);
+    lab_strvec_pushl(&argv, "-O3", "-lineinfo", "-o", "out.ptx",
+                     req->instantiate ? WRAPPER_NAME : SOURCE_NAME, NULL);
+    if ((rc = run_nvcc(j, &argv, ok, err)) < 0 || !*ok)
+        goto out;
+    if (req->rdc)
+        rc = build_linked_cubin(j, ok, err);
+    else
+        rc = build_cubin(j, "", "out.cubin", ok, err);
+    if (rc < 0 || !*ok)
+        goto out;
+    /* cubin first: a PTX without its cubin is never taken for a cache hit */
+    if ((rc = store(j, "out.cubin", j->b->cubin_path.buf, err)) == 0)
+        rc = store(j, "out.ptx", j->b->ptx_path.buf, err);
+out:
+    lab_strvec_release(&argv);
+    return rc;
+}
+
+static bool
+cached(const lab_build_request *req, const lab_build *b)
+{
+    if (req->host)
+        return access(b->so_path.buf, R_OK) == 0;
+    return access(b->ptx_path.buf, R_OK) == 0 && access(b->cubin_path.buf, R_OK) == 0;
 }
 
 int
 lab_toolchain_build(const lab_toolchain *tc, const lab_build_request *req, lab_build *b,
                     lab_err *err)
 {
-    lab_buf src = LAB_BUF_INIT, tmp_ptx = LAB_BUF_INIT, tmp_cubin = LAB_BUF_INIT;
-    lab_buf wrapper = LAB_BUF_INIT;
-    lab_strvec argv = LAB_STRVEC_INIT;
+    build_job j = { .tc = tc, .req = req, .b = b, .dir = LAB_BUF_INIT };
+    lab_buf src = LAB_BUF_INIT;
     lab_hash h;
     bool ok = false;
     int rc;
 
-    if (!valid_arch(req->arch))
+    if (!lab_toolchain_arch_valid(req->arch))
         return lab_err_set(err, LAB_EINVAL, "'%s' is not a GPU architecture like sm_90", req->arch);
-    if ((rc = lab_buf_read_file(&src, req->source, err)) < 0)
+    if (req->host && req->instantiate)
+        return lab_err_set(err, LAB_EINVAL, "a host-code build takes no instantiation");
+    if ((rc = lab_buf_read_regular(&src, req->source, LAB_SOURCE_CAP, err)) < 0)
         goto out;
     lab_hash_init(&h);
     lab_hash_add(&h, src.buf, src.len + 1);
@@ -403,65 +591,26 @@ lab_toolchain_build(const lab_toolchain *tc, const lab_build_request *req, lab_b
     lab_hash_hex(&h, b->hash);
     if ((rc = lab_mkdir_p(req->cache_dir, 0755, err)) < 0)
         goto out;
-    if (req->host) {
-        if (req->instantiate) {
-            rc = lab_err_set(err, LAB_EINVAL, "a host-code build takes no instantiation");
-            goto out;
-        }
-        rc = build_host(tc, req, b, err);
-        goto out;
-    }
-    if ((rc = lab_buf_printf(&b->ptx_path, "%s/%s.ptx", req->cache_dir, b->hash)) < 0 ||
-        (rc = lab_buf_printf(&b->cubin_path, "%s/%s.cubin", req->cache_dir, b->hash)) < 0 ||
-        (rc = lab_buf_printf(&tmp_ptx, "%s/%s.%ld.ptx", req->cache_dir, b->hash, (long)getpid())) <
-            0 ||
-        (rc = lab_buf_printf(&tmp_cubin, "%s/%s.%ld.cubin", req->cache_dir, b->hash,
-                             (long)getpid())) < 0) {
+    if (req->host)
+        rc = lab_buf_printf(&b->so_path, "%s/%s.so", req->cache_dir, b->hash);
+    else if ((rc = lab_buf_printf(&b->ptx_path, "%s/%s.ptx", req->cache_dir, b->hash)) == 0)
+        rc = lab_buf_printf(&b->cubin_path, "%s/%s.cubin", req->cache_dir, b->hash);
+    if (rc < 0) {
         rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
         goto out;
     }
-    if (access(b->ptx_path.buf, R_OK) == 0 && access(b->cubin_path.buf, R_OK) == 0) {
-        b->cached = true;
-        goto read_ptx;
-    }
-    if (req->instantiate) {
-        lab_buf_printf(&wrapper, "%s/%s.%ld.cu", req->cache_dir, b->hash, (long)getpid());
-        if ((rc = write_wrapper(req, wrapper.buf, err)) < 0)
-            goto out;
-    }
-    lab_strvec_pushl(&argv, tc->nvcc, "-ptx", NULL);
-    if (req->rdc)
-        lab_strvec_push(&argv, "-rdc=true");
-    lab_strvec_pushf(&argv, "-arch=%s", req->arch);
-    lab_strvec_pushl(&argv, "-O3", "-lineinfo", "-o", tmp_ptx.buf,
-                     req->instantiate ? wrapper.buf : req->source, NULL);
-    if ((rc = run_nvcc(req, &argv, b, &ok, err)) < 0 || !ok)
+    if (cached(req, b))
+        b->cached = ok = true;
+    else if ((rc = make_workdir(&j, &src, err)) < 0 ||
+             (rc = req->host ? build_host(&j, &ok, err) : build_device(&j, &ok, err)) < 0 || !ok)
         goto out;
-    if (req->rdc)
-        rc = build_linked_cubin(tc, req, b, tmp_ptx.buf, tmp_cubin.buf, &ok, err);
-    else
-        rc = build_cubin(tc, req, b, tmp_ptx.buf, "", tmp_cubin.buf, &ok, err);
-    if (rc < 0 || !ok)
-        goto out;
-    /* cubin first: a PTX without its cubin is never taken for a cache hit */
-    if (rename(tmp_cubin.buf, b->cubin_path.buf) < 0 || rename(tmp_ptx.buf, b->ptx_path.buf) < 0) {
-        rc = lab_err_set(err, LAB_EIO, "cannot store the build in '%s': %s", req->cache_dir,
-                         strerror(errno));
-        goto out;
-    }
-read_ptx:
-    if ((rc = lab_buf_read_file(&b->ptx, b->ptx_path.buf, err)) < 0)
+    if (!req->host && (rc = lab_buf_read_file(&b->ptx, b->ptx_path.buf, err)) < 0)
         goto out;
     b->ok = true;
 out:
-    unlink(tmp_ptx.buf);
-    unlink(tmp_cubin.buf);
-    if (wrapper.len)
-        unlink(wrapper.buf);
-    lab_buf_release(&wrapper);
-    lab_buf_release(&tmp_ptx);
-    lab_buf_release(&tmp_cubin);
+    if (j.dir.len)
+        lab_remove_tree(j.dir.buf, NULL);
+    lab_buf_release(&j.dir);
     lab_buf_release(&src);
-    lab_strvec_release(&argv);
     return rc;
 }

@@ -21,6 +21,14 @@
  * flags and nvcc's version; failed builds are not cached.  nvcc's messages
  * are rewritten from "file.cu(12): error" to "file.cu:12: error".
  *
+ * nvcc runs its own steps through a shell, so it never sees a name from
+ * outside: the source (a regular file of at most LAB_SOURCE_CAP bytes) is
+ * copied into a private folder, <cache_dir>/.tmp/<host>.<pid>.XXXXXX, and nvcc
+ * runs there on fixed relative names, with $TMPDIR inside that folder; its
+ * messages name req->source again.  The folder is removed when the build
+ * ends, however it ends; one left by a lab that was killed is removed by the
+ * next build on the same host.
+ *
  * Call order: lab_toolchain_find once; lab_build_init, lab_toolchain_build,
  * read the lab_build, lab_build_release; lab_toolchain_free.
  */
@@ -36,6 +44,7 @@
 #include "lab/platform/proc.h"
 
 #define LAB_DEFAULT_ARCH "sm_90"
+#define LAB_SOURCE_CAP (1024 * 1024) /* the largest kernel file the lab compiles */
 
 typedef struct lab_toolchain lab_toolchain;
 
@@ -52,9 +61,10 @@ int lab_toolchain_find_tool(const lab_toolchain *tc, const char *name, const cha
                             const char *extra_dir, char **out, lab_err *err);
 
 typedef struct lab_build_request {
-    const char *source;      /* the .cu file */
+    const char *source;      /* the .cu file, as its messages name it */
     const char *instantiate; /* appended C++ line (templates), or NULL */
     const char *arch;        /* "sm_90" */
+    const char *arch_origin; /* the variable arch came from ("CUDALAB_ARCH"), or NULL */
     const char *cache_dir;   /* created if missing */
     double timeout_s;
     const volatile sig_atomic_t *cancel;
@@ -80,9 +90,12 @@ typedef struct lab_build {
 void lab_build_init(lab_build *b);
 void lab_build_release(lab_build *b);
 /* 0 when nvcc ran (check b->ok: a compile error is not a failure of the call);
- * <0 when nvcc could not be run or the cache is unusable. */
+ * <0 when nvcc could not be run, refused the target architecture (LAB_EINVAL), or the
+ * source is no regular file or too large (LAB_EINVAL), or the cache is unusable. */
 int lab_toolchain_build(const lab_toolchain *tc, const lab_build_request *req, lab_build *b,
                         lab_err *err);
+/* sm_ and a number, optionally a or f: sm_90, sm_90a, sm_100f. */
+bool lab_toolchain_arch_valid(const char *arch);
 /* nvcc's "f.cu(12): error: x" lines rewritten as "f.cu:12: error: x" (appended to out). */
 int lab_toolchain_format_log(const char *log, lab_buf *out);
 

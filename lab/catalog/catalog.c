@@ -21,8 +21,10 @@
  * loading are malloc'ed and freed before lab_catalog_load returns.
  */
 #include "lab/catalog/catalog.h"
+#include "lab/catalog/family.h"
 #include "lab/util/arena.h"
 #include "lab/util/buf.h"
+#include "lab/util/inifile.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -37,6 +39,7 @@
 #include <sys/stat.h>
 
 #define MAX_KEYS 32                /* keys of the longest table */
+#define MANIFEST_CAP (64 * 1024)   /* bytes of an exercise.ini or chapter.ini */
 #define CHAPTER_ORDER_NONE INT_MAX /* a chapter without chapter.ini sorts last */
 
 static const lab_block_shape DEFAULT_BLOCK = { 256, 1, 1 };
@@ -49,6 +52,8 @@ struct lab_catalog {
     size_t nexercises;
     const char **problems; /* "file:line: message" */
     size_t nproblems;
+    const lab_broken_exercise **broken; /* sorted by id */
+    size_t nbroken;
 };
 
 /* A growable array of pointers, used only while loading. */
@@ -73,6 +78,8 @@ struct load {
     struct ptrs chapters;  /* lab_chapter * */
     struct ptrs exercises; /* struct exercise * */
     struct ptrs problems;  /* char *, in the arena */
+    struct ptrs broken;    /* lab_broken_exercise *, in the arena */
+    char *real_datadir;    /* realpath of datadir: files the manifests name stay inside */
 };
 
 struct problem {
@@ -147,18 +154,15 @@ static char *arena_printf(lab_arena *a, const char *fmt, ...) __attribute__((for
 static char *
 arena_printf(lab_arena *a, const char *fmt, ...)
 {
-    lab_buf b = LAB_BUF_INIT;
-    char *s = NULL;
+    char *s, *copy;
     va_list ap;
-    int rc;
 
     va_start(ap, fmt);
-    rc = lab_buf_vprintf(&b, fmt, ap);
+    s = lab_vformat(fmt, ap);
     va_end(ap);
-    if (rc == 0)
-        s = lab_arena_strndup(a, b.buf, b.len);
-    lab_buf_release(&b);
-    return s;
+    copy = s ? lab_arena_strdup(a, s) : NULL;
+    free(s);
+    return copy;
 }
 
 /* "path:line: message" in the arena; NULL when out of memory. */
@@ -363,16 +367,34 @@ parse_str(struct manifest *m, const struct key *k, const char *value)
     return 0;
 }
 
+static const char driver_name_chars[] = "abcdefghijklmnopqrstuvwxyz"
+                                        "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-";
+
 /* The family names a driver program: no slashes, no dots. */
 static int
 parse_family(struct manifest *m, const struct key *k, const char *value)
 {
-    static const char ok[] = "abcdefghijklmnopqrstuvwxyz"
-                             "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-";
-
-    if (*value && value[strspn(value, ok)])
+    if (*value && value[strspn(value, driver_name_chars)])
         return problem(m, m->line, "'%s': '%s' is not a driver name", k->name, value);
     return parse_str(m, k, value);
+}
+
+/* An exercise's family must be one of the registry's (families.def): its driver exists. */
+static int
+parse_registered_family(struct manifest *m, const struct key *k, const char *value)
+{
+    lab_buf names = LAB_BUF_INIT;
+    int rc;
+
+    if (!*value || value[strspn(value, driver_name_chars)] || lab_family_find(value))
+        return parse_family(m, k, value);
+    for (size_t i = 0; i < lab_family_count; i++)
+        lab_buf_printf(&names, "%s%s", i ? ", " : "", lab_families[i].name);
+    rc = names.len ? problem(m, m->line, "'%s': unknown family '%s' (the families: %s)", k->name,
+                             value, names.buf)
+                   : LAB_ENOMEM;
+    lab_buf_release(&names);
+    return rc;
 }
 
 /* One word of a fixed list (k->min = 0 .. k->max - 1 index the list's words). */
@@ -622,7 +644,7 @@ static const struct key exercise_keys[] = {
     { "order", parse_int, EX(order), 0, false, INT_MIN, INT_MAX },
     { "title", parse_str, EX(title), 0, true, 0, 0 },
     { "kernel", parse_str, EX(kernel), 0, true, 0, 0 },
-    { "family", parse_family, EX(family), 0, true, 0, 0 },
+    { "family", parse_registered_family, EX(family), 0, true, 0, 0 },
     { "starter", parse_str, EX(starter), 0, false, 0, 0 },
     { "solution", parse_str, EX(solution), 0, true, 0, 0 },
     { "baseline", parse_str, EX(baseline), 0, true, 0, 0 },
@@ -679,22 +701,17 @@ static char *
 read_line(char *str, int num, void *stream)
 {
     struct manifest *m = stream;
-    const char *nl, *p;
-    size_t len;
+    int too_long = 0;
+    const char *p;
 
     if (m->rc < 0 || !*m->next)
         return NULL;
-    nl = strchr(m->next, '\n');
-    len = nl ? (size_t)(nl - m->next) + 1 : strlen(m->next);
     m->line++;
-    if (num < 3 || len > (size_t)num - 1) {
-        m->rc = problem(m, m->line, "line too long (more than %d characters)", num - 2);
+    if (!lab_inifile_next_line(str, num, &m->next, &too_long)) {
+        m->rc = problem(m, m->line, "line too long (more than %d characters)", too_long);
         m->cut = true;
         return NULL;
     }
-    memcpy(str, m->next, len);
-    str[len] = '\0';
-    m->next += len;
     p = str + strspn(str, " \t");
     if (*p == '[')
         m->section_line = m->line;
@@ -753,7 +770,7 @@ parse_manifest(struct manifest *m, bool *missing)
     int rc, line;
 
     *missing = false;
-    if ((rc = lab_buf_read_file(&text, m->path, &err)) < 0) {
+    if ((rc = lab_buf_read_regular(&text, m->path, MANIFEST_CAP, &err)) < 0) {
         if (rc == LAB_ENOENT) {
             *missing = true;
             rc = 0;
@@ -805,12 +822,36 @@ is_file(const char *path)
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* The file named by key (value as written) must exist. */
+/* Whether value, a path relative to a folder of the lab's data, stays in the data folder:
+ * relative, no ".." in it, and no link leading out. */
+static bool
+inside_datadir(const struct load *ld, const char *value, const char *path)
+{
+    size_t len = ld->real_datadir ? strlen(ld->real_datadir) : 0;
+    char *real;
+    bool inside;
+
+    if (*value == '/')
+        return false;
+    for (const char *p = value; *p; p += strcspn(p, "/"), p += *p == '/')
+        if (!strncmp(p, "..", 2) && (p[2] == '/' || !p[2]))
+            return false;
+    if (!len || !(real = realpath(path, NULL)))
+        return true; /* the checks below name what is wrong with it */
+    inside = !strncmp(real, ld->real_datadir, len) && real[len] == '/';
+    free(real);
+    return inside;
+}
+
+/* The file named by key (value as written) must exist, in the lab's data folder. */
 static int
 check_file(struct manifest *m, const char *key, const char *value, const char *path)
 {
     struct stat st;
 
+    if (!inside_datadir(m->ld, value, path))
+        return problem(m, key_line(m, key), "'%s': '%s' is outside the lab's data folder", key,
+                       value);
     if (stat(path, &st) < 0)
         return problem(m, key_line(m, key), "'%s': '%s' does not exist", key, value);
     if (!S_ISREG(st.st_mode))
@@ -925,7 +966,7 @@ read_hints(struct manifest *m, struct exercise *e, const char *path)
     bool fenced = false;
     int rc;
 
-    if ((rc = lab_buf_read_file(&text, path, &err)) < 0) {
+    if ((rc = lab_buf_read_regular(&text, path, LAB_CATALOG_TEXT_CAP, &err)) < 0) {
         if (rc != LAB_ENOMEM)
             rc = problem(m, key_line(m, "hints"), "'hints': %s", err.msg);
         goto out;
@@ -1052,6 +1093,19 @@ check_exercise(struct manifest *m, struct exercise *e, const char *chapter, cons
     return 0;
 }
 
+/* Keeps chapter/name as broken, for reason: listed as such, and named when asked for. */
+static int
+add_broken(struct load *ld, const lab_chapter *ch, const char *name, const char *reason)
+{
+    lab_broken_exercise *b = lab_arena_calloc(ld->arena, 1, sizeof(*b));
+
+    if (!b || !(b->id = arena_printf(ld->arena, "%s/%s", ch->id, name)))
+        return LAB_ENOMEM;
+    b->chapter = ch->id;
+    b->reason = reason;
+    return ptrs_push(&ld->broken, b);
+}
+
 static int
 load_exercise(struct load *ld, lab_chapter *ch, const char *chapter_dir, const char *name)
 {
@@ -1087,15 +1141,16 @@ load_exercise(struct load *ld, lab_chapter *ch, const char *chapter_dir, const c
     if ((rc = parse_manifest(&m, &missing)) < 0)
         goto out;
     if (missing) {
-        rc = load_problem(ld, dir, 0, "missing exercise.ini");
+        if ((rc = load_problem(ld, dir, 0, "missing exercise.ini")) == 0)
+            rc = add_broken(ld, ch, name, ld->problems.v[ld->problems.n - 1]);
         goto out;
     }
     if ((rc = check_exercise(&m, e, ch->id, name)) < 0)
         goto out;
-    if (m.nprobs)
-        rc = flush_problems(&m);
-    else
+    if (!m.nprobs)
         rc = ptrs_push(&ld->exercises, e);
+    else if ((rc = flush_problems(&m)) == 0) /* the first problem in line order says why */
+        rc = add_broken(ld, ch, name, m.probs[0].text);
 out:
     manifest_release(&m);
     return rc;
@@ -1194,33 +1249,53 @@ has_exercise(const struct load *ld, const char *id)
     return false;
 }
 
+static const lab_broken_exercise *
+find_broken(const lab_broken_exercise *const *v, size_t n, const char *id)
+{
+    for (size_t i = 0; id && i < n; i++)
+        if (!strcmp(v[i]->id, id))
+            return v[i];
+    return NULL;
+}
+
 /*
- * An exercise whose baseline names no loaded exercise cannot be graded: it is
- * left out, which may leave out the exercises built on it in turn.  (Ids need
+ * An exercise whose baseline names no exercise at all cannot be graded: it is broken
+ * itself.  One whose baseline is a broken exercise still loads (grading it says which
+ * baseline is broken); the catalog's problems say so too.  Moving an exercise to the broken
+ * ones leaves the ids that are "loaded or broken" as they were, so one pass does.  (Ids need
  * no check for duplicates: an id must be "<chapter dir>/<exercise dir>".)
  */
 static int
-drop_lost_baselines(struct load *ld)
+check_baselines(struct load *ld)
 {
-    bool dropped = true;
+    const lab_broken_exercise *const *broken = (const lab_broken_exercise *const *)ld->broken.v;
     int rc;
 
-    while (dropped) {
-        dropped = false;
-        for (size_t i = 0; i < ld->exercises.n; i++) {
-            struct exercise *e = ld->exercises.v[i];
+    for (size_t i = 0; i < ld->exercises.n; i++) {
+        struct exercise *e = ld->exercises.v[i];
 
-            if (!strcmp(e->ex.baseline, "cpu") || has_exercise(ld, e->ex.baseline))
-                continue;
-            if ((rc = load_problem(ld, e->ex.manifest, e->baseline_line,
-                                   "'baseline': no exercise '%s'", e->ex.baseline)) < 0)
-                return rc;
-            memmove(&ld->exercises.v[i], &ld->exercises.v[i + 1],
-                    (ld->exercises.n - i - 1) * sizeof(*ld->exercises.v));
-            ld->exercises.n--;
-            i--;
-            dropped = true;
-        }
+        if (!strcmp(e->ex.baseline, "cpu") || has_exercise(ld, e->ex.baseline) ||
+            find_broken(broken, ld->broken.n, e->ex.baseline))
+            continue;
+        if ((rc = load_problem(ld, e->ex.manifest, e->baseline_line, "'baseline': no exercise '%s'",
+                               e->ex.baseline)) < 0 ||
+            (rc = add_broken(ld, e->ch, e->ex.name, ld->problems.v[ld->problems.n - 1])) < 0)
+            return rc;
+        broken = (const lab_broken_exercise *const *)ld->broken.v;
+        memmove(&ld->exercises.v[i], &ld->exercises.v[i + 1],
+                (ld->exercises.n - i - 1) * sizeof(*ld->exercises.v));
+        ld->exercises.n--;
+        i--;
+    }
+    for (size_t i = 0; i < ld->exercises.n; i++) {
+        struct exercise *e = ld->exercises.v[i];
+
+        if (find_broken(broken, ld->broken.n, e->ex.baseline) &&
+            (rc = load_problem(ld, e->ex.manifest, e->baseline_line,
+                               "'baseline': '%s' is broken: this step cannot be graded until it "
+                               "is fixed",
+                               e->ex.baseline)) < 0)
+            return rc;
     }
     return 0;
 }
@@ -1253,11 +1328,19 @@ cmp_exercises(const void *pa, const void *pb)
     return strcmp(a->ex.id, b->ex.id);
 }
 
+static int
+cmp_broken(const void *a, const void *b)
+{
+    return strcmp((*(const lab_broken_exercise *const *)a)->id,
+                  (*(const lab_broken_exercise *const *)b)->id);
+}
+
 /* Sort, and move the lists into the arena; each chapter's exercises are a run of the whole list. */
 static int
 finish(struct load *ld, lab_catalog *cat)
 {
     struct ptrs *chs = &ld->chapters, *exs = &ld->exercises, *probs = &ld->problems;
+    struct ptrs *broken = &ld->broken;
 
     if (chs->n > 1)
         qsort(chs->v, chs->n, sizeof(*chs->v), cmp_chapters);
@@ -1266,8 +1349,15 @@ finish(struct load *ld, lab_catalog *cat)
     if ((chs->n && !(cat->chapters = lab_arena_calloc(ld->arena, chs->n, sizeof(lab_chapter *)))) ||
         (exs->n &&
          !(cat->exercises = lab_arena_calloc(ld->arena, exs->n, sizeof(lab_exercise *)))) ||
-        (probs->n && !(cat->problems = lab_arena_calloc(ld->arena, probs->n, sizeof(char *)))))
+        (probs->n && !(cat->problems = lab_arena_calloc(ld->arena, probs->n, sizeof(char *)))) ||
+        (broken->n &&
+         !(cat->broken = lab_arena_calloc(ld->arena, broken->n, sizeof(*cat->broken)))))
         return LAB_ENOMEM;
+    if (broken->n > 1)
+        qsort(broken->v, broken->n, sizeof(*broken->v), cmp_broken);
+    for (size_t i = 0; i < broken->n; i++)
+        cat->broken[i] = broken->v[i];
+    cat->nbroken = broken->n;
     for (size_t i = 0; i < chs->n; i++)
         cat->chapters[i] = chs->v[i];
     cat->nchapters = chs->n;
@@ -1309,6 +1399,7 @@ lab_catalog_load(const char *datadir, lab_catalog **out, lab_err *err)
         rc = lab_err_set(err, LAB_ENOMEM, "out of memory loading the catalog");
         goto out;
     }
+    ld.real_datadir = realpath(datadir, NULL);
     if ((rc = list_dirs(&ld, root, &names, &errnum)) == LAB_EIO) {
         rc = lab_err_set(err, errnum == ENOENT ? LAB_ENOENT : LAB_EIO, "cannot read '%s': %s", root,
                          strerror(errnum));
@@ -1317,7 +1408,7 @@ lab_catalog_load(const char *datadir, lab_catalog **out, lab_err *err)
     for (size_t i = 0; rc == 0 && i < names.n; i++)
         rc = load_chapter(&ld, root, names.v[i]);
     if (rc == 0)
-        rc = drop_lost_baselines(&ld);
+        rc = check_baselines(&ld);
     if (rc == 0)
         rc = finish(&ld, cat);
     if (rc < 0) {
@@ -1333,6 +1424,8 @@ out:
     ptrs_release(&ld.chapters);
     ptrs_release(&ld.exercises);
     ptrs_release(&ld.problems);
+    ptrs_release(&ld.broken);
+    free(ld.real_datadir);
     lab_catalog_free(cat);
     return rc;
 }
@@ -1389,4 +1482,24 @@ const char *
 lab_catalog_problem(const lab_catalog *cat, size_t i)
 {
     return i < cat->nproblems ? cat->problems[i] : NULL;
+}
+
+size_t
+lab_catalog_broken_count(const lab_catalog *cat)
+{
+    return cat->nbroken;
+}
+
+const lab_broken_exercise *
+lab_catalog_broken(const lab_catalog *cat, size_t i)
+{
+    return i < cat->nbroken ? cat->broken[i] : NULL;
+}
+
+const char *
+lab_catalog_why_broken(const lab_catalog *cat, const char *id)
+{
+    const lab_broken_exercise *b = find_broken(cat->broken, cat->nbroken, id);
+
+    return b ? b->reason : NULL;
 }

@@ -8,7 +8,9 @@
  * failure of the load: it becomes a problem "file:line: message" (line 0 when
  * the problem is not on one line) and the rest of the catalog still loads.
  * lab_catalog_load fails only when the exercises directory cannot be read or
- * memory runs out.
+ * memory runs out.  An exercise whose manifest has a problem is kept as broken, with its
+ * first problem as the reason (lab_catalog_why_broken).  Files the manifests name must stay
+ * inside the data folder, and an exercise's family must be in the registry (family.h).
  *
  * Ownership: the catalog owns every chapter, exercise and string it hands out
  * (one arena, freed by lab_catalog_free); pointers stay valid until then.
@@ -131,6 +133,9 @@ typedef struct lab_chapter {
     size_t nexercises;
 } lab_chapter;
 
+/* The largest text file of the catalog the lab reads: a task, hints, a chapter text. */
+#define LAB_CATALOG_TEXT_CAP (1024 * 1024)
+
 typedef struct lab_catalog lab_catalog;
 
 int lab_catalog_load(const char *datadir, lab_catalog **out, lab_err *err);
@@ -144,6 +149,22 @@ const lab_exercise *lab_catalog_find(const lab_catalog *cat, const char *id);
 
 /* "40x2", "8x4x2", "512": the shape as a manifest writes it, into buf. */
 void lab_block_shape_format(const lab_block_shape *s, char *buf, size_t size);
+
+/*
+ * An exercise whose manifest has problems (or names a baseline that is no exercise) is left
+ * out of the exercises above but kept here, so that it is listed as broken and asking for it
+ * says why.  An exercise whose baseline is broken still loads; grading it needs the baseline.
+ */
+typedef struct lab_broken_exercise {
+    const char *id;      /* "reduction/interleaved" */
+    const char *chapter; /* "reduction" */
+    const char *reason;  /* its first problem: "file:line: message" */
+} lab_broken_exercise;
+
+size_t lab_catalog_broken_count(const lab_catalog *cat);
+const lab_broken_exercise *lab_catalog_broken(const lab_catalog *cat, size_t i); /* by id */
+/* Why exercise id is broken: its first problem; NULL when it is not a broken exercise. */
+const char *lab_catalog_why_broken(const lab_catalog *cat, const char *id);
 
 size_t lab_catalog_problem_count(const lab_catalog *cat);
 const char *lab_catalog_problem(const lab_catalog *cat, size_t i); /* "file:line: message" */

@@ -217,7 +217,8 @@ void lab_cli_dump_commands(FILE *fp);
 extern const lab_cli_param lab_cli_exercise_args[];
 extern const lab_cli_param lab_cli_exercise_file_args[];
 
-/* Looks up an exercise id; prints "unknown exercise" with the known ids on failure. */
+/* Looks up an exercise id; prints why it is broken, or "unknown exercise" with the known ids,
+ * on failure. */
 const lab_exercise *lab_cli_exercise(lab_cli *cli, const char *id);
 /* The exercise the first positional names and, in *file_out, the kernel file the second one
  * names, by default the student's work file (built in work, which the caller releases).

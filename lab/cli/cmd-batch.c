@@ -1,6 +1,6 @@
 /*
  * cmd-batch.c - `cudalab batch EXERCISE SUBMISSION... [--jobs N] [--out DIR]
- * [--from LIST] [--format gradescope] [--force] [--no-sandbox]
+ * [--from LIST] [--format gradescope] [--force] [--keep-work] [--no-sandbox]
  * [--slurm [--partition P] [--gres G] [--chunk K] [--dry-run] [--wait]]`:
  * grade a class (lab/batch/batch.h), here or on Slurm (lab/batch/slurm.h).
  * A progress bar with ETA on a terminal, one plain line per submission
@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#define LIST_CAP (1024 * 1024) /* bytes of a --from list */
 
 #define BAR_WIDTH 30
 #define SLURM_WAIT_S (24 * 3600.0)
@@ -56,7 +58,7 @@ read_list(const char *path, lab_strvec *subs)
     lab_err err = LAB_ERR_INIT;
     char *line, *save = NULL;
 
-    if (lab_buf_read_file(&text, path, &err) < 0)
+    if (lab_buf_read_regular(&text, path, LIST_CAP, &err) < 0)
         return lab_cli_error("batch: --from: %s", err.msg);
     for (line = strtok_r(text.buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
         if (*line)
@@ -79,6 +81,7 @@ read_args(const lab_cli_args *args, struct batch_args *a)
         a->o.out = "gradebook";
     a->o.gradescope = lab_cli_args_has(args, "format");
     a->o.force = lab_cli_args_has(args, "force");
+    a->o.keep_work = lab_cli_args_has(args, "keep-work");
     a->o.sandbox = !lab_cli_args_has(args, "no-sandbox");
     a->slurm = lab_cli_args_has(args, "slurm");
     a->dry_run = lab_cli_args_has(args, "dry-run");
@@ -201,6 +204,8 @@ batch_run(lab_cli *cli, const lab_cli_args *args)
            sum.graded, sum.skipped, sum.passed, sum.flagged, sum.elapsed_s,
            a.o.sandbox ? "" : " (no sandbox)");
     printf("gradebook: %s/gradebook.csv, %s/gradebook.json\n", a.o.out, a.o.out);
+    if (a.o.keep_work)
+        printf("the graded copies of the submissions are kept in %s/.work\n", a.o.out);
     status = LAB_EXIT_OK;
 out:
     free(self);
@@ -227,6 +232,7 @@ static const lab_cli_param opts[] = {
       .help = "also the submissions named in file LIST, one a line" },
     LAB_CLI_OPT_CHOICE("format", NULL, formats, "also gradescope/<id>/results.json"),
     LAB_CLI_OPT("force", "grade again what was graded already"),
+    LAB_CLI_OPT("keep-work", "keep OUT/.work, the copies of the submissions that were graded"),
     LAB_CLI_OPT("no-sandbox", "grade without bubblewrap's sandbox (trusted code only)"),
     LAB_CLI_OPT("slurm", "grade on a Slurm cluster: an array job, then a merge job"),
     LAB_CLI_OPT_VALUE("partition", LAB_CLI_STRING, "P", "with --slurm: the partition"),

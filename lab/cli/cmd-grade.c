@@ -68,7 +68,7 @@ grade_run(lab_cli *cli, const lab_cli_args *args)
     lab_err err = LAB_ERR_INIT;
     lab_grading g;
     const char *file;
-    int status, rc;
+    int status, rc, lrc;
 
     cli->json = lab_cli_args_has(args, "json");
     req.record = !lab_cli_args_has(args, "no-record");
@@ -82,19 +82,23 @@ grade_run(lab_cli *cli, const lab_cli_args *args)
     req.arg = cli;
     req.cancel = cli->cancel;
     lab_grading_init(&g);
-    if (lab_grade(cli->lab, &req, &g, &err) < 0) {
-        clear_progress(cli);
+    rc = lab_grade(cli->lab, &req, &g, &err);
+    clear_progress(cli);
+    if (rc < 0 && !g.judged) {
         status = lab_cli_error("%s", err.msg);
         if (err.code == LAB_ENOENT && !strcmp(file, work.buf))
             fprintf(stderr, "(run 'cudalab start %s' to create it)\n", req.ex->id);
         goto out;
     }
-    clear_progress(cli);
     status = lab_verdict_describe(g.result.verdict)->exit_status;
     if (cli->json)
         print_json(req.ex, file, &g);
-    else if ((rc = lab_grading_layout(&g, req.ex, file, lab_cli_print_line, cli)) < 0)
-        status = lab_cli_error("%s", lab_strerror(rc));
+    else if ((lrc = lab_grading_layout(&g, req.ex, file, lab_cli_print_line, cli)) < 0)
+        status = lab_cli_error("%s", lab_strerror(lrc));
+    if (rc < 0) { /* graded, then not recorded: the verdict first, then why */
+        status = lab_cli_error("the verdict above was not recorded: %s", err.msg);
+        fprintf(stderr, "fix: %s\n", LAB_STORE_FIX);
+    }
 out:
     lab_grading_release(&g);
     lab_buf_release(&work);

@@ -5,10 +5,13 @@
 #include "lab/cli/cli.h"
 
 #include <cJSON.h>
+#include <string.h>
 
 static const char *
-status_text(const lab_progress *p)
+status_text(const lab_progress *p, bool known)
 {
+    if (!known)
+        return "unknown (no progress store)";
     if (p->attempts == 0)
         return "not started";
     if (p->passed)
@@ -25,19 +28,31 @@ print_ids(const lab_catalog *cat)
     return LAB_EXIT_OK;
 }
 
+/* The chapter's broken exercises, each with why: a manifest to fix, not a step to take. */
+static void
+print_broken(const lab_catalog *cat, const lab_chapter *ch)
+{
+    for (size_t i = 0; i < lab_catalog_broken_count(cat); i++) {
+        const lab_broken_exercise *b = lab_catalog_broken(cat, i);
+        if (!strcmp(b->chapter, ch->id))
+            printf("  %-30s broken: %s\n", b->id, b->reason);
+    }
+}
+
 static int
 list_run(lab_cli *cli, const lab_cli_args *args)
 {
     const lab_catalog *cat = lab_catalog_of(cli->lab);
-    lab_err err = LAB_ERR_INIT;
+    lab_err store_err = LAB_ERR_INIT;
     lab_store *st = NULL;
     cJSON *root = NULL, *arr = NULL;
 
     cli->json = lab_cli_args_has(args, "json");
     if (lab_cli_args_has(args, "ids"))
         return print_ids(cat);
-    if (lab_store_of(cli->lab, &st, &err) < 0)
-        return lab_cli_error("%s", err.msg);
+    /* a store that cannot be read leaves the catalog to list, then says why (exit 2) */
+    if (lab_store_of(cli->lab, &st, &store_err) < 0)
+        st = NULL;
     if (cli->json) {
         root = cJSON_CreateObject();
         arr = cJSON_AddArrayToObject(root, "exercises");
@@ -48,18 +63,16 @@ list_run(lab_cli *cli, const lab_cli_args *args)
             printf("%s%s%s  (%s)\n", lab_cli_sgr(cli, "1"), ch->title, lab_cli_reset(cli), ch->id);
         for (size_t i = 0; i < ch->nexercises; i++) {
             const lab_exercise *ex = ch->exercises[i];
-            lab_progress p;
-            if (lab_store_progress(st, ex->id, &p, &err) < 0) {
-                cJSON_Delete(root);
-                return lab_cli_error("%s", err.msg);
-            }
+            lab_progress p = { 0 };
+            if (st && lab_store_progress(st, ex->id, &p, &store_err) < 0)
+                st = NULL;
             if (cli->json) {
                 cJSON *o = cJSON_CreateObject();
                 cJSON_AddStringToObject(o, "id", ex->id);
                 cJSON_AddStringToObject(o, "chapter", ex->chapter);
                 cJSON_AddStringToObject(o, "title", ex->title);
                 cJSON_AddStringToObject(o, "kind", ex->kind == LAB_KIND_HOST ? "host" : "device");
-                cJSON_AddStringToObject(o, "status", status_text(&p));
+                cJSON_AddStringToObject(o, "status", status_text(&p, st != NULL));
                 cJSON_AddNumberToObject(o, "attempts", p.attempts);
                 cJSON_AddStringToObject(o, "last_verdict", p.last_verdict);
                 cJSON_AddNumberToObject(o, "best_speedup", p.best_speedup);
@@ -67,22 +80,38 @@ list_run(lab_cli *cli, const lab_cli_args *args)
                 cJSON_AddItemToArray(arr, o);
                 continue;
             }
-            printf("  %-30s %-40s %s", ex->id, ex->title, status_text(&p));
+            printf("  %-30s %-40s %s", ex->id, ex->title, status_text(&p, st != NULL));
             if (p.best_speedup > 0)
                 printf(", best %.2fx (%.0f%% of reference)", p.best_speedup, 100 * p.best_fraction);
             else if (p.attempts)
                 printf(", last %s", p.last_verdict);
             printf("\n");
         }
+        if (!cli->json)
+            print_broken(cat, ch);
     }
     if (cli->json) {
         cJSON *problems = cJSON_AddArrayToObject(root, "problems");
+        cJSON *broken = cJSON_AddArrayToObject(root, "broken");
+        for (size_t i = 0; i < lab_catalog_broken_count(cat); i++) {
+            const lab_broken_exercise *b = lab_catalog_broken(cat, i);
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "id", b->id);
+            cJSON_AddStringToObject(o, "chapter", b->chapter);
+            cJSON_AddStringToObject(o, "reason", b->reason);
+            cJSON_AddItemToArray(broken, o);
+        }
         for (size_t i = 0; i < lab_catalog_problem_count(cat); i++)
             cJSON_AddItemToArray(problems, cJSON_CreateString(lab_catalog_problem(cat, i)));
         lab_cli_print_json(root);
     } else {
         for (size_t i = 0; i < lab_catalog_problem_count(cat); i++)
             fprintf(stderr, "%s\n", lab_catalog_problem(cat, i));
+    }
+    if (store_err.code < 0) {
+        lab_cli_error("progress not shown: %s", store_err.msg);
+        fprintf(stderr, "fix: %s\n", LAB_STORE_FIX);
+        return LAB_EXIT_ERROR;
     }
     return LAB_EXIT_OK;
 }

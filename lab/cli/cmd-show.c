@@ -14,7 +14,7 @@ show_run(lab_cli *cli, const lab_cli_args *args)
 
     if (!(ex = lab_cli_exercise(cli, lab_cli_args_pos(args, 0))))
         return LAB_EXIT_ERROR;
-    if (lab_buf_read_file(&text, ex->task, &err) < 0)
+    if (lab_buf_read_regular(&text, ex->task, LAB_CATALOG_TEXT_CAP, &err) < 0)
         return lab_cli_error("%s", err.msg);
     lab_work_path(ex, &work);
     printf("%s%s%s: %s\n\n%s\n", lab_cli_sgr(cli, "1"), ex->id, lab_cli_reset(cli), ex->title,

@@ -70,9 +70,14 @@ lab_cli_exercise(lab_cli *cli, const char *id)
 {
     const lab_catalog *cat = lab_catalog_of(cli->lab);
     const lab_exercise *ex = lab_catalog_find(cat, id);
+    const char *why = lab_catalog_why_broken(cat, id);
 
     if (ex)
         return ex;
+    if (why) {
+        fprintf(stderr, "cudalab: exercise '%s' is broken: %s\n", id, why);
+        return NULL;
+    }
     fprintf(stderr, "cudalab: unknown exercise '%s'; the exercises are:\n", id);
     for (size_t i = 0; i < lab_catalog_exercise_count(cat); i++)
         fprintf(stderr, "    %s\n", lab_catalog_exercise(cat, i)->id);

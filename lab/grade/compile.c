@@ -4,6 +4,7 @@
 #include "lab/grade/compile.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 int
 lab_compile_file(lab *l, const lab_exercise *ex, const char *path, const char *arch,
@@ -17,20 +18,21 @@ lab_compile_file(lab *l, const lab_exercise *ex, const char *path, const char *a
                              .cancel = cancel,
                              .host = ex->kind == LAB_KIND_HOST,
                              .rdc = ex->rdc };
-    char *abs = untrusted && lab_sandboxed(l) ? realpath(path, NULL) : NULL;
-    const char *show[] = { abs, NULL };
+    /* nvcc reads the lab's private copy of the file, in the build folder (toolchain.h) */
     lab_sandbox_plan plan = { .job = LAB_SANDBOX_COMPILE,
                               .datadir = lab_datadir(l),
-                              .show = show,
                               .writable = lab_builddir(l),
                               .bwrap = getenv("CUDALAB_BWRAP") };
+    const char *env_arch = getenv("CUDALAB_ARCH");
     const lab_toolchain *tc;
     lab_strvec wrap = LAB_STRVEC_INIT;
     int rc;
 
     if ((rc = lab_toolchain_of(l, &tc, err)) < 0)
         goto out;
-    if (abs) {
+    if (env_arch && !strcmp(env_arch, arch)) /* a refused target is the lab's setting */
+        br.arch_origin = "CUDALAB_ARCH";
+    if (untrusted && lab_sandboxed(l)) {
         if ((rc = lab_mkdir_p(lab_builddir(l), 0755, err)) < 0 ||
             (rc = lab_sandbox_wrap(&plan, &wrap, err)) < 0)
             goto out;
@@ -42,7 +44,6 @@ lab_compile_file(lab *l, const lab_exercise *ex, const char *path, const char *a
     if (b->cancelled)
         rc = lab_err_set(err, LAB_ECANCEL, "cancelled");
 out:
-    free(abs);
     lab_strvec_release(&wrap);
     return rc;
 }

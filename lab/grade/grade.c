@@ -6,10 +6,12 @@
 #include "lab/catalog/family.h"
 #include "lab/grade/calib.h"
 #include "lab/grade/compile.h"
+#include "lab/grade/env.h"
 #include "lab/grade/runner.h"
 #include "lab/platform/devlock.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -359,7 +361,6 @@ choose_backend(const lab_grade_request *req, const lab_device *dev, lab_grading 
                const char **why, lab_err *err)
 {
     const char *want = req->backend, *env = getenv("CUDALAB_BACKEND"), *cap;
-    char *end;
 
     if (!want && env && *env)
         want = env;
@@ -378,15 +379,10 @@ choose_backend(const lab_grade_request *req, const lab_device *dev, lab_grading 
     snprintf(g->backend, sizeof(g->backend), "%s", want);
     if (!strcmp(want, "sim")) {
         g->sim_max_size = LAB_SIM_MAX_SIZE;
-        if ((cap = getenv("CUDALAB_SIM_MAX_SIZE")) && *cap) {
-            unsigned long v = strtoul(cap, &end, 10);
-            if (*end || v == 0)
-                return lab_err_set(err, LAB_EINVAL,
-                                   "CUDALAB_SIM_MAX_SIZE='%s' is not a positive "
-                                   "number",
-                                   cap);
-            g->sim_max_size = v;
-        }
+        if ((cap = getenv("CUDALAB_SIM_MAX_SIZE")) && *cap &&
+            !lab_env_parse_count(cap, ULONG_MAX, &g->sim_max_size))
+            return lab_err_set(err, LAB_EINVAL,
+                               "CUDALAB_SIM_MAX_SIZE='%s' is not a positive number", cap);
     }
     return 0;
 }
@@ -413,8 +409,10 @@ lab_grade(lab *l, const lab_grade_request *req, lab_grading *g, lab_err *err)
     }
     if (strcmp(ex->baseline, "cpu")) {
         if (!(base_ex = lab_catalog_find(lab_catalog_of(l), ex->baseline))) {
-            rc = lab_err_set(err, LAB_ENOENT, "%s: baseline '%s' is not an exercise", ex->manifest,
-                             ex->baseline);
+            const char *broken = lab_catalog_why_broken(lab_catalog_of(l), ex->baseline);
+            rc = lab_err_set(err, LAB_ENOENT, "%s: baseline '%s' is %s%s", ex->manifest,
+                             ex->baseline, broken ? "broken: " : "not an exercise",
+                             broken ? broken : "");
             goto out;
         }
         snprintf(g->baseline_name, sizeof(g->baseline_name), "%s", base_ex->kernel);
@@ -483,6 +481,7 @@ built:
     if ((rc = run_and_judge(l, req, fam, g, &student, &baseline, &reference, base_ex, err)) < 0)
         goto out;
 judged:
+    g->judged = true;
     if (req->record) {
         stage(req, LAB_STAGE_RECORD, "progress");
         rc = record(l, req, g, err);

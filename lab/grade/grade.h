@@ -76,12 +76,15 @@ typedef struct lab_grading {
     bool sim_checked;
     char sim_skipped[256];
     double min_speedup; /* the threshold applied, when the kernel was timed */
+    bool judged;        /* result holds the verdict, even when recording it then failed */
 } lab_grading;
 
 void lab_grading_init(lab_grading *g);
 void lab_grading_release(lab_grading *g);
 /* 0 with g->result filled for every verdict; <0 when the lab could not grade
- * (missing file, no nvcc, a broken reference, cancelled: LAB_ECANCEL). */
+ * (missing file, no nvcc, a broken reference, cancelled: LAB_ECANCEL), or could not record
+ * the verdict: then g->judged is set, and the verdict and the compiler's messages are still
+ * the student's to see, before the store's error (LAB_STORE_FIX says what to do). */
 int lab_grade(lab *l, const lab_grade_request *req, lab_grading *g, lab_err *err);
 
 #endif

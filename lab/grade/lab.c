@@ -3,6 +3,7 @@
  * it opens on first use.
  */
 #include "lab/grade/lab.h"
+#include "lab/grade/env.h"
 #include "lab/grade/runner.h"
 
 #include <stdio.h>
@@ -143,9 +144,10 @@ lab_open(lab **out, lab_err *err)
     int rc;
 
     *out = NULL;
-    if (!l) {
+    if (!l || (rc = lab_env_check(err)) < 0) {
+        free(l);
         free(prefix);
-        return lab_err_set(err, LAB_ENOMEM, "out of memory");
+        return l ? rc : lab_err_set(err, LAB_ENOMEM, "out of memory");
     }
     l->datadir = pick_dir("CUDALAB_DATADIR", prefix, "share/cudalab", "");
     l->libexecdir =

@@ -4,6 +4,7 @@
 #include "lab/grade/runreport.h"
 
 #include <cJSON.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,32 @@ number(const cJSON *obj, const char *key)
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
 
     return cJSON_IsNumber(v) ? v->valuedouble : 0;
+}
+
+/* The report comes from a child that ran a student's code: a number that does not fit its
+ * field (negative, too large, not a number) reads as 0, never as undefined behaviour. */
+static unsigned long
+count(const cJSON *obj, const char *key)
+{
+    double v = number(obj, key);
+
+    return v >= 0 && v < (double)ULONG_MAX ? (unsigned long)v : 0;
+}
+
+static long
+integer(const cJSON *obj, const char *key)
+{
+    double v = number(obj, key);
+
+    return v >= (double)LONG_MIN && v < (double)LONG_MAX ? (long)v : 0;
+}
+
+static int
+small(const cJSON *obj, const char *key)
+{
+    double v = number(obj, key);
+
+    return v >= INT_MIN && v <= INT_MAX ? (int)v : 0;
 }
 
 static bool
@@ -43,17 +70,17 @@ parse_cases(const cJSON *cases, lab_runreport *r, lab_err *err)
     cJSON_ArrayForEach(c, cases)
     {
         lab_case *k = &r->cases[i++];
-        k->size = (unsigned long)number(c, "size");
+        k->size = count(c, "size");
         copy_string(k->role, sizeof(k->role), c, "role");
-        k->grid = (unsigned long)number(c, "grid");
+        k->grid = count(c, "grid");
         k->correct = boolean(c, "correct");
         k->expected = number(c, "expected");
         k->got = number(c, "got");
-        k->bad = (long)number(c, "bad");
-        k->first_bad = (long)number(c, "first_bad");
+        k->bad = integer(c, "bad");
+        k->first_bad = integer(c, "first_bad");
         copy_string(k->detail, sizeof(k->detail), c, "detail");
         k->round = cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(c, "round"))
-                       ? (unsigned)number(c, "round")
+                       ? (unsigned)count(c, "round")
                        : 1;
         copy_string(k->check, sizeof(k->check), c, "check");
     }
@@ -64,9 +91,9 @@ parse_cases(const cJSON *cases, lab_runreport *r, lab_err *err)
 static void
 parse_checked(const cJSON *k, lab_timed_check *out)
 {
-    out->verified = (unsigned long)number(k, "verified");
+    out->verified = count(k, "verified");
     out->wrong = boolean(k, "wrong");
-    out->wrong_launch = (unsigned long)number(k, "wrong_launch");
+    out->wrong_launch = count(k, "wrong_launch");
     copy_string(out->wrong_detail, sizeof(out->wrong_detail), k, "wrong_detail");
 }
 
@@ -84,7 +111,7 @@ parse_timings(const cJSON *timings, lab_runreport *r, lab_err *err)
     {
         lab_size_timing *s = &r->timings[i++];
         const cJSON *k;
-        s->size = (unsigned long)number(t, "size");
+        s->size = count(t, "size");
         s->bytes = number(t, "bytes");
         s->copy_gbps = number(t, "copy_gbps");
         s->capped = boolean(t, "capped");
@@ -105,7 +132,7 @@ parse_timings(const cJSON *timings, lab_runreport *r, lab_err *err)
             kt->gbps = number(k, "gbps");
             kt->pct_peak = number(k, "pct_peak");
             kt->pct_copy = number(k, "pct_copy");
-            kt->samples = (unsigned long)number(k, "samples");
+            kt->samples = count(k, "samples");
             parse_checked(k, &kt->checked);
         }
     }
@@ -121,7 +148,7 @@ parse_sweep(const cJSON *s, lab_sweep *out, lab_err *err)
     if (!cJSON_IsObject(s))
         return 0;
     out->present = true;
-    out->size = (unsigned long)number(s, "size");
+    out->size = count(s, "size");
     out->bytes = number(s, "bytes");
     out->capped = boolean(s, "capped");
     copy_string(out->choice, sizeof(out->choice), s, "choice");
@@ -134,7 +161,7 @@ parse_sweep(const cJSON *s, lab_sweep *out, lab_err *err)
         r = &out->rows[out->nrows++];
         copy_string(r->block, sizeof(r->block), row, "block");
         copy_string(r->error, sizeof(r->error), row, "error");
-        r->threads = (unsigned long)number(row, "threads");
+        r->threads = count(row, "threads");
         r->launched = boolean(row, "launched");
         r->median_ns = number(row, "median_ns");
         r->ci_rel = number(row, "ci_rel");
@@ -142,7 +169,7 @@ parse_sweep(const cJSON *s, lab_sweep *out, lab_err *err)
         r->occupancy = cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(row, "occupancy"))
                            ? number(row, "occupancy")
                            : -1;
-        r->samples = (unsigned long)number(row, "samples");
+        r->samples = count(row, "samples");
         parse_checked(row, &r->checked);
     }
     return 0;
@@ -195,8 +222,8 @@ lab_runreport_parse(const char *json, size_t len, lab_runreport *out, lab_err *e
         out->has_error = true;
         copy_string(out->error.role, sizeof(out->error.role), e, "role");
         copy_string(out->error.stage, sizeof(out->error.stage), e, "stage");
-        out->error.size = (unsigned long)number(e, "size");
-        out->error.code = (int)number(e, "code");
+        out->error.size = count(e, "size");
+        out->error.code = small(e, "code");
         copy_string(out->error.name, sizeof(out->error.name), e, "name");
         copy_string(out->error.message, sizeof(out->error.message), e, "message");
     }
@@ -209,20 +236,20 @@ lab_runreport_parse(const char *json, size_t len, lab_runreport *out, lab_err *e
     }
     if ((dev = cJSON_GetObjectItemCaseSensitive(root, "driver"))) {
         out->driver_found = boolean(dev, "found");
-        out->driver_version = (int)number(dev, "version");
+        out->driver_version = small(dev, "version");
         copy_string(out->driver_library, sizeof(out->driver_library), dev, "library");
     } else if (out->device[0]) {
         /* a report without "driver" (older probes, grading drivers): a device opened, so
          * the library loaded; its version is the device's */
         out->driver_found = true;
         out->driver_version =
-            (int)number(cJSON_GetObjectItemCaseSensitive(root, "device"), "driver_version");
+            small(cJSON_GetObjectItemCaseSensitive(root, "device"), "driver_version");
         snprintf(out->driver_library, sizeof(out->driver_library), "libcuda.so.1");
     }
     out->copy_gbps = number(root, "copy_gbps");
     out->seed = number(root, "seed");
-    out->block = (unsigned long)number(root, "block");
-    out->unroll = (unsigned long)number(root, "unroll");
+    out->block = count(root, "block");
+    out->unroll = count(root, "unroll");
     if ((rc = parse_cases(cJSON_GetObjectItemCaseSensitive(root, "cases"), out, err)) < 0 ||
         (rc = parse_timings(cJSON_GetObjectItemCaseSensitive(root, "timings"), out, err)) < 0 ||
         (rc = parse_sweep(cJSON_GetObjectItemCaseSensitive(root, "sweep"), &out->sweep, err)) < 0)

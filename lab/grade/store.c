@@ -415,6 +415,29 @@ column_text(sqlite3_stmt *stmt, int i, const char **out)
     return SQLITE_OK;
 }
 
+/* sql prepared, with ?1 and ?2 bound to p1 and p2 where they are not NULL; SQLite's code. */
+static int
+prepare(lab_store *st, const char *sql, sqlite3_stmt **stmt, const char *p1, const char *p2)
+{
+    int src;
+
+    if ((src = sqlite3_prepare_v2(st->db, sql, -1, stmt, NULL)) == SQLITE_OK && p1 &&
+        (src = bind_text(*stmt, 1, p1)) == SQLITE_OK && p2)
+        src = bind_text(*stmt, 2, p2);
+    return src;
+}
+
+/* The end of a read: the statement finalized; rc, or the store's error "cannot WHAT progress
+ * store" when src, SQLite's last code, is a failure. */
+static int
+finish(lab_store *st, sqlite3_stmt *stmt, int src, int rc, const char *what, lab_err *err)
+{
+    if (src != SQLITE_OK && src != SQLITE_ROW && src != SQLITE_DONE)
+        rc = db_fail(st->db, src, what, st->path, err);
+    sqlite3_finalize(stmt);
+    return rc;
+}
+
 int
 lab_store_progress(lab_store *st, const char *exercise, lab_progress *out, lab_err *err)
 {
@@ -422,37 +445,26 @@ lab_store_progress(lab_store *st, const char *exercise, lab_progress *out, lab_e
     const char *verdict;
     size_t len;
     int src;
-    int rc = 0;
 
     memset(out, 0, sizeof(*out));
     if (!exercise)
         return lab_err_set(err, LAB_EINVAL, "cannot read progress: no exercise");
-    if ((src = sqlite3_prepare_v2(st->db, progress_sql, -1, &stmt, NULL)) != SQLITE_OK ||
-        (src = bind_text(stmt, 1, exercise)) != SQLITE_OK)
-        goto fail;
-    src = sqlite3_step(stmt);
-    if (src == SQLITE_DONE) /* not started */
-        goto out;
-    if (src != SQLITE_ROW)
-        goto fail;
-    out->attempts = sqlite3_column_int(stmt, 0);
-    out->passed = sqlite3_column_int(stmt, 1) != 0;
-    out->best_speedup = sqlite3_column_double(stmt, 2); /* NULL reads as 0 */
-    out->best_fraction = sqlite3_column_double(stmt, 3);
-    out->best_median_ns = sqlite3_column_double(stmt, 4);
-    out->best_points = sqlite3_column_int(stmt, 5);
-    if ((src = column_text(stmt, 6, &verdict)) != SQLITE_OK)
-        goto fail;
-    /* lab_store_add_attempt keeps verdicts short enough; cut one written otherwise */
-    len = strnlen(verdict, sizeof(out->last_verdict) - 1);
-    memcpy(out->last_verdict, verdict, len);
-    out->last_verdict[len] = '\0';
-    goto out;
-fail:
-    rc = db_fail(st->db, src, "read", st->path, err);
-out:
-    sqlite3_finalize(stmt);
-    return rc;
+    /* no row: not started */
+    if ((src = prepare(st, progress_sql, &stmt, exercise, NULL)) == SQLITE_OK &&
+        (src = sqlite3_step(stmt)) == SQLITE_ROW &&
+        (src = column_text(stmt, 6, &verdict)) == SQLITE_OK) {
+        out->attempts = sqlite3_column_int(stmt, 0);
+        out->passed = sqlite3_column_int(stmt, 1) != 0;
+        out->best_speedup = sqlite3_column_double(stmt, 2); /* NULL reads as 0 */
+        out->best_fraction = sqlite3_column_double(stmt, 3);
+        out->best_median_ns = sqlite3_column_double(stmt, 4);
+        out->best_points = sqlite3_column_int(stmt, 5);
+        /* lab_store_add_attempt keeps verdicts short enough; cut one written otherwise */
+        len = strnlen(verdict, sizeof(out->last_verdict) - 1);
+        memcpy(out->last_verdict, verdict, len);
+        out->last_verdict[len] = '\0';
+    }
+    return finish(st, stmt, src, 0, "read", err);
 }
 
 static int
@@ -488,50 +500,30 @@ lab_store_history(lab_store *st, const char *exercise, int (*fn)(const lab_attem
 
     if (!exercise)
         return lab_err_set(err, LAB_EINVAL, "cannot read history: no exercise");
-    if ((src = sqlite3_prepare_v2(st->db, history_sql, -1, &stmt, NULL)) != SQLITE_OK ||
-        (src = bind_text(stmt, 1, exercise)) != SQLITE_OK)
-        goto fail;
-    while ((src = sqlite3_step(stmt)) == SQLITE_ROW) {
-        if ((src = read_attempt(stmt, &a)) != SQLITE_OK)
-            goto fail;
-        if ((rc = fn(&a, arg)) != 0)
-            goto out;
-    }
-    if (src == SQLITE_DONE)
-        goto out;
-fail:
-    rc = db_fail(st->db, src, "read", st->path, err);
-out:
-    sqlite3_finalize(stmt);
-    return rc;
+    if ((src = prepare(st, history_sql, &stmt, exercise, NULL)) == SQLITE_OK)
+        while ((src = sqlite3_step(stmt)) == SQLITE_ROW &&
+               (src = read_attempt(stmt, &a)) == SQLITE_OK && (rc = fn(&a, arg)) == 0)
+            ;
+    return finish(st, stmt, src, rc, "read", err);
 }
 
 int
 lab_store_check(lab_store *st, lab_buf *problems, lab_err *err)
 {
     sqlite3_stmt *stmt = NULL;
-    int src, rc = 0;
+    int src;
 
     lab_buf_reset(problems);
-    if ((src = sqlite3_prepare_v2(st->db, "PRAGMA quick_check", -1, &stmt, NULL)) != SQLITE_OK)
-        goto fail;
-    while ((src = sqlite3_step(stmt)) == SQLITE_ROW) {
-        const char *line = (const char *)sqlite3_column_text(stmt, 0);
-        if (line && strcmp(line, "ok"))
-            lab_buf_printf(problems, "%s%s", problems->len ? "; " : "", line);
-    }
+    if ((src = prepare(st, "PRAGMA quick_check", &stmt, NULL, NULL)) == SQLITE_OK)
+        while ((src = sqlite3_step(stmt)) == SQLITE_ROW) {
+            const char *line = (const char *)sqlite3_column_text(stmt, 0);
+            if (line && strcmp(line, "ok"))
+                lab_buf_printf(problems, "%s%s", problems->len ? "; " : "", line);
+        }
     for (size_t i = 0; i < problems->len; i++) /* one line: SQLite's report has several */
         if (problems->buf[i] == '\n')
             problems->buf[i] = ' ';
-    if (src == SQLITE_DONE) {
-        rc = problems->len ? 1 : 0;
-        goto out;
-    }
-fail:
-    rc = db_fail(st->db, src, "check", st->path, err);
-out:
-    sqlite3_finalize(stmt);
-    return rc;
+    return finish(st, stmt, src, problems->len ? 1 : 0, "check", err);
 }
 
 const char *
@@ -596,34 +588,25 @@ lab_store_prediction(lab_store *st, const char *chapter, const char *question, l
 
     memset(out, 0, sizeof(*out));
     out->held = -1;
-    if ((src = sqlite3_prepare_v2(st->db,
-                                  "SELECT answer, time, held, measured FROM predictions"
-                                  " WHERE chapter = ?1 AND question = ?2 ORDER BY id DESC LIMIT 1",
-                                  -1, &stmt, NULL)) != SQLITE_OK ||
-        (src = bind_text(stmt, 1, chapter)) != SQLITE_OK ||
-        (src = bind_text(stmt, 2, question)) != SQLITE_OK)
-        goto fail;
-    src = sqlite3_step(stmt);
-    if (src == SQLITE_DONE)
-        goto out; /* not answered */
-    if (src != SQLITE_ROW || (src = column_text(stmt, 0, &answer)) != SQLITE_OK ||
-        (src = column_text(stmt, 3, &measured)) != SQLITE_OK)
-        goto fail;
-    snprintf(out->answer_buf, sizeof(out->answer_buf), "%s", answer);
-    snprintf(out->measured_buf, sizeof(out->measured_buf), "%s", measured);
-    out->chapter = chapter;
-    out->question = question;
-    out->answer = out->answer_buf;
-    out->measured = out->measured_buf;
-    out->time = sqlite3_column_int64(stmt, 1);
-    out->held = sqlite3_column_type(stmt, 2) == SQLITE_NULL ? -1 : sqlite3_column_int(stmt, 2);
-    rc = 1;
-    goto out;
-fail:
-    rc = db_fail(st->db, src, "read predictions from", st->path, err);
-out:
-    sqlite3_finalize(stmt);
-    return rc;
+    /* no row: not answered */
+    if ((src = prepare(st,
+                       "SELECT answer, time, held, measured FROM predictions"
+                       " WHERE chapter = ?1 AND question = ?2 ORDER BY id DESC LIMIT 1",
+                       &stmt, chapter, question)) == SQLITE_OK &&
+        (src = sqlite3_step(stmt)) == SQLITE_ROW &&
+        (src = column_text(stmt, 0, &answer)) == SQLITE_OK &&
+        (src = column_text(stmt, 3, &measured)) == SQLITE_OK) {
+        snprintf(out->answer_buf, sizeof(out->answer_buf), "%s", answer);
+        snprintf(out->measured_buf, sizeof(out->measured_buf), "%s", measured);
+        out->chapter = chapter;
+        out->question = question;
+        out->answer = out->answer_buf;
+        out->measured = out->measured_buf;
+        out->time = sqlite3_column_int64(stmt, 1);
+        out->held = sqlite3_column_type(stmt, 2) == SQLITE_NULL ? -1 : sqlite3_column_int(stmt, 2);
+        rc = 1;
+    }
+    return finish(st, stmt, src, rc, "read predictions from", err);
 }
 
 int
@@ -632,24 +615,17 @@ lab_store_prediction_score(lab_store *st, const char *chapter, int *right, int *
 {
     sqlite3_stmt *stmt = NULL;
     int src;
-    int rc = 0;
 
     *right = *judged = 0;
     /* the newest answer to each question counts */
-    if ((src = sqlite3_prepare_v2(
-             st->db,
-             "SELECT count(held), coalesce(sum(held), 0) FROM predictions p WHERE chapter = ?1"
-             " AND id = (SELECT max(id) FROM predictions q WHERE q.chapter = p.chapter"
-             " AND q.question = p.question)",
-             -1, &stmt, NULL)) != SQLITE_OK ||
-        (src = bind_text(stmt, 1, chapter)) != SQLITE_OK ||
-        (src = sqlite3_step(stmt)) != SQLITE_ROW) {
-        rc = db_fail(st->db, src, "read predictions from", st->path, err);
-        goto out;
+    if ((src = prepare(st,
+                       "SELECT count(held), coalesce(sum(held), 0) FROM predictions p WHERE"
+                       " chapter = ?1 AND id = (SELECT max(id) FROM predictions q WHERE"
+                       " q.chapter = p.chapter AND q.question = p.question)",
+                       &stmt, chapter, NULL)) == SQLITE_OK &&
+        (src = sqlite3_step(stmt)) == SQLITE_ROW) {
+        *judged = sqlite3_column_int(stmt, 0);
+        *right = sqlite3_column_int(stmt, 1);
     }
-    *judged = sqlite3_column_int(stmt, 0);
-    *right = sqlite3_column_int(stmt, 1);
-out:
-    sqlite3_finalize(stmt);
-    return rc;
+    return finish(st, stmt, src, 0, "read predictions from", err);
 }

@@ -51,6 +51,10 @@ typedef struct lab_progress {
 int lab_store_default_path(lab_buf *out, lab_err *err);
 /* Opens (creating the file, its directory and the schema when missing). */
 int lab_store_open(const char *path, lab_store **out, lab_err *err);
+/* What to do when the store cannot be opened or written, for the front ends to print. */
+#define LAB_STORE_FIX                                                                              \
+    "make the store's folder writable, move a damaged store aside (the lab starts a new one; "     \
+    "sqlite3 FILE .recover can save its attempts), or set CUDALAB_DB to another file"
 void lab_store_close(lab_store *st);
 
 int lab_store_add_attempt(lab_store *st, const lab_attempt *a, int64_t *id_out, lab_err *err);

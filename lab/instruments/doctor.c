@@ -77,8 +77,7 @@ check_store(doctor_ctx *x, lab_check *c)
     if (lab_store_of(x->l, &st, &err) < 0) {
         c->state = LAB_CHECK_FAIL;
         FOUND(c, "%s", err.msg);
-        FIX(c, "make its folder writable, move a damaged file aside (the lab starts a new one), "
-               "or set CUDALAB_DB to another path");
+        FIX(c, "%s", LAB_STORE_FIX);
         return;
     }
     rc = lab_store_check(st, &problems, &err);
@@ -297,24 +296,35 @@ check_sim(doctor_ctx *x, lab_check *c)
     FIX(c, "without a GPU this build can only compile and check your kernels");
 }
 
+/* A tool the lab can do without: where it is, or a warning and how to install it. */
+static bool
+optional_tool(lab_check *c, const char *name, const char *env_var, const char *install)
+{
+    char *path = NULL;
+
+    if (lab_toolchain_find_tool(NULL, name, env_var, NULL, &path, NULL) < 0) {
+        c->state = LAB_CHECK_WARN;
+        FOUND(c, "%s not found", name);
+        FIX(c, "%s", install);
+        return false;
+    }
+    FOUND(c, "%s", path);
+    free(path);
+    return true;
+}
+
 static void
 check_ncu(doctor_ctx *x, lab_check *c)
 {
-    char *ncu = NULL, line[256];
+    char line[256];
     FILE *fp;
     bool admin_only = false;
-    lab_err why = LAB_ERR_INIT;
 
     (void)x;
-    if (lab_toolchain_find_tool(NULL, "ncu", "CUDALAB_NCU", NULL, &ncu, &why) < 0) {
-        c->state = LAB_CHECK_WARN;
-        FOUND(c, "ncu not found");
-        FIX(c, "install Nsight Compute (NVIDIA's cuda-nsight-compute package, part of the "
-               "toolkit) to profile kernels");
+    if (!optional_tool(c, "ncu", "CUDALAB_NCU",
+                       "install Nsight Compute (NVIDIA's cuda-nsight-compute package, part of the "
+                       "toolkit) to profile kernels"))
         return;
-    }
-    FOUND(c, "%s", ncu);
-    free(ncu);
     if (!(fp = fopen(NVIDIA_PARAMS, "r"))) {
         FOUND(c, "; counters not checked: no NVIDIA driver loaded (" NVIDIA_PARAMS ")");
         return;
@@ -338,20 +348,10 @@ check_ncu(doctor_ctx *x, lab_check *c)
 static void
 check_sanitizer(doctor_ctx *x, lab_check *c)
 {
-    char *p = NULL;
-    lab_err why = LAB_ERR_INIT;
-
     (void)x;
-    if (lab_toolchain_find_tool(NULL, "compute-sanitizer", "CUDALAB_COMPUTE_SANITIZER", NULL, &p,
-                                &why) < 0) {
-        c->state = LAB_CHECK_WARN;
-        FOUND(c, "compute-sanitizer not found");
-        FIX(c, "install it (NVIDIA's cuda-sanitizer package, part of the toolkit) to find memory "
-               "errors in kernels");
-        return;
-    }
-    FOUND(c, "%s", p);
-    free(p);
+    optional_tool(c, "compute-sanitizer", "CUDALAB_COMPUTE_SANITIZER",
+                  "install it (NVIDIA's cuda-sanitizer package, part of the toolkit) to find "
+                  "memory errors in kernels");
 }
 
 static void

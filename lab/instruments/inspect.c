@@ -41,16 +41,21 @@ ptxas_log(const lab_toolchain *tc, const lab_inspection *in, const char *builddi
         rc = lab_buf_read_file(out, path.buf, err);
         goto out;
     }
-    lab_buf_printf(&tmp, "%s/%s.%ld.v.cubin", builddir, in->build.hash, (long)getpid());
+    /* names relative to the build folder: nvcc's steps run through a shell (toolchain.h) */
+    lab_buf_printf(&tmp, "%s.%ld.v.cubin", in->build.hash, (long)getpid());
+    p.dir = builddir;
     p.timeout_s = in->ex->build_timeout_s;
     p.cancel = in->cancel;
     lab_strvec_pushl(&p.argv, lab_toolchain_nvcc(tc), "-cubin", NULL);
     if (in->ex->rdc) /* device-side launches stay unresolved until the device runtime is linked */
         lab_strvec_push(&p.argv, "-rdc=true");
     lab_strvec_pushf(&p.argv, "-arch=%s", in->arch);
-    lab_strvec_pushl(&p.argv, "-Xptxas", "-v", "-o", tmp.buf, in->build.ptx_path.buf, NULL);
+    lab_strvec_pushl(&p.argv, "-Xptxas", "-v", "-o", tmp.buf, NULL);
+    lab_strvec_pushf(&p.argv, "%s.ptx", in->build.hash);
     if ((rc = lab_proc_run(&p, err)) < 0)
         goto out;
+    lab_buf_reset(&tmp);
+    lab_buf_printf(&tmp, "%s/%s.%ld.v.cubin", builddir, in->build.hash, (long)getpid());
     unlink(tmp.buf);
     if (p.cancelled) {
         rc = lab_err_set(err, LAB_ECANCEL, "inspect cancelled");

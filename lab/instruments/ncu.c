@@ -61,13 +61,14 @@ number(const char *s)
     return n && end != buf && !*end ? v : NAN;
 }
 
+/* Copies of v[from .. from + n); those past v's have entries (a short row) are "". */
 static char **
-copy_range(char **v, size_t from, size_t n)
+copy_range(char **v, size_t have, size_t from, size_t n)
 {
     char **out = calloc(n ? n : 1, sizeof(*out));
 
     for (size_t i = 0; out && i < n; i++)
-        if (!(out[i] = strdup(v ? v[from + i] : ""))) {
+        if (!(out[i] = strdup(from + i < have ? v[from + i] : ""))) {
             while (i--)
                 free(out[i]);
             free(out);
@@ -126,14 +127,14 @@ lab_ncu_parse(const char *text, lab_ncu_table *out, lab_err *err)
         return lab_strvec_release(&row),
                lab_err_set(err, LAB_EPARSE, "ncu CSV header has no \"Kernel Name\" or \"CC\"");
     out->nmetrics = row.n - first;
-    if (!(out->metrics = copy_range(row.v, first, out->nmetrics)))
+    if (!(out->metrics = copy_range(row.v, row.n, first, out->nmetrics)))
         goto nomem;
     lab_strvec_release(&row);
     while (*p) {
         if ((rc = csv_row(&p, &row)) < 0)
             goto nomem;
         if (row.n > first && !row.v[0][0] && !out->units) {
-            if (!(out->units = copy_range(row.v, first, out->nmetrics)))
+            if (!(out->units = copy_range(row.v, row.n, first, out->nmetrics)))
                 goto nomem;
         } else if (row.n > (size_t)kcol && row.v[0][0] &&
                    (rc = add_launch(out, &row, kcol, first)) < 0) {
@@ -141,7 +142,7 @@ lab_ncu_parse(const char *text, lab_ncu_table *out, lab_err *err)
         }
         lab_strvec_release(&row);
     }
-    if (!out->units && !(out->units = copy_range(NULL, 0, out->nmetrics)))
+    if (!out->units && !(out->units = copy_range(NULL, 0, 0, out->nmetrics)))
         goto nomem;
     return 0;
 nomem:

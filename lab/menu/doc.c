@@ -136,16 +136,15 @@ lab_doc_add_text(lab_doc *d, lab_style style, const char *text)
 int
 lab_doc_addf(lab_doc *d, lab_style style, const char *fmt, ...)
 {
-    lab_buf b = LAB_BUF_INIT;
     va_list ap;
+    char *s;
     int rc;
 
     va_start(ap, fmt);
-    rc = lab_buf_vprintf(&b, fmt, ap);
+    s = lab_vformat(fmt, ap);
     va_end(ap);
-    if (rc == 0)
-        rc = lab_doc_add(d, style, b.buf);
-    lab_buf_release(&b);
+    rc = s ? lab_doc_add(d, style, s) : LAB_ENOMEM;
+    free(s);
     return rc;
 }
 

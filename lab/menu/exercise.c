@@ -39,7 +39,7 @@ add_markdown_file(lab_doc *d, const char *path, int width)
     lab_buf text = LAB_BUF_INIT;
     lab_err err = LAB_ERR_INIT;
 
-    if (lab_buf_read_file(&text, path, &err) < 0)
+    if (lab_buf_read_regular(&text, path, LAB_CATALOG_TEXT_CAP, &err) < 0)
         lab_doc_add(d, LAB_STYLE_BAD, err.msg);
     else
         lab_doc_markdown(d, text.buf, text.len, width);

@@ -41,12 +41,21 @@ static int
 result_lines(grade_work *g, int rc, const lab_err *err, lab_lines *out)
 {
     lab_lineout o;
+    int lrc;
 
+    if (g->g.judged &&
+        (lrc = lab_grading_layout(&g->g, g->ex, g->file, lab_lines_collect, out)) < 0)
+        return lrc;
     if (rc == 0)
-        return lab_grading_layout(&g->g, g->ex, g->file, lab_lines_collect, out);
+        return 0;
     lab_lineout_init(&o, lab_lines_collect, out);
-    lab_lineout_put(&o, rc == LAB_ECANCEL ? LAB_TEXT_WARN : LAB_TEXT_BAD, "%s: %s",
-                    rc == LAB_ECANCEL ? "cancelled" : "the lab could not grade", err->msg);
+    if (g->g.judged) { /* graded, then not recorded: the verdict above, then why */
+        lab_lineout_put(&o, LAB_TEXT_BAD, "the verdict was not recorded: %s", err->msg);
+        lab_lineout_put(&o, LAB_TEXT_BAD, "fix: %s", LAB_STORE_FIX);
+    } else {
+        lab_lineout_put(&o, rc == LAB_ECANCEL ? LAB_TEXT_WARN : LAB_TEXT_BAD, "%s: %s",
+                        rc == LAB_ECANCEL ? "cancelled" : "the lab could not grade", err->msg);
+    }
     lab_lineout_end(&o);
     rc = o.rc;
     lab_lineout_release(&o);

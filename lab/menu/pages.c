@@ -29,7 +29,7 @@ chapter_build(lab_menu *m, lab_menu_view *v, int width)
                      score);
     if (!ch->text)
         lab_doc_addf(&v->doc, LAB_STYLE_DIM, "%s has no chapter text yet", ch->title);
-    else if (lab_buf_read_file(&text, ch->text, &err) < 0)
+    else if (lab_buf_read_regular(&text, ch->text, LAB_CATALOG_TEXT_CAP, &err) < 0)
         lab_doc_add(&v->doc, LAB_STYLE_BAD, err.msg);
     else
         rc = lab_doc_markdown(&v->doc, text.buf, text.len, width);
@@ -75,7 +75,7 @@ solution_build(lab_menu *m, lab_menu_view *v, int width)
     (void)width;
     lab_doc_addf(&v->doc, LAB_STYLE_HEADING, "Reference solution of %s", ex->id);
     lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");
-    if (lab_buf_read_file(&text, ex->solution, &err) < 0)
+    if (lab_buf_read_regular(&text, ex->solution, LAB_CATALOG_TEXT_CAP, &err) < 0)
         lab_doc_add(&v->doc, LAB_STYLE_BAD, err.msg);
     else
         rc = lab_doc_code(&v->doc, text.buf, text.len, "");

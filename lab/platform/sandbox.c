@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #define PROBE_TIMEOUT_S 10
+#define SANDBOX_UID "65534" /* nobody, inside the sandbox's own user namespace */
 #define GIB (1024ULL * 1024 * 1024)
 
 /* One row per job kind: its limits and whether it sees the GPU. */
@@ -91,7 +92,7 @@ lab_sandbox_wrap(const lab_sandbox_plan *plan, lab_strvec *out, lab_err *err)
 
     rc |= lab_strvec_pushl(out, plan->bwrap ? plan->bwrap : "bwrap", "--ro-bind", "/", "/", "--dev",
                            "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--unshare-all",
-                           "--unshare-user", "--uid", "65534", "--gid", "65534",
+                           "--unshare-user", "--uid", SANDBOX_UID, "--gid", SANDBOX_UID,
                            "--die-with-parent", "--cap-drop", "ALL", NULL);
     if (jobs[plan->job].gpu && glob("/dev/nvidia*", 0, NULL, &g) == 0) {
         for (size_t i = 0; i < g.gl_pathc; i++)
@@ -129,7 +130,10 @@ lab_sandbox_probe(const char *bwrap, lab_buf *why)
 
     lab_proc_init(&p);
     p.timeout_s = PROBE_TIMEOUT_S;
-    if (lab_sandbox_wrap(&plan, &p.argv, &err) < 0 || lab_strvec_push(&p.argv, "true") < 0) {
+    /* a command whose answer only a sandbox gives: the program named bwrap must run it, and
+     * as the sandbox's user (a /bin/true in its place says nothing) */
+    if (lab_sandbox_wrap(&plan, &p.argv, &err) < 0 ||
+        lab_strvec_pushl(&p.argv, "id", "-u", NULL) < 0) {
         lab_buf_adds(why, err.msg);
         goto out;
     }
@@ -140,15 +144,24 @@ lab_sandbox_probe(const char *bwrap, lab_buf *why)
                        err.msg);
         goto out;
     }
-    ok = p.exited && p.exit_code == 0;
-    if (!ok) {
+    if (!p.exited || p.exit_code != 0) {
         char how[128];
         size_t len = strcspn(p.errout.buf, "\n");
         lab_buf_printf(why,
                        "bubblewrap cannot run here (%s: %.*s); user namespaces are probably "
                        "disabled, as in many containers",
                        lab_proc_describe(&p, how, sizeof(how)), (int)len, p.errout.buf);
+        goto out;
     }
+    if (strcmp(p.out.buf, SANDBOX_UID "\n")) {
+        lab_buf_printf(
+            why,
+            "'%s' is no working bubblewrap: the sandbox it made did not run as user " SANDBOX_UID
+            " (`id -u` said '%.*s')",
+            p.argv.v[0], (int)strcspn(p.out.buf, "\n"), p.out.buf);
+        goto out;
+    }
+    ok = true;
 out:
     lab_proc_release(&p);
     return ok;

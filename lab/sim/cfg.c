@@ -112,7 +112,8 @@ lab_sim__cfg(sim_func *f, lab_err *err)
         if (is_exit(in) || is_branch(in)) {
             if (in->guard >= 0) /* the lanes whose guard is false fall through */
                 s[1] = s[0];
-            s[0] = is_exit(in) ? exit_b : block_of[in->target];
+            /* a label after the last instruction (ptxas takes it) leaves the function */
+            s[0] = is_exit(in) || (uint32_t)in->target >= n ? exit_b : block_of[in->target];
         }
     }
     g.succ[2 * nb] = g.succ[2 * nb + 1] = UINT32_MAX;
@@ -205,13 +206,13 @@ lab_sim__cfg(sim_func *f, lab_err *err)
         if (!is_branch(in))
             continue;
         uint32_t pd = g.ipdom[block_of[i]];
-        const sim_insn *t = &f->code[in->target];
+        const sim_insn *t = (uint32_t)in->target < n ? &f->code[in->target] : NULL;
         /* a ret-only ipdom is EXIT: lanes that get there retire at once (SASS: @P0 EXIT),
          * so they neither wait there nor hold up a barrier of the others */
         if (pd != exit_b && only_exits(&f->code[g.start[pd]]))
             pd = exit_b;
         in->rpc = pd == exit_b ? SIM_PC_EXIT : (int32_t)g.start[pd];
-        in->exit_target = only_exits(t);
+        in->exit_target = !t || only_exits(t);
     }
 out:
     free(leader);

@@ -536,7 +536,8 @@ decode_opcode(parser *ps, const char *text, sim_insn *in)
     if (strlen(text) >= sizeof(buf))
         return perr(ps, "instruction '%s' is too long", text);
     memcpy(buf, text, strlen(text) + 1);
-    part = strtok_r(buf, ".", &save);
+    if (!(part = strtok_r(buf, ".", &save))) /* "..": no word at all */
+        return perr(ps, "unsupported instruction '%s'", text);
     in->op = SIM_OP_COUNT;
     for (unsigned i = 0; i < SIM_OP_COUNT; i++)
         if (!strcmp(lab_sim__ops[i].name, part))
@@ -1590,7 +1591,8 @@ finish_function(parser *ps)
     }
     if (!(f->code = lab_arena_calloc(&ps->m->arena, ps->ncode ? ps->ncode : 1, sizeof(sim_insn))))
         return lab_err_set(ps->err, LAB_ENOMEM, "out of memory");
-    memcpy(f->code, ps->code, ps->ncode * sizeof(sim_insn));
+    if (ps->ncode) /* an empty body has no code to copy, ps->code is NULL */
+        memcpy(f->code, ps->code, ps->ncode * sizeof(sim_insn));
     for (size_t i = 0; i < ps->ncode; i++) /* constants as lane rows: no copy per execution */
         for (unsigned k = 0; k < f->code[i].nops; k++) {
             sim_opnd *o = &f->code[i].o[k];

@@ -6,6 +6,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,32 +126,106 @@ lab_buf_detach(lab_buf *b)
     return p;
 }
 
-int
-lab_buf_read_file(lab_buf *b, const char *path, lab_err *err)
+char *
+lab_vformat(const char *fmt, va_list ap)
+{
+    lab_buf b = LAB_BUF_INIT;
+
+    if (lab_buf_vprintf(&b, fmt, ap) < 0) {
+        lab_buf_release(&b);
+        return NULL;
+    }
+    return lab_buf_detach(&b);
+}
+
+/* Appends everything fd holds, at most cap bytes (SIZE_MAX: no cap); 1 when there was more. */
+static int
+read_fd(lab_buf *b, int fd, size_t cap, const char *path, lab_err *err)
 {
     char chunk[65536];
+    size_t total = 0;
     ssize_t n;
-    int fd, rc = 0;
 
-    if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-        return lab_err_set(err, errno == ENOENT ? LAB_ENOENT : LAB_EIO, "cannot open '%s': %s",
-                           path, strerror(errno));
     while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
         if (n < 0) {
             if (errno == EINTR)
                 continue;
-            rc = lab_err_set(err, LAB_EIO, "cannot read '%s': %s", path, strerror(errno));
-            break;
+            return lab_err_set(err, LAB_EIO, "cannot read '%s': %s", path, strerror(errno));
         }
-        if (lab_buf_add(b, chunk, (size_t)n) < 0) {
-            rc = lab_err_set(err, LAB_ENOMEM, "out of memory reading '%s'", path);
-            break;
-        }
+        if ((size_t)n > cap - total)
+            return 1;
+        total += (size_t)n;
+        if (lab_buf_add(b, chunk, (size_t)n) < 0)
+            return lab_err_set(err, LAB_ENOMEM, "out of memory reading '%s'", path);
     }
+    return 0;
+}
+
+static int
+open_file(const char *path, int flags, lab_err *err)
+{
+    int fd = open(path, flags | O_RDONLY | O_CLOEXEC);
+
+    if (fd < 0)
+        return lab_err_set(err, errno == ENOENT ? LAB_ENOENT : LAB_EIO, "cannot open '%s': %s",
+                           path, strerror(errno));
+    return fd;
+}
+
+int
+lab_buf_read_file(lab_buf *b, const char *path, lab_err *err)
+{
+    int fd, rc;
+
+    if ((fd = open_file(path, 0, err)) < 0)
+        return fd;
+    rc = read_fd(b, fd, SIZE_MAX, path, err);
     close(fd);
     return rc;
 }
 
+static const struct {
+    mode_t type;
+    const char *name;
+} file_types[] = {
+    { S_IFDIR, "a directory" },    { S_IFIFO, "a FIFO" },    { S_IFCHR, "a character device" },
+    { S_IFBLK, "a block device" }, { S_IFSOCK, "a socket" },
+};
+
+static const char *
+file_type_name(mode_t mode)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(file_types); i++)
+        if ((mode & S_IFMT) == file_types[i].type)
+            return file_types[i].name;
+    return "not a regular file";
+}
+
+int
+lab_buf_read_regular(lab_buf *b, const char *path, size_t cap, lab_err *err)
+{
+    size_t len = b->len;
+    struct stat st;
+    int fd, rc;
+
+    /* O_NONBLOCK: opening a FIFO with no writer must not wait for one */
+    if ((fd = open_file(path, O_NONBLOCK, err)) < 0)
+        return fd;
+    if (fstat(fd, &st) < 0)
+        rc = lab_err_set(err, LAB_EIO, "cannot read '%s': %s", path, strerror(errno));
+    else if (!S_ISREG(st.st_mode))
+        rc = lab_err_set(err, LAB_EINVAL, "'%s' is %s, not a regular file", path,
+                         file_type_name(st.st_mode));
+    else if ((unsigned long long)st.st_size > cap || (rc = read_fd(b, fd, cap, path, err)) == 1)
+        rc = lab_err_set(err, LAB_EINVAL, "'%s' is larger than %zu KiB", path, cap / 1024);
+    close(fd);
+    if (rc < 0) { /* nothing half read */
+        b->len = len;
+        if (b->alloc)
+            b->buf[len] = '\0';
+    }
+    return rc;
+}
 int
 lab_write_file(const char *path, const void *data, size_t len, lab_err *err)
 {
@@ -229,4 +305,22 @@ lab_mkdir_p(const char *dir, unsigned mode, lab_err *err)
     }
     lab_buf_release(&b);
     return rc;
+}
+
+static int
+remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    return remove(path) < 0 && errno != ENOENT ? -1 : 0;
+}
+
+int
+lab_remove_tree(const char *path, lab_err *err)
+{
+    /* FTW_DEPTH: a folder's contents before the folder; FTW_PHYS: links are not followed */
+    if (nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS) < 0 && errno != ENOENT)
+        return lab_err_set(err, LAB_EIO, "cannot remove '%s': %s", path, strerror(errno));
+    return 0;
 }

@@ -39,10 +39,22 @@ int lab_buf_printf(lab_buf *b, const char *fmt, ...) __attribute__((format(print
 int lab_buf_vprintf(lab_buf *b, const char *fmt, va_list ap);
 /* The bytes, malloc'ed, for the caller to free(); NULL only when out of memory. */
 char *lab_buf_detach(lab_buf *b);
+/* fmt formatted into a new string, malloc'ed, for the caller to free(); NULL when out of
+ * memory.  For the functions that take a format of their own (lab_strvec_pushf). */
+char *lab_vformat(const char *fmt, va_list ap);
 
 /* Read a whole file into b (appending).  LAB_EIO/LAB_ENOENT with err filled. */
 struct lab_err;
 int lab_buf_read_file(lab_buf *b, const char *path, struct lab_err *err);
+/* Read a whole regular file of at most cap bytes into b (appending), for files someone else
+ * wrote (a student's source, a manifest, a task text): a FIFO, a device, a directory or a
+ * socket is refused without waiting on it or reading it, and so is a file past the cap
+ * (LAB_EINVAL: "'x' is a FIFO, not a regular file", "'x' is larger than 1024 KiB").
+ * Symbolic links are followed; what they lead to must be a regular file too. */
+int lab_buf_read_regular(lab_buf *b, const char *path, size_t cap, struct lab_err *err);
+/* rm -r: remove path and, if it is a directory, everything in it (symbolic links are removed,
+ * never followed).  A path that is not there is fine. */
+int lab_remove_tree(const char *path, struct lab_err *err);
 /* mkdir -p: create dir and its missing parents with mode; existing ones are fine. */
 int lab_mkdir_p(const char *dir, unsigned mode, struct lab_err *err);
 /* Write data to path atomically (temp file + rename). */

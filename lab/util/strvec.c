@@ -38,18 +38,13 @@ lab_strvec_push(lab_strvec *sv, const char *s)
 int
 lab_strvec_pushf(lab_strvec *sv, const char *fmt, ...)
 {
-    lab_buf b = LAB_BUF_INIT;
     va_list ap;
-    int rc;
+    char *s;
 
     va_start(ap, fmt);
-    rc = lab_buf_vprintf(&b, fmt, ap);
+    s = lab_vformat(fmt, ap);
     va_end(ap);
-    if (rc < 0) {
-        lab_buf_release(&b);
-        return rc;
-    }
-    return push_owned(sv, lab_buf_detach(&b));
+    return push_owned(sv, s);
 }
 
 int

@@ -136,7 +136,7 @@ CUDALAB_BACKEND=cuda run cudalab grade reduction/neighbored "$src/solutions/redu
 expect_out_re "--sim wins over CUDALAB_BACKEND" '^PASS  correct on the simulator'
 CUDALAB_BACKEND=quantum run cudalab grade reduction/neighbored "$src/solutions/reduction/neighbored.cu" --no-record
 expect_status "an unknown backend: the lab's error" 2
-expect_err "an unknown backend: named" "unknown backend 'quantum' (cuda, sim or auto)"
+expect_err "an unknown backend: named" "CUDALAB_BACKEND='quantum' is not cuda, sim or auto"
 CUDALAB_SIM_MAX_SIZE=1000 run cudalab grade reduction/neighbored "$src/solutions/reduction/neighbored.cu" --json
 expect_json "CUDALAB_SIM_MAX_SIZE caps the sizes" \
     'sorted({c["size"] for c in j["report"]["cases"]}) == [1, 1000] and j["sim_max_size"] == 1000'

@@ -25,8 +25,13 @@ CUDALAB_SANDBOX=auto CUDALAB_BWRAP=$T/container-bwrap run cudalab grade $less le
 [ "$RC" -le 1 ]
 check "sandbox auto, unusable: grades without it (a verdict, no lab error)" $?
 expect_out_re "sandbox auto, unusable: the verdict (NO_GPU, or PASS on the simulator)" '^(NO_GPU|PASS) '
+# a program named as bubblewrap that runs nothing is no sandbox (# 19: /bin/true passed the probe)
+CUDALAB_SANDBOX=on CUDALAB_BWRAP=/bin/true run cudalab grade $less less.cu
+expect_status "sandbox on, bwrap is /bin/true: lab error" 2
+expect_err "bwrap is /bin/true: says it is no bubblewrap" \
+    "'/bin/true' is no working bubblewrap: the sandbox it made did not run as user 65534"
 CUDALAB_SANDBOX=bogus run cudalab grade $less less.cu
-expect_err "CUDALAB_SANDBOX=bogus: says what is allowed" "expected off, auto or on"
+expect_err "CUDALAB_SANDBOX=bogus: says what is allowed" "CUDALAB_SANDBOX='bogus' is not off, auto or on"
 mkdir -p subs
 cp less.cu subs/ann.cu
 CUDALAB_BWRAP=$T/container-bwrap run cudalab batch $less subs/ann.cu --out gb0
@@ -34,6 +39,8 @@ expect_status "batch where bwrap cannot run: refused" 2
 expect_err "batch where bwrap cannot run: names --no-sandbox" "pass --no-sandbox"
 [ ! -e gb0/gradebook.csv ]
 check "batch where bwrap cannot run: no gradebook" $?
+CUDALAB_BWRAP=/bin/true run cudalab batch $less subs/ann.cu --out gb0
+expect_status "batch with /bin/true as bwrap: refused" 2
 CUDALAB_BWRAP=$T/container-bwrap run cudalab batch $less subs/ann.cu --out gb0 --no-sandbox
 expect_status "batch --no-sandbox where bwrap cannot run: grades" 0
 expect_out "batch --no-sandbox: says so" "(no sandbox)"
