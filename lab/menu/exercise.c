@@ -308,7 +308,7 @@ static const lab_menu_key ex_keys[] = {
     { 't', "t", "history of your attempts", key_history },
     { 'v', "v", "the last result, full screen", key_result },
     { 'i', "i", "inspect: registers, occupancy, PTX and SASS of your kernel", key_inspect },
-    { 'p', "p", "profile your kernel under Nsight Compute (needs a GPU)", key_profile },
+    { 'p', "p", "profile your kernel: Nsight Compute, or the simulator's counts", key_profile },
     { 'd', "d", "run the chapter's demo (asks your predictions first)", key_demo },
 };
 
