@@ -243,5 +243,6 @@ const lab_cmd lab_cmd_batch = {
     .help = "grade many submissions (files or folders) into gradebook.csv and gradebook.json",
     .args = args,
     .opts = opts,
+    .group = LAB_CLI_TEACH,
     .run = batch_run,
 };

@@ -94,6 +94,19 @@ out:
     return status;
 }
 
+/* `cudalab help grade`: every verdict with its exit status and advice, from the verdict table. */
+static void
+grade_more_help(FILE *fp)
+{
+    fprintf(fp, "\nverdicts (exit status, what to do):\n");
+    for (int v = 0; v < LAB_VERDICT_COUNT; v++) {
+        const lab_verdict_info *vi = lab_verdict_describe((lab_verdict)v);
+        fprintf(fp, "  %-14s %d  %s\n", vi->name, vi->exit_status, vi->advice);
+    }
+    fprintf(fp, "Without a GPU the PTX simulator grades correctness (PASS: \"correct on the "
+                "simulator\");\nspeed needs a GPU.\n");
+}
+
 static const lab_cli_param opts[] = {
     LAB_CLI_OPT("json", "the grading as JSON, the driver's report included"),
     LAB_CLI_OPT_NUMBER("seed", "N", 1, 0, "random inputs from seed N (default: a fresh seed)"),
@@ -108,4 +121,5 @@ const lab_cmd lab_cmd_grade = {
     .args = lab_cli_exercise_file_args,
     .opts = opts,
     .run = grade_run,
+    .more_help = grade_more_help,
 };

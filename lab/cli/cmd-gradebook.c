@@ -54,5 +54,6 @@ const lab_cmd lab_cmd_gradebook = {
     .help = "merge the results of several batches (Slurm array tasks) into one gradebook",
     .args = args,
     .opts = opts,
+    .group = LAB_CLI_TEACH,
     .run = gradebook_run,
 };

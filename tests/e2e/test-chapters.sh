@@ -33,9 +33,9 @@ expect_out_re "list shows occupancy/calculator" '^  occupancy/calculator +An occ
 [ -z "$ERR" ]
 check "list reports no catalog problem" $?
 run cudalab show warp/thread-ids
-expect_out "show: the block shapes" "block: 40x2, 8x4x2, 128, 16x3x3"
+expect_out "show: the block shapes" "Block: 40x2, 8x4x2, 128, 16x3x3"
 run cudalab show divergence/evenodd
-expect_out "show: one block shape" "block: 512   sizes: 2 1000 1048580 16777216"
+expect_out "show: one block shape" "Block: 512   sizes: 2 1000 1048580 16777216"
 
 # --- every starter and solution compiles and defines its family's kernel ---
 for ex in $new_exercises; do
