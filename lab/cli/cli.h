@@ -81,6 +81,18 @@ typedef struct lab_cli_param {
     {                                                                                              \
         .name = (name_), .type = (type_), .metavar = (metavar_), .help = (help_)                   \
     }
+/* An option with a value that must be given (LAB_CLI_REQUIRED) or may be given often. */
+#define LAB_CLI_OPT_OCCURS(name_, type_, metavar_, occurs_, help_)                                 \
+    {                                                                                              \
+        .name = (name_), .type = (type_), .metavar = (metavar_), .occurs = (occurs_),              \
+        .help = (help_)                                                                            \
+    }
+/* A positional argument that is one of choices. */
+#define LAB_CLI_ARG_CHOICE(name_, occurs_, choices_, help_)                                        \
+    {                                                                                              \
+        .name = (name_), .type = LAB_CLI_CHOICE, .occurs = (occurs_), .choices = (choices_),       \
+        .help = (help_)                                                                            \
+    }
 #define LAB_CLI_OPT_NUMBER(name_, metavar_, min_, max_, help_)                                     \
     {                                                                                              \
         .name = (name_), .type = LAB_CLI_NUMBER, .metavar = (metavar_), .min = (min_),             \
@@ -255,7 +267,7 @@ const char *lab_cli_reset(const lab_cli *cli);
 int lab_cli_run(lab_cli *cli, const lab_cmd *cmd, int argc, char *const *argv);
 /* The same for a command line whose argv[0] names the command (the shell). */
 int lab_cli_dispatch(lab_cli *cli, int argc, char *const *argv);
-/* The columns of the terminal on stdout, else $COLUMNS, else 80. */
+/* The columns of the terminal on stdout, else $COLUMNS, else 0 (unknown: a pipe). */
 int lab_cli_width(void);
 /* Prints Markdown (a task, a hint) laid out for the terminal's width, at most 100 columns, its
  * styles as SGR colours when cli->color (print.c); 0, LAB_ENOMEM or LAB_EPARSE. */

@@ -86,7 +86,8 @@ grade_run(lab_cli *cli, const lab_cli_args *args)
     status = lab_verdict_describe(g.result.verdict)->exit_status;
     if (cli->json)
         print_json(req.ex, file, &g);
-    else if ((rc = lab_grading_layout(&g, req.ex, file, lab_cli_print_line, cli)) < 0)
+    else if ((rc = lab_grading_layout(&g, req.ex, file, lab_cli_width(), lab_cli_print_line, cli)) <
+             0)
         status = lab_cli_error("%s", lab_strerror(rc));
 out:
     lab_grading_release(&g);

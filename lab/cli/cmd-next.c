@@ -13,11 +13,13 @@ next_run(lab_cli *cli, const lab_cli_args *args)
     const lab_exercise *ex;
     lab_buf work = LAB_BUF_INIT;
     lab_err err = LAB_ERR_INIT;
+    lab_store *st;
     const char *prog = lab_cli_prog(cli);
     bool started = false;
 
     cli->json = lab_cli_args_has(args, "json");
-    if (lab_work_next(cli->lab, NULL, &ex, &err) < 0)
+    if (lab_store_of(cli->lab, &st, &err) < 0 ||
+        lab_work_next(lab_catalog_of(cli->lab), st, NULL, &ex, &err) < 0)
         return lab_cli_error("%s", err.msg);
     if (ex) {
         lab_work_path(ex, &work);

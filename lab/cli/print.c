@@ -16,6 +16,8 @@
 
 /* Markdown is laid out no wider than this, however wide the terminal: long lines read badly. */
 #define MARKDOWN_MAX_WIDTH 100
+/* ... and this wide into a pipe that says no width ($COLUMNS). */
+#define MARKDOWN_PIPE_WIDTH 80
 
 /* SGR parameters of each style; NULL: no colour. */
 static const char *const style_sgr[LAB_TEXT_STYLE_COUNT] = {
@@ -97,16 +99,19 @@ lab_cli_width(void)
         return ws.ws_col;
     if (cols && (n = strtol(cols, NULL, 10)) > 0 && n < 10000)
         return (int)n;
-    return 80;
+    return 0;
 }
 
 int
 lab_cli_print_markdown(const lab_cli *cli, const char *text, size_t len)
 {
-    int width = lab_cli_width() < MARKDOWN_MAX_WIDTH ? lab_cli_width() : MARKDOWN_MAX_WIDTH;
+    int width = lab_cli_width() ? lab_cli_width() : MARKDOWN_PIPE_WIDTH;
     lab_doc doc = LAB_DOC_INIT;
-    int rc = lab_doc_markdown(&doc, text, len, width);
+    int rc;
 
+    if (width > MARKDOWN_MAX_WIDTH)
+        width = MARKDOWN_MAX_WIDTH;
+    rc = lab_doc_markdown(&doc, text, len, width);
     for (size_t l = 0; rc == 0 && l < doc.nlines; l++)
         print_runs(cli, doc.lines[l].text, doc.lines[l].style, doc.lines[l].len, doc_sgr,
                    LAB_STYLE_COUNT);

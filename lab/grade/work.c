@@ -66,19 +66,16 @@ out:
 }
 
 int
-lab_work_next(lab *l, const lab_exercise *after, const lab_exercise **out, lab_err *err)
+lab_work_next(const lab_catalog *cat, lab_store *st, const lab_exercise *after,
+              const lab_exercise **out, lab_err *err)
 {
-    const lab_catalog *cat = lab_catalog_of(l);
     size_t n = lab_catalog_exercise_count(cat), start = 0;
-    lab_store *st;
     int rc;
 
     *out = NULL;
     for (size_t i = 0; after && i < n; i++)
         if (lab_catalog_exercise(cat, i) == after)
             start = i + 1;
-    if ((rc = lab_store_of(l, &st, err)) < 0)
-        return rc;
     for (size_t k = 0; k < n; k++) {
         const lab_exercise *ex = lab_catalog_exercise(cat, (start + k) % n);
         lab_progress p;

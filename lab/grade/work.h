@@ -10,7 +10,7 @@
 #include <stdbool.h>
 
 #include "lab/catalog/catalog.h"
-#include "lab/grade/lab.h"
+#include "lab/grade/store.h"
 #include "lab/util/buf.h"
 
 /* The student's file for an exercise: work/<chapter>/<name>.cu under the current directory. */
@@ -19,9 +19,10 @@ int lab_work_path(const lab_exercise *ex, lab_buf *out);
 int lab_work_start(const lab_exercise *ex, lab_buf *path_out, bool *created_out, lab_err *err);
 /* Back the student's file up to FILE.N.bak (path in backup_out), then copy the starter over it. */
 int lab_work_reset(const lab_exercise *ex, lab_buf *path_out, lab_buf *backup_out, lab_err *err);
-/* The exercise to do next: the first one not passed in course order after `after` (from the
- * first when NULL), wrapping round to the start; *out NULL when every exercise is passed.
- * The exercise is the catalog's (borrowed). */
-int lab_work_next(lab *l, const lab_exercise *after, const lab_exercise **out, lab_err *err);
+/* The exercise to do next: the first one of cat not passed (by the progress in st) in course
+ * order after `after` (from the first when NULL), wrapping round to the start; *out NULL when
+ * every exercise is passed.  The exercise is the catalog's (borrowed). */
+int lab_work_next(const lab_catalog *cat, lab_store *st, const lab_exercise *after,
+                  const lab_exercise **out, lab_err *err);
 
 #endif

@@ -7,6 +7,7 @@
 #include "lab/menu/menu.h"
 #include "lab/report/grading.h"
 
+#include <curses.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,7 +44,8 @@ result_lines(grade_work *g, int rc, const lab_err *err, lab_lines *out)
     lab_lineout o;
 
     if (rc == 0)
-        return lab_grading_layout(&g->g, g->ex, g->file, lab_lines_collect, out);
+        return lab_grading_layout(&g->g, g->ex, g->file, COLS > 1 ? (size_t)COLS - 1 : 0,
+                                  lab_lines_collect, out);
     lab_lineout_init(&o, lab_lines_collect, out);
     lab_lineout_put(&o, rc == LAB_ECANCEL ? LAB_TEXT_WARN : LAB_TEXT_BAD, "%s: %s",
                     rc == LAB_ECANCEL ? "cancelled" : "the lab could not grade", err->msg);
@@ -65,9 +67,10 @@ grade_done(lab_menu *m, lab_menu_work *w, int rc, const lab_err *err)
     if (result_lines(g, rc, err, &result) < 0) {
         lab_menu_status(m, "out of memory: the result cannot be shown");
     } else {
-        lab_menu_exercise_graded(m, g->ex, &result);
+        bool passed = rc == 0 && g->g.result.verdict == LAB_VERDICT_PASS;
+        lab_menu_exercise_graded(m, g->ex, &result, passed);
         if (rc == 0 && !(m->watch_ex == g->ex))
-            lab_menu_open_result(m, g->ex, &result);
+            lab_menu_open_result(m, g->ex, &result, passed);
     }
     lab_lines_release(&result);
 }

@@ -254,7 +254,10 @@ body_rows(void)
     return LINES > 3 ? LINES - 3 : 1;
 }
 
-static void
+/* Draws line l on row from column v->left; a '>' in the last column says it goes on past the
+ * screen's edge (Right scrolls to it), a '<' in the first that it starts before.  Returns whether
+ * it was cut at the edge. */
+static bool
 draw_line(const lab_menu *m, const lab_menu_view *v, int row, const lab_doc_line *l, bool sel)
 {
     size_t i = 0, col = 0, cols = COLS > 0 ? (size_t)COLS : 1;
@@ -299,6 +302,26 @@ draw_line(const lab_menu *m, const lab_menu_view *v, int row, const lab_doc_line
             addch(' ');
         attroff(A_REVERSE);
     }
+    if (v->left && l->len && cols > 1)
+        mvaddch(row, 0, '<' | A_REVERSE);
+    if (i < l->len && cols > 1)
+        mvaddch(row, (int)cols - 1, '>' | A_REVERSE);
+    return i < l->len;
+}
+
+/* Text on row, cut at the screen's edge with "..." when it is longer (the progress and status
+ * lines). */
+static void
+draw_cut(int row, const char *text)
+{
+    size_t len = strlen(text);
+
+    if (COLS > 3 && len > (size_t)COLS) {
+        mvaddnstr(row, 0, text, COLS - 3);
+        addstr("...");
+    } else {
+        mvaddnstr(row, 0, text, COLS);
+    }
 }
 
 static void
@@ -337,6 +360,7 @@ draw(lab_menu *m)
 {
     lab_menu_view *v = m->stack[m->depth - 1];
     int rows = body_rows();
+    bool cut = false;
 
     if (v->stale)
         build(m, v);
@@ -350,11 +374,11 @@ draw(lab_menu *m)
     for (int r = 0; r < rows && v->top + (size_t)r < v->doc.nlines; r++) {
         size_t line = v->top + (size_t)r;
         bool sel = v->nitems && v->items[v->sel].line == line;
-        draw_line(m, v, r + 1, &v->doc.lines[line], sel);
+        cut |= draw_line(m, v, r + 1, &v->doc.lines[line], sel);
     }
     if (m->progress[0]) {
         attron(style_attr(m, LAB_STYLE_WARN));
-        mvaddnstr(LINES - 2, 0, m->progress, COLS);
+        draw_cut(LINES - 2, m->progress);
         attroff(style_attr(m, LAB_STYLE_WARN));
     } else if (m->watch_ex) {
         mvaddnstr(LINES - 2, 0, "watching ", COLS);
@@ -363,7 +387,9 @@ draw(lab_menu *m)
     }
     attron(A_REVERSE);
     mvhline(LINES - 1, 0, ' ', COLS);
-    mvaddnstr(LINES - 1, 0, m->status[0] ? m->status : " ? keys   q back", COLS);
+    draw_cut(LINES - 1, m->status[0] ? m->status
+                        : cut        ? " ? keys   q back   Right: the rest of the lines marked >"
+                                     : " ? keys   q back");
     if (v->doc.nlines > (size_t)rows && COLS > 30 && strlen(m->status) + 12 < (size_t)COLS) {
         char pos[32];
         snprintf(pos, sizeof(pos), " %zu/%zu ", v->top + 1, v->doc.nlines);

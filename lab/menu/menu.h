@@ -177,13 +177,19 @@ int lab_menu_inspect_start(lab_menu *m, const lab_exercise *ex);
 int lab_menu_profile_start(lab_menu *m, const lab_exercise *ex);
 int lab_menu_open_exercise(lab_menu *m, const lab_exercise *ex);
 int lab_menu_open_chapter(lab_menu *m, const lab_chapter *ch);
-/* The exercise view's hook when a grading of ex ends: a copy of result (its lines) into the view.
+/* The exercise view's hook when a grading of ex ends: a copy of result (its lines) into the view;
+ * passed: its verdict was PASS. */
+void lab_menu_exercise_graded(lab_menu *m, const lab_exercise *ex, const lab_lines *result,
+                              bool passed);
+/* `g`: grades the student's file of ex (a status line says why not). */
+int lab_menu_grade_exercise(lab_menu *m, const lab_exercise *ex);
+/* Enter after a pass: closes the result and exercise views of ex and opens the next exercise not
+ * passed in course order (lab_work_next); a status line when every one is passed. */
+int lab_menu_open_next(lab_menu *m, const lab_exercise *ex);
+/* A result view showing a copy of result (a grading of ex laid out by lab/report/grading.h), in
+ * place of the result view of ex on top; passed: its verdict was PASS (Enter opens the next one).
  */
-void lab_menu_exercise_graded(lab_menu *m, const lab_exercise *ex, const lab_lines *result);
-/* "not started", "passed, best 1.82x (100% of reference)", ... */
-void lab_menu_progress_text(const lab_progress *p, char *buf, size_t size);
-/* A result view showing a copy of result (a grading laid out by lab/report/grading.h). */
-int lab_menu_open_result(lab_menu *m, const lab_exercise *ex, const lab_lines *result);
+int lab_menu_open_result(lab_menu *m, const lab_exercise *ex, const lab_lines *result, bool passed);
 
 /* job.c: one piece of work at a time.  lab_menu_job_run owns w from the call on (w->free). */
 int lab_menu_job_run(lab_menu *m, lab_menu_work *w);
@@ -192,6 +198,8 @@ void lab_menu_work_stage(lab_menu_work *w, const char *what);
 /* true when no work runs; else false with a status message. */
 bool lab_menu_job_idle(lab_menu *m);
 void lab_menu_job_cancel(lab_menu *m);
+/* The `c` key of the exercise and result views: cancels the work that runs, if any. */
+int lab_menu_job_cancel_key(lab_menu *m, lab_menu_view *v);
 /* The `c` key of a view whose state starts with a lab_menu_viewjob: cancels its running work. */
 int lab_menu_viewjob_cancel_key(lab_menu *m, lab_menu_view *v);
 /* Pushes a view of screen s whose state starts with a lab_menu_viewjob (set running here), then

@@ -7,6 +7,7 @@
  */
 #include "lab/menu/menu.h"
 
+#include <curses.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,10 +18,6 @@ static int
 chapter_build(lab_menu *m, lab_menu_view *v, int width)
 {
     const lab_chapter *ch = v->state;
-    lab_buf text = LAB_BUF_INIT;
-    lab_err err = LAB_ERR_INIT;
-    int rc = 0;
-
     char score[64];
 
     lab_menu_prediction_score(m, ch, score, sizeof(score));
@@ -28,13 +25,8 @@ chapter_build(lab_menu *m, lab_menu_view *v, int width)
         lab_doc_addf(&v->doc, LAB_STYLE_DIM, "d runs the chapter's demo%s%s", *score ? "; " : "",
                      score);
     if (!ch->text)
-        lab_doc_addf(&v->doc, LAB_STYLE_DIM, "%s has no chapter text yet", ch->title);
-    else if (lab_buf_read_file(&text, ch->text, &err) < 0)
-        lab_doc_add(&v->doc, LAB_STYLE_BAD, err.msg);
-    else
-        rc = lab_doc_markdown(&v->doc, text.buf, text.len, width);
-    lab_buf_release(&text);
-    return rc;
+        return lab_doc_addf(&v->doc, LAB_STYLE_DIM, "%s has no chapter text yet", ch->title);
+    return lab_doc_file(&v->doc, ch->text, false, width);
 }
 
 static int
@@ -67,20 +59,11 @@ static int
 solution_build(lab_menu *m, lab_menu_view *v, int width)
 {
     const lab_exercise *ex = v->state;
-    lab_buf text = LAB_BUF_INIT;
-    lab_err err = LAB_ERR_INIT;
-    int rc = 0;
 
     (void)m;
-    (void)width;
     lab_doc_addf(&v->doc, LAB_STYLE_HEADING, "Reference solution of %s", ex->id);
     lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");
-    if (lab_buf_read_file(&text, ex->solution, &err) < 0)
-        lab_doc_add(&v->doc, LAB_STYLE_BAD, err.msg);
-    else
-        rc = lab_doc_code(&v->doc, text.buf, text.len, "");
-    lab_buf_release(&text);
-    return rc;
+    return lab_doc_file(&v->doc, ex->solution, true, width);
 }
 
 const lab_menu_screen lab_menu_solution = { .name = "solution", .build = solution_build };
@@ -162,6 +145,8 @@ const lab_menu_screen lab_menu_history = { .name = "history", .build = history_b
 /* --- a grading's result --- */
 
 typedef struct result_state {
+    const lab_exercise *ex;
+    bool passed; /* a PASS: Enter opens the next exercise */
     lab_lines lines;
 } result_state;
 
@@ -182,25 +167,63 @@ result_build(lab_menu *m, lab_menu_view *v, int width)
 
     (void)m;
     (void)width;
+    lab_doc_add(&v->doc, LAB_STYLE_DIM,
+                r->passed ? "Enter next exercise  g grade again  c cancel  q back"
+                          : "g grade again  c cancel  q back");
+    lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");
     return lab_lines_replay(&r->lines, 0, lab_menu_add_line, &v->doc);
 }
 
-const lab_menu_screen lab_menu_result = { .name = "result",
-                                          .build = result_build,
-                                          .release = result_release };
+static int
+result_grade(lab_menu *m, lab_menu_view *v)
+{
+    return lab_menu_grade_exercise(m, ((const result_state *)v->state)->ex);
+}
+
+static int
+result_next(lab_menu *m, lab_menu_view *v)
+{
+    const result_state *r = v->state;
+
+    if (!r->passed) {
+        lab_menu_status(m, "Enter opens the next exercise after a PASS");
+        return LAB_MENU_REDRAW;
+    }
+    return lab_menu_open_next(m, r->ex);
+}
+
+static const lab_menu_key result_keys[] = {
+    { 'g', "g", "grade your file again", result_grade },
+    { 'c', "c", "cancel the grading", lab_menu_job_cancel_key },
+    { '\n', "Enter", "after a PASS: the next exercise you have not passed", result_next },
+    { KEY_ENTER, NULL, NULL, result_next },
+};
+
+const lab_menu_screen lab_menu_result = {
+    .name = "result",
+    .build = result_build,
+    .keys = result_keys,
+    .nkeys = ARRAY_SIZE(result_keys),
+    .release = result_release,
+};
 
 int
-lab_menu_open_result(lab_menu *m, const lab_exercise *ex, const lab_lines *result)
+lab_menu_open_result(lab_menu *m, const lab_exercise *ex, const lab_lines *result, bool passed)
 {
     result_state *r = calloc(1, sizeof(*r));
+    const lab_menu_view *top = m->stack[m->depth - 1];
     char title[256];
 
     if (!r)
         return LAB_ENOMEM;
+    r->ex = ex;
+    r->passed = passed;
     if (lab_lines_replay(result, 0, lab_lines_collect, &r->lines) < 0) {
         result_release(r);
         return LAB_ENOMEM;
     }
+    if (top->screen == &lab_menu_result && ((const result_state *)top->state)->ex == ex)
+        lab_menu_pop(m); /* graded again from its result view: the new result in its place */
     snprintf(title, sizeof(title), "result: %s", ex->id);
     return lab_menu_push(m, &lab_menu_result, r, title);
 }

@@ -183,6 +183,19 @@ run cudalab grade "$first" "$E2E_SRC/solutions/$first.cu"
 expect_status "next: the first exercise passes on the simulator" 0
 run cudalab next
 expect_out "next: after a pass, the next exercise" "Next: $second  "
+# list: its columns whatever the titles' lengths, cut to the terminal, and the total progress
+n_ex=$(cudalab list --ids | wc -l)
+for cols in "" 80; do
+    COLUMNS=$cols run cudalab list
+    expect_out "list${cols:+ at $cols columns}: the total progress, in the words of the menu" \
+        "Progress: 1 of $n_ex exercises passed, 10/"
+    expect_out_re "list${cols:+ at $cols columns}: a pass in the menu's words" "^  $first +.* passed, last PASS\$"
+    expect_eq "list${cols:+ at $cols columns}: every status in one column" "$(grep '^  [a-z]' <<<"$OUT" |
+        awk '{ match($0, / (not started|passed, |attempted, )/); print RSTART }' | sort -u | wc -l)" 1
+done
+expect_eq "list at 80 columns: no line longer" "$(awk 'length($0) > 80' <<<"$OUT" | head -3)" ""
+expect_out_re "list at 80 columns: a title too long for its column ends in ..." '^  [a-z/-]+ +[^ ].*\.\.\. '
+
 run cudalab next --json
 expect_json "next --json: the exercise and its file" \
     "j['exercise'] == '$second' and j['file'] == 'work/$second.cu'"

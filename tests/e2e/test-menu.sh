@@ -75,7 +75,7 @@ wait_screen "reset: y puts the starter back and names the backup" \
 expect_eq "reset: the backup holds the old file" "$(cat "$work.1.bak")" \
     "$(cat "$CUDALAB_DATADIR_TEST/solutions/$less.cu")"
 tmux_keys q
-wait_screen "home: the attempts show" "tried: NO_GPU"
+wait_screen "home: the attempts show, in the words of list" "attempted, last NO_GPU"
 tmux_keys q
 wait_screen "q on home quits, status 0" "EXITED rc=0"
 wait_screen "q: the terminal is restored" "TTY-RESTORED" 3
