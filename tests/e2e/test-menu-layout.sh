@@ -88,4 +88,24 @@ tmux_keys q
 wait_screen "120x40: q from it goes home (the passed exercise's views gave way)" " cudalab  home"
 tmux_end
 
+# --- the chapter texts at 120x40: the course notes introduced, occupancy's figures ----------
+TMUX_COLS=120 TMUX_ROWS=40 tmux_start bash -c '"$0"; echo EXITED; sleep 60' "$CUDALAB_TEST_BIN"
+wait_screen "chapters: the menu" "Progress:"
+tmux_keys / "Warp execution  (chapter" Enter Enter
+wait_screen "warp, the first chapter, says what the notes are" \
+    "The chapters follow a set of course notes, Korean and Chinese lecture notes on CUDA"
+tmux_keys q / "Resources, latency hiding and occupancy  (chapter" Enter Enter
+tmux_keys / "blocks per SM" Enter
+wait_screen "occupancy: Fermi's block limit is 8, Kepler's 16" "(8 on Fermi, 16 on Kepler, 32 on the H100)"
+tmux_keys / "C2070, 14 SMs" Enter
+wait_screen "occupancy: the C2070's warps per SM over its 14 SMs" "| 579   | 41 o>"
+wait_screen "occupancy: says how per SM is counted" "(579 / 14 on the C2070, 7 100 / 132 on the H100)"
+tmux_end
+run cudalab show occupancy/calculator
+expect_out "calculator: the kernel's shared memory has a name of its own" \
+    "int maxActiveBlocksPerSM(const OccDevice *dev, int threadsPerBlock, int regsPerThread, int smemBytes);"
+expect_out "calculator: apart from the device's limit" "dev->smemPerBlock"
+run cudalab show reduction/neighbored
+expect_out_lacks "neighbored: no double negative" "nor no"
+
 e2e_finish
