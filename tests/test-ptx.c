@@ -46,6 +46,22 @@ Test(ptx, entries_are_demangled)
     free(ptx);
 }
 
+/* A choice exercise's __device__ variables are module-scope .global lines; a kernel's loads of
+ * them and other names that contain them do not count. */
+Test(ptx, device_variables_are_found)
+{
+    char *shape = read_ptx("fastest-shape"), *less = read_ptx("neighbored-less");
+
+    cr_expect(lab_ptx_has_global(shape, "chosenBlockX"));
+    cr_expect(lab_ptx_has_global(shape, "chosenBlockY"));
+    cr_expect_not(lab_ptx_has_global(shape, "chosenBlock"), "a prefix is no name");
+    cr_expect_not(lab_ptx_has_global(shape, "hosenBlockX"), "nor a suffix");
+    cr_expect_not(lab_ptx_has_global(less, "chosenBlockX"));
+    cr_expect_not(lab_ptx_has_global(shape, "sumMatrixOnGPU2D"), "a kernel is no variable");
+    free(shape);
+    free(less);
+}
+
 typedef struct constraint_case {
     char ptx[32];
     char rule[48];

@@ -47,6 +47,24 @@ lab_ptx_has_entry(const char *ptx, const char *mangled)
     return each_entry(ptx, match_entry, (void *)mangled) != 0;
 }
 
+bool
+lab_ptx_has_global(const char *ptx, const char *name)
+{
+    size_t n = strlen(name);
+
+    for (const char *line = ptx; *line;) {
+        const char *p = line + strspn(line, " \t"), *end = p + strcspn(p, "\n"), *w = p;
+        if (!strncmp(p, ".visible", 8))
+            p += 8 + strspn(p + 8, " \t");
+        if (!strncmp(p, ".global", 7) && isspace((unsigned char)p[7]))
+            for (w = p; (w = strstr(w, name)) && w < end; w += n)
+                if (isspace((unsigned char)w[-1]) && w[n] && strchr(" \t=;[", w[n]))
+                    return true;
+        line = *end ? end + 1 : end;
+    }
+    return false;
+}
+
 static int
 add_entry(const char *name, size_t len, void *arg)
 {

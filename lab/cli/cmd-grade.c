@@ -35,6 +35,9 @@ print_json(const lab_exercise *ex, const char *file, const lab_grading *g)
     cJSON_AddStringToObject(o, "file_hash", g->file_hash);
     cJSON_AddStringToObject(o, "verdict", lab_verdict_describe(g->result.verdict)->name);
     cJSON_AddStringToObject(o, "message", g->result.message);
+    cJSON_AddStringToObject(o, "advice",
+                            g->result.advice ? g->result.advice
+                                             : lab_verdict_describe(g->result.verdict)->advice);
     cJSON_AddNumberToObject(o, "points", g->result.points);
     cJSON_AddNumberToObject(o, "max_points", ex->points);
     cJSON_AddNumberToObject(o, "speedup", g->result.speedup);

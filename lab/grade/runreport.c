@@ -52,6 +52,7 @@ parse_cases(const cJSON *cases, lab_runreport *r, lab_err *err)
         k->bad = (long)number(c, "bad");
         k->first_bad = (long)number(c, "first_bad");
         copy_string(k->detail, sizeof(k->detail), c, "detail");
+        copy_string(k->check, sizeof(k->check), c, "check");
     }
     r->ncases = n;
     return 0;

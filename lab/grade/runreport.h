@@ -27,6 +27,7 @@ typedef struct lab_case {
     long bad;
     long first_bad;
     char detail[256];
+    char check[48]; /* the simulator's check that fired ("shared-memory race"), or "" */
 } lab_case;
 
 typedef struct lab_kernel_time {

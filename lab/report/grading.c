@@ -160,7 +160,8 @@ verdict(lab_lineout *o, const lab_grading *g, const lab_exercise *ex, size_t wid
         return;
     lab_lineout_put(o, LAB_TEXT_BOLD, "next:");
     lab_lineout_put(o, LAB_TEXT_PLAIN, " ");
-    lab_lineout_flow(o, LAB_TEXT_PLAIN, vi->advice, width, strlen("next: "));
+    lab_lineout_flow(o, LAB_TEXT_PLAIN, g->result.advice ? g->result.advice : vi->advice, width,
+                     strlen("next: "));
     lab_lineout_end(o);
 }
 

@@ -4,7 +4,8 @@
  * view shows it: the exercise and file, where it ran, the compiler's log,
  * each case right or wrong, the timing table at the largest timed size, a
  * choice exercise's sweep, then the verdict paragraph (the verdict in its
- * style from the verdict table, the cause, the points; what to do next).
+ * style from the verdict table, the cause, the points; what to do next: the
+ * finding's advice, else the verdict's).
  * The verdict paragraph is the layout's last: after its last empty line; it is
  * wrapped at the width it is given (the points kept whole), the tables are not.
  *

@@ -64,8 +64,11 @@ for f in shape48 noshape; do
     CUDALAB_BACKEND=sim run cudalab grade blockshape/fastest-shape "$T/$f.cu" --no-record
     expect_status "fastest-shape $f: graded" 1
 done
-expect_out_re "fastest-shape without chosenBlockX: WRONG, says what to define" \
-    '^WRONG  wrong on the simulator at n = 0: defines no __device__ unsigned int chosenBlockX'
+expect_out_re "fastest-shape without chosenBlockX: CONSTRAINT before it runs, says what to declare" \
+    "^CONSTRAINT  $T/noshape.cu declares no chosenBlockX: say the block you choose with __device__ unsigned int chosenBlockX = ...;"
+expect_out "fastest-shape without chosenBlockX: next, no barrier hint" \
+    "next: the task forbids or requires"
+expect_out_lacks "fastest-shape without chosenBlockX: nothing ran" "PTX simulator"
 CUDALAB_BACKEND=sim run cudalab grade blockshape/fastest-shape "$T/shape48.cu" --no-record
 expect_out_re "fastest-shape 48x32: WRONG, lists the shapes" \
     '^WRONG  wrong on the simulator at n = 0: chosenBlock 48x32 is not one of the shapes this exercise sweeps: 32x32, 32x16, '
