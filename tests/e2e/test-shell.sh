@@ -83,7 +83,13 @@ tmux_keys C-u "demo occ" Tab
 wait_screen "tty: Tab completes a chapter" "$less> demo occupancy"
 tmux_keys C-u "new-exercise x/y --family reduce-fl" Tab
 wait_screen "tty: Tab completes an option's choice" "$less> new-exercise x/y --family reduce-float"
-tmux_keys C-u 'exit' Enter
+# the verdict at the terminal's width: wrapped under its cause, the points whole on its last line
+tmux_keys C-u "grade --no-record" Enter
+wait_screen "tty: the verdict" "NO_GPU  compiled for" 60
+screen | grep -Eq '^ {8}.* 0/10 points$'
+check "tty: the verdict wraps under its cause and ends with the points, whole" $?
+expect_eq "tty: no line is cut in the middle of the points" "$(screen | grep -cE '^ *points')" 0
+tmux_keys C-l C-u 'exit' Enter
 wait_screen "tty: exit leaves" "SHELL-EXITED"
 tmux_end
 # Ctrl-C on a terminal: cancels a grading (no child left), clears a line, keeps the shell
@@ -112,6 +118,7 @@ tmux_end
 
 hist=$XDG_DATA_HOME/cudalab/history
 expect_eq "history: kept in XDG_DATA_HOME/cudalab/history" "$(cat "$hist" 2>/dev/null)" "show $less
+grade --no-record
 exit
 grade $less
 exit"
