@@ -63,10 +63,7 @@ ex_build(lab_menu *m, lab_menu_view *v, int width)
                  access(work.buf, F_OK) ? "  (not there yet: e creates it from the starter)" : "");
     lab_doc_addf(&v->doc, p.passed ? LAB_STYLE_GOOD : LAB_STYLE_TEXT, "Status: %s   (%d points)",
                  st, ex->points);
-    lab_doc_add(&v->doc, LAB_STYLE_DIM,
-                "e edit  g grade  c cancel  w watch  v last result  h hint  r reset");
-    lab_doc_add(&v->doc, LAB_STYLE_DIM,
-                "s solution  t history  i inspect (PTX/SASS)  p profile  d chapter's demo");
+    lab_menu_add_key_line(&v->doc, &lab_menu_exercise, width);
     if (s->graded) {
         lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");
         lab_doc_add(&v->doc, LAB_STYLE_HEADING, "Last result  (v: with the table and messages)");
@@ -283,18 +280,21 @@ key_demo(lab_menu *m, lab_menu_view *v)
 }
 
 static const lab_menu_key ex_keys[] = {
-    { 'e', "e", "edit your file ($VISUAL, $EDITOR)", key_edit },
-    { 'g', "g", "grade your file", key_grade },
-    { 'c', "c", "cancel the grading", lab_menu_job_cancel_key },
-    { 'w', "w", "watch: grade on every save (again: off)", key_watch },
-    { 'h', "h", "reveal the next hint", key_hint },
-    { 'r', "r", "reset your file to the starter (asks; keeps a backup)", key_reset },
-    { 's', "s", "the reference solution (after a pass)", key_solution },
-    { 't', "t", "history of your attempts", key_history },
-    { 'v', "v", "the last result, full screen", key_result },
-    { 'i', "i", "inspect: registers, occupancy, PTX and SASS of your kernel", key_inspect },
-    { 'p', "p", "profile your kernel: Nsight Compute, or the simulator's counts", key_profile },
-    { 'd', "d", "run the chapter's demo (asks your predictions first)", key_demo },
+    { 'e', "e", "edit your file ($VISUAL, $EDITOR)", key_edit, "edit" },
+    { 'g', "g", "grade your file", key_grade, "grade" },
+    { 'c', "c", "cancel the grading", lab_menu_job_cancel_key, "cancel" },
+    { 'w', "w", "watch: grade on every save (again: off)", key_watch, "watch" },
+    { 'v', "v", "the last result, full screen", key_result, "last result" },
+    { 'h', "h", "reveal the next hint", key_hint, "hint" },
+    { 'r', "r", "reset your file to the starter (asks; keeps a backup)", key_reset, "reset" },
+    { 's', "s", "the reference solution (after a pass)", key_solution, "solution" },
+    { 't', "t", "history of your attempts", key_history, "history" },
+    { 'i', "i", "inspect: registers, occupancy, PTX and SASS of your kernel", key_inspect,
+      "inspect (PTX/SASS)" },
+    { 'p', "p", "profile your kernel: Nsight Compute, or the simulator's counts", key_profile,
+      "profile" },
+    { 'd', "d", "run the chapter's demo (asks your predictions first)", key_demo,
+      "the chapter's demo" },
 };
 
 const lab_menu_screen lab_menu_exercise = {

@@ -111,10 +111,10 @@ home_demo(lab_menu *m, lab_menu_view *v)
 }
 
 static const lab_menu_key home_keys[] = {
-    { '\n', "Enter", "open the chapter text or the exercise", home_open },
-    { 'd', "d", "run the selected chapter's demo (asks your predictions first)", home_demo },
-    { KEY_ENTER, NULL, NULL, home_open },
-    { KEY_RIGHT, NULL, NULL, home_open },
+    { '\n', "Enter", "open the chapter text or the exercise", home_open, NULL },
+    { 'd', "d", "run the selected chapter's demo (asks your predictions first)", home_demo, NULL },
+    { KEY_ENTER, NULL, NULL, home_open, NULL },
+    { KEY_RIGHT, NULL, NULL, home_open, NULL },
 };
 
 const lab_menu_screen lab_menu_home = {

@@ -246,6 +246,30 @@ lab_menu_add_item(lab_menu_view *v, const void *ptr, bool chapter)
     return 0;
 }
 
+int
+lab_menu_add_key_line(lab_doc *d, const lab_menu_screen *s, int width)
+{
+    lab_buf line = LAB_BUF_INIT, key = LAB_BUF_INIT;
+    int rc = 0;
+
+    for (size_t i = 0; i < s->nkeys && rc == 0; i++) {
+        if (!s->keys[i].label)
+            continue;
+        lab_buf_reset(&key);
+        lab_buf_printf(&key, "%s %s", s->keys[i].name, s->keys[i].label);
+        if (line.len && line.len + 2 + key.len > (size_t)width) {
+            rc = lab_doc_add(d, LAB_STYLE_DIM, line.buf);
+            lab_buf_reset(&line);
+        }
+        lab_buf_printf(&line, "%s%s", line.len ? "  " : "", key.buf);
+    }
+    if (rc == 0 && line.len)
+        rc = lab_doc_add(d, LAB_STYLE_DIM, line.buf);
+    lab_buf_release(&line);
+    lab_buf_release(&key);
+    return rc;
+}
+
 /* --- drawing ------------------------------------------------------------------------- */
 
 static int
@@ -587,23 +611,23 @@ key_quit(lab_menu *m, lab_menu_view *v)
 static int key_help(lab_menu *m, lab_menu_view *v);
 
 static const lab_menu_key pager_keys[] = {
-    { KEY_DOWN, "Down j", "next line or item", key_down },
-    { 'j', NULL, NULL, key_down },
-    { KEY_UP, "Up k", "previous line or item", key_up },
-    { 'k', NULL, NULL, key_up },
-    { KEY_NPAGE, "PgDn Space", "next page", key_page_down },
-    { ' ', NULL, NULL, key_page_down },
-    { KEY_PPAGE, "PgUp b", "previous page", key_page_up },
-    { 'b', NULL, NULL, key_page_up },
-    { KEY_RIGHT, "Right", "scroll right (wide tables)", key_right },
-    { KEY_LEFT, "Left", "scroll left", key_left },
-    { KEY_HOME, "Home", "top", key_home },
-    { KEY_END, "End", "bottom", key_end },
-    { '/', "/", "search the text", key_search },
-    { 'n', "n", "next match", key_next },
-    { '?', "?", "these keys", key_help },
-    { 'q', "q", "back (quit on the home screen)", key_back },
-    { LAB_CTRL('c'), "Ctrl-C", "quit the lab (cancels a grading)", key_quit },
+    { KEY_DOWN, "Down j", "next line or item", key_down, NULL },
+    { 'j', NULL, NULL, key_down, NULL },
+    { KEY_UP, "Up k", "previous line or item", key_up, NULL },
+    { 'k', NULL, NULL, key_up, NULL },
+    { KEY_NPAGE, "PgDn Space", "next page", key_page_down, NULL },
+    { ' ', NULL, NULL, key_page_down, NULL },
+    { KEY_PPAGE, "PgUp b", "previous page", key_page_up, NULL },
+    { 'b', NULL, NULL, key_page_up, NULL },
+    { KEY_RIGHT, "Right", "scroll right (wide tables)", key_right, NULL },
+    { KEY_LEFT, "Left", "scroll left", key_left, NULL },
+    { KEY_HOME, "Home", "top", key_home, NULL },
+    { KEY_END, "End", "bottom", key_end, NULL },
+    { '/', "/", "search the text", key_search, NULL },
+    { 'n', "n", "next match", key_next, NULL },
+    { '?', "?", "these keys", key_help, NULL },
+    { 'q', "q", "back (quit on the home screen)", key_back, NULL },
+    { LAB_CTRL('c'), "Ctrl-C", "quit the lab (cancels a grading)", key_quit, NULL },
 };
 
 /* --- help: made from the key tables ---------------------------------------------------- */

@@ -51,6 +51,7 @@ typedef struct lab_menu_key {
     const char *name; /* as shown on the help screen: "g", "Enter" */
     const char *help;
     int (*fn)(lab_menu *m, lab_menu_view *v);
+    const char *label; /* on the screen's key line ("g grade"); NULL: the help screen only */
 } lab_menu_key;
 
 typedef struct lab_menu_screen {
@@ -157,6 +158,9 @@ bool lab_menu_prompt(lab_menu *m, const char *prompt, char *buf, size_t size);
 /* Marks every view for a rebuild (progress or files changed). */
 void lab_menu_stale_all(lab_menu *m);
 int lab_menu_add_item(lab_menu_view *v, const void *ptr, bool chapter);
+/* The screen's key line, from its key table: "e edit  g grade ...", every key with a label, in
+ * the table's order, wrapped at width.  0 or LAB_ENOMEM. */
+int lab_menu_add_key_line(lab_doc *d, const lab_menu_screen *s, int width);
 /* The pager's style for a report's style (lab/report/style.h). */
 lab_style lab_menu_style(lab_text_style s);
 /* A lab_line_fn (arg: a lab_doc): a report's line into the doc, each report style mapped to the

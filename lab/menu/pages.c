@@ -37,7 +37,7 @@ chapter_demo(lab_menu *m, lab_menu_view *v)
 }
 
 static const lab_menu_key chapter_keys[] = {
-    { 'd', "d", "run the chapter's demo (asks your predictions first)", chapter_demo },
+    { 'd', "d", "run the chapter's demo (asks your predictions first)", chapter_demo, NULL },
 };
 
 const lab_menu_screen lab_menu_chapter = {
@@ -166,10 +166,7 @@ result_build(lab_menu *m, lab_menu_view *v, int width)
     const result_state *r = v->state;
 
     (void)m;
-    (void)width;
-    lab_doc_add(&v->doc, LAB_STYLE_DIM,
-                r->passed ? "Enter next exercise  g grade again  c cancel  q back"
-                          : "g grade again  c cancel  q back");
+    lab_menu_add_key_line(&v->doc, &lab_menu_result, width);
     lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");
     return lab_lines_replay(&r->lines, 0, lab_menu_add_line, &v->doc);
 }
@@ -193,10 +190,11 @@ result_next(lab_menu *m, lab_menu_view *v)
 }
 
 static const lab_menu_key result_keys[] = {
-    { 'g', "g", "grade your file again", result_grade },
-    { 'c', "c", "cancel the grading", lab_menu_job_cancel_key },
-    { '\n', "Enter", "after a PASS: the next exercise you have not passed", result_next },
-    { KEY_ENTER, NULL, NULL, result_next },
+    { '\n', "Enter", "after a PASS: the next exercise you have not passed", result_next,
+      "next exercise (after a PASS)" },
+    { KEY_ENTER, NULL, NULL, result_next, NULL },
+    { 'g', "g", "grade your file again", result_grade, "grade again" },
+    { 'c', "c", "cancel the grading", lab_menu_job_cancel_key, "cancel" },
 };
 
 const lab_menu_screen lab_menu_result = {
