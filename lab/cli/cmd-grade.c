@@ -82,7 +82,7 @@ grade_run(lab_cli *cli, const lab_cli_args *args)
         clear_progress(cli);
         status = lab_cli_error("%s", err.msg);
         if (err.code == LAB_ENOENT && !strcmp(file, work.buf))
-            fprintf(stderr, "(run 'cudalab start %s' to create it)\n", req.ex->id);
+            fprintf(stderr, "(run '%sstart %s' to create it)\n", lab_cli_prog(cli), req.ex->id);
         goto out;
     }
     clear_progress(cli);
@@ -107,7 +107,9 @@ grade_more_help(FILE *fp)
         const lab_verdict_info *vi = lab_verdict_describe((lab_verdict)v);
         fprintf(fp, "  %-14s %d  %s\n", vi->name, vi->exit_status, vi->advice);
     }
-    fprintf(fp, "Without a GPU the PTX simulator grades correctness (PASS: \"correct on the "
+    fprintf(fp, "After WRONG and RUNTIME_ERROR, the next: line says what to do about what was\n"
+                "found (a race, a barrier, an index out of bounds, a value never written, ...).\n"
+                "Without a GPU the PTX simulator grades correctness (PASS: \"correct on the "
                 "simulator\");\nspeed needs a GPU.\n");
 }
 

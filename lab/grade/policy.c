@@ -24,9 +24,8 @@ static const lab_verdict_info verdicts[] = {
     [LAB_VERDICT_CONSTRAINT] = { "CONSTRAINT", 1, LAB_TONE_LIMIT,
                                  "the task forbids or requires an instruction: read it again" },
     [LAB_VERDICT_NO_GPU] = { "NO_GPU", 1, LAB_TONE_NO_GPU,
-                             "your kernel compiles; the GPU was asked for and there is none: "
-                             "grade --sim (or without CUDALAB_BACKEND=cuda) checks it on the "
-                             "simulator" },
+                             "it compiles, but the GPU asked for is not there: grade --sim "
+                             "checks it on the simulator" },
 };
 _Static_assert(ARRAY_SIZE(verdicts) == LAB_VERDICT_COUNT, "one row per verdict");
 

@@ -40,6 +40,8 @@ expect_out "help grade: a verdict's advice comes from the verdict table" \
     "COMPILE_ERROR  1  fix the first error: file and line are shown"
 expect_out "help grade: without a GPU the simulator grades correctness" \
     "Without a GPU the PTX simulator grades correctness"
+expect_out "help grade: WRONG's next line depends on the finding" \
+    "After WRONG and RUNTIME_ERROR, the next: line says what to do about what was"
 
 # the command table's groups: students' commands, then instructors' and graders'
 run cudalab --help

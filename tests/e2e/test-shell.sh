@@ -42,6 +42,10 @@ expect_out "piped: past the last hint, says so" "No more hints: you have seen al
 expect_out "piped: the next hint in the shell's form" "(next: hint)"
 expect_out_lacks "piped: no CLI form in the shell" "(next: cudalab hint"
 expect_out "piped: show names hint, not the hints file" "Hints: 3, one at a time: hint"
+run cudalab shell <<<"show reduction/neighbored
+grade"
+expect_err "piped: grading a file not made yet: start, in the shell's form" \
+    "(run 'start reduction/neighbored' to create it)"
 
 # a mistyped exercise is an exercise, not a file to grade against the current one
 run cudalab shell <<<"show $less
