@@ -20,16 +20,21 @@
 
 #define USAGE "usage: cudalab [--version] [--help] COMMAND [ARGS]; cudalab help lists the commands"
 
-/* After the bare `cudalab` listing: how to begin. */
+/* After the bare `cudalab` listing: how to go on, with the first exercise not passed. */
 static void
-print_first_steps(const lab_catalog *cat)
+print_first_steps(lab *l)
 {
-    const char *first =
-        lab_catalog_exercise_count(cat) ? lab_catalog_exercise(cat, 0)->id : "EXERCISE";
+    const lab_exercise *next = NULL;
+    lab_err err = LAB_ERR_INIT;
+    lab_store *st;
 
-    printf("\nStart with:  cudalab start %s   (then: cudalab grade %s)\n"
-           "All commands: cudalab help\n",
-           first, first);
+    if (lab_store_of(l, &st, &err) == 0)
+        lab_work_next(lab_catalog_of(l), st, NULL, &next, &err);
+    if (next)
+        printf("\nNext:  cudalab start %s   (then: cudalab grade %s)\n", next->id, next->id);
+    else
+        printf("\nEvery exercise is passed.\n");
+    printf("All commands: cudalab help\n");
 }
 
 /* An option before the command: name the commands that take it, for it goes after one. */
@@ -131,7 +136,7 @@ main(int argc, char **argv)
     }
     status = cmd->run(&cli, &args);
     if (bare_list)
-        print_first_steps(lab_catalog_of(cli.lab));
+        print_first_steps(cli.lab);
     lab_close(cli.lab);
 out:
     lab_cli_args_release(&args);

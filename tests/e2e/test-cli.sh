@@ -106,7 +106,7 @@ run cudalab
 expect_status "no command" 0
 expect_out "no command lists the exercises" "reduction/neighbored"
 expect_out "no command says how to begin with the first exercise" \
-    "Start with:  cudalab start $(cudalab list --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["exercises"][0]["id"])')"
+    "Next:  cudalab start $(cudalab list --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["exercises"][0]["id"])')"
 
 run cudalab list
 expect_status "list" 0
@@ -197,6 +197,10 @@ for cols in "" 80; do
 done
 expect_eq "list at 80 columns: no line longer" "$(awk 'length($0) > 80' <<<"$OUT" | head -3)" ""
 expect_out_re "list at 80 columns: a title too long for its column ends in ..." '^  [a-z/-]+ +[^ ].*\.\.\. '
+
+run cudalab
+expect_out "no command, after a pass: goes on with the first exercise not passed" \
+    "Next:  cudalab start $second   (then: cudalab grade $second)"
 
 run cudalab next --json
 expect_json "next --json: the exercise and its file" \
