@@ -51,13 +51,16 @@ Test(ptx, entries_are_demangled)
 Test(ptx, device_variables_are_found)
 {
     char *shape = read_ptx("fastest-shape"), *less = read_ptx("neighbored-less");
+    unsigned long x = 0, y = 0;
 
-    cr_expect(lab_ptx_has_global(shape, "chosenBlockX"));
-    cr_expect(lab_ptx_has_global(shape, "chosenBlockY"));
-    cr_expect_not(lab_ptx_has_global(shape, "chosenBlock"), "a prefix is no name");
-    cr_expect_not(lab_ptx_has_global(shape, "hosenBlockX"), "nor a suffix");
-    cr_expect_not(lab_ptx_has_global(less, "chosenBlockX"));
-    cr_expect_not(lab_ptx_has_global(shape, "sumMatrixOnGPU2D"), "a kernel is no variable");
+    cr_expect(lab_ptx_global(shape, "chosenBlockX", &x));
+    cr_expect(lab_ptx_global(shape, "chosenBlockY", &y));
+    cr_expect_eq(x, 128, "its initializer: %lu", x);
+    cr_expect_eq(y, 2, "its initializer: %lu", y);
+    cr_expect_not(lab_ptx_global(shape, "chosenBlock", NULL), "a prefix is no name");
+    cr_expect_not(lab_ptx_global(shape, "hosenBlockX", NULL), "nor a suffix");
+    cr_expect_not(lab_ptx_global(less, "chosenBlockX", NULL));
+    cr_expect_not(lab_ptx_global(shape, "sumMatrixOnGPU2D", NULL), "a kernel is no variable");
     free(shape);
     free(less);
 }

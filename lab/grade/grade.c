@@ -310,11 +310,8 @@ lab_grade(lab *l, const lab_grade_request *req, lab_grading *g, lab_err *err)
                       req->file, ex->kernel, found.len ? found.buf : "no kernel");
         goto judged;
     }
-    if (ex->choose_block && !lab_ptx_has_global(student.ptx.buf, "chosenBlockX")) {
-        lab_grade_set(&g->result, ex, LAB_VERDICT_CONSTRAINT,
-                      "%s declares no chosenBlockX: say the block you choose with __device__ "
-                      "unsigned int chosenBlockX = ...; (and chosenBlockY, chosenBlockZ if not 1)",
-                      req->file);
+    if (ex->choose_block && lab_compile_bad_choice(ex, student.ptx.buf, &why)) {
+        lab_grade_set(&g->result, ex, LAB_VERDICT_CONSTRAINT, "%s %s", req->file, why.buf);
         goto judged;
     }
     if ((rc = lab_ptx_check_constraints(student.ptx.buf, ex->constraints, ex->nconstraints, &why,

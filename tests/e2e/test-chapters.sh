@@ -70,8 +70,9 @@ expect_out "fastest-shape without chosenBlockX: next, no barrier hint" \
     "next: the task forbids or requires"
 expect_out_lacks "fastest-shape without chosenBlockX: nothing ran" "PTX simulator"
 CUDALAB_BACKEND=sim run cudalab grade blockshape/fastest-shape "$T/shape48.cu" --no-record
-expect_out_re "fastest-shape 48x32: WRONG, lists the shapes" \
-    '^WRONG  wrong on the simulator at n = 0: chosenBlock 48x32 is not one of the shapes this exercise sweeps: 32x32, 32x16, '
+expect_out_re "fastest-shape 48x32: CONSTRAINT before it runs, lists the shapes" \
+    "^CONSTRAINT  $T/shape48.cu chooses block 48x32, which is not one of the shapes this exercise sweeps: 32x32, 32x16, "
+expect_out_lacks "fastest-shape 48x32: nothing ran" "PTX simulator"
 
 # --- the host-code exercise: a shared object, the real driver, no GPU for the API's answers ---
 for f in exercises/occupancy/calculator/starter.cu solutions/occupancy/calculator.cu; do
