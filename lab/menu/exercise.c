@@ -19,10 +19,8 @@
 typedef struct ex_state {
     const lab_exercise *ex;
     size_t hints_shown;
-    bool show_hint; /* scroll to the hint just revealed on the next build */
-    bool graded;
-    bool last_passed;      /* the last grading here was a PASS */
-    lab_lines last_result; /* the last grading here, laid out (when graded) */
+    bool show_hint;        /* scroll to the hint just revealed on the next build */
+    lab_menu_graded *last; /* the last grading here (held), or NULL */
 } ex_state;
 
 static void
@@ -31,7 +29,7 @@ ex_release(void *p)
     ex_state *s = p;
 
     if (s)
-        lab_lines_release(&s->last_result);
+        lab_menu_graded_put(s->last);
     free(s);
 }
 
@@ -64,12 +62,11 @@ ex_build(lab_menu *m, lab_menu_view *v, int width)
     lab_doc_addf(&v->doc, p.passed ? LAB_STYLE_GOOD : LAB_STYLE_TEXT, "Status: %s   (%d points)",
                  st, ex->points);
     lab_menu_add_key_line(&v->doc, &lab_menu_exercise, width);
-    if (s->graded) {
+    if (s->last) {
         lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");
         lab_doc_add(&v->doc, LAB_STYLE_HEADING, "Last result  (v: with the table and messages)");
         /* the report's last paragraph: verdict, points and what to try next */
-        lab_lines_replay(&s->last_result, lab_lines_last_paragraph(&s->last_result),
-                         lab_menu_add_line, &v->doc);
+        lab_menu_graded_layout(s->last, &v->doc, width, true);
     }
     lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");
     lab_doc_file(&v->doc, ex->task, false, width);
@@ -246,10 +243,10 @@ key_result(lab_menu *m, lab_menu_view *v)
 {
     ex_state *s = state_of(v);
 
-    if (!s->graded)
+    if (!s->last)
         lab_menu_status(m, "no result yet: g grades");
     else
-        lab_menu_open_result(m, s->ex, &s->last_result, s->last_passed);
+        lab_menu_open_result(m, s->last);
     return LAB_MENU_REDRAW;
 }
 
@@ -317,16 +314,15 @@ lab_menu_open_exercise(lab_menu *m, const lab_exercise *ex)
 }
 
 void
-lab_menu_exercise_graded(lab_menu *m, const lab_exercise *ex, const lab_lines *result, bool passed)
+lab_menu_exercise_graded(lab_menu *m, lab_menu_graded *gr)
 {
     for (int i = 0; i < m->depth; i++) {
         lab_menu_view *v = m->stack[i];
         ex_state *s = v->state;
-        if (v->screen != &lab_menu_exercise || s->ex != ex)
+        if (v->screen != &lab_menu_exercise || s->ex != lab_menu_graded_exercise(gr))
             continue;
-        lab_lines_release(&s->last_result);
-        s->graded = lab_lines_replay(result, 0, lab_lines_collect, &s->last_result) == 0;
-        s->last_passed = passed;
+        lab_menu_graded_put(s->last);
+        s->last = lab_menu_graded_hold(gr);
         v->top = 0; /* the result is at the top */
     }
     lab_menu_stale_all(m);

@@ -181,19 +181,29 @@ int lab_menu_inspect_start(lab_menu *m, const lab_exercise *ex);
 int lab_menu_profile_start(lab_menu *m, const lab_exercise *ex);
 int lab_menu_open_exercise(lab_menu *m, const lab_exercise *ex);
 int lab_menu_open_chapter(lab_menu *m, const lab_chapter *ch);
-/* The exercise view's hook when a grading of ex ends: a copy of result (its lines) into the view;
- * passed: its verdict was PASS. */
-void lab_menu_exercise_graded(lab_menu *m, const lab_exercise *ex, const lab_lines *result,
-                              bool passed);
+/* A finished grading of an exercise (or why there is none: cancelled, a lab error), shared by the
+ * views that show it, each laying it out at its own width on every build, so a resize re-wraps
+ * the verdict.  Made by grading.c with one reference; hold adds one, put drops one and frees it
+ * with the last. */
+typedef struct lab_menu_graded lab_menu_graded;
+lab_menu_graded *lab_menu_graded_hold(lab_menu_graded *gr);
+void lab_menu_graded_put(lab_menu_graded *gr);
+const lab_exercise *lab_menu_graded_exercise(const lab_menu_graded *gr);
+/* Its verdict was PASS. */
+bool lab_menu_graded_passed(const lab_menu_graded *gr);
+/* Lays it out (lab/report/grading.h) into d for width, all of it or (verdict) its last paragraph:
+ * the verdict, the points and what to do next.  0 or LAB_ENOMEM. */
+int lab_menu_graded_layout(const lab_menu_graded *gr, lab_doc *d, int width, bool verdict);
+/* The exercise view's hook when a grading of its exercise ends: it holds gr as its last result. */
+void lab_menu_exercise_graded(lab_menu *m, lab_menu_graded *gr);
 /* `g`: grades the student's file of ex (a status line says why not). */
 int lab_menu_grade_exercise(lab_menu *m, const lab_exercise *ex);
 /* Enter after a pass: closes the result and exercise views of ex and opens the next exercise not
  * passed in course order (lab_work_next); a status line when every one is passed. */
 int lab_menu_open_next(lab_menu *m, const lab_exercise *ex);
-/* A result view showing a copy of result (a grading of ex laid out by lab/report/grading.h), in
- * place of the result view of ex on top; passed: its verdict was PASS (Enter opens the next one).
- */
-int lab_menu_open_result(lab_menu *m, const lab_exercise *ex, const lab_lines *result, bool passed);
+/* A result view showing gr (it holds a reference), in place of the result view of the same
+ * exercise on top; after a PASS, Enter opens the next exercise. */
+int lab_menu_open_result(lab_menu *m, lab_menu_graded *gr);
 
 /* job.c: one piece of work at a time.  lab_menu_job_run owns w from the call on (w->free). */
 int lab_menu_job_run(lab_menu *m, lab_menu_work *w);

@@ -144,49 +144,35 @@ const lab_menu_screen lab_menu_history = { .name = "history", .build = history_b
 
 /* --- a grading's result --- */
 
-typedef struct result_state {
-    const lab_exercise *ex;
-    bool passed; /* a PASS: Enter opens the next exercise */
-    lab_lines lines;
-} result_state;
-
 static void
-result_release(void *p)
+result_release(void *gr)
 {
-    result_state *r = p;
-
-    if (r)
-        lab_lines_release(&r->lines);
-    free(r);
+    lab_menu_graded_put(gr);
 }
 
 static int
 result_build(lab_menu *m, lab_menu_view *v, int width)
 {
-    const result_state *r = v->state;
-
     (void)m;
     lab_menu_add_key_line(&v->doc, &lab_menu_result, width);
     lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");
-    return lab_lines_replay(&r->lines, 0, lab_menu_add_line, &v->doc);
+    return lab_menu_graded_layout(v->state, &v->doc, width, false);
 }
 
 static int
 result_grade(lab_menu *m, lab_menu_view *v)
 {
-    return lab_menu_grade_exercise(m, ((const result_state *)v->state)->ex);
+    return lab_menu_grade_exercise(m, lab_menu_graded_exercise(v->state));
 }
 
 static int
 result_next(lab_menu *m, lab_menu_view *v)
 {
-    const result_state *r = v->state;
-
-    if (!r->passed) {
+    if (!lab_menu_graded_passed(v->state)) {
         lab_menu_status(m, "Enter opens the next exercise after a PASS");
         return LAB_MENU_REDRAW;
     }
-    return lab_menu_open_next(m, r->ex);
+    return lab_menu_open_next(m, lab_menu_graded_exercise(v->state));
 }
 
 static const lab_menu_key result_keys[] = {
@@ -206,22 +192,14 @@ const lab_menu_screen lab_menu_result = {
 };
 
 int
-lab_menu_open_result(lab_menu *m, const lab_exercise *ex, const lab_lines *result, bool passed)
+lab_menu_open_result(lab_menu *m, lab_menu_graded *gr)
 {
-    result_state *r = calloc(1, sizeof(*r));
+    const lab_exercise *ex = lab_menu_graded_exercise(gr);
     const lab_menu_view *top = m->stack[m->depth - 1];
     char title[256];
 
-    if (!r)
-        return LAB_ENOMEM;
-    r->ex = ex;
-    r->passed = passed;
-    if (lab_lines_replay(result, 0, lab_lines_collect, &r->lines) < 0) {
-        result_release(r);
-        return LAB_ENOMEM;
-    }
-    if (top->screen == &lab_menu_result && ((const result_state *)top->state)->ex == ex)
+    if (top->screen == &lab_menu_result && lab_menu_graded_exercise(top->state) == ex)
         lab_menu_pop(m); /* graded again from its result view: the new result in its place */
     snprintf(title, sizeof(title), "result: %s", ex->id);
-    return lab_menu_push(m, &lab_menu_result, r, title);
+    return lab_menu_push(m, &lab_menu_result, lab_menu_graded_hold(gr), title);
 }

@@ -41,6 +41,12 @@ wait_screen "100x30: WRONG" "WRONG  wrong at n = 1000: block 0 (elements 0..511)
 wait_screen "100x30: the cause wraps, its end shown" "(and at other sizes)" 2
 wait_screen "100x30: the points shown, whole" "0/10 points" 2
 expect_eq "100x30: no line runs past the edge (no > mark)" "$(screen | grep -c '>$')" 0
+# a resize lays the verdict out again for the new width
+tmux -L "$TMUX_SOCK" resize-window -t lab -x 80 -y 24
+sleep 0.5
+expect_eq "resized to 80x24: the verdict wraps again, no line cut at the edge" \
+    "$(screen | grep -cE '^(WRONG|      ).*>$')" 0
+wait_screen "resized to 80x24: the points still whole" "0/10 points" 2
 tmux_keys Enter
 wait_screen "100x30: a result that is no PASS: Enter says the next comes after a PASS" \
     "Enter opens the next exercise after a PASS"
