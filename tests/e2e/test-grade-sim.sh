@@ -1,4 +1,5 @@
 #!/bin/bash
+# e2e-timeout: 300
 # Grading on the PTX simulator, as the lab does on this machine (no GPU): every
 # exercise's reference passes for correctness (dynamic parallelism included), every
 # starter is run to a verdict (PASS when it is only slow, WRONG when it is wrong,
