@@ -1,6 +1,8 @@
 # cudalab - a CUDA teaching lab for the terminal.
 #
-#   make            build bin/cudalab, the exercise drivers and the lab's kernels
+#   make            build bin/cudalab, the exercise drivers and the lab's kernels: in parallel
+#                   (one job per core unless -j is given), one line per step ("CC lab/x.c");
+#                   make V=1 prints the full commands
 #   make run        set up (installing Debian packages if needed) and start the lab
 #   make test       every test that needs no GPU (format, the layers' arrows, unit tests under
 #                   sanitizers, e2e, the package)
@@ -18,6 +20,19 @@
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := all
+
+# A job per core unless the user gave -j (or -jN): a first build compiles ~140 files.  Only at
+# the top: a sub-make shares its parent's jobs.
+ifeq ($(MAKELEVEL)$(filter -j%,$(MAKEFLAGS)),0)
+MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 1)
+endif
+# One line per step, the compiler's warnings still shown; V=1: the full command lines.
+# $(call say,STEP,WHAT) starts a recipe line: it prints "  STEP    WHAT" and hides the command.
+ifeq ($(V),1)
+say =
+else
+say = @printf '  %-7s %s\n' '$(1)' '$(2)';
+endif
 
 CC ?= cc
 CUDA_HOME ?= $(firstword $(wildcard /usr/local/cuda) /usr)
@@ -53,14 +68,16 @@ ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
 # The package build checks its Build-Depends itself (NO_DEPS_CHECK=1 from debian/rules).
 DEPS_STAMP := $(if $(NO_DEPS_CHECK),,build/.deps-ok)
 
-WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+# -Werror in the test build (make test, CI) only: a newer compiler's new warning must not stop a
+# student's build.
+WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -I. -isystem $(CUDA_HOME)/include -isystem /usr/include/cjson \
                $(WARN) -MMD -MP
 # CPPFLAGS, CFLAGS and LDFLAGS from the environment (dpkg-buildflags' hardening) go
 # into the release build.
 REL_CFLAGS := $(BASE_CFLAGS) -O2 -g $(CPPFLAGS) $(CFLAGS)
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all
-SAN_CFLAGS := $(BASE_CFLAGS) -O1 -g -fno-omit-frame-pointer $(SAN_FLAGS)
+SAN_CFLAGS := $(BASE_CFLAGS) -Werror -O1 -g -fno-omit-frame-pointer $(SAN_FLAGS)
 
 LIBS := -linih -lcjson -lsqlite3 -lstdc++ -ldl -lm -lpthread
 UI_LIBS := -lncursesw -ltinfo -lmd4c -lreadline
@@ -157,48 +174,48 @@ build/rel/obj/lab/sim/%.o: REL_CFLAGS += -O3
 
 build/rel/obj/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(REL_CFLAGS) -c $< -o $@
+	$(call say,CC,$<)$(CC) $(REL_CFLAGS) -c $< -o $@
 
 build/rel/libutil.a: $(call objs,rel,$(UTIL_SRC))
-	@rm -f $@; ar rcs $@ $^
+	$(call say,AR,$@)rm -f $@; ar rcs $@ $^
 build/rel/libsim.a: $(call objs,rel,$(SIM_SRC))
-	@rm -f $@; ar rcs $@ $^
+	$(call say,AR,$@)rm -f $@; ar rcs $@ $^
 build/rel/libharness.a: $(call objs,rel,$(HARNESS_SRC))
-	@rm -f $@; ar rcs $@ $^
+	$(call say,AR,$@)rm -f $@; ar rcs $@ $^
 build/rel/libgrader.a: $(call objs,rel,$(GRADER_SRC))
-	@rm -f $@; ar rcs $@ $^
+	$(call say,AR,$@)rm -f $@; ar rcs $@ $^
 
 bin/cudalab: $(call objs,rel,$(CLI_SRC)) build/rel/libgrader.a build/rel/libutil.a
 	@mkdir -p $(@D)
-	$(CC) $(REL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) $(UI_LIBS)
+	$(call say,LINK,$@)$(CC) $(REL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) $(UI_LIBS)
 
 DRIVER_LIBS_REL := build/rel/libharness.a build/rel/libsim.a build/rel/libutil.a
 build/libexec/cudalab/$(DRIVER): $(call objs,rel,$(DRIVER_SRC)) $(DRIVER_LIBS_REL)
 	@mkdir -p $(@D)
-	$(CC) $(REL_CFLAGS) $(LDFLAGS) -o $@ $^ $(DRIVER_LIBS)
+	$(call say,LINK,$@)$(CC) $(REL_CFLAGS) $(LDFLAGS) -o $@ $^ $(DRIVER_LIBS)
 
 # kernel-run: any module's kernels on either backend with generic arguments, for the
 # simulator's differential tests (tests/gpu/record-sim.sh, tests/e2e/test-sim-diff.sh)
 build/tools/kernel-run: build/rel/obj/tests/tools/kernel-run.o $(DRIVER_LIBS_REL)
 	@mkdir -p $(@D)
-	$(CC) $(REL_CFLAGS) $(LDFLAGS) -o $@ $^ $(DRIVER_LIBS)
+	$(call say,LINK,$@)$(CC) $(REL_CFLAGS) $(LDFLAGS) -o $@ $^ $(DRIVER_LIBS)
 
 # The lab's own device code (L2 flush, copy; the chapters' demo kernels): PTX for
 # the lowest target nvcc 13 supports, so the driver JITs it for whatever GPU it finds.
 build/libexec/cudalab/%.ptx: kernels/%.cu
 	@mkdir -p $(@D)
-	$(NVCC) -ptx -arch=compute_75 -O3 -o $@ $<
+	$(call say,NVCC,$<)$(NVCC) -ptx -arch=compute_75 -O3 -o $@ $<
 
 # --- man page and completion, from the command table ----------------------
 build/gen/commands.tsv: bin/cudalab
 	@mkdir -p $(@D)
-	./bin/cudalab --dump-commands >$@.tmp && mv $@.tmp $@
+	$(call say,GEN,$@)./bin/cudalab --dump-commands >$@.tmp && mv $@.tmp $@
 build/gen/cudalab.1: build/gen/commands.tsv lab/cli/cudalab.1.in lab/cli/gen-man.sh
-	lab/cli/gen-man.sh $(VERSION) $(DEFAULT_ARCH) lab/cli/cudalab.1.in <$< >$@.tmp && mv $@.tmp $@
+	$(call say,GEN,$@)lab/cli/gen-man.sh $(VERSION) $(DEFAULT_ARCH) lab/cli/cudalab.1.in <$< >$@.tmp && mv $@.tmp $@
 build/gen/cudalab.bash: build/gen/commands.tsv lab/cli/gen-completion.sh
-	lab/cli/gen-completion.sh bash <$< >$@.tmp && mv $@.tmp $@
+	$(call say,GEN,$@)lab/cli/gen-completion.sh bash <$< >$@.tmp && mv $@.tmp $@
 build/gen/_cudalab: build/gen/commands.tsv lab/cli/gen-completion.sh
-	lab/cli/gen-completion.sh zsh <$< >$@.tmp && mv $@.tmp $@
+	$(call say,GEN,$@)lab/cli/gen-completion.sh zsh <$< >$@.tmp && mv $@.tmp $@
 
 # --- install ---------------------------------------------------------------
 INSTALL_DATA_DIRS := exercises solutions kernels docs
@@ -243,48 +260,48 @@ deb:
 # --- sanitized test build --------------------------------------------------
 build/san/obj/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(SAN_CFLAGS) -c $< -o $@
+	$(call say,CC,$< (sanitized))$(CC) $(SAN_CFLAGS) -c $< -o $@
 
 build/san/libutil.a: $(call objs,san,$(UTIL_SRC))
-	@rm -f $@; ar rcs $@ $^
+	$(call say,AR,$@)rm -f $@; ar rcs $@ $^
 build/san/libsim.a: $(call objs,san,$(SIM_SRC))
-	@rm -f $@; ar rcs $@ $^
+	$(call say,AR,$@)rm -f $@; ar rcs $@ $^
 build/san/libharness.a: $(call objs,san,$(HARNESS_SRC))
-	@rm -f $@; ar rcs $@ $^
+	$(call say,AR,$@)rm -f $@; ar rcs $@ $^
 build/san/libgrader.a: $(call objs,san,$(GRADER_SRC))
-	@rm -f $@; ar rcs $@ $^
+	$(call say,AR,$@)rm -f $@; ar rcs $@ $^
 
 build/san/bin/cudalab: $(call objs,san,$(CLI_SRC)) build/san/libgrader.a build/san/libutil.a
 	@mkdir -p $(@D)
-	$(CC) $(SAN_CFLAGS) -o $@ $^ $(LIBS) $(UI_LIBS)
+	$(call say,LINK,$@)$(CC) $(SAN_CFLAGS) -o $@ $^ $(LIBS) $(UI_LIBS)
 
 DRIVER_LIBS_SAN := build/san/libharness.a build/san/libsim.a build/san/libutil.a
 build/san/libexec/cudalab/$(DRIVER): $(call objs,san,$(DRIVER_SRC)) $(DRIVER_LIBS_SAN)
 	@mkdir -p $(@D)
-	$(CC) $(SAN_CFLAGS) -o $@ $^ $(DRIVER_LIBS)
+	$(call say,LINK,$@)$(CC) $(SAN_CFLAGS) -o $@ $^ $(DRIVER_LIBS)
 build/san/tools/kernel-run: build/san/obj/tests/tools/kernel-run.o $(DRIVER_LIBS_SAN)
 	@mkdir -p $(@D)
-	$(CC) $(SAN_CFLAGS) -o $@ $^ $(DRIVER_LIBS)
+	$(call say,LINK,$@)$(CC) $(SAN_CFLAGS) -o $@ $^ $(DRIVER_LIBS)
 
 build/san/libexec/cudalab/%.ptx: build/libexec/cudalab/%.ptx
 	@mkdir -p $(@D)
-	cp $< $@
+	$(call say,CP,$@)cp $< $@
 
 build/san/tests/%: build/san/obj/tests/%.o build/san/libgrader.a build/san/libharness.a build/san/libsim.a \
                    build/san/libutil.a
 	@mkdir -p $(@D)
-	$(CC) $(SAN_CFLAGS) -o $@ $^ $(LIBS) $(TEST_LIBS)
+	$(call say,LINK,$@)$(CC) $(SAN_CFLAGS) -o $@ $^ $(LIBS) $(TEST_LIBS)
 
 # Unit tests of front-end modules link those modules too.
 build/san/tests/test-doc: build/san/obj/tests/test-doc.o build/san/obj/lab/menu/doc.o \
                           build/san/libgrader.a build/san/libutil.a
 	@mkdir -p $(@D)
-	$(CC) $(SAN_CFLAGS) -o $@ $^ $(LIBS) $(TEST_LIBS) -lmd4c
+	$(call say,LINK,$@)$(CC) $(SAN_CFLAGS) -o $@ $^ $(LIBS) $(TEST_LIBS) -lmd4c
 
 # NVIDIA's occupancy calculator (cuda_occupancy.h, C++) as test-occupancy's oracle
 build/san/tests/occ-oracle: tests/tools/occ-oracle.cpp
 	@mkdir -p $(@D)
-	$(CXX) -O1 -isystem $(CUDA_HOME)/include -o $@ $<
+	$(call say,CXX,$@)$(CXX) -O1 -isystem $(CUDA_HOME)/include -o $@ $<
 
 # --- fuzz targets ------------------------------------------------------------
 # tests/fuzz/fuzz-T.c: one reader of input the lab did not write (PTX, manifests, questions, driver
@@ -318,7 +335,7 @@ fuzz: $(FUZZ_BINS)
 # The simulator's unit tests run kernels that nvcc builds here.
 build/tests/sim-kernels.ptx: tests/sim/kernels.cu
 	@mkdir -p $(@D)
-	$(NVCC) -ptx -arch=sm_90 -O3 -lineinfo -o $@ $<
+	$(call say,NVCC,$<)$(NVCC) -ptx -arch=sm_90 -O3 -lineinfo -o $@ $<
 
 # ... kernels of the constructs learned after the course's corpus (tests/test-sim.c) ...
 build/tests/sim-constructs.ptx: tests/sim/constructs.cu
@@ -328,12 +345,12 @@ build/tests/sim-constructs.ptx: tests/sim/constructs.cu
 # ... one-instruction conformance kernels over edge operands (tests/test-sim-conf.c) ...
 build/tests/sim-conformance.ptx: tests/sim/conformance.cu tests/sim/conformance-edges.h
 	@mkdir -p $(@D)
-	$(NVCC) -ptx -arch=sm_90 -O3 -lineinfo -o $@ $<
+	$(call say,NVCC,$<)$(NVCC) -ptx -arch=sm_90 -O3 -lineinfo -o $@ $<
 
 # ... and device-side launches (dynamic parallelism): relocatable device code.
 build/tests/sim-dynpar.ptx: tests/sim/dynpar.cu
 	@mkdir -p $(@D)
-	$(NVCC) -ptx -rdc=true -arch=sm_90 -O3 -lineinfo -o $@ $<
+	$(call say,NVCC,$<)$(NVCC) -ptx -rdc=true -arch=sm_90 -O3 -lineinfo -o $@ $<
 
 SAN_ALL := build/san/bin/cudalab build/san/libexec/cudalab/$(DRIVER) \
            $(KERNEL_PTX:%=build/san/libexec/cudalab/%) $(TESTS:%=build/san/tests/%) \

@@ -47,6 +47,25 @@ Test(ptx, entries_are_demangled)
     free(ptx);
 }
 
+/* A choice exercise's __device__ variables are module-scope .global lines; a kernel's loads of
+ * them and other names that contain them do not count. */
+Test(ptx, device_variables_are_found)
+{
+    char *shape = read_ptx("fastest-shape"), *less = read_ptx("neighbored-less");
+    unsigned long x = 0, y = 0;
+
+    cr_expect(lab_ptx_global(shape, "chosenBlockX", &x));
+    cr_expect(lab_ptx_global(shape, "chosenBlockY", &y));
+    cr_expect_eq(x, 128, "its initializer: %lu", x);
+    cr_expect_eq(y, 2, "its initializer: %lu", y);
+    cr_expect_not(lab_ptx_global(shape, "chosenBlock", NULL), "a prefix is no name");
+    cr_expect_not(lab_ptx_global(shape, "hosenBlockX", NULL), "nor a suffix");
+    cr_expect_not(lab_ptx_global(less, "chosenBlockX", NULL));
+    cr_expect_not(lab_ptx_global(shape, "sumMatrixOnGPU2D", NULL), "a kernel is no variable");
+    free(shape);
+    free(less);
+}
+
 typedef struct constraint_case {
     char ptx[32];
     char rule[48];

@@ -125,7 +125,8 @@ Test(report, grading_pass_verdict_in_its_style_and_the_timing_table)
 
     graded("less-ref", &ex, &g);
     cr_assert_eq(
-        lab_grading_layout(&g, &ex, "work/reduction/neighbored-less.cu", lab_lines_collect, &l), 0);
+        lab_grading_layout(&g, &ex, "work/reduction/neighbored-less.cu", 0, lab_lines_collect, &l),
+        0);
     cr_expect_str_eq(l.v[0].text, "reduction/neighbored-less  work/reduction/neighbored-less.cu");
     cr_expect(styled(&l.v[0], "reduction/neighbored-less", LAB_TEXT_BOLD));
     cr_expect_str_eq(l.v[1].text, "GPU NVIDIA H100 80GB HBM3 (sm_90), seed 42, block 512");
@@ -143,6 +144,39 @@ Test(report, grading_pass_verdict_in_its_style_and_the_timing_table)
     lab_grading_release(&g);
 }
 
+/* At a width the verdict paragraph wraps under the cause, no line past the width, and the points
+ * stay whole at its end (the menu at 100 columns cut "(and at o..." and the points with it; the
+ * shell split "10/10\n points"). */
+Test(report, grading_verdict_wraps_at_the_width)
+{
+    lab_exercise ex = exercise();
+    lab_lines l = LAB_LINES_INIT;
+    size_t last, next;
+    lab_grading g;
+
+    lab_grading_init(&g);
+    lab_grade_set(&g.result, &ex, LAB_VERDICT_WRONG,
+                  "wrong on the simulator at n = 1000: block 1 (elements 512..999) sums to 1234, "
+                  "expected 4321 (and at other sizes)");
+    cr_assert_eq(lab_grading_layout(&g, &ex, "f.cu", 60, lab_lines_collect, &l), 0);
+    last = lab_lines_last_paragraph(&l);
+    for (size_t i = last; i < l.n; i++)
+        cr_expect_leq(l.v[i].len, 60, "line %zu is %zu long: %s", i, l.v[i].len, l.v[i].text);
+    cr_expect(!strncmp(l.v[last].text, "WRONG  wrong on the simulator at n = 1000:", 42), "%s",
+              l.v[last].text);
+    cr_expect(!strncmp(l.v[last + 1].text, "       ", 7), "under the cause: %s",
+              l.v[last + 1].text);
+    for (next = last; next < l.n && strncmp(l.v[next].text, "next: ", 6); next++)
+        ;
+    cr_assert_lt(next, l.n, "a next: line");
+    cr_expect(strstr(l.v[next - 1].text, " 0/10 points"), "the points whole, last: %s",
+              l.v[next - 1].text);
+    cr_expect(!strncmp(l.v[l.n - 1].text, "      ", 6), "next: wraps under its text: %s",
+              l.v[l.n - 1].text);
+    lab_lines_release(&l);
+    lab_grading_release(&g);
+}
+
 Test(report, grading_slow_gives_the_next_step)
 {
     lab_exercise ex = exercise();
@@ -151,7 +185,7 @@ Test(report, grading_slow_gives_the_next_step)
     size_t last;
 
     graded("less-starter", &ex, &g);
-    cr_assert_eq(lab_grading_layout(&g, &ex, "f.cu", lab_lines_collect, &l), 0);
+    cr_assert_eq(lab_grading_layout(&g, &ex, "f.cu", 0, lab_lines_collect, &l), 0);
     last = lab_lines_last_paragraph(&l);
     cr_assert_eq(l.n - last, 2, "the verdict and what to do next");
     cr_expect(styled(&l.v[last], "SLOW", LAB_TEXT_VERDICT + LAB_TONE_SLOW), "%s", l.v[last].text);
@@ -170,7 +204,7 @@ Test(report, grading_wrong_cases_in_their_styles)
     lab_grading g;
 
     graded("wrong", &ex, &g);
-    cr_assert_eq(lab_grading_layout(&g, &ex, "f.cu", lab_lines_collect, &l), 0);
+    cr_assert_eq(lab_grading_layout(&g, &ex, "f.cu", 0, lab_lines_collect, &l), 0);
     cr_assert_not_null(find_line(&l, "  n          student    "));
     cr_assert_not_null(ok = find_line(&l, "  1          ok"));
     cr_assert_not_null(wrong = find_line(&l, "  1000       wrong      block 0 (elements 0..511)"));
@@ -196,7 +230,7 @@ Test(report, grading_compiler_log_is_plain_lines)
     lab_buf_adds(&g.compiler_log, "bad.cu:1: error: identifier \"nope\" is undefined\n\n"
                                   "1 error detected in the compilation of \"bad.cu\".\n");
     lab_grade_set(&g.result, &ex, LAB_VERDICT_COMPILE_ERROR, "bad.cu does not compile");
-    cr_assert_eq(lab_grading_layout(&g, &ex, "bad.cu", lab_lines_collect, &l), 0);
+    cr_assert_eq(lab_grading_layout(&g, &ex, "bad.cu", 0, lab_lines_collect, &l), 0);
     cr_assert_eq(l.n, 8, "header, blank, 3 log lines, blank, verdict, next");
     cr_assert_not_null(line = find_line(&l, "bad.cu:1: error"));
     cr_expect(styled(line, "bad.cu:1: error: identifier \"nope\" is undefined", LAB_TEXT_PLAIN));
@@ -225,7 +259,7 @@ ParameterizedTest(lab_verdict *v, report, every_verdict_in_the_tables_style)
 
     lab_grading_init(&g);
     lab_grade_set(&g.result, &ex, *v, "the cause");
-    cr_assert_eq(lab_grading_layout(&g, &ex, "f.cu", lab_lines_collect, &l), 0);
+    cr_assert_eq(lab_grading_layout(&g, &ex, "f.cu", 0, lab_lines_collect, &l), 0);
     line = &l.v[lab_lines_last_paragraph(&l)];
     cr_expect(vi->tone < LAB_TONE_COUNT, "%s: a verdict's tone", vi->name);
     cr_expect(styled(line, vi->name, lab_text_verdict_style(*v)), "%s", line->text);
@@ -577,7 +611,7 @@ Test(report, a_failing_line_function_ends_the_layout)
     lab_grading g;
 
     graded("less-ref", &ex, &g);
-    cr_expect_eq(lab_grading_layout(&g, &ex, "f.cu", stop_at_third, &s), LAB_ENOMEM);
+    cr_expect_eq(lab_grading_layout(&g, &ex, "f.cu", 0, stop_at_third, &s), LAB_ENOMEM);
     cr_expect_eq(s.calls, 3);
     lab_grading_release(&g);
 }
@@ -589,7 +623,7 @@ Test(report, lines_kept_and_replayed)
     lab_grading g;
 
     graded("less-starter", &ex, &g);
-    cr_assert_eq(lab_grading_layout(&g, &ex, "f.cu", lab_lines_collect, &a), 0);
+    cr_assert_eq(lab_grading_layout(&g, &ex, "f.cu", 0, lab_lines_collect, &a), 0);
     cr_assert_eq(lab_lines_replay(&a, lab_lines_last_paragraph(&a), lab_lines_collect, &b), 0);
     cr_assert_eq(b.n, 2);
     cr_expect_str_eq(b.v[0].text, a.v[a.n - 2].text);

@@ -47,6 +47,42 @@ lab_ptx_has_entry(const char *ptx, const char *mangled)
     return each_entry(ptx, match_entry, (void *)mangled) != 0;
 }
 
+/* The value after "= " up to ";" on a definition's line, when it is a whole number; else 0. */
+static unsigned long
+initializer(const char *after, const char *end)
+{
+    const char *eq = memchr(after, '=', (size_t)(end - after));
+    unsigned long v;
+    char *stop;
+
+    if (!eq)
+        return 0;
+    eq += 1 + strspn(eq + 1, " \t");
+    v = strtoul(eq, &stop, 0);
+    return stop > eq && stop < end && *stop == ';' ? v : 0;
+}
+
+bool
+lab_ptx_global(const char *ptx, const char *name, unsigned long *value)
+{
+    size_t n = strlen(name);
+
+    for (const char *line = ptx; *line;) {
+        const char *p = line + strspn(line, " \t"), *end = p + strcspn(p, "\n"), *w = p;
+        if (!strncmp(p, ".visible", 8))
+            p += 8 + strspn(p + 8, " \t");
+        if (!strncmp(p, ".global", 7) && isspace((unsigned char)p[7]))
+            for (w = p; (w = strstr(w, name)) && w < end; w += n)
+                if (isspace((unsigned char)w[-1]) && w[n] && strchr(" \t=;[", w[n])) {
+                    if (value)
+                        *value = initializer(w + n, end);
+                    return true;
+                }
+        line = *end ? end + 1 : end;
+    }
+    return false;
+}
+
 static int
 add_entry(const char *name, size_t len, void *arg)
 {

@@ -14,6 +14,10 @@
 
 /* Does the PTX define an entry with this mangled name? */
 bool lab_ptx_has_entry(const char *ptx, const char *mangled);
+/* Does the PTX define a module-scope variable in global memory (a __device__ variable) with this
+ * name: a line ".global .align 4 .u32 name = 32;", ".visible" in front or not?  Its initializer,
+ * when it is a whole number, goes in *value (0 when it has none); value may be NULL. */
+bool lab_ptx_global(const char *ptx, const char *name, unsigned long *value);
 /* Appends the demangled signatures of every entry, comma-separated, to out. */
 int lab_ptx_list_entries(const char *ptx, lab_buf *out);
 /* Appends the names of the module's own __device__ variables (`.global` declarations at module

@@ -81,6 +81,18 @@ typedef struct lab_cli_param {
     {                                                                                              \
         .name = (name_), .type = (type_), .metavar = (metavar_), .help = (help_)                   \
     }
+/* An option with a value that must be given (LAB_CLI_REQUIRED) or may be given often. */
+#define LAB_CLI_OPT_OCCURS(name_, type_, metavar_, occurs_, help_)                                 \
+    {                                                                                              \
+        .name = (name_), .type = (type_), .metavar = (metavar_), .occurs = (occurs_),              \
+        .help = (help_)                                                                            \
+    }
+/* A positional argument that is one of choices. */
+#define LAB_CLI_ARG_CHOICE(name_, occurs_, choices_, help_)                                        \
+    {                                                                                              \
+        .name = (name_), .type = LAB_CLI_CHOICE, .occurs = (occurs_), .choices = (choices_),       \
+        .help = (help_)                                                                            \
+    }
 #define LAB_CLI_OPT_NUMBER(name_, metavar_, min_, max_, help_)                                     \
     {                                                                                              \
         .name = (name_), .type = LAB_CLI_NUMBER, .metavar = (metavar_), .min = (min_),             \
@@ -126,7 +138,21 @@ typedef struct lab_cli {
     /* The shell's Ctrl-C: when it becomes nonzero, grade and watch stop (no child is left);
      * NULL in the CLI, where Ctrl-C ends the program and its children. */
     const volatile sig_atomic_t *cancel;
+    bool shell; /* the commands run in the shell: what they suggest is typed without "cudalab " */
+    /* The shell's `hint` without N: the exercise whose hints it showed, and how many. */
+    const lab_exercise *hint_ex;
+    size_t hints_shown;
 } lab_cli;
+
+/* Who a command is for: `cudalab --help` and the man page list the groups apart. */
+typedef enum lab_cli_group {
+    LAB_CLI_STUDY, /* the student's commands (the default) */
+    LAB_CLI_TEACH, /* an instructor's or a grader's: new exercises, batches, gradebooks */
+    LAB_CLI_GROUP_COUNT
+} lab_cli_group;
+
+/* "for students", ...: a group's heading in --help and the man page. */
+extern const char *const lab_cli_group_titles[LAB_CLI_GROUP_COUNT];
 
 typedef struct lab_cmd {
     const char *name;
@@ -134,7 +160,10 @@ typedef struct lab_cmd {
     const lab_cli_param *args; /* positional arguments, in order; NULL: none */
     const lab_cli_param *opts; /* options; NULL: none */
     bool without_lab;          /* runs even when the lab cannot open (cli->lab NULL) */
+    lab_cli_group group;       /* who it is for */
     int (*run)(lab_cli *cli, const lab_cli_args *args);
+    /* What `cudalab help NAME` adds after the options (grade: the verdicts); NULL: nothing. */
+    void (*more_help)(FILE *fp);
 } lab_cmd;
 
 extern const lab_cmd *const lab_cmds[];
@@ -203,11 +232,11 @@ void lab_cli_print_overview(FILE *fp);
 int lab_cli_usage_error(const lab_cmd *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* The declarations as tab-separated rows for the man page and completion generators:
- *   command  NAME  SYNOPSIS  HELP
+ *   command  NAME  SYNOPSIS  HELP  GROUP
  *   arg      CMD   NAME  TYPE  OCCURS  CHOICES  HELP
  *   option   CMD   --NAME  -X  TYPE  METAVAR  OCCURS  CHOICES  HELP
- * (TYPE and OCCURS as lab_cli_type_names and lab_cli_occurs_names; CHOICES separated
- * by ','; an empty field where there is none). */
+ * (GROUP as lab_cli_group_titles, TYPE and OCCURS as lab_cli_type_names and lab_cli_occurs_names;
+ * CHOICES separated by ','; an empty field where there is none). */
 void lab_cli_dump_commands(FILE *fp);
 
 /* --- helpers every command shares (cmd-table.c) --- */
@@ -217,14 +246,16 @@ void lab_cli_dump_commands(FILE *fp);
 extern const lab_cli_param lab_cli_exercise_args[];
 extern const lab_cli_param lab_cli_exercise_file_args[];
 
-/* Looks up an exercise id; prints why it is broken, or "unknown exercise" with the known ids,
- * on failure. */
+/* Looks up an exercise id; prints why it is broken, or "unknown exercise" with the nearest
+ * ids, on failure. */
 const lab_exercise *lab_cli_exercise(lab_cli *cli, const char *id);
 /* The exercise the first positional names and, in *file_out, the kernel file the second one
  * names, by default the student's work file (built in work, which the caller releases).
  * NULL after printing "unknown exercise". */
 const lab_exercise *lab_cli_exercise_file(lab_cli *cli, const lab_cli_args *args, lab_buf *work,
                                           const char **file_out);
+/* "cudalab " in the CLI, "" in the shell: what a command a message suggests starts with. */
+const char *lab_cli_prog(const lab_cli *cli);
 /* Prints "cudalab: msg" to stderr; returns LAB_EXIT_ERROR. */
 int lab_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints o as indented JSON and a newline, then frees it. */
@@ -237,13 +268,34 @@ const char *lab_cli_reset(const lab_cli *cli);
 int lab_cli_run(lab_cli *cli, const lab_cmd *cmd, int argc, char *const *argv);
 /* The same for a command line whose argv[0] names the command (the shell). */
 int lab_cli_dispatch(lab_cli *cli, int argc, char *const *argv);
+/* The columns of the terminal on stdout, else $COLUMNS, else 0 (unknown: a pipe). */
+int lab_cli_width(void);
+/* Prints Markdown (a task, a hint) laid out for the terminal's width, at most 100 columns, its
+ * styles as SGR colours when cli->color (print.c); 0, LAB_ENOMEM or LAB_EPARSE. */
+int lab_cli_print_markdown(const lab_cli *cli, const char *text, size_t len);
 /* A lab_line_fn (arg: the lab_cli) printing a report's line on stdout, its styles as SGR colours
  * when cli->color (print.c); always 0. */
 int lab_cli_print_line(void *cli, const lab_line *line);
 
+/* --- did you mean (suggest.c) --- */
+
+/* The i-th name of a list, NULL past its end. */
+typedef const char *lab_cli_name_fn(const void *arg, size_t i);
+/* Appends to out the names of the list nearest to word by edit distance (each name or its part
+ * after the last '/'), quoted and separated by ", ", at most three; nothing when none is near
+ * enough to be a typo of it. */
+void lab_cli_suggest(const char *word, lab_cli_name_fn *name_at, const void *arg, lab_buf *out);
+/* Prints "cudalab: unknown WHAT 'WORD'; did you mean 'X'? (PROG LISTING)" on one line, the
+ * suggestion from the list name_at gives; returns LAB_EXIT_ERROR. */
+int lab_cli_unknown(const lab_cli *cli, const char *what, const char *word,
+                    lab_cli_name_fn *name_at, const void *arg, const char *listing);
+/* The same for a command: "unknown command 'NAME'; ... (cudalab help lists the commands)". */
+int lab_cli_unknown_command(const lab_cli *cli, const char *name);
+
 extern const lab_cmd lab_cmd_list, lab_cmd_show, lab_cmd_start, lab_cmd_grade, lab_cmd_demo,
     lab_cmd_device, lab_cmd_doctor, lab_cmd_help, lab_cmd_inspect, lab_cmd_profile, lab_cmd_predict,
-    lab_cmd_hint, lab_cmd_reset, lab_cmd_history, lab_cmd_watch, lab_cmd_menu, lab_cmd_shell;
+    lab_cmd_hint, lab_cmd_reset, lab_cmd_history, lab_cmd_watch, lab_cmd_menu, lab_cmd_shell,
+    lab_cmd_next;
 extern const lab_cmd lab_cmd_new_exercise, lab_cmd_check_exercise, lab_cmd_batch, lab_cmd_gradebook,
     lab_cmd_calibrate;
 

@@ -94,5 +94,6 @@ const lab_cmd lab_cmd_calibrate = {
     .help = "time the reference ladder on this GPU and store its speed thresholds",
     .args = args,
     .opts = opts,
+    .group = LAB_CLI_TEACH,
     .run = calibrate_run,
 };

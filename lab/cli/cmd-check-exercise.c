@@ -54,5 +54,6 @@ const lab_cmd lab_cmd_check_exercise = {
     .help = "validate an exercise: manifest, files, solution passes, starter does not, examples",
     .args = args,
     .opts = opts,
+    .group = LAB_CLI_TEACH,
     .run = check_exercise_run,
 };

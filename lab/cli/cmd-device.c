@@ -28,8 +28,10 @@ device_run(lab_cli *cli, const lab_cli_args *args)
         printf("GPU: %s (compute capability %s, builds for %s), memory peak %.0f GB/s\n", dev->name,
                dev->cc, dev->arch, dev->peak_gbps);
     } else {
-        printf("no GPU: %s\nThe lab compiles and checks your kernels; speed and results need an "
-               "NVIDIA GPU.\n",
+        printf("no GPU: %s\n"
+               "Without a GPU the lab grades your kernels on its PTX simulator: their results,\n"
+               "and the simulator's checks for races, barriers and out-of-bounds accesses.\n"
+               "Speed needs an NVIDIA GPU.\n",
                dev->reason);
     }
     return dev->present ? LAB_EXIT_OK : LAB_EXIT_VERDICT;

@@ -36,6 +36,9 @@ print_json(const lab_exercise *ex, const char *file, const lab_grading *g)
     cJSON_AddStringToObject(o, "file_hash", g->file_hash);
     cJSON_AddStringToObject(o, "verdict", lab_verdict_describe(g->result.verdict)->name);
     cJSON_AddStringToObject(o, "message", g->result.message);
+    cJSON_AddStringToObject(o, "advice",
+                            g->result.advice ? g->result.advice
+                                             : lab_verdict_describe(g->result.verdict)->advice);
     cJSON_AddNumberToObject(o, "points", g->result.points);
     cJSON_AddNumberToObject(o, "max_points", ex->points);
     cJSON_AddNumberToObject(o, "speedup", g->result.speedup);
@@ -87,13 +90,14 @@ grade_run(lab_cli *cli, const lab_cli_args *args)
     if (rc < 0 && !g.judged) {
         status = lab_cli_error("%s", err.msg);
         if (err.code == LAB_ENOENT && !strcmp(file, work.buf))
-            fprintf(stderr, "(run 'cudalab start %s' to create it)\n", req.ex->id);
+            fprintf(stderr, "(run '%sstart %s' to create it)\n", lab_cli_prog(cli), req.ex->id);
         goto out;
     }
     status = lab_verdict_describe(g.result.verdict)->exit_status;
     if (cli->json)
         print_json(req.ex, file, &g);
-    else if ((lrc = lab_grading_layout(&g, req.ex, file, lab_cli_print_line, cli)) < 0)
+    else if ((lrc = lab_grading_layout(&g, req.ex, file, lab_cli_width(), lab_cli_print_line,
+                                       cli)) < 0)
         status = lab_cli_error("%s", lab_strerror(lrc));
     if (rc < 0) { /* graded, then not recorded: the verdict first, then why */
         status = lab_cli_error("the verdict above was not recorded: %s", err.msg);
@@ -103,6 +107,21 @@ out:
     lab_grading_release(&g);
     lab_buf_release(&work);
     return status;
+}
+
+/* `cudalab help grade`: every verdict with its exit status and advice, from the verdict table. */
+static void
+grade_more_help(FILE *fp)
+{
+    fprintf(fp, "\nverdicts (exit status, what to do):\n");
+    for (int v = 0; v < LAB_VERDICT_COUNT; v++) {
+        const lab_verdict_info *vi = lab_verdict_describe((lab_verdict)v);
+        fprintf(fp, "  %-14s %d  %s\n", vi->name, vi->exit_status, vi->advice);
+    }
+    fprintf(fp, "After WRONG and RUNTIME_ERROR, the next: line says what to do about what was\n"
+                "found (a race, a barrier, an index out of bounds, a value never written, ...).\n"
+                "Without a GPU the PTX simulator grades correctness (PASS: \"correct on the "
+                "simulator\");\nspeed needs a GPU.\n");
 }
 
 static const lab_cli_param opts[] = {
@@ -122,4 +141,5 @@ const lab_cmd lab_cmd_grade = {
     .args = lab_cli_exercise_file_args,
     .opts = opts,
     .run = grade_run,
+    .more_help = grade_more_help,
 };

@@ -31,20 +31,13 @@ static const char *const actions[] = { "merge", NULL };
 static const char *const formats[] = { "gradescope", NULL };
 
 static const lab_cli_param args[] = {
-    { .name = "merge",
-      .type = LAB_CLI_CHOICE,
-      .occurs = LAB_CLI_REQUIRED,
-      .choices = actions,
-      .help = "what to do: merge, the only action" },
+    LAB_CLI_ARG_CHOICE("merge", LAB_CLI_REQUIRED, actions, "what to do: merge, the only action"),
     LAB_CLI_ARG("PART", LAB_CLI_DIR, LAB_CLI_REPEATED, "a batch's output folder (its results/)"),
     LAB_CLI_END,
 };
 static const lab_cli_param opts[] = {
-    { .name = "out",
-      .type = LAB_CLI_DIR,
-      .metavar = "DIR",
-      .occurs = LAB_CLI_REQUIRED,
-      .help = "where to write gradebook.csv and gradebook.json" },
+    LAB_CLI_OPT_OCCURS("out", LAB_CLI_DIR, "DIR", LAB_CLI_REQUIRED,
+                       "where to write gradebook.csv and gradebook.json"),
     LAB_CLI_OPT_CHOICE("format", NULL, formats, "also gradescope/<id>/results.json"),
     LAB_CLI_END,
 };
@@ -54,5 +47,6 @@ const lab_cmd lab_cmd_gradebook = {
     .help = "merge the results of several batches (Slurm array tasks) into one gradebook",
     .args = args,
     .opts = opts,
+    .group = LAB_CLI_TEACH,
     .run = gradebook_run,
 };

@@ -158,6 +158,8 @@ lab_cli_print_usage(const lab_cmd *cmd, FILE *fp)
         fprintf(fp, "\noptions:\n");
         print_params(fp, 2, cmd->opts, true);
     }
+    if (cmd->more_help)
+        cmd->more_help(fp);
     lab_buf_release(&usage);
 }
 
@@ -166,13 +168,18 @@ lab_cli_print_overview(FILE *fp)
 {
     lab_buf left = LAB_BUF_INIT;
 
-    fprintf(fp, "usage: cudalab [--version] [--help] COMMAND [ARGS]\n\ncommands:\n");
-    for (size_t i = 0; i < lab_cmd_count; i++) {
-        lab_buf_reset(&left);
-        lab_buf_adds(&left, lab_cmds[i]->name);
-        args_synopsis(lab_cmds[i], &left);
-        print_row(fp, 2, left.buf, lab_cmds[i]->help, NULL);
-        print_params(fp, 6, lab_cmds[i]->opts, true);
+    fprintf(fp, "usage: cudalab [--version] [--help] COMMAND [ARGS]\n");
+    for (int g = 0; g < LAB_CLI_GROUP_COUNT; g++) {
+        fprintf(fp, "\ncommands %s:\n", lab_cli_group_titles[g]);
+        for (size_t i = 0; i < lab_cmd_count; i++) {
+            if (lab_cmds[i]->group != (lab_cli_group)g)
+                continue;
+            lab_buf_reset(&left);
+            lab_buf_adds(&left, lab_cmds[i]->name);
+            args_synopsis(lab_cmds[i], &left);
+            print_row(fp, 2, left.buf, lab_cmds[i]->help, NULL);
+            print_params(fp, 6, lab_cmds[i]->opts, true);
+        }
     }
     fprintf(fp, "\n`cudalab help COMMAND` (or `cudalab COMMAND --help`) explains a command's "
                 "arguments.\n"
@@ -208,8 +215,8 @@ lab_cli_dump_commands(FILE *fp)
         lab_buf_reset(&text);
         args_synopsis(cmd, &text);
         opts_synopsis(cmd, &text);
-        fprintf(fp, "command\t%s\t%s\t%s\n", cmd->name, text.len ? text.buf + 1 : "",
-                field(cmd->help));
+        fprintf(fp, "command\t%s\t%s\t%s\t%s\n", cmd->name, text.len ? text.buf + 1 : "",
+                field(cmd->help), lab_cli_group_titles[cmd->group]);
         for (const lab_cli_param *p = cmd->args; p && p->name; p++) {
             fprintf(fp, "arg\t%s\t%s\t%s\t%s\t", cmd->name, field(p->name),
                     lab_cli_type_names[p->type], lab_cli_occurs_names[p->occurs]);
@@ -235,13 +242,12 @@ help_run(lab_cli *cli, const lab_cli_args *args)
     const char *name = lab_cli_args_pos(args, 0);
     const lab_cmd *cmd;
 
-    (void)cli;
     if (!name) {
         lab_cli_print_overview(stdout);
         return LAB_EXIT_OK;
     }
     if (!(cmd = lab_cli_find(name)))
-        return lab_cli_error("unknown command '%s'", name);
+        return lab_cli_unknown_command(cli, name);
     lab_cli_print_usage(cmd, stdout);
     return LAB_EXIT_OK;
 }

@@ -1,22 +1,22 @@
 /*
  * cmd-list.c - `cudalab list [--json]`: chapters and exercises with the
- * learner's status from the progress store.
+ * learner's status from the progress store, in columns, and the total progress.
  */
 #include "lab/cli/cli.h"
+#include "lab/report/progress.h"
 
 #include <cJSON.h>
 #include <string.h>
 
+/* "not started", "passed" or "attempted": the status in --json. */
 static const char *
-status_text(const lab_progress *p, bool known)
+status_word(const lab_progress *p, bool known)
 {
     if (!known)
         return "unknown (no progress store)";
     if (p->attempts == 0)
         return "not started";
-    if (p->passed)
-        return "passed";
-    return "attempted";
+    return p->passed ? "passed" : "attempted";
 }
 
 /* One exercise id a line, for shell completion: no store, no status. */
@@ -39,13 +39,74 @@ print_broken(const lab_catalog *cat, const lab_chapter *ch)
     }
 }
 
+/* The columns of the listing: the longest id and the longest title, the titles narrower where
+ * the terminal is, so that every status starts in one column. */
+typedef struct columns {
+    int id;
+    int title;
+} columns;
+
+/* The room a status needs at the least: "attempted, last WRONG". */
+#define STATUS_MIN 22
+
+static columns
+columns_for(const lab_catalog *cat, int width)
+{
+    columns c = { 0, 0 };
+
+    for (size_t i = 0; i < lab_catalog_exercise_count(cat); i++) {
+        const lab_exercise *ex = lab_catalog_exercise(cat, i);
+        c.id = (int)strlen(ex->id) > c.id ? (int)strlen(ex->id) : c.id;
+        c.title = (int)strlen(ex->title) > c.title ? (int)strlen(ex->title) : c.title;
+    }
+    if (width && 2 + c.id + 1 + c.title + 1 + STATUS_MIN > width)
+        c.title = width - (2 + c.id + 1 + 1 + STATUS_MIN);
+    if (c.title < 12)
+        c.title = 12;
+    return c;
+}
+
+/* "  id  title  status": a title too long for its column ends in "...". */
+static void
+print_row(const columns *c, const lab_exercise *ex, const lab_progress *p)
+{
+    char status[128];
+    int len = (int)strlen(ex->title);
+
+    lab_progress_text(p, status, sizeof(status));
+    if (len > c->title)
+        printf("  %-*s %.*s... %s\n", c->id, ex->id, c->title - 3, ex->title, status);
+    else
+        printf("  %-*s %-*s %s\n", c->id, ex->id, c->title, ex->title, status);
+}
+
+static cJSON *
+exercise_json(const lab_exercise *ex, const lab_progress *p, bool known)
+{
+    cJSON *o = cJSON_CreateObject();
+
+    cJSON_AddStringToObject(o, "id", ex->id);
+    cJSON_AddStringToObject(o, "chapter", ex->chapter);
+    cJSON_AddStringToObject(o, "title", ex->title);
+    cJSON_AddStringToObject(o, "kind", ex->kind == LAB_KIND_HOST ? "host" : "device");
+    cJSON_AddStringToObject(o, "status", status_word(p, known));
+    cJSON_AddNumberToObject(o, "attempts", p->attempts);
+    cJSON_AddStringToObject(o, "last_verdict", p->last_verdict);
+    cJSON_AddNumberToObject(o, "best_speedup", p->best_speedup);
+    cJSON_AddNumberToObject(o, "best_fraction", p->best_fraction);
+    return o;
+}
+
 static int
 list_run(lab_cli *cli, const lab_cli_args *args)
 {
     const lab_catalog *cat = lab_catalog_of(cli->lab);
+    columns cols = columns_for(cat, lab_cli_width());
+    int passed = 0, points = 0, max_points = 0;
     lab_err store_err = LAB_ERR_INIT;
     lab_store *st = NULL;
     cJSON *root = NULL, *arr = NULL;
+    char total[128];
 
     cli->json = lab_cli_args_has(args, "json");
     if (lab_cli_args_has(args, "ids"))
@@ -66,26 +127,13 @@ list_run(lab_cli *cli, const lab_cli_args *args)
             lab_progress p = { 0 };
             if (st && lab_store_progress(st, ex->id, &p, &store_err) < 0)
                 st = NULL;
-            if (cli->json) {
-                cJSON *o = cJSON_CreateObject();
-                cJSON_AddStringToObject(o, "id", ex->id);
-                cJSON_AddStringToObject(o, "chapter", ex->chapter);
-                cJSON_AddStringToObject(o, "title", ex->title);
-                cJSON_AddStringToObject(o, "kind", ex->kind == LAB_KIND_HOST ? "host" : "device");
-                cJSON_AddStringToObject(o, "status", status_text(&p, st != NULL));
-                cJSON_AddNumberToObject(o, "attempts", p.attempts);
-                cJSON_AddStringToObject(o, "last_verdict", p.last_verdict);
-                cJSON_AddNumberToObject(o, "best_speedup", p.best_speedup);
-                cJSON_AddNumberToObject(o, "best_fraction", p.best_fraction);
-                cJSON_AddItemToArray(arr, o);
-                continue;
-            }
-            printf("  %-30s %-40s %s", ex->id, ex->title, status_text(&p, st != NULL));
-            if (p.best_speedup > 0)
-                printf(", best %.2fx (%.0f%% of reference)", p.best_speedup, 100 * p.best_fraction);
-            else if (p.attempts)
-                printf(", last %s", p.last_verdict);
-            printf("\n");
+            passed += p.passed;
+            points += p.best_points;
+            max_points += ex->points;
+            if (cli->json)
+                cJSON_AddItemToArray(arr, exercise_json(ex, &p, st != NULL));
+            else
+                print_row(&cols, ex, &p);
         }
         if (!cli->json)
             print_broken(cat, ch);
@@ -105,6 +153,11 @@ list_run(lab_cli *cli, const lab_cli_args *args)
             cJSON_AddItemToArray(problems, cJSON_CreateString(lab_catalog_problem(cat, i)));
         lab_cli_print_json(root);
     } else {
+        if (st) {
+            lab_progress_total_text(passed, lab_catalog_exercise_count(cat), points, max_points,
+                                    total, sizeof(total));
+            printf("\n%s\n", total);
+        }
         for (size_t i = 0; i < lab_catalog_problem_count(cat); i++)
             fprintf(stderr, "%s\n", lab_catalog_problem(cat, i));
     }

@@ -66,5 +66,6 @@ const lab_cmd lab_cmd_new_exercise = {
     .help = "scaffold a new exercise: manifest, task, starter, solution, examples",
     .args = args,
     .opts = opts,
+    .group = LAB_CLI_TEACH,
     .run = new_exercise_run,
 };

@@ -9,15 +9,39 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* In course order, a group's commands together: --help, the man page and completion follow it. */
 const lab_cmd *const lab_cmds[] = {
-    &lab_cmd_list,         &lab_cmd_show,           &lab_cmd_start,   &lab_cmd_grade,
-    &lab_cmd_demo,         &lab_cmd_watch,          &lab_cmd_hint,    &lab_cmd_reset,
-    &lab_cmd_history,      &lab_cmd_inspect,        &lab_cmd_profile, &lab_cmd_predict,
-    &lab_cmd_device,       &lab_cmd_doctor,         &lab_cmd_menu,    &lab_cmd_shell,
-    &lab_cmd_new_exercise, &lab_cmd_check_exercise, &lab_cmd_batch,   &lab_cmd_gradebook,
-    &lab_cmd_calibrate,    &lab_cmd_help,
+    &lab_cmd_list,
+    &lab_cmd_next,
+    &lab_cmd_show,
+    &lab_cmd_start,
+    &lab_cmd_grade,
+    &lab_cmd_demo,
+    &lab_cmd_watch,
+    &lab_cmd_hint,
+    &lab_cmd_reset,
+    &lab_cmd_history,
+    &lab_cmd_inspect,
+    &lab_cmd_profile,
+    &lab_cmd_predict,
+    &lab_cmd_device,
+    &lab_cmd_doctor,
+    &lab_cmd_menu,
+    &lab_cmd_shell,
+    &lab_cmd_help,
+    /* LAB_CLI_TEACH */
+    &lab_cmd_new_exercise,
+    &lab_cmd_check_exercise,
+    &lab_cmd_batch,
+    &lab_cmd_gradebook,
+    &lab_cmd_calibrate,
 };
 const size_t lab_cmd_count = ARRAY_SIZE(lab_cmds);
+
+const char *const lab_cli_group_titles[LAB_CLI_GROUP_COUNT] = {
+    [LAB_CLI_STUDY] = "for students",
+    [LAB_CLI_TEACH] = "for instructors and graders",
+};
 
 const lab_cmd *
 lab_cli_find(const char *name)
@@ -48,8 +72,14 @@ lab_cli_dispatch(lab_cli *cli, int argc, char *const *argv)
     const lab_cmd *cmd = argc > 0 ? lab_cli_find(argv[0]) : NULL;
 
     if (!cmd)
-        return lab_cli_error("unknown command '%s' (try: help)", argc > 0 ? argv[0] : "");
+        return lab_cli_unknown_command(cli, argc > 0 ? argv[0] : "");
     return lab_cli_run(cli, cmd, argc - 1, argv + 1);
+}
+
+const char *
+lab_cli_prog(const lab_cli *cli)
+{
+    return cli && cli->shell ? "" : "cudalab ";
 }
 
 int
@@ -65,6 +95,12 @@ lab_cli_error(const char *fmt, ...)
     return LAB_EXIT_ERROR;
 }
 
+static const char *
+exercise_id(const void *cat, size_t i)
+{
+    return i < lab_catalog_exercise_count(cat) ? lab_catalog_exercise(cat, i)->id : NULL;
+}
+
 const lab_exercise *
 lab_cli_exercise(lab_cli *cli, const char *id)
 {
@@ -78,9 +114,7 @@ lab_cli_exercise(lab_cli *cli, const char *id)
         fprintf(stderr, "cudalab: exercise '%s' is broken: %s\n", id, why);
         return NULL;
     }
-    fprintf(stderr, "cudalab: unknown exercise '%s'; the exercises are:\n", id);
-    for (size_t i = 0; i < lab_catalog_exercise_count(cat); i++)
-        fprintf(stderr, "    %s\n", lab_catalog_exercise(cat, i)->id);
+    lab_cli_unknown(cli, "exercise", id, exercise_id, cat, "list shows them all");
     return NULL;
 }
 

@@ -1,7 +1,7 @@
 #!/bin/bash
 # lab/cli/gen-completion.sh bash|zsh < COMMANDS.tsv > completion
 # Shell completion from the command table (`cudalab --dump-commands`, tab-separated
-# rows: "command NAME SYNOPSIS HELP", "arg CMD NAME TYPE OCCURS CHOICES HELP",
+# rows: "command NAME SYNOPSIS HELP GROUP", "arg CMD NAME TYPE OCCURS CHOICES HELP",
 # "option CMD --NAME -X TYPE METAVAR OCCURS CHOICES HELP").  Completes command names,
 # each command's options, an option's value and a positional argument by their type:
 # exercise and chapter ids (`cudalab list --ids`, at completion time), command names,
@@ -21,7 +21,7 @@ zsh_quote() { # 'text' for zsh, a single quote as '\''
 # swallow an empty field such as an option's empty short form)
 while IFS=$'\037' read -r row f1 f2 f3 f4 f5 f6 f7 f8; do
     case $row in
-    command) # NAME SYNOPSIS HELP
+    command) # NAME SYNOPSIS HELP GROUP
         names+=("$f1")
         helps+=("$f3")
         opts[$f1]= vopts[$f1]=' ' args[$f1]= rep[$f1]= optdesc[$f1]=

@@ -1,9 +1,10 @@
 #!/bin/bash
 # lab/cli/gen-man.sh VERSION ARCH TEMPLATE < COMMANDS.tsv > cudalab.1
 # The man page from its template and the command table (`cudalab --dump-commands`,
-# tab-separated rows: "command NAME SYNOPSIS HELP", "arg CMD NAME TYPE OCCURS CHOICES
-# HELP", "option CMD --NAME -X TYPE METAVAR OCCURS CHOICES HELP"): one .TP entry per
-# command, its arguments and every option with its help indented below it.
+# tab-separated rows: "command NAME SYNOPSIS HELP GROUP", "arg CMD NAME TYPE OCCURS CHOICES
+# HELP", "option CMD --NAME -X TYPE METAVAR OCCURS CHOICES HELP"): a .SS heading per group
+# ("Commands for students"), one .TP entry per command, its arguments and every option with
+# its help indented below it.
 set -eu
 version=$1 arch=$2 template=$3
 roff() { # escape for roff: backslashes, hyphens, a leading dot or quote
@@ -18,9 +19,13 @@ commands=$(
     # fields split at \037: tabs are IFS white space, whose runs swallow empty fields
     while IFS=$'\037' read -r kind f1 f2 f3 f4 f5 f6 f7 f8; do
         case $kind in
-        command) # NAME SYNOPSIS HELP
+        command) # NAME SYNOPSIS HELP GROUP
             [ -n "${open:-}" ] && printf '.RE\n'
             open=
+            if [ "$f4" != "${group:-}" ]; then
+                group=$f4
+                printf '.SS "Commands %s"\n' "$(roff <<<"$group")"
+            fi
             printf '.TP\n\\fBcudalab %s\\fR \\fI%s\\fR\n' "$(roff <<<"$f1")" "$(roff <<<"$f2")"
             printf '%s\n' "$(roff <<<"$f3.")"
             ;;

@@ -20,16 +20,46 @@
 
 #define USAGE "usage: cudalab [--version] [--help] COMMAND [ARGS]; cudalab help lists the commands"
 
-/* After the bare `cudalab` listing: how to begin. */
+/* After the bare `cudalab` listing: how to go on, with the first exercise not passed. */
 static void
-print_first_steps(const lab_catalog *cat)
+print_first_steps(lab *l)
 {
-    const char *first =
-        lab_catalog_exercise_count(cat) ? lab_catalog_exercise(cat, 0)->id : "EXERCISE";
+    const lab_exercise *next = NULL;
+    lab_err err = LAB_ERR_INIT;
+    lab_store *st;
 
-    printf("\nStart with:  cudalab start %s   (then: cudalab grade %s)\n"
-           "All commands: cudalab help\n",
-           first, first);
+    if (lab_store_of(l, &st, &err) == 0)
+        lab_work_next(lab_catalog_of(l), st, NULL, &next, &err);
+    if (next)
+        printf("\nNext:  cudalab start %s   (then: cudalab grade %s)\n", next->id, next->id);
+    else
+        printf("\nEvery exercise is passed.\n");
+    printf("All commands: cudalab help\n");
+}
+
+/* An option before the command: name the commands that take it, for it goes after one. */
+static int
+misplaced_option(const char *word)
+{
+    const char *bare = word + strspn(word, "-");
+    lab_buf name = LAB_BUF_INIT, takers = LAB_BUF_INIT;
+    const lab_cmd *first = NULL;
+
+    lab_buf_add(&name, bare, strcspn(bare, "="));
+    for (size_t i = 0; i < lab_cmd_count; i++)
+        if (lab_cli_find_opt(lab_cmds[i], name.buf)) {
+            lab_buf_printf(&takers, "%s%s", first ? ", " : "", lab_cmds[i]->name);
+            first = first ? first : lab_cmds[i];
+        }
+    if (first)
+        lab_cli_error("'--%s' is an option of a command and goes after it (%s): cudalab %s ... "
+                      "--%s",
+                      name.buf, takers.buf, first->name, name.buf);
+    else
+        lab_cli_error("unknown option '%s' (" USAGE ")", word);
+    lab_buf_release(&name);
+    lab_buf_release(&takers);
+    return LAB_EXIT_ERROR;
 }
 
 /* The lab's version, nvcc's and the NVIDIA driver's (the driver through the device probe). */
@@ -79,11 +109,11 @@ main(int argc, char **argv)
         return LAB_EXIT_OK;
     }
     if (argc > 1 && argv[1][0] == '-')
-        return lab_cli_error("unknown option '%s' (" USAGE ")", argv[1]);
+        return misplaced_option(argv[1]);
     bare_list = argc == 1 && !(isatty(STDIN_FILENO) && isatty(STDOUT_FILENO));
     cmd = lab_cli_find(argc > 1 ? argv[1] : bare_list ? "list" : "menu");
     if (!cmd)
-        return lab_cli_error("unknown command '%s' (" USAGE ")", argv[1]);
+        return lab_cli_unknown_command(NULL, argv[1]);
     /* the words first, so that `cudalab CMD --help` and usage errors need no lab */
     status =
         lab_cli_args_read(cmd, argc > 1 ? argc - 2 : 0, argc > 1 ? argv + 2 : argv + argc, &args);
@@ -106,7 +136,7 @@ main(int argc, char **argv)
     }
     status = cmd->run(&cli, &args);
     if (bare_list)
-        print_first_steps(lab_catalog_of(cli.lab));
+        print_first_steps(cli.lab);
     lab_close(cli.lab);
 out:
     lab_cli_args_release(&args);

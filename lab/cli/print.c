@@ -2,12 +2,22 @@
  * print.c - the reports' styled lines (lab/report/lines.h) on stdout: each
  * style an SGR colour when cli->color (stdout a terminal, NO_COLOR unset or
  * empty), plain text otherwise.  Every command that prints a report, and so
- * the shell, prints it through here; and --json's objects.
+ * the shell, prints it through here; and --json's objects, and the task's and
+ * hints' Markdown, laid out for the terminal's width by the menu's renderer
+ * (lab/menu/doc.h: one md4c layout for both front ends).
  */
 #include "lab/cli/cli.h"
+#include "lab/menu/doc.h"
 
 #include <cJSON.h>
 #include <stdlib.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+/* Markdown is laid out no wider than this, however wide the terminal: long lines read badly. */
+#define MARKDOWN_MAX_WIDTH 100
+/* ... and this wide into a pipe that says no width ($COLUMNS). */
+#define MARKDOWN_PIPE_WIDTH 80
 
 /* SGR parameters of each style; NULL: no colour. */
 static const char *const style_sgr[LAB_TEXT_STYLE_COUNT] = {
@@ -42,25 +52,71 @@ static const char *const style_sgr[LAB_TEXT_STYLE_COUNT] = {
 };
 _Static_assert(LAB_TEXT_SHADES == 10, "one SGR colour per heat shade");
 
-int
-lab_cli_print_line(void *cli, const lab_line *line)
+/* One line of len bytes, a style per byte, each run of a style in its SGR colour from sgr (of
+ * nsgr styles), and a newline. */
+static void
+print_runs(const lab_cli *cli, const char *text, const unsigned char *styles, size_t len,
+           const char *const *sgr, size_t nsgr)
 {
-    const lab_cli *c = cli;
-
-    for (size_t i = 0; i < line->len;) {
+    for (size_t i = 0; i < len;) {
         size_t j = i;
-        unsigned st = line->styles[i];
-        const char *sgr = st < LAB_TEXT_STYLE_COUNT ? style_sgr[st] : NULL;
-        while (j < line->len && line->styles[j] == st)
+        unsigned st = styles[i];
+        const char *on = st < nsgr ? sgr[st] : NULL;
+        while (j < len && styles[j] == st)
             j++;
-        if (sgr)
-            printf("%s%.*s%s", lab_cli_sgr(c, sgr), (int)(j - i), line->text + i, lab_cli_reset(c));
+        if (on)
+            printf("%s%.*s%s", lab_cli_sgr(cli, on), (int)(j - i), text + i, lab_cli_reset(cli));
         else
-            printf("%.*s", (int)(j - i), line->text + i);
+            printf("%.*s", (int)(j - i), text + i);
         i = j;
     }
     putchar('\n');
+}
+
+int
+lab_cli_print_line(void *cli, const lab_line *line)
+{
+    print_runs(cli, line->text, line->styles, line->len, style_sgr, LAB_TEXT_STYLE_COUNT);
     return 0;
+}
+
+/* SGR parameters of the Markdown layout's styles; NULL: no colour. */
+static const char *const doc_sgr[LAB_STYLE_COUNT] = {
+    [LAB_STYLE_HEADING] = "1;4", [LAB_STYLE_STRONG] = "1",     [LAB_STYLE_EMPH] = "3",
+    [LAB_STYLE_CODE] = "36",     [LAB_STYLE_KEYWORD] = "1;36", [LAB_STYLE_COMMENT] = "2",
+    [LAB_STYLE_QUOTE] = "2",     [LAB_STYLE_DIM] = "2",        [LAB_STYLE_GOOD] = "32",
+    [LAB_STYLE_BAD] = "31",      [LAB_STYLE_WARN] = "33",
+};
+
+int
+lab_cli_width(void)
+{
+    struct winsize ws;
+    const char *cols = getenv("COLUMNS");
+    long n;
+
+    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+        return ws.ws_col;
+    if (cols && (n = strtol(cols, NULL, 10)) > 0 && n < 10000)
+        return (int)n;
+    return 0;
+}
+
+int
+lab_cli_print_markdown(const lab_cli *cli, const char *text, size_t len)
+{
+    int width = lab_cli_width() ? lab_cli_width() : MARKDOWN_PIPE_WIDTH;
+    lab_doc doc = LAB_DOC_INIT;
+    int rc;
+
+    if (width > MARKDOWN_MAX_WIDTH)
+        width = MARKDOWN_MAX_WIDTH;
+    rc = lab_doc_markdown(&doc, text, len, width);
+    for (size_t l = 0; rc == 0 && l < doc.nlines; l++)
+        print_runs(cli, doc.lines[l].text, doc.lines[l].style, doc.lines[l].len, doc_sgr,
+                   LAB_STYLE_COUNT);
+    lab_doc_release(&doc);
+    return rc;
 }
 
 void

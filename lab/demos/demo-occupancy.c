@@ -70,8 +70,9 @@ littles_law_memory(lab_demodrv *d)
         "KiB", "threads", "", "warps", "", "SMs", "", "warps per SM", "", "max warps per SM", "",
         NULL);
 
-    lab_demodrv_row(rows, "snnnnnnnnn", "Fermi (notes)", 144.0, 1.566, 92.0, 74.0, 18500.0, 579.0,
-                    16.0, 36.0, 48.0);
+    /* the notes divided by 16, a full Fermi chip's SMs; their C2070 has 14 (docs/occupancy.md) */
+    lab_demodrv_row(rows, "snnnnnnnnn", "Fermi C2070 (notes)", 144.0, 1.566, 92.0, 74.0, 18500.0,
+                    579.0, 14.0, 41.0, 48.0);
     lab_demodrv_row(rows, "snnnnnnnnn", "Kepler (notes)", 250.0, 1.6, 96.0, 77.0, 19250.0, 602.0,
                     13.0, 46.0, 64.0);
     lab_demodrv_row(rows, "snnnnnnnnn", i->name, d->copy_gbps, ghz, bpc, bytes / KIB, bytes / 4,

@@ -2,7 +2,9 @@
  * compile.c - building an exercise's files for a grading (see compile.h).
  */
 #include "lab/grade/compile.h"
+#include "lab/build/ptx.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,4 +70,38 @@ lab_compile_module(const lab_exercise *ex, const lab_build *b, bool sim)
     if (ex->kind == LAB_KIND_HOST)
         return b->so_path.buf;
     return sim ? b->ptx_path.buf : b->cubin_path.buf;
+}
+
+bool
+lab_compile_bad_choice(const lab_exercise *ex, const char *ptx, lab_buf *why)
+{
+    static const char *const dims[] = { "chosenBlockX", "chosenBlockY", "chosenBlockZ" };
+    unsigned long v[3] = { 0, 1, 1 };
+    lab_block_shape chosen;
+    char shape[48];
+
+    if (!lab_ptx_global(ptx, dims[0], &v[0])) {
+        lab_buf_adds(why, "declares no chosenBlockX: say the block you choose with __device__ "
+                          "unsigned int chosenBlockX = ...; (and chosenBlockY, chosenBlockZ if "
+                          "not 1)");
+        return true;
+    }
+    for (int d = 1; d < 3; d++)
+        lab_ptx_global(ptx, dims[d], &v[d]); /* declared without a value: 0, as the driver reads */
+    chosen = (lab_block_shape){ (unsigned)v[0], (unsigned)v[1], (unsigned)v[2] };
+    for (size_t i = 0; i < ex->nblocks; i++)
+        if (ex->blocks[i].x == chosen.x && ex->blocks[i].y == chosen.y &&
+            ex->blocks[i].z == chosen.z)
+            return false;
+    if (chosen.x && chosen.y && chosen.z)
+        lab_block_shape_format(&chosen, shape, sizeof(shape));
+    else
+        snprintf(shape, sizeof(shape), "%ux%ux%u", chosen.x, chosen.y, chosen.z);
+    lab_buf_printf(why,
+                   "chooses block %s, which is not one of the shapes this exercise sweeps:", shape);
+    for (size_t i = 0; i < ex->nblocks; i++) {
+        lab_block_shape_format(&ex->blocks[i], shape, sizeof(shape));
+        lab_buf_printf(why, "%s %s", i ? "," : "", shape);
+    }
+    return true;
 }

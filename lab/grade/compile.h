@@ -24,6 +24,11 @@ int lab_compile_file(lab *l, const lab_exercise *ex, const char *path, const cha
 /* Compiles ex's reference solution (cached); a failed build is an error of the lab's. */
 int lab_compile_solution(lab *l, const lab_exercise *ex, const char *arch,
                          const volatile sig_atomic_t *cancel, lab_build *b, lab_err *err);
+/* A choice exercise's (ex->choose_block) file says the block it picks with __device__ unsigned
+ * ints chosenBlockX (and chosenBlockY, chosenBlockZ, 1 when missing); true, with the problem
+ * in why ("declares no chosenBlockX: ...", "chooses block 48x32, which is not one of ..."),
+ * when the PTX shows it picks none or one the exercise does not sweep. */
+bool lab_compile_bad_choice(const lab_exercise *ex, const char *ptx, lab_buf *why);
 /* The file a driver loads for ex's build b: the PTX on the simulator (sim), else the cubin;
  * a host-code exercise's shared object on either. */
 const char *lab_compile_module(const lab_exercise *ex, const lab_build *b, bool sim);

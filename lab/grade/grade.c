@@ -456,6 +456,10 @@ lab_grade(lab *l, const lab_grade_request *req, lab_grading *g, lab_err *err)
                       req->file, ex->kernel, found.len ? found.buf : "no kernel");
         goto judged;
     }
+    if (ex->choose_block && lab_compile_bad_choice(ex, student.ptx.buf, &why)) {
+        lab_grade_set(&g->result, ex, LAB_VERDICT_CONSTRAINT, "%s %s", req->file, why.buf);
+        goto judged;
+    }
     if ((rc = lab_ptx_check_constraints(student.ptx.buf, ex->constraints, ex->nconstraints, &why,
                                         err)) < 0)
         goto out;

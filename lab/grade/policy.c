@@ -24,7 +24,8 @@ static const lab_verdict_info verdicts[] = {
     [LAB_VERDICT_CONSTRAINT] = { "CONSTRAINT", 1, LAB_TONE_LIMIT,
                                  "the task forbids or requires an instruction: read it again" },
     [LAB_VERDICT_NO_GPU] = { "NO_GPU", 1, LAB_TONE_NO_GPU,
-                             "your kernel compiles; grade it on a machine with an NVIDIA GPU" },
+                             "it compiles, but the GPU asked for is not there: grade --sim "
+                             "checks it on the simulator" },
     [LAB_VERDICT_SIM_UNSUPPORTED] = { "SIM_UNSUPPORTED", 1, LAB_TONE_NO_GPU,
                                       "the simulator cannot run what your kernel uses; grade it "
                                       "on a machine with an NVIDIA GPU" },
@@ -71,6 +72,56 @@ lab_grade_set(lab_grade_result *out, const lab_exercise *ex, lab_verdict v, cons
     out->points = points_for(ex, v);
 }
 
+/* What to do next about a launch the device refused. */
+static const char launch_advice[] = "a launch with a grid or block the GPU refuses: at most 1024 "
+                                    "threads a block, and no zero dimension";
+
+/* What to do next about a WRONG or a RUNTIME_ERROR, by what was found, where the verdict's one
+ * line would send the student the wrong way: the simulator's check that fired (a case's "check"),
+ * else words of the case's detail or of the error (the drivers' "was never written", the
+ * simulator's "does not support" and "invalid shape": their reports carry no kind for these). */
+static const struct finding_advice {
+    const char *finding;
+    const char *advice;
+} findings[] = {
+    { "shared-memory race", "two threads use one shared word with no __syncthreads() between the "
+                            "write and the read: put a barrier there, reached by every thread" },
+    { "global-memory race", "two threads use one global word with nothing ordering them: give each "
+                            "word one writer, or a barrier between writer and reader" },
+    { "warp-synchronous hazard", "lanes of one warp read what other lanes write with no "
+                                 "__syncwarp() between: add it (or use shuffles)" },
+    { "barrier in divergent code", "a __syncthreads() that not every thread of the block reaches: "
+                                   "move it out of the if, and return early after it, not before" },
+    { "bad warp-sync mask",
+      "the mask of a __syncwarp or __shfl_*_sync names lanes that do not "
+      "all get there: use the lanes that do (or the full mask, reached by all)" },
+    { "deadlock", "threads wait at a barrier that others never reach: every thread must reach "
+                  "every __syncthreads()" },
+    { "out-of-bounds", "an index past the end of an array: bound it by n (the last block may be "
+                       "partial) and by the array's size" },
+    { "misaligned access", "a vector or wide access at an address not a multiple of its size: "
+                           "check the casts and the offsets" },
+    { "was never written", "a result never stored: look for an early return or a condition that "
+                           "skips the store of some blocks or threads" },
+    { "does not support", "a limit of the simulator, not an error of yours: grade on a GPU, or "
+                          "write it with the instructions the simulator runs" },
+    { "invalid shape", launch_advice },
+};
+
+/* The advice for a finding: its check's, else the first whose words its text holds; the wrong
+ * value itself gets the values' advice; NULL: the verdict's own. */
+static const char *
+advice_for(const char *check, const char *text, bool wrong_value)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(findings); i++)
+        if ((check && *check && strstr(check, findings[i].finding)) ||
+            strstr(text, findings[i].finding))
+            return findings[i].advice;
+    return wrong_value ? "a value came out wrong: work the first wrong block by hand at that n "
+                         "(its range, the tail past n, the order of the rounds)"
+                       : NULL;
+}
+
 static int
 judge_error(const lab_exercise *ex, const lab_runreport *r, lab_grade_result *out, lab_err *err)
 {
@@ -97,6 +148,9 @@ judge_error(const lab_exercise *ex, const lab_runreport *r, lab_grade_result *ou
         lab_grade_set(out, ex, LAB_VERDICT_RUNTIME_ERROR, "%s failed at n = %lu: %s (%d)",
                       ex->kernel, r->error.size, r->error.name[0] ? r->error.name : "error",
                       r->error.code);
+    out->advice = advice_for(NULL, r->reason, false);
+    if (!out->advice && !strcmp(r->error.stage, "launch"))
+        out->advice = launch_advice;
     return 0;
 }
 
@@ -238,6 +292,7 @@ lab_grade_judge(const lab_exercise *ex, const char *baseline_name, const lab_run
                       strcmp(r->backend, "sim") ? "wrong" : "wrong on the simulator",
                       first_wrong->size, first_wrong->detail,
                       wrong_sizes > 1 ? " (and at other sizes)" : "");
+        out->advice = advice_for(first_wrong->check, first_wrong->detail, true);
         return 0;
     }
     if (!strcmp(r->backend, "sim")) {

@@ -61,6 +61,7 @@ typedef struct lab_grade_result {
     double fraction;  /* speedup / reference_speedup */
     double median_ns; /* student, largest timed size */
     int points;
+    const char *advice; /* what to do next about this finding (static); NULL: the verdict's */
 } lab_grade_result;
 
 /* Set a verdict that needs no report (compile error, timeout, ...). */

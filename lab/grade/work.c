@@ -64,3 +64,27 @@ out:
     lab_buf_release(&text);
     return rc;
 }
+
+int
+lab_work_next(const lab_catalog *cat, lab_store *st, const lab_exercise *after,
+              const lab_exercise **out, lab_err *err)
+{
+    size_t n = lab_catalog_exercise_count(cat), start = 0;
+    int rc;
+
+    *out = NULL;
+    for (size_t i = 0; after && i < n; i++)
+        if (lab_catalog_exercise(cat, i) == after)
+            start = i + 1;
+    for (size_t k = 0; k < n; k++) {
+        const lab_exercise *ex = lab_catalog_exercise(cat, (start + k) % n);
+        lab_progress p;
+        if ((rc = lab_store_progress(st, ex->id, &p, err)) < 0)
+            return rc;
+        if (!p.passed) {
+            *out = ex;
+            return 0;
+        }
+    }
+    return 0;
+}

@@ -2,6 +2,7 @@
  * inspect.c - one file's resources, occupancy and listings (see inspect.h).
  */
 #include "lab/instruments/inspect.h"
+#include "lab/build/ptx.h"
 #include "lab/platform/proc.h"
 
 #include <errno.h>
@@ -91,21 +92,13 @@ find_kernel(const lab_resusage *r, const char *kernel)
     return NULL;
 }
 
-/* "... .u32 NAME = VALUE;" in a module's PTX: a __device__ unsigned int's initializer */
+/* A __device__ unsigned int's initializer in a module's PTX, when it is a block's side. */
 static bool
 ptx_u32_initializer(const char *ptx, const char *name, unsigned *out)
 {
-    char pattern[64];
-    const char *p;
-    char *end;
-    unsigned long v;
+    unsigned long v = 0;
 
-    snprintf(pattern, sizeof(pattern), ".u32 %s = ", name);
-    if (!(p = strstr(ptx, pattern)))
-        return false;
-    p += strlen(pattern);
-    v = strtoul(p, &end, 0);
-    if (end == p || *end != ';' || v == 0 || v > 1024)
+    if (!lab_ptx_global(ptx, name, &v) || v == 0 || v > 1024)
         return false;
     *out = (unsigned)v;
     return true;

@@ -23,9 +23,12 @@ static const lab_metric metrics[] = {
       "branches", 1 },
     { "inst_per_warp", "inst_per_warp", "smsp__average_inst_executed_per_warp.ratio", "",
       "instructions each warp executed on average: fewer is less work", "insts_per_warp", 1 },
-    { "threads_per_inst", "warp_execution_efficiency",
-      "smsp__thread_inst_executed_per_inst_executed.ratio", "",
-      "active threads per executed instruction: 32 means no lane sat idle", "simt_efficiency", 32 },
+    /* not under nvprof's name: its warp_execution_efficiency was this over 32, in % */
+    { "threads_per_inst", "threads_per_inst", "smsp__thread_inst_executed_per_inst_executed.ratio",
+      "",
+      "active threads per executed instruction: 32 means no lane sat idle (nvprof's "
+      "warp_execution_efficiency is this / 32, in %)",
+      "simt_efficiency", 32 },
     { "achieved_occupancy", "achieved_occupancy",
       "sm__warps_active.avg.pct_of_peak_sustained_active", "%",
       "warps resident on an SM as a share of its maximum, averaged over the run", NULL, 0 },

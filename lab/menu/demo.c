@@ -154,8 +154,8 @@ key_demo_again(lab_menu *m, lab_menu_view *v)
 }
 
 static const lab_menu_key demo_keys[] = {
-    { 'c', "c", "cancel the demo", lab_menu_viewjob_cancel_key },
-    { 'd', "d", "run the demo again", key_demo_again },
+    { 'c', "c", "cancel the demo", lab_menu_viewjob_cancel_key, NULL },
+    { 'd', "d", "run the demo again", key_demo_again, NULL },
 };
 
 const lab_menu_screen lab_menu_demo = {
@@ -344,9 +344,9 @@ key_skip(lab_menu *m, lab_menu_view *v)
 }
 
 static const lab_menu_key predict_keys[] = {
-    { '\n', "Enter", "answer with the selected choice (or type a number)", key_answer },
-    { KEY_ENTER, NULL, NULL, key_answer },
-    { 's', "s", "skip this question (asked again next time)", key_skip },
+    { '\n', "Enter", "answer with the selected choice (or type a number)", key_answer, NULL },
+    { KEY_ENTER, NULL, NULL, key_answer, NULL },
+    { 's', "s", "skip this question (asked again next time)", key_skip, NULL },
 };
 
 const lab_menu_screen lab_menu_predict = {

@@ -8,6 +8,7 @@
  * the table is drawn with padded columns when it ends.
  */
 #include "lab/menu/doc.h"
+#include "lab/catalog/catalog.h"
 
 #include <ctype.h>
 #include <md4c.h>
@@ -658,4 +659,21 @@ lab_doc_markdown(lab_doc *d, const char *src, size_t len, int width)
     if (ly.rc < 0)
         return ly.rc;
     return rc ? LAB_EPARSE : 0;
+}
+
+int
+lab_doc_file(lab_doc *d, const char *path, bool code, int width)
+{
+    lab_buf text = LAB_BUF_INIT;
+    lab_err err = LAB_ERR_INIT;
+    int rc;
+
+    if (lab_buf_read_regular(&text, path, LAB_CATALOG_TEXT_CAP, &err) < 0)
+        rc = lab_doc_add(d, LAB_STYLE_BAD, err.msg);
+    else if (code)
+        rc = lab_doc_code(d, text.buf, text.len, "");
+    else
+        rc = lab_doc_markdown(d, text.buf, text.len, width);
+    lab_buf_release(&text);
+    return rc;
 }

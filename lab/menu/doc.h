@@ -13,6 +13,7 @@
 #ifndef LAB_MENU_DOC_H
 #define LAB_MENU_DOC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 typedef enum lab_style {
@@ -67,6 +68,9 @@ int lab_doc_addf(lab_doc *d, lab_style style, const char *fmt, ...)
 int lab_doc_code(lab_doc *d, const char *text, size_t len, const char *indent);
 /* Lays out Markdown text for width columns and appends it.  0, LAB_ENOMEM or LAB_EPARSE. */
 int lab_doc_markdown(lab_doc *d, const char *text, size_t len, int width);
+/* Adds the file at path: Markdown laid out for width, or (code) CUDA C highlighted; a file that
+ * cannot be read is one line saying why.  0, LAB_ENOMEM or LAB_EPARSE. */
+int lab_doc_file(lab_doc *d, const char *path, bool code, int width);
 /* Columns a line takes (UTF-8 code points). */
 size_t lab_doc_width(const char *text, size_t len);
 

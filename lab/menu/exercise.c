@@ -7,6 +7,7 @@
  * the chapter's demo (demo.c).
  */
 #include "lab/menu/menu.h"
+#include "lab/report/progress.h"
 
 #include <libgen.h>
 #include <stdio.h>
@@ -18,9 +19,8 @@
 typedef struct ex_state {
     const lab_exercise *ex;
     size_t hints_shown;
-    bool show_hint; /* scroll to the hint just revealed on the next build */
-    bool graded;
-    lab_lines last_result; /* the last grading here, laid out (when graded) */
+    bool show_hint;        /* scroll to the hint just revealed on the next build */
+    lab_menu_graded *last; /* the last grading here (held), or NULL */
 } ex_state;
 
 static void
@@ -29,21 +29,8 @@ ex_release(void *p)
     ex_state *s = p;
 
     if (s)
-        lab_lines_release(&s->last_result);
+        lab_menu_graded_put(s->last);
     free(s);
-}
-
-static void
-add_markdown_file(lab_doc *d, const char *path, int width)
-{
-    lab_buf text = LAB_BUF_INIT;
-    lab_err err = LAB_ERR_INIT;
-
-    if (lab_buf_read_regular(&text, path, LAB_CATALOG_TEXT_CAP, &err) < 0)
-        lab_doc_add(d, LAB_STYLE_BAD, err.msg);
-    else
-        lab_doc_markdown(d, text.buf, text.len, width);
-    lab_buf_release(&text);
 }
 
 static bool
@@ -68,24 +55,21 @@ ex_build(lab_menu *m, lab_menu_view *v, int width)
 
     lab_work_path(ex, &work);
     lab_store_progress(m->store, ex->id, &p, &err);
-    lab_menu_progress_text(&p, st, sizeof(st));
+    lab_progress_text(&p, st, sizeof(st));
     lab_doc_addf(&v->doc, LAB_STYLE_HEADING, "%s  (%s)", ex->title, ex->id);
     lab_doc_addf(&v->doc, LAB_STYLE_TEXT, "File: %s%s", work.buf,
                  access(work.buf, F_OK) ? "  (not there yet: e creates it from the starter)" : "");
     lab_doc_addf(&v->doc, p.passed ? LAB_STYLE_GOOD : LAB_STYLE_TEXT, "Status: %s   (%d points)",
                  st, ex->points);
-    lab_doc_add(&v->doc, LAB_STYLE_DIM,
-                "e edit  g grade  c cancel  w watch  h hint  r reset  s solution  t history");
-    lab_doc_add(&v->doc, LAB_STYLE_DIM, "i inspect (PTX/SASS)  p profile  d the chapter's demo");
-    if (s->graded) {
+    lab_menu_add_key_line(&v->doc, &lab_menu_exercise, width);
+    if (s->last) {
         lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");
         lab_doc_add(&v->doc, LAB_STYLE_HEADING, "Last result  (v: with the table and messages)");
         /* the report's last paragraph: verdict, points and what to try next */
-        lab_lines_replay(&s->last_result, lab_lines_last_paragraph(&s->last_result),
-                         lab_menu_add_line, &v->doc);
+        lab_menu_graded_layout(s->last, &v->doc, width, true);
     }
     lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");
-    add_markdown_file(&v->doc, ex->task, width);
+    lab_doc_file(&v->doc, ex->task, false, width);
     shown = p.passed ? ex->nhints : s->hints_shown;
     for (size_t i = 0; i < shown && i < ex->nhints; i++) {
         lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");
@@ -132,31 +116,26 @@ key_edit(lab_menu *m, lab_menu_view *v)
     return LAB_MENU_REBUILD;
 }
 
-static int
-key_grade(lab_menu *m, lab_menu_view *v)
+int
+lab_menu_grade_exercise(lab_menu *m, const lab_exercise *ex)
 {
     lab_buf work = LAB_BUF_INIT;
 
     if (!idle(m))
         return LAB_MENU_REDRAW;
-    lab_work_path(state_of(v)->ex, &work);
+    lab_work_path(ex, &work);
     if (access(work.buf, F_OK))
         lab_menu_status(m, "%s is not there yet: e creates it from the starter", work.buf);
     else
-        lab_menu_grade_start(m, state_of(v)->ex, work.buf);
+        lab_menu_grade_start(m, ex, work.buf);
     lab_buf_release(&work);
     return LAB_MENU_REDRAW;
 }
 
 static int
-key_cancel(lab_menu *m, lab_menu_view *v)
+key_grade(lab_menu *m, lab_menu_view *v)
 {
-    (void)v;
-    if (m->job)
-        lab_menu_job_cancel(m);
-    else
-        lab_menu_status(m, "nothing to cancel");
-    return LAB_MENU_REDRAW;
+    return lab_menu_grade_exercise(m, state_of(v)->ex);
 }
 
 static void
@@ -264,10 +243,10 @@ key_result(lab_menu *m, lab_menu_view *v)
 {
     ex_state *s = state_of(v);
 
-    if (!s->graded)
+    if (!s->last)
         lab_menu_status(m, "no result yet: g grades");
     else
-        lab_menu_open_result(m, s->ex, &s->last_result);
+        lab_menu_open_result(m, s->last);
     return LAB_MENU_REDRAW;
 }
 
@@ -298,18 +277,21 @@ key_demo(lab_menu *m, lab_menu_view *v)
 }
 
 static const lab_menu_key ex_keys[] = {
-    { 'e', "e", "edit your file ($VISUAL, $EDITOR)", key_edit },
-    { 'g', "g", "grade your file", key_grade },
-    { 'c', "c", "cancel the grading", key_cancel },
-    { 'w', "w", "watch: grade on every save (again: off)", key_watch },
-    { 'h', "h", "reveal the next hint", key_hint },
-    { 'r', "r", "reset your file to the starter (asks; keeps a backup)", key_reset },
-    { 's', "s", "the reference solution (after a pass)", key_solution },
-    { 't', "t", "history of your attempts", key_history },
-    { 'v', "v", "the last result, full screen", key_result },
-    { 'i', "i", "inspect: registers, occupancy, PTX and SASS of your kernel", key_inspect },
-    { 'p', "p", "profile your kernel under Nsight Compute (needs a GPU)", key_profile },
-    { 'd', "d", "run the chapter's demo (asks your predictions first)", key_demo },
+    { 'e', "e", "edit your file ($VISUAL, $EDITOR)", key_edit, "edit" },
+    { 'g', "g", "grade your file", key_grade, "grade" },
+    { 'c', "c", "cancel the grading", lab_menu_job_cancel_key, "cancel" },
+    { 'w', "w", "watch: grade on every save (again: off)", key_watch, "watch" },
+    { 'v', "v", "the last result, full screen", key_result, "last result" },
+    { 'h', "h", "reveal the next hint", key_hint, "hint" },
+    { 'r', "r", "reset your file to the starter (asks; keeps a backup)", key_reset, "reset" },
+    { 's', "s", "the reference solution (after a pass)", key_solution, "solution" },
+    { 't', "t", "history of your attempts", key_history, "history" },
+    { 'i', "i", "inspect: registers, occupancy, PTX and SASS of your kernel", key_inspect,
+      "inspect (PTX/SASS)" },
+    { 'p', "p", "profile your kernel: Nsight Compute, or the simulator's counts", key_profile,
+      "profile" },
+    { 'd', "d", "run the chapter's demo (asks your predictions first)", key_demo,
+      "the chapter's demo" },
 };
 
 const lab_menu_screen lab_menu_exercise = {
@@ -332,16 +314,41 @@ lab_menu_open_exercise(lab_menu *m, const lab_exercise *ex)
 }
 
 void
-lab_menu_exercise_graded(lab_menu *m, const lab_exercise *ex, const lab_lines *result)
+lab_menu_exercise_graded(lab_menu *m, lab_menu_graded *gr)
 {
     for (int i = 0; i < m->depth; i++) {
         lab_menu_view *v = m->stack[i];
         ex_state *s = v->state;
-        if (v->screen != &lab_menu_exercise || s->ex != ex)
+        if (v->screen != &lab_menu_exercise || s->ex != lab_menu_graded_exercise(gr))
             continue;
-        lab_lines_release(&s->last_result);
-        s->graded = lab_lines_replay(result, 0, lab_lines_collect, &s->last_result) == 0;
+        lab_menu_graded_put(s->last);
+        s->last = lab_menu_graded_hold(gr);
         v->top = 0; /* the result is at the top */
     }
     lab_menu_stale_all(m);
+}
+
+int
+lab_menu_open_next(lab_menu *m, const lab_exercise *ex)
+{
+    const lab_exercise *next;
+    lab_err err = LAB_ERR_INIT;
+    const lab_menu_view *top;
+
+    if (lab_work_next(lab_catalog_of(m->lab), m->store, ex, &next, &err) < 0) {
+        lab_menu_status(m, "%s", err.msg);
+        return LAB_MENU_REDRAW;
+    }
+    if (!next) {
+        lab_menu_status(m, "every exercise is passed: well done");
+        return LAB_MENU_REDRAW;
+    }
+    /* the views of ex give way: its result, then its exercise view */
+    while (m->depth > 1 && (top = m->stack[m->depth - 1]) &&
+           (top->screen == &lab_menu_result ||
+            (top->screen == &lab_menu_exercise && ((const ex_state *)top->state)->ex == ex)))
+        lab_menu_pop(m);
+    lab_menu_open_exercise(m, next);
+    lab_menu_status(m, "next: %s", next->id);
+    return LAB_MENU_REBUILD;
 }

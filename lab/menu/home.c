@@ -5,21 +5,10 @@
  * chapter's demo (demo.c).
  */
 #include "lab/menu/menu.h"
+#include "lab/report/progress.h"
 
 #include <curses.h>
 #include <stdio.h>
-
-void
-lab_menu_progress_text(const lab_progress *p, char *buf, size_t size)
-{
-    if (p->attempts == 0)
-        snprintf(buf, size, "not started");
-    else if (p->best_speedup > 0)
-        snprintf(buf, size, "%s, best %.2fx (%.0f%% of reference)",
-                 p->passed ? "passed" : "attempted", p->best_speedup, 100 * p->best_fraction);
-    else
-        snprintf(buf, size, "%s, last %s", p->passed ? "passed" : "attempted", p->last_verdict);
-}
 
 static lab_progress
 progress_of(lab_menu *m, const lab_exercise *ex)
@@ -32,17 +21,16 @@ progress_of(lab_menu *m, const lab_exercise *ex)
     return p;
 }
 
-/* The status in one column: "not started", "PASS 1.82x 100%", "tried: WRONG". */
+/* The status in one column: "PASS 1.82x 100%" where it was timed, else the words of `list`
+ * ("not started", "passed, last PASS", "attempted, last WRONG"). */
 static void
 status_short(const lab_progress *p, char *buf, size_t size)
 {
-    if (p->attempts == 0)
-        snprintf(buf, size, "not started");
-    else if (p->best_speedup > 0)
+    if (p->attempts && p->best_speedup > 0)
         snprintf(buf, size, "%s %.2fx %.0f%%", p->passed ? "PASS" : "SLOW", p->best_speedup,
                  100 * p->best_fraction);
     else
-        snprintf(buf, size, "%s: %s", p->passed ? "passed" : "tried", p->last_verdict);
+        lab_progress_text(p, buf, size);
 }
 
 static int
@@ -50,12 +38,14 @@ home_build(lab_menu *m, lab_menu_view *v, int width)
 {
     const lab_catalog *cat = lab_catalog_of(m->lab);
     int passed = 0, points = 0, max_points = 0;
+    char total[128];
     int tw = width - 24 > 20 ? width - 24 : 20; /* the title column; the status gets 21 */
 
     if (m->device && m->device->present)
         lab_doc_addf(&v->doc, LAB_STYLE_GOOD, "GPU: %s (%s)", m->device->name, m->device->arch);
     else
-        lab_doc_addf(&v->doc, LAB_STYLE_WARN, "no GPU: compile-only (%s)",
+        lab_doc_addf(&v->doc, LAB_STYLE_WARN,
+                     "no GPU: the simulator grades correctness; speed needs a GPU (%s)",
                      m->device ? m->device->reason : "the probe failed");
     for (size_t i = 0; i < lab_catalog_exercise_count(cat); i++) {
         const lab_exercise *ex = lab_catalog_exercise(cat, i);
@@ -64,8 +54,9 @@ home_build(lab_menu *m, lab_menu_view *v, int width)
         points += p.best_points;
         max_points += ex->points;
     }
-    lab_doc_addf(&v->doc, LAB_STYLE_STRONG, "Progress: %d of %zu exercises passed, %d/%d points",
-                 passed, lab_catalog_exercise_count(cat), points, max_points);
+    lab_progress_total_text(passed, lab_catalog_exercise_count(cat), points, max_points, total,
+                            sizeof(total));
+    lab_doc_add(&v->doc, LAB_STYLE_STRONG, total);
     for (size_t c = 0; c < lab_catalog_chapter_count(cat); c++) {
         const lab_chapter *ch = lab_catalog_chapter(cat, c);
         lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");
@@ -120,10 +111,10 @@ home_demo(lab_menu *m, lab_menu_view *v)
 }
 
 static const lab_menu_key home_keys[] = {
-    { '\n', "Enter", "open the chapter text or the exercise", home_open },
-    { 'd', "d", "run the selected chapter's demo (asks your predictions first)", home_demo },
-    { KEY_ENTER, NULL, NULL, home_open },
-    { KEY_RIGHT, NULL, NULL, home_open },
+    { '\n', "Enter", "open the chapter text or the exercise", home_open, NULL },
+    { 'd', "d", "run the selected chapter's demo (asks your predictions first)", home_demo, NULL },
+    { KEY_ENTER, NULL, NULL, home_open, NULL },
+    { KEY_RIGHT, NULL, NULL, home_open, NULL },
 };
 
 const lab_menu_screen lab_menu_home = {

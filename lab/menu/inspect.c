@@ -221,12 +221,13 @@ key_toggle(lab_menu *m, lab_menu_view *v)
 }
 
 static const lab_menu_key inspect_keys[] = {
-    { 'c', "c", "cancel the inspection (nvcc, ptxas)", lab_menu_viewjob_cancel_key },
-    { 'n', "n", "next marked instruction", key_next_mark },
-    { 'N', "N", "previous marked instruction", key_prev_mark },
-    { '\n', "Enter", "source line -> its instructions; instruction -> its source line", key_jump },
-    { KEY_ENTER, NULL, NULL, key_jump },
-    { 'v', "v", "switch between SASS and PTX", key_toggle },
+    { 'c', "c", "cancel the inspection (nvcc, ptxas)", lab_menu_viewjob_cancel_key, NULL },
+    { 'n', "n", "next marked instruction", key_next_mark, NULL },
+    { 'N', "N", "previous marked instruction", key_prev_mark, NULL },
+    { '\n', "Enter", "source line -> its instructions; instruction -> its source line", key_jump,
+      NULL },
+    { KEY_ENTER, NULL, NULL, key_jump, NULL },
+    { 'v', "v", "switch between SASS and PTX", key_toggle, NULL },
 };
 
 const lab_menu_screen lab_menu_inspect = {

@@ -258,6 +258,17 @@ lab_menu_viewjob_cancel_key(lab_menu *m, lab_menu_view *v)
     return LAB_MENU_REDRAW;
 }
 
+int
+lab_menu_job_cancel_key(lab_menu *m, lab_menu_view *v)
+{
+    (void)v;
+    if (m->job)
+        lab_menu_job_cancel(m);
+    else
+        lab_menu_status(m, "nothing to cancel");
+    return LAB_MENU_REDRAW;
+}
+
 static void
 job_done(lab_menu *m)
 {

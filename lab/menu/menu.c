@@ -246,6 +246,30 @@ lab_menu_add_item(lab_menu_view *v, const void *ptr, bool chapter)
     return 0;
 }
 
+int
+lab_menu_add_key_line(lab_doc *d, const lab_menu_screen *s, int width)
+{
+    lab_buf line = LAB_BUF_INIT, key = LAB_BUF_INIT;
+    int rc = 0;
+
+    for (size_t i = 0; i < s->nkeys && rc == 0; i++) {
+        if (!s->keys[i].label)
+            continue;
+        lab_buf_reset(&key);
+        lab_buf_printf(&key, "%s %s", s->keys[i].name, s->keys[i].label);
+        if (line.len && line.len + 2 + key.len > (size_t)width) {
+            rc = lab_doc_add(d, LAB_STYLE_DIM, line.buf);
+            lab_buf_reset(&line);
+        }
+        lab_buf_printf(&line, "%s%s", line.len ? "  " : "", key.buf);
+    }
+    if (rc == 0 && line.len)
+        rc = lab_doc_add(d, LAB_STYLE_DIM, line.buf);
+    lab_buf_release(&line);
+    lab_buf_release(&key);
+    return rc;
+}
+
 /* --- drawing ------------------------------------------------------------------------- */
 
 static int
@@ -254,7 +278,10 @@ body_rows(void)
     return LINES > 3 ? LINES - 3 : 1;
 }
 
-static void
+/* Draws line l on row from column v->left; a '>' in the last column says it goes on past the
+ * screen's edge (Right scrolls to it), a '<' in the first that it starts before.  Returns whether
+ * it was cut at the edge. */
+static bool
 draw_line(const lab_menu *m, const lab_menu_view *v, int row, const lab_doc_line *l, bool sel)
 {
     size_t i = 0, col = 0, cols = COLS > 0 ? (size_t)COLS : 1;
@@ -299,6 +326,26 @@ draw_line(const lab_menu *m, const lab_menu_view *v, int row, const lab_doc_line
             addch(' ');
         attroff(A_REVERSE);
     }
+    if (v->left && l->len && cols > 1)
+        mvaddch(row, 0, '<' | A_REVERSE);
+    if (i < l->len && cols > 1)
+        mvaddch(row, (int)cols - 1, '>' | A_REVERSE);
+    return i < l->len;
+}
+
+/* Text on row, cut at the screen's edge with "..." when it is longer (the progress and status
+ * lines). */
+static void
+draw_cut(int row, const char *text)
+{
+    size_t len = strlen(text);
+
+    if (COLS > 3 && len > (size_t)COLS) {
+        mvaddnstr(row, 0, text, COLS - 3);
+        addstr("...");
+    } else {
+        mvaddnstr(row, 0, text, COLS);
+    }
 }
 
 static void
@@ -337,6 +384,7 @@ draw(lab_menu *m)
 {
     lab_menu_view *v = m->stack[m->depth - 1];
     int rows = body_rows();
+    bool cut = false;
 
     if (v->stale)
         build(m, v);
@@ -350,11 +398,11 @@ draw(lab_menu *m)
     for (int r = 0; r < rows && v->top + (size_t)r < v->doc.nlines; r++) {
         size_t line = v->top + (size_t)r;
         bool sel = v->nitems && v->items[v->sel].line == line;
-        draw_line(m, v, r + 1, &v->doc.lines[line], sel);
+        cut |= draw_line(m, v, r + 1, &v->doc.lines[line], sel);
     }
     if (m->progress[0]) {
         attron(style_attr(m, LAB_STYLE_WARN));
-        mvaddnstr(LINES - 2, 0, m->progress, COLS);
+        draw_cut(LINES - 2, m->progress);
         attroff(style_attr(m, LAB_STYLE_WARN));
     } else if (m->watch_ex) {
         mvaddnstr(LINES - 2, 0, "watching ", COLS);
@@ -363,7 +411,9 @@ draw(lab_menu *m)
     }
     attron(A_REVERSE);
     mvhline(LINES - 1, 0, ' ', COLS);
-    mvaddnstr(LINES - 1, 0, m->status[0] ? m->status : " ? keys   q back", COLS);
+    draw_cut(LINES - 1, m->status[0] ? m->status
+                        : cut        ? " ? keys   q back   Right: the rest of the lines marked >"
+                                     : " ? keys   q back");
     if (v->doc.nlines > (size_t)rows && COLS > 30 && strlen(m->status) + 12 < (size_t)COLS) {
         char pos[32];
         snprintf(pos, sizeof(pos), " %zu/%zu ", v->top + 1, v->doc.nlines);
@@ -561,23 +611,23 @@ key_quit(lab_menu *m, lab_menu_view *v)
 static int key_help(lab_menu *m, lab_menu_view *v);
 
 static const lab_menu_key pager_keys[] = {
-    { KEY_DOWN, "Down j", "next line or item", key_down },
-    { 'j', NULL, NULL, key_down },
-    { KEY_UP, "Up k", "previous line or item", key_up },
-    { 'k', NULL, NULL, key_up },
-    { KEY_NPAGE, "PgDn Space", "next page", key_page_down },
-    { ' ', NULL, NULL, key_page_down },
-    { KEY_PPAGE, "PgUp b", "previous page", key_page_up },
-    { 'b', NULL, NULL, key_page_up },
-    { KEY_RIGHT, "Right", "scroll right (wide tables)", key_right },
-    { KEY_LEFT, "Left", "scroll left", key_left },
-    { KEY_HOME, "Home", "top", key_home },
-    { KEY_END, "End", "bottom", key_end },
-    { '/', "/", "search the text", key_search },
-    { 'n', "n", "next match", key_next },
-    { '?', "?", "these keys", key_help },
-    { 'q', "q", "back (quit on the home screen)", key_back },
-    { LAB_CTRL('c'), "Ctrl-C", "quit the lab (cancels a grading)", key_quit },
+    { KEY_DOWN, "Down j", "next line or item", key_down, NULL },
+    { 'j', NULL, NULL, key_down, NULL },
+    { KEY_UP, "Up k", "previous line or item", key_up, NULL },
+    { 'k', NULL, NULL, key_up, NULL },
+    { KEY_NPAGE, "PgDn Space", "next page", key_page_down, NULL },
+    { ' ', NULL, NULL, key_page_down, NULL },
+    { KEY_PPAGE, "PgUp b", "previous page", key_page_up, NULL },
+    { 'b', NULL, NULL, key_page_up, NULL },
+    { KEY_RIGHT, "Right", "scroll right (wide tables)", key_right, NULL },
+    { KEY_LEFT, "Left", "scroll left", key_left, NULL },
+    { KEY_HOME, "Home", "top", key_home, NULL },
+    { KEY_END, "End", "bottom", key_end, NULL },
+    { '/', "/", "search the text", key_search, NULL },
+    { 'n', "n", "next match", key_next, NULL },
+    { '?', "?", "these keys", key_help, NULL },
+    { 'q', "q", "back (quit on the home screen)", key_back, NULL },
+    { LAB_CTRL('c'), "Ctrl-C", "quit the lab (cancels a grading)", key_quit, NULL },
 };
 
 /* --- help: made from the key tables ---------------------------------------------------- */

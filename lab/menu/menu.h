@@ -51,6 +51,7 @@ typedef struct lab_menu_key {
     const char *name; /* as shown on the help screen: "g", "Enter" */
     const char *help;
     int (*fn)(lab_menu *m, lab_menu_view *v);
+    const char *label; /* on the screen's key line ("g grade"); NULL: the help screen only */
 } lab_menu_key;
 
 typedef struct lab_menu_screen {
@@ -157,6 +158,9 @@ bool lab_menu_prompt(lab_menu *m, const char *prompt, char *buf, size_t size);
 /* Marks every view for a rebuild (progress or files changed). */
 void lab_menu_stale_all(lab_menu *m);
 int lab_menu_add_item(lab_menu_view *v, const void *ptr, bool chapter);
+/* The screen's key line, from its key table: "e edit  g grade ...", every key with a label, in
+ * the table's order, wrapped at width.  0 or LAB_ENOMEM. */
+int lab_menu_add_key_line(lab_doc *d, const lab_menu_screen *s, int width);
 /* The pager's style for a report's style (lab/report/style.h). */
 lab_style lab_menu_style(lab_text_style s);
 /* A lab_line_fn (arg: a lab_doc): a report's line into the doc, each report style mapped to the
@@ -177,13 +181,29 @@ int lab_menu_inspect_start(lab_menu *m, const lab_exercise *ex);
 int lab_menu_profile_start(lab_menu *m, const lab_exercise *ex);
 int lab_menu_open_exercise(lab_menu *m, const lab_exercise *ex);
 int lab_menu_open_chapter(lab_menu *m, const lab_chapter *ch);
-/* The exercise view's hook when a grading of ex ends: a copy of result (its lines) into the view.
- */
-void lab_menu_exercise_graded(lab_menu *m, const lab_exercise *ex, const lab_lines *result);
-/* "not started", "passed, best 1.82x (100% of reference)", ... */
-void lab_menu_progress_text(const lab_progress *p, char *buf, size_t size);
-/* A result view showing a copy of result (a grading laid out by lab/report/grading.h). */
-int lab_menu_open_result(lab_menu *m, const lab_exercise *ex, const lab_lines *result);
+/* A finished grading of an exercise (or why there is none: cancelled, a lab error), shared by the
+ * views that show it, each laying it out at its own width on every build, so a resize re-wraps
+ * the verdict.  Made by grading.c with one reference; hold adds one, put drops one and frees it
+ * with the last. */
+typedef struct lab_menu_graded lab_menu_graded;
+lab_menu_graded *lab_menu_graded_hold(lab_menu_graded *gr);
+void lab_menu_graded_put(lab_menu_graded *gr);
+const lab_exercise *lab_menu_graded_exercise(const lab_menu_graded *gr);
+/* Its verdict was PASS. */
+bool lab_menu_graded_passed(const lab_menu_graded *gr);
+/* Lays it out (lab/report/grading.h) into d for width, all of it or (verdict) its last paragraph:
+ * the verdict, the points and what to do next.  0 or LAB_ENOMEM. */
+int lab_menu_graded_layout(const lab_menu_graded *gr, lab_doc *d, int width, bool verdict);
+/* The exercise view's hook when a grading of its exercise ends: it holds gr as its last result. */
+void lab_menu_exercise_graded(lab_menu *m, lab_menu_graded *gr);
+/* `g`: grades the student's file of ex (a status line says why not). */
+int lab_menu_grade_exercise(lab_menu *m, const lab_exercise *ex);
+/* Enter after a pass: closes the result and exercise views of ex and opens the next exercise not
+ * passed in course order (lab_work_next); a status line when every one is passed. */
+int lab_menu_open_next(lab_menu *m, const lab_exercise *ex);
+/* A result view showing gr (it holds a reference), in place of the result view of the same
+ * exercise on top; after a PASS, Enter opens the next exercise. */
+int lab_menu_open_result(lab_menu *m, lab_menu_graded *gr);
 
 /* job.c: one piece of work at a time.  lab_menu_job_run owns w from the call on (w->free). */
 int lab_menu_job_run(lab_menu *m, lab_menu_work *w);
@@ -192,6 +212,8 @@ void lab_menu_work_stage(lab_menu_work *w, const char *what);
 /* true when no work runs; else false with a status message. */
 bool lab_menu_job_idle(lab_menu *m);
 void lab_menu_job_cancel(lab_menu *m);
+/* The `c` key of the exercise and result views: cancels the work that runs, if any. */
+int lab_menu_job_cancel_key(lab_menu *m, lab_menu_view *v);
 /* The `c` key of a view whose state starts with a lab_menu_viewjob: cancels its running work. */
 int lab_menu_viewjob_cancel_key(lab_menu *m, lab_menu_view *v);
 /* Pushes a view of screen s whose state starts with a lab_menu_viewjob (set running here), then

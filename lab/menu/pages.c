@@ -7,6 +7,7 @@
  */
 #include "lab/menu/menu.h"
 
+#include <curses.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,10 +18,6 @@ static int
 chapter_build(lab_menu *m, lab_menu_view *v, int width)
 {
     const lab_chapter *ch = v->state;
-    lab_buf text = LAB_BUF_INIT;
-    lab_err err = LAB_ERR_INIT;
-    int rc = 0;
-
     char score[64];
 
     lab_menu_prediction_score(m, ch, score, sizeof(score));
@@ -28,13 +25,8 @@ chapter_build(lab_menu *m, lab_menu_view *v, int width)
         lab_doc_addf(&v->doc, LAB_STYLE_DIM, "d runs the chapter's demo%s%s", *score ? "; " : "",
                      score);
     if (!ch->text)
-        lab_doc_addf(&v->doc, LAB_STYLE_DIM, "%s has no chapter text yet", ch->title);
-    else if (lab_buf_read_regular(&text, ch->text, LAB_CATALOG_TEXT_CAP, &err) < 0)
-        lab_doc_add(&v->doc, LAB_STYLE_BAD, err.msg);
-    else
-        rc = lab_doc_markdown(&v->doc, text.buf, text.len, width);
-    lab_buf_release(&text);
-    return rc;
+        return lab_doc_addf(&v->doc, LAB_STYLE_DIM, "%s has no chapter text yet", ch->title);
+    return lab_doc_file(&v->doc, ch->text, false, width);
 }
 
 static int
@@ -45,7 +37,7 @@ chapter_demo(lab_menu *m, lab_menu_view *v)
 }
 
 static const lab_menu_key chapter_keys[] = {
-    { 'd', "d", "run the chapter's demo (asks your predictions first)", chapter_demo },
+    { 'd', "d", "run the chapter's demo (asks your predictions first)", chapter_demo, NULL },
 };
 
 const lab_menu_screen lab_menu_chapter = {
@@ -67,20 +59,11 @@ static int
 solution_build(lab_menu *m, lab_menu_view *v, int width)
 {
     const lab_exercise *ex = v->state;
-    lab_buf text = LAB_BUF_INIT;
-    lab_err err = LAB_ERR_INIT;
-    int rc = 0;
 
     (void)m;
-    (void)width;
     lab_doc_addf(&v->doc, LAB_STYLE_HEADING, "Reference solution of %s", ex->id);
     lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");
-    if (lab_buf_read_regular(&text, ex->solution, LAB_CATALOG_TEXT_CAP, &err) < 0)
-        lab_doc_add(&v->doc, LAB_STYLE_BAD, err.msg);
-    else
-        rc = lab_doc_code(&v->doc, text.buf, text.len, "");
-    lab_buf_release(&text);
-    return rc;
+    return lab_doc_file(&v->doc, ex->solution, true, width);
 }
 
 const lab_menu_screen lab_menu_solution = { .name = "solution", .build = solution_build };
@@ -161,46 +144,62 @@ const lab_menu_screen lab_menu_history = { .name = "history", .build = history_b
 
 /* --- a grading's result --- */
 
-typedef struct result_state {
-    lab_lines lines;
-} result_state;
-
 static void
-result_release(void *p)
+result_release(void *gr)
 {
-    result_state *r = p;
-
-    if (r)
-        lab_lines_release(&r->lines);
-    free(r);
+    lab_menu_graded_put(gr);
 }
 
 static int
 result_build(lab_menu *m, lab_menu_view *v, int width)
 {
-    const result_state *r = v->state;
-
     (void)m;
-    (void)width;
-    return lab_lines_replay(&r->lines, 0, lab_menu_add_line, &v->doc);
+    lab_menu_add_key_line(&v->doc, &lab_menu_result, width);
+    lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");
+    return lab_menu_graded_layout(v->state, &v->doc, width, false);
 }
 
-const lab_menu_screen lab_menu_result = { .name = "result",
-                                          .build = result_build,
-                                          .release = result_release };
+static int
+result_grade(lab_menu *m, lab_menu_view *v)
+{
+    return lab_menu_grade_exercise(m, lab_menu_graded_exercise(v->state));
+}
+
+static int
+result_next(lab_menu *m, lab_menu_view *v)
+{
+    if (!lab_menu_graded_passed(v->state)) {
+        lab_menu_status(m, "Enter opens the next exercise after a PASS");
+        return LAB_MENU_REDRAW;
+    }
+    return lab_menu_open_next(m, lab_menu_graded_exercise(v->state));
+}
+
+static const lab_menu_key result_keys[] = {
+    { '\n', "Enter", "after a PASS: the next exercise you have not passed", result_next,
+      "next exercise (after a PASS)" },
+    { KEY_ENTER, NULL, NULL, result_next, NULL },
+    { 'g', "g", "grade your file again", result_grade, "grade again" },
+    { 'c', "c", "cancel the grading", lab_menu_job_cancel_key, "cancel" },
+};
+
+const lab_menu_screen lab_menu_result = {
+    .name = "result",
+    .build = result_build,
+    .keys = result_keys,
+    .nkeys = ARRAY_SIZE(result_keys),
+    .release = result_release,
+};
 
 int
-lab_menu_open_result(lab_menu *m, const lab_exercise *ex, const lab_lines *result)
+lab_menu_open_result(lab_menu *m, lab_menu_graded *gr)
 {
-    result_state *r = calloc(1, sizeof(*r));
+    const lab_exercise *ex = lab_menu_graded_exercise(gr);
+    const lab_menu_view *top = m->stack[m->depth - 1];
     char title[256];
 
-    if (!r)
-        return LAB_ENOMEM;
-    if (lab_lines_replay(result, 0, lab_lines_collect, &r->lines) < 0) {
-        result_release(r);
-        return LAB_ENOMEM;
-    }
+    if (top->screen == &lab_menu_result && lab_menu_graded_exercise(top->state) == ex)
+        lab_menu_pop(m); /* graded again from its result view: the new result in its place */
     snprintf(title, sizeof(title), "result: %s", ex->id);
-    return lab_menu_push(m, &lab_menu_result, r, title);
+    return lab_menu_push(m, &lab_menu_result, lab_menu_graded_hold(gr), title);
 }

@@ -60,7 +60,7 @@ profile_build(lab_menu *m, lab_menu_view *v, int width)
 }
 
 static const lab_menu_key profile_keys[] = {
-    { 'c', "c", "cancel the profiling", lab_menu_viewjob_cancel_key },
+    { 'c', "c", "cancel the profiling", lab_menu_viewjob_cancel_key, NULL },
 };
 
 const lab_menu_screen lab_menu_profile = {

@@ -148,11 +148,39 @@ backend(lab_lineout *o, const lab_grading *g, const lab_exercise *ex)
     lab_lineout_end(o);
 }
 
-int
-lab_grading_layout(const lab_grading *g, const lab_exercise *ex, const char *file, lab_line_fn fn,
-                   void *arg)
+/* The verdict paragraph: the verdict in its style, the cause and the points, wrapped at width
+ * under the cause, the points never split nor cut off; then, but after a PASS, what to do next. */
+static void
+verdict(lab_lineout *o, const lab_grading *g, const lab_exercise *ex, size_t width)
 {
     const lab_verdict_info *vi = lab_verdict_describe(g->result.verdict);
+    size_t indent = strlen(vi->name) + 2;
+    char points[48];
+
+    snprintf(points, sizeof(points), "%d/%d points", g->result.points, ex->points);
+    lab_lineout_put(o, lab_text_verdict_style(g->result.verdict), "%s", vi->name);
+    lab_lineout_put(o, LAB_TEXT_PLAIN, "  ");
+    lab_lineout_flow(o, LAB_TEXT_PLAIN, g->result.message, width, indent);
+    if (width && o->text.len + 3 + strlen(points) > width) {
+        lab_lineout_end(o);
+        lab_lineout_put(o, LAB_TEXT_PLAIN, "%*s%s", (int)indent, "", points);
+    } else {
+        lab_lineout_put(o, LAB_TEXT_PLAIN, "   %s", points);
+    }
+    lab_lineout_end(o);
+    if (g->result.verdict == LAB_VERDICT_PASS)
+        return;
+    lab_lineout_put(o, LAB_TEXT_BOLD, "next:");
+    lab_lineout_put(o, LAB_TEXT_PLAIN, " ");
+    lab_lineout_flow(o, LAB_TEXT_PLAIN, g->result.advice ? g->result.advice : vi->advice, width,
+                     strlen("next: "));
+    lab_lineout_end(o);
+}
+
+int
+lab_grading_layout(const lab_grading *g, const lab_exercise *ex, const char *file, size_t width,
+                   lab_line_fn fn, void *arg)
+{
     lab_lineout o;
     int rc;
 
@@ -174,15 +202,7 @@ lab_grading_layout(const lab_grading *g, const lab_exercise *ex, const char *fil
     if (g->has_report && g->report.sweep.present)
         sweep(&o, &g->report);
     lab_lineout_end(&o);
-    lab_lineout_put(&o, lab_text_verdict_style(g->result.verdict), "%s", vi->name);
-    lab_lineout_put(&o, LAB_TEXT_PLAIN, "  %s   %d/%d points", g->result.message, g->result.points,
-                    ex->points);
-    lab_lineout_end(&o);
-    if (g->result.verdict != LAB_VERDICT_PASS) {
-        lab_lineout_put(&o, LAB_TEXT_BOLD, "next:");
-        lab_lineout_put(&o, LAB_TEXT_PLAIN, " %s", vi->advice);
-        lab_lineout_end(&o);
-    }
+    verdict(&o, g, ex, width);
     rc = o.rc;
     lab_lineout_release(&o);
     return rc;

@@ -129,22 +129,37 @@ lab_lineout_text(lab_lineout *o, lab_text_style style, const char *text)
 }
 
 void
-lab_lineout_wrap(lab_lineout *o, lab_text_style style, const char *text, size_t width)
+lab_lineout_flow(lab_lineout *o, lab_text_style style, const char *text, size_t width,
+                 size_t indent)
 {
     const char *p = text;
 
     while (*p) {
-        size_t len = strcspn(p, "\n");
-        if (len > width) {
-            size_t cut = width;
+        size_t col = o->text.len, len = strcspn(p, "\n");
+        size_t room = width > col ? width - col : 0;
+        if (width && len > room) {
+            size_t cut = room;
             while (cut > 0 && p[cut] != ' ')
                 cut--;
-            len = cut ? cut : width;
+            /* no space to cut at: a new line first, unless this one holds only its indent */
+            len = cut ? cut : col > indent ? 0 : room ? room : len;
         }
         lab_lineout_put(o, style, "%.*s", (int)len, p);
-        lab_lineout_end(o);
         p += len;
         while (*p == ' ' || *p == '\n')
             p++;
+        if (!*p)
+            break;
+        lab_lineout_end(o);
+        lab_lineout_put(o, LAB_TEXT_PLAIN, "%*s", (int)indent, "");
     }
+}
+
+void
+lab_lineout_wrap(lab_lineout *o, lab_text_style style, const char *text, size_t width)
+{
+    if (!*text)
+        return;
+    lab_lineout_flow(o, style, text, width, 0);
+    lab_lineout_end(o);
 }

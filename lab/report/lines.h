@@ -90,6 +90,11 @@ void lab_lineout_end(lab_lineout *o);
 /* Text (a compiler's log) as lines in style, split at its newlines; a last newline makes no
  * empty line. */
 void lab_lineout_text(lab_lineout *o, lab_text_style style, const char *text);
+/* Text in style appended to the line being written, wrapped at width columns on spaces (and
+ * at its newlines), each line after the first starting with indent spaces; its last line is
+ * left open for more.  width 0: no wrapping but at the newlines. */
+void lab_lineout_flow(lab_lineout *o, lab_text_style style, const char *text, size_t width,
+                      size_t indent);
 /* A paragraph in style, wrapped at width columns on spaces (and at its newlines). */
 void lab_lineout_wrap(lab_lineout *o, lab_text_style style, const char *text, size_t width);
 

@@ -256,8 +256,18 @@ history_path(lab_buf *out)
 
 /* --- one line ---------------------------------------------------------------------- */
 
+/* Whether word, which names no exercise, is a mistyped exercise id rather than the argument
+ * that follows the exercise (`grade nosuch/ex`, not a file): it reads CHAPTER/EXERCISE, is no
+ * kernel file and no file there is. */
+static bool
+mistyped_exercise(const char *word)
+{
+    return strchr(word, '/') && !strstr(word, ".cu") && access(word, F_OK) < 0;
+}
+
 /* A command whose first argument is an exercise: a known one named first becomes the
- * current one; else the current one goes first when there is room for it. */
+ * current one; else the current one goes first when there is room for it, unless the first
+ * word is a mistyped exercise (the command then says so). */
 static void
 imply_exercise(const lab_catalog *cat, const lab_cmd *cmd, const lab_strvec *words, char *cur,
                size_t cur_size, lab_strvec *argv)
@@ -269,7 +279,7 @@ imply_exercise(const lab_catalog *cat, const lab_cmd *cmd, const lab_strvec *wor
         first = lab_cli_args_pos(&a, 0);
         if (first && lab_catalog_find(cat, first))
             snprintf(cur, cur_size, "%s", first);
-        else if (cur[0] && a.npos < lab_cli_max_args(cmd))
+        else if (cur[0] && a.npos < lab_cli_max_args(cmd) && !(first && mistyped_exercise(first)))
             lab_strvec_push(argv, cur);
     }
     lab_cli_args_release(&a);
@@ -326,6 +336,7 @@ lab_shell_run(lab_cli *cli)
     int status = 0;
 
     shell_cli = cli;
+    cli->shell = true;
     if (tty) {
         rl_readline_name = "cudalab";
         rl_attempted_completion_function = complete;

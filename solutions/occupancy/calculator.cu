@@ -26,7 +26,7 @@ static int smaller(int a, int b)
 }
 
 int maxActiveBlocksPerSM(const OccDevice *dev, int threadsPerBlock, int regsPerThread,
-                         int smemPerBlock)
+                         int smemBytes)
 {
     if (threadsPerBlock < 1 || threadsPerBlock > dev->maxThreadsPerBlock)
         return 0;
@@ -48,7 +48,7 @@ int maxActiveBlocksPerSM(const OccDevice *dev, int threadsPerBlock, int regsPerT
         byRegs = dev->regsPerSM / dev->subPartitions / regsPerWarp * dev->subPartitions / warps;
 
     // 4. shared memory, with the system's reserve, in units of smemAllocUnit
-    int smem = roundUp(smemPerBlock + dev->smemReservedPerBlock, dev->smemAllocUnit);
+    int smem = roundUp(smemBytes + dev->smemReservedPerBlock, dev->smemAllocUnit);
     int bySmem = smem > dev->smemPerBlock + dev->smemReservedPerBlock ? 0 : dev->smemPerSM / smem;
 
     return smaller(smaller(byWarps, byBlocks), smaller(byRegs, bySmem));

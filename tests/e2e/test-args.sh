@@ -19,9 +19,13 @@ dump=$OUT
 commands=$(awk -F'\t' '$1 == "command" { print $2 }' <<<"$dump")
 [ "$(wc -l <<<"$commands")" -ge 20 ]
 check "--dump-commands: a row for each command ($(wc -l <<<"$commands"))" $?
-bad=$(awk -F'\t' '!($1 == "command" && NF == 4 || $1 == "arg" && NF == 7 ||
+bad=$(awk -F'\t' '!($1 == "command" && NF == 5 || $1 == "arg" && NF == 7 ||
                     $1 == "option" && NF == 9)' <<<"$dump")
 expect_eq "--dump-commands: every row has its fields" "$bad" ""
+expect_eq "--dump-commands: each command's group, students' first" \
+    "$(awk -F'\t' '$1 == "command" { print $5 }' <<<"$dump" | uniq)" \
+    "for students
+for instructors and graders"
 
 # rows of a command: its options (--NAME), those with a value of TYPE, its arguments
 options_of() { # CMD [TYPE]

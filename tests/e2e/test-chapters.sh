@@ -33,9 +33,9 @@ expect_out_re "list shows occupancy/calculator" '^  occupancy/calculator +An occ
 [ -z "$ERR" ]
 check "list reports no catalog problem" $?
 run cudalab show warp/thread-ids
-expect_out "show: the block shapes" "block: 40x2, 8x4x2, 128, 16x3x3"
+expect_out "show: the block shapes" "Block: 40x2, 8x4x2, 128, 16x3x3"
 run cudalab show divergence/evenodd
-expect_out "show: one block shape" "block: 512   sizes: 2 1000 1048580 16777216"
+expect_out "show: one block shape" "Block: 512   sizes: 2 1000 1048580 16777216"
 
 # --- every starter and solution compiles and defines its family's kernel ---
 for ex in $new_exercises; do
@@ -64,11 +64,15 @@ for f in shape48 noshape; do
     CUDALAB_BACKEND=sim run cudalab grade blockshape/fastest-shape "$T/$f.cu" --no-record
     expect_status "fastest-shape $f: graded" 1
 done
-expect_out_re "fastest-shape without chosenBlockX: WRONG, says what to define" \
-    '^WRONG  wrong on the simulator at n = 0: defines no __device__ unsigned int chosenBlockX'
+expect_out_re "fastest-shape without chosenBlockX: CONSTRAINT before it runs, says what to declare" \
+    "^CONSTRAINT  $T/noshape.cu declares no chosenBlockX: say the block you choose with __device__ unsigned int chosenBlockX = ...;"
+expect_out "fastest-shape without chosenBlockX: next, no barrier hint" \
+    "next: the task forbids or requires"
+expect_out_lacks "fastest-shape without chosenBlockX: nothing ran" "PTX simulator"
 CUDALAB_BACKEND=sim run cudalab grade blockshape/fastest-shape "$T/shape48.cu" --no-record
-expect_out_re "fastest-shape 48x32: WRONG, lists the shapes" \
-    '^WRONG  wrong on the simulator at n = 0: chosenBlock 48x32 is not one of the shapes this exercise sweeps: 32x32, 32x16, '
+expect_out_re "fastest-shape 48x32: CONSTRAINT before it runs, lists the shapes" \
+    "^CONSTRAINT  $T/shape48.cu chooses block 48x32, which is not one of the shapes this exercise sweeps: 32x32, 32x16, "
+expect_out_lacks "fastest-shape 48x32: nothing ran" "PTX simulator"
 
 # --- the host-code exercise: a shared object, the real driver, no GPU for the API's answers ---
 for f in exercises/occupancy/calculator/starter.cu solutions/occupancy/calculator.cu; do

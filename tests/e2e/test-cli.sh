@@ -32,6 +32,37 @@ expect_out "grade -h gives its usage" "usage: cudalab grade EXERCISE [FILE]"
 run cudalab help frobnicate
 expect_status "help of an unknown command" 2
 expect_err "help of an unknown command says so" "unknown command 'frobnicate'"
+run cudalab help grade
+for v in PASS WRONG SLOW COMPILE_ERROR RUNTIME_ERROR TIMEOUT CONSTRAINT NO_GPU; do
+    expect_out_re "help grade explains the verdict $v, with its exit status" "^  $v +[01]  [a-z]"
+done
+expect_out "help grade: a verdict's advice comes from the verdict table" \
+    "COMPILE_ERROR  1  fix the first error: file and line are shown"
+expect_out "help grade: without a GPU the simulator grades correctness" \
+    "Without a GPU the PTX simulator grades correctness"
+expect_out "help grade: WRONG's next line depends on the finding" \
+    "After WRONG and RUNTIME_ERROR, the next: line says what to do about what was"
+
+# the command table's groups: students' commands, then instructors' and graders'
+run cudalab --help
+student_at=$(grep -n '^commands for students:$' <<<"$OUT" | cut -d: -f1)
+teach_at=$(grep -n '^commands for instructors and graders:$' <<<"$OUT" | cut -d: -f1)
+[ -n "$student_at" ] && [ -n "$teach_at" ] && [ "$student_at" -lt "$teach_at" ]
+check "--help: the students' commands, then the instructors' and graders'" $?
+for c in next grade hint help; do
+    at=$(grep -n "^  $c " <<<"$OUT" | cut -d: -f1)
+    [ -n "$at" ] && [ "$at" -gt "$student_at" ] && [ "$at" -lt "$teach_at" ]
+    check "--help: $c is a student's command" $?
+done
+for c in new-exercise check-exercise batch gradebook calibrate; do
+    at=$(grep -n "^  $c " <<<"$OUT" | cut -d: -f1)
+    [ -n "$at" ] && [ "$at" -gt "$teach_at" ]
+    check "--help: $c is an instructor's or grader's command" $?
+done
+if [ -f "$E2E_SRC/build/gen/cudalab.1" ]; then
+    grep -c '^\.SS "Commands for' "$E2E_SRC/build/gen/cudalab.1" | grep -qx 2
+    check "the man page has the two groups, once each" $?
+fi
 
 run cudalab --version
 expect_status "--version" 0
@@ -40,12 +71,25 @@ expect_out_re "--version prints cudalab X.Y.Z" '^cudalab [0-9]+\.[0-9]+\.[0-9]+$
 # --- usage errors ---
 run cudalab frobnicate
 expect_status "unknown command" 2
-expect_err "unknown command is named" "cudalab: unknown command 'frobnicate'"
-expect_err "unknown command shows the usage" "usage: cudalab"
+expect_err "unknown command is named, and where the rest is" \
+    "cudalab: unknown command 'frobnicate' (cudalab help lists the commands)"
+expect_eq "unknown command: one line" "$(wc -l <<<"$ERR")" 1
 expect_out_empty "unknown command prints nothing on stdout"
+run cudalab gradee reduction/neighbored
+expect_status "mistyped command" 2
+expect_err "mistyped command: did you mean, by edit distance" \
+    "cudalab: unknown command 'gradee'; did you mean 'grade'? (cudalab help lists the commands)"
+run cudalab lsit
+expect_err "mistyped command: a transposition" "did you mean 'list'?"
 run cudalab --frobnicate
 expect_status "unknown option" 2
 expect_err "unknown option is named" "unknown option '--frobnicate'"
+run cudalab --seed 3 grade reduction/neighbored
+expect_status "--seed before the command" 2
+expect_err "--seed before the command: it goes after the command that takes it" \
+    "'--seed' is an option of a command and goes after it (grade): cudalab grade ... --seed"
+run cudalab grade reduction/neighbored --seed
+expect_err "--seed without a value: says it needs one" "cudalab grade: --seed needs a value (N)"
 run cudalab list --frobnicate
 expect_status "list with an unknown argument" 2
 run cudalab grade
@@ -62,7 +106,7 @@ run cudalab
 expect_status "no command" 0
 expect_out "no command lists the exercises" "reduction/neighbored"
 expect_out "no command says how to begin with the first exercise" \
-    "Start with:  cudalab start $(cudalab list --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["exercises"][0]["id"])')"
+    "Next:  cudalab start $(cudalab list --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["exercises"][0]["id"])')"
 
 run cudalab list
 expect_status "list" 0
@@ -86,21 +130,81 @@ expect_json "list --json: no problems" 'j["problems"] == []'
 # --- show ---
 run cudalab show reduction/neighbored
 expect_status "show" 0
-expect_out "show prints the task" "$(head -n 1 "$CUDALAB_DATADIR_TEST/exercises/reduction/neighbored/task.md")"
+expect_out "show prints the task" "$(head -n 1 "$CUDALAB_DATADIR_TEST/exercises/reduction/neighbored/task.md" | sed 's/^# //')"
 expect_out "show prints the task's text" "Your first GPU reduction"
 expect_out "show names the kernel" "Kernel: reduceNeighbored "
 expect_out "show names the file to edit" "File to edit: work/reduction/neighbored.cu"
-expect_out "show says the file is not there yet" "not there yet: cudalab start first"
+expect_out "show says the file is not there yet" "(not there yet: cudalab start reduction/neighbored makes it)"
 
 run cudalab show reduction/nope
 expect_status "show an unknown exercise" 2
 expect_err "unknown exercise is named" "unknown exercise 'reduction/nope'"
-expect_err_re "unknown exercise lists reduction/neighbored" '^    reduction/neighbored$'
-expect_err_re "unknown exercise lists reduction/neighbored-less" '^    reduction/neighbored-less$'
+expect_eq "unknown exercise: one line, not every id" "$(wc -l <<<"$ERR")" 1
+run cudalab show reduction/neighbored-les
+expect_err "mistyped exercise: did you mean the nearest id" \
+    "cudalab: unknown exercise 'reduction/neighbored-les'; did you mean 'reduction/neighbored-less'? (cudalab list shows them all)"
+run cudalab grade neighbored
+expect_status "an exercise without its chapter" 2
+expect_err "an exercise without its chapter: did you mean the id" "did you mean 'reduction/neighbored'?"
+run cudalab show zzzzzzzz
+expect_err "nothing near: no suggestion" "unknown exercise 'zzzzzzzz' (cudalab list shows them all)"
 run cudalab show
 expect_status "show without an exercise" 2
 run cudalab start reduction/nope
 expect_status "start an unknown exercise" 2
+
+# show and hint lay the Markdown out for the terminal: no Markdown marks, no line past its width
+task=$CUDALAB_DATADIR_TEST/exercises/reduction/neighbored/task.md
+grep -q '^```' "$task" && grep -q '`' "$task"
+check "the task has code (fenced and inline) to render" $?
+for cols in 60 80; do
+    COLUMNS=$cols run cudalab show reduction/neighbored
+    expect_out_lacks "show at $cols columns: no code fence" '```'
+    expect_out_lacks "show at $cols columns: no inline-code backquote" '`'
+    expect_out "show at $cols columns: a code block, indented" "    __global__ void reduceNeighbored("
+    expect_eq "show at $cols columns: no line longer (but code)" \
+        "$(grep -v '^    ' <<<"$OUT" | awk -v w="$cols" 'length($0) > w' | head -3)" ""
+    COLUMNS=$cols run cudalab hint reduction/neighbored 1
+    expect_status "hint at $cols columns" 0
+    expect_out_lacks "hint at $cols columns: no inline-code backquote" '`'
+    expect_eq "hint at $cols columns: no line longer" \
+        "$(awk -v w="$cols" 'length($0) > w' <<<"$OUT" | head -3)" ""
+done
+run cudalab show reduction/neighbored
+expect_out "show: the hints one at a time" "Hints: 3, one at a time: cudalab hint reduction/neighbored"
+expect_out_lacks "show: not the file that holds every hint" "hints.md"
+
+# --- next: the first exercise not passed, in course order ---
+first=$(cudalab list --ids | head -1)
+second=$(cudalab list --ids | sed -n 2p)
+run cudalab next
+expect_status "next" 0
+expect_out "next: the first exercise at the start" "Next: $first  "
+expect_out "next: how to begin it" "Begin with: cudalab start $first"
+run cudalab grade "$first" "$E2E_SRC/solutions/$first.cu"
+expect_status "next: the first exercise passes on the simulator" 0
+run cudalab next
+expect_out "next: after a pass, the next exercise" "Next: $second  "
+# list: its columns whatever the titles' lengths, cut to the terminal, and the total progress
+n_ex=$(cudalab list --ids | wc -l)
+for cols in "" 80; do
+    COLUMNS=$cols run cudalab list
+    expect_out "list${cols:+ at $cols columns}: the total progress, in the words of the menu" \
+        "Progress: 1 of $n_ex exercises passed, 10/"
+    expect_out_re "list${cols:+ at $cols columns}: a pass in the menu's words" "^  $first +.* passed, last PASS\$"
+    expect_eq "list${cols:+ at $cols columns}: every status in one column" "$(grep '^  [a-z]' <<<"$OUT" |
+        awk '{ match($0, / (not started|passed, |attempted, )/); print RSTART }' | sort -u | wc -l)" 1
+done
+expect_eq "list at 80 columns: no line longer" "$(awk 'length($0) > 80' <<<"$OUT" | head -3)" ""
+expect_out_re "list at 80 columns: a title too long for its column ends in ..." '^  [a-z/-]+ +[^ ].*\.\.\. '
+
+run cudalab
+expect_out "no command, after a pass: goes on with the first exercise not passed" \
+    "Next:  cudalab start $second   (then: cudalab grade $second)"
+
+run cudalab next --json
+expect_json "next --json: the exercise and its file" \
+    "j['exercise'] == '$second' and j['file'] == 'work/$second.cu'"
 
 # --- start ---
 starter=$CUDALAB_DATADIR_TEST/exercises/reduction/neighbored/starter.cu
@@ -125,6 +229,13 @@ expect_cmd "start again keeps the learner's file" cmp mine.cu work/reduction/nei
 run cudalab device
 expect_status "device without a GPU" 1
 expect_out_re "device says 'no GPU:' and why" '^no GPU: .{10,}'
+expect_out "device: without a GPU the simulator grades" \
+    "Without a GPU the lab grades your kernels on its PTX simulator: their results,"
+expect_out "device: speed needs a GPU" "Speed needs an NVIDIA GPU."
+expect_out_lacks "device: does not say results need a GPU" "results need"
+run cudalab help profile
+expect_out "help profile: the simulator's counters without a GPU" \
+    "explain a kernel's counters: Nsight Compute's on a GPU, else the simulator's"
 run cudalab device --json
 expect_status "device --json without a GPU" 1
 expect_json "device --json is valid JSON"

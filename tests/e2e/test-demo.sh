@@ -35,6 +35,14 @@ for ch in divergence occupancy blockshape; do
     expect_json "demo $ch --json: a no_gpu demo report" \
         'j["kind"] == "demo" and j["chapter"] == "'$ch'" and j["status"] == "no_gpu" and j["version"] == 1'
 done
+# occupancy's Little's law with the fake libcuda (tests/fakecuda): the notes' C2070 over its 14 SMs
+mkdir -p "$T/fake"
+cc -shared -fPIC -O1 -o "$T/fake/libcuda.so.1" "$E2E_SRC/tests/fakecuda/fakecuda.c"
+check "the fake libcuda builds" $?
+LD_LIBRARY_PATH=$T/fake run cudalab demo occupancy
+expect_out_re "demo occupancy: the notes' C2070, 579 warps over its 14 SMs: 41 of 48" \
+    '^  Fermi C2070 \(notes\) +144 +1\.57 +92 +74 +18500 +579 +14 +41 +48$'
+
 # the warp chapter's demo times nothing: with no GPU it runs on the PTX simulator
 run cudalab demo warp --json
 expect_status "demo warp without a GPU: runs on the simulator" 0

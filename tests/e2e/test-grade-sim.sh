@@ -1,4 +1,5 @@
 #!/bin/bash
+# e2e-timeout: 300
 # Grading on the PTX simulator, as the lab does on this machine (no GPU): every
 # exercise's reference passes for correctness (dynamic parallelism included), every
 # starter is run to a verdict (PASS when it is only slow, WRONG when it is wrong,
@@ -132,6 +133,8 @@ expect_out_re "reads %smid: the verdict says the simulator shows an H100's" \
 # --- choosing the backend -----------------------------------------------------------
 CUDALAB_BACKEND=cuda run cudalab grade reduction/neighbored "$src/solutions/reduction/neighbored.cu" --no-record
 expect_out_re "CUDALAB_BACKEND=cuda without a GPU: NO_GPU" '^NO_GPU  '
+expect_out "NO_GPU: next, the simulator grades without a GPU" \
+    "the GPU asked for is not there: grade --sim checks it on the simulator"
 CUDALAB_BACKEND=cuda run cudalab grade reduction/neighbored "$src/solutions/reduction/neighbored.cu" --sim --no-record
 expect_out_re "--sim wins over CUDALAB_BACKEND" '^PASS  correct on the simulator'
 CUDALAB_BACKEND=quantum run cudalab grade reduction/neighbored "$src/solutions/reduction/neighbored.cu" --no-record

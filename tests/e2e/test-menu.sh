@@ -34,7 +34,7 @@ printf '__global__ void reduceNeighboredLess(int *g_idata, int *g_odata, unsigne
 export EDIT_FROM=$T/broken.cu
 menu_session
 wait_screen "home: overall progress" "Progress: 0 of $(cudalab list --json | grep -c '"id":') exercises passed, 0/"
-wait_screen "home: says there is no GPU" "no GPU: compile-only"
+wait_screen "home: says there is no GPU, and that the simulator grades" "no GPU: the simulator grades correctness; speed needs a GPU"
 wait_screen "home: the chapters" "Warp execution  (chapter text)"
 tmux_keys / "Parallel reduction  (chapter" Enter Enter
 wait_screen "chapter: the text rendered from docs/" "A reduction turns many values into one"
@@ -75,7 +75,7 @@ wait_screen "reset: y puts the starter back and names the backup" \
 expect_eq "reset: the backup holds the old file" "$(cat "$work.1.bak")" \
     "$(cat "$CUDALAB_DATADIR_TEST/solutions/$less.cu")"
 tmux_keys q
-wait_screen "home: the attempts show" "tried: NO_GPU"
+wait_screen "home: the attempts show, in the words of list" "attempted, last NO_GPU"
 tmux_keys q
 wait_screen "q on home quits, status 0" "EXITED rc=0"
 wait_screen "q: the terminal is restored" "TTY-RESTORED" 3

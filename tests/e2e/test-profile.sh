@@ -18,6 +18,11 @@ else
     expect_err "no ncu: says so" "ncu not found"
     expect_err "no ncu: says where to get it" "nsight-compute"
     expect_err "no ncu: points at inspect" "cudalab inspect reduction/neighbored-less"
+    expect_err "no ncu: says the simulator's figures follow" "below: the simulator's figures"
+    expect_out_re "no ncu: threads per instruction under its own name, not nvprof's percentage" \
+        '^  threads_per_inst +[0-9.]+  active threads per executed instruction'
+    expect_out_lacks "no ncu: no count of threads under nvprof's warp_execution_efficiency" \
+        "  warp_execution_efficiency "
 fi
 
 # --- a fake ncu ----------------------------------------------------------------

@@ -29,6 +29,39 @@ expect_err "piped: an unknown command is an error" "cudalab: unknown command 'bo
 expect_eq "piped: exit stops reading (list after it not run)" "$(grep -c 'Parallel reduction' <<<"$OUT")" 1
 expect_out_lacks "piped: no prompt when stdin is not a terminal" "cudalab>"
 
+# hint without N: the next one each time; the shell's own forms, not the CLI's
+run cudalab shell <<<"show $less
+hint
+hint
+hint
+hint
+hint 1"
+expect_eq "piped: hint, hint, hint: hints 1, 2 and 3, then hint 1 again when asked" \
+    "$(grep -o '^Hint [0-9] of 3' <<<"$OUT" | paste -sd,)" "Hint 1 of 3,Hint 2 of 3,Hint 3 of 3,Hint 1 of 3"
+expect_out "piped: past the last hint, says so" "No more hints: you have seen all 3"
+expect_out "piped: the next hint in the shell's form" "(next: hint)"
+expect_out_lacks "piped: no CLI form in the shell" "(next: cudalab hint"
+expect_out "piped: show names hint, not the hints file" "Hints: 3, one at a time: hint"
+run cudalab shell <<<"show reduction/neighbored
+grade"
+expect_err "piped: grading a file not made yet: start, in the shell's form" \
+    "(run 'start reduction/neighbored' to create it)"
+
+# a mistyped exercise is an exercise, not a file to grade against the current one
+run cudalab shell <<<"show $less
+grade reduction/neighbored-les
+hint nosuch/ex
+grade nosuch/ex
+gradee"
+expect_err "piped: grade nosuch: did you mean, not a file" \
+    "unknown exercise 'reduction/neighbored-les'; did you mean 'reduction/neighbored-less'? (list shows them all)"
+expect_err "piped: grade nosuch/ex: an unknown exercise" "cudalab: unknown exercise 'nosuch/ex'"
+expect_out_lacks "piped: nosuch/ex was not graded as a file" "nosuch/ex  "
+[ "$(grep -c "cannot read 'nosuch/ex'" <<<"$ERR")" -eq 0 ]
+check "piped: nosuch/ex is not read as a file" $?
+expect_err "piped: a mistyped command: did you mean, in the shell's form" \
+    "cudalab: unknown command 'gradee'; did you mean 'grade'? (help lists the commands)"
+
 run cudalab shell <<<"grade $less --no-record"
 expect_status "piped: the exit status is the last command's (NO_GPU: 1)" 1
 expect_out_re "piped: grade prints the verdict" '^NO_GPU  '
@@ -54,7 +87,13 @@ tmux_keys C-u "demo occ" Tab
 wait_screen "tty: Tab completes a chapter" "$less> demo occupancy"
 tmux_keys C-u "new-exercise x/y --family reduce-fl" Tab
 wait_screen "tty: Tab completes an option's choice" "$less> new-exercise x/y --family reduce-float"
-tmux_keys C-u 'exit' Enter
+# the verdict at the terminal's width: wrapped under its cause, the points whole on its last line
+tmux_keys C-u "grade --no-record" Enter
+wait_screen "tty: the verdict" "NO_GPU  compiled for" 60
+screen | grep -Eq '^ {8}.* 0/10 points$'
+check "tty: the verdict wraps under its cause and ends with the points, whole" $?
+expect_eq "tty: no line is cut in the middle of the points" "$(screen | grep -cE '^ *points')" 0
+tmux_keys C-l C-u 'exit' Enter
 wait_screen "tty: exit leaves" "SHELL-EXITED"
 tmux_end
 # Ctrl-C on a terminal: cancels a grading (no child left), clears a line, keeps the shell
@@ -83,6 +122,7 @@ tmux_end
 
 hist=$XDG_DATA_HOME/cudalab/history
 expect_eq "history: kept in XDG_DATA_HOME/cudalab/history" "$(cat "$hist" 2>/dev/null)" "show $less
+grade --no-record
 exit
 grade $less
 exit"

@@ -3,7 +3,8 @@
 # (socket named after the test), killed by tmux_end.
 #
 #   tmux_start CMD...        a session running CMD (through bash, so a test can
-#                            wrap it: `cudalab; echo EXITED`)
+#                            wrap it: `cudalab; echo EXITED`), TMUX_COLS x
+#                            TMUX_ROWS (default 80x24)
 #   tmux_keys KEYS...        tmux send-keys
 #   screen                   the pane's text now
 #   wait_screen NAME TEXT [S] a check: TEXT appears on the screen within S s (default 20)
@@ -21,7 +22,8 @@ tmux_start() {
     # a server per session: a new one never races with the last one's exit
     TMUX_SERVERS=$((TMUX_SERVERS + 1))
     TMUX_SOCK=cudalab-e2e-$$-$TMUX_SERVERS
-    tmux -L "$TMUX_SOCK" -f /dev/null new-session -d -x 80 -y 24 -s lab "$@"
+    tmux -L "$TMUX_SOCK" -f /dev/null new-session -d -x "${TMUX_COLS:-80}" -y "${TMUX_ROWS:-24}" \
+        -s lab "$@"
     tmux -L "$TMUX_SOCK" set-option -g remain-on-exit on >/dev/null
 }
 

@@ -13,14 +13,16 @@ struct OccDevice {
     int regAllocUnit;         // a warp's registers come in multiples of this: 256
     int subPartitions;        // the SM's quarters, each with regsPerSM / 4 registers: 4
     int smemPerSM;            // bytes; 233472 (228 KiB) on an H100
-    int smemPerBlock;         // bytes a block may use without opting in: 49152
+    int smemPerBlock;         // the limit: bytes a block may use without opting in: 49152
     int smemReservedPerBlock; // bytes the system adds to every block: 1024
     int smemAllocUnit;        // shared memory comes in multiples of this: 128
 };
 
+// The kernel's resources: threadsPerBlock, regsPerThread, and smemBytes, the shared memory
+// each of its blocks uses (static plus dynamic; dev->smemPerBlock is the device's limit on it).
 // This version counts warp slots only.
 int maxActiveBlocksPerSM(const OccDevice *dev, int threadsPerBlock, int regsPerThread,
-                         int smemPerBlock)
+                         int smemBytes)
 {
     int warps = (threadsPerBlock + dev->warpSize - 1) / dev->warpSize;
 
