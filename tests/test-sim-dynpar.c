@@ -188,9 +188,9 @@ Test(sim_dynpar, printf_runs, .init = setup, .fini = sim_unload)
     lab_err err = LAB_ERR_INIT;
 
     cr_assert_eq(launch("says_hello", 1, 32, args, &r, &err), 0, "%s", err.msg);
-    cr_expect(!strncmp(lab_sim_printf_text(sim),
+    cr_expect(!strncmp(lab_sim_printf_text(sim, NULL),
                        "block [0,0,0], thread [0,0,0]: hello from 0\n"
                        "block [0,0,0], thread [1,0,0]: hello from 1\n",
                        88),
-              "%s", lab_sim_printf_text(sim));
+              "%s", lab_sim_printf_text(sim, NULL));
 }

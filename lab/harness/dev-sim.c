@@ -20,8 +20,9 @@
 struct lab_dev {
     lab_sim *sim;
     lab_dev_error last;
-    lab_sim_result result; /* of the launches since the last lab_dev_sim_take */
-    lab_buf printf_text;   /* what their printf wrote */
+    lab_sim_result result;   /* of the launches since the last lab_dev_sim_take */
+    lab_buf printf_text;     /* what their printf wrote, at most LAB_SIM_PRINTF_MAX bytes */
+    uint64_t printf_dropped; /* and the bytes past it */
     bool launched;
     struct lab_module *modules; /* freed at close, like CUmodules */
 };
@@ -151,13 +152,15 @@ sim_launch(lab_module *m, const char *kernel, lab_dim3 grid, lab_dim3 block, uns
     }
     m->dev->launched = true;
     { /* the launches of one case, one after the other, in whole lines within the cap */
-        const char *text = lab_sim_printf_text(m->dev->sim), *nl;
-        size_t len = strlen(text), used = m->dev->printf_text.len;
+        uint64_t dropped;
+        const char *text = lab_sim_printf_text(m->dev->sim, &dropped), *nl;
+        size_t all = strlen(text), len = all, used = m->dev->printf_text.len;
         size_t room = used < LAB_SIM_PRINTF_MAX ? LAB_SIM_PRINTF_MAX - used : 0;
         if (len > room)
             len = (nl = memrchr(text, '\n', room)) ? (size_t)(nl + 1 - text) : 0;
         if (len && lab_buf_add(&m->dev->printf_text, text, len) < 0 && rc == 0)
             rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
+        m->dev->printf_dropped += dropped + (all - len);
     }
     if (rc < 0) {
         m->dev->last.code = rc;
@@ -222,9 +225,14 @@ lab_dev_sim_take(lab_dev *dev, lab_sim_result *out, lab_buf *printf_out)
     if (!dev || !dev->launched)
         return false;
     *out = dev->result;
-    if (printf_out)
+    if (printf_out) {
         lab_buf_add(printf_out, dev->printf_text.buf, dev->printf_text.len);
+        if (dev->printf_dropped)
+            lab_buf_printf(printf_out, "(%llu more bytes of printf output not kept)\n",
+                           (unsigned long long)dev->printf_dropped);
+    }
     lab_buf_reset(&dev->printf_text);
+    dev->printf_dropped = 0;
     memset(&dev->result, 0, sizeof(dev->result));
     dev->launched = false;
     return true;

@@ -119,7 +119,8 @@ extern const lab_dev_ops lab_dev_sim;
 /* The simulator's metrics (summed) and first check finding of the launches on dev (a "sim"
  * device) since the last call, and what their printf wrote appended to printf_out (unless
  * NULL; lab_sim_printf_text's lines, the launches' one after the other, at most
- * LAB_SIM_PRINTF_MAX bytes); false when there was no launch. */
+ * LAB_SIM_PRINTF_MAX bytes, then a line saying how many more bytes were not kept); false when
+ * there was no launch. */
 struct lab_sim_result;
 struct lab_buf;
 bool lab_dev_sim_take(lab_dev *dev, struct lab_sim_result *out, struct lab_buf *printf_out);

@@ -213,6 +213,8 @@ printf_keep(sim_worker *wk, const sim_warp *w, int l, const sim_insn *in, const 
 {
     lab_buf *o = &wk->printf_text;
     sim_printf_seg *seg;
+    char who[96];
+    size_t who_len;
 
     if (!wk->nprintf_segs || wk->printf_segs[wk->nprintf_segs - 1].block != wk->block_linear) {
         if (!lab_sim__reserve((void **)&wk->printf_segs, wk->nprintf_segs, 1, &wk->printf_segcap,
@@ -221,15 +223,16 @@ printf_keep(sim_worker *wk, const sim_warp *w, int l, const sim_insn *in, const 
         wk->printf_segs[wk->nprintf_segs++] = (sim_printf_seg){ wk->block_linear, o->len, o->len };
     }
     seg = &wk->printf_segs[wk->nprintf_segs - 1];
+    who_len =
+        (size_t)snprintf(who, sizeof(who), "block [%u,%u,%u], thread [%u,%u,%u]: ", wk->ctaid[0],
+                         wk->ctaid[1], wk->ctaid[2], w->tid[0][l], w->tid[1][l], w->tid[2][l]);
     for (const char *p = text->buf; *p;) {
         size_t n = strcspn(p, "\n");
-        if (o->len >= LAB_SIM_PRINTF_MAX) {
-            wk->printf_dropped += n + 1;
-        } else if (lab_buf_printf(o, "block [%u,%u,%u], thread [%u,%u,%u]: %.*s\n", wk->ctaid[0],
-                                  wk->ctaid[1], wk->ctaid[2], w->tid[0][l], w->tid[1][l],
-                                  w->tid[2][l], (int)n, p) < 0) {
+        if (o->len >= LAB_SIM_PRINTF_MAX) /* counted as it would have been kept */
+            wk->printf_dropped += who_len + n + 1;
+        else if (lab_buf_add(o, who, who_len) < 0 || lab_buf_add(o, p, n) < 0 ||
+                 lab_buf_addch(o, '\n') < 0)
             return lab_sim__launch_error(wk, in, "out of memory");
-        }
         seg->end = o->len;
         p += n + (p[n] == '\n');
     }

@@ -383,7 +383,8 @@ struct lab_sim {
     bool checks;
     atomic_uint epoch; /* barrier intervals, unique over the device's life (checks.c) */
     lab_sim_result last;
-    lab_buf printf_text; /* what the last launch printed (lab_sim_printf_text) */
+    lab_buf printf_text;     /* what the last launch printed (lab_sim_printf_text) */
+    uint64_t printf_dropped; /* and the bytes it printed past them */
     /* the device heap of malloc and free in kernels: one allocation of LAB_SIM_HEAP_BYTES, made
      * when a module that calls malloc loads; its blocks in use, by offset (devlib.c) */
     uint64_t heap;

@@ -423,9 +423,7 @@ lab_sim_launch(lab_sim_module *m, const char *kernel, const unsigned grid[3],
     m->sim->last = *out;
     lab_buf_release(&m->sim->printf_text);
     m->sim->printf_text = root.printf_text; /* moves */
-    if (root.printf_dropped)
-        lab_buf_printf(&m->sim->printf_text, "(%llu more bytes of printf output not kept)\n",
-                       (unsigned long long)root.printf_dropped);
+    m->sim->printf_dropped = root.printf_dropped;
     pthread_mutex_destroy(&root.lock);
     if (res.rc < 0)
         return lab_err_set(err, res.rc, "%s", res.err.msg);

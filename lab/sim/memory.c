@@ -51,8 +51,10 @@ lab_sim_free(lab_sim *s)
 }
 
 const char *
-lab_sim_printf_text(const lab_sim *s)
+lab_sim_printf_text(const lab_sim *s, uint64_t *dropped)
 {
+    if (dropped)
+        *dropped = s->printf_dropped;
     return s->printf_text.buf;
 }
 

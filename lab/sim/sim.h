@@ -137,11 +137,11 @@ int lab_sim_launch(lab_sim_module *m, const char *kernel, const unsigned grid[3]
 
 /* What the kernel's printf wrote in the last launch on s: each line its thread's, as
  * "block [x,y,z], thread [x,y,z]: text\n", the lowest blocks first (a block's lines in the
- * order its threads printed them; grids launched from the device after their parent's), at
- * most LAB_SIM_PRINTF_MAX bytes and then one line saying how many more were not kept; "" if
- * nothing.  Valid until the next launch on s. */
+ * order its threads printed them; grids launched from the device after their parent's), whole
+ * lines of at most LAB_SIM_PRINTF_MAX bytes in all; "" if nothing.  *dropped (unless NULL):
+ * the bytes printed past them, not kept.  Valid until the next launch on s. */
 #define LAB_SIM_PRINTF_MAX 4096
-const char *lab_sim_printf_text(const lab_sim *s);
+const char *lab_sim_printf_text(const lab_sim *s, uint64_t *dropped);
 
 /* Name of a check ("out-of-bounds global access"), from a table. */
 const char *lab_sim_check_name(lab_sim_check c);
