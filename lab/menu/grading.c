@@ -81,9 +81,9 @@ result_lines(const lab_menu_graded *gr, int width, lab_lines *out)
     lab_lineout o;
     int rc, lrc;
 
-    if (gr->g.judged && (lrc = lab_grading_layout(&gr->g, gr->ex, gr->file,
-                                                  width > 0 ? (size_t)width : 0,
-                                                  lab_lines_collect, out)) < 0)
+    if (gr->g.judged &&
+        (lrc = lab_grading_layout(&gr->g, gr->ex, gr->file, width > 0 ? (size_t)width : 0,
+                                  lab_lines_collect, out)) < 0)
         return lrc;
     if (gr->rc == 0)
         return 0;
@@ -93,8 +93,7 @@ result_lines(const lab_menu_graded *gr, int width, lab_lines *out)
         lab_lineout_put(&o, LAB_TEXT_BAD, "fix: %s", LAB_STORE_FIX);
     } else {
         lab_lineout_put(&o, gr->rc == LAB_ECANCEL ? LAB_TEXT_WARN : LAB_TEXT_BAD, "%s: %s",
-                        gr->rc == LAB_ECANCEL ? "cancelled" : "the lab could not grade",
-                        gr->error);
+                        gr->rc == LAB_ECANCEL ? "cancelled" : "the lab could not grade", gr->error);
     }
     lab_lineout_end(&o);
     rc = o.rc;
