@@ -6,6 +6,7 @@
 #include "lab/report/progress.h"
 
 #include <cJSON.h>
+#include <stdio.h>
 #include <string.h>
 
 /* "not started", "passed" or "attempted": the status in --json. */
@@ -68,12 +69,15 @@ columns_for(const lab_catalog *cat, int width)
 
 /* "  id  title  status": a title too long for its column ends in "...". */
 static void
-print_row(const columns *c, const lab_exercise *ex, const lab_progress *p)
+print_row(const columns *c, const lab_exercise *ex, const lab_progress *p, bool known)
 {
     char status[128];
     int len = (int)strlen(ex->title);
 
-    lab_progress_text(p, status, sizeof(status));
+    if (known)
+        lab_progress_text(p, status, sizeof(status));
+    else
+        snprintf(status, sizeof(status), "%s", status_word(p, false));
     if (len > c->title)
         printf("  %-*s %.*s... %s\n", c->id, ex->id, c->title - 3, ex->title, status);
     else
@@ -133,7 +137,7 @@ list_run(lab_cli *cli, const lab_cli_args *args)
             if (cli->json)
                 cJSON_AddItemToArray(arr, exercise_json(ex, &p, st != NULL));
             else
-                print_row(&cols, ex, &p);
+                print_row(&cols, ex, &p, st != NULL);
         }
         if (!cli->json)
             print_broken(cat, ch);
