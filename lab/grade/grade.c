@@ -182,6 +182,11 @@ check_complete(const lab_runreport *r, const unsigned long *sizes, size_t nsizes
     return 0;
 }
 
+/* How long the simulator's run beside a GPU grading may take: a kernel the GPU runs in
+ * microseconds can take the simulator minutes, and then the check is skipped, saying so, rather
+ * than holding the verdict up. */
+#define SIM_CHECK_TIMEOUT_S 30.0
+
 /* Starts the simulator's run of the student's kernel beside a GPU grading (student only, the
  * simulator's caps): 0 and *started, or the reason it did not start in g->sim_skipped. */
 static void
@@ -207,7 +212,10 @@ start_sim_check(lab *l, const lab_grade_request *req, const lab_family *fam, lab
                   &nsizes);
     driver_args(l, ex, base_ex, g, "sim", student, baseline, reference, sizes, nsizes, &args);
     lab_strvec_push(&args, "--student-only");
-    if (lab_runner_start(l, ex->family, &args, ex->run_timeout_s, req->cancel, true, p, &err) < 0)
+    if (lab_runner_start(l, ex->family, &args,
+                         ex->run_timeout_s < SIM_CHECK_TIMEOUT_S ? ex->run_timeout_s
+                                                                 : SIM_CHECK_TIMEOUT_S,
+                         req->cancel, true, p, &err) < 0)
         snprintf(g->sim_skipped, sizeof(g->sim_skipped), "%.250s", err.msg);
     else
         *started = true;

@@ -1,4 +1,5 @@
 #!/bin/bash
+# e2e-timeout: 300
 # cudalab inspect through the real binary, real nvcc, ptxas and nvdisasm, no
 # GPU: every exercise's solution and starter, the SASS marks and source lines,
 # --gpu, --ptx, --summary, --json, --diff and --previous, and the errors.
