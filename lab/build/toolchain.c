@@ -272,17 +272,23 @@ typedef struct build_job {
 #define WRAPPER_NAME "cudalab-instantiation.cu"
 #define NVCC_TMPDIR "nvcc-tmp" /* nvcc's $TMPDIR: its tmpxft_* files go with the folder */
 
-/* `#line 1 "NAME"` for the student's file as a C string literal (quotes and backslashes
- * escaped, control characters as '?'). */
+/* The student's file name as the copy's #line gives it: quotes, backslashes and control
+ * characters as '?', for nvcc writes the name into the PTX's .file unescaped, where ptxas
+ * cannot read a quote ("Parsing error"; a COMPILE_ERROR for a file's name).  nvcc's messages
+ * name the student's file again (add_log). */
+static void
+line_name(const char *source, lab_buf *out)
+{
+    for (const char *c = source; *c; c++)
+        lab_buf_addch(out, *c == '"' || *c == '\\' || iscntrl((unsigned char)*c) ? '?' : *c);
+}
+
+/* `#line 1 "NAME"` for the student's file (line_name). */
 static void
 line_directive(lab_buf *out, const char *source)
 {
     lab_buf_adds(out, "#line 1 \"");
-    for (const char *c = source; *c; c++) {
-        if (*c == '"' || *c == '\\')
-            lab_buf_addch(out, '\\');
-        lab_buf_addch(out, iscntrl((unsigned char)*c) ? '?' : *c);
-    }
+    line_name(source, out);
     lab_buf_adds(out, "\"\n");
 }
 
@@ -304,12 +310,17 @@ static void
 add_log(build_job *j, const char *text)
 {
     lab_buf formatted = LAB_BUF_INIT, named = LAB_BUF_INIT;
+    lab_buf shown = LAB_BUF_INIT, renamed = LAB_BUF_INIT;
 
     lab_toolchain_format_log(text, &formatted);
-    add_replaced(&named, formatted.buf, SOURCE_NAME, j->req->source);
+    line_name(j->req->source, &shown); /* what the copy's #line calls it */
+    add_replaced(&renamed, formatted.buf, shown.buf, j->req->source);
+    add_replaced(&named, renamed.buf, SOURCE_NAME, j->req->source);
     add_replaced(&j->b->log, named.buf, WRAPPER_NAME, j->req->source);
     lab_buf_release(&formatted);
     lab_buf_release(&named);
+    lab_buf_release(&shown);
+    lab_buf_release(&renamed);
 }
 
 /* nvcc refused the target: the lab's error, naming what nvcc builds for ("sm_75 sm_80 ...") */
@@ -588,6 +599,9 @@ lab_toolchain_build(const lab_toolchain *tc, const lab_build_request *req, lab_b
     lab_hash_adds(&h, req->host ? FLAGS_HOST : FLAGS_PTX);
     lab_hash_adds(&h, req->rdc ? FLAGS_RDC : "");
     lab_hash_adds(&h, tc->version);
+    /* the PTX's .file names the file (#line), and what reads it names the file's last part:
+     * another file of the same bytes gets a build that names it */
+    lab_hash_adds(&h, strrchr(req->source, '/') ? strrchr(req->source, '/') + 1 : req->source);
     lab_hash_hex(&h, b->hash);
     if ((rc = lab_mkdir_p(req->cache_dir, 0755, err)) < 0)
         goto out;

@@ -18,7 +18,8 @@
  *   nvcc -shared -Xcompiler -fPIC -O2 -arch=ARCH SRC  -> HASH.so
  * which a driver loads in a child process of its own (lab/harness/host.h).  The
  * cache key covers the source bytes, the instantiation line, the arch, the
- * flags and nvcc's version; failed builds are not cached.  nvcc's messages
+ * flags, nvcc's version and the file's name (the PTX's line information names
+ * the file); failed builds are not cached.  nvcc's messages
  * are rewritten from "file.cu(12): error" to "file.cu:12: error".
  *
  * nvcc runs its own steps through a shell, so it never sees a name from

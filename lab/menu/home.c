@@ -1,14 +1,15 @@
 /*
  * home.c - the home screen: the GPU in use, overall progress, and every
- * chapter with its exercises and their status, and how often the learner's
- * predictions held.  Enter opens the chapter text or the exercise; d runs the
- * chapter's demo (demo.c).
+ * chapter with its exercises and their status (a broken one as broken, its
+ * manifest's problems at the end), and how often the learner's predictions held.  Enter opens the
+ * chapter text or the exercise; d runs the chapter's demo (demo.c).
  */
 #include "lab/menu/menu.h"
 #include "lab/report/progress.h"
 
 #include <curses.h>
 #include <stdio.h>
+#include <string.h>
 
 static lab_progress
 progress_of(lab_menu *m, const lab_exercise *ex)
@@ -73,6 +74,11 @@ home_build(lab_menu *m, lab_menu_view *v, int width)
             lab_menu_add_item(v, ex, false);
             lab_doc_addf(&v->doc, p.passed ? LAB_STYLE_GOOD : LAB_STYLE_TEXT, "  %-*.*s %s", tw, tw,
                          ex->title, st);
+        }
+        for (size_t i = 0; i < lab_catalog_broken_count(cat); i++) {
+            const lab_broken_exercise *b = lab_catalog_broken(cat, i);
+            if (!strcmp(b->chapter, ch->id)) /* not to open: its manifest is what to fix */
+                lab_doc_addf(&v->doc, LAB_STYLE_BAD, "  %-*.*s broken (below)", tw, tw, b->id);
         }
     }
     for (size_t i = 0; i < lab_catalog_problem_count(cat); i++)

@@ -38,6 +38,15 @@ expect_json "list --json gives it as broken, with why" \
 expect_json "list --json gives the problem first" \
     'j["problems"][0] == "'"$ini:$line: unknown key 'blcok'"'"'
 
+. "$E2E_SRC/tests/e2e/tmux.sh"
+tmux_start "$CUDALAB_TEST_BIN"
+tmux_keys / "reduction/neighbored-less" Enter
+wait_screen "menu: the broken exercise is on the home screen, as broken" "broken (below)"
+screen | grep -Eq '^  reduction/neighbored-less +broken \(below\)$'
+check "menu: its line says broken" $?
+tmux_keys q
+tmux_end
+
 run cudalab show reduction/neighbored
 expect_status "show the other exercise" 0
 run cudalab grade reduction/neighbored-less x.cu

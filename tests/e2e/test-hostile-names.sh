@@ -42,6 +42,20 @@ expect_out "template exercise: the message names the student's file and line" \
 run ls
 expect_out_lacks "template exercise: nothing ran what the name spelled" "PWNED"
 
+# the simulator's findings name the student's file too (the copy's #line gives the PTX's line
+# information the student's name, a quote or a backslash as '?'), an odd name and a plain one; a quote in the name was
+# a COMPILE_ERROR of a kernel that builds (ptxas: "Parsing error" on the PTX's .file), and the
+# same bytes under another name named the first file (the cache key lacked the name)
+for name in 'work/$(no) "barrier".cu' 'work/back\slash.cu' work/plain-name.cu work/same-bytes.cu; do
+    grep -v '__syncthreads();' "$src/solutions/dynpar/nested-reduce.cu" >"$name"
+    line=$(grep -n 'idata\[tid\] += ' "$name" | cut -d: -f1)
+    run cudalab grade dynpar/nested-reduce "$name" --json --no-record
+    shown=${name##*/} # the finding's name: quotes and backslashes read '?' in the PTX's .file
+    shown=${shown//[\"\\]/?}
+    NAME=$shown:$line expect_json "$name: the simulator's finding names the file and line" \
+        'any(c.get("check") == "global-memory race" and __import__("os").environ["NAME"] in c["detail"] for c in j["report"]["cases"])'
+done
+
 # the private folders go with the build; nvcc's temporary files go with them
 run find "$CACHE/.tmp" -mindepth 1
 expect_out_empty "no build folder is left behind"
