@@ -115,7 +115,24 @@ calibrated_threshold(const lab_runreport *r, lab_exercise *ex, lab_grading *g)
     lab_buf_release(&path);
 }
 
-/* The exercise's sizes, each at most cap (0: none), without repeats; true when one was cut. */
+/* The largest size at most cap with size's remainder modulo a power of two (at most 2^16, at
+ * most half the cap): 2^20 + 3 capped at 2^20 becomes 983043, so the case whose last block owns
+ * three elements is still checked, whatever the block (a power of two up to 1024, times an unroll
+ * up to 64). */
+static unsigned long
+cap_keeping_remainder(unsigned long size, unsigned long cap)
+{
+    unsigned long m = 1, r, v;
+
+    while (m < 65536 && 4 * m <= cap)
+        m *= 2;
+    r = size % m;
+    v = (cap - r) / m * m + r;
+    return v > cap ? v - m : v;
+}
+
+/* The exercise's sizes, each at most cap (0: none; a larger one keeps its remainder), without
+ * repeats; true when one was cut. */
 static bool
 grading_sizes(const lab_exercise *ex, unsigned long cap, unsigned long *sizes, size_t max,
               size_t *n)
@@ -127,7 +144,7 @@ grading_sizes(const lab_exercise *ex, unsigned long cap, unsigned long *sizes, s
         unsigned long size = ex->sizes[i];
         bool seen = false;
         if (cap && size > cap) {
-            size = cap;
+            size = cap_keeping_remainder(size, cap);
             capped = true;
         }
         for (size_t k = 0; k < *n; k++)

@@ -57,12 +57,14 @@ expect_status "text: a pass exits 0" 0
 expect_out "text: names the simulator and the cap" "PTX simulator (no GPU: correctness only)"
 expect_out_re "text: the verdict" '^PASS  correct on the simulator; speed needs a GPU \(sizes capped at 1048576 on the simulator\)'
 expect_out_re "text: n = 2^20, capped from 2^24" '^  1048576 +ok'
+expect_out_re "text: 2^20 + 3 capped to 983043, keeping the last block's 3 elements (issue 21)" \
+    '^  983043 +ok'
 
 # a matrix family's size is the matrix's side: capped at the square root of the cap
 run cudalab grade blockshape/sum-matrix-bounds "$src/solutions/blockshape/sum-matrix-bounds.cu" --no-record
 expect_out_re "matrix: sides capped at sqrt(2^20) = 1024, said in the verdict" \
     '^PASS  correct on the simulator; speed needs a GPU \(matrix sides capped at 1024 on the simulator\)'
-expect_out_re "matrix: the side 4099 ran as 1024" '^  1024 +ok'
+expect_out_re "matrix: the side 4099 ran as 515, keeping its remainder modulo 512" '^  515 +ok'
 
 # --- planted kernels --------------------------------------------------------------
 run cudalab grade reduction/neighbored-less "$src/tests/gpu/planted/wrong.cu" --no-record
@@ -108,7 +110,7 @@ expect_out_lacks "half precision: no advice about array bounds" "index past the 
 CUDALAB_SIM_MAX_SIZE=1000 run cudalab grade reduction/neighbored-less "$T/prints.cu" --json --no-record --seed 3
 expect_json "printf: the kernel passes, its lines in the student's cases" \
     'j["verdict"] == "PASS"
-     and [c.get("printf", "").count("\n") for c in j["report"]["cases"] if c["role"] == "student"] == [1, 1, 2, 2]
+     and [c.get("printf", "").count("\n") for c in j["report"]["cases"] if c["role"] == "student"] == [1, 1, 2, 2, 2, 2, 2, 2]
      and all("printf" not in c for c in j["report"]["cases"] if c["role"] != "student")
      and all(l.startswith("block [%d,0,0], thread [0,0,0]: block %d sum " % (b, b))
              for c in j["report"]["cases"] if c["role"] == "student"
@@ -141,8 +143,8 @@ CUDALAB_BACKEND=quantum run cudalab grade reduction/neighbored "$src/solutions/r
 expect_status "an unknown backend: the lab's error" 2
 expect_err "an unknown backend: named" "CUDALAB_BACKEND='quantum' is not cuda, sim or auto"
 CUDALAB_SIM_MAX_SIZE=1000 run cudalab grade reduction/neighbored "$src/solutions/reduction/neighbored.cu" --json
-expect_json "CUDALAB_SIM_MAX_SIZE caps the sizes" \
-    'sorted({c["size"] for c in j["report"]["cases"]}) == [1, 1000] and j["sim_max_size"] == 1000'
+expect_json "CUDALAB_SIM_MAX_SIZE caps the sizes, each keeping its remainder modulo 256" \
+    'sorted({c["size"] for c in j["report"]["cases"]}) == [1, 768, 771, 1000] and j["sim_max_size"] == 1000'
 expect_eq "the store records the simulator as the backend" \
     "$(db_rows 'SELECT verdict, backend FROM attempts ORDER BY id')" "PASS|sim
 PASS|sim"
