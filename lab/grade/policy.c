@@ -89,7 +89,8 @@ static const struct finding_advice {
     { "global-memory race", "two threads use one global word with nothing ordering them: give each "
                             "word one writer, or a barrier between writer and reader" },
     { "warp-synchronous hazard", "lanes of one warp read what other lanes write with no "
-                                 "__syncwarp() between: add it (or use shuffles)" },
+                                 "barrier between: a __syncthreads() between the rounds (or "
+                                 "__syncwarp() where one warp works alone, or shuffles)" },
     { "barrier in divergent code", "a __syncthreads() that not every thread of the block reaches: "
                                    "move it out of the if, and return early after it, not before" },
     { "bad warp-sync mask",

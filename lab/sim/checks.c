@@ -195,8 +195,8 @@ lab_sim__check_access(sim_worker *wk, const sim_warp *w, int lane, const sim_ins
         } else if (sh->w_sync == w->wsync && !write) {
             lab_sim__finding(wk, w, lane, in, LAB_SIM_CHECK_WARP_HAZARD, false,
                              "read of a %s word that lane %u of the same warp wrote with no "
-                             "__syncwarp() between (volatile does not order lanes; undefined "
-                             "since Volta)",
+                             "barrier between (__syncthreads(), or __syncwarp() within a warp; "
+                             "volatile does not order lanes since Volta)",
                              space, other % 32);
         }
     }
@@ -210,8 +210,8 @@ lab_sim__check_access(sim_worker *wk, const sim_warp *w, int lane, const sim_ins
         else if (sh->r_sync == w->wsync)
             lab_sim__finding(wk, w, lane, in, LAB_SIM_CHECK_WARP_HAZARD, false,
                              "write of a %s word that lane %u of the same warp read with no "
-                             "__syncwarp() between (volatile does not order lanes; undefined "
-                             "since Volta)",
+                             "barrier between (__syncthreads(), or __syncwarp() within a warp; "
+                             "volatile does not order lanes since Volta)",
                              space, other % 32);
     }
     lab_sim__shadow_note(sh, me, epoch, w->wsync, write);

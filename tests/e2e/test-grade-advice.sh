@@ -11,7 +11,9 @@ src=$CUDALAB_DATADIR_TEST
 # --- what to do next depends on what was found -----------------------------------
 run cudalab grade reduction/neighbored-less "$src/tests/gpu/planted/wrong.cu" --no-record
 expect_out "no barrier between rounds: next, about the warp's lanes" \
-    "next: lanes of one warp read what other lanes write with no __syncwarp() between"
+    "next: lanes of one warp read what other lanes write with no barrier between: a __syncthreads()"
+expect_out "no barrier between rounds: the finding names __syncthreads first (issue 21)" \
+    "with no barrier between (__syncthreads(), or __syncwarp() within a warp;"
 run cudalab grade reduction/neighbored-less "$src/tests/gpu/planted/out-of-bounds.cu" --no-record
 expect_out "out-of-bounds store: next, about the index" "next: an index past the end of an array"
 less_ref=$src/solutions/reduction/neighbored-less.cu
