@@ -98,6 +98,12 @@ sim_copy_dtod(lab_dev *dev, lab_dptr dst, lab_dptr src, size_t bytes, lab_err *e
 }
 
 static int
+sim_fill32(lab_dev *dev, lab_dptr dst, uint32_t value, size_t count, lab_err *err)
+{
+    return lab_sim_fill32(dev->sim, dst, value, count, err);
+}
+
+static int
 sim_load(lab_dev *dev, const lab_image *img, lab_module **out, lab_err *err)
 {
     lab_module *m = calloc(1, sizeof(*m));
@@ -246,6 +252,7 @@ const lab_dev_ops lab_dev_sim = {
     .copy_in = sim_copy_in,
     .copy_out = sim_copy_out,
     .copy_dtod = sim_copy_dtod,
+    .fill32 = sim_fill32,
     .load = sim_load,
     .has_kernel = sim_has_kernel,
     .symbol = sim_symbol,

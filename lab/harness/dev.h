@@ -88,7 +88,8 @@ typedef struct lab_dev_ops {
     /* Asynchronous (stream-ordered) device-to-device copy. */
     int (*copy_dtod)(lab_dev *dev, lab_dptr dst, lab_dptr src, size_t bytes, lab_err *err);
     /* Optional: count 32-bit words at dst set to value, stream-ordered; LAB_ENOSYS (err
-     * untouched) where the backend cannot.  Call lab_dev_fill32, which falls back to copies. */
+     * untouched) where the backend cannot (a CUDA driver without cuMemsetD32Async, such as
+     * the test stub).  Call lab_dev_fill32, which falls back to copies. */
     int (*fill32)(lab_dev *dev, lab_dptr dst, uint32_t value, size_t count, lab_err *err);
     int (*load)(lab_dev *dev, const lab_image *img, lab_module **out, lab_err *err);
     /* Is there an entry point with this (mangled) name? */

@@ -169,6 +169,19 @@ lab_sim_copy_in(lab_sim *s, uint64_t dst, const void *src, size_t bytes, lab_err
 }
 
 int
+lab_sim_fill32(lab_sim *s, uint64_t dst, uint32_t value, size_t count, lab_err *err)
+{
+    uint32_t *w = (uint32_t *)(uintptr_t)dst;
+    int rc;
+
+    if ((rc = range(s, dst, count * sizeof(*w), "fill on the device", err)) < 0)
+        return rc;
+    for (size_t i = 0; i < count; i++)
+        w[i] = value;
+    return 0;
+}
+
+int
 lab_sim_copy_out(lab_sim *s, void *dst, uint64_t src, size_t bytes, lab_err *err)
 {
     int rc;

@@ -115,6 +115,8 @@ int lab_sim_alloc(lab_sim *s, size_t bytes, uint64_t *out, lab_err *err);
 int lab_sim_copy_in(lab_sim *s, uint64_t dst, const void *src, size_t bytes, lab_err *err);
 int lab_sim_copy_out(lab_sim *s, void *dst, uint64_t src, size_t bytes, lab_err *err);
 int lab_sim_copy_dtod(lab_sim *s, uint64_t dst, uint64_t src, size_t bytes, lab_err *err);
+/* count 32-bit words at dst set to value (cuMemsetD32). */
+int lab_sim_fill32(lab_sim *s, uint64_t dst, uint32_t value, size_t count, lab_err *err);
 
 /* text need not be NUL-terminated; path is for messages. */
 int lab_sim_load(lab_sim *s, const char *text, size_t len, const char *path, lab_sim_module **out,
