@@ -190,21 +190,20 @@ time_sweep(bound *b, const lab_size *size, lab_err *err)
     return lab_choose_sweep(d, size->n, size->bytes, kernels, n, err);
 }
 
-/* A second problem of the same size with other inputs, for the timed runs to alternate. */
+/* A problem of size->n, zeroed, set up and filled (from rng) into *out; <0 when one step failed
+ * (the report may already say why). */
 static int
-second_problem(bound *b, lab_size *size, lab_rng *rng, lab_err *err)
+new_problem(lab_driver *d, const lab_family_driver *f, lab_size *size, lab_rng *rng, void **out,
+            lab_err *err)
 {
-    lab_driver *d = b->d;
-    void *p = lab_driver_alloc(d, 1, b->f->problem_size, err);
+    void *p = lab_driver_alloc(d, 1, f->problem_size, err);
 
     if (!p)
         return err->code;
-    memset(p, 0, b->f->problem_size);
-    b->problem[1] = p;
-    if (b->f->setup(d, p, size, err) < 0 || b->f->fill(p, rng, err) < 0)
+    memset(p, 0, f->problem_size);
+    *out = p;
+    if (f->setup(d, p, size, err) < 0 || (f->fill && f->fill(p, rng, err) < 0))
         return err->code ? err->code : LAB_EDEVICE;
-    if (b->f->adopt)
-        b->f->adopt(p, b->problem[0]);
     return 0;
 }
 
@@ -215,11 +214,14 @@ time_size(bound *b, lab_size *size, lab_rng *rng, lab_err *err)
 
     if (b->f->untimed || !b->f->launch || !b->f->verify || !b->f->fill)
         return; /* graded on correctness only */
-    if (second_problem(b, size, rng, err) < 0) {
+    /* a second problem with other inputs, for the timed runs to alternate */
+    if (new_problem(d, b->f, size, rng, &b->problem[1], err) < 0) {
         if (!d->failed)
             lab_driver_fail(d, LAB_ROLE_STUDENT, "timing", size->n, err);
         return;
     }
+    if (b->f->adopt)
+        b->f->adopt(b->problem[1], b->problem[0]);
     if (d->args.choose_block)
         time_sweep(b, size, err);
     else
@@ -233,13 +235,7 @@ run_size(lab_driver *d, const lab_family_driver *f, unsigned long n, lab_rng *rn
     lab_size size = { .n = n };
     bound b = { .d = d, .f = f, .n = n };
 
-    if (!(b.problem[0] = lab_driver_alloc(d, 1, f->problem_size, &err))) {
-        lab_driver_fail(d, LAB_ROLE_STUDENT, "setup", n, &err);
-        return;
-    }
-    memset(b.problem[0], 0, f->problem_size);
-    if (f->setup(d, b.problem[0], &size, &err) < 0 ||
-        (f->fill && f->fill(b.problem[0], rng, &err) < 0)) {
+    if (new_problem(d, f, &size, rng, &b.problem[0], &err) < 0) {
         if (!d->failed)
             lab_driver_fail(d, LAB_ROLE_STUDENT, "setup", n, &err);
         return;
