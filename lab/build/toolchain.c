@@ -3,6 +3,7 @@
  */
 #include "lab/build/toolchain.h"
 #include "lab/platform/proc.h"
+#include "lab/util/trace.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -367,7 +368,10 @@ run_nvcc(build_job *j, lab_strvec *argv, bool *ok, lab_err *err)
         (rc = lab_strvec_pushv(&p.argv, (const char *const *)argv->v)) < 0 ||
         (rc = lab_strvec_pushf(&p.env, "TMPDIR=%s/%s", j->dir.buf, NVCC_TMPDIR)) < 0)
         goto out;
-    if ((rc = lab_proc_run(&p, err)) < 0) {
+    lab_trace_mark("nvcc %s: begin", argv->v[1]);
+    rc = lab_proc_run(&p, err);
+    lab_trace_mark("nvcc %s: end", argv->v[1]);
+    if (rc < 0) {
         if (rc == LAB_ECHILD) /* "cannot run 'nvcc': ..." says it already */
             err->code = rc = LAB_ETOOL;
         goto out;
@@ -613,10 +617,11 @@ lab_toolchain_build(const lab_toolchain *tc, const lab_build_request *req, lab_b
         rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
         goto out;
     }
-    if (cached(req, b))
+    if (cached(req, b)) {
         b->cached = ok = true;
-    else if ((rc = make_workdir(&j, &src, err)) < 0 ||
-             (rc = req->host ? build_host(&j, &ok, err) : build_device(&j, &ok, err)) < 0 || !ok)
+        lab_trace_mark("build %.12s: cached", b->hash);
+    } else if ((rc = make_workdir(&j, &src, err)) < 0 ||
+               (rc = req->host ? build_host(&j, &ok, err) : build_device(&j, &ok, err)) < 0 || !ok)
         goto out;
     if (!req->host && (rc = lab_buf_read_file(&b->ptx, b->ptx_path.buf, err)) < 0)
         goto out;

@@ -11,6 +11,7 @@
 #include "lab/cli/cli.h"
 #include "lab/platform/proc.h"
 #include "lab/build/toolchain.h"
+#include "lab/util/trace.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -120,7 +121,7 @@ main(int argc, char **argv)
     if (status != LAB_EXIT_OK || args.help)
         goto out;
     status = LAB_EXIT_ERROR;
-    if (lab_proc_install_cleanup(&err) < 0) {
+    if (lab_trace_start("cudalab", &err) < 0 || lab_proc_install_cleanup(&err) < 0) {
         lab_cli_error("%s", err.msg);
         goto out;
     }
@@ -134,7 +135,9 @@ main(int argc, char **argv)
         }
         cli.open_error = err.msg;
     }
+    lab_trace_mark("lab open: %s", cmd->name);
     status = cmd->run(&cli, &args);
+    lab_trace_mark("done: exit %d", status);
     if (bare_list)
         print_first_steps(cli.lab);
     lab_close(cli.lab);

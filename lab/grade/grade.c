@@ -9,6 +9,7 @@
 #include "lab/grade/env.h"
 #include "lab/grade/runner.h"
 #include "lab/platform/devlock.h"
+#include "lab/util/trace.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -53,6 +54,7 @@ lab_grading_release(lab_grading *g)
 static void
 stage(const lab_grade_request *req, lab_stage s, const char *what)
 {
+    lab_trace_mark("stage %d: %s", (int)s, what);
     if (req->on_stage)
         req->on_stage(s, what, req->arg);
 }
@@ -249,8 +251,11 @@ judge_sim_check(lab_proc *p, lab_grading *g, const lab_exercise *ex)
     lab_err err = LAB_ERR_INIT;
     const lab_case *hazard = NULL, *differs = NULL;
     char how[128];
+    int rc;
 
-    if (lab_proc_finish(p, &err) < 0 || p->timed_out || p->cancelled || !p->report.len) {
+    rc = lab_proc_finish(p, &err);
+    lab_trace_mark("the simulator's check: done");
+    if (rc < 0 || p->timed_out || p->cancelled || !p->report.len) {
         snprintf(g->sim_skipped, sizeof(g->sim_skipped), "the simulator %.230s",
                  err.code ? err.msg : lab_proc_describe(p, how, sizeof(how)));
         return;
@@ -316,6 +321,7 @@ run_and_judge(lab *l, const lab_grade_request *req, const lab_family *fam, lab_g
         lab_strvec_push(&args, "--student-only");
     /* the simulator's checks run on the CPU while the GPU measures */
     start_sim_check(l, req, fam, g, student, baseline, reference, base_ex, &simp, &sim_started);
+    lab_trace_mark("driver: starting%s", sim_started ? " (the simulator's check started)" : "");
     /* host code and the simulator leave the GPU alone: no need to wait for it */
     if (ex->kind == LAB_KIND_HOST || sim ||
         (rc = lab_devlock_acquire(&lock, lab_cachedir(l), g->device.name,
@@ -323,6 +329,7 @@ run_and_judge(lab *l, const lab_grade_request *req, const lab_family *fam, lab_g
         rc = lab_runner_run(l, ex->family, &args, ex->run_timeout_s, req->cancel, true, &p, err);
     lab_devlock_release(&lock);
     lab_strvec_release(&args);
+    lab_trace_mark("driver: done");
     if (rc < 0)
         goto out;
     if (p.cancelled) {

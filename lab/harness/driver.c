@@ -5,6 +5,7 @@
 #include "lab/harness/driver.h"
 #include "lab/harness/report.h"
 #include "lab/util/clock.h"
+#include "lab/util/trace.h"
 #include "lab/sim/sim.h"
 
 #include <dlfcn.h>
@@ -536,6 +537,7 @@ lab_driver_start(lab_driver *d, int argc, char **argv, const char *program)
         d->args.report_fd = -1;
         return -2;
     }
+    lab_trace_mark("%s on %s", program, d->args.backend);
     d->report = lab_report_new(program, d->args.backend);
     if (d->args.probe && !strcmp(d->args.backend, "cuda"))
         report_driver_library(d->report);
@@ -555,6 +557,7 @@ lab_driver_start(lab_driver *d, int argc, char **argv, const char *program)
         lab_report_set_status(d->report, "no_gpu", err.msg);
         return rc;
     }
+    lab_trace_mark("device open");
     if ((rc = d->ops->info(d->dev, &d->info, &err)) < 0)
         return lab_driver_fail(d, LAB_ROLE_STUDENT, "open", 0, &err);
     lab_report_set_device(d->report, &d->info);
@@ -565,6 +568,7 @@ lab_driver_start(lab_driver *d, int argc, char **argv, const char *program)
             return lab_driver_fail(d, (lab_role)role, "load", 0, &err);
     if ((rc = snapshot_globals(d, &err)) < 0)
         return lab_driver_fail(d, LAB_ROLE_STUDENT, "load", 0, &err);
+    lab_trace_mark("modules loaded");
     if (lab_driver_is_sim(d)) { /* no timers: correctness only, and the metrics */
         d->args.ntiming_sizes = 0;
         d->metrics = cJSON_AddArrayToObject(d->report, "sim_metrics");
@@ -579,6 +583,7 @@ lab_driver_start(lab_driver *d, int argc, char **argv, const char *program)
         return lab_driver_fail(d, LAB_ROLE_REFERENCE, "setup", 0, &err);
     }
     cJSON_AddNumberToObject(d->report, "copy_gbps", d->copy_gbps);
+    lab_trace_mark("copy bandwidth measured");
     return 0;
 }
 

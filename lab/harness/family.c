@@ -14,6 +14,7 @@
 #include "lab/harness/driver.h"
 #include "lab/harness/report.h"
 #include "lab/util/clock.h"
+#include "lab/util/trace.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -240,8 +241,10 @@ run_size(lab_driver *d, const lab_family_driver *f, unsigned long n, lab_rng *rn
             lab_driver_fail(d, LAB_ROLE_STUDENT, "setup", n, &err);
         return;
     }
+    lab_trace_mark("n=%lu: inputs and expected values ready", n);
     d->round = 1;
     lab_choose_check_size(d, check, &b, &err);
+    lab_trace_mark("n=%lu: checked", n);
     /* the same buffers, other contents: a kernel that replays its last run is wrong now */
     if (f->fill && !d->failed && !d->wrong && lab_driver_runs_role(d, LAB_ROLE_STUDENT)) {
         d->round = 2;
@@ -252,10 +255,13 @@ run_size(lab_driver *d, const lab_family_driver *f, unsigned long n, lab_rng *rn
             lab_choose_check_size(d, check, &b, &err);
         d->round = 1;
         b.student_only = false;
+        lab_trace_mark("n=%lu: checked again on new inputs", n);
     }
     /* a wrong kernel's speed grades nothing */
-    if (!d->failed && !d->wrong && lab_driver_is_timing_size(d, n))
+    if (!d->failed && !d->wrong && lab_driver_is_timing_size(d, n)) {
         time_size(&b, &size, rng, &err);
+        lab_trace_mark("n=%lu: timed", n);
+    }
 }
 
 static void

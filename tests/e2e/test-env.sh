@@ -33,6 +33,9 @@ bad CUDALAB_SANDBOX=maybe " is not off, auto or on"
 bad CUDALAB_DB=/ " is not the progress store's file"
 bad CUDALAB_DB="$T" " is not the progress store's file"
 bad CUDALAB_CACHE_DIR=mine.cu " is not a folder for compiled kernels"
+bad CUDALAB_TRACE=/ " is not a regular file"
+mkfifo trace-fifo
+bad CUDALAB_TRACE=trace-fifo " is not a regular file"
 run db_rows "select count(*) from attempts"
 [ ! -e "$STORE" ] || [ "$OUT" = 0 ]
 check "no attempt was stored for a setting of the lab's" $?
@@ -69,5 +72,15 @@ CUDALAB_NVCC=$vanishing run cudalab grade reduction/neighbored mine.cu --no-reco
 expect_status "nvcc gone when the build starts: a lab error" 2
 expect_eq "nvcc gone: one plain message" "$ERR" \
     "cudalab: cannot run '$vanishing': No such file or directory"
+
+# CUDALAB_TRACE: the timeline of one grading (tests/bench/latency.sh), whole lines from the
+# lab and from its driver
+CUDALAB_TRACE=$T/trace.txt run cudalab grade reduction/neighbored mine.cu --no-record
+expect_status "CUDALAB_TRACE: the grading passes" 0
+run cat "$T/trace.txt"
+expect_out_re "CUDALAB_TRACE: the lab marks its start" "^[0-9]+\.[0-9]{6} [0-9]+ cudalab start$"
+expect_out_re "CUDALAB_TRACE: and its stages" " cudalab stage 2: the PTX simulator$"
+expect_out_re "CUDALAB_TRACE: the driver marks its checks" " driver n=1000: checked$"
+expect_out_re "CUDALAB_TRACE: the lab marks the driver's end" " cudalab driver: done$"
 
 e2e_finish
