@@ -245,8 +245,11 @@ run_size(lab_driver *d, const lab_family_driver *f, unsigned long n, lab_rng *rn
     d->round = 1;
     lab_choose_check_size(d, check, &b, &err);
     lab_trace_mark("n=%lu: checked", n);
-    /* the same buffers, other contents: a kernel that replays its last run is wrong now */
-    if (f->fill && !d->failed && !d->wrong && lab_driver_runs_role(d, LAB_ROLE_STUDENT)) {
+    /* the same buffers, other contents: a kernel that replays its last run is wrong now.  Not
+     * on the simulator: nothing is timed there, so each size runs the student's kernel once,
+     * with its __device__ variables restored, and there is no earlier result to replay */
+    if (f->fill && !d->failed && !d->wrong && !lab_driver_is_sim(d) &&
+        lab_driver_runs_role(d, LAB_ROLE_STUDENT)) {
         d->round = 2;
         b.student_only = true;
         if (f->fill(b.problem[0], rng, &err) < 0)

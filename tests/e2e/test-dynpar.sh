@@ -103,11 +103,11 @@ run bash -c '"$1" reduce-nested --backend sim --report-fd 3 --lab-kernels "$2" -
     --baseline cpu --reference "$3" --kernel nestedReduce --entry _Z12nestedReducePiS_j \
     --sizes 1,1000,65537 --block 512 3>&1 >/dev/null' _ \
     "$CUDALAB_LIBEXECDIR_TEST/cudalab-driver" "$CUDALAB_LIBEXECDIR_TEST/lab-kernels.ptx" "$ptx"
-expect_json "on the simulator: every case correct" \
-    'j["status"] == "ok" and len(j["cases"]) == 9 and all(c["correct"] for c in j["cases"]) and
-     [c["size"] for c in j["cases"] if c.get("round") == 2] == [1, 1000, 65537]'
+expect_json "on the simulator: every case correct, each once (no round 2: nothing is timed there to replay)" \
+    'j["status"] == "ok" and len(j["cases"]) == 6 and all(c["correct"] for c in j["cases"]) and
+     not any(c.get("round") == 2 for c in j["cases"])'
 expect_json "on the simulator: the child grids are counted (9 per chain; n = 65537: the last block holds 1)" \
-    '[m["child_grids"] for m in j["sim_metrics"] if m["role"] == "student"] == [0, 0, 2 * 9, 2 * 9, 128 * 9, 128 * 9]'
+    '[m["child_grids"] for m in j["sim_metrics"] if m["role"] == "student"] == [0, 2 * 9, 128 * 9]'
 
 # --- the driver's checks, on a stand-in libcuda ---
 mkdir -p fake
