@@ -89,7 +89,7 @@ TEST_LIBS := -lcriterion
 UTIL_SRC := $(sort $(wildcard lab/util/*.c))
 SIM_SRC := $(sort $(wildcard lab/sim/*.c))
 HARNESS_SRC := $(filter-out lab/harness/main.c,$(sort $(wildcard lab/harness/*.c)))
-GRADER_DIRS := catalog build platform grade instruments batch report
+GRADER_DIRS := model catalog build platform grade instruments batch report
 GRADER_SRC := $(sort $(wildcard $(GRADER_DIRS:%=lab/%/*.c)))
 CLI_SRC := $(sort $(wildcard lab/cli/*.c lab/menu/*.c lab/shell/*.c))
 # The driver program: the harness's main, one file per family, one per chapter demo.
@@ -199,6 +199,12 @@ build/libexec/cudalab/$(DRIVER): $(call objs,rel,$(DRIVER_SRC)) $(DRIVER_LIBS_RE
 build/tools/kernel-run: build/rel/obj/tests/tools/kernel-run.o $(DRIVER_LIBS_REL)
 	@mkdir -p $(@D)
 	$(call say,LINK,$@)$(CC) $(REL_CFLAGS) $(LDFLAGS) -o $@ $^ $(DRIVER_LIBS)
+
+# The performance model's arithmetic alone, for tests/model/fit.py (ctypes): the fit runs the
+# very code the lab grades with.
+build/tools/libcudalab-model.so: lab/model/model.c lab/model/model.h lab/model/model.def
+	@mkdir -p $(@D)
+	$(call say,LINK,$@)$(CC) $(REL_CFLAGS) -fPIC -shared -o $@ lab/model/model.c -lm
 
 # The lab's own device code (L2 flush, copy; the chapters' demo kernels): PTX for
 # the lowest target nvcc 13 supports, so the driver JITs it for whatever GPU it finds.
