@@ -378,7 +378,7 @@ export CUDALAB_TOOLS_DIR_TEST := $(TOOLS_DIR)/bin
 export ASAN_OPTIONS := detect_leaks=1:abort_on_error=0
 export UBSAN_OPTIONS := print_stacktrace=1
 
-test: all $(SAN_ALL) $(FUZZ_BINS) build/.deps-test-ok
+test: all $(SAN_ALL) $(FUZZ_BINS) build/.deps-test-ok build/tools/libcudalab-model.so
 	@$(MAKE) --no-print-directory format-check
 	@tests/check-layers.sh
 	@tests/run-unit.sh $(TESTS:%=build/san/tests/%)
@@ -393,7 +393,7 @@ test-package: build/.deps-test-ok deb
 test-unit: $(SAN_ALL)
 	@tests/run-unit.sh $(TESTS:%=build/san/tests/%)
 
-test-e2e: all $(SAN_ALL) build/.deps-test-ok
+test-e2e: all $(SAN_ALL) build/.deps-test-ok build/tools/libcudalab-model.so
 	@tests/e2e/run.sh
 
 # The single-pass reduction against CUB in one run (needs an NVIDIA GPU); docs/bench/reduce.md.

@@ -127,16 +127,34 @@ Test(model, raw_arrays_give_the_same_time)
 
 Test(model, scaling_multiplies_the_work_and_keeps_the_shape)
 {
-    lab_model_counts small = streaming(1 << 18), big = streaming(1 << 24), out;
+    lab_model_counts small = streaming(1 << 16), big = streaming(1 << 18),
+                     want = streaming(1 << 24);
+    lab_model_counts out;
 
-    lab_model_scale(&small, 64, false, &out);
+    lab_model_scale(&small, 1 << 16, &big, 1 << 18, 1 << 24, 132, &out);
     for (int i = 0; i < LAB_MODEL_C_COUNT; i++)
-        cr_assert_float_eq(out.c[i], big.c[i], 1e-9 * (1 + big.c[i]), "%s",
+        cr_assert_float_eq(out.c[i], want.c[i], 1e-9 * (1 + want.c[i]), "%s",
                            lab_model_count_names[i]);
-    lab_model_scale(&small, 64, true, &out); /* a grid-stride kernel keeps its grid */
-    cr_assert_float_eq(out.c[LAB_MODEL_C_BLOCKS], small.c[LAB_MODEL_C_BLOCKS], 1e-9);
-    cr_assert_float_eq(out.c[LAB_MODEL_C_WARPS], small.c[LAB_MODEL_C_WARPS], 1e-9);
-    cr_assert_float_eq(out.c[LAB_MODEL_C_GLD_SECTORS], big.c[LAB_MODEL_C_GLD_SECTORS], 1e-9);
+    lab_model_scale(NULL, 0, &big, 1 << 18, 1 << 24, 132, &out); /* one size: the same */
+    cr_assert_float_eq(out.c[LAB_MODEL_C_GLD_SECTORS], want.c[LAB_MODEL_C_GLD_SECTORS], 1e-6);
+}
+
+Test(model, a_fixed_grid_grows_with_the_sms_and_its_loop_with_the_work)
+{
+    /* a grid-stride kernel on the simulator's one SM: 4 blocks, 100 instructions each to start,
+     * then 2 per element */
+    lab_model_counts small = { 0 }, big = { 0 }, out;
+
+    small.c[LAB_MODEL_C_BLOCKS] = big.c[LAB_MODEL_C_BLOCKS] = 4;
+    small.c[LAB_MODEL_C_WARPS] = big.c[LAB_MODEL_C_WARPS] = 64;
+    small.c[LAB_MODEL_C_BLOCK_THREADS] = big.c[LAB_MODEL_C_BLOCK_THREADS] = 512;
+    small.c[LAB_MODEL_C_WARP_INSTS] = 400 + 2.0 * 1000;
+    big.c[LAB_MODEL_C_WARP_INSTS] = 400 + 2.0 * 4000;
+    lab_model_scale(&small, 1000, &big, 4000, 1e6, 132, &out);
+    cr_assert_float_eq(out.c[LAB_MODEL_C_BLOCKS], 4 * 132, 1e-9);
+    cr_assert_float_eq(out.c[LAB_MODEL_C_WARPS], 64 * 132, 1e-9);
+    cr_assert_float_eq(out.c[LAB_MODEL_C_WARP_INSTS], 400 * 132 + 2e6, 1e-6);
+    cr_assert_float_eq(out.c[LAB_MODEL_C_BLOCK_THREADS], 512, 1e-9);
 }
 
 static void

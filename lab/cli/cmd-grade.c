@@ -45,7 +45,6 @@ add_model(cJSON *o, const lab_grading *g)
     cJSON_AddNumberToObject(mo, "simulated_size", (double)m->simulated);
     cJSON_AddNumberToObject(mo, "timed_size", (double)m->timed);
     cJSON_AddNumberToObject(mo, "work", m->work);
-    cJSON_AddBoolToObject(mo, "fixed_grid", m->fixed_grid);
     roles = cJSON_AddObjectToObject(mo, "roles");
     for (int r = 0; r < LAB_MODELLED_ROLE_COUNT; r++) {
         cJSON *ro, *bounds, *counts;

@@ -291,6 +291,8 @@ judge_sim_check(lab_proc *p, lab_grading *g, const lab_exercise *ex)
  * simulator's cap gives the same times in a quarter of the CPU time (tests/model/ checks the
  * scaling). */
 #define MODEL_RUN_ELEMENTS (1ul << 18)
+/* and a quarter of that, for what grows with the work and what does not (a fixed grid) */
+#define MODEL_RUN_SMALL (MODEL_RUN_ELEMENTS / 4)
 
 /* The largest of n sizes. */
 static unsigned long
@@ -303,13 +305,13 @@ largest(const unsigned long *sizes, size_t n)
     return m;
 }
 
-/* On the simulator, a speed exercise's second run: student, baseline and reference at the
- * largest simulated size, whose counts the performance model turns into times
+/* On the simulator, a speed exercise's second run: student, baseline and reference at two
+ * sizes, whose counts the performance model turns into times
  * (lab/grade/modelled.h).  *started, or why not in g->model_skipped. */
 static void
 start_model_run(lab *l, const lab_exercise *ex, lab_grading *g, lab_build *student,
                 lab_build *baseline, lab_build *reference, const lab_exercise *base_ex,
-                unsigned long size, lab_proc *p, bool *started)
+                const unsigned long sizes[2], lab_proc *p, bool *started)
 {
     lab_strvec args = LAB_STRVEC_INIT;
     lab_err err = LAB_ERR_INIT;
@@ -322,7 +324,8 @@ start_model_run(lab *l, const lab_exercise *ex, lab_grading *g, lab_build *stude
                  "the performance model does not sweep block shapes yet");
         return;
     }
-    driver_args(l, ex, base_ex, g, "sim", student, baseline, reference, &size, 1, &args);
+    driver_args(l, ex, base_ex, g, "sim", student, baseline, reference, sizes,
+                sizes[0] < sizes[1] ? 2 : 1, &args);
     if (lab_runner_start(l, ex->family, &args,
                          ex->run_timeout_s < MODEL_RUN_TIMEOUT_S ? ex->run_timeout_s
                                                                  : MODEL_RUN_TIMEOUT_S,
@@ -333,33 +336,12 @@ start_model_run(lab *l, const lab_exercise *ex, lab_grading *g, lab_build *stude
     lab_strvec_release(&args);
 }
 
-/* Whether the student's grid stayed the same at the two largest sizes it ran: a fixed grid. */
-static bool
-fixed_grid(const lab_runreport *r)
-{
-    const lab_case *a = NULL, *b = NULL;
-
-    for (size_t i = 0; i < r->ncases; i++) {
-        const lab_case *c = &r->cases[i];
-        if (strcmp(c->role, "student"))
-            continue;
-        if (!a || c->size > a->size) {
-            if (a && a->size != c->size)
-                b = a;
-            a = c;
-        } else if (c->size < a->size && (!b || c->size > b->size)) {
-            b = c;
-        }
-    }
-    return a && b && a->grid == b->grid;
-}
-
 /* The model run's counts made times, and a correct kernel's PASS on the simulator made PASS or
  * SLOW on them; without them, NO_GPU: speed is never passed without evidence, and what the
  * lab could not do costs the student nothing beyond the speed step's points. */
 static void
 judge_model_run(lab *l, lab_proc *p, const lab_family *fam, lab_grading *g, const lab_exercise *ex,
-                unsigned long simulated)
+                const unsigned long sizes[2])
 {
     lab_model_gpu gpu;
     lab_buf path = LAB_BUF_INIT;
@@ -373,9 +355,9 @@ judge_model_run(lab *l, lab_proc *p, const lab_family *fam, lab_grading *g, cons
     }
     lab_buf_printf(&path, "%s/kernels/gpus/h100.ini", lab_datadir(l));
     if (lab_model_gpu_load(path.buf, &gpu, &err) < 0 ||
-        lab_modelled_from_report(p->report.buf, p->report.len, fam, &gpu, simulated,
-                                 largest(ex->timing_sizes, ex->ntiming_sizes),
-                                 fixed_grid(&g->report), &g->model, &err) < 0) {
+        lab_modelled_from_report(p->report.buf, p->report.len, fam, &gpu, sizes[0], sizes[1],
+                                 largest(ex->timing_sizes, ex->ntiming_sizes), &g->model,
+                                 &err) < 0) {
         snprintf(g->model_skipped, sizeof(g->model_skipped), "%.250s", err.msg);
         lab_buf_release(&path);
         return;
@@ -400,7 +382,7 @@ run_and_judge(lab *l, const lab_grade_request *req, const lab_family *fam, lab_g
 
     bool sim = !strcmp(g->backend, "sim");
     const unsigned long cap = sim ? lab_family_sim_limit(fam, g->sim_max_size) : 0;
-    unsigned long sizes[16], model_size;
+    unsigned long sizes[16], model_sizes[2];
     size_t nsizes = 0;
 
     lab_devlock_init(&lock);
@@ -418,10 +400,12 @@ run_and_judge(lab *l, const lab_grade_request *req, const lab_family *fam, lab_g
     /* the simulator's checks run on the CPU while the GPU measures */
     start_sim_check(l, req, fam, g, student, baseline, reference, base_ex, &simp, &sim_started);
     /* on the simulator, the three roles' counts for the performance model, beside it */
-    model_size = lab_family_sim_limit(fam, MODEL_RUN_ELEMENTS);
-    if (model_size > largest(sizes, nsizes))
-        model_size = largest(sizes, nsizes);
-    start_model_run(l, ex, g, student, baseline, reference, base_ex, model_size, &modelp,
+    model_sizes[1] = lab_family_sim_limit(fam, MODEL_RUN_ELEMENTS);
+    model_sizes[0] = lab_family_sim_limit(fam, MODEL_RUN_SMALL);
+    for (int i = 0; i < 2; i++)
+        if (model_sizes[i] > largest(sizes, nsizes))
+            model_sizes[i] = largest(sizes, nsizes);
+    start_model_run(l, ex, g, student, baseline, reference, base_ex, model_sizes, &modelp,
                     &model_started);
     /* host code and the simulator leave the GPU alone: no need to wait for it */
     if (ex->kind == LAB_KIND_HOST || sim ||
@@ -464,7 +448,7 @@ run_and_judge(lab *l, const lab_grade_request *req, const lab_family *fam, lab_g
     rc = lab_grade_judge(&tuned, g->baseline_name, &g->report, &g->result, err);
     if (rc == 0 && sim && ex->ntiming_sizes && g->result.verdict == LAB_VERDICT_PASS) {
         if (model_started) {
-            judge_model_run(l, &modelp, fam, g, ex, model_size);
+            judge_model_run(l, &modelp, fam, g, ex, model_sizes);
             model_started = false;
         }
         if (g->has_model)

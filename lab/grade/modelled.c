@@ -75,34 +75,40 @@ role_counts(const cJSON *root, const char *role, unsigned long size, double bloc
 
 int
 lab_modelled_from_report(const char *json, size_t len, const lab_family *fam,
-                         const lab_model_gpu *gpu, unsigned long simulated, unsigned long timed,
-                         bool fixed_grid, lab_modelled *out, lab_err *err)
+                         const lab_model_gpu *gpu, unsigned long small, unsigned long big,
+                         unsigned long timed, lab_modelled *out, lab_err *err)
 {
     cJSON *root = cJSON_ParseWithLength(json, len);
-    lab_model_counts at_sim;
-    double block;
+    lab_model_counts at_small, at_big;
+    double block, sim_sms;
     int rc = 0;
 
     memset(out, 0, sizeof(*out));
     if (!root)
         return lab_err_set(err, LAB_EPARSE, "the simulator's report for the model does not parse");
     out->gpu = *gpu;
-    out->simulated = simulated;
+    out->simulated = big;
     out->timed = timed;
-    out->fixed_grid = fixed_grid;
-    out->work = lab_modelled_work(fam, timed) / lab_modelled_work(fam, simulated);
+    out->work = lab_modelled_work(fam, timed) / lab_modelled_work(fam, big);
     block = number(root, "block");
+    sim_sms = number(cJSON_GetObjectItemCaseSensitive(root, "device"), "sm_count");
     for (int r = 0; r < LAB_MODELLED_ROLE_COUNT; r++) {
-        if (!role_counts(root, lab_modelled_role_names[r], simulated, block, &at_sim))
+        bool has_small;
+        if (!role_counts(root, lab_modelled_role_names[r], big, block, &at_big))
             continue;
-        lab_model_scale(&at_sim, out->work, fixed_grid, &out->counts[r]);
+        has_small =
+            small < big && role_counts(root, lab_modelled_role_names[r], small, block, &at_small);
+        lab_model_scale(has_small ? &at_small : NULL, lab_modelled_work(fam, small), &at_big,
+                        lab_modelled_work(fam, big), lab_modelled_work(fam, timed),
+                        gpu->p[LAB_MODEL_P_SM_COUNT] / (sim_sms > 0 ? sim_sms : 1),
+                        &out->counts[r]);
         out->ns[r] = lab_model_time(&out->gpu, &out->counts[r], &out->why[r]);
         out->has[r] = true;
     }
     if (!out->has[LAB_MODELLED_STUDENT] || !out->has[LAB_MODELLED_REFERENCE])
         rc = lab_err_set(err, LAB_EPARSE,
                          "the simulator's report has no counts of the %s's kernel at n = %lu",
-                         out->has[LAB_MODELLED_STUDENT] ? "reference" : "student", simulated);
+                         out->has[LAB_MODELLED_STUDENT] ? "reference" : "student", big);
     cJSON_Delete(root);
     return rc;
 }

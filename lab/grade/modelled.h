@@ -4,10 +4,10 @@
  * data file (kernels/gpus/h100.ini: lab/model/model.h), and a PASS or SLOW with the GPU's own
  * thresholds.
  *
- * The counts come from a second simulator run of all three roles at one size (the largest the
- * simulator runs of the exercise's sizes), and are scaled to the timing size
- * (lab_model_scale): by the work of the two sizes (elements, or a matrix's elements), the grid
- * kept when the student's grid did not grow with the size (a fixed grid).
+ * The counts come from a second simulator run of all three roles at two sizes (2^16 and 2^18
+ * elements, or less when the exercise's sizes are smaller), and are scaled to the timing size
+ * by lab_model_scale: with the work (elements, or a matrix's elements), and for a fixed grid
+ * with the GPU's SMs over the simulator's.
  *
  * Call order: lab_modelled_from_report fills a lab_modelled from that run's JSON report;
  * lab_modelled_judge turns it into a verdict.  Nothing allocated; nothing printed.
@@ -36,10 +36,9 @@ extern const char *const lab_modelled_role_names[LAB_MODELLED_ROLE_COUNT];
 
 typedef struct lab_modelled {
     lab_model_gpu gpu;
-    unsigned long simulated; /* the size the counts were taken at */
-    unsigned long timed;     /* the size they were scaled to */
-    double work;             /* timed work / simulated work */
-    bool fixed_grid;
+    unsigned long simulated;                          /* the larger size the counts were taken at */
+    unsigned long timed;                              /* the size they were scaled to */
+    double work;                                      /* timed work / simulated work */
     bool has[LAB_MODELLED_ROLE_COUNT];                /* false: the CPU baseline, or missing */
     lab_model_counts counts[LAB_MODELLED_ROLE_COUNT]; /* at the timed size */
     double ns[LAB_MODELLED_ROLE_COUNT];
@@ -49,12 +48,12 @@ typedef struct lab_modelled {
 /* The work of size n of a family (elements; a matrix side's n x (n/2+3) elements). */
 double lab_modelled_work(const lab_family *fam, unsigned long n);
 
-/* From the JSON report of the simulator's run of all roles at size simulated (sim_metrics and
- * cases), for timing size timed; fixed_grid from the student's grids at two sizes.  gpu is
- * copied.  LAB_EPARSE when the report lacks the student's or the reference's counts. */
+/* From the JSON report of the simulator's run of all roles at sizes small and big (sim_metrics,
+ * cases, the device's SMs), for timing size timed.  gpu is copied.  LAB_EPARSE when the report
+ * lacks the student's or the reference's counts at big. */
 int lab_modelled_from_report(const char *json, size_t len, const lab_family *fam,
-                             const lab_model_gpu *gpu, unsigned long simulated, unsigned long timed,
-                             bool fixed_grid, lab_modelled *out, lab_err *err);
+                             const lab_model_gpu *gpu, unsigned long small, unsigned long big,
+                             unsigned long timed, lab_modelled *out, lab_err *err);
 
 /* PASS or SLOW from the modelled times, with ex's thresholds (a CPU baseline cannot be
  * modelled: then the fraction of the reference alone decides), the message saying that the

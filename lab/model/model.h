@@ -7,22 +7,27 @@
  *
  * The time is a launch's fixed cost plus the bounds that overlap, each the time one resource
  * of the GPU would need alone:
- *   memory   DRAM bytes / (peak × dram_eff); the bytes are the sectors the loads and stores
- *            touched, less the loads of what the kernel itself stored (the L2 serves those)
+ *   memory   DRAM bytes / (peak × dram_eff): the distinct sectors each block loaded (the L2
+ *            is flushed before a timed run and serves a block's re-reads; re-reads across
+ *            blocks only where the inputs fit in it), and the stores' × write_back, at most
+ *            the buffers' bytes
  *   l2       every sector through the L2 / l2_gbps
+ *   l1       every sector a request touched / (SMs in use × l1_spc × clock): an uncoalesced
+ *            request costs the SM's load pipeline a cycle per few sectors
  *   issue    warp instructions / (SMs in use × ipc × clock)
  *   shared   shared wavefronts (bank conflicts included) / (SMs in use × shared_wpc × clock)
  *   latency  global requests / (SMs in use × resident warps × mlp) × latency_ns: too few
  *            warps in flight to cover a load's latency
- *   atomics  global atomic requests × atom_ns (they meet at a few addresses and serialize),
+ *   atomics  global atomics × atom_ns, counted as the simulator does (per sector, the most lanes
+ *            at one address: they serialize in the L2),
  *            shared atomic requests × satom_cycles per SM
  *   blocks   blocks per SM × block_ns
  * combined as a p-norm (p = overlap: high is the largest alone).  "SMs in use" is the grid over
  * the busiest SM's blocks, which counts the tail of the last wave and grids smaller than the GPU.
  *
- * Counts scale from a simulated size to the timed one (lab_model_scale): every count is a sum
- * over the launch's work, so all grow with the size's work (elements, or a matrix's elements);
- * the grid grows with it too unless the kernel's grid is fixed (a grid-stride loop).
+ * Counts scale from two simulated sizes to the timed one (lab_model_scale): every count is a
+ * sum over the launch's work, so all grow with the size's work (elements, or a matrix's
+ * elements); a fixed grid (a grid-stride loop) keeps a part per launch, grown with the SMs.
  *
  * No allocation, no state, no printing: lab_model_params_load fills parameters from an INI
  * file, lab_model_time computes.
@@ -37,14 +42,14 @@
 
 typedef enum lab_model_count {
 #define LAB_MODEL_COUNT(ID, NAME, WHAT) LAB_MODEL_C_##ID,
-#define LAB_MODEL_PARAM(ID, NAME, KIND, DEFAULT, WHAT)
+#define LAB_MODEL_PARAM(ID, NAME, KIND, DEFAULT, MIN, MAX, WHAT)
 #include "lab/model/model.def"
     LAB_MODEL_C_COUNT
 } lab_model_count;
 
 typedef enum lab_model_param {
 #define LAB_MODEL_COUNT(ID, NAME, WHAT)
-#define LAB_MODEL_PARAM(ID, NAME, KIND, DEFAULT, WHAT) LAB_MODEL_P_##ID,
+#define LAB_MODEL_PARAM(ID, NAME, KIND, DEFAULT, MIN, MAX, WHAT) LAB_MODEL_P_##ID,
 #include "lab/model/model.def"
     LAB_MODEL_P_COUNT
 } lab_model_param;
@@ -53,6 +58,7 @@ typedef enum lab_model_param {
 typedef enum lab_model_bound {
     LAB_MODEL_BOUND_MEMORY,
     LAB_MODEL_BOUND_L2,
+    LAB_MODEL_BOUND_L1,
     LAB_MODEL_BOUND_ISSUE,
     LAB_MODEL_BOUND_SHARED,
     LAB_MODEL_BOUND_LATENCY,
@@ -99,9 +105,13 @@ double lab_model_time(const lab_model_gpu *gpu, const lab_model_counts *counts, 
  * (may be NULL) gets LAB_MODEL_BOUND_COUNT values. */
 double lab_model_time_raw(const double *params, const double *counts, double *why_ns);
 
-/* The counts at a timed size from those at a simulated one: work is the timed size's work
- * over the simulated one's (elements, or matrix elements); a fixed grid keeps its blocks. */
-void lab_model_scale(const lab_model_counts *simulated, double work, bool fixed_grid,
-                     lab_model_counts *out);
+/* The counts at a timed size from those of two simulated sizes (small may be NULL), each
+ * with its work (elements, or a matrix's elements).  A grid that grows with the work: every
+ * count grows with it, from big.  A grid that stayed the same at both sizes (a grid-stride
+ * loop, sized by the SMs of the GPU that ran it): each count is a part per launch, grown by
+ * sm_ratio (the GPU's SMs over the simulator's), plus a part per element of work, the two
+ * solved from the two sizes. */
+void lab_model_scale(const lab_model_counts *small, double small_work, const lab_model_counts *big,
+                     double big_work, double timed_work, double sm_ratio, lab_model_counts *out);
 
 #endif
