@@ -21,6 +21,7 @@ streaming(double n)
     c.c[LAB_MODEL_C_WARP_INSTS] = blocks * 16 * 20;
     c.c[LAB_MODEL_C_GLD_REQUESTS] = n / 32;
     c.c[LAB_MODEL_C_GLD_SECTORS] = n / 8;
+    c.c[LAB_MODEL_C_GLD_BLOCK_SECTORS] = n / 8; /* each block reads its own sectors once */
     c.c[LAB_MODEL_C_GST_REQUESTS] = blocks;
     c.c[LAB_MODEL_C_GST_SECTORS] = blocks;
     c.c[LAB_MODEL_C_IN_BYTES] = 4 * n;
@@ -65,17 +66,28 @@ Test(model, a_large_stream_is_bound_by_memory_at_peak)
               want);
 }
 
-Test(model, rereads_are_served_by_the_l2)
+Test(model, rereads_in_a_block_are_served_by_the_l2)
 {
     lab_model_gpu gpu;
-    lab_model_counts once = streaming(1 << 24), thrice = once;
-    lab_model_why a, b;
+    lab_model_counts once = streaming(1 << 24), thrice = once, across = once;
+    lab_model_why a, b, c;
 
     lab_model_gpu_defaults(&gpu);
     thrice.c[LAB_MODEL_C_GLD_SECTORS] *= 3;
     lab_model_time(&gpu, &once, &a);
     lab_model_time(&gpu, &thrice, &b);
     cr_assert_float_eq(a.ns[LAB_MODEL_BOUND_MEMORY], b.ns[LAB_MODEL_BOUND_MEMORY], 1e-9);
+    /* every block reads what another read (halfhalf): 64 MiB of inputs pass the 50 MiB L2, so
+     * the second reading comes from DRAM too */
+    across.c[LAB_MODEL_C_GLD_SECTORS] *= 2;
+    across.c[LAB_MODEL_C_GLD_BLOCK_SECTORS] *= 2;
+    lab_model_time(&gpu, &across, &c);
+    cr_assert_gt(c.ns[LAB_MODEL_BOUND_MEMORY], 1.9 * a.ns[LAB_MODEL_BOUND_MEMORY]);
+    /* the same on inputs that fit in the L2: hits */
+    across.c[LAB_MODEL_C_IN_BYTES] = once.c[LAB_MODEL_C_IN_BYTES] = 4 << 20;
+    lab_model_time(&gpu, &across, &c);
+    lab_model_time(&gpu, &once, &a);
+    cr_assert_float_eq(c.ns[LAB_MODEL_BOUND_MEMORY], a.ns[LAB_MODEL_BOUND_MEMORY], 1e-9);
     cr_assert_float_eq(b.ns[LAB_MODEL_BOUND_L2], 3 * a.ns[LAB_MODEL_BOUND_L2],
                        0.35 * a.ns[LAB_MODEL_BOUND_L2]);
 }

@@ -68,7 +68,7 @@ done
 # --- the text output says where it ran and what it could not do -----------------
 run cudalab grade reduction/neighbored-less "$src/solutions/reduction/neighbored-less.cu"
 expect_status "text: a pass exits 0" 0
-expect_out "text: names the simulator and the cap" "PTX simulator (no GPU: correctness only)"
+expect_out "text: names the simulator and the cap" "PTX simulator (no GPU: correctness, speed modelled)"
 expect_out_re "text: the verdict, on times modelled for an H100" \
     '^PASS  modelled for an H100, not measured \(median error [0-9]+% on [0-9]+ kernels of the course\): [0-9.]+x over reduceNeighbored \(needs 1.10x\).* \(sizes capped at 1048576 on the simulator\)'
 run cudalab grade reduction/neighbored-less "$src/exercises/reduction/neighbored-less/starter.cu" --no-record
@@ -157,7 +157,7 @@ expect_out_re "CUDALAB_BACKEND=cuda without a GPU: NO_GPU" '^NO_GPU  '
 expect_out "NO_GPU: next, the simulator grades without a GPU" \
     "the GPU asked for is not there: grade --sim checks it on the simulator"
 CUDALAB_BACKEND=cuda run cudalab grade reduction/neighbored "$src/solutions/reduction/neighbored.cu" --sim --no-record
-expect_out_re "--sim wins over CUDALAB_BACKEND" '^PASS  correct on the simulator'
+expect_out_re "--sim wins over CUDALAB_BACKEND" '^PASS  modelled for an H100'
 CUDALAB_BACKEND=quantum run cudalab grade reduction/neighbored "$src/solutions/reduction/neighbored.cu" --no-record
 expect_status "an unknown backend: the lab's error" 2
 expect_err "an unknown backend: named" "CUDALAB_BACKEND='quantum' is not cuda, sim or auto"
