@@ -19,6 +19,9 @@ every file (Nelder-Mead in log space, from the data file's values or model.def's
           <= 10 %, >= 90 % within +-20 %, verdicts equal for >= 95 % of the files and for every
           reference and starter
 --table   write the validation table (Markdown) there
+--name    the GPU's name in the table (default: the data file's); with another GPU's times and
+          no --write, the prediction of the fitted model on that GPU with only the architecture
+          values (SMs, clock, bandwidth, L2) of its report
 The last line: "model: N kernels, median error X %, Y % within 20 %, verdicts A/B agree"."""
 import configparser
 import ctypes
@@ -60,14 +63,18 @@ def model_ns(params, counts):
 
 
 def load_ini(path):
+    """The parameters of a GPU's data file (model.def's defaults where it has none), and its name."""
     values = {p[0]: p[2] for p in PARAMS}
+    name = "H100"
     cp = configparser.ConfigParser(inline_comment_prefixes=(";",))
     if os.path.exists(path):
         cp.read(path)
         for k, v in cp.items("gpu") if cp.has_section("gpu") else []:
             if k in values:
                 values[k] = float(v)
-    return values
+            elif k == "name":
+                name = v
+    return values, name
 
 
 def manifest(ex):
@@ -282,19 +289,20 @@ def main():
     args = sys.argv[1:]
     opt = lambda k: args[args.index(k) + 1] if k in args else None
     pos = [a for i, a in enumerate(args) if not a.startswith("--") and
-           (i == 0 or args[i - 1] not in ("--gpu", "--table"))]
+           (i == 0 or args[i - 1] not in ("--gpu", "--table", "--name"))]
     times_path, counts_path = pos[0], pos[1]
     ini = opt("--gpu") or os.path.join(root, "kernels", "gpus", "h100.ini")
     rows = rows_of(times_path, counts_path)
     if not rows:
         print("model: no file has both a GPU time and the simulator's counts")
         return 1
-    values = arch_from(rows, load_ini(ini))
+    values, name = load_ini(ini)
+    values = arch_from(rows, values)
+    name = opt("--name") or name
     if "--write" in args:
         values = fit(rows, values)
     params = [values[n] for n in PNAMES]
     s = stats(rows, params)
-    name = "H100"
     if "--write" in args:
         write_ini(ini, values, s, name)
     if opt("--table"):
