@@ -291,8 +291,6 @@ judge_sim_check(lab_proc *p, lab_grading *g, const lab_exercise *ex)
  * simulator's cap gives the same times in a quarter of the CPU time (tests/model/ checks the
  * scaling). */
 #define MODEL_RUN_ELEMENTS (1ul << 18)
-/* and a quarter of that, for what grows with the work and what does not (a fixed grid) */
-#define MODEL_RUN_SMALL (MODEL_RUN_ELEMENTS / 4)
 
 /* The largest of n sizes. */
 static unsigned long
@@ -382,7 +380,7 @@ run_and_judge(lab *l, const lab_grade_request *req, const lab_family *fam, lab_g
 
     bool sim = !strcmp(g->backend, "sim");
     const unsigned long cap = sim ? lab_family_sim_limit(fam, g->sim_max_size) : 0;
-    unsigned long sizes[16], model_sizes[2];
+    unsigned long sizes[16], model_sizes[2], model_elements;
     size_t nsizes = 0;
 
     lab_devlock_init(&lock);
@@ -400,11 +398,14 @@ run_and_judge(lab *l, const lab_grade_request *req, const lab_family *fam, lab_g
     /* the simulator's checks run on the CPU while the GPU measures */
     start_sim_check(l, req, fam, g, student, baseline, reference, base_ex, &simp, &sim_started);
     /* on the simulator, the three roles' counts for the performance model, beside it */
-    model_sizes[1] = lab_family_sim_limit(fam, MODEL_RUN_ELEMENTS);
-    model_sizes[0] = lab_family_sim_limit(fam, MODEL_RUN_SMALL);
-    for (int i = 0; i < 2; i++)
-        if (model_sizes[i] > largest(sizes, nsizes))
-            model_sizes[i] = largest(sizes, nsizes);
+    /* powers of two, at most the largest size graded: no tail of a vector loop or of a block
+     * skews what grows with the size */
+    for (model_elements = MODEL_RUN_ELEMENTS;
+         model_elements > 4 && lab_family_sim_limit(fam, model_elements) > largest(sizes, nsizes);
+         model_elements /= 2)
+        ;
+    model_sizes[0] = lab_family_sim_limit(fam, model_elements / 4);
+    model_sizes[1] = lab_family_sim_limit(fam, model_elements);
     start_model_run(l, ex, g, student, baseline, reference, base_ex, model_sizes, &modelp,
                     &model_started);
     /* host code and the simulator leave the GPU alone: no need to wait for it */
