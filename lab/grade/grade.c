@@ -285,7 +285,7 @@ judge_sim_check(lab_proc *p, lab_grading *g, const lab_exercise *ex)
 }
 
 /* How long the simulator's run for the performance model may take: it runs the three roles
- * at one size, beside the student's run of every size. */
+ * at two sizes, beside the student's run of every size. */
 #define MODEL_RUN_TIMEOUT_S 30.0
 /* The elements of the model run's size: the counts grow with the work, so a quarter of the
  * simulator's cap gives the same times in a quarter of the CPU time (tests/model/ checks the
@@ -397,9 +397,9 @@ run_and_judge(lab *l, const lab_grade_request *req, const lab_family *fam, lab_g
         lab_strvec_push(&args, "--student-only");
     /* the simulator's checks run on the CPU while the GPU measures */
     start_sim_check(l, req, fam, g, student, baseline, reference, base_ex, &simp, &sim_started);
-    /* on the simulator, the three roles' counts for the performance model, beside it */
-    /* powers of two, at most the largest size graded: no tail of a vector loop or of a block
-     * skews what grows with the size */
+    /* on the simulator, the three roles' counts for the performance model, beside it, at
+     * powers of two within the sizes graded: no tail of a vector loop or of a block skews
+     * what grows with the size */
     for (model_elements = MODEL_RUN_ELEMENTS;
          model_elements > 4 && lab_family_sim_limit(fam, model_elements) > largest(sizes, nsizes);
          model_elements /= 2)
