@@ -14,7 +14,8 @@
  *   l2       every sector through the L2 / l2_gbps
  *   l1       every sector a request touched / (SMs in use × l1_spc × clock): an uncoalesced
  *            request costs the SM's load pipeline a cycle per few sectors
- *   issue    warp instructions / (SMs in use × ipc × clock)
+ *   issue    warp instructions / (SMs in use × ipc × clock), less divergent_insts per
+ *            divergent branch (what ptxas predicates away; the H100's fit puts it near 0)
  *   shared   shared wavefronts (bank conflicts included) / (SMs in use × shared_wpc × clock)
  *   latency  global requests / (SMs in use × resident warps × mlp) × latency_ns: too few
  *            warps in flight to cover a load's latency
