@@ -89,7 +89,7 @@ TEST_LIBS := -lcriterion
 UTIL_SRC := $(sort $(wildcard lab/util/*.c))
 SIM_SRC := $(sort $(wildcard lab/sim/*.c))
 HARNESS_SRC := $(filter-out lab/harness/main.c,$(sort $(wildcard lab/harness/*.c)))
-GRADER_DIRS := catalog build platform grade instruments batch report
+GRADER_DIRS := model catalog build platform grade instruments batch report
 GRADER_SRC := $(sort $(wildcard $(GRADER_DIRS:%=lab/%/*.c)))
 CLI_SRC := $(sort $(wildcard lab/cli/*.c lab/menu/*.c lab/shell/*.c))
 # The driver program: the harness's main, one file per family, one per chapter demo.
@@ -199,6 +199,12 @@ build/libexec/cudalab/$(DRIVER): $(call objs,rel,$(DRIVER_SRC)) $(DRIVER_LIBS_RE
 build/tools/kernel-run: build/rel/obj/tests/tools/kernel-run.o $(DRIVER_LIBS_REL)
 	@mkdir -p $(@D)
 	$(call say,LINK,$@)$(CC) $(REL_CFLAGS) $(LDFLAGS) -o $@ $^ $(DRIVER_LIBS)
+
+# The performance model's arithmetic alone, for tests/model/fit.py (ctypes): the fit runs the
+# very code the lab grades with.
+build/tools/libcudalab-model.so: lab/model/model.c lab/model/model.h lab/model/model.def
+	@mkdir -p $(@D)
+	$(call say,LINK,$@)$(CC) $(REL_CFLAGS) -fPIC -shared -o $@ lab/model/model.c -lm
 
 # The lab's own device code (L2 flush, copy; the chapters' demo kernels): PTX for
 # the lowest target nvcc 13 supports, so the driver JITs it for whatever GPU it finds.
@@ -372,7 +378,7 @@ export CUDALAB_TOOLS_DIR_TEST := $(TOOLS_DIR)/bin
 export ASAN_OPTIONS := detect_leaks=1:abort_on_error=0
 export UBSAN_OPTIONS := print_stacktrace=1
 
-test: all $(SAN_ALL) $(FUZZ_BINS) build/.deps-test-ok
+test: all $(SAN_ALL) $(FUZZ_BINS) build/.deps-test-ok build/tools/libcudalab-model.so
 	@$(MAKE) --no-print-directory format-check
 	@tests/check-layers.sh
 	@tests/run-unit.sh $(TESTS:%=build/san/tests/%)
@@ -387,7 +393,7 @@ test-package: build/.deps-test-ok deb
 test-unit: $(SAN_ALL)
 	@tests/run-unit.sh $(TESTS:%=build/san/tests/%)
 
-test-e2e: all $(SAN_ALL) build/.deps-test-ok
+test-e2e: all $(SAN_ALL) build/.deps-test-ok build/tools/libcudalab-model.so
 	@tests/e2e/run.sh
 
 # The single-pass reduction against CUB in one run (needs an NVIDIA GPU); docs/bench/reduce.md.

@@ -13,15 +13,16 @@ declare -A allowed=(
     [drivers]="harness sim util"
     [demos]="harness sim util"
     [catalog]="util"
+    [model]="util"
     [build]="platform util"
     [platform]="util"
-    [grade]="catalog build platform util"
-    [instruments]="grade catalog build platform util"
-    [batch]="instruments grade catalog build platform util"
-    [report]="instruments grade catalog build platform util"
-    [menu]="report instruments batch grade catalog build platform util"
-    [cli]="menu shell report instruments batch grade catalog build platform util"
-    [shell]="cli report instruments batch grade catalog build platform util"
+    [grade]="model catalog build platform util"
+    [instruments]="model grade catalog build platform util"
+    [batch]="model instruments grade catalog build platform util"
+    [report]="model instruments grade catalog build platform util"
+    [menu]="model report instruments batch grade catalog build platform util"
+    [cli]="model menu shell report instruments batch grade catalog build platform util"
+    [shell]="model cli report instruments batch grade catalog build platform util"
 )
 bad=0
 for dir in lab/*/; do

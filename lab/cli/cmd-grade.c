@@ -26,6 +26,42 @@ clear_progress(const lab_cli *cli)
         fprintf(stderr, "\r\033[K");
 }
 
+/* The performance model's times beside a grading on the simulator (lab/grade/modelled.h):
+ * per role its modelled ns, what bounds it, each bound's ns and the counts at the timed size. */
+static void
+add_model(cJSON *o, const lab_grading *g)
+{
+    const lab_modelled *m = &g->model;
+    cJSON *mo, *roles;
+
+    if (!g->has_model) {
+        if (g->model_skipped[0])
+            cJSON_AddStringToObject(o, "model_skipped", g->model_skipped);
+        return;
+    }
+    mo = cJSON_AddObjectToObject(o, "model");
+    cJSON_AddStringToObject(mo, "gpu", m->gpu.name);
+    cJSON_AddNumberToObject(mo, "median_abs_error", m->gpu.median_abs_error);
+    cJSON_AddNumberToObject(mo, "simulated_size", (double)m->simulated);
+    cJSON_AddNumberToObject(mo, "timed_size", (double)m->timed);
+    cJSON_AddNumberToObject(mo, "work", m->work);
+    roles = cJSON_AddObjectToObject(mo, "roles");
+    for (int r = 0; r < LAB_MODELLED_ROLE_COUNT; r++) {
+        cJSON *ro, *bounds, *counts;
+        if (!m->has[r])
+            continue;
+        ro = cJSON_AddObjectToObject(roles, lab_modelled_role_names[r]);
+        cJSON_AddNumberToObject(ro, "ns", m->ns[r]);
+        cJSON_AddStringToObject(ro, "bound", lab_model_bound_names[m->why[r].top]);
+        bounds = cJSON_AddObjectToObject(ro, "bounds_ns");
+        for (int b = 0; b < LAB_MODEL_BOUND_COUNT; b++)
+            cJSON_AddNumberToObject(bounds, lab_model_bound_names[b], m->why[r].ns[b]);
+        counts = cJSON_AddObjectToObject(ro, "counts");
+        for (int c = 0; c < LAB_MODEL_C_COUNT; c++)
+            cJSON_AddNumberToObject(counts, lab_model_count_names[c], m->counts[r].c[c]);
+    }
+}
+
 static void
 print_json(const lab_exercise *ex, const char *file, const lab_grading *g)
 {
@@ -57,6 +93,7 @@ print_json(const lab_exercise *ex, const char *file, const lab_grading *g)
         cJSON_AddBoolToObject(check, "ran", g->sim_checked);
         cJSON_AddStringToObject(check, "skipped", g->sim_skipped);
     }
+    add_model(o, g);
     cJSON_AddStringToObject(o, "compiler_log", g->compiler_log.buf);
     report = g->report_json.len ? cJSON_Parse(g->report_json.buf) : NULL;
     cJSON_AddItemToObject(o, "report", report ? report : cJSON_CreateNull());

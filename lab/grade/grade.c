@@ -289,6 +289,88 @@ judge_sim_check(lab_proc *p, lab_grading *g, const lab_exercise *ex)
     lab_runreport_release(&r);
 }
 
+/* How long the simulator's run for the performance model may take: it runs the three roles
+ * at two sizes, beside the student's run of every size. */
+#define MODEL_RUN_TIMEOUT_S 30.0
+/* The elements of the model run's size: the counts grow with the work, so a quarter of the
+ * simulator's cap gives the same times in a quarter of the CPU time (tests/model/ checks the
+ * scaling). */
+#define MODEL_RUN_ELEMENTS (1ul << 18)
+
+/* The largest of n sizes. */
+static unsigned long
+largest(const unsigned long *sizes, size_t n)
+{
+    unsigned long m = 0;
+
+    for (size_t i = 0; i < n; i++)
+        m = sizes[i] > m ? sizes[i] : m;
+    return m;
+}
+
+/* On the simulator, a speed exercise's second run: student, baseline and reference at two
+ * sizes, whose counts the performance model turns into times
+ * (lab/grade/modelled.h).  *started, or why not in g->model_skipped. */
+static void
+start_model_run(lab *l, const lab_exercise *ex, lab_grading *g, lab_build *student,
+                lab_build *baseline, lab_build *reference, const lab_exercise *base_ex,
+                const unsigned long sizes[2], lab_proc *p, bool *started)
+{
+    lab_strvec args = LAB_STRVEC_INIT;
+    lab_err err = LAB_ERR_INIT;
+
+    *started = false;
+    if (strcmp(g->backend, "sim") || ex->kind == LAB_KIND_HOST || !ex->ntiming_sizes)
+        return;
+    if (ex->choose_block) {
+        snprintf(g->model_skipped, sizeof(g->model_skipped),
+                 "the performance model does not sweep block shapes yet");
+        return;
+    }
+    driver_args(l, ex, base_ex, g, "sim", student, baseline, reference, sizes,
+                sizes[0] < sizes[1] ? 2 : 1, &args);
+    if (lab_runner_start(l, ex->family, &args,
+                         ex->run_timeout_s < MODEL_RUN_TIMEOUT_S ? ex->run_timeout_s
+                                                                 : MODEL_RUN_TIMEOUT_S,
+                         NULL, true, p, &err) < 0)
+        snprintf(g->model_skipped, sizeof(g->model_skipped), "%.250s", err.msg);
+    else
+        *started = true;
+    lab_strvec_release(&args);
+}
+
+/* The model run's counts made times, and a correct kernel's PASS on the simulator made PASS or
+ * SLOW on them; without them, NO_GPU: speed is never passed without evidence, and what the
+ * lab could not do costs the student nothing beyond the speed step's points. */
+static void
+judge_model_run(lab *l, lab_proc *p, const lab_family *fam, lab_grading *g, const lab_exercise *ex,
+                const unsigned long sizes[2])
+{
+    lab_model_gpu gpu;
+    lab_buf path = LAB_BUF_INIT;
+    lab_err err = LAB_ERR_INIT;
+    char how[128];
+    int rc = lab_proc_finish(p, &err);
+
+    lab_trace_mark("the model's run: done");
+    if (rc < 0 || p->timed_out || p->cancelled || !p->report.len) {
+        snprintf(g->model_skipped, sizeof(g->model_skipped), "the simulator %.230s",
+                 err.code ? err.msg : lab_proc_describe(p, how, sizeof(how)));
+        return;
+    }
+    lab_buf_printf(&path, "%s/kernels/gpus/h100.ini", lab_datadir(l));
+    if (lab_model_gpu_load(path.buf, &gpu, &err) < 0 ||
+        lab_modelled_from_report(p->report.buf, p->report.len, fam, &gpu, sizes[0], sizes[1],
+                                 largest(ex->timing_sizes, ex->ntiming_sizes), &g->model,
+                                 &err) < 0) {
+        snprintf(g->model_skipped, sizeof(g->model_skipped), "%.250s", err.msg);
+        lab_buf_release(&path);
+        return;
+    }
+    lab_buf_release(&path);
+    g->has_model = true;
+}
+
 static int
 run_and_judge(lab *l, const lab_grade_request *req, const lab_family *fam, lab_grading *g,
               lab_build *student, lab_build *baseline, lab_build *reference,
@@ -298,19 +380,20 @@ run_and_judge(lab *l, const lab_grade_request *req, const lab_family *fam, lab_g
     lab_strvec args = LAB_STRVEC_INIT;
     lab_exercise tuned;
     lab_devlock lock;
-    lab_proc p, simp;
-    bool sim_started = false;
+    lab_proc p, simp, modelp;
+    bool sim_started = false, model_started = false;
     char how[128];
     int rc;
 
     bool sim = !strcmp(g->backend, "sim");
     const unsigned long cap = sim ? lab_family_sim_limit(fam, g->sim_max_size) : 0;
-    unsigned long sizes[16];
+    unsigned long sizes[16], model_sizes[2], model_elements;
     size_t nsizes = 0;
 
     lab_devlock_init(&lock);
     lab_proc_init(&p);
     lab_proc_init(&simp);
+    lab_proc_init(&modelp);
     g->sizes_capped = grading_sizes(ex, cap, sizes, ARRAY_SIZE(sizes), &nsizes);
     driver_args(l, ex, base_ex, g, g->backend, student, baseline, reference, sizes, nsizes, &args);
     if (ex->ntiming_sizes && !sim)
@@ -321,7 +404,19 @@ run_and_judge(lab *l, const lab_grade_request *req, const lab_family *fam, lab_g
         lab_strvec_push(&args, "--student-only");
     /* the simulator's checks run on the CPU while the GPU measures */
     start_sim_check(l, req, fam, g, student, baseline, reference, base_ex, &simp, &sim_started);
-    lab_trace_mark("driver: starting%s", sim_started ? " (the simulator's check started)" : "");
+    /* on the simulator, the three roles' counts for the performance model, beside it, at
+     * powers of two within the sizes graded: no tail of a vector loop or of a block skews
+     * what grows with the size */
+    for (model_elements = MODEL_RUN_ELEMENTS;
+         model_elements > 4 && lab_family_sim_limit(fam, model_elements) > largest(sizes, nsizes);
+         model_elements /= 2)
+        ;
+    model_sizes[0] = lab_family_sim_limit(fam, model_elements / 4);
+    model_sizes[1] = lab_family_sim_limit(fam, model_elements);
+    start_model_run(l, ex, g, student, baseline, reference, base_ex, model_sizes, &modelp,
+                    &model_started);
+    lab_trace_mark("driver: starting%s%s", sim_started ? " (the simulator's check started)" : "",
+                   model_started ? " (the model's run started)" : "");
     /* host code and the simulator leave the GPU alone: no need to wait for it */
     if (ex->kind == LAB_KIND_HOST || sim ||
         (rc = lab_devlock_acquire(&lock, lab_cachedir(l), g->device.name,
@@ -362,6 +457,19 @@ run_and_judge(lab *l, const lab_grade_request *req, const lab_family *fam, lab_g
     tuned = *ex;
     calibrated_threshold(&g->report, &tuned, g);
     rc = lab_grade_judge(&tuned, g->baseline_name, &g->report, &g->result, err);
+    if (rc == 0 && sim && ex->ntiming_sizes && g->result.verdict == LAB_VERDICT_PASS) {
+        if (model_started) {
+            judge_model_run(l, &modelp, fam, g, ex, model_sizes);
+            model_started = false;
+        }
+        if (g->has_model)
+            lab_modelled_judge(ex, g->baseline_name, &g->model, &g->result);
+        else
+            lab_grade_set(&g->result, ex, LAB_VERDICT_NO_GPU,
+                          "correct on the simulator; its speed could not be modelled (%s): grade "
+                          "it on a GPU for the speed step",
+                          g->model_skipped);
+    }
     if (rc == 0 && g->calibrated && g->result.speedup > 0)
         append_message(&g->result, " (threshold calibrated on this GPU)");
     if (rc == 0 && sim && g->sizes_capped && g->result.verdict == LAB_VERDICT_PASS)
@@ -380,6 +488,9 @@ run_and_judge(lab *l, const lab_grade_request *req, const lab_family *fam, lab_g
 out:
     if (sim_started)
         lab_proc_kill(&simp);
+    if (model_started)
+        lab_proc_kill(&modelp);
+    lab_proc_release(&modelp);
     lab_proc_release(&simp);
     lab_proc_release(&p);
     return rc;

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "lab/grade/lab.h"
+#include "lab/grade/modelled.h"
 #include "lab/grade/policy.h"
 #include "lab/grade/runreport.h"
 #include "lab/util/buf.h"
@@ -75,6 +76,11 @@ typedef struct lab_grading {
      * they were skipped ("" when they were not asked for). */
     bool sim_checked;
     char sim_skipped[256];
+    /* On the simulator, a speed exercise's modelled times (lab/grade/modelled.h), or why they
+     * could not be had ("" when not asked for). */
+    bool has_model;
+    lab_modelled model;
+    char model_skipped[256];
     double min_speedup; /* the threshold applied, when the kernel was timed */
     bool judged;        /* result holds the verdict, even when recording it then failed */
 } lab_grading;

@@ -641,6 +641,9 @@ add_metrics(lab_driver *d, const char *role, unsigned long size, const lab_sim_r
     cJSON_AddNumberToObject(o, "shared_atom_requests", (double)m->shared_atom_requests);
     cJSON_AddNumberToObject(o, "child_grids", (double)m->child_grids);
     cJSON_AddNumberToObject(o, "findings", (double)r->nfindings);
+    cJSON_AddNumberToObject(o, "gld_block_sectors", (double)m->gld_block_sectors);
+    cJSON_AddNumberToObject(o, "in_bytes", d->in_bytes);
+    cJSON_AddNumberToObject(o, "out_bytes", d->out_bytes);
     cJSON_AddItemToArray(d->metrics, o);
 }
 
@@ -715,6 +718,7 @@ lab_driver_input(lab_driver *d, size_t bytes, lab_input *in, lab_err *err)
     int rc;
 
     in->bytes = bytes;
+    d->in_bytes += (double)bytes;
     if ((rc = d->ops->alloc(d->dev, bytes, &in->dev, err)) < 0)
         return rc;
     return d->ops->alloc(d->dev, bytes, &in->pristine, err);
@@ -743,6 +747,7 @@ lab_driver_output(lab_driver *d, unsigned long n, size_t guard, uint32_t poison,
     *o = (lab_output){ .n = n, .words = n + guard, .poison = poison };
     if (!(o->host = lab_driver_alloc(d, o->words, sizeof(uint32_t), err)))
         return err->code;
+    d->out_bytes += (double)o->words * sizeof(uint32_t);
     return d->ops->alloc(d->dev, o->words * sizeof(uint32_t), &o->dev, err);
 }
 

@@ -119,7 +119,10 @@ typedef struct lab_driver {
     lab_arena size_memory; /* host memory of the size being run (lab_driver_alloc) */
     bool failed;           /* status is no longer "ok" */
     bool wrong;            /* a case was wrong: timing would grade nothing */
-    unsigned round;        /* 1, or 2 for the checks on new contents in the same buffers */
+    /* this size's device buffers, for the performance model: what the inputs' working copies
+     * and the outputs hold, the most a kernel can read from or write to DRAM once each */
+    double in_bytes, out_bytes;
+    unsigned round; /* 1, or 2 for the checks on new contents in the same buffers */
     lab_global globals[LAB_DRIVER_MAX_GLOBALS];
     size_t nglobals;
 } lab_driver;

@@ -137,6 +137,54 @@ sweep(lab_lineout *o, const lab_runreport *r)
         capped(o);
 }
 
+/* The modelled times beside a grading on the simulator: each role's time, what bounds it (a bar
+ * of its share of the time) and the next bounds, so that the learner sees why. */
+static void
+modelled(lab_lineout *o, const lab_grading *g)
+{
+    const lab_modelled *m = &g->model;
+
+    lab_lineout_end(o);
+    lab_lineout_put(o, LAB_TEXT_PLAIN,
+                    "  modelled %s times at n = %lu, from the simulator's counts at n = %lu",
+                    m->gpu.name, m->timed, m->simulated);
+    lab_lineout_end(o);
+    for (int r = 0; r < LAB_MODELLED_ROLE_COUNT; r++) {
+        const lab_model_why *w = &m->why[r];
+        char t[32], bar[24], next[96] = "";
+        size_t len = 0;
+        int fill;
+        if (!m->has[r])
+            continue;
+        format_time(m->ns[r], t, sizeof(t));
+        fill = (int)(20 * w->ns[w->top] / m->ns[r] + 0.5);
+        for (int i = 0; i < 20; i++)
+            bar[i] = i < fill ? '#' : '.';
+        bar[20] = '\0';
+        /* the two next largest bounds, for what would come next */
+        for (int k = 0, above = w->top; k < 2; k++) {
+            int best = -1;
+            for (int b = 0; b < LAB_MODEL_BOUND_COUNT; b++)
+                if (b != (int)w->top && w->ns[b] > 0 &&
+                    (w->ns[b] < w->ns[above] || (w->ns[b] == w->ns[above] && b > above)) &&
+                    (best < 0 || w->ns[b] > w->ns[best]))
+                    best = b;
+            if (best < 0)
+                break;
+            len += (size_t)snprintf(next + len, sizeof(next) - len, "%s%s %.1f us", k ? ", " : "",
+                                    lab_model_bound_names[best], w->ns[best] / 1e3);
+            above = best;
+            if (len >= sizeof(next))
+                break;
+        }
+        lab_lineout_put(o, r == LAB_MODELLED_STUDENT ? LAB_TEXT_BOLD : LAB_TEXT_PLAIN,
+                        "  %-10s %12s  %s %-13s", lab_modelled_role_names[r], t, bar,
+                        lab_model_bound_names[w->top]);
+        lab_lineout_put(o, LAB_TEXT_DIM, " then %s", next);
+        lab_lineout_end(o);
+    }
+}
+
 /* Where it ran: the simulator, or the GPU with the seed and the block. */
 static void
 backend(lab_lineout *o, const lab_grading *g, const lab_exercise *ex)
@@ -144,10 +192,13 @@ backend(lab_lineout *o, const lab_grading *g, const lab_exercise *ex)
     double seed = g->has_report ? g->report.seed : (double)g->seed;
 
     if (!strcmp(g->backend, "sim"))
-        lab_lineout_put(
-            o, LAB_TEXT_PLAIN, "PTX simulator (%s%s), seed %.0f, block %u; sizes capped at %lu",
-            g->device.present ? "forced" : "no GPU", g->device.present ? "" : ": correctness only",
-            seed, ex->block, g->sim_max_size);
+        lab_lineout_put(o, LAB_TEXT_PLAIN,
+                        "PTX simulator (%s%s), seed %.0f, block %u; sizes capped at %lu",
+                        g->device.present ? "forced" : "no GPU",
+                        g->device.present ? ""
+                        : g->has_model    ? ": correctness, speed modelled"
+                                          : ": correctness only",
+                        seed, ex->block, g->sim_max_size);
     else if (g->device.present && ex->choose_block)
         lab_lineout_put(o, LAB_TEXT_PLAIN, "GPU %s (%s), seed %.0f, block chosen by the file",
                         g->device.name, g->arch, seed);
@@ -220,6 +271,8 @@ lab_grading_layout(const lab_grading *g, const lab_exercise *ex, const char *fil
         timing(&o, g);
     if (g->has_report && g->report.sweep.present)
         sweep(&o, &g->report);
+    if (g->has_model)
+        modelled(&o, g);
     lab_lineout_end(&o);
     verdict(&o, g, ex, width);
     rc = o.rc;

@@ -1176,6 +1176,9 @@ count_access(sim_worker *wk, const uint64_t *addr, const uint8_t *spaces, uint32
     }
     if (gm)
         lab_sim__count_global(&wk->metrics, kind, addr, gm, bytes);
+    if (gm && kind == SIM_ACCESS_LOAD)
+        lab_sim__count_block_loads(&wk->block_loads, (uint32_t)wk->block_linear + 1, &wk->metrics,
+                                   addr, gm, bytes);
     if (sm && kind == SIM_ACCESS_ATOM) /* no ld/st wavefronts: ATOMS, or a CAS loop in SASS */
         wk->metrics.shared_atom_requests++;
     else if (sm)
@@ -1237,6 +1240,9 @@ ldst_fast(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m, bool stor
         else if (vo->reg >= 0)
             w->r[(size_t)vo->reg * 32 + l] = load_bits(p, in->type);
     }
+    if (global && !store)
+        lab_sim__count_block_loads(&wk->block_loads, (uint32_t)wk->block_linear + 1, &wk->metrics,
+                                   addr, m, bytes);
     if (global)
         lab_sim__count_global(&wk->metrics, store ? SIM_ACCESS_STORE : SIM_ACCESS_LOAD, addr, m,
                               bytes);

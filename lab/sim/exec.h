@@ -139,6 +139,16 @@ struct sim_launch {
     bool checks;
 };
 
+/* The sectors one block loaded (metrics.c): open addressing, an entry valid while its epoch is
+ * the block's, so a new block starts empty without clearing. */
+typedef struct sim_sectorset {
+    uint64_t *keys;
+    uint32_t *epochs;
+    size_t cap, n; /* n: entries of epoch */
+    uint32_t epoch;
+    bool failed; /* out of memory: counting stopped */
+} sim_sectorset;
+
 struct sim_worker {
     sim_launch *L;
     sim_warp *warps;
@@ -152,6 +162,7 @@ struct sim_worker {
     uint32_t red_true, red_lanes; /* bar.red of this barrier interval: lanes with c, lanes */
     const sim_alloc *last_alloc;
     lab_sim_metrics metrics;
+    sim_sectorset block_loads; /* for metrics.gld_block_sectors */
     bool has_finding, finding_fatal, fatal;
     uint64_t finding_block;
     lab_sim_finding finding;
@@ -252,5 +263,11 @@ void lab_sim__count_global(lab_sim_metrics *mt, sim_access kind, const uint64_t 
                            uint32_t mask, uint32_t bytes);
 void lab_sim__count_shared(lab_sim_metrics *mt, const uint64_t *addr, uint32_t mask,
                            uint32_t bytes);
+/* A warp-level global load of the block numbered epoch (its linear index + 1, unique in a
+ * launch): its sectors new to the block counted in
+ * mt->gld_block_sectors. */
+void lab_sim__count_block_loads(sim_sectorset *set, uint32_t epoch, lab_sim_metrics *mt,
+                                const uint64_t *addr, uint32_t mask, uint32_t bytes);
+void lab_sim__sectorset_free(sim_sectorset *set);
 
 #endif

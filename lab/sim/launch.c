@@ -75,6 +75,7 @@ worker_release(sim_worker *wk)
     free(wk->local);
     lab_sim__pbufs_reset(wk);
     free(wk->pbufs);
+    lab_sim__sectorset_free(&wk->block_loads);
     for (size_t i = 0; i < wk->nchildren; i++)
         free(wk->children[i].params);
     free(wk->children);

@@ -12,6 +12,7 @@
 #include "lab/sim/exec.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static int
 cmp_u64(const void *a, const void *b)
@@ -126,4 +127,71 @@ lab_sim__count_shared(lab_sim_metrics *mt, const uint64_t *addr, uint32_t mask, 
     mt->shared_requests++;
     mt->shared_wavefronts += wavefronts;
     mt->shared_conflicts += wavefronts - ideal;
+}
+
+/* Inserts key: true if it was not there for this epoch. */
+static bool
+sectorset_add(sim_sectorset *s, uint64_t key)
+{
+    size_t i;
+
+    if ((s->n + 1) * 2 > s->cap) { /* grow, keeping this epoch's entries */
+        size_t cap = s->cap ? s->cap * 2 : 1024;
+        uint64_t *keys = calloc(cap, sizeof(*keys));
+        uint32_t *epochs = calloc(cap, sizeof(*epochs));
+        if (!keys || !epochs) {
+            free(keys);
+            free(epochs);
+            s->failed = true;
+            return false;
+        }
+        for (size_t j = 0; j < s->cap; j++) {
+            if (s->epochs[j] != s->epoch)
+                continue;
+            for (i = (size_t)(s->keys[j] * 0x9e3779b97f4a7c15ull) & (cap - 1);
+                 epochs[i] == s->epoch; i = (i + 1) & (cap - 1))
+                ;
+            keys[i] = s->keys[j];
+            epochs[i] = s->epoch;
+        }
+        free(s->keys);
+        free(s->epochs);
+        s->keys = keys;
+        s->epochs = epochs;
+        s->cap = cap;
+    }
+    for (i = (size_t)(key * 0x9e3779b97f4a7c15ull) & (s->cap - 1); s->epochs[i] == s->epoch;
+         i = (i + 1) & (s->cap - 1))
+        if (s->keys[i] == key)
+            return false;
+    s->keys[i] = key;
+    s->epochs[i] = s->epoch;
+    s->n++;
+    return true;
+}
+
+void
+lab_sim__count_block_loads(sim_sectorset *set, uint32_t epoch, lab_sim_metrics *mt,
+                           const uint64_t *addr, uint32_t mask, uint32_t bytes)
+{
+    if (set->failed || !epoch)
+        return;
+    if (set->epoch != epoch) { /* a new block: every entry is stale */
+        set->epoch = epoch;
+        set->n = 0;
+    }
+    for (int l = 0; l < 32; l++) {
+        if (!(mask >> l & 1u))
+            continue;
+        for (uint64_t sec = addr[l] >> 5; sec <= (addr[l] + bytes - 1) >> 5; sec++)
+            mt->gld_block_sectors += sectorset_add(set, sec);
+    }
+}
+
+void
+lab_sim__sectorset_free(sim_sectorset *set)
+{
+    free(set->keys);
+    free(set->epochs);
+    memset(set, 0, sizeof(*set));
 }

@@ -55,6 +55,9 @@ typedef struct lab_sim_metrics {
     uint64_t gatom_requests, gatom_sectors; /* global atomics */
     uint64_t shared_atom_requests;          /* shared atomics (a CAS loop in SASS for floats) */
     uint64_t child_grids; /* grids launched from the device (dynamic parallelism), included */
+    /* distinct sectors each block loaded, summed over the blocks: what the loads would read
+     * from DRAM if the L2 kept a block's data for the block alone (the performance model) */
+    uint64_t gld_block_sectors;
 } lab_sim_metrics;
 
 typedef enum lab_sim_check {

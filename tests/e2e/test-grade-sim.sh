@@ -28,9 +28,22 @@ for ex in $exercises; do
             'j["backend"] == "host" and (j["verdict"] == "PASS" or (j["verdict"] == "NO_GPU" and "no GPU" in j["message"]))'
         continue
     fi
-    expect_json "$ex reference: PASS on the simulator, correct only" \
-        'j["verdict"] == "PASS" and j["backend"] == "sim"
-         and j["message"].startswith("correct on the simulator; speed needs a GPU")'
+    ini=$src/exercises/$ch/$name/exercise.ini
+    if grep -qx 'choose_block *= *true' "$ini"; then
+        # the block-shape sweep is not modelled: no speed verdict, and no points for speed
+        expect_json "$ex reference: correct, its choice of block not modelled (NO_GPU)" \
+            'j["verdict"] == "NO_GPU" and j["backend"] == "sim"
+             and j["message"].startswith("correct on the simulator; its speed could not be modelled")'
+    elif grep -qx 'timing_sizes *= *none' "$ini"; then
+        expect_json "$ex reference: PASS on the simulator, correct only" \
+            'j["verdict"] == "PASS" and j["backend"] == "sim"
+             and j["message"].startswith("correct on the simulator; speed needs a GPU")'
+    else
+        expect_json "$ex reference: PASS on the times modelled for an H100" \
+            'j["verdict"] == "PASS" and j["backend"] == "sim"
+             and j["message"].startswith("modelled for an H100, not measured")
+             and j["model"]["roles"]["reference"]["ns"] > 0'
+    fi
     expect_json "$ex reference: every case ran on the simulator and is right" \
         'j["report"]["backend"] == "sim" and j["report"]["cases"]
          and all(c["correct"] for c in j["report"]["cases"])'
@@ -40,13 +53,14 @@ for ex in $exercises; do
          and j["report"]["timings"] == []'
     CUDALAB_SIM_MAX_SIZE=5000 run cudalab grade "$ex" "$src/exercises/$ch/$name/starter.cu" --json --no-record --seed 11
     v=$(verdict)
-    # PASS when only slow, WRONG when wrong, CONSTRAINT when the step demands a new form,
+    # SLOW (modelled) or PASS (untimed) when only slow, NO_GPU for a block choice (not
+    # modelled), WRONG when wrong, CONSTRAINT when the step demands a new form,
     # COMPILE_ERROR where that is the lesson (dynamic parallelism: CUDA 12 removed the
     # device-side wait the starter uses); never a simulator failure (RUNTIME_ERROR) or a lab error
     if grep -qx 'rdc *= *true' "$src/exercises/$ch/$name/exercise.ini"; then
         [ "$v" = COMPILE_ERROR ]
     else
-        case $v in PASS | WRONG | CONSTRAINT) true ;; *) false ;; esac
+        case $v in PASS | SLOW | WRONG | CONSTRAINT | NO_GPU) true ;; *) false ;; esac
     fi
     check "$ex starter: graded ($v)" $?
 done
@@ -54,8 +68,13 @@ done
 # --- the text output says where it ran and what it could not do -----------------
 run cudalab grade reduction/neighbored-less "$src/solutions/reduction/neighbored-less.cu"
 expect_status "text: a pass exits 0" 0
-expect_out "text: names the simulator and the cap" "PTX simulator (no GPU: correctness only)"
-expect_out_re "text: the verdict" '^PASS  correct on the simulator; speed needs a GPU \(sizes capped at 1048576 on the simulator\)'
+expect_out "text: names the simulator and the cap" "PTX simulator (no GPU: correctness, speed modelled)"
+expect_out_re "text: the verdict, on times modelled for an H100" \
+    '^PASS  modelled for an H100, not measured \(median error [0-9]+% on [0-9]+ kernels of the course\): [0-9.]+x over reduceNeighbored \(needs 1.10x\).* \(sizes capped at 1048576 on the simulator\)'
+run cudalab grade reduction/neighbored-less "$src/exercises/reduction/neighbored-less/starter.cu" --no-record
+expect_out_re "text: the untouched starter is SLOW on the modelled times" \
+    '^SLOW  modelled for an H100, not measured .*1.00x over reduceNeighbored \(needs 1.10x\)'
+expect_status "text: SLOW exits 1" 1
 expect_out_re "text: n = 2^20, capped from 2^24" '^  1048576 +ok'
 expect_out_re "text: 2^20 + 3 capped to 983043, keeping the last block's 3 elements (issue 21)" \
     '^  983043 +ok'
@@ -130,7 +149,7 @@ EOF
 } >"$T/smid.cu"
 CUDALAB_SIM_MAX_SIZE=1000 run cudalab grade reduction/neighbored-less "$T/smid.cu" --no-record
 expect_out_re "reads %smid: the verdict says the simulator shows an H100's" \
-    "^PASS  correct on the simulator; speed needs a GPU .*\(the kernel reads %smid, %nsmid, %warpid, %nwarpid or %gridid: the simulator shows an H100's\)"
+    "^PASS  modelled for an H100, not measured .*\(the kernel reads %smid, %nsmid, %warpid, %nwarpid or %gridid: the simulator shows an H100's\)"
 
 # --- choosing the backend -----------------------------------------------------------
 CUDALAB_BACKEND=cuda run cudalab grade reduction/neighbored "$src/solutions/reduction/neighbored.cu" --no-record
@@ -138,7 +157,7 @@ expect_out_re "CUDALAB_BACKEND=cuda without a GPU: NO_GPU" '^NO_GPU  '
 expect_out "NO_GPU: next, the simulator grades without a GPU" \
     "the GPU asked for is not there: grade --sim checks it on the simulator"
 CUDALAB_BACKEND=cuda run cudalab grade reduction/neighbored "$src/solutions/reduction/neighbored.cu" --sim --no-record
-expect_out_re "--sim wins over CUDALAB_BACKEND" '^PASS  correct on the simulator'
+expect_out_re "--sim wins over CUDALAB_BACKEND" '^PASS  modelled for an H100'
 CUDALAB_BACKEND=quantum run cudalab grade reduction/neighbored "$src/solutions/reduction/neighbored.cu" --no-record
 expect_status "an unknown backend: the lab's error" 2
 expect_err "an unknown backend: named" "CUDALAB_BACKEND='quantum' is not cuda, sim or auto"

@@ -18,7 +18,7 @@ echo "not a database, not at all, but long enough to have a header..............
 cp "$sol" mine.cu
 run cudalab grade reduction/neighbored mine.cu
 expect_status "a damaged store: a lab error" 2
-expect_out_re "a damaged store: the verdict is shown" '^PASS  correct on the simulator'
+expect_out_re "a damaged store: the verdict is shown" '^PASS  modelled for an H100'
 expect_err "a damaged store: says the verdict was not recorded, and why" \
     "the verdict above was not recorded: cannot open progress store '$STORE'"
 expect_err "a damaged store: the fix" "fix: make the store's folder writable, move a damaged store aside"

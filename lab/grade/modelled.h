@@ -1,0 +1,64 @@
+/*
+ * modelled.h - speed on the simulator: the modelled times of the student's kernel, the
+ * baseline and the reference at the exercise's timing size, on a GPU described by its model
+ * data file (kernels/gpus/h100.ini: lab/model/model.h), and a PASS or SLOW with the GPU's own
+ * thresholds.
+ *
+ * The counts come from a second simulator run of all three roles at two sizes (2^16 and 2^18
+ * elements, or less when the exercise's sizes are smaller), and are scaled to the timing size
+ * by lab_model_scale: with the work (elements, or a matrix's elements), and for a fixed grid
+ * with the GPU's SMs over the simulator's.
+ *
+ * Call order: lab_modelled_from_report fills a lab_modelled from that run's JSON report;
+ * lab_modelled_judge turns it into a verdict.  Nothing allocated; nothing printed.
+ */
+#ifndef LAB_GRADE_MODELLED_H
+#define LAB_GRADE_MODELLED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "lab/catalog/catalog.h"
+#include "lab/catalog/family.h"
+#include "lab/grade/policy.h"
+#include "lab/model/model.h"
+#include "lab/util/err.h"
+
+/* The roles as the driver names them. */
+typedef enum lab_modelled_role {
+    LAB_MODELLED_STUDENT,
+    LAB_MODELLED_BASELINE,
+    LAB_MODELLED_REFERENCE,
+    LAB_MODELLED_ROLE_COUNT
+} lab_modelled_role;
+
+extern const char *const lab_modelled_role_names[LAB_MODELLED_ROLE_COUNT];
+
+typedef struct lab_modelled {
+    lab_model_gpu gpu;
+    unsigned long simulated;                          /* the larger size the counts were taken at */
+    unsigned long timed;                              /* the size they were scaled to */
+    double work;                                      /* timed work / simulated work */
+    bool has[LAB_MODELLED_ROLE_COUNT];                /* false: the CPU baseline, or missing */
+    lab_model_counts counts[LAB_MODELLED_ROLE_COUNT]; /* at the timed size */
+    double ns[LAB_MODELLED_ROLE_COUNT];
+    lab_model_why why[LAB_MODELLED_ROLE_COUNT];
+} lab_modelled;
+
+/* The work of size n of a family (elements; a matrix side's n x (n/2+3) elements). */
+double lab_modelled_work(const lab_family *fam, unsigned long n);
+
+/* From the JSON report of the simulator's run of all roles at sizes small and big (sim_metrics,
+ * cases, the device's SMs), for timing size timed.  gpu is copied.  LAB_EPARSE when the report
+ * lacks the student's or the reference's counts at big. */
+int lab_modelled_from_report(const char *json, size_t len, const lab_family *fam,
+                             const lab_model_gpu *gpu, unsigned long small, unsigned long big,
+                             unsigned long timed, lab_modelled *out, lab_err *err);
+
+/* PASS or SLOW from the modelled times, with ex's thresholds (a CPU baseline cannot be
+ * modelled: then the fraction of the reference alone decides), the message saying that the
+ * times are modelled for the GPU and the model's measured error. */
+void lab_modelled_judge(const lab_exercise *ex, const char *baseline_name, const lab_modelled *m,
+                        lab_grade_result *out);
+
+#endif

@@ -1,0 +1,118 @@
+/*
+ * model.h - a performance model of a GPU: the time of one kernel launch from the simulator's
+ * exact counts of it (warp instructions, global requests and sectors, shared wavefronts,
+ * atomics), the launch's shape and the GPU's parameters (the architecture table's limits, the
+ * datasheet's SMs, clock and bandwidth, and a few rates fitted on the GPU's measured times by
+ * tests/model/fit.py; docs/bench/model.md).
+ *
+ * The time is a launch's fixed cost plus the bounds that overlap, each the time one resource
+ * of the GPU would need alone:
+ *   memory   DRAM bytes / (peak × dram_eff): the distinct sectors each block loaded (the L2
+ *            is flushed before a timed run and serves a block's re-reads; re-reads across
+ *            blocks only where the inputs fit in it), and the stores' × write_back, at most
+ *            the buffers' bytes
+ *   l2       every sector through the L2 / l2_gbps
+ *   l1       every sector a request touched / (SMs in use × l1_spc × clock): an uncoalesced
+ *            request costs the SM's load pipeline a cycle per few sectors
+ *   issue    warp instructions / (SMs in use × ipc × clock), less divergent_insts per
+ *            divergent branch (what ptxas predicates away; the H100's fit puts it near 0)
+ *   shared   shared wavefronts (bank conflicts included) / (SMs in use × shared_wpc × clock)
+ *   latency  global requests / (SMs in use × resident warps × mlp) × latency_ns: too few
+ *            warps in flight to cover a load's latency
+ *   atomics  global atomics × atom_ns, counted as the simulator does (per sector, the most lanes
+ *            at one address: they serialize in the L2),
+ *            shared atomic requests × satom_cycles per SM
+ *   blocks   blocks per SM × block_ns
+ * combined as a p-norm (p = overlap: high is the largest alone).  "SMs in use" is the grid over
+ * the busiest SM's blocks, which counts the tail of the last wave and grids smaller than the GPU.
+ *
+ * Counts scale from two simulated sizes to the timed one (lab_model_scale): every count is a
+ * sum over the launch's work, so all grow with the size's work (elements, or a matrix's
+ * elements); a fixed grid (a grid-stride loop) keeps a part per launch, grown with the SMs.
+ *
+ * No allocation, no state, no printing: lab_model_params_load fills parameters from an INI
+ * file, lab_model_time computes.
+ */
+#ifndef LAB_MODEL_MODEL_H
+#define LAB_MODEL_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "lab/util/err.h"
+
+typedef enum lab_model_count {
+#define LAB_MODEL_COUNT(ID, NAME, WHAT) LAB_MODEL_C_##ID,
+#define LAB_MODEL_PARAM(ID, NAME, KIND, DEFAULT, MIN, MAX, WHAT)
+#include "lab/model/model.def"
+    LAB_MODEL_C_COUNT
+} lab_model_count;
+
+typedef enum lab_model_param {
+#define LAB_MODEL_COUNT(ID, NAME, WHAT)
+#define LAB_MODEL_PARAM(ID, NAME, KIND, DEFAULT, MIN, MAX, WHAT) LAB_MODEL_P_##ID,
+#include "lab/model/model.def"
+    LAB_MODEL_P_COUNT
+} lab_model_param;
+
+/* What bounds a modelled time, largest share first in lab_model_why.order. */
+typedef enum lab_model_bound {
+    LAB_MODEL_BOUND_MEMORY,
+    LAB_MODEL_BOUND_L2,
+    LAB_MODEL_BOUND_L1,
+    LAB_MODEL_BOUND_ISSUE,
+    LAB_MODEL_BOUND_SHARED,
+    LAB_MODEL_BOUND_LATENCY,
+    LAB_MODEL_BOUND_ATOMICS,
+    LAB_MODEL_BOUND_BLOCKS,
+    LAB_MODEL_BOUND_LAUNCH,
+    LAB_MODEL_BOUND_COUNT
+} lab_model_bound;
+
+extern const char *const lab_model_count_names[LAB_MODEL_C_COUNT];
+extern const char *const lab_model_param_names[LAB_MODEL_P_COUNT];
+extern const char *const lab_model_bound_names[LAB_MODEL_BOUND_COUNT];
+
+/* One launch's counts, indexed by lab_model_count. */
+typedef struct lab_model_counts {
+    double c[LAB_MODEL_C_COUNT];
+} lab_model_counts;
+
+/* A GPU: its name, its parameters (indexed by lab_model_param) and the model's measured error
+ * on it (from the data file's [validation] section; 0 when not measured). */
+typedef struct lab_model_gpu {
+    char name[64]; /* "H100" */
+    double p[LAB_MODEL_P_COUNT];
+    double median_abs_error; /* fraction, e.g. 0.06 */
+    double within_20;        /* fraction of kernels within ±20 % */
+    int nvalidated;          /* kernels it was measured on */
+} lab_model_gpu;
+
+/* The time of each bound in ns (lab_model_bound), and the bound that weighs most. */
+typedef struct lab_model_why {
+    double ns[LAB_MODEL_BOUND_COUNT];
+    lab_model_bound top;
+} lab_model_why;
+
+/* The defaults of model.def (an H100 before any fit). */
+void lab_model_gpu_defaults(lab_model_gpu *gpu);
+/* Reads an INI file: [gpu] name and any parameter by its model.def name, [validation]
+ * median_abs_error, within_20, kernels.  Unknown keys are an error ("file:line: ..."). */
+int lab_model_gpu_load(const char *path, lab_model_gpu *gpu, lab_err *err);
+
+/* The modelled time of one launch in ns; *why (may be NULL) gets the bounds. */
+double lab_model_time(const lab_model_gpu *gpu, const lab_model_counts *counts, lab_model_why *why);
+/* The same on plain arrays in model.def's order (for the fit script, through ctypes); why_ns
+ * (may be NULL) gets LAB_MODEL_BOUND_COUNT values. */
+double lab_model_time_raw(const double *params, const double *counts, double *why_ns);
+
+/* The counts at a timed size from those of two simulated sizes (small may be NULL), each
+ * with its work (elements, or a matrix's elements).  A grid that grows with the work: every
+ * count grows with it, from big.  A grid that stayed the same at both sizes (a grid-stride
+ * loop, sized by the SMs of the GPU that ran it): each count is a part per launch, grown by
+ * sm_ratio (the GPU's SMs over the simulator's), plus a part per element of work, the two
+ * solved from the two sizes. */
+void lab_model_scale(const lab_model_counts *small, double small_work, const lab_model_counts *big,
+                     double big_work, double timed_work, double sm_ratio, lab_model_counts *out);
+
+#endif

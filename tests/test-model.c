@@ -1,0 +1,206 @@
+/*
+ * test-model.c - the performance model (lab/model/model.h): each bound answers its own count,
+ * the launch shape's waves and tail, the scaling of counts to a timed size, the GPU's data file.
+ */
+#include "lab/model/model.h"
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* A streaming kernel: n ints read once and summed per block of 512 threads, 1 store each. */
+static lab_model_counts
+streaming(double n)
+{
+    lab_model_counts c = { 0 };
+    double blocks = n / 512;
+
+    c.c[LAB_MODEL_C_WARPS] = blocks * 16;
+    c.c[LAB_MODEL_C_WARP_INSTS] = blocks * 16 * 20;
+    c.c[LAB_MODEL_C_GLD_REQUESTS] = n / 32;
+    c.c[LAB_MODEL_C_GLD_SECTORS] = n / 8;
+    c.c[LAB_MODEL_C_GLD_BLOCK_SECTORS] = n / 8; /* each block reads its own sectors once */
+    c.c[LAB_MODEL_C_GST_REQUESTS] = blocks;
+    c.c[LAB_MODEL_C_GST_SECTORS] = blocks;
+    c.c[LAB_MODEL_C_IN_BYTES] = 4 * n;
+    c.c[LAB_MODEL_C_OUT_BYTES] = 4 * blocks;
+    c.c[LAB_MODEL_C_BLOCKS] = blocks;
+    c.c[LAB_MODEL_C_BLOCK_THREADS] = 512;
+    return c;
+}
+
+Test(model, defaults_name_every_param)
+{
+    lab_model_gpu gpu;
+
+    lab_model_gpu_defaults(&gpu);
+    cr_assert_str_eq(gpu.name, "H100");
+    for (int i = 0; i < LAB_MODEL_P_COUNT; i++) {
+        cr_assert_not_null(lab_model_param_names[i]);
+        cr_assert_gt(gpu.p[i], 0, "%s", lab_model_param_names[i]);
+    }
+    for (int i = 0; i < LAB_MODEL_C_COUNT; i++)
+        cr_assert_not_null(lab_model_count_names[i]);
+}
+
+Test(model, a_large_stream_is_bound_by_memory_at_peak)
+{
+    lab_model_gpu gpu;
+    lab_model_counts c = streaming(1 << 24);
+    lab_model_why why;
+    double ns;
+
+    lab_model_gpu_defaults(&gpu);
+    gpu.p[LAB_MODEL_P_OVERLAP] = 64; /* the largest bound alone */
+    ns = lab_model_time(&gpu, &c, &why);
+    cr_assert_eq(why.top, LAB_MODEL_BOUND_MEMORY);
+    /* 64 MiB read at dram_eff x 3352 GB/s, plus the launch */
+    double want = 4.0 * (1 << 24) / (gpu.p[LAB_MODEL_P_DRAM_GBPS] * gpu.p[LAB_MODEL_P_DRAM_EFF]);
+    cr_assert_float_eq(why.ns[LAB_MODEL_BOUND_MEMORY],
+                       want + 32 * c.c[LAB_MODEL_C_GST_SECTORS] * gpu.p[LAB_MODEL_P_WRITE_BACK] /
+                                  (gpu.p[LAB_MODEL_P_DRAM_GBPS] * gpu.p[LAB_MODEL_P_DRAM_EFF]),
+                       1e-6 * want);
+    cr_assert(ns > want && ns < 1.2 * want + gpu.p[LAB_MODEL_P_LAUNCH_NS], "ns %g want %g", ns,
+              want);
+}
+
+Test(model, rereads_in_a_block_are_served_by_the_l2)
+{
+    lab_model_gpu gpu;
+    lab_model_counts once = streaming(1 << 24), thrice = once, across = once;
+    lab_model_why a, b, c;
+
+    lab_model_gpu_defaults(&gpu);
+    thrice.c[LAB_MODEL_C_GLD_SECTORS] *= 3;
+    lab_model_time(&gpu, &once, &a);
+    lab_model_time(&gpu, &thrice, &b);
+    cr_assert_float_eq(a.ns[LAB_MODEL_BOUND_MEMORY], b.ns[LAB_MODEL_BOUND_MEMORY], 1e-9);
+    /* every block reads what another read (halfhalf): 64 MiB of inputs pass the 50 MiB L2, so
+     * the second reading comes from DRAM too */
+    across.c[LAB_MODEL_C_GLD_SECTORS] *= 2;
+    across.c[LAB_MODEL_C_GLD_BLOCK_SECTORS] *= 2;
+    lab_model_time(&gpu, &across, &c);
+    cr_assert_gt(c.ns[LAB_MODEL_BOUND_MEMORY], 1.9 * a.ns[LAB_MODEL_BOUND_MEMORY]);
+    /* the same on inputs that fit in the L2: hits */
+    across.c[LAB_MODEL_C_IN_BYTES] = once.c[LAB_MODEL_C_IN_BYTES] = 4 << 20;
+    lab_model_time(&gpu, &across, &c);
+    lab_model_time(&gpu, &once, &a);
+    cr_assert_float_eq(c.ns[LAB_MODEL_BOUND_MEMORY], a.ns[LAB_MODEL_BOUND_MEMORY], 1e-9);
+    cr_assert_float_eq(b.ns[LAB_MODEL_BOUND_L2], 3 * a.ns[LAB_MODEL_BOUND_L2],
+                       0.35 * a.ns[LAB_MODEL_BOUND_L2]);
+}
+
+Test(model, more_instructions_take_longer_and_say_issue)
+{
+    lab_model_gpu gpu;
+    lab_model_counts c = streaming(1 << 24);
+    lab_model_why why;
+    double before;
+
+    lab_model_gpu_defaults(&gpu);
+    before = lab_model_time(&gpu, &c, NULL);
+    c.c[LAB_MODEL_C_WARP_INSTS] *= 50;
+    cr_assert_gt(lab_model_time(&gpu, &c, &why), before);
+    cr_assert_eq(why.top, LAB_MODEL_BOUND_ISSUE);
+}
+
+Test(model, a_grid_smaller_than_the_gpu_uses_fewer_sms)
+{
+    lab_model_gpu gpu;
+    lab_model_counts c = { 0 };
+    lab_model_why one, full;
+
+    lab_model_gpu_defaults(&gpu);
+    c.c[LAB_MODEL_C_WARP_INSTS] = 1e6;
+    c.c[LAB_MODEL_C_BLOCK_THREADS] = 256;
+    c.c[LAB_MODEL_C_BLOCKS] = 1;
+    lab_model_time(&gpu, &c, &one);
+    c.c[LAB_MODEL_C_BLOCKS] = gpu.p[LAB_MODEL_P_SM_COUNT];
+    lab_model_time(&gpu, &c, &full);
+    /* the same instructions over 132 SMs instead of one */
+    cr_assert_float_eq(one.ns[LAB_MODEL_BOUND_ISSUE],
+                       gpu.p[LAB_MODEL_P_SM_COUNT] * full.ns[LAB_MODEL_BOUND_ISSUE], 1e-6);
+    /* one block more than the SMs: the busiest SM has two, the tail of a second wave */
+    c.c[LAB_MODEL_C_BLOCKS] = gpu.p[LAB_MODEL_P_SM_COUNT] + 1;
+    lab_model_time(&gpu, &c, &one);
+    cr_assert_float_eq(one.ns[LAB_MODEL_BOUND_BLOCKS], 2 * gpu.p[LAB_MODEL_P_BLOCK_NS], 1e-9);
+}
+
+Test(model, raw_arrays_give_the_same_time)
+{
+    lab_model_gpu gpu;
+    lab_model_counts c = streaming(1 << 20);
+
+    lab_model_gpu_defaults(&gpu);
+    cr_assert_float_eq(lab_model_time_raw(gpu.p, c.c, NULL), lab_model_time(&gpu, &c, NULL), 1e-9);
+}
+
+Test(model, scaling_multiplies_the_work_and_keeps_the_shape)
+{
+    lab_model_counts small = streaming(1 << 16), big = streaming(1 << 18),
+                     want = streaming(1 << 24);
+    lab_model_counts out;
+
+    lab_model_scale(&small, 1 << 16, &big, 1 << 18, 1 << 24, 132, &out);
+    for (int i = 0; i < LAB_MODEL_C_COUNT; i++)
+        cr_assert_float_eq(out.c[i], want.c[i], 1e-9 * (1 + want.c[i]), "%s",
+                           lab_model_count_names[i]);
+    lab_model_scale(NULL, 0, &big, 1 << 18, 1 << 24, 132, &out); /* one size: the same */
+    cr_assert_float_eq(out.c[LAB_MODEL_C_GLD_SECTORS], want.c[LAB_MODEL_C_GLD_SECTORS], 1e-6);
+}
+
+Test(model, a_fixed_grid_grows_with_the_sms_and_its_loop_with_the_work)
+{
+    /* a grid-stride kernel on the simulator's one SM: 4 blocks, 100 instructions each to start,
+     * then 2 per element */
+    lab_model_counts small = { 0 }, big = { 0 }, out;
+
+    small.c[LAB_MODEL_C_BLOCKS] = big.c[LAB_MODEL_C_BLOCKS] = 4;
+    small.c[LAB_MODEL_C_WARPS] = big.c[LAB_MODEL_C_WARPS] = 64;
+    small.c[LAB_MODEL_C_BLOCK_THREADS] = big.c[LAB_MODEL_C_BLOCK_THREADS] = 512;
+    small.c[LAB_MODEL_C_WARP_INSTS] = 400 + 2.0 * 1000;
+    big.c[LAB_MODEL_C_WARP_INSTS] = 400 + 2.0 * 4000;
+    lab_model_scale(&small, 1000, &big, 4000, 1e6, 132, &out);
+    cr_assert_float_eq(out.c[LAB_MODEL_C_BLOCKS], 4 * 132, 1e-9);
+    cr_assert_float_eq(out.c[LAB_MODEL_C_WARPS], 64 * 132, 1e-9);
+    cr_assert_float_eq(out.c[LAB_MODEL_C_WARP_INSTS], 400 * 132 + 2e6, 1e-6);
+    cr_assert_float_eq(out.c[LAB_MODEL_C_BLOCK_THREADS], 512, 1e-9);
+}
+
+static void
+write_file(const char *path, const char *text)
+{
+    FILE *fp = fopen(path, "w");
+
+    cr_assert_not_null(fp);
+    fputs(text, fp);
+    fclose(fp);
+}
+
+Test(model, data_file_sets_params_and_error)
+{
+    char path[] = "/tmp/cudalab-test-model.XXXXXX";
+    int fd = mkstemp(path);
+    lab_model_gpu gpu;
+    lab_err err = LAB_ERR_INIT;
+
+    cr_assert_geq(fd, 0);
+    close(fd);
+    write_file(path, "[gpu]\nname = H200\nsm_count = 132\ndram_gbps = 4800\n"
+                     "[validation]\nmedian_abs_error = 0.07\nwithin_20 = 0.93\nkernels = 60\n");
+    cr_assert_eq(lab_model_gpu_load(path, &gpu, &err), 0, "%s", err.msg);
+    cr_assert_str_eq(gpu.name, "H200");
+    cr_assert_float_eq(gpu.p[LAB_MODEL_P_DRAM_GBPS], 4800, 1e-9);
+    cr_assert_float_eq(gpu.median_abs_error, 0.07, 1e-9);
+    cr_assert_eq(gpu.nvalidated, 60);
+    write_file(path, "[gpu]\nname = X\n\ndram_gbs = 4800\n");
+    cr_assert_eq(lab_model_gpu_load(path, &gpu, &err), LAB_EPARSE);
+    cr_assert(strstr(err.msg, ":4: unknown key 'dram_gbs'"), "%s", err.msg);
+    write_file(path, "[gpu]\nipc = fast\n");
+    cr_assert_eq(lab_model_gpu_load(path, &gpu, &err), LAB_EPARSE);
+    cr_assert(strstr(err.msg, ":2: 'fast' is not a number"), "%s", err.msg);
+    unlink(path);
+    cr_assert_lt(lab_model_gpu_load(path, &gpu, &err), 0);
+}
