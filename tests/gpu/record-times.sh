@@ -1,6 +1,6 @@
 #!/bin/bash
-# tests/gpu/record-times.sh OUT.jsonl [EXERCISE...]: grades the reference, the untouched
-# starter and every example of each device exercise (default: all of the catalog's) once on
+# tests/gpu/record-times.sh [--no-examples] OUT.jsonl [EXERCISE...]: grades the reference, the
+# untouched starter and (unless --no-examples) every example of each device exercise (default: all of the catalog's) once on
 # this GPU and writes one JSON line per file to OUT.jsonl: the exercise, the file (relative to
 # the checkout), its verdict and the driver's report without its per-case results (the
 # device, the launch shape, every timed kernel's median, spread and bytes at each timing
@@ -11,7 +11,9 @@
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 bin=${CUDALAB_BIN:-$root/bin/cudalab}
-out=${1:?usage: record-times.sh OUT.jsonl [EXERCISE...]}
+examples=true
+[ "${1:-}" = --no-examples ] && { examples=false; shift; }
+out=${1:?usage: record-times.sh [--no-examples] OUT.jsonl [EXERCISE...]}
 shift
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -23,7 +25,7 @@ for ex in $exercises; do
     ch=${ex%%/*} name=${ex#*/}
     files="solutions/$ch/$name.cu exercises/$ch/$name/starter.cu"
     for f in "$root"/exercises/"$ch"/"$name"/examples/*/*.cu; do
-        [ -f "$f" ] && files="$files ${f#"$root"/}"
+        $examples && [ -f "$f" ] && files="$files ${f#"$root"/}"
     done
     for f in $files; do
         "$bin" grade "$ex" "$root/$f" --json --no-record --no-sim-check >"$tmp/g.json" 2>"$tmp/g.err"
