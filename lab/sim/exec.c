@@ -50,7 +50,7 @@
         }                                                                                          \
     } while (0)
 
-enum { RUN_DONE = 0, RUN_BARRIER = 1 };
+enum { RUN_DONE = 0, RUN_BARRIER = 1, RUN_YIELD = 3 };
 
 /* lanes in a mask; SWAR, as the build does not assume the popcnt instruction */
 static inline uint32_t
@@ -186,6 +186,14 @@ sreg_value(const sim_worker *wk, const sim_warp *w, unsigned sr, int l)
         return gpu->sms;
     case SR_GRIDID:
         return L->gridid;
+    case SR_RES_BEGIN:
+        return SIM_RESERVED_SHARED;
+    case SR_RES_1:
+        return SIM_RESERVED_SHARED + SIM_RESERVED_BYTES / 2;
+    case SR_RES_END:
+        return SIM_RESERVED_SHARED + SIM_RESERVED_BYTES;
+    case SR_RES_CAP:
+        return SIM_RESERVED_BYTES;
     case SR_LANEMASK_EQ:
         return 1u << l;
     case SR_LANEMASK_LT:
@@ -977,6 +985,21 @@ exec_bits(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
             d[l] = r;
         }
         return 0;
+    case SIM_OP_BMSK: /* bmsk.clamp/.wrap.b32 d, a, b: b ones from bit a (each clamped to 32, or
+                         taken mod 32) */
+        FOR_LANES(m)
+        {
+            uint32_t a = (uint32_t)s[0][l], b = (uint32_t)s[1][l];
+            if (in->flags & F_CLAMP) {
+                a = a > 32 ? 32 : a;
+                b = b > 32 ? 32 : b;
+            } else {
+                a &= 31;
+                b &= 31;
+            }
+            d[l] = (uint32_t)((~0ull << a) & ~(a + b >= 64 ? 0 : ~0ull << (a + b)));
+        }
+        return 0;
     case SIM_OP_SHF: /* shf.l/.r.wrap/.clamp.b32 d, a, b, c: {b, a} shifted by c, a word of it */
         FOR_LANES(m)
         {
@@ -1065,6 +1088,12 @@ resolve(sim_worker *wk, const sim_warp *w, int l, const sim_insn *in, sim_space 
             bytes <= L->shared_dyn - (addr - SIM_DYN_SHARED)) {
             out->p = wk->shared_dyn + (addr - SIM_DYN_SHARED);
             out->sh = wk->sh_dyn + (addr - SIM_DYN_SHARED) / 4;
+            return true;
+        }
+        if (addr >= SIM_RESERVED_SHARED && addr - SIM_RESERVED_SHARED < SIM_RESERVED_BYTES &&
+            bytes <= SIM_RESERVED_BYTES - (addr - SIM_RESERVED_SHARED)) {
+            out->p = wk->shared_res + (addr - SIM_RESERVED_SHARED);
+            out->sh = wk->sh_res + (addr - SIM_RESERVED_SHARED) / 4;
             return true;
         }
         if (addr >= SIM_DYN_SHARED)
@@ -1306,6 +1335,50 @@ exec_ldst(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
         }
     }
     count_access(wk, addr, spaces, m, bytes, store ? SIM_ACCESS_STORE : SIM_ACCESS_LOAD);
+    return 0;
+}
+
+/* cp.async.ca/.cg.shared.global [d], [a], size{, src-size}: size bytes to shared memory, the
+ * first src-size of them from global memory and the rest zero, now (the GPU may copy at any time
+ * before the wait: this is one of its orders).  Its commit and wait have nothing left to do. */
+static int
+exec_cp_async(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
+{
+    const sim_opnd *d = &in->o[0], *a = &in->o[1];
+    uint64_t ts[32], tn[32], da[32], sa[32];
+    uint8_t dsp[32], ssp[32];
+    const uint64_t *size, *srcsize;
+
+    if (in->sub == CP_COMMIT || in->sub == CP_WAIT)
+        return 0;
+    if (in->sub != CP_ASYNC || in->nops < 3 || d->kind != O_MEM || a->kind != O_MEM)
+        return lab_sim__unsupported(wk, in, "this form of cp");
+    size = src(wk, w, &in->o[2], ts);
+    srcsize = in->nops > 3 ? src(wk, w, &in->o[3], tn) : size;
+    FOR_LANES(m)
+    {
+        uint32_t n = (uint32_t)size[l], sn = (uint32_t)srcsize[l] < n ? (uint32_t)srcsize[l] : n;
+        resolved rd, rs;
+        da[l] = (d->reg >= 0 ? w->r[(size_t)d->reg * 32 + l] : 0) + (uint64_t)d->imm;
+        sa[l] = (a->reg >= 0 ? w->r[(size_t)a->reg * 32 + l] : 0) + (uint64_t)a->imm;
+        if (!resolve(wk, w, l, in, SP_SHARED, da[l], n, true, &rd) ||
+            (sn && !resolve(wk, w, l, in, SP_GLOBAL, sa[l], n, false, &rs)))
+            return -1;
+        dsp[l] = SP_SHARED;
+        ssp[l] = SP_GLOBAL;
+        if (wk->L->checks)
+            for (uint32_t k = 0; k < (n + 3) / 4; k++) {
+                if (sn && rs.sh)
+                    lab_sim__check(wk, w, l, in, rs.sh + k, false, true);
+                if (rd.sh)
+                    lab_sim__check(wk, w, l, in, rd.sh + k, true, false);
+            }
+        if (sn)
+            memcpy(rd.p, rs.p, sn);
+        memset(rd.p + sn, 0, n - sn);
+    }
+    count_access(wk, sa, ssp, m, (uint32_t)size[__builtin_ctz(m)], SIM_ACCESS_LOAD);
+    count_access(wk, da, dsp, m, (uint32_t)size[__builtin_ctz(m)], SIM_ACCESS_STORE);
     return 0;
 }
 
@@ -1902,13 +1975,16 @@ exec_call(sim_worker *wk, sim_warp *w, const sim_insn *in, sim_entry *e, uint32_
     return RUN_CALLED;
 }
 
-/* Runs w until it exits (RUN_DONE), waits at a barrier (RUN_BARRIER) or fails (<0). */
+/* Runs w until it exits (RUN_DONE), waits at a barrier (RUN_BARRIER) or fails (<0); or, in a
+ * block of several warps, yields after SIM_SLICE instructions (RUN_YIELD) so that a warp that
+ * spins on what another warp writes (cooperative groups' multi-warp tiles) lets it run. */
+#define SIM_SLICE (16u * 8192u)
 static int
 run_warp(sim_worker *wk, sim_warp *w)
 {
     const sim_func *f = w->f; /* the running function: changes at calls and returns */
     lab_sim_metrics *mt = &wk->metrics;
-    uint32_t budget = 0;
+    uint32_t budget = 0, slices = 0;
     int rc;
 
     while (w->sp > 0) {
@@ -1931,6 +2007,8 @@ run_warp(sim_worker *wk, sim_warp *w)
             budget = 0;
             if (atomic_load_explicit(&wk->L->root->abort, memory_order_relaxed))
                 return -1;
+            if (++slices == SIM_SLICE / 8192 && wk->L->nwarps > 1)
+                return RUN_YIELD;
         }
         const sim_insn *in = &f->code[e->pc];
         uint32_t active = e->mask, m = active;
@@ -2069,13 +2147,21 @@ run_warp(sim_worker *wk, sim_warp *w)
                 return RUN_BARRIER;
             }
             break;
-        case CL_FENCE: /* membar / fence: memory is sequentially consistent here */
+        case CL_FENCE: /* membar / fence: memory is sequentially consistent here; nanosleep */
+            break;
+        case CL_COPY: /* cp.async: copied at once */
+            if (m)
+                rc = exec_cp_async(wk, w, in, m);
             break;
         case CL_WARP: /* shfl vote match redux .sync: lanes of the member mask exchange values */
             rc = exec_warp(wk, w, in, m);
             break;
         case CL_SPECIAL: { /* activemask.b32 d: the lanes executing together */
             uint64_t *d = dst(w, &in->o[0]);
+            if (in->op != SIM_OP_ACTIVEMASK) /* mov d, %envregN (parse.c) */
+                return lab_sim__unsupported(wk, in,
+                                            "grid-wide cooperative-groups sync (a cooperative "
+                                            "launch: %envreg)");
             EACH_LANE(m, d[l] = m);
             break;
         }
@@ -2118,6 +2204,7 @@ lab_sim__run_block(sim_worker *wk, uint64_t linear)
         memset(wk->shared_static, 0, L->shared_static);
     if (L->shared_dyn)
         memset(wk->shared_dyn, 0, L->shared_dyn);
+    memset(wk->shared_res, 0, sizeof(wk->shared_res));
     for (uint32_t i = 0; i < L->nwarps; i++) {
         sim_warp *w = &wk->warps[i];
         uint32_t first = i * 32, n = L->nthreads - first < 32 ? L->nthreads - first : 32;
@@ -2143,13 +2230,18 @@ lab_sim__run_block(sim_worker *wk, uint64_t linear)
     wk->metrics.warps += L->nwarps;
     for (;;) {
         uint32_t live = 0;
+        bool yielded = false;
         for (uint32_t i = 0; i < L->nwarps; i++) {
             sim_warp *w = &wk->warps[i];
+            int rc;
             if (w->done || w->at_barrier)
                 continue;
-            if (run_warp(wk, w) < 0)
+            if ((rc = run_warp(wk, w)) < 0)
                 return -1;
+            yielded |= rc == RUN_YIELD;
         }
+        if (yielded) /* a warp has more to run before the barrier opens */
+            continue;
         for (uint32_t i = 0; i < L->nwarps; i++)
             if (!wk->warps[i].done) {
                 live++;

@@ -50,6 +50,7 @@ typedef enum sim_class {
     CL_FENCE,   /* membar, fence */
     CL_WARP,    /* shfl, vote, match, redux: lanes of a member mask exchange values */
     CL_SPECIAL, /* activemask: the warp's state */
+    CL_COPY,    /* cp.async and its commit and wait (exec_cp_async) */
     CL_COUNT
 } sim_class;
 
@@ -180,6 +181,10 @@ typedef enum sim_sub {
     TESTP_NOTANUMBER,
     TESTP_NORMAL,
     TESTP_SUBNORMAL,
+    /* cp.async */
+    CP_ASYNC,
+    CP_COMMIT,
+    CP_WAIT,
     SUB_COUNT
 } sim_sub;
 
@@ -242,6 +247,10 @@ typedef enum sim_sreg {
     SR_CLOCK64,
     SR_GLOBALTIMER,
     SR_GRIDID,
+    SR_RES_BEGIN, /* %reserved_smem_offset_begin, _0 */
+    SR_RES_END,
+    SR_RES_CAP,
+    SR_RES_1, /* %reserved_smem_offset_1: the second half */
     SR_COUNT
 } sim_sreg;
 
@@ -405,6 +414,10 @@ struct lab_sim {
 #define SIM_PBUF_TAG (4ull << 56)
 /* shared-window offset of the dynamic (extern) shared array; statics start at 0 */
 #define SIM_DYN_SHARED (1u << 24)
+/* the block's reserved shared memory (1 KB on sm_80 and later: cooperative groups' scratch of
+ * block_tile_memory, at %reserved_smem_offset_1), below the dynamic array */
+#define SIM_RESERVED_SHARED (1u << 23)
+#define SIM_RESERVED_BYTES 1024u
 
 /* checks.c: where in is, for messages: "file.cu:37" (+ " (inlined at file.cu:12)") from its .loc,
  * else "PTX line 51"; the file without its folders, never a build's path */

@@ -399,6 +399,7 @@ static const struct {
     { "shiftamt", MK_FLAG, F_SHIFTAMT },
     { "clamp", MK_FLAG, F_CLAMP },
     { "cta", MK_FLAG, F_CTA },
+    { "L2", MK_IGNORE, 0 }, /* cp.async's .L2::128B prefetch size */
     { "v2", MK_VEC, 2 },
     { "v4", MK_VEC, 4 },
     /* words whose meaning depends on the opcode (word_meaning) */
@@ -436,6 +437,10 @@ static const struct {
     { "notanumber", MK_WORD, 0 },
     { "normal", MK_WORD, 0 },
     { "subnormal", MK_WORD, 0 },
+    { "async", MK_WORD, 0 },
+    { "commit_group", MK_WORD, 0 },
+    { "wait_group", MK_WORD, 0 },
+    { "wait_all", MK_WORD, 0 },
     /* memory-model and cache qualifiers: no effect in a sequential simulator */
     { "aligned", MK_IGNORE, 0 },
     { "nc", MK_IGNORE, 0 },
@@ -505,6 +510,11 @@ static const struct {
     { "notanumber", -1, TESTP_NOTANUMBER, 0 },
     { "normal", -1, TESTP_NORMAL, 0 },
     { "subnormal", -1, TESTP_SUBNORMAL, 0 },
+    { "async", SIM_OP_CP, CP_ASYNC, 0 },
+    { "commit_group", SIM_OP_CP, CP_COMMIT, 0 },
+    { "wait_group", SIM_OP_CP, CP_WAIT, 0 },
+    { "wait_all", SIM_OP_CP, CP_WAIT, 0 },
+    { "wrap", SIM_OP_BMSK, -1, 0 },
 };
 
 static int
@@ -627,6 +637,11 @@ static const struct {
     { "%clock64", SR_CLOCK64 },
     { "%globaltimer", SR_GLOBALTIMER },
     { "%gridid", SR_GRIDID },
+    { "%reserved_smem_offset_begin", SR_RES_BEGIN },
+    { "%reserved_smem_offset_0", SR_RES_BEGIN },
+    { "%reserved_smem_offset_1", SR_RES_1 },
+    { "%reserved_smem_offset_end", SR_RES_END },
+    { "%reserved_smem_offset_cap", SR_RES_CAP },
 };
 
 static int
@@ -891,6 +906,15 @@ parse_opnd(parser *ps, sim_insn *in, sim_opnd *o)
             lex_next(lx);
             return 0;
         }
+    if (t.len > 7 && !memcmp(t.s, "%envreg", 7) && in->op == SIM_OP_MOV) {
+        /* the driver's environment: cooperative groups' grid workspace (%envreg1, 2), which
+         * only a cooperative launch has.  Loads; runs as what the simulator cannot do */
+        in->cls = CL_SPECIAL;
+        o->kind = O_IMM;
+        o->imm = 0;
+        lex_next(lx);
+        return 0;
+    }
     if (in->cls == CL_BRANCH) {
         o->kind = O_LABEL;
         if ((o->reg = label_index(ps, t.s, t.len)) < 0)

@@ -1,0 +1,84 @@
+// tests/sim/features.cu - kernels for the features of CUDA that NVIDIA's cuda-samples use and the
+// simulator learned for them (issue 18): cooperative groups' multi-warp tiles (block_tile_memory:
+// %reserved_smem_offset_1, warps that spin on shared memory), bmsk, __nanosleep and cp.async with
+// its commit and wait.
+//
+// Every kernel is `(const int *in, int *out, unsigned n)`, the shape kernel-run launches
+// generically (in: ints 0..255, 8 * n + 64 of them): tests/test-sim-features.c checks the
+// simulator against a computation on the host; tests/sim-corpus.sh lists this file, so
+// tests/gpu/record-sim.sh records the H100's results and tests/e2e/test-sim-diff.sh compares.
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+#include <cuda_pipeline.h>
+
+namespace cg = cooperative_groups;
+
+// The sum of in over each tile of 64 threads (two warps: a multi-warp tile, whose reduce goes
+// through the block's reserved shared memory), and the tile's rank of the thread.
+extern "C" __global__ void tile64_sum(const int *in, int *out, unsigned n)
+{
+    __shared__ cg::block_tile_memory<256> scratch;
+    cg::thread_block block = cg::this_thread_block(scratch);
+    cg::thread_block_tile<64> tile = cg::tiled_partition<64>(block);
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    int v = i < n ? in[i] : 0;
+    int sum = cg::reduce(tile, v, cg::plus<int>());
+    tile.sync();
+    if (i < n)
+        out[i] = sum * 64 + (int)tile.thread_rank();
+}
+
+// bmsk.clamp and bmsk.wrap (CUB's and thrust's bit masks): a mask of b bits from bit a, for a
+// and b of in (0..255: past 32 too, where clamp and wrap differ); two words per thread.
+extern "C" __global__ void bmsk_forms(const int *in, int *out, unsigned n)
+{
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    unsigned a = (unsigned)in[i] % 40, b = (unsigned)in[i + n] % 40, c, w;
+    asm("bmsk.clamp.b32 %0, %1, %2;" : "=r"(c) : "r"(a), "r"(b));
+    asm("bmsk.wrap.b32 %0, %1, %2;" : "=r"(w) : "r"(a), "r"(b));
+    out[i] = (int)(c ^ (w >> 1));
+}
+
+// __nanosleep in a loop that waits for another warp's flag in shared memory (a spin the
+// simulator must let the other warp end), then the value that warp wrote.
+extern "C" __global__ void nanosleep_wait(const int *in, int *out, unsigned n)
+{
+    __shared__ volatile int flag, value;
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (threadIdx.x == 0)
+        flag = 0;
+    __syncthreads();
+    if (threadIdx.x == 32) {
+        value = in[blockIdx.x];
+        __threadfence_block();
+        flag = 1;
+    }
+    if (threadIdx.x == 0)
+        while (!flag)
+            __nanosleep(100);
+    __syncthreads();
+    if (i < n)
+        out[i] = value + (int)threadIdx.x;
+}
+
+// cp.async (__pipeline_memcpy_async, 16, 4 and 8 bytes) of in into shared memory, in two groups
+// committed and waited for apart, then each thread's words and its neighbour's.
+extern "C" __global__ void cp_async_groups(const int *in, int *out, unsigned n)
+{
+    __shared__ __align__(16) int s[4 * 256], s2[4 * 256];
+    unsigned t = threadIdx.x, base = blockIdx.x * blockDim.x * 4;
+    __pipeline_memcpy_async(&s[4 * t], &in[base + 4 * t], 16);
+    __pipeline_commit();
+    __pipeline_memcpy_async(&s2[4 * t], &in[base + 4 * t + 1], 4);
+    __pipeline_memcpy_async(&s2[4 * t + 2], &in[base + 4 * t + 2], 8);
+    __pipeline_commit();
+    __pipeline_wait_prior(1);
+    int first = s[4 * t];
+    __pipeline_wait_prior(0);
+    __syncthreads();
+    unsigned i = blockIdx.x * blockDim.x + t, u = (t + 1) % blockDim.x;
+    if (i < n)
+        out[i] = first + 3 * s[4 * u + 3] + 5 * s2[4 * t] + 7 * s2[4 * u + 3];
+}
