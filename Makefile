@@ -358,6 +358,10 @@ build/tests/sim-features.ptx: tests/sim/features.cu
 	@mkdir -p $(@D)
 	$(call say,NVCC,$<)$(NVCC) -ptx -arch=sm_90 -O3 -lineinfo -o $@ $<
 
+build/tests/sim-textures.ptx: tests/sim/textures.cu
+	@mkdir -p $(@D)
+	$(call say,NVCC,$<)$(NVCC) -ptx -arch=sm_90 -O3 -lineinfo -o $@ $<
+
 # ... and device-side launches (dynamic parallelism): relocatable device code.
 build/tests/sim-dynpar.ptx: tests/sim/dynpar.cu
 	@mkdir -p $(@D)
@@ -367,7 +371,7 @@ SAN_ALL := build/san/bin/cudalab build/san/libexec/cudalab/$(DRIVER) \
            $(KERNEL_PTX:%=build/san/libexec/cudalab/%) $(TESTS:%=build/san/tests/%) \
            build/san/tests/occ-oracle build/tests/sim-kernels.ptx build/tests/sim-dynpar.ptx \
            build/tests/sim-conformance.ptx build/tests/sim-constructs.ptx build/tests/sim-features.ptx \
-           build/san/tools/kernel-run
+           build/tests/sim-textures.ptx build/san/tools/kernel-run
 
 # --- tests -----------------------------------------------------------------
 # Every test gets the sanitized lab through these variables.
@@ -379,6 +383,7 @@ export CUDALAB_TEST_SIM_DYNPAR_PTX := $(CURDIR)/build/tests/sim-dynpar.ptx
 export CUDALAB_TEST_SIM_CONF_PTX := $(CURDIR)/build/tests/sim-conformance.ptx
 export CUDALAB_TEST_SIM_CONSTRUCTS_PTX := $(CURDIR)/build/tests/sim-constructs.ptx
 export CUDALAB_TEST_SIM_FEATURES_PTX := $(CURDIR)/build/tests/sim-features.ptx
+export CUDALAB_TEST_SIM_TEXTURES_PTX := $(CURDIR)/build/tests/sim-textures.ptx
 export CUDALAB_OCC_ORACLE := $(CURDIR)/build/san/tests/occ-oracle
 export CUDALAB_KERNEL_RUN_TEST := $(CURDIR)/build/san/tools/kernel-run
 export CUDALAB_TOOLS_DIR_TEST := $(TOOLS_DIR)/bin

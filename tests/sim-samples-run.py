@@ -39,6 +39,11 @@ def out(typecode, n):
     return ("out", typecode, n)
 
 
+def texture(data, dims, size, fmt, flags):
+    """a texture object of data's texels (sim-call's tex:): size (w, h, d), fmt 1x32f, flags nlw"""
+    return ("tex", data, dims, size, fmt, flags)
+
+
 def kernel(path, name, grid, block, args, check, shared=0, syms=()):
     """check(bufs) -> None or what differs; bufs[i] is parameter i's buffer after the launch"""
     KERNELS.append((path, name, grid, block, shared, args, check, syms))
@@ -73,6 +78,12 @@ def run(tool, ptx, entry, tmp):
                 a.tofile(fh)
             cmd.append("buf:%d:%s" % (len(a) * a.itemsize, f))
             kinds.append(a.typecode)
+        elif isinstance(a, tuple) and a[0] == "tex":
+            f = os.path.join(tmp, "tex%d.bin" % i)
+            with open(f, "wb") as fh:
+                a[1].tofile(fh)
+            cmd.append("tex:%s:%d:%d,%d,%d:%s:%s" % ((f, a[2]) + a[3] + (a[4], a[5])))
+            kinds.append(None)
         elif isinstance(a, tuple) and a[0] == "out":
             cmd.append("buf:%d" % (a[2] * array.array(a[1]).itemsize))
             kinds.append(a[1])
@@ -277,6 +288,48 @@ for name, want in [("_Z4copyPfS_ii", list(TIN)), ("_Z13copySharedMemPfS_ii", TPA
                    ("_Z24transposeNoBankConflictsPfS_ii", TGOLD), ("_Z17transposeDiagonalPfS_ii", TGOLD)]:
     kernel(TR, name, (TW // 32, TH // 32, 1), (32, 16, 1), [out("f", TW * TH), TIN, "i32:%d" % TW, "i32:%d" % TH],
            lambda b, want=want: same(b[0], want))
+
+# --- textures -----------------------------------------------------------------------------------
+TEXW = 64
+TIMG = floats(TEXW * TEXW, seed=12)
+for name in ["_Z16shiftPitchLinearPfiiiiiy", "_Z10shiftArrayPfiiiiiy"]:
+    # normalized coordinates, nearest texel, wrap: a shift by (5, 9), around the edges
+    kernel(INTRO + "simplePitchLinearTexture/simplePitchLinearTexture.cu", name, (TEXW // 16, TEXW // 16, 1),
+           (16, 16, 1), [out("f", TEXW * TEXW), "i32:%d" % TEXW, "i32:%d" % TEXW, "i32:%d" % TEXW, "i32:5", "i32:9",
+                         texture(TIMG, 2, (TEXW, TEXW, 1), "1x32f", "nw")],
+           lambda b: same(b[0], [TIMG[((y + 9) % TEXW) * TEXW + (x + 5) % TEXW]
+                                 for y in range(TEXW) for x in range(TEXW)]))
+
+
+def bilinear_wrap(img, w, h, u, v):
+    """tex2D of a float texture: normalized coordinates, linear filtering (the weights' 8-bit
+    fraction, as the GPU), wrap addressing"""
+    x, y = (u - math.floor(u)) * w - 0.5, (v - math.floor(v)) * h - 0.5
+    x0, y0 = math.floor(x), math.floor(y)
+    a, b = round((x - x0) * 256) / 256, round((y - y0) * 256) / 256
+
+    def t(i, j):
+        return img[(j % h) * w + (i % w)]
+
+    return ((1 - a) * (1 - b) * t(x0, y0) + a * (1 - b) * t(x0 + 1, y0) + (1 - a) * b * t(x0, y0 + 1)
+            + a * b * t(x0 + 1, y0 + 1))
+
+
+def rotated(b):
+    want = []
+    for y in range(TEXW):
+        for x in range(TEXW):
+            u, v = f32(x - TEXW / 2), f32(y - TEXW / 2)
+            c, sn = f32(math.cos(0.5)), f32(math.sin(0.5))
+            tu, tv = f32(f32(u * c) - f32(v * sn)) / TEXW, f32(f32(v * c) + f32(u * sn)) / TEXW
+            want.append(bilinear_wrap(TIMG, TEXW, TEXW, f32(tu + 0.5), f32(tv + 0.5)))
+    # float rounding may put a coordinate on the other side of a 1/256 step: 2 steps of slack
+    return close(b[0], want, rel=0, abs_=2.0 / 256)
+
+
+kernel(INTRO + "simpleTexture/simpleTexture.cu", "_Z15transformKernelPfiify", (TEXW // 8, TEXW // 8, 1), (8, 8, 1),
+       [out("f", TEXW * TEXW), "i32:%d" % TEXW, "i32:%d" % TEXW, "f32:0.5",
+        texture(TIMG, 2, (TEXW, TEXW, 1), "1x32f", "nlw")], rotated)
 
 if __name__ == "__main__":
     sys.exit(main())

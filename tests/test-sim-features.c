@@ -120,6 +120,21 @@ Test(sim_features, cp_async_groups, .init = setup, .fini = sim_unload)
     }
 }
 
+/* The module ptx (one kernel k(u64 p)) loaded on a fresh simulator and run with one block of 32
+ * threads and p a word of device memory: the launch's rc, its result in *r, its error in *err */
+static int
+run_ptx(const char *ptx, lab_sim_result *r, lab_err *err)
+{
+    uint64_t d;
+    void *args[] = { &d };
+    unsigned g[3] = { 1, 1, 1 }, b[3] = { 32, 1, 1 };
+
+    cr_assert_eq(lab_sim_new(&sim, err), 0, "%s", err->msg);
+    cr_assert_eq(lab_sim_load(sim, ptx, strlen(ptx), "inline.ptx", &mod, err), 0, "%s", err->msg);
+    d = dev_buf(4, NULL);
+    return lab_sim_launch(mod, "k", g, b, 0, args, r, err);
+}
+
 /* cg::this_grid().sync() reads the cooperative launch's workspace (%envreg1, 2): the module
  * loads, and the launch that reaches it says what the simulator cannot run */
 Test(sim_features, grid_sync_loads_and_is_named, .fini = sim_unload)
@@ -130,16 +145,172 @@ Test(sim_features, grid_sync_loads_and_is_named, .fini = sim_unload)
                               "mov.u32 %r1, %envreg1;\nmov.u32 %r2, %envreg2;\n"
                               "ld.param.u64 %rd1, [p];\nst.global.u32 [%rd1], %r1;\nret;\n}\n";
     lab_err err = LAB_ERR_INIT;
-    uint64_t d;
-    void *args[] = { &d };
-    unsigned g[3] = { 1, 1, 1 }, b[3] = { 32, 1, 1 };
     lab_sim_result r;
 
-    cr_assert_eq(lab_sim_new(&sim, &err), 0, "%s", err.msg);
-    cr_assert_eq(lab_sim_load(sim, ptx, strlen(ptx), "grid.ptx", &mod, &err), 0, "%s", err.msg);
-    d = dev_buf(4, NULL);
-    cr_assert_lt(lab_sim_launch(mod, "k", g, b, 0, args, &r, &err), 0);
+    cr_assert_lt(run_ptx(ptx, &r, &err), 0);
     cr_expect(strstr(err.msg, "the simulator does not support grid-wide cooperative-groups sync"),
               "%s", err.msg);
     cr_expect(strstr(err.msg, "grade it on a GPU"), "%s", err.msg);
+}
+
+/* __trap() ends the launch as the kernel's own doing, named and placed (a GPU reports an
+ * unspecified launch failure) */
+Test(sim_features, trap_stops_the_launch, .fini = sim_unload)
+{
+    static const char ptx[] = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                              ".visible .entry k(.param .u64 p)\n{\n.reg .pred %p<2>;\n"
+                              ".reg .b32 %r<2>;\n.reg .b64 %rd<2>;\n"
+                              "mov.u32 %r1, %tid.x;\nsetp.eq.u32 %p1, %r1, 5;\n"
+                              "@%p1 trap;\nld.param.u64 %rd1, [p];\n"
+                              "st.global.u32 [%rd1], %r1;\nret;\n}\n";
+    lab_err err = LAB_ERR_INIT;
+    lab_sim_result r;
+
+    run_ptx(ptx, &r, &err);
+    cr_expect_eq(r.first.kind, LAB_SIM_CHECK_TRAP, "%s", r.first.msg);
+    cr_expect(r.fatal);
+    cr_expect(strstr(r.first.msg, "__trap()"), "%s", r.first.msg);
+    cr_expect_eq(r.first.thread[0], 5);
+}
+
+/* ---- texture objects (tests/sim/textures.cu, lab/sim/texture.c) --------------------------- */
+
+/* fetch KERNEL at n coordinates (three floats each) from a texture of texels (bytes) in out */
+static void
+fetch_at(const char *kernel, const lab_sim_texture *shape, const void *texels, size_t bytes,
+         const float *coords, int n, float (*out)[4])
+{
+    lab_err err = LAB_ERR_INIT;
+    lab_sim_texture t = *shape;
+    uint64_t handle, d_out = dev_buf((size_t)n * 16, NULL), d_c = dev_buf((size_t)n * 12, coords);
+    void *args[] = { &d_out, &d_c, &n, &handle };
+    unsigned g[3] = { 1, 1, 1 }, b[3] = { 64, 1, 1 };
+    lab_sim_result r;
+
+    t.base = dev_buf(bytes, texels);
+    cr_assert_eq(lab_sim_texture_create(sim, &t, &handle, &err), 0, "%s", err.msg);
+    cr_assert_eq(lab_sim_launch(mod, kernel, g, b, 0, args, &r, &err), 0, "%s", err.msg);
+    fetch(out, d_out, (size_t)n * 16);
+}
+
+static void
+setup_textures(void)
+{
+    sim_load_env("CUDALAB_TEST_SIM_TEXTURES_PTX");
+}
+
+/* a 4 x 3 float texture, coordinates in texels, nearest texel: clamp repeats the edge, border
+ * reads zero */
+Test(sim_textures, point_clamp_and_border_2d, .init = setup_textures, .fini = sim_unload)
+{
+    static const float img[3][4] = { { 1, 2, 3, 4 }, { 5, 6, 7, 8 }, { 9, 10, 11, 12 } };
+    static const float at[][3] = { { 0.5f, 0.5f, 0 }, { 3.99f, 2.01f, 0 }, { -1.5f, 0.2f, 0 },
+                                   { 10, -3, 0 },     { 2.0f, 1.0f, 0 },   { 1.999f, 0.999f, 0 } };
+    static const float clamp[] = { 1, 12, 1, 4, 7, 2 }, border[] = { 1, 12, 0, 0, 7, 2 };
+    float out[6][4];
+    lab_sim_texture t = {
+        .dims = 2, .width = 4, .height = 3, .channels = 1, .bits = 32, .kind = 'f'
+    };
+
+    fetch_at("fetch2d", &t, img, sizeof(img), &at[0][0], 6, out);
+    for (int i = 0; i < 6; i++)
+        cr_expect_eq(out[i][0], clamp[i], "clamp, fetch %d: %g", i, (double)out[i][0]);
+    t.address[0] = t.address[1] = LAB_SIM_TEX_BORDER;
+    fetch_at("fetch2d", &t, img, sizeof(img), &at[0][0], 6, out);
+    for (int i = 0; i < 6; i++)
+        cr_expect_eq(out[i][0], border[i], "border, fetch %d: %g", i, (double)out[i][0]);
+}
+
+/* 8-bit texels read normalized ([0, 1]), linear filtering between the two nearest texels with
+ * the weights' 8-bit fraction, normalized coordinates wrapping around */
+Test(sim_textures, linear_normalized_read_1d, .init = setup_textures, .fini = sim_unload)
+{
+    static const uint8_t img[8] = { 0, 255, 51, 102, 204, 0, 17, 34 };
+    static const float at[][3] = {
+        { 1.25f / 8, 0, 0 }, { 1.5f / 8, 0, 0 }, { 1.0f + 2.6f / 8, 0, 0 }, { -0.5f / 8, 0, 0 }
+    };
+    float out[4][4];
+    lab_sim_texture t = { .dims = 1,
+                          .width = 8,
+                          .channels = 1,
+                          .bits = 8,
+                          .kind = 'u',
+                          .normalized_read = true,
+                          .normalized_coords = true,
+                          .linear = true };
+
+    fetch_at("fetch1d", &t, img, sizeof(img), &at[0][0], 4, out);
+    /* 1.25 - 0.5 = 0.75: texels 0 and 1, weight 0.75 */
+    cr_expect_float_eq(out[0][0], 0.75f, 1e-6, "%g", (double)out[0][0]);
+    cr_expect_float_eq(out[1][0], 1.0f, 1e-6, "%g", (double)out[1][0]);
+    /* 2.6 - 0.5 = 2.1: texels 2 and 3, weight round(0.1 * 256) / 256 = 26 / 256 */
+    cr_expect_float_eq(out[2][0], (230 * 51.0f + 26 * 102.0f) / 256 / 255, 1e-6, "%g",
+                       (double)out[2][0]);
+    /* -0.5 / 8 wraps to 7.5 / 8: 7.5 - 0.5 = 7, on texel 7 */
+    cr_expect_float_eq(out[3][0], 34 / 255.0f, 1e-6, "%g", (double)out[3][0]);
+}
+
+/* a 2 x 2 x 2 texture of float4 texels, normalized coordinates wrapping around, nearest texel */
+Test(sim_textures, point_wrap_3d_four_channels, .init = setup_textures, .fini = sim_unload)
+{
+    float img[8][4], out[3][4];
+    static const float at[][3] = { { 0.25f, 0.75f, 0.25f },
+                                   { 1.75f, -0.75f, 0.75f },
+                                   { -0.01f, 0.49f, 2.51f } };
+    static const int texel[3] = { 0 * 4 + 1 * 2 + 0, 1 * 4 + 0 * 2 + 1, 1 * 4 + 0 * 2 + 1 };
+    lab_sim_texture t = { .dims = 3,
+                          .width = 2,
+                          .height = 2,
+                          .depth = 2,
+                          .channels = 4,
+                          .bits = 32,
+                          .kind = 'f',
+                          .normalized_coords = true };
+
+    for (int i = 0; i < 8; i++)
+        for (int c = 0; c < 4; c++)
+            img[i][c] = (float)(10 * i + c);
+    fetch_at("fetch3d", &t, img, sizeof(img), &at[0][0], 3, out);
+    for (int i = 0; i < 3; i++)
+        for (int c = 0; c < 4; c++)
+            cr_expect_eq(out[i][c], img[texel[i]][c], "fetch %d, channel %d: %g", i, c,
+                         (double)out[i][c]);
+}
+
+/* tex1Dfetch: integer coordinates, uchar4 texels as themselves, zero outside the texture */
+Test(sim_textures, fetch_integers_zero_outside, .init = setup_textures, .fini = sim_unload)
+{
+    static const uint8_t img[3][4] = { { 1, 2, 3, 4 }, { 250, 251, 252, 253 }, { 9, 8, 7, 6 } };
+    static const int at[5] = { 0, 2, -1, 3, 1 };
+    uint32_t out[5][4];
+    lab_err err = LAB_ERR_INIT;
+    lab_sim_texture t = { .dims = 1, .width = 3, .channels = 4, .bits = 8, .kind = 'u' };
+    uint64_t handle, d_out = dev_buf(sizeof(out), NULL), d_c = dev_buf(sizeof(at), at);
+    int n = 5;
+    void *args[] = { &d_out, &d_c, &n, &handle };
+    unsigned g[3] = { 1, 1, 1 }, b[3] = { 32, 1, 1 };
+    lab_sim_result r;
+
+    t.base = dev_buf(sizeof(img), img);
+    cr_assert_eq(lab_sim_texture_create(sim, &t, &handle, &err), 0, "%s", err.msg);
+    cr_assert_eq(lab_sim_launch(mod, "fetch_int", g, b, 0, args, &r, &err), 0, "%s", err.msg);
+    fetch(out, d_out, sizeof(out));
+    for (int i = 0; i < 5; i++)
+        for (int c = 0; c < 4; c++)
+            cr_expect_eq(out[i][c], at[i] >= 0 && at[i] < 3 ? img[at[i]][c] : 0u,
+                         "fetch %d, channel %d", i, c);
+}
+
+/* a handle that no lab_sim_texture_create returned: named as what the simulator cannot run */
+Test(sim_textures, unknown_handle_is_named, .init = setup_textures, .fini = sim_unload)
+{
+    lab_err err = LAB_ERR_INIT;
+    uint64_t handle = 77, d_out = dev_buf(16, NULL), d_c = dev_buf(12, NULL);
+    int n = 1;
+    void *args[] = { &d_out, &d_c, &n, &handle };
+    unsigned g[3] = { 1, 1, 1 }, b[3] = { 32, 1, 1 };
+    lab_sim_result r;
+
+    cr_assert_lt(lab_sim_launch(mod, "fetch2d", g, b, 0, args, &r, &err), 0);
+    cr_expect(strstr(err.msg, "texture object that was not made on the simulator"), "%s", err.msg);
 }

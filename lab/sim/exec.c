@@ -1382,6 +1382,34 @@ exec_cp_async(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
     return 0;
 }
 
+/* tex.1d/.2d/.3d.v4.dtype.ctype {d}, [t, {c}]: each lane's fetch of its texture object */
+static int
+exec_tex(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
+{
+    const sim_opnd *d = &in->o[0], *a = &in->o[1];
+    unsigned dims = in->sub >= TEX_1D && in->sub <= TEX_3D ? in->sub - TEX_1D + 1u : 0;
+    bool int_coords = in->type2 != T_F32, float_out = in->type == T_F32;
+
+    if (!dims || in->vec != 4 || d->kind != O_VEC || a->kind != O_MEM || a->reg < 0 ||
+        a->nvec < dims || (in->type != T_F32 && in->type != T_U32 && in->type != T_S32))
+        return lab_sim__unsupported(wk, in, "this form of tex");
+    FOR_LANES(m)
+    {
+        uint64_t c[3] = { 0, 0, 0 };
+        uint32_t r[4];
+        for (unsigned k = 0; k < dims; k++)
+            c[k] = w->r[(size_t)a->vec[k] * 32 + l];
+        if (!lab_sim__tex_fetch(wk->L->sim, w->r[(size_t)a->reg * 32 + l], dims, int_coords, c,
+                                float_out, r))
+            return lab_sim__unsupported(wk, in,
+                                        "a texture object that was not made on the simulator");
+        for (unsigned k = 0; k < 4; k++)
+            if (d->vec[k] >= 0)
+                w->r[(size_t)d->vec[k] * 32 + l] = r[k];
+    }
+    return 0;
+}
+
 /* What an atom / red leaves in memory: old OP b (.cas: c where old is b); old itself for an
  * operation the type has no form of.  atom.add.f32 flushes subnormals (.ftz). */
 static uint64_t
@@ -2149,6 +2177,10 @@ run_warp(sim_worker *wk, sim_warp *w)
             break;
         case CL_FENCE: /* membar / fence: memory is sequentially consistent here; nanosleep */
             break;
+        case CL_TEXTURE: /* tex: texture objects' fetches */
+            if (m)
+                rc = exec_tex(wk, w, in, m);
+            break;
         case CL_COPY: /* cp.async: copied at once */
             if (m)
                 rc = exec_cp_async(wk, w, in, m);
@@ -2156,12 +2188,20 @@ run_warp(sim_worker *wk, sim_warp *w)
         case CL_WARP: /* shfl vote match redux .sync: lanes of the member mask exchange values */
             rc = exec_warp(wk, w, in, m);
             break;
-        case CL_SPECIAL: { /* activemask.b32 d: the lanes executing together */
-            uint64_t *d = dst(w, &in->o[0]);
+        case CL_SPECIAL: {               /* activemask.b32 d: the lanes executing together */
+            if (in->op == SIM_OP_TRAP) { /* trap: the kernel stops the launch (__trap()) */
+                if (!m)
+                    break;
+                lab_sim__finding(wk, w, __builtin_ctz(m), in, LAB_SIM_CHECK_TRAP, true,
+                                 "the kernel called __trap() (a GPU ends the launch with an "
+                                 "unspecified launch failure)");
+                return -1;
+            }
             if (in->op != SIM_OP_ACTIVEMASK) /* mov d, %envregN (parse.c) */
                 return lab_sim__unsupported(wk, in,
                                             "grid-wide cooperative-groups sync (a cooperative "
                                             "launch: %envreg)");
+            uint64_t *d = dst(w, &in->o[0]);
             EACH_LANE(m, d[l] = m);
             break;
         }

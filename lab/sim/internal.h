@@ -51,6 +51,7 @@ typedef enum sim_class {
     CL_WARP,    /* shfl, vote, match, redux: lanes of a member mask exchange values */
     CL_SPECIAL, /* activemask: the warp's state */
     CL_COPY,    /* cp.async and its commit and wait (exec_cp_async) */
+    CL_TEXTURE, /* tex (exec_tex, texture.c) */
     CL_COUNT
 } sim_class;
 
@@ -185,6 +186,10 @@ typedef enum sim_sub {
     CP_ASYNC,
     CP_COMMIT,
     CP_WAIT,
+    /* tex geometry */
+    TEX_1D,
+    TEX_2D,
+    TEX_3D,
     SUB_COUNT
 } sim_sub;
 
@@ -403,6 +408,8 @@ struct lab_sim {
     uint64_t max_launches; /* device-side launches per host launch (a runaway guard) */
     lab_sim_gpu gpu;       /* what %nsmid, %smid, %nwarpid, %warpid show */
     atomic_ullong grids;   /* launched so far, host's and device's: %gridid */
+    lab_sim_texture textures[LAB_SIM_MAX_TEXTURES]; /* handle i + 1 (texture.c) */
+    unsigned ntextures;
 };
 
 /* generic addresses of the shared and local windows (host pointers stay below 2^47) */
@@ -444,6 +451,11 @@ const sim_func *lab_sim__entry(const lab_sim_module *m, const char *name);
 
 /* memory.c: the allocation holding [addr, addr + bytes), or NULL */
 const sim_alloc *lab_sim__find(lab_sim *s, uint64_t addr, uint64_t bytes);
+/* texture.c: tex's fetch of the texture object handle at coordinates coord[0 .. dims - 1]
+ * (float bits, or integers with int_coords) into out (floats' bits with float_out, else the
+ * texel's integers); false if handle is no texture of s */
+bool lab_sim__tex_fetch(const lab_sim *s, uint64_t handle, unsigned dims, bool int_coords,
+                        const uint64_t coord[3], bool float_out, uint32_t out[4]);
 /* the allocation with the highest base at or below addr, or NULL (for messages) */
 const sim_alloc *lab_sim__nearest(lab_sim *s, uint64_t addr);
 int lab_sim__alloc_internal(lab_sim *s, size_t bytes, uint64_t *out, lab_err *err);

@@ -438,6 +438,9 @@ static const struct {
     { "normal", MK_WORD, 0 },
     { "subnormal", MK_WORD, 0 },
     { "async", MK_WORD, 0 },
+    { "1d", MK_WORD, 0 },
+    { "2d", MK_WORD, 0 },
+    { "3d", MK_WORD, 0 },
     { "commit_group", MK_WORD, 0 },
     { "wait_group", MK_WORD, 0 },
     { "wait_all", MK_WORD, 0 },
@@ -511,6 +514,9 @@ static const struct {
     { "normal", -1, TESTP_NORMAL, 0 },
     { "subnormal", -1, TESTP_SUBNORMAL, 0 },
     { "async", SIM_OP_CP, CP_ASYNC, 0 },
+    { "1d", SIM_OP_TEX, TEX_1D, 0 },
+    { "2d", SIM_OP_TEX, TEX_2D, 0 },
+    { "3d", SIM_OP_TEX, TEX_3D, 0 },
     { "commit_group", SIM_OP_CP, CP_COMMIT, 0 },
     { "wait_group", SIM_OP_CP, CP_WAIT, 0 },
     { "wait_all", SIM_OP_CP, CP_WAIT, 0 },
@@ -816,6 +822,37 @@ parse_address(parser *ps, sim_insn *in, sim_opnd *o)
     return 0;
 }
 
+/* tex's [t, {c, ...}]: the texture object's register in o->reg, the coordinates' in o->vec */
+static int
+parse_tex_address(parser *ps, sim_insn *in, sim_opnd *o)
+{
+    lexer *lx = &ps->lx;
+
+    lex_next(lx); /* [ */
+    o->kind = O_MEM;
+    if (expect_reg(ps, &o->reg) < 0)
+        return -1;
+    if (!tk_punct(&lx->cur, ','))
+        return perr(ps, "expected ',' in '%s'", in->text);
+    lex_next(lx);
+    if (!tk_punct(&lx->cur, '{'))
+        return perr(ps, "expected '{' in '%s'", in->text);
+    lex_next(lx);
+    while (!tk_punct(&lx->cur, '}')) {
+        if (o->nvec == 4)
+            return perr(ps, "more than 4 coordinates in '%s'", in->text);
+        if (expect_reg(ps, &o->vec[o->nvec++]) < 0)
+            return -1;
+        if (tk_punct(&lx->cur, ','))
+            lex_next(lx);
+    }
+    lex_next(lx);
+    if (!tk_punct(&lx->cur, ']'))
+        return punsupported(ps, "'%s' (a texture fetch with more than [t, {c}])", in->text);
+    lex_next(lx);
+    return 0;
+}
+
 static int
 parse_opnd(parser *ps, sim_insn *in, sim_opnd *o)
 {
@@ -825,6 +862,8 @@ parse_opnd(parser *ps, sim_insn *in, sim_opnd *o)
 
     o->reg = -1;
     o->reg2 = -1;
+    if (tk_punct(&t, '[') && in->op == SIM_OP_TEX)
+        return parse_tex_address(ps, in, o);
     if (tk_punct(&t, '['))
         return parse_address(ps, in, o);
     if (tk_punct(&t, '{')) {

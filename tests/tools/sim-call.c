@@ -10,8 +10,13 @@
  *         one launch; ARG is i32:V, u32:V, u64:V, f32:V, f64:V (by value),
  *         buf:BYTES[:FILE] (a device buffer of BYTES, its first bytes from
  *         FILE, the rest zero; written back to OUTDIR/pI.bin after the launch)
- *         or sym:NAME:FILE (a __constant__/__device__ variable set from FILE
- *         before the launch; takes no parameter slot)
+ *         sym:NAME:FILE (a __constant__/__device__ variable set from FILE
+ *         before the launch; takes no parameter slot) or
+ *         tex:FILE:DIMS:W,H,D:CxBITSKIND:FLAGS (a texture object of FILE's
+ *         texels, C channels of BITS of KIND f, u or s each, W x H x D of
+ *         them in rows without padding; FLAGS: n normalized coordinates, l
+ *         linear filtering, r normalized read, and the addressing mode of
+ *         every dimension: w wrap, c clamp, m mirror, b border)
  *
  * Prints the launch's first check finding, if any, and exits 1 when the
  * launch fails or stops on a finding.
@@ -83,6 +88,44 @@ fill_from(lab_sim *s, uint64_t dst, uint64_t cap, const char *file, lab_err *err
     return rc;
 }
 
+/* FILE:DIMS:W,H,D:CxBITSKIND:FLAGS into a texture object, its handle in a->v.u64 */
+static int
+parse_tex(lab_sim *s, const char *spec, arg *a, lab_err *err)
+{
+    char file[512], flags[16] = "", kind;
+    lab_sim_texture t = { 0 };
+    lab_buf b = LAB_BUF_INIT;
+    lab_sim_tex_address mode = LAB_SIM_TEX_CLAMP;
+    uint64_t dptr;
+    int rc;
+
+    if (sscanf(spec, "%511[^:]:%u:%u,%u,%u:%ux%u%c:%15s", file, &t.dims, &t.width, &t.height,
+               &t.depth, &t.channels, &t.bits, &kind, flags) < 8)
+        return lab_err_set(err, LAB_EINVAL, "bad texture '%s'", spec);
+    t.kind = kind;
+    for (const char *f = flags; *f; f++) {
+        t.normalized_coords |= *f == 'n';
+        t.linear |= *f == 'l';
+        t.normalized_read |= *f == 'r';
+        mode = *f == 'w'   ? LAB_SIM_TEX_WRAP
+               : *f == 'm' ? LAB_SIM_TEX_MIRROR
+               : *f == 'b' ? LAB_SIM_TEX_BORDER
+               : *f == 'c' ? LAB_SIM_TEX_CLAMP
+                           : mode;
+    }
+    t.address[0] = t.address[1] = t.address[2] = mode;
+    if ((rc = lab_buf_read_file(&b, file, err)) < 0)
+        return rc;
+    if ((rc = lab_sim_alloc(s, b.len ? b.len : 1, &dptr, err)) == 0 &&
+        (rc = lab_sim_copy_in(s, dptr, b.buf, b.len, err)) == 0) {
+        t.base = dptr;
+        rc = lab_sim_texture_create(s, &t, &a->v.u64, err);
+    }
+    a->bytes = 8;
+    lab_buf_release(&b);
+    return rc;
+}
+
 static int
 parse_arg(lab_sim *s, lab_sim_module *m, const char *spec, arg *a, bool *slot, lab_err *err)
 {
@@ -129,6 +172,8 @@ parse_arg(lab_sim *s, lab_sim_module *m, const char *spec, arg *a, bool *slot, l
         if ((rc = lab_sim_symbol(m, name, &addr, &bytes, err)) < 0)
             return rc;
         return fill_from(s, addr, bytes, file + 1, err);
+    } else if (!strncmp(spec, "tex:", 4)) {
+        return parse_tex(s, v, a, err);
     } else {
         return lab_err_set(err, LAB_EINVAL, "bad argument '%s'", spec);
     }
