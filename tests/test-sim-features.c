@@ -173,6 +173,21 @@ Test(sim_features, trap_stops_the_launch, .fini = sim_unload)
     cr_expect_eq(r.first.thread[0], 5);
 }
 
+/* griddepcontrol (programmatic dependent launch, thrust's): the grid before has ended here */
+Test(sim_features, griddepcontrol_runs, .fini = sim_unload)
+{
+    static const char ptx[] =
+        ".version 8.0\n.target sm_90\n.address_size 64\n"
+        ".visible .entry k(.param .u64 p)\n{\n.reg .b64 %rd<2>;\n"
+        "griddepcontrol.wait;\nld.param.u64 %rd1, [p];\n"
+        "st.global.u32 [%rd1], 7;\ngriddepcontrol.launch_dependents;\nret;\n}\n";
+    lab_err err = LAB_ERR_INIT;
+    lab_sim_result r;
+
+    cr_expect_eq(run_ptx(ptx, &r, &err), 0, "%s", err.msg);
+    cr_expect_eq(r.first.kind, LAB_SIM_CHECK_NONE, "%s", r.first.msg);
+}
+
 /* ---- texture objects (tests/sim/textures.cu, lab/sim/texture.c) --------------------------- */
 
 /* fetch KERNEL at n coordinates (three floats each) from a texture of texels (bytes) in out */
@@ -313,4 +328,91 @@ Test(sim_textures, unknown_handle_is_named, .init = setup_textures, .fini = sim_
 
     cr_assert_lt(lab_sim_launch(mod, "fetch2d", g, b, 0, args, &r, &err), 0);
     cr_expect(strstr(err.msg, "texture object that was not made on the simulator"), "%s", err.msg);
+}
+
+/* vabsdiff4 .add, unsigned and signed bytes: c + the sum of the bytes' distances */
+Test(sim_features, vabsdiff4_add, .init = setup, .fini = sim_unload)
+{
+    enum { N = 256, B = 64 };
+    static int in[8 * N + 64], out[N];
+    fill(in, 8 * N + 64, 89, 41);
+    run("vabsdiff4_add", in, N, B, out);
+    for (unsigned i = 0; i < N; i++) {
+        uint32_t a = (uint32_t)in[i] * 0x01010101u ^ (uint32_t)in[i + N] << 8,
+                 b = (uint32_t)in[i + 2 * N] * 0x00c10301u, c = (uint32_t)in[i + 3 * N], u = c,
+                 s = c;
+        for (int k = 0; k < 4; k++) {
+            int ua = (a >> (8 * k)) & 0xff, ub = (b >> (8 * k)) & 0xff;
+            int sa = (int8_t)ua, sb = (int8_t)ub;
+            u += (uint32_t)abs(ua - ub);
+            s += (uint32_t)abs(sa - sb);
+        }
+        cr_expect_eq((uint32_t)out[i], u * 1000 + s, "thread %u", i);
+    }
+}
+
+/* tex2DLayered: a 2 x 2 texture of three layers, nearest texel of the layer asked */
+Test(sim_textures, layered_2d, .init = setup_textures, .fini = sim_unload)
+{
+    static const float img[3][2][2] = { { { 1, 2 }, { 3, 4 } },
+                                        { { 5, 6 }, { 7, 8 } },
+                                        { { 9, 10 }, { 11, 12 } } };
+    static const float at[][3] = { { 0.5f, 1.5f, 2 }, { 1.2f, 0.2f, 0 }, { 1.9f, 1.9f, 1 } };
+    static const float want[] = { 11, 2, 8 };
+    float out[3][4];
+    lab_sim_texture t = {
+        .dims = 3, .width = 2, .height = 2, .depth = 3, .channels = 1, .bits = 32, .kind = 'f'
+    };
+
+    fetch_at("fetch_layered", &t, img, sizeof(img), &at[0][0], 3, out);
+    for (int i = 0; i < 3; i++)
+        cr_expect_eq(out[i][0], want[i], "fetch %d: %g", i, (double)out[i][0]);
+}
+
+/* texCubemap: the major axis of the direction picks the face, the other two the texel (the
+ * programming guide's table) */
+Test(sim_textures, cube_map_faces, .init = setup_textures, .fini = sim_unload)
+{
+    float img[6][2][2], out[3][4];
+    static const float at[][3] = { { 1, 0.1f, -0.2f }, { 0, -1, 0.5f }, { -0.3f, 0.2f, -1 } };
+    static const float want[] = { 1, 31, 51 }; /* +x: s 0.6, t 0.45; -y: 0.5, 0.25; -z: .65, .4 */
+    lab_sim_texture t = {
+        .dims = 3, .width = 2, .height = 2, .depth = 6, .channels = 1, .bits = 32, .kind = 'f'
+    };
+
+    for (int f = 0; f < 6; f++)
+        for (int i = 0; i < 4; i++)
+            img[f][i / 2][i % 2] = (float)(10 * f + i);
+    fetch_at("fetch_cube", &t, img, sizeof(img), &at[0][0], 3, out);
+    for (int i = 0; i < 3; i++)
+        cr_expect_eq(out[i][0], want[i], "direction %d: %g", i, (double)out[i][0]);
+}
+
+/* surf2Dread with zero outside (x in bytes), surf2Dwrite clamped to the edge */
+Test(sim_textures, surface_read_and_write, .init = setup_textures, .fini = sim_unload)
+{
+    float img[2][4] = { { 1, 2, 3, 4 }, { 5, 6, 7, 8 } }, out[3][4], after[2][4];
+    static const float at[][3] = { { 4, 1, 0 }, { 100, 0, 0 }, { 0, 0, 0 } };
+    lab_err err = LAB_ERR_INIT;
+    lab_sim_texture t = {
+        .dims = 2, .width = 4, .height = 2, .channels = 1, .bits = 32, .kind = 'f'
+    };
+    uint64_t handle, d_out = dev_buf(sizeof(out), NULL), d_c = dev_buf(sizeof(at), at);
+    int n = 3;
+    void *args[] = { &d_out, &d_c, &n, &handle };
+    unsigned g[3] = { 1, 1, 1 }, b[3] = { 32, 1, 1 };
+    lab_sim_result r;
+
+    t.base = dev_buf(sizeof(img), img);
+    cr_assert_eq(lab_sim_texture_create(sim, &t, &handle, &err), 0, "%s", err.msg);
+    cr_assert_eq(lab_sim_launch(mod, "surface_add", g, b, 0, args, &r, &err), 0, "%s", err.msg);
+    fetch(out, d_out, sizeof(out));
+    fetch(after, t.base, sizeof(after));
+    cr_expect_eq(out[0][0], 6.0f);
+    cr_expect_eq(out[1][0], 0.0f, "outside, zero");
+    cr_expect_eq(out[2][0], 1.0f);
+    cr_expect_eq(after[1][1], 7.0f);
+    cr_expect_eq(after[0][3], 1.0f, "the write at x = 100 bytes, clamped to the last texel");
+    cr_expect_eq(after[0][0], 2.0f);
+    cr_expect_eq(after[1][0], 5.0f, "untouched");
 }

@@ -985,6 +985,25 @@ exec_bits(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
             d[l] = r;
         }
         return 0;
+    case SIM_OP_VABSDIFF4: /* vabsdiff4.u32.atype.btype.add d, a, b, c: c + the sum of |a_i - b_i|
+                              over the four bytes, signed or not as atype */
+        if (in->sub != AOP_ADD || in->flags & F_SAT)
+            return lab_sim__unsupported(wk, in, "this form of vabsdiff4");
+        FOR_LANES(m)
+        {
+            uint32_t sum = (uint32_t)s[2][l];
+            for (int k = 0; k < 4; k++) {
+                int32_t x = (int32_t)((s[0][l] >> (8 * k)) & 0xff),
+                        y = (int32_t)((s[1][l] >> (8 * k)) & 0xff);
+                if (is_signed(in->type2)) {
+                    x = (int8_t)x;
+                    y = (int8_t)y;
+                }
+                sum += (uint32_t)(x > y ? x - y : y - x);
+            }
+            d[l] = sum;
+        }
+        return 0;
     case SIM_OP_BMSK: /* bmsk.clamp/.wrap.b32 d, a, b: b ones from bit a (each clamped to 32, or
                          taken mod 32) */
         FOR_LANES(m)
@@ -1382,30 +1401,77 @@ exec_cp_async(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
     return 0;
 }
 
-/* tex.1d/.2d/.3d.v4.dtype.ctype {d}, [t, {c}]: each lane's fetch of its texture object */
+/* the coordinates of each geometry (TEX_1D ..): a layered one's layer comes first */
+static const uint8_t geom_coords[] = {
+    [TEX_1D] = 1, [TEX_2D] = 2, [TEX_3D] = 3, [TEX_A1D] = 2, [TEX_A2D] = 3, [TEX_CUBE] = 3
+};
+
+/* tex{.level}.geom.v4.dtype.ctype {d}, [t, {c}]: each lane's fetch of its texture object */
 static int
 exec_tex(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
 {
     const sim_opnd *d = &in->o[0], *a = &in->o[1];
-    unsigned dims = in->sub >= TEX_1D && in->sub <= TEX_3D ? in->sub - TEX_1D + 1u : 0;
     bool int_coords = in->type2 != T_F32, float_out = in->type == T_F32;
 
-    if (!dims || in->vec != 4 || d->kind != O_VEC || a->kind != O_MEM || a->reg < 0 ||
-        a->nvec < dims || (in->type != T_F32 && in->type != T_U32 && in->type != T_S32))
+    if (in->sub < TEX_1D || in->sub > TEX_CUBE || in->vec != 4 || d->kind != O_VEC ||
+        a->kind != O_MEM || a->reg < 0 || a->nvec < geom_coords[in->sub] ||
+        (in->type != T_F32 && in->type != T_U32 && in->type != T_S32))
         return lab_sim__unsupported(wk, in, "this form of tex");
     FOR_LANES(m)
     {
-        uint64_t c[3] = { 0, 0, 0 };
+        uint64_t c[4] = { 0, 0, 0, 0 };
         uint32_t r[4];
-        for (unsigned k = 0; k < dims; k++)
+        for (unsigned k = 0; k < geom_coords[in->sub]; k++)
             c[k] = w->r[(size_t)a->vec[k] * 32 + l];
-        if (!lab_sim__tex_fetch(wk->L->sim, w->r[(size_t)a->reg * 32 + l], dims, int_coords, c,
+        if (!lab_sim__tex_fetch(wk->L->sim, w->r[(size_t)a->reg * 32 + l], in->sub, int_coords, c,
                                 float_out, r))
             return lab_sim__unsupported(wk, in,
                                         "a texture object that was not made on the simulator");
         for (unsigned k = 0; k < 4; k++)
             if (d->vec[k] >= 0)
                 w->r[(size_t)d->vec[k] * 32 + l] = r[k];
+    }
+    return 0;
+}
+
+/* suld.b.geom{.vec}.btype.mode {d}, [s, {c}] / sust.b.geom{.vec}.btype.mode [s, {c}], {a}: each
+ * lane's load or store of its surface object's bytes at c (x in bytes) */
+static int
+exec_surf(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
+{
+    bool store = in->op == SIM_OP_SUST;
+    const sim_opnd *a = &in->o[store ? 0 : 1], *v = &in->o[store ? 1 : 0];
+    uint32_t tb = width(in->type) / 8, n = v->kind == O_VEC ? v->nvec : 1;
+    unsigned mode = in->flags & F_CLAMP ? SURF_CLAMP : in->flags & F_ZERO ? SURF_ZERO : SURF_TRAP;
+
+    if (in->sub < TEX_1D || in->sub > TEX_A2D || !tb || a->kind != O_MEM || a->reg < 0 ||
+        a->nvec < geom_coords[in->sub])
+        return lab_sim__unsupported(wk, in, store ? "this form of sust" : "this form of suld");
+    FOR_LANES(m)
+    {
+        uint64_t c[4] = { 0, 0, 0, 0 };
+        uint8_t *p = NULL;
+        int rc;
+        for (unsigned k = 0; k < geom_coords[in->sub]; k++)
+            c[k] = w->r[(size_t)a->vec[k] * 32 + l];
+        rc = lab_sim__surf_at(wk->L->sim, w->r[(size_t)a->reg * 32 + l], in->sub, c, tb * n, mode,
+                              &p);
+        if (rc == -2)
+            return lab_sim__unsupported(wk, in,
+                                        "a surface object that was not made on the simulator");
+        if (rc == -1) {
+            lab_sim__finding(wk, w, l, in, LAB_SIM_CHECK_OOB_GLOBAL, true,
+                             "out-of-bounds surface %s of %u bytes (a GPU traps)",
+                             store ? "store" : "load", tb * n);
+            return -1;
+        }
+        for (uint32_t k = 0; k < n; k++) {
+            int32_t reg = v->kind == O_VEC ? v->vec[k] : v->reg;
+            if (store && reg >= 0 && rc == 0)
+                store_bits(p + k * tb, in->type, w->r[(size_t)reg * 32 + l]);
+            else if (!store && reg >= 0)
+                w->r[(size_t)reg * 32 + l] = rc == 0 ? load_bits(p + k * tb, in->type) : 0;
+        }
     }
     return 0;
 }
@@ -2177,9 +2243,9 @@ run_warp(sim_worker *wk, sim_warp *w)
             break;
         case CL_FENCE: /* membar / fence: memory is sequentially consistent here; nanosleep */
             break;
-        case CL_TEXTURE: /* tex: texture objects' fetches */
+        case CL_TEXTURE: /* tex, suld, sust: texture and surface objects */
             if (m)
-                rc = exec_tex(wk, w, in, m);
+                rc = in->op == SIM_OP_TEX ? exec_tex(wk, w, in, m) : exec_surf(wk, w, in, m);
             break;
         case CL_COPY: /* cp.async: copied at once */
             if (m)

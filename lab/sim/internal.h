@@ -51,7 +51,7 @@ typedef enum sim_class {
     CL_WARP,    /* shfl, vote, match, redux: lanes of a member mask exchange values */
     CL_SPECIAL, /* activemask: the warp's state */
     CL_COPY,    /* cp.async and its commit and wait (exec_cp_async) */
-    CL_TEXTURE, /* tex (exec_tex, texture.c) */
+    CL_TEXTURE, /* tex, suld, sust (exec_tex, exec_surf, texture.c) */
     CL_COUNT
 } sim_class;
 
@@ -190,6 +190,9 @@ typedef enum sim_sub {
     TEX_1D,
     TEX_2D,
     TEX_3D,
+    TEX_A1D,
+    TEX_A2D,
+    TEX_CUBE,
     SUB_COUNT
 } sim_sub;
 
@@ -213,6 +216,7 @@ enum { RND_NONE, RND_RN, RND_RZ, RND_RM, RND_RP, RND_RNI, RND_RZI, RND_RMI, RND_
 #define F_BOOLXOR 0x4000u
 #define F_CTA 0x8000u   /* scope .cta */
 #define F_SYNC 0x10000u /* shfl.sync, vote.sync, ... (the form with a member mask) */
+#define F_ZERO 0x20000u /* suld / sust .zero: out of the surface, nothing */
 
 typedef enum sim_opnd_kind {
     O_NONE,
@@ -451,11 +455,17 @@ const sim_func *lab_sim__entry(const lab_sim_module *m, const char *name);
 
 /* memory.c: the allocation holding [addr, addr + bytes), or NULL */
 const sim_alloc *lab_sim__find(lab_sim *s, uint64_t addr, uint64_t bytes);
-/* texture.c: tex's fetch of the texture object handle at coordinates coord[0 .. dims - 1]
- * (float bits, or integers with int_coords) into out (floats' bits with float_out, else the
- * texel's integers); false if handle is no texture of s */
-bool lab_sim__tex_fetch(const lab_sim *s, uint64_t handle, unsigned dims, bool int_coords,
-                        const uint64_t coord[3], bool float_out, uint32_t out[4]);
+/* texture.c: tex's fetch (geometry geom: TEX_1D ..) of the texture object handle at coord
+ * (tex's vector: float bits, or integers with int_coords; a layered one's layer first) into out
+ * (floats' bits with float_out, else the texel's integers); false if handle is no texture of s */
+bool lab_sim__tex_fetch(const lab_sim *s, uint64_t handle, unsigned geom, bool int_coords,
+                        const uint64_t coord[4], bool float_out, uint32_t out[4]);
+/* texture.c: where suld / sust (geometry geom: TEX_1D ..) of bytes at coord (x in bytes; a
+ * layered one's layer first) goes in the surface object handle: 0 and *p; out of the surface,
+ * -1 (mode SURF_TRAP) or 1 (SURF_ZERO: loads read 0, stores do nothing); -2 no such surface */
+enum { SURF_TRAP, SURF_CLAMP, SURF_ZERO };
+int lab_sim__surf_at(const lab_sim *s, uint64_t handle, unsigned geom, const uint64_t coord[4],
+                     uint32_t bytes, unsigned mode, uint8_t **p);
 /* the allocation with the highest base at or below addr, or NULL (for messages) */
 const sim_alloc *lab_sim__nearest(lab_sim *s, uint64_t addr);
 int lab_sim__alloc_internal(lab_sim *s, size_t bytes, uint64_t *out, lab_err *err);

@@ -441,6 +441,10 @@ static const struct {
     { "1d", MK_WORD, 0 },
     { "2d", MK_WORD, 0 },
     { "3d", MK_WORD, 0 },
+    { "a1d", MK_WORD, 0 },
+    { "a2d", MK_WORD, 0 },
+    { "cube", MK_WORD, 0 },
+    { "zero", MK_FLAG, F_ZERO },
     { "commit_group", MK_WORD, 0 },
     { "wait_group", MK_WORD, 0 },
     { "wait_all", MK_WORD, 0 },
@@ -462,6 +466,11 @@ static const struct {
     { "cv", MK_IGNORE, 0 },
     { "wb", MK_IGNORE, 0 },
     { "wt", MK_IGNORE, 0 },
+    { "b", MK_IGNORE, 0 },     /* suld.b, sust.b: the only form */
+    { "trap", MK_IGNORE, 0 },  /* suld / sust out of the surface: the default */
+    { "level", MK_IGNORE, 0 }, /* tex.level: textures have one level */
+    { "wait", MK_IGNORE, 0 },  /* griddepcontrol */
+    { "launch_dependents", MK_IGNORE, 0 },
 };
 
 /* The opcode-dependent words ("and" is setp's boolean op but atom's operation). */
@@ -514,9 +523,12 @@ static const struct {
     { "normal", -1, TESTP_NORMAL, 0 },
     { "subnormal", -1, TESTP_SUBNORMAL, 0 },
     { "async", SIM_OP_CP, CP_ASYNC, 0 },
-    { "1d", SIM_OP_TEX, TEX_1D, 0 },
-    { "2d", SIM_OP_TEX, TEX_2D, 0 },
-    { "3d", SIM_OP_TEX, TEX_3D, 0 },
+    { "1d", -1, TEX_1D, 0 }, /* tex, suld, sust */
+    { "2d", -1, TEX_2D, 0 },
+    { "3d", -1, TEX_3D, 0 },
+    { "a1d", -1, TEX_A1D, 0 },
+    { "a2d", -1, TEX_A2D, 0 },
+    { "cube", SIM_OP_TEX, TEX_CUBE, 0 },
     { "commit_group", SIM_OP_CP, CP_COMMIT, 0 },
     { "wait_group", SIM_OP_CP, CP_WAIT, 0 },
     { "wait_all", SIM_OP_CP, CP_WAIT, 0 },
@@ -822,7 +834,8 @@ parse_address(parser *ps, sim_insn *in, sim_opnd *o)
     return 0;
 }
 
-/* tex's [t, {c, ...}]: the texture object's register in o->reg, the coordinates' in o->vec */
+/* tex's, suld's and sust's [t, {c, ...}]: the object's register in o->reg, the coordinates' in
+ * o->vec */
 static int
 parse_tex_address(parser *ps, sim_insn *in, sim_opnd *o)
 {
@@ -862,7 +875,7 @@ parse_opnd(parser *ps, sim_insn *in, sim_opnd *o)
 
     o->reg = -1;
     o->reg2 = -1;
-    if (tk_punct(&t, '[') && in->op == SIM_OP_TEX)
+    if (tk_punct(&t, '[') && in->cls == CL_TEXTURE)
         return parse_tex_address(ps, in, o);
     if (tk_punct(&t, '['))
         return parse_address(ps, in, o);

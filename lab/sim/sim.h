@@ -121,7 +121,9 @@ int lab_sim_fill32(lab_sim *s, uint64_t dst, uint32_t value, size_t count, lab_e
 
 /* A texture object (cudaCreateTextureObject's resource and texture descriptors, in what the
  * simulator reads of them): the texels lie in device memory from base, row after row (pitch bytes
- * apart) and slice after slice, each channels of bits, of kind 'f' (float), 'u' or 's'. */
+ * apart) and slice after slice, each channels of bits, of kind 'f' (float), 'u' or 's'.  A layered
+ * texture (tex1DLayered, tex2DLayered; a cube map: six layers, +x -x +y -y +z -z) has its layers as
+ * its last dimension (dims one more, height or depth the layers).  A surface object is one too. */
 typedef enum lab_sim_tex_address {
     LAB_SIM_TEX_WRAP,
     LAB_SIM_TEX_CLAMP,

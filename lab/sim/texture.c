@@ -131,33 +131,29 @@ texel(const lab_sim_texture *t, const long i[3], bool as_float, float f[4], uint
     }
 }
 
-bool
-lab_sim__tex_fetch(const lab_sim *s, uint64_t handle, unsigned dims, bool int_coords,
-                   const uint64_t coord[3], bool float_out, uint32_t out[4])
+/* The fetch at coord (dims of them: float bits, or integers with int_coords) from layer (or
+ * none: -1); normalized: coordinates in [0, 1) */
+static void
+sample(const lab_sim_texture *t, unsigned dims, bool int_coords, const uint64_t coord[3],
+       long layer, bool normalized, bool float_out, uint32_t out[4])
 {
-    const lab_sim_texture *t;
     long n[3], base[3] = { 0, 0, 0 }, idx[3];
     float frac[3] = { 0, 0, 0 }, acc[4] = { 0, 0, 0, 0 }, f[4];
     uint32_t u[4];
-    bool linear;
+    bool linear = t->linear && !int_coords && float_out;
+    unsigned sdims = layer >= 0 ? t->dims - 1 : t->dims; /* a layered texture's last: layers */
 
-    if (handle == 0 || handle > s->ntextures)
-        return false;
-    t = &s->textures[handle - 1];
     n[0] = t->width;
     n[1] = t->height;
     n[2] = t->depth;
-    linear = t->linear && !int_coords && float_out;
-    for (unsigned d = 0; d < 3; d++) {
+    for (unsigned d = 0; d < sdims && d < dims; d++) {
         float x;
-        if (d >= dims || d >= t->dims)
-            continue;
         if (int_coords) { /* tex1Dfetch and friends: the texel itself, zero outside */
             base[d] = (long)(int32_t)coord[d];
             continue;
         }
         memcpy(&x, &coord[d], 4);
-        if (t->normalized_coords) {
+        if (normalized) {
             if (t->address[d] == LAB_SIM_TEX_WRAP)
                 x -= floorf(x);
             else if (t->address[d] == LAB_SIM_TEX_MIRROR) {
@@ -176,30 +172,125 @@ lab_sim__tex_fetch(const lab_sim *s, uint64_t handle, unsigned dims, bool int_co
             base[d] = (long)floorf(x);
         }
     }
-    for (unsigned corner = 0; corner < (linear ? 1u << t->dims : 1u); corner++) {
+    for (unsigned corner = 0; corner < (linear ? 1u << sdims : 1u); corner++) {
         float wgt = 1.0f;
         for (unsigned d = 0; d < 3; d++) {
             long i = base[d] + (long)((corner >> d) & 1);
-            if (d >= t->dims) {
-                idx[d] = 0;
+            lab_sim_tex_address mode = t->address[d];
+            if (d >= sdims) { /* the layer, clamped to the texture's; 0 past the dimensions */
+                idx[d] = d == sdims && layer >= 0 ? (layer < n[d] ? layer : n[d] - 1) : 0;
                 continue;
             }
             if (linear)
                 wgt *= (corner >> d) & 1 ? frac[d] : 1.0f - frac[d];
             /* wrap and mirror are for normalized coordinates; others clamp (CUDA's guide) */
-            lab_sim_tex_address mode = t->address[d];
-            if (!t->normalized_coords && (mode == LAB_SIM_TEX_WRAP || mode == LAB_SIM_TEX_MIRROR))
+            if (!normalized && (mode == LAB_SIM_TEX_WRAP || mode == LAB_SIM_TEX_MIRROR))
                 mode = LAB_SIM_TEX_CLAMP;
             idx[d] = int_coords ? (i < 0 || i >= n[d] ? -1 : i) : address(i, n[d], mode);
         }
         texel(t, idx, float_out, f, u);
         if (!float_out) {
             memcpy(out, u, sizeof(u));
-            return true;
+            return;
         }
         for (unsigned c = 0; c < 4; c++)
             acc[c] += linear ? wgt * f[c] : f[c];
     }
     memcpy(out, acc, sizeof(acc));
-    return true;
+}
+
+/* A cube map's direction (x, y, z) as its face (the layer) and the face's (s, t) in [0, 1]: the
+ * major axis picks the face, as the CUDA programming guide's table says */
+static long
+cube_face(const uint64_t coord[3], uint64_t st[2])
+{
+    float v[3], ax[3], sc, tc, ma, s, t;
+    long face;
+
+    for (int k = 0; k < 3; k++) {
+        memcpy(&v[k], &coord[k], 4);
+        ax[k] = fabsf(v[k]);
+    }
+    if (ax[0] >= ax[1] && ax[0] >= ax[2]) {
+        face = v[0] >= 0 ? 0 : 1;
+        ma = ax[0];
+        sc = v[0] >= 0 ? -v[2] : v[2];
+        tc = -v[1];
+    } else if (ax[1] >= ax[2]) {
+        face = v[1] >= 0 ? 2 : 3;
+        ma = ax[1];
+        sc = v[0];
+        tc = v[1] >= 0 ? v[2] : -v[2];
+    } else {
+        face = v[2] >= 0 ? 4 : 5;
+        ma = ax[2];
+        sc = v[2] >= 0 ? v[0] : -v[0];
+        tc = -v[1];
+    }
+    s = ma > 0 ? (sc / ma + 1.0f) / 2.0f : 0.5f;
+    t = ma > 0 ? (tc / ma + 1.0f) / 2.0f : 0.5f;
+    st[0] = st[1] = 0;
+    memcpy(&st[0], &s, 4);
+    memcpy(&st[1], &t, 4);
+    return face;
+}
+
+bool
+lab_sim__tex_fetch(const lab_sim *s, uint64_t handle, unsigned geom, bool int_coords,
+                   const uint64_t coord[4], bool float_out, uint32_t out[4])
+{
+    const lab_sim_texture *t;
+    uint64_t st[3] = { 0, 0, 0 };
+
+    if (handle == 0 || handle > s->ntextures)
+        return false;
+    t = &s->textures[handle - 1];
+    switch (geom) {
+    case TEX_A1D: /* {layer, x} */
+    case TEX_A2D: /* {layer, x, y, _} */
+        sample(t, geom == TEX_A1D ? 1 : 2, int_coords, coord + 1, (long)(int32_t)coord[0],
+               t->normalized_coords, float_out, out);
+        return true;
+    case TEX_CUBE: /* {x, y, z, _}: a direction */
+        sample(t, 2, false, st, cube_face(coord, st), true, float_out, out);
+        return true;
+    default:
+        sample(t, geom - TEX_1D + 1u, int_coords, coord, -1, t->normalized_coords, float_out, out);
+        return true;
+    }
+}
+
+int
+lab_sim__surf_at(const lab_sim *s, uint64_t handle, unsigned geom, const uint64_t coord[4],
+                 uint32_t bytes, unsigned mode, uint8_t **p)
+{
+    const lab_sim_texture *t;
+    long n[3], c[3] = { 0, 0, 0 };
+    unsigned dims, first = 0, texel;
+
+    if (handle == 0 || handle > s->ntextures)
+        return -2;
+    t = &s->textures[handle - 1];
+    n[0] = t->width;
+    n[1] = t->height;
+    n[2] = t->depth;
+    texel = t->channels * t->bits / 8;
+    dims = geom == TEX_A1D ? 1 : geom == TEX_A2D ? 2 : geom - TEX_1D + 1u;
+    if (geom == TEX_A1D || geom == TEX_A2D) { /* {layer, x, ...}: the layer is the last */
+        c[dims] = (long)(int32_t)coord[0];
+        first = 1;
+    }
+    for (unsigned d = 0; d < dims; d++)
+        c[d] = (long)(int32_t)coord[first + d];
+    for (unsigned d = 0; d < 3; d++) {
+        long lim = d == 0 ? n[0] * (long)texel - (long)bytes : n[d] - 1; /* x: in bytes */
+        if (c[d] >= 0 && c[d] <= lim)
+            continue;
+        if (mode != SURF_CLAMP)
+            return mode == SURF_ZERO ? 1 : -1;
+        c[d] = c[d] < 0 ? 0 : lim;
+    }
+    *p = (uint8_t *)(uintptr_t)(t->base + (uint64_t)c[2] * t->pitch * t->height +
+                                (uint64_t)c[1] * t->pitch + (uint64_t)c[0]);
+    return 0;
 }

@@ -1,7 +1,7 @@
 // tests/sim/features.cu - kernels for the features of CUDA that NVIDIA's cuda-samples use and the
 // simulator learned for them (issue 18): cooperative groups' multi-warp tiles (block_tile_memory:
-// %reserved_smem_offset_1, warps that spin on shared memory), bmsk, __nanosleep and cp.async with
-// its commit and wait.
+// %reserved_smem_offset_1, warps that spin on shared memory), bmsk, vabsdiff4, __nanosleep and
+// cp.async with its commit and wait.
 //
 // Every kernel is `(const int *in, int *out, unsigned n)`, the shape kernel-run launches
 // generically (in: ints 0..255, 8 * n + 64 of them): tests/test-sim-features.c checks the
@@ -81,4 +81,18 @@ extern "C" __global__ void cp_async_groups(const int *in, int *out, unsigned n)
     unsigned i = blockIdx.x * blockDim.x + t, u = (t + 1) % blockDim.x;
     if (i < n)
         out[i] = first + 3 * s[4 * u + 3] + 5 * s2[4 * t] + 7 * s2[4 * u + 3];
+}
+
+// vabsdiff4 with .add (stereoDisparity's sum of absolute differences, __vabsdiffu4 + an add): the
+// four bytes' distances of two words of in, unsigned and signed, added to a third
+extern "C" __global__ void vabsdiff4_add(const int *in, int *out, unsigned n)
+{
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    unsigned a = (unsigned)in[i] * 0x01010101u ^ (unsigned)in[i + n] << 8, b = (unsigned)in[i + 2 * n] * 0x00c10301u,
+             c = (unsigned)in[i + 3 * n], u, s;
+    asm("vabsdiff4.u32.u32.u32.add %0, %1, %2, %3;" : "=r"(u) : "r"(a), "r"(b), "r"(c));
+    asm("vabsdiff4.u32.s32.s32.add %0, %1, %2, %3;" : "=r"(s) : "r"(a), "r"(b), "r"(c));
+    out[i] = (int)(u * 1000 + s);
 }
