@@ -331,5 +331,47 @@ kernel(INTRO + "simpleTexture/simpleTexture.cu", "_Z15transformKernelPfiify", (T
        [out("f", TEXW * TEXW), "i32:%d" % TEXW, "i32:%d" % TEXW, "f32:0.5",
         texture(TIMG, 2, (TEXW, TEXW, 1), "1x32f", "nlw")], rotated)
 
+# --- 16-bit floats -------------------------------------------------------------------------------
+def h16(x):
+    """x rounded to IEEE half (nearest even), as a Python float"""
+    return struct.unpack("<e", struct.pack("<e", x))[0]
+
+
+HB, HT = 4, 128
+HSIZE = HB * HT * 4
+HA = array.array("H", [struct.unpack("<H", struct.pack("<e", v))[0] for v in floats(2 * HSIZE, seed=13)])
+HBV = array.array("H", [struct.unpack("<H", struct.pack("<e", v))[0] for v in floats(2 * HSIZE, seed=14)])
+
+
+def half_dot(fused):
+    def value(arr, k):
+        return struct.unpack("<e", struct.pack("<H", arr[k]))[0]
+
+    def check(b):
+        want = []
+        for blk in range(HB):
+            sh = []
+            for t in range(HT):
+                acc = [0.0, 0.0]
+                for i in range(t + HT + blk, HSIZE, HB * HT):  # the sample's start index, as written
+                    for k in range(2):
+                        x, y = value(HA, 2 * i + k), value(HBV, 2 * i + k)
+                        acc[k] = h16(x * y + acc[k]) if fused else h16(h16(x * y) + acc[k])
+                sh.append(acc)
+            for half in (64, 32, 16, 8, 4, 2, 1):
+                for t in range(half):
+                    sh[t] = [h16(sh[t][k] + sh[t + half][k]) for k in range(2)]
+            want.append(f32(sh[0][0] + sh[0][1]) if fused else f32(sh[0][1] + sh[0][0]))
+        return same(b[2], want)
+
+    return check
+
+
+FP16 = INTRO + "fp16ScalarProduct/fp16ScalarProduct.cu"
+kernel(FP16, "_Z30scalarProductKernel_intrinsicsPK7__half2S1_Pfm", (HB, 1, 1), (HT, 1, 1),
+       [HA, HBV, out("f", HB), "u64:%d" % HSIZE], half_dot(True))
+kernel(FP16, "_Z26scalarProductKernel_nativePK7__half2S1_Pfm", (HB, 1, 1), (HT, 1, 1),
+       [HA, HBV, out("f", HB), "u64:%d" % HSIZE], half_dot(False))
+
 if __name__ == "__main__":
     sys.exit(main())

@@ -10,6 +10,8 @@
  */
 #include <criterion/criterion.h>
 
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lab/util/buf.h"
@@ -415,4 +417,111 @@ Test(sim_textures, surface_read_and_write, .init = setup_textures, .fini = sim_u
     cr_expect_eq(after[0][3], 1.0f, "the write at x = 100 bytes, clamped to the last texel");
     cr_expect_eq(after[0][0], 2.0f);
     cr_expect_eq(after[1][0], 5.0f, "untouched");
+}
+
+/* ---- 16-bit floats (half_ops in tests/sim/features.cu), computed here with _Float16 --------- */
+
+static uint16_t
+h_bits(_Float16 h)
+{
+    uint16_t b;
+    memcpy(&b, &h, 2);
+    return b;
+}
+
+static uint32_t
+h2_bits(_Float16 lo, _Float16 hi)
+{
+    return (uint32_t)h_bits(hi) << 16 | h_bits(lo);
+}
+
+/* round to bfloat16, to nearest even: from a float's bits */
+static uint16_t
+bf_round(float f)
+{
+    uint32_t b;
+    memcpy(&b, &f, 4);
+    return (uint16_t)((b + 0x7fff + ((b >> 16) & 1)) >> 16);
+}
+
+static float
+bf_value(uint16_t h)
+{
+    uint32_t b = (uint32_t)h << 16;
+    float f;
+    memcpy(&f, &b, 4);
+    return f;
+}
+
+static _Float16
+h_min(_Float16 a, _Float16 b)
+{
+    return a < b ? a : b;
+}
+
+static _Float16
+h_max(_Float16 a, _Float16 b)
+{
+    return a > b ? a : b;
+}
+
+static _Float16
+h_fma(_Float16 a, _Float16 b, _Float16 c)
+{
+    return (_Float16)fma((double)a, (double)b, (double)c); /* exact in double: one rounding */
+}
+
+Test(sim_features, half_and_bfloat16, .init = setup, .fini = sim_unload)
+{
+    enum { N = 512, B = 128 };
+    static int in[8 * N + 64], out[N];
+    fill(in, 8 * N + 64, 67, 13);
+    run("half_ops", in, N, B, out);
+    for (unsigned i = 0; i < N; i++) {
+        float x = (float)(in[i] - 128) / 16.0f, y = (float)(in[i + N] - 128) / 16.0f + 0.3f,
+              z = (float)(in[i + 2 * N] - 100) / 7.0f;
+        _Float16 ax = (_Float16)x, ay = (_Float16)y, bx = (_Float16)y, by = (_Float16)z,
+                 cx = (_Float16)z, cy = (_Float16)x;
+        uint32_t v[6] = { h2_bits(h_fma(ax, bx, cx), h_fma(ay, by, cy)),
+                          h2_bits(ax + bx, ay + by),
+                          h2_bits(ax * cx, ay * cy),
+                          h2_bits(h_min(ax, bx), h_min(ay, by)),
+                          h2_bits(h_max(ax, bx), h_max(ay, by)),
+                          h2_bits(ax < 0 ? -ax : ax, ay < 0 ? -ay : ay) };
+        _Float16 h = h_fma(ax, by, (_Float16)(z * 1.7f));
+        uint16_t b1 = bf_round(x * 3.3f), b2 = bf_round(z);
+        uint16_t bs = bf_round(bf_value(b1) + bf_value(b2)),
+                 bp = bf_round(bf_value(b1) * bf_value(b2));
+        uint16_t bff = bf_round((float)fma(bf_value(b1), bf_value(b2), bf_value(bs)));
+        uint32_t r = 0;
+        for (int k = 0; k < 6; k++)
+            r = r * 31u + v[k];
+        r = r * 31u + h_bits(h);
+        r = r * 31u + bs + 7u * bp + 13u * bff;
+        r = r * 31u + (ax < ay ? 1u : 0u) + (uint32_t)(int)(float)h;
+        cr_expect_eq((uint32_t)out[i], r, "thread %u: x %g y %g z %g", i, (double)x, (double)y,
+                     (double)z);
+    }
+}
+
+Test(sim_features, dp4a_and_dp2a, .init = setup, .fini = sim_unload)
+{
+    enum { N = 256, B = 64 };
+    static int in[8 * N + 64], out[N];
+    fill(in, 8 * N + 64, 151, 77);
+    run("dot_bytes", in, N, B, out);
+    for (unsigned i = 0; i < N; i++) {
+        uint32_t a = (uint32_t)in[i] * 0x01030507u ^ (uint32_t)in[i + N] << 12,
+                 b = (uint32_t)in[i + 2 * N] * 0x00f1a301u, c = (uint32_t)in[i + 3 * N];
+        uint32_t s4 = c, u4 = c, h2 = c, l2 = c;
+        for (int k = 0; k < 4; k++) {
+            s4 += (uint32_t)((int8_t)(a >> (8 * k)) * (int8_t)(b >> (8 * k)));
+            u4 += ((a >> (8 * k)) & 0xff) * ((b >> (8 * k)) & 0xff);
+        }
+        for (int k = 0; k < 2; k++) {
+            h2 += (uint32_t)((int16_t)(a >> (16 * k)) * (int8_t)(b >> (8 * (k + 2))));
+            l2 += ((a >> (16 * k)) & 0xffff) * ((b >> (8 * k)) & 0xff);
+        }
+        cr_expect_eq((uint32_t)out[i], s4 * 7 + u4 * 3 + h2 * 5 + l2, "thread %u", i);
+    }
 }

@@ -106,15 +106,29 @@ flush(float f)
 }
 
 static const uint8_t type_width[T_COUNT] = {
-    [T_NONE] = 32, [T_B8] = 8,   [T_B16] = 16, [T_B32] = 32, [T_B64] = 64, [T_U8] = 8,
-    [T_U16] = 16,  [T_U32] = 32, [T_U64] = 64, [T_S8] = 8,   [T_S16] = 16, [T_S32] = 32,
-    [T_S64] = 64,  [T_F16] = 16, [T_F32] = 32, [T_F64] = 64, [T_PRED] = 1,
+    [T_NONE] = 32, [T_B8] = 8,   [T_B16] = 16,   [T_B32] = 32,  [T_B64] = 64,
+    [T_U8] = 8,    [T_U16] = 16, [T_U32] = 32,   [T_U64] = 64,  [T_S8] = 8,
+    [T_S16] = 16,  [T_S32] = 32, [T_S64] = 64,   [T_F16] = 16,  [T_F32] = 32,
+    [T_F64] = 64,  [T_PRED] = 1, [T_F16X2] = 32, [T_BF16] = 16, [T_BF16X2] = 32,
 };
 
 static inline bool
 is_float(unsigned t)
 {
-    return t == T_F32 || t == T_F64 || t == T_F16;
+    return t == T_F32 || t == T_F64 || t == T_F16 || t == T_BF16;
+}
+
+static inline bool
+is_half(unsigned t)
+{
+    return t == T_F16 || t == T_BF16;
+}
+
+/* a .f16 or .bf16 register's value */
+static inline double
+half_value(uint64_t v, unsigned t)
+{
+    return lab_sim__half_to_float((uint16_t)v, t == T_BF16);
 }
 
 static inline bool
@@ -681,7 +695,12 @@ static bool
 compare(unsigned cmp, unsigned t, uint64_t x, uint64_t y)
 {
     if (is_float(t)) {
-        double a = t == T_F32 ? as_f32(x) : as_f64(x), b = t == T_F32 ? as_f32(y) : as_f64(y);
+        double a = t == T_F32   ? as_f32(x)
+                   : t == T_F64 ? as_f64(x)
+                                : half_value(x, t),
+               b = t == T_F32   ? as_f32(y)
+                   : t == T_F64 ? as_f64(y)
+                                : half_value(y, t);
         bool un = isnan(a) || isnan(b);
         switch (cmp) {
         case CMP_EQ:
@@ -859,8 +878,40 @@ exec_cvt(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
     uint64_t *d = dst(w, &in->o[0]);
     unsigned dt = in->type, st = in->type2;
 
-    if (dt == T_F16 || st == T_F16)
-        return lab_sim__unsupported(wk, in, ".f16 conversions");
+    uint64_t tf[32];
+
+    if (is_half(st)) { /* exactly a float: then as from .f32 */
+        FOR_LANES(m) tf[l] = bits_f32(lab_sim__half_to_float((uint16_t)a[l], st == T_BF16));
+        a = tf;
+        st = T_F32;
+    }
+    if (dt == T_F16X2 || dt == T_BF16X2) { /* cvt.rn.f16x2.f32 d, a, b: a high, b low */
+        uint64_t tb2[32];
+        const uint64_t *b = in->nops > 2 ? src(wk, w, &in->o[2], tb2) : a;
+        if (st != T_F32 || (in->rnd != RND_NONE && in->rnd != RND_RN) || in->flags & F_SAT)
+            return lab_sim__unsupported(wk, in, "this conversion to a pair");
+        FOR_LANES(m)
+        d[l] = (uint64_t)lab_sim__half_from_double(as_f32(a[l]), dt == T_BF16X2) << 16 |
+               lab_sim__half_from_double(as_f32(b[l]), dt == T_BF16X2);
+        return 0;
+    }
+    if (is_half(dt)) { /* rounded once, to nearest even (or to an integer first: .rni ...) */
+        if (in->rnd != RND_NONE && in->rnd != RND_RN && in->rnd < RND_RNI)
+            return lab_sim__unsupported(wk, in, "conversions to .f16 or .bf16 not to nearest");
+        FOR_LANES(m)
+        {
+            double v = st == T_F32     ? as_f32(a[l])
+                       : st == T_F64   ? as_f64(a[l])
+                       : is_signed(st) ? (double)sx(a[l], st)
+                                       : (double)zx(a[l], st);
+            if (in->rnd >= RND_RNI)
+                v = round_int(v, in->rnd);
+            if (in->flags & F_SAT)
+                v = sat01(v);
+            d[l] = lab_sim__half_from_double(v, dt == T_BF16);
+        }
+        return 0;
+    }
     FOR_LANES(m)
     {
         if (is_float(st) && is_float(dt)) {
@@ -1002,6 +1053,25 @@ exec_bits(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
                 sum += (uint32_t)(x > y ? x - y : y - x);
             }
             d[l] = sum;
+        }
+        return 0;
+    case SIM_OP_DP4A: /* dp4a.atype.btype d, a, b, c: c + the four bytes' products */
+    case SIM_OP_DP2A: /* dp2a.lo/.hi.atype.btype: c + a's half-words times b's bytes 0, 1 / 2, 3 */
+        FOR_LANES(m)
+        {
+            uint32_t acc = (uint32_t)s[2][l], a = (uint32_t)s[0][l], b = (uint32_t)s[1][l];
+            unsigned parts = in->op == SIM_OP_DP4A ? 4 : 2, first = in->flags & F_HI ? 2 : 0;
+            for (unsigned k = 0; k < parts; k++) {
+                int32_t x = parts == 4 ? (int32_t)((a >> (8 * k)) & 0xff)
+                                       : (int32_t)((a >> (16 * k)) & 0xffff);
+                int32_t y = (int32_t)((b >> (8 * (k + (parts == 4 ? 0 : first)))) & 0xff);
+                if (is_signed(t))
+                    x = parts == 4 ? (int8_t)x : (int16_t)x;
+                if (is_signed(in->type2))
+                    y = (int8_t)y;
+                acc += (uint32_t)(x * y);
+            }
+            d[l] = acc;
         }
         return 0;
     case SIM_OP_BMSK: /* bmsk.clamp/.wrap.b32 d, a, b: b ones from bit a (each clamped to 32, or
@@ -2243,6 +2313,15 @@ run_warp(sim_worker *wk, sim_warp *w)
             break;
         case CL_FENCE: /* membar / fence: memory is sequentially consistent here; nanosleep */
             break;
+        case CL_HALF: { /* add sub mul fma neg abs min max of .f16, .bf16 and pairs (half.c) */
+            uint64_t ta[32], tb[32], tc[32];
+            const uint64_t *a = src(wk, w, &in->o[1], ta),
+                           *b = in->nops > 2 ? src(wk, w, &in->o[2], tb) : a,
+                           *c = in->nops > 3 ? src(wk, w, &in->o[3], tc) : a;
+            uint64_t *d = dst(w, &in->o[0]);
+            EACH_LANE(m, d[l] = lab_sim__half_lane(in, a[l], b[l], c[l]));
+            break;
+        }
         case CL_TEXTURE: /* tex, suld, sust: texture and surface objects */
             if (m)
                 rc = in->op == SIM_OP_TEX ? exec_tex(wk, w, in, m) : exec_surf(wk, w, in, m);

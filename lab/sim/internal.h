@@ -52,6 +52,7 @@ typedef enum sim_class {
     CL_SPECIAL, /* activemask: the warp's state */
     CL_COPY,    /* cp.async and its commit and wait (exec_cp_async) */
     CL_TEXTURE, /* tex, suld, sust (exec_tex, exec_surf, texture.c) */
+    CL_HALF,    /* arithmetic on .f16, .bf16 and their pairs (parse.c moves it here; half.c) */
     CL_COUNT
 } sim_class;
 
@@ -114,6 +115,9 @@ typedef enum sim_type {
     T_F32,
     T_F64,
     T_PRED,
+    T_F16X2,  /* two .f16 in 32 bits, the first in the low half */
+    T_BF16,   /* __nv_bfloat16 */
+    T_BF16X2, /* two .bf16 */
     T_COUNT
 } sim_type;
 
@@ -455,6 +459,12 @@ const sim_func *lab_sim__entry(const lab_sim_module *m, const char *name);
 
 /* memory.c: the allocation holding [addr, addr + bytes), or NULL */
 const sim_alloc *lab_sim__find(lab_sim *s, uint64_t addr, uint64_t bytes);
+/* half.c: 16-bit floats (.f16, .bf16) to and from wider ones; CL_HALF's instructions: which
+ * half.c runs, and one lane of one (the pairs' two halves apart) */
+float lab_sim__half_to_float(uint16_t h, bool bf);
+uint16_t lab_sim__half_from_double(double v, bool bf);
+bool lab_sim__half_supported(const sim_insn *in);
+uint64_t lab_sim__half_lane(const sim_insn *in, uint64_t a, uint64_t b, uint64_t c);
 /* texture.c: tex's fetch (geometry geom: TEX_1D ..) of the texture object handle at coord
  * (tex's vector: float bits, or integers with int_coords; a layered one's layer first) into out
  * (floats' bits with float_out, else the texel's integers); false if handle is no texture of s */

@@ -357,6 +357,9 @@ static const struct {
     { "s32", MK_TYPE, T_S32 },
     { "s64", MK_TYPE, T_S64 },
     { "f16", MK_TYPE, T_F16 },
+    { "f16x2", MK_TYPE, T_F16X2 },
+    { "bf16", MK_TYPE, T_BF16 },
+    { "bf16x2", MK_TYPE, T_BF16X2 },
     { "f32", MK_TYPE, T_F32 },
     { "f64", MK_TYPE, T_F64 },
     { "pred", MK_TYPE, T_PRED },
@@ -616,6 +619,18 @@ decode_opcode(parser *ps, const char *text, sim_insn *in)
     }
     if (in->cls == CL_COMPARE && in->sub == SUB_NONE)
         return perr(ps, "'%s' has no comparison", text);
+    if (in->type == T_F16 || in->type == T_F16X2 || in->type == T_BF16 || in->type == T_BF16X2) {
+        if (in->cls == CL_UNARY || in->cls == CL_BINARY || in->cls == CL_TERNARY) {
+            if (!lab_sim__half_supported(in))
+                return punsupported(ps,
+                                    "'%s' (of 16-bit floats: add sub mul fma neg abs min max, "
+                                    "rounded to nearest)",
+                                    text);
+            in->cls = CL_HALF;
+        } else if (in->cls == CL_COMPARE && in->type != T_F16 && in->type != T_BF16) {
+            return punsupported(ps, "'%s' (a comparison of pairs)", text);
+        }
+    }
     if (in->cls == CL_BARRIER && in->sub == BAR_RED &&
         !((in->red == AOP_ADD && in->type == T_U32) ||
           ((in->red == AOP_AND || in->red == AOP_OR) && in->type == T_PRED)))
@@ -1293,9 +1308,10 @@ static uint32_t
 type_bytes(unsigned t)
 {
     static const uint8_t bytes[T_COUNT] = {
-        [T_B8] = 1,  [T_B16] = 2, [T_B32] = 4, [T_B64] = 8, [T_U8] = 1,  [T_U16] = 2,
-        [T_U32] = 4, [T_U64] = 8, [T_S8] = 1,  [T_S16] = 2, [T_S32] = 4, [T_S64] = 8,
-        [T_F16] = 2, [T_F32] = 4, [T_F64] = 8, [T_PRED] = 1
+        [T_B8] = 1,   [T_B16] = 2,   [T_B32] = 4,  [T_B64] = 8,   [T_U8] = 1,
+        [T_U16] = 2,  [T_U32] = 4,   [T_U64] = 8,  [T_S8] = 1,    [T_S16] = 2,
+        [T_S32] = 4,  [T_S64] = 8,   [T_F16] = 2,  [T_F32] = 4,   [T_F64] = 8,
+        [T_PRED] = 1, [T_F16X2] = 4, [T_BF16] = 2, [T_BF16X2] = 4
     };
     return t < T_COUNT ? bytes[t] : 0;
 }

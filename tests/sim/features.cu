@@ -1,7 +1,8 @@
 // tests/sim/features.cu - kernels for the features of CUDA that NVIDIA's cuda-samples use and the
 // simulator learned for them (issue 18): cooperative groups' multi-warp tiles (block_tile_memory:
-// %reserved_smem_offset_1, warps that spin on shared memory), bmsk, vabsdiff4, __nanosleep and
-// cp.async with its commit and wait.
+// %reserved_smem_offset_1, warps that spin on shared memory), bmsk, vabsdiff4, __nanosleep,
+// cp.async with its commit and wait, and __half / __half2 / __nv_bfloat16 arithmetic and
+// conversions.
 //
 // Every kernel is `(const int *in, int *out, unsigned n)`, the shape kernel-run launches
 // generically (in: ints 0..255, 8 * n + 64 of them): tests/test-sim-features.c checks the
@@ -9,6 +10,8 @@
 // tests/gpu/record-sim.sh records the H100's results and tests/e2e/test-sim-diff.sh compares.
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <cuda_pipeline.h>
 
 namespace cg = cooperative_groups;
@@ -95,4 +98,40 @@ extern "C" __global__ void vabsdiff4_add(const int *in, int *out, unsigned n)
     asm("vabsdiff4.u32.u32.u32.add %0, %1, %2, %3;" : "=r"(u) : "r"(a), "r"(b), "r"(c));
     asm("vabsdiff4.u32.s32.s32.add %0, %1, %2, %3;" : "=r"(s) : "r"(a), "r"(b), "r"(c));
     out[i] = (int)(u * 1000 + s);
+}
+
+// __half2 fma, add, mul, min, max, abs and neg, __half and __nv_bfloat16 arithmetic and the
+// conversions between them and float, of values of in scaled to -8 .. 8 (steps of 1/16, whose
+// products round): each thread's results packed in out (a hash of the halves' bits)
+extern "C" __global__ void half_ops(const int *in, int *out, unsigned n)
+{
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    float x = (in[i] - 128) / 16.0f, y = (in[i + n] - 128) / 16.0f + 0.3f, z = (in[i + 2 * n] - 100) / 7.0f;
+    __half2 a = __floats2half2_rn(x, y), b = __floats2half2_rn(y, z), c = __floats2half2_rn(z, x);
+    __half2 f = __hfma2(a, b, c), s = __hadd2(a, b), p = __hmul2(a, c);
+    __half2 mn = __hmin2(a, b), mx = __hmax2(a, b), ab = __habs2(__hneg2(a));
+    __half h = __hfma(__low2half(a), __high2half(b), __float2half_rn(z * 1.7f));
+    __nv_bfloat16 bx = __float2bfloat16_rn(x * 3.3f), by = __float2bfloat16_rn(z);
+    __nv_bfloat16 bs = __hadd(bx, by), bp = __hmul(bx, by), bf = __hfma(bx, by, bs);
+    unsigned r = 0;
+    __half2 v[] = { f, s, p, mn, mx, ab };
+    for (int k = 0; k < 6; k++)
+        r = r * 31u + *(const unsigned *)&v[k];
+    r = r * 31u + __half_as_ushort(h);
+    r = r * 31u + __bfloat16_as_ushort(bs) + 7u * __bfloat16_as_ushort(bp) + 13u * __bfloat16_as_ushort(bf);
+    r = r * 31u + (__hlt(__low2half(a), __high2half(a)) ? 1u : 0u) + (unsigned)(int)__half2float(h);
+    out[i] = (int)r;
+}
+
+// __dp4a (signed and unsigned bytes) and __dp2a_hi / __dp2a_lo of words of in
+extern "C" __global__ void dot_bytes(const int *in, int *out, unsigned n)
+{
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    int a = in[i] * 0x01030507 ^ in[i + n] << 12, b = in[i + 2 * n] * 0x00f1a301, c = in[i + 3 * n];
+    out[i] = __dp4a(a, b, c) * 7 + (int)__dp4a((unsigned)a, (unsigned)b, (unsigned)c) * 3 +
+             __dp2a_hi(a, b, c) * 5 + (int)__dp2a_lo((unsigned)a, (unsigned)b, (unsigned)c);
 }
