@@ -525,3 +525,18 @@ Test(sim_features, dp4a_and_dp2a, .init = setup, .fini = sim_unload)
         cr_expect_eq((uint32_t)out[i], s4 * 7 + u4 * 3 + h2 * 5 + l2, "thread %u", i);
     }
 }
+
+/* cuda::barrier (mbarrier objects) over two phases, the second completed by a bulk copy's bytes */
+Test(sim_features, barrier_objects_and_bulk_copy, .init = setup, .fini = sim_unload)
+{
+    enum { N = 512, B = 256 };
+    static int in[8 * N + 64], out[N];
+    fill(in, 8 * N + 64, 29, 3);
+    lab_sim_result r = run("barrier_objects", in, N, B, out);
+    cr_expect(!r.fatal, "%s", r.first.msg);
+    for (unsigned i = 0; i < N; i++) {
+        unsigned t = i % B, base = i / B * B;
+        int want = in[base + (t + 1) % B] * 3 + in[base + N + (t + 5) % B];
+        cr_expect_eq(out[i], want, "thread %u", i);
+    }
+}

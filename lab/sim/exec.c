@@ -1427,6 +1427,95 @@ exec_ldst(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
     return 0;
 }
 
+/* ---- mbarrier objects --------------------------------------------------- */
+
+/* An mbarrier's 64 bits here: arrivals still due (bits 0..19), expected per phase (20..39),
+ * transaction bytes still due (40..61, two's complement) and the phase's parity (63).  A phase
+ * completes when neither arrivals nor bytes are due: the parity flips, the arrivals start over. */
+static uint64_t
+mb_pack(uint32_t pending, uint32_t expected, int64_t tx, uint64_t phase)
+{
+    return (pending & 0xfffffu) | (uint64_t)(expected & 0xfffffu) << 20 |
+           ((uint64_t)tx & 0x3fffffu) << 40 | (phase & 1) << 63;
+}
+
+static uint64_t
+mb_update(uint64_t v, uint32_t arrivals, int64_t tx_delta, bool drop)
+{
+    uint32_t pending = (uint32_t)(v & 0xfffff), expected = (uint32_t)((v >> 20) & 0xfffff);
+    int64_t tx = (int64_t)((v >> 40) & 0x3fffff);
+    uint64_t phase = v >> 63;
+
+    tx = (tx >= (1 << 21) ? tx - (1 << 22) : tx) + tx_delta;
+    pending = arrivals > pending ? 0 : pending - arrivals;
+    if (drop)
+        expected = arrivals > expected ? 0 : expected - arrivals;
+    if (pending == 0 && tx == 0) {
+        phase ^= 1;
+        pending = expected;
+    }
+    return mb_pack(pending, expected, tx, phase);
+}
+
+/* lane l's mbarrier at the address operand o (in space: the instruction's, or shared for a bulk
+ * copy's); NULL after a fatal finding */
+static uint64_t *
+mb_at(sim_worker *wk, sim_warp *w, int l, const sim_insn *in, const sim_opnd *o, sim_space space)
+{
+    uint64_t addr = (o->reg >= 0 ? w->r[(size_t)o->reg * 32 + l] : 0) + (uint64_t)o->imm;
+    resolved r;
+
+    if (o->kind != O_MEM || !resolve(wk, w, l, in, space, addr, 8, true, &r))
+        return NULL;
+    return (uint64_t *)(void *)r.p;
+}
+
+/* mbarrier.init / arrive / arrive_drop / expect_tx / complete_tx / test_wait / try_wait / inval:
+ * each lane's operation on its barrier object, in lane order (lab_sim's warps run one at a time:
+ * a wait that fails spins until another warp arrives, which RUN_YIELD lets it do) */
+static int
+exec_mbarrier(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
+{
+    bool arrive = in->sub == BAR_ARRIVE || in->sub == MB_ARRIVE_DROP, wait = in->sub == MB_WAIT;
+    const sim_opnd *a = &in->o[arrive || wait ? 1 : 0];
+    uint64_t t1[32], t2[32];
+    const uint64_t *n1 = in->nops > 1 ? src(wk, w, &in->o[1], t1) : NULL,
+                   *n2 = in->nops > 2 ? src(wk, w, &in->o[2], t2) : NULL;
+
+    FOR_LANES(m)
+    {
+        uint64_t *p = mb_at(wk, w, l, in, a, (sim_space)in->space), v;
+        if (!p)
+            return -1;
+        v = *p;
+        if (in->sub == MB_INIT) {
+            *p = mb_pack((uint32_t)n1[l], (uint32_t)n1[l], 0, 0);
+        } else if (arrive) { /* state: the phase it arrived in */
+            uint32_t count = n2 ? (uint32_t)n2[l] : 1;
+            int64_t tx = 0;
+            if (in->flags & F_EXPECT) { /* arrive.expect_tx state, [a], tx: bytes, one arrival */
+                tx = (int64_t)(uint32_t)n2[l];
+                count = 1;
+            }
+            if (in->o[0].kind == O_REG)
+                w->r[(size_t)in->o[0].reg * 32 + l] = v & (1ull << 63);
+            *p = mb_update(v, count, tx, in->sub == MB_ARRIVE_DROP);
+        } else if (in->sub == MB_COMPLETE_TX || (in->sub == SUB_NONE && in->flags & F_EXPECT)) {
+            int64_t tx = (int64_t)(uint32_t)n1[l];
+            *p = mb_update(v, 0, in->sub == MB_COMPLETE_TX ? -tx : tx, false);
+        } else if (wait) { /* the phase of the token (or of the parity) is over */
+            uint64_t phase = in->flags & F_PARITY ? (n2[l] & 1) << 63 : n2[l] & (1ull << 63);
+            if (in->o[0].kind == O_REG)
+                w->r[(size_t)in->o[0].reg * 32 + l] = (v & (1ull << 63)) != phase;
+        } else if (in->sub == MB_INVAL) {
+            *p = 0;
+        } else {
+            return lab_sim__unsupported(wk, in, "this form of mbarrier");
+        }
+    }
+    return 0;
+}
+
 /* cp.async.ca/.cg.shared.global [d], [a], size{, src-size}: size bytes to shared memory, the
  * first src-size of them from global memory and the rest zero, now (the GPU may copy at any time
  * before the wait: this is one of its orders).  Its commit and wait have nothing left to do. */
@@ -1440,6 +1529,46 @@ exec_cp_async(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
 
     if (in->sub == CP_COMMIT || in->sub == CP_WAIT)
         return 0;
+    if (in->sub == BAR_ARRIVE && in->flags & F_MBAR) { /* cp.async.mbarrier.arrive{.noinc} [m] */
+        if (!(in->flags & F_NOINC)) /* counted in, then out as the copies end: no change */
+            return 0;
+        FOR_LANES(m)
+        {
+            uint64_t *p = mb_at(wk, w, l, in, &in->o[0], (sim_space)in->space);
+            if (!p)
+                return -1;
+            *p = mb_update(*p, 1, 0, false);
+        }
+        return 0;
+    }
+    if (in->sub == CP_BULK) { /* [d], [a], size, [m]: copied, then size bytes completed on m */
+        uint64_t tsz[32];
+        const uint64_t *sz = src(wk, w, &in->o[2], tsz);
+        if (in->nops != 4 || !(in->flags & F_MBAR))
+            return lab_sim__unsupported(wk, in, "this form of cp.async.bulk");
+        FOR_LANES(m)
+        {
+            uint32_t n = (uint32_t)sz[l];
+            resolved rd, rs;
+            uint64_t *p;
+            da[l] = (d->reg >= 0 ? w->r[(size_t)d->reg * 32 + l] : 0) + (uint64_t)d->imm;
+            sa[l] = (a->reg >= 0 ? w->r[(size_t)a->reg * 32 + l] : 0) + (uint64_t)a->imm;
+            resolved end;
+            if (n % 16) /* 16-byte aligned, in 16-byte units: each end's 16 bytes checked */
+                return lab_sim__unsupported(wk, in, "a bulk copy of bytes not a multiple of 16");
+            if (n && (!resolve(wk, w, l, in, SP_SHARED, da[l], 16, true, &rd) ||
+                      !resolve(wk, w, l, in, SP_SHARED, da[l] + n - 16, 16, true, &end) ||
+                      !resolve(wk, w, l, in, SP_GLOBAL, sa[l], 16, false, &rs) ||
+                      !resolve(wk, w, l, in, SP_GLOBAL, sa[l] + n - 16, 16, false, &end)))
+                return -1;
+            if (n)
+                memcpy(rd.p, rs.p, n);
+            if (!(p = mb_at(wk, w, l, in, &in->o[3], SP_SHARED)))
+                return -1;
+            *p = mb_update(*p, 0, -(int64_t)n, false);
+        }
+        return 0;
+    }
     if (in->sub != CP_ASYNC || in->nops < 3 || d->kind != O_MEM || a->kind != O_MEM)
         return lab_sim__unsupported(wk, in, "this form of cp");
     size = src(wk, w, &in->o[2], ts);
@@ -2325,6 +2454,10 @@ run_warp(sim_worker *wk, sim_warp *w)
         case CL_TEXTURE: /* tex, suld, sust: texture and surface objects */
             if (m)
                 rc = in->op == SIM_OP_TEX ? exec_tex(wk, w, in, m) : exec_surf(wk, w, in, m);
+            break;
+        case CL_MBARRIER: /* mbarrier: barrier objects in shared memory */
+            if (m)
+                rc = exec_mbarrier(wk, w, in, m);
             break;
         case CL_COPY: /* cp.async: copied at once */
             if (m)

@@ -53,6 +53,7 @@ typedef enum sim_class {
     CL_COPY,    /* cp.async and its commit and wait (exec_cp_async) */
     CL_TEXTURE, /* tex, suld, sust (exec_tex, exec_surf, texture.c) */
     CL_HALF,    /* arithmetic on .f16, .bf16 and their pairs (parse.c moves it here; half.c) */
+    CL_MBARRIER, /* mbarrier: shared-memory barrier objects (exec_mbarrier) */
     CL_COUNT
 } sim_class;
 
@@ -62,6 +63,7 @@ typedef enum sim_arity {
     AR_BOOLOP, /* max with .and/.or/.xor, else min */
     AR_CAS,    /* max with .cas, else min */
     AR_SYNC,   /* max with .sync, else min */
+    AR_PAIR,   /* max to a pair of 16-bit floats (cvt.rn.f16x2.f32 d, a, b), else min */
     AR_BAR,    /* with .red min + 2 to max, else min to max - 2 */
 } sim_arity;
 
@@ -197,6 +199,13 @@ typedef enum sim_sub {
     TEX_A1D,
     TEX_A2D,
     TEX_CUBE,
+    /* mbarrier (arrive: BAR_ARRIVE) and cp.async.bulk */
+    MB_INIT,
+    MB_ARRIVE_DROP,
+    MB_WAIT,
+    MB_INVAL,
+    MB_COMPLETE_TX,
+    CP_BULK,
     SUB_COUNT
 } sim_sub;
 
@@ -218,9 +227,13 @@ enum { RND_NONE, RND_RN, RND_RZ, RND_RM, RND_RP, RND_RNI, RND_RZI, RND_RMI, RND_
 #define F_BOOLAND 0x1000u
 #define F_BOOLOR 0x2000u
 #define F_BOOLXOR 0x4000u
-#define F_CTA 0x8000u   /* scope .cta */
-#define F_SYNC 0x10000u /* shfl.sync, vote.sync, ... (the form with a member mask) */
-#define F_ZERO 0x20000u /* suld / sust .zero: out of the surface, nothing */
+#define F_CTA 0x8000u     /* scope .cta */
+#define F_SYNC 0x10000u   /* shfl.sync, vote.sync, ... (the form with a member mask) */
+#define F_ZERO 0x20000u   /* suld / sust .zero: out of the surface, nothing */
+#define F_PARITY 0x40000u /* mbarrier.try_wait.parity */
+#define F_EXPECT 0x80000u /* mbarrier.arrive.expect_tx, mbarrier.expect_tx */
+#define F_MBAR 0x100000u  /* cp.async.mbarrier.arrive, cp.async.bulk...mbarrier::complete_tx */
+#define F_NOINC 0x200000u /* cp.async.mbarrier.arrive.noinc */
 
 typedef enum sim_opnd_kind {
     O_NONE,

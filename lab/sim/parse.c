@@ -441,6 +441,17 @@ static const struct {
     { "normal", MK_WORD, 0 },
     { "subnormal", MK_WORD, 0 },
     { "async", MK_WORD, 0 },
+    { "bulk", MK_WORD, 0 },
+    { "mbarrier", MK_WORD, 0 },
+    { "noinc", MK_WORD, 0 },
+    { "init", MK_WORD, 0 },
+    { "arrive_drop", MK_WORD, 0 },
+    { "expect_tx", MK_WORD, 0 },
+    { "complete_tx", MK_WORD, 0 },
+    { "test_wait", MK_WORD, 0 },
+    { "try_wait", MK_WORD, 0 },
+    { "inval", MK_WORD, 0 },
+    { "parity", MK_WORD, 0 },
     { "1d", MK_WORD, 0 },
     { "2d", MK_WORD, 0 },
     { "3d", MK_WORD, 0 },
@@ -526,6 +537,17 @@ static const struct {
     { "normal", -1, TESTP_NORMAL, 0 },
     { "subnormal", -1, TESTP_SUBNORMAL, 0 },
     { "async", SIM_OP_CP, CP_ASYNC, 0 },
+    { "bulk", SIM_OP_CP, CP_BULK, 0 },
+    { "mbarrier", SIM_OP_CP, 0, F_MBAR },
+    { "noinc", SIM_OP_CP, 0, F_NOINC },
+    { "init", SIM_OP_MBARRIER, MB_INIT, 0 },
+    { "arrive_drop", SIM_OP_MBARRIER, MB_ARRIVE_DROP, 0 },
+    { "expect_tx", SIM_OP_MBARRIER, 0, F_EXPECT },
+    { "complete_tx", SIM_OP_MBARRIER, MB_COMPLETE_TX, 0 },
+    { "test_wait", SIM_OP_MBARRIER, MB_WAIT, 0 },
+    { "try_wait", SIM_OP_MBARRIER, MB_WAIT, 0 },
+    { "inval", SIM_OP_MBARRIER, MB_INVAL, 0 },
+    { "parity", SIM_OP_MBARRIER, 0, F_PARITY },
     { "1d", -1, TEX_1D, 0 }, /* tex, suld, sust */
     { "2d", -1, TEX_2D, 0 },
     { "3d", -1, TEX_3D, 0 },
@@ -1236,6 +1258,9 @@ check_operands(parser *ps, const sim_insn *in)
     case AR_SYNC: /* shfl.sync, vote.sync: the member mask */
         longer = in->flags & F_SYNC;
         break;
+    case AR_PAIR: /* cvt.rn.f16x2.f32 d, a, b: the second value */
+        longer = in->type == T_F16X2 || in->type == T_BF16X2;
+        break;
     case AR_BAR: /* bar.red: d and c around bar.sync's a{, b} */
         if (in->sub == BAR_RED)
             lo += 2;
@@ -1245,7 +1270,8 @@ check_operands(parser *ps, const sim_insn *in)
     default:
         break;
     }
-    if (op->arity == AR_BOOLOP || op->arity == AR_CAS || op->arity == AR_SYNC)
+    if (op->arity == AR_BOOLOP || op->arity == AR_CAS || op->arity == AR_SYNC ||
+        op->arity == AR_PAIR)
         lo = hi = longer ? hi : lo;
     if (in->nops < lo || in->nops > hi) {
         if (hi == 0)

@@ -1,8 +1,9 @@
 // tests/sim/features.cu - kernels for the features of CUDA that NVIDIA's cuda-samples use and the
 // simulator learned for them (issue 18): cooperative groups' multi-warp tiles (block_tile_memory:
 // %reserved_smem_offset_1, warps that spin on shared memory), bmsk, vabsdiff4, __nanosleep,
-// cp.async with its commit and wait, and __half / __half2 / __nv_bfloat16 arithmetic and
-// conversions.
+// cp.async with its commit and wait, __half / __half2 / __nv_bfloat16 arithmetic and conversions,
+// __dp4a / __dp2a, and barrier objects (cuda::barrier: mbarrier, with the bulk copy of
+// cuda::memcpy_async completing its bytes).
 //
 // Every kernel is `(const int *in, int *out, unsigned n)`, the shape kernel-run launches
 // generically (in: ints 0..255, 8 * n + 64 of them): tests/test-sim-features.c checks the
@@ -12,6 +13,7 @@
 #include <cooperative_groups/reduce.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cuda/barrier>
 #include <cuda_pipeline.h>
 
 namespace cg = cooperative_groups;
@@ -134,4 +136,26 @@ extern "C" __global__ void dot_bytes(const int *in, int *out, unsigned n)
     int a = in[i] * 0x01030507 ^ in[i + n] << 12, b = in[i + 2 * n] * 0x00f1a301, c = in[i + 3 * n];
     out[i] = __dp4a(a, b, c) * 7 + (int)__dp4a((unsigned)a, (unsigned)b, (unsigned)c) * 3 +
              __dp2a_hi(a, b, c) * 5 + (int)__dp2a_lo((unsigned)a, (unsigned)b, (unsigned)c);
+}
+
+// cuda::barrier in shared memory (mbarrier.init, arrive, try_wait): every thread's word, then a
+// bulk copy (cp.async.bulk, its bytes completed on the barrier) of in's second part
+#pragma nv_diag_suppress static_var_with_dynamic_init // cuda::barrier's own way: init() below
+extern "C" __global__ void barrier_objects(const int *in, int *out, unsigned n)
+{
+    __shared__ cuda::barrier<cuda::thread_scope_block> bar;
+    __shared__ __align__(16) int s[256];
+    __shared__ int t[256];
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (threadIdx.x == 0)
+        init(&bar, blockDim.x);
+    __syncthreads();
+    t[threadIdx.x] = in[i] * 3;
+    bar.arrive_and_wait();
+    int left = t[(threadIdx.x + 1) % blockDim.x];
+    if (threadIdx.x == 0)
+        cuda::memcpy_async(s, in + blockIdx.x * blockDim.x + n, cuda::aligned_size_t<16>(blockDim.x * 4), bar);
+    bar.arrive_and_wait();
+    if (i < n)
+        out[i] = left + s[(threadIdx.x + 5) % blockDim.x];
 }
