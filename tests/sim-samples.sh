@@ -67,7 +67,7 @@ print("\n| folder | files | load | share |\n|---|---:|---:|---:|")
 for folder, (n, ok) in rows.items():
     print("| %s | %d | %d | %.0f %% |" % (folder, n, ok, 100.0 * ok / n))
 n = sum(v[0] for v in rows.values()); ok = sum(v[1] for v in rows.values())
-print("| **all** | **%d** | **%d** | **%.1f %%** |" % (n, ok, 100.0 * ok / n))
+print("| **all** | **%d** | **%d** | **%.2f %%** |" % (n, ok, 100.0 * ok / n))
 open(sys.argv[1] + ".share", "w").write("%d %d\n" % (ok, n))
 PY
 read -r ok n <"$out/load.txt.share"

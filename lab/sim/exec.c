@@ -249,6 +249,14 @@ src(const sim_worker *wk, const sim_warp *w, const sim_opnd *o, uint64_t *tmp)
     }
 }
 
+/* src for the instructions that kernels seldom run (cp.async, mbarrier, 16-bit floats): one copy
+ * out of line, not one more inlined copy per call */
+static __attribute__((noinline)) const uint64_t *
+src_rare(const sim_worker *wk, const sim_warp *w, const sim_opnd *o, uint64_t *tmp)
+{
+    return src(wk, w, o, tmp);
+}
+
 static inline uint64_t *
 dst(sim_warp *w, const sim_opnd *o)
 {
@@ -887,7 +895,7 @@ exec_cvt(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
     }
     if (dt == T_F16X2 || dt == T_BF16X2) { /* cvt.rn.f16x2.f32 d, a, b: a high, b low */
         uint64_t tb2[32];
-        const uint64_t *b = in->nops > 2 ? src(wk, w, &in->o[2], tb2) : a;
+        const uint64_t *b = in->nops > 2 ? src_rare(wk, w, &in->o[2], tb2) : a;
         if (st != T_F32 || (in->rnd != RND_NONE && in->rnd != RND_RN) || in->flags & F_SAT)
             return lab_sim__unsupported(wk, in, "this conversion to a pair");
         FOR_LANES(m)
@@ -1479,8 +1487,8 @@ exec_mbarrier(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
     bool arrive = in->sub == BAR_ARRIVE || in->sub == MB_ARRIVE_DROP, wait = in->sub == MB_WAIT;
     const sim_opnd *a = &in->o[arrive || wait ? 1 : 0];
     uint64_t t1[32], t2[32];
-    const uint64_t *n1 = in->nops > 1 ? src(wk, w, &in->o[1], t1) : NULL,
-                   *n2 = in->nops > 2 ? src(wk, w, &in->o[2], t2) : NULL;
+    const uint64_t *n1 = in->nops > 1 ? src_rare(wk, w, &in->o[1], t1) : NULL,
+                   *n2 = in->nops > 2 ? src_rare(wk, w, &in->o[2], t2) : NULL;
 
     FOR_LANES(m)
     {
@@ -1543,7 +1551,7 @@ exec_cp_async(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
     }
     if (in->sub == CP_BULK) { /* [d], [a], size, [m]: copied, then size bytes completed on m */
         uint64_t tsz[32];
-        const uint64_t *sz = src(wk, w, &in->o[2], tsz);
+        const uint64_t *sz = src_rare(wk, w, &in->o[2], tsz);
         if (in->nops != 4 || !(in->flags & F_MBAR))
             return lab_sim__unsupported(wk, in, "this form of cp.async.bulk");
         FOR_LANES(m)
@@ -1571,8 +1579,8 @@ exec_cp_async(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
     }
     if (in->sub != CP_ASYNC || in->nops < 3 || d->kind != O_MEM || a->kind != O_MEM)
         return lab_sim__unsupported(wk, in, "this form of cp");
-    size = src(wk, w, &in->o[2], ts);
-    srcsize = in->nops > 3 ? src(wk, w, &in->o[3], tn) : size;
+    size = src_rare(wk, w, &in->o[2], ts);
+    srcsize = in->nops > 3 ? src_rare(wk, w, &in->o[3], tn) : size;
     FOR_LANES(m)
     {
         uint32_t n = (uint32_t)size[l], sn = (uint32_t)srcsize[l] < n ? (uint32_t)srcsize[l] : n;
@@ -2444,9 +2452,9 @@ run_warp(sim_worker *wk, sim_warp *w)
             break;
         case CL_HALF: { /* add sub mul fma neg abs min max of .f16, .bf16 and pairs (half.c) */
             uint64_t ta[32], tb[32], tc[32];
-            const uint64_t *a = src(wk, w, &in->o[1], ta),
-                           *b = in->nops > 2 ? src(wk, w, &in->o[2], tb) : a,
-                           *c = in->nops > 3 ? src(wk, w, &in->o[3], tc) : a;
+            const uint64_t *a = src_rare(wk, w, &in->o[1], ta),
+                           *b = in->nops > 2 ? src_rare(wk, w, &in->o[2], tb) : a,
+                           *c = in->nops > 3 ? src_rare(wk, w, &in->o[3], tc) : a;
             uint64_t *d = dst(w, &in->o[0]);
             EACH_LANE(m, d[l] = lab_sim__half_lane(in, a[l], b[l], c[l]));
             break;
