@@ -540,3 +540,58 @@ Test(sim_features, barrier_objects_and_bulk_copy, .init = setup, .fini = sim_unl
         cr_expect_eq(out[i], want, "thread %u", i);
     }
 }
+
+/* ---- warp matrix multiplies (wmma_f16, wmma_int_tf32 in tests/sim/features.cu) ------------- */
+
+/* 16x16x16 of halves into floats, c scaled by the warp's number + 1 first, stored column-major */
+Test(sim_features, wmma_f16_into_f32, .init = setup, .fini = sim_unload)
+{
+    enum { N = 512, B = 64 }; /* 2 warps of a block */
+    static int in[8 * N + 64], out[N];
+    fill(in, 8 * N + 64, 73, 19);
+    run("wmma_f16", in, N, B, out);
+    for (unsigned warp = 0; warp < 2; warp++)
+        for (unsigned i = 0; i < 16; i++)
+            for (unsigned j = 0; j < 16; j++) {
+                float acc = ((float)(in[512 + i * 16 + j] % 9) - 4.0f) * (float)(warp + 1), got;
+                for (unsigned k = 0; k < 16; k++) /* b column-major: b[k][j] at j * 16 + k */
+                    acc += ((float)(in[i * 16 + k] % 17) - 8) / 4.0f *
+                           (((float)(in[256 + j * 16 + k] % 13) - 6) / 4.0f);
+                memcpy(&got, &out[256 * warp + j * 16 + i], 4);
+                cr_expect_eq(got, acc, "warp %u, d[%u][%u]: %g, want %g", warp, i, j, (double)got,
+                             (double)acc);
+            }
+}
+
+static float
+tf32(float x)
+{
+    uint32_t b;
+    memcpy(&b, &x, 4);
+    b = (b + 0x1000u) & 0xffffe000u; /* to nearest, ties away from zero */
+    memcpy(&x, &b, 4);
+    return x;
+}
+
+Test(sim_features, wmma_u8_and_tf32, .init = setup, .fini = sim_unload)
+{
+    enum { N = 512, B = 32 };
+    static int in[8 * N + 64], out[N];
+    fill(in, 8 * N + 64, 41, 7);
+    run("wmma_int_tf32", in, N, B, out);
+    for (unsigned i = 0; i < 16; i++)
+        for (unsigned j = 0; j < 16; j++) {
+            int acc = in[512 + i * 16 + j] * 1000;
+            double facc = (double)((float)in[768 + i * 16 + j] / 8.0f);
+            float got;
+            for (unsigned k = 0; k < 16; k++)
+                acc += in[i * 16 + k] * in[256 + k * 16 + j];
+            for (unsigned k = 0; k < 8; k++)
+                facc += (double)tf32((float)in[1024 + i * 8 + k] / 3.0f) *
+                        (double)tf32((float)in[1152 + k * 16 + j] / 7.0f);
+            cr_expect_eq(out[i * 16 + j], acc, "u8: d[%u][%u]", i, j);
+            memcpy(&got, &out[256 + i * 16 + j], 4);
+            cr_expect_float_eq(got, (float)facc, 1e-6f * fabsf((float)facc) + 1e-6f,
+                               "tf32: d[%u][%u]: %g, want %g", i, j, (double)got, facc);
+        }
+}

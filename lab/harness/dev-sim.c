@@ -63,7 +63,7 @@ sim_info(lab_dev *dev, lab_dev_info *out, lab_err *err)
     (void)dev;
     (void)err;
     memset(out, 0, sizeof(*out));
-    snprintf(out->name, sizeof(out->name), "cudalab PTX simulator (an H100 SXM's shape)");
+    snprintf(out->name, sizeof(out->name), "cudalab PTX simulator");
     out->cc_major = 9;
     out->cc_minor = 0;
     out->sm_count = (int)gpu.sms;

@@ -106,10 +106,10 @@ flush(float f)
 }
 
 static const uint8_t type_width[T_COUNT] = {
-    [T_NONE] = 32, [T_B8] = 8,   [T_B16] = 16,   [T_B32] = 32,  [T_B64] = 64,
-    [T_U8] = 8,    [T_U16] = 16, [T_U32] = 32,   [T_U64] = 64,  [T_S8] = 8,
-    [T_S16] = 16,  [T_S32] = 32, [T_S64] = 64,   [T_F16] = 16,  [T_F32] = 32,
-    [T_F64] = 64,  [T_PRED] = 1, [T_F16X2] = 32, [T_BF16] = 16, [T_BF16X2] = 32,
+    [T_NONE] = 32, [T_B8] = 8,      [T_B16] = 16,  [T_B32] = 32, [T_B64] = 64, [T_U8] = 8,
+    [T_U16] = 16,  [T_U32] = 32,    [T_U64] = 64,  [T_S8] = 8,   [T_S16] = 16, [T_S32] = 32,
+    [T_S64] = 64,  [T_F16] = 16,    [T_F32] = 32,  [T_F64] = 64, [T_PRED] = 1, [T_F16X2] = 32,
+    [T_BF16] = 16, [T_BF16X2] = 32, [T_TF32] = 32,
 };
 
 static inline bool
@@ -893,6 +893,16 @@ exec_cvt(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
         a = tf;
         st = T_F32;
     }
+    if (dt == T_TF32 || in->rnd == RND_RNA) { /* cvt.rna.tf32.f32: 10 bits, ties away from 0 */
+        if (dt != T_TF32 || st != T_F32 || in->rnd != RND_RNA)
+            return lab_sim__unsupported(wk, in, "this conversion");
+        FOR_LANES(m)
+        {
+            uint32_t b = (uint32_t)a[l];
+            d[l] = (b & 0x7f800000u) == 0x7f800000u ? b : (b + 0x1000u) & 0xffffe000u;
+        }
+        return 0;
+    }
     if (dt == T_F16X2 || dt == T_BF16X2) { /* cvt.rn.f16x2.f32 d, a, b: a high, b low */
         uint64_t tb2[32];
         const uint64_t *b = in->nops > 2 ? src_rare(wk, w, &in->o[2], tb2) : a;
@@ -1432,6 +1442,164 @@ exec_ldst(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
         }
     }
     count_access(wk, addr, spaces, m, bytes, store ? SIM_ACCESS_STORE : SIM_ACCESS_LOAD);
+    return 0;
+}
+
+/* ---- wmma ---------------------------------------------------------------- */
+
+/* A fragment here: the matrix's elements in row-major order e = slot * 32 + lane, slot 0, 1, ...
+ * of each lane packed into its registers (two 16-bit, four 8-bit, or one wider per register).  The
+ * PTX ISA leaves the layout to the implementation; a kernel that only loads, multiplies, stores
+ * and changes every element alike sees no difference. */
+static const uint8_t wm_mnk[][3] = { [WM_M16N16K16] = { 16, 16, 16 },
+                                     [WM_M16N16K8] = { 16, 16, 8 },
+                                     [WM_M8N8K4] = { 8, 8, 4 },
+                                     [WM_M32N8K16] = { 32, 8, 16 },
+                                     [WM_M8N32K16] = { 8, 32, 16 } };
+
+/* rows and columns of matrix which ('a': M x K, 'b': K x N, else M x N) of shape sh */
+static void
+wm_dims(unsigned sh, char which, unsigned *rows, unsigned *cols)
+{
+    unsigned m = wm_mnk[sh][0], n = wm_mnk[sh][1], k = wm_mnk[sh][2];
+    *rows = which == 'b' ? k : m;
+    *cols = which == 'a' ? k : n;
+}
+
+static unsigned
+wm_bytes(unsigned t)
+{
+    return t == T_F16 || t == T_BF16 ? 2 : t == T_U8 || t == T_S8 ? 1 : t == T_F64 ? 8 : 4;
+}
+
+static double
+wm_value(uint64_t bits, unsigned t)
+{
+    float f;
+    uint32_t u = (uint32_t)bits;
+    switch (t) {
+    case T_F16:
+    case T_BF16:
+        return lab_sim__half_to_float((uint16_t)bits, t == T_BF16);
+    case T_TF32:
+        u &= 0xffffe000u; /* tf32: the top 19 bits */
+        memcpy(&f, &u, 4);
+        return f;
+    case T_F32:
+        memcpy(&f, &u, 4);
+        return f;
+    case T_U8:
+        return (double)(uint8_t)bits;
+    case T_S8:
+        return (double)(int8_t)bits;
+    case T_S32:
+        return (double)(int32_t)u;
+    default:
+        return as_f64(bits);
+    }
+}
+
+/* slot of lane l in the fragment {v}: its register's bits, shifted down */
+static uint64_t
+wm_get(const sim_warp *w, const sim_opnd *v, unsigned t, unsigned slot, int l)
+{
+    unsigned b = wm_bytes(t), per = b >= 4 ? 1 : 4 / b;
+    int32_t reg = lab_sim__vec_reg(v, slot / per);
+    uint64_t x = reg >= 0 ? w->r[(size_t)reg * 32 + l] : 0;
+    return b >= 4 ? x : (x >> (8 * b * (slot % per))) & ((1ull << (8 * b)) - 1);
+}
+
+static void
+wm_put(sim_warp *w, const sim_opnd *v, unsigned t, unsigned slot, int l, uint64_t bits)
+{
+    unsigned b = wm_bytes(t), per = b >= 4 ? 1 : 4 / b, sh = 8 * b * (slot % per);
+    int32_t reg = lab_sim__vec_reg(v, slot / per);
+    uint64_t *r;
+    if (reg < 0)
+        return;
+    r = &w->r[(size_t)reg * 32 + l];
+    if (b >= 4)
+        *r = b == 8 ? bits : (uint32_t)bits;
+    else
+        *r = (*r & ~(((1ull << (8 * b)) - 1) << sh)) | (bits & ((1ull << (8 * b)) - 1)) << sh;
+}
+
+/* wmma.load / wmma.store: each lane's elements from or to memory, row- or column-major with a
+ * stride in elements; wmma.mma: d = a x b + c over the whole warp's fragments */
+static int
+exec_wmma(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
+{
+    unsigned sh = in->red, rows, cols, t = in->type;
+
+    if (m != 0xffffffffu)
+        return lab_sim__unsupported(wk, in, "wmma in a warp that is not whole (.sync.aligned)");
+    if (in->sub == WM_MMA) {
+        unsigned M = wm_mnk[sh][0], N = wm_mnk[sh][1], K = wm_mnk[sh][2], at = in->space;
+        double a[32 * 16], b[16 * 32], c[32 * 32];
+        for (unsigned e = 0; e < M * K; e++)
+            a[e] = wm_value(wm_get(w, &in->o[1], at, e / 32, (int)(e % 32)), at);
+        for (unsigned e = 0; e < K * N; e++)
+            b[e] = wm_value(wm_get(w, &in->o[2], at, e / 32, (int)(e % 32)), at);
+        for (unsigned e = 0; e < M * N; e++)
+            c[e] = wm_value(wm_get(w, &in->o[3], in->type2, e / 32, (int)(e % 32)), in->type2);
+        for (unsigned e = 0; e < M * N; e++) {
+            unsigned i = e / N, j = e % N;
+            double acc = c[e];
+            uint64_t bits;
+            if (t == T_S32) {
+                int64_t ia = (int64_t)acc;
+                for (unsigned k = 0; k < K; k++)
+                    ia += (int64_t)a[i * K + k] * (int64_t)b[k * N + j];
+                if (in->flags & F_SAT)
+                    ia = ia > INT32_MAX ? INT32_MAX : ia < INT32_MIN ? INT32_MIN : ia;
+                bits = (uint32_t)(int32_t)ia;
+            } else {
+                for (unsigned k = 0; k < K; k++)
+                    acc = fma(a[i * K + k], b[k * N + j], acc);
+                bits = t == T_F64   ? bits_f64(acc)
+                       : t == T_F16 ? lab_sim__half_from_double(acc, false)
+                                    : bits_f32((float)acc);
+            }
+            wm_put(w, &in->o[0], t, e / 32, (int)(e % 32), bits);
+        }
+        return 0;
+    }
+    {
+        bool store = in->sub == WM_STORE, col = in->flags & F_WM_COL;
+        char which = store || in->flags & F_WM_C ? 'c' : in->flags & F_WM_A ? 'a' : 'b';
+        const sim_opnd *ao = &in->o[store ? 0 : 1], *v = &in->o[store ? 1 : 0];
+        unsigned esz = wm_bytes(t);
+        uint64_t ts[32];
+        const uint64_t *stride = in->nops > 2 ? src_rare(wk, w, &in->o[2], ts) : NULL;
+        wm_dims(sh, which, &rows, &cols);
+        if (ao->kind != O_MEM || v->kind != O_VEC)
+            return lab_sim__unsupported(wk, in, "this form of wmma");
+        FOR_LANES(m)
+        {
+            uint64_t base = (ao->reg >= 0 ? w->r[(size_t)ao->reg * 32 + l] : 0) + (uint64_t)ao->imm;
+            uint64_t ld = stride ? (uint32_t)stride[l] : col ? rows : cols;
+            for (unsigned slot = 0; slot * 32 + (unsigned)l < rows * cols; slot++) {
+                unsigned e = slot * 32 + (unsigned)l, r = e / cols, cc = e % cols;
+                uint64_t at = base + (col ? cc * ld + r : r * ld + cc) * esz;
+                resolved rs;
+                if (!resolve(wk, w, l, in, (sim_space)in->space, at, esz, store, &rs))
+                    return -1;
+                if (store)
+                    store_bits(rs.p,
+                               esz == 8   ? T_B64
+                               : esz == 4 ? T_B32
+                               : esz == 2 ? T_B16
+                                          : T_B8,
+                               wm_get(w, v, t, slot, l));
+                else
+                    wm_put(w, v, t, slot, l,
+                           load_bits(rs.p, esz == 8   ? T_B64
+                                           : esz == 4 ? T_B32
+                                           : esz == 2 ? T_B16
+                                                      : T_B8));
+            }
+        }
+    }
     return 0;
 }
 
@@ -2462,6 +2630,9 @@ run_warp(sim_worker *wk, sim_warp *w)
         case CL_TEXTURE: /* tex, suld, sust: texture and surface objects */
             if (m)
                 rc = in->op == SIM_OP_TEX ? exec_tex(wk, w, in, m) : exec_surf(wk, w, in, m);
+            break;
+        case CL_WMMA: /* wmma: warp matrix multiply */
+            rc = exec_wmma(wk, w, in, m);
             break;
         case CL_MBARRIER: /* mbarrier: barrier objects in shared memory */
             if (m)

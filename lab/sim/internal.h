@@ -54,6 +54,7 @@ typedef enum sim_class {
     CL_TEXTURE, /* tex, suld, sust (exec_tex, exec_surf, texture.c) */
     CL_HALF,    /* arithmetic on .f16, .bf16 and their pairs (parse.c moves it here; half.c) */
     CL_MBARRIER, /* mbarrier: shared-memory barrier objects (exec_mbarrier) */
+    CL_WMMA,     /* wmma: warp matrix multiply (exec_wmma) */
     CL_COUNT
 } sim_class;
 
@@ -120,6 +121,7 @@ typedef enum sim_type {
     T_F16X2,  /* two .f16 in 32 bits, the first in the low half */
     T_BF16,   /* __nv_bfloat16 */
     T_BF16X2, /* two .bf16 */
+    T_TF32,   /* wmma's tf32: a float's top 19 bits */
     T_COUNT
 } sim_type;
 
@@ -206,10 +208,14 @@ typedef enum sim_sub {
     MB_INVAL,
     MB_COMPLETE_TX,
     CP_BULK,
+    /* wmma (its shape in sim_insn.red: WM_M16N16K16 ..) */
+    WM_LOAD,
+    WM_STORE,
+    WM_MMA,
     SUB_COUNT
 } sim_sub;
 
-enum { RND_NONE, RND_RN, RND_RZ, RND_RM, RND_RP, RND_RNI, RND_RZI, RND_RMI, RND_RPI };
+enum { RND_NONE, RND_RN, RND_RZ, RND_RM, RND_RP, RND_RNI, RND_RZI, RND_RMI, RND_RPI, RND_RNA };
 
 /* flags */
 #define F_FTZ 0x1u
@@ -227,13 +233,19 @@ enum { RND_NONE, RND_RN, RND_RZ, RND_RM, RND_RP, RND_RNI, RND_RZI, RND_RMI, RND_
 #define F_BOOLAND 0x1000u
 #define F_BOOLOR 0x2000u
 #define F_BOOLXOR 0x4000u
-#define F_CTA 0x8000u     /* scope .cta */
-#define F_SYNC 0x10000u   /* shfl.sync, vote.sync, ... (the form with a member mask) */
-#define F_ZERO 0x20000u   /* suld / sust .zero: out of the surface, nothing */
-#define F_PARITY 0x40000u /* mbarrier.try_wait.parity */
-#define F_EXPECT 0x80000u /* mbarrier.arrive.expect_tx, mbarrier.expect_tx */
-#define F_MBAR 0x100000u  /* cp.async.mbarrier.arrive, cp.async.bulk...mbarrier::complete_tx */
-#define F_NOINC 0x200000u /* cp.async.mbarrier.arrive.noinc */
+#define F_CTA 0x8000u          /* scope .cta */
+#define F_SYNC 0x10000u        /* shfl.sync, vote.sync, ... (the form with a member mask) */
+#define F_ZERO 0x20000u        /* suld / sust .zero: out of the surface, nothing */
+#define F_PARITY 0x40000u      /* mbarrier.try_wait.parity */
+#define F_EXPECT 0x80000u      /* mbarrier.arrive.expect_tx, mbarrier.expect_tx */
+#define F_MBAR 0x100000u       /* cp.async.mbarrier.arrive, cp.async.bulk...mbarrier::complete_tx */
+#define F_NOINC 0x200000u      /* cp.async.mbarrier.arrive.noinc */
+#define F_WM_A 0x400000u       /* wmma.load.a */
+#define F_WM_B 0x800000u       /* wmma.load.b */
+#define F_WM_C 0x1000000u      /* wmma.load.c */
+#define F_WM_LAYOUT 0x2000000u /* wmma: a layout named */
+#define F_WM_COL 0x4000000u    /* wmma: the (first) layout is .col */
+#define F_WM_COLB 0x8000000u   /* wmma.mma: b's layout is .col */
 
 typedef enum sim_opnd_kind {
     O_NONE,
@@ -280,6 +292,8 @@ typedef enum sim_sreg {
     SR_COUNT
 } sim_sreg;
 
+enum { WM_NONE, WM_M16N16K16, WM_M16N16K8, WM_M8N8K4, WM_M32N8K16, WM_M8N32K16 };
+
 typedef struct sim_opnd {
     uint8_t kind;
     uint8_t neg; /* !%p */
@@ -294,6 +308,33 @@ typedef struct sim_opnd {
 } sim_opnd;
 
 #define SIM_MAX_OPNDS 6
+
+/* A {vector}'s k-th register (-1: _): wmma's of up to 8 keep the 5th to 8th in reg, reg2 and
+ * imm's halves, so that every instruction's operands stay as small as they were */
+static inline void
+lab_sim__vec_set(sim_opnd *o, unsigned k, int32_t r)
+{
+    if (k < 4)
+        o->vec[k] = r;
+    else if (k == 4)
+        o->reg = r;
+    else if (k == 5)
+        o->reg2 = r;
+    else if (k == 6)
+        o->imm = (int64_t)(((uint64_t)o->imm & ~0xffffffffull) | (uint32_t)r);
+    else
+        o->imm = (int64_t)(((uint64_t)o->imm & 0xffffffffull) | (uint64_t)(uint32_t)r << 32);
+}
+
+static inline int32_t
+lab_sim__vec_reg(const sim_opnd *o, unsigned k)
+{
+    return k < 4    ? o->vec[k]
+           : k == 4 ? o->reg
+           : k == 5 ? o->reg2
+           : k == 6 ? (int32_t)(uint32_t)((uint64_t)o->imm & 0xffffffffu)
+                    : (int32_t)(uint32_t)((uint64_t)o->imm >> 32);
+}
 
 /* A call of a function of the module, by the PTX .param calling convention (parse_call): the
  * caller's call sequence declares the arguments and the return value as .param variables, which

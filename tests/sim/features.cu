@@ -3,7 +3,7 @@
 // %reserved_smem_offset_1, warps that spin on shared memory), bmsk, vabsdiff4, __nanosleep,
 // cp.async with its commit and wait, __half / __half2 / __nv_bfloat16 arithmetic and conversions,
 // __dp4a / __dp2a, and barrier objects (cuda::barrier: mbarrier, with the bulk copy of
-// cuda::memcpy_async completing its bytes).
+// cuda::memcpy_async completing its bytes), and warp matrix multiplies (wmma: f16, u8, tf32).
 //
 // Every kernel is `(const int *in, int *out, unsigned n)`, the shape kernel-run launches
 // generically (in: ints 0..255, 8 * n + 64 of them): tests/test-sim-features.c checks the
@@ -15,6 +15,7 @@
 #include <cuda_fp16.h>
 #include <cuda/barrier>
 #include <cuda_pipeline.h>
+#include <mma.h>
 
 namespace cg = cooperative_groups;
 
@@ -158,4 +159,81 @@ extern "C" __global__ void barrier_objects(const int *in, int *out, unsigned n)
     bar.arrive_and_wait();
     if (i < n)
         out[i] = left + s[(threadIdx.x + 5) % blockDim.x];
+}
+
+// wmma 16x16x16: a (row-major) and b (column-major) of __half, c of float, d = a * b + c; the
+// values small multiples of 1/4, so that every sum is exact (any order of the GPU's gives these
+// bits).  One warp per 16x16 tile of a 16 x (16 * gridDim.x * blockDim.x / 32) result.
+extern "C" __global__ void wmma_f16(const int *in, int *out, unsigned n)
+{
+    using namespace nvcuda;
+    __shared__ __half a[16 * 16], b[16 * 16];
+    __shared__ float c[16 * 16];
+    unsigned t = threadIdx.x, warp = (blockIdx.x * blockDim.x + t) / 32;
+    for (unsigned e = t % 32; e < 256; e += 32) {
+        if (t < 32) {
+            a[e] = __float2half((float)((int)(in[e] % 17) - 8) / 4.0f);
+            b[e] = __float2half((float)((int)(in[e + 256] % 13) - 6) / 4.0f);
+            c[e] = (float)(in[e + 512] % 9) - 4.0f;
+        }
+    }
+    __syncthreads();
+    wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::row_major> fa;
+    wmma::fragment<wmma::matrix_b, 16, 16, 16, __half, wmma::col_major> fb;
+    wmma::fragment<wmma::accumulator, 16, 16, 16, float> fc;
+    wmma::load_matrix_sync(fa, a, 16);
+    wmma::load_matrix_sync(fb, b, 16);
+    wmma::load_matrix_sync(fc, c, 16, wmma::mem_row_major);
+    for (int i = 0; i < fc.num_elements; i++)
+        fc.x[i] *= (float)(warp + 1);
+    wmma::mma_sync(fc, fa, fb, fc);
+    if (16 * 16 * (warp + 1) <= n)
+        wmma::store_matrix_sync((float *)out + 256 * warp, fc, 16, wmma::mem_col_major);
+}
+
+// wmma 16x16x16 of u8 into s32, and the tf32 16x16x8 form of floats rounded with
+// cvt.rna.tf32.f32 (__float_to_tf32), both into out after the f16 kernel's layout
+extern "C" __global__ void wmma_int_tf32(const int *in, int *out, unsigned n)
+{
+    using namespace nvcuda;
+    __shared__ unsigned char a[16 * 16];
+    __shared__ unsigned char b[16 * 16];
+    __shared__ int c[16 * 16];
+    __shared__ float ta[16 * 8], tb[8 * 16], tc[16 * 16];
+    unsigned t = threadIdx.x;
+    if (t >= 32)
+        return;
+    for (unsigned e = t; e < 256; e += 32) {
+        a[e] = (unsigned char)in[e];
+        b[e] = (unsigned char)in[e + 256];
+        c[e] = in[e + 512] * 1000;
+        tc[e] = (float)in[e + 768] / 8.0f;
+        if (e < 128) {
+            ta[e] = (float)in[e + 1024] / 3.0f;
+            tb[e] = (float)in[e + 1152] / 7.0f;
+        }
+    }
+    __syncwarp();
+    wmma::fragment<wmma::matrix_a, 16, 16, 16, unsigned char, wmma::row_major> fa;
+    wmma::fragment<wmma::matrix_b, 16, 16, 16, unsigned char, wmma::row_major> fb;
+    wmma::fragment<wmma::accumulator, 16, 16, 16, int> fc;
+    wmma::load_matrix_sync(fa, a, 16);
+    wmma::load_matrix_sync(fb, b, 16);
+    wmma::load_matrix_sync(fc, c, 16, wmma::mem_row_major);
+    wmma::mma_sync(fc, fa, fb, fc);
+    if (512 <= n)
+        wmma::store_matrix_sync(out, fc, 16, wmma::mem_row_major);
+    wmma::fragment<wmma::matrix_a, 16, 16, 8, wmma::precision::tf32, wmma::row_major> ga;
+    wmma::fragment<wmma::matrix_b, 16, 16, 8, wmma::precision::tf32, wmma::row_major> gb;
+    wmma::fragment<wmma::accumulator, 16, 16, 8, float> gc;
+    wmma::load_matrix_sync(ga, ta, 8);
+    wmma::load_matrix_sync(gb, tb, 16);
+    wmma::load_matrix_sync(gc, tc, 16, wmma::mem_row_major);
+    for (int i = 0; i < ga.num_elements; i++)
+        ga.x[i] = wmma::__float_to_tf32(ga.x[i]);
+    for (int i = 0; i < gb.num_elements; i++)
+        gb.x[i] = wmma::__float_to_tf32(gb.x[i]);
+    wmma::mma_sync(gc, ga, gb, gc);
+    if (512 <= n)
+        wmma::store_matrix_sync((float *)out + 256, gc, 16, wmma::mem_row_major);
 }
