@@ -2701,7 +2701,7 @@ lab_sim__run_block(sim_worker *wk, uint64_t linear)
         memset(wk->shared_static, 0, L->shared_static);
     if (L->shared_dyn)
         memset(wk->shared_dyn, 0, L->shared_dyn);
-    memset(wk->shared_res, 0, sizeof(wk->shared_res));
+    memset(wk->shared_res, 0, SIM_RESERVED_BYTES);
     for (uint32_t i = 0; i < L->nwarps; i++) {
         sim_warp *w = &wk->warps[i];
         uint32_t first = i * 32, n = L->nthreads - first < 32 ? L->nthreads - first : 32;
