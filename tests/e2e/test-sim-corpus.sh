@@ -1,4 +1,5 @@
 #!/bin/bash
+# e2e-timeout: 300
 # Every kernel of the course through the simulator: each file of
 # tests/sim-corpus.sh is compiled by real nvcc for the lowest target the lab
 # supports (compute_75; a newer one where the file needs it: sim-corpus.sh --arch)

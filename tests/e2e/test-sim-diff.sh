@@ -1,4 +1,5 @@
 #!/bin/bash
+# e2e-timeout: 300
 # The simulator against the GPU: for every fixture that tests/gpu/record-sim.sh
 # recorded on a GPU (tests/fixtures/sim-diff/*.json), the same kernel file is
 # built the same way and each kernel runs on the simulator with the same seed
