@@ -51,6 +51,15 @@ KNOWN_METRICS = {
              "addresses, requests the simulator does not count",
     "heap_sums": "the device heap's allocator loads, stores and updates its own bookkeeping on "
                  "the GPU; the simulator's malloc touches no memory of the kernel's",
+    # tests/sim/features.cu (issue 18), said before its recording: a warp that waits for another
+    # spins as long as the other takes, and wmma's fragments are the simulator's own layout
+    "tile64_sum": "a multi-warp tile's warps spin on shared memory as long as the others take",
+    "nanosleep_wait": "a warp spins on a shared flag as long as the other warp takes",
+    "barrier_objects": "mbarrier.try_wait spins as long as the other warps take",
+    "wmma_f16": "wmma fragments are laid out the simulator's way: its loads and stores are "
+                "per element, the GPU's are not",
+    "wmma_int_tf32": "wmma fragments are laid out the simulator's way: its loads and stores are "
+                     "per element, the GPU's are not",
 }
 KNOWN_BUFFERS = {
     ("trig_slow_path", 1): "the slow path of sincosf/tanf past 105615 differs from the H100 in "
