@@ -595,3 +595,17 @@ Test(sim_features, wmma_u8_and_tf32, .init = setup, .fini = sim_unload)
                                "tf32: d[%u][%u]: %g, want %g", i, j, (double)got, facc);
         }
 }
+
+Test(sim_features, sad_signed_and_unsigned, .init = setup, .fini = sim_unload)
+{
+    enum { N = 256, B = 64 };
+    static int in[8 * N + 64], out[N];
+    fill(in, 8 * N + 64, 97, 11);
+    run("sad_forms", in, N, B, out);
+    for (unsigned i = 0; i < N; i++) {
+        int a = in[i] * 40000 - 5000000, b = in[i + N] * 77 - 9000;
+        uint32_t sd = (uint32_t)in[i + 2 * N] + (uint32_t)(a > b ? (int64_t)a - b : (int64_t)b - a);
+        uint32_t ua = (uint32_t)a, ub = (uint32_t)b, ud = 7u + (ua > ub ? ua - ub : ub - ua);
+        cr_expect_eq((uint32_t)out[i], sd * 3u + ud, "thread %u: a %d b %d", i, a, b);
+    }
+}

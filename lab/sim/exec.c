@@ -1073,6 +1073,15 @@ exec_bits(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
             d[l] = sum;
         }
         return 0;
+    case SIM_OP_SAD: /* sad.type d, a, b, c: c + |a - b|, signed or not as type */
+        FOR_LANES(m)
+        {
+            uint64_t a = zx(s[0][l], t), b = zx(s[1][l], t);
+            uint64_t diff = is_signed(t) ? (sx(s[0][l], t) > sx(s[1][l], t) ? a - b : b - a)
+                                         : (a > b ? a - b : b - a);
+            d[l] = trunc_to(s[2][l] + diff, t);
+        }
+        return 0;
     case SIM_OP_DP4A: /* dp4a.atype.btype d, a, b, c: c + the four bytes' products */
     case SIM_OP_DP2A: /* dp2a.lo/.hi.atype.btype: c + a's half-words times b's bytes 0, 1 / 2, 3 */
         FOR_LANES(m)

@@ -2,7 +2,7 @@
 // simulator learned for them (issue 18): cooperative groups' multi-warp tiles (block_tile_memory:
 // %reserved_smem_offset_1, warps that spin on shared memory), bmsk, vabsdiff4, __nanosleep,
 // cp.async with its commit and wait, __half / __half2 / __nv_bfloat16 arithmetic and conversions,
-// __dp4a / __dp2a, and barrier objects (cuda::barrier: mbarrier, with the bulk copy of
+// __dp4a / __dp2a / __sad, and barrier objects (cuda::barrier: mbarrier, with the bulk copy of
 // cuda::memcpy_async completing its bytes), and warp matrix multiplies (wmma: f16, u8, tf32).
 //
 // Every kernel is `(const int *in, int *out, unsigned n)`, the shape kernel-run launches
@@ -236,4 +236,14 @@ extern "C" __global__ void wmma_int_tf32(const int *in, int *out, unsigned n)
     wmma::mma_sync(gc, ga, gb, gc);
     if (512 <= n)
         wmma::store_matrix_sync((float *)out + 256, gc, 16, wmma::mem_row_major);
+}
+
+// __sad (signed) and __usad of words of in, one of them negative
+extern "C" __global__ void sad_forms(const int *in, int *out, unsigned n)
+{
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    int a = in[i] * 40000 - 5000000, b = in[i + n] * 77 - 9000;
+    out[i] = (int)(__sad(a, b, (unsigned)in[i + 2 * n]) * 3u + __usad((unsigned)a, (unsigned)b, 7u));
 }
