@@ -587,12 +587,12 @@ Test(sim_features, wmma_u8_and_tf32, .init = setup, .fini = sim_unload)
             for (unsigned k = 0; k < 16; k++)
                 acc += in[i * 16 + k] * in[256 + k * 16 + j];
             for (unsigned k = 0; k < 8; k++)
-                facc += (double)tf32((float)in[1024 + i * 8 + k] / 3.0f) *
-                        (double)tf32((float)in[1152 + k * 16 + j] / 7.0f);
+                facc += (double)tf32((float)(in[1024 + i * 8 + k] % 64) / 3.0f) *
+                        (double)((float)(1 << (in[1152 + k * 16 + j] % 4)) / 16.0f);
             cr_expect_eq(out[i * 16 + j], acc, "u8: d[%u][%u]", i, j);
             memcpy(&got, &out[256 + i * 16 + j], 4);
-            cr_expect_float_eq(got, (float)facc, 1e-6f * fabsf((float)facc) + 1e-6f,
-                               "tf32: d[%u][%u]: %g, want %g", i, j, (double)got, facc);
+            cr_expect_eq(got, (float)facc, "tf32: d[%u][%u]: %g, want %g", i, j, (double)got, facc);
+            cr_expect_eq((double)(float)facc, facc, "tf32: d[%u][%u] is exact in f32", i, j);
         }
 }
 

@@ -192,7 +192,8 @@ extern "C" __global__ void wmma_f16(const int *in, int *out, unsigned n)
 }
 
 // wmma 16x16x16 of u8 into s32, and the tf32 16x16x8 form of floats rounded with
-// cvt.rna.tf32.f32 (__float_to_tf32), both into out after the f16 kernel's layout
+// cvt.rna.tf32.f32 (__float_to_tf32) whose products and sums are exact in f32 (any order of the
+// GPU's gives these bits), both into out
 extern "C" __global__ void wmma_int_tf32(const int *in, int *out, unsigned n)
 {
     using namespace nvcuda;
@@ -209,8 +210,8 @@ extern "C" __global__ void wmma_int_tf32(const int *in, int *out, unsigned n)
         c[e] = in[e + 512] * 1000;
         tc[e] = (float)in[e + 768] / 8.0f;
         if (e < 128) {
-            ta[e] = (float)in[e + 1024] / 3.0f;
-            tb[e] = (float)in[e + 1152] / 7.0f;
+            ta[e] = (float)(in[e + 1024] % 64) / 3.0f;          /* rounded to tf32 below */
+            tb[e] = (float)(1 << (in[e + 1152] % 4)) / 16.0f; /* powers of 2: exact sums */
         }
     }
     __syncwarp();
