@@ -206,6 +206,12 @@ build/tools/libcudalab-model.so: lab/model/model.c lab/model/model.h lab/model/m
 	@mkdir -p $(@D)
 	$(call say,LINK,$@)$(CC) $(REL_CFLAGS) -fPIC -shared -o $@ lab/model/model.c -lm
 
+# sim-call: PTX loaded on the simulator, one kernel run with explicit arguments, for
+# the harness of outside code (tests/sim-samples.sh)
+build/tools/sim-call: build/rel/obj/tests/tools/sim-call.o $(DRIVER_LIBS_REL)
+	@mkdir -p $(@D)
+	$(call say,LINK,$@)$(CC) $(REL_CFLAGS) $(LDFLAGS) -o $@ $^ $(DRIVER_LIBS)
+
 # The lab's own device code (L2 flush, copy; the chapters' demo kernels): PTX for
 # the lowest target nvcc 13 supports, so the driver JITs it for whatever GPU it finds.
 build/libexec/cudalab/%.ptx: kernels/%.cu
@@ -353,6 +359,15 @@ build/tests/sim-conformance.ptx: tests/sim/conformance.cu tests/sim/conformance-
 	@mkdir -p $(@D)
 	$(call say,NVCC,$<)$(NVCC) -ptx -arch=sm_90 -O3 -lineinfo -o $@ $<
 
+# ... the features of CUDA that cuda-samples use (tests/test-sim-features.c) ...
+build/tests/sim-features.ptx: tests/sim/features.cu
+	@mkdir -p $(@D)
+	$(call say,NVCC,$<)$(NVCC) -ptx -arch=sm_90 -O3 -lineinfo -o $@ $<
+
+build/tests/sim-textures.ptx: tests/sim/textures.cu
+	@mkdir -p $(@D)
+	$(call say,NVCC,$<)$(NVCC) -ptx -arch=sm_90 -O3 -lineinfo -o $@ $<
+
 # ... and device-side launches (dynamic parallelism): relocatable device code.
 build/tests/sim-dynpar.ptx: tests/sim/dynpar.cu
 	@mkdir -p $(@D)
@@ -361,7 +376,8 @@ build/tests/sim-dynpar.ptx: tests/sim/dynpar.cu
 SAN_ALL := build/san/bin/cudalab build/san/libexec/cudalab/$(DRIVER) \
            $(KERNEL_PTX:%=build/san/libexec/cudalab/%) $(TESTS:%=build/san/tests/%) \
            build/san/tests/occ-oracle build/tests/sim-kernels.ptx build/tests/sim-dynpar.ptx \
-           build/tests/sim-conformance.ptx build/tests/sim-constructs.ptx build/san/tools/kernel-run
+           build/tests/sim-conformance.ptx build/tests/sim-constructs.ptx build/tests/sim-features.ptx \
+           build/tests/sim-textures.ptx build/san/tools/kernel-run
 
 # --- tests -----------------------------------------------------------------
 # Every test gets the sanitized lab through these variables.
@@ -372,6 +388,8 @@ export CUDALAB_TEST_SIM_PTX := $(CURDIR)/build/tests/sim-kernels.ptx
 export CUDALAB_TEST_SIM_DYNPAR_PTX := $(CURDIR)/build/tests/sim-dynpar.ptx
 export CUDALAB_TEST_SIM_CONF_PTX := $(CURDIR)/build/tests/sim-conformance.ptx
 export CUDALAB_TEST_SIM_CONSTRUCTS_PTX := $(CURDIR)/build/tests/sim-constructs.ptx
+export CUDALAB_TEST_SIM_FEATURES_PTX := $(CURDIR)/build/tests/sim-features.ptx
+export CUDALAB_TEST_SIM_TEXTURES_PTX := $(CURDIR)/build/tests/sim-textures.ptx
 export CUDALAB_OCC_ORACLE := $(CURDIR)/build/san/tests/occ-oracle
 export CUDALAB_KERNEL_RUN_TEST := $(CURDIR)/build/san/tools/kernel-run
 export CUDALAB_TOOLS_DIR_TEST := $(TOOLS_DIR)/bin

@@ -135,7 +135,8 @@ is_correct(lab_verdict v)
  * any_but_pass (the starter), anything but PASS.  Without a GPU only the
  * class is compared: a grading that stopped at NO_GPU (compiled, constraints
  * hold) or a simulator's correct verdict stands for every run-time verdict
- * of its class, and the check counts as not run.
+ * of its class, and the check counts as not run.  SIM_UNSUPPORTED is what the
+ * simulator cannot run, not a fault of the exercise: not run either, said so.
  */
 static void
 judge(lab_excheck *c, const char *file, const lab_grading *g, lab_verdict expected,
@@ -145,14 +146,19 @@ judge(lab_excheck *c, const char *file, const lab_grading *g, lab_verdict expect
     bool gpu = g->device.present;
 
     c->checks++;
-    if (!gpu && (got == LAB_VERDICT_NO_GPU ||
+    if (!gpu && (got == LAB_VERDICT_NO_GPU || got == LAB_VERDICT_SIM_UNSUPPORTED ||
                  (is_correct(got) && (any_but_pass || is_correct(expected))))) {
         if (!any_but_pass && settled_before_run(expected)) {
             problem(c, file, 1, "expected %s, but it compiles and meets the constraints",
                     vname(expected));
         } else {
             c->unchecked++;
-            if (got == LAB_VERDICT_NO_GPU)
+            if (got == LAB_VERDICT_SIM_UNSUPPORTED)
+                note(c, file, 1,
+                     "compiled, constraints hold; the simulator cannot run it, so correctness "
+                     "and speed are checked only on a GPU (%s)",
+                     g->result.message);
+            else if (got == LAB_VERDICT_NO_GPU)
                 note(c, file, 1,
                      "compiled, constraints hold; correctness and speed not checked "
                      "without a GPU (%s)",

@@ -53,22 +53,35 @@ sim_open(int ordinal, lab_dev **out, lab_err *err)
     return 0;
 }
 
+/* The GPU the simulator stands for, as its special registers show it (%nsmid: LAB_SIM_GPU_H100):
+ * an H100 SXM's limits, so that what a kernel reads and what the lab says agree */
 static int
 sim_info(lab_dev *dev, lab_dev_info *out, lab_err *err)
 {
+    lab_sim_gpu gpu = LAB_SIM_GPU_H100;
+
     (void)dev;
     (void)err;
     memset(out, 0, sizeof(*out));
     snprintf(out->name, sizeof(out->name), "cudalab PTX simulator");
-    out->cc_major = 7;
-    out->cc_minor = 5;
-    out->sm_count = 1;
+    out->cc_major = 9;
+    out->cc_minor = 0;
+    out->sm_count = (int)gpu.sms;
     out->max_threads_per_block = 1024;
-    out->max_threads_per_sm = 2048;
+    out->max_threads_per_sm = (int)gpu.warps_per_sm * 32;
     out->warp_size = 32;
     out->regs_per_sm = 65536;
+    out->regs_per_block = 65536;
+    out->max_blocks_per_sm = 32;
     out->smem_per_block = 48 * 1024;
-    out->smem_per_sm = 64 * 1024;
+    out->smem_per_block_optin = 227 * 1024;
+    out->smem_reserved_per_block = 1024;
+    out->smem_per_sm = 228 * 1024;
+    out->const_mem = 64 * 1024;
+    out->max_block_dim[0] = out->max_block_dim[1] = 1024;
+    out->max_block_dim[2] = 64;
+    out->max_grid_dim[0] = 2147483647;
+    out->max_grid_dim[1] = out->max_grid_dim[2] = 65535;
     out->total_mem = (size_t)1 << 32;
     return 0;
 }

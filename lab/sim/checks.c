@@ -44,6 +44,7 @@ static const struct {
     [LAB_SIM_CHECK_BAD_CALL] = { "call of an invalid function pointer", false },
     [LAB_SIM_CHECK_ASSERT] = { "assertion failed", true },
     [LAB_SIM_CHECK_BAD_FREE] = { "invalid free", false },
+    [LAB_SIM_CHECK_TRAP] = { "__trap() called", false },
 };
 _Static_assert(ARRAY_SIZE(checks) == LAB_SIM_CHECK_COUNT, "one row per check");
 

@@ -50,7 +50,7 @@
         }                                                                                          \
     } while (0)
 
-enum { RUN_DONE = 0, RUN_BARRIER = 1 };
+enum { RUN_DONE = 0, RUN_BARRIER = 1, RUN_YIELD = 3 };
 
 /* lanes in a mask; SWAR, as the build does not assume the popcnt instruction */
 static inline uint32_t
@@ -106,15 +106,29 @@ flush(float f)
 }
 
 static const uint8_t type_width[T_COUNT] = {
-    [T_NONE] = 32, [T_B8] = 8,   [T_B16] = 16, [T_B32] = 32, [T_B64] = 64, [T_U8] = 8,
-    [T_U16] = 16,  [T_U32] = 32, [T_U64] = 64, [T_S8] = 8,   [T_S16] = 16, [T_S32] = 32,
-    [T_S64] = 64,  [T_F16] = 16, [T_F32] = 32, [T_F64] = 64, [T_PRED] = 1,
+    [T_NONE] = 32, [T_B8] = 8,      [T_B16] = 16,  [T_B32] = 32, [T_B64] = 64, [T_U8] = 8,
+    [T_U16] = 16,  [T_U32] = 32,    [T_U64] = 64,  [T_S8] = 8,   [T_S16] = 16, [T_S32] = 32,
+    [T_S64] = 64,  [T_F16] = 16,    [T_F32] = 32,  [T_F64] = 64, [T_PRED] = 1, [T_F16X2] = 32,
+    [T_BF16] = 16, [T_BF16X2] = 32, [T_TF32] = 32,
 };
 
 static inline bool
 is_float(unsigned t)
 {
-    return t == T_F32 || t == T_F64 || t == T_F16;
+    return t == T_F32 || t == T_F64 || t == T_F16 || t == T_BF16;
+}
+
+static inline bool
+is_half(unsigned t)
+{
+    return t == T_F16 || t == T_BF16;
+}
+
+/* a .f16 or .bf16 register's value */
+static inline double
+half_value(uint64_t v, unsigned t)
+{
+    return lab_sim__half_to_float((uint16_t)v, t == T_BF16);
 }
 
 static inline bool
@@ -186,6 +200,14 @@ sreg_value(const sim_worker *wk, const sim_warp *w, unsigned sr, int l)
         return gpu->sms;
     case SR_GRIDID:
         return L->gridid;
+    case SR_RES_BEGIN:
+        return SIM_RESERVED_SHARED;
+    case SR_RES_1:
+        return SIM_RESERVED_SHARED + SIM_RESERVED_BYTES / 2;
+    case SR_RES_END:
+        return SIM_RESERVED_SHARED + SIM_RESERVED_BYTES;
+    case SR_RES_CAP:
+        return SIM_RESERVED_BYTES;
     case SR_LANEMASK_EQ:
         return 1u << l;
     case SR_LANEMASK_LT:
@@ -225,6 +247,14 @@ src(const sim_worker *wk, const sim_warp *w, const sim_opnd *o, uint64_t *tmp)
             tmp[l] = (uint64_t)o->imm;
         return tmp;
     }
+}
+
+/* src for the instructions that kernels seldom run (cp.async, mbarrier, 16-bit floats): one copy
+ * out of line, not one more inlined copy per call */
+static __attribute__((noinline)) const uint64_t *
+src_rare(const sim_worker *wk, const sim_warp *w, const sim_opnd *o, uint64_t *tmp)
+{
+    return src(wk, w, o, tmp);
 }
 
 static inline uint64_t *
@@ -673,7 +703,12 @@ static bool
 compare(unsigned cmp, unsigned t, uint64_t x, uint64_t y)
 {
     if (is_float(t)) {
-        double a = t == T_F32 ? as_f32(x) : as_f64(x), b = t == T_F32 ? as_f32(y) : as_f64(y);
+        double a = t == T_F32   ? as_f32(x)
+                   : t == T_F64 ? as_f64(x)
+                                : half_value(x, t),
+               b = t == T_F32   ? as_f32(y)
+                   : t == T_F64 ? as_f64(y)
+                                : half_value(y, t);
         bool un = isnan(a) || isnan(b);
         switch (cmp) {
         case CMP_EQ:
@@ -851,8 +886,50 @@ exec_cvt(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
     uint64_t *d = dst(w, &in->o[0]);
     unsigned dt = in->type, st = in->type2;
 
-    if (dt == T_F16 || st == T_F16)
-        return lab_sim__unsupported(wk, in, ".f16 conversions");
+    uint64_t tf[32];
+
+    if (is_half(st)) { /* exactly a float: then as from .f32 */
+        FOR_LANES(m) tf[l] = bits_f32(lab_sim__half_to_float((uint16_t)a[l], st == T_BF16));
+        a = tf;
+        st = T_F32;
+    }
+    if (dt == T_TF32 || in->rnd == RND_RNA) { /* cvt.rna.tf32.f32: 10 bits, ties away from 0 */
+        if (dt != T_TF32 || st != T_F32 || in->rnd != RND_RNA)
+            return lab_sim__unsupported(wk, in, "this conversion");
+        FOR_LANES(m)
+        {
+            uint32_t b = (uint32_t)a[l];
+            d[l] = (b & 0x7f800000u) == 0x7f800000u ? b : (b + 0x1000u) & 0xffffe000u;
+        }
+        return 0;
+    }
+    if (dt == T_F16X2 || dt == T_BF16X2) { /* cvt.rn.f16x2.f32 d, a, b: a high, b low */
+        uint64_t tb2[32];
+        const uint64_t *b = in->nops > 2 ? src_rare(wk, w, &in->o[2], tb2) : a;
+        if (st != T_F32 || (in->rnd != RND_NONE && in->rnd != RND_RN) || in->flags & F_SAT)
+            return lab_sim__unsupported(wk, in, "this conversion to a pair");
+        FOR_LANES(m)
+        d[l] = (uint64_t)lab_sim__half_from_double(as_f32(a[l]), dt == T_BF16X2) << 16 |
+               lab_sim__half_from_double(as_f32(b[l]), dt == T_BF16X2);
+        return 0;
+    }
+    if (is_half(dt)) { /* rounded once, to nearest even (or to an integer first: .rni ...) */
+        if (in->rnd != RND_NONE && in->rnd != RND_RN && in->rnd < RND_RNI)
+            return lab_sim__unsupported(wk, in, "conversions to .f16 or .bf16 not to nearest");
+        FOR_LANES(m)
+        {
+            double v = st == T_F32     ? as_f32(a[l])
+                       : st == T_F64   ? as_f64(a[l])
+                       : is_signed(st) ? (double)sx(a[l], st)
+                                       : (double)zx(a[l], st);
+            if (in->rnd >= RND_RNI)
+                v = round_int(v, in->rnd);
+            if (in->flags & F_SAT)
+                v = sat01(v);
+            d[l] = lab_sim__half_from_double(v, dt == T_BF16);
+        }
+        return 0;
+    }
     FOR_LANES(m)
     {
         if (is_float(st) && is_float(dt)) {
@@ -977,6 +1054,68 @@ exec_bits(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
             d[l] = r;
         }
         return 0;
+    case SIM_OP_VABSDIFF4: /* vabsdiff4.u32.atype.btype.add d, a, b, c: c + the sum of |a_i - b_i|
+                              over the four bytes, signed or not as atype */
+        if (in->sub != AOP_ADD || in->flags & F_SAT)
+            return lab_sim__unsupported(wk, in, "this form of vabsdiff4");
+        FOR_LANES(m)
+        {
+            uint32_t sum = (uint32_t)s[2][l];
+            for (int k = 0; k < 4; k++) {
+                int32_t x = (int32_t)((s[0][l] >> (8 * k)) & 0xff),
+                        y = (int32_t)((s[1][l] >> (8 * k)) & 0xff);
+                if (is_signed(in->type2)) {
+                    x = (int8_t)x;
+                    y = (int8_t)y;
+                }
+                sum += (uint32_t)(x > y ? x - y : y - x);
+            }
+            d[l] = sum;
+        }
+        return 0;
+    case SIM_OP_SAD: /* sad.type d, a, b, c: c + |a - b|, signed or not as type */
+        FOR_LANES(m)
+        {
+            uint64_t a = zx(s[0][l], t), b = zx(s[1][l], t);
+            uint64_t diff = is_signed(t) ? (sx(s[0][l], t) > sx(s[1][l], t) ? a - b : b - a)
+                                         : (a > b ? a - b : b - a);
+            d[l] = trunc_to(s[2][l] + diff, t);
+        }
+        return 0;
+    case SIM_OP_DP4A: /* dp4a.atype.btype d, a, b, c: c + the four bytes' products */
+    case SIM_OP_DP2A: /* dp2a.lo/.hi.atype.btype: c + a's half-words times b's bytes 0, 1 / 2, 3 */
+        FOR_LANES(m)
+        {
+            uint32_t acc = (uint32_t)s[2][l], a = (uint32_t)s[0][l], b = (uint32_t)s[1][l];
+            unsigned parts = in->op == SIM_OP_DP4A ? 4 : 2, first = in->flags & F_HI ? 2 : 0;
+            for (unsigned k = 0; k < parts; k++) {
+                int32_t x = parts == 4 ? (int32_t)((a >> (8 * k)) & 0xff)
+                                       : (int32_t)((a >> (16 * k)) & 0xffff);
+                int32_t y = (int32_t)((b >> (8 * (k + (parts == 4 ? 0 : first)))) & 0xff);
+                if (is_signed(t))
+                    x = parts == 4 ? (int8_t)x : (int16_t)x;
+                if (is_signed(in->type2))
+                    y = (int8_t)y;
+                acc += (uint32_t)(x * y);
+            }
+            d[l] = acc;
+        }
+        return 0;
+    case SIM_OP_BMSK: /* bmsk.clamp/.wrap.b32 d, a, b: b ones from bit a (each clamped to 32, or
+                         taken mod 32) */
+        FOR_LANES(m)
+        {
+            uint32_t a = (uint32_t)s[0][l], b = (uint32_t)s[1][l];
+            if (in->flags & F_CLAMP) {
+                a = a > 32 ? 32 : a;
+                b = b > 32 ? 32 : b;
+            } else {
+                a &= 31;
+                b &= 31;
+            }
+            d[l] = (uint32_t)((~0ull << a) & ~(a + b >= 64 ? 0 : ~0ull << (a + b)));
+        }
+        return 0;
     case SIM_OP_SHF: /* shf.l/.r.wrap/.clamp.b32 d, a, b, c: {b, a} shifted by c, a word of it */
         FOR_LANES(m)
         {
@@ -1065,6 +1204,12 @@ resolve(sim_worker *wk, const sim_warp *w, int l, const sim_insn *in, sim_space 
             bytes <= L->shared_dyn - (addr - SIM_DYN_SHARED)) {
             out->p = wk->shared_dyn + (addr - SIM_DYN_SHARED);
             out->sh = wk->sh_dyn + (addr - SIM_DYN_SHARED) / 4;
+            return true;
+        }
+        if (addr >= SIM_RESERVED_SHARED && addr - SIM_RESERVED_SHARED < SIM_RESERVED_BYTES &&
+            bytes <= SIM_RESERVED_BYTES - (addr - SIM_RESERVED_SHARED)) {
+            out->p = wk->shared_res + (addr - SIM_RESERVED_SHARED);
+            out->sh = wk->sh_res + (addr - SIM_RESERVED_SHARED) / 4;
             return true;
         }
         if (addr >= SIM_DYN_SHARED)
@@ -1312,6 +1457,412 @@ exec_ldst(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
         }
     }
     count_access(wk, addr, spaces, m, bytes, store ? SIM_ACCESS_STORE : SIM_ACCESS_LOAD);
+    return 0;
+}
+
+/* ---- wmma ---------------------------------------------------------------- */
+
+/* A fragment here: the matrix's elements in row-major order e = slot * 32 + lane, slot 0, 1, ...
+ * of each lane packed into its registers (two 16-bit, four 8-bit, or one wider per register).  The
+ * PTX ISA leaves the layout to the implementation; a kernel that only loads, multiplies, stores
+ * and changes every element alike sees no difference. */
+static const uint8_t wm_mnk[][3] = { [WM_M16N16K16] = { 16, 16, 16 },
+                                     [WM_M16N16K8] = { 16, 16, 8 },
+                                     [WM_M8N8K4] = { 8, 8, 4 },
+                                     [WM_M32N8K16] = { 32, 8, 16 },
+                                     [WM_M8N32K16] = { 8, 32, 16 } };
+
+/* rows and columns of matrix which ('a': M x K, 'b': K x N, else M x N) of shape sh */
+static void
+wm_dims(unsigned sh, char which, unsigned *rows, unsigned *cols)
+{
+    unsigned m = wm_mnk[sh][0], n = wm_mnk[sh][1], k = wm_mnk[sh][2];
+    *rows = which == 'b' ? k : m;
+    *cols = which == 'a' ? k : n;
+}
+
+static unsigned
+wm_bytes(unsigned t)
+{
+    return t == T_F16 || t == T_BF16 ? 2 : t == T_U8 || t == T_S8 ? 1 : t == T_F64 ? 8 : 4;
+}
+
+static double
+wm_value(uint64_t bits, unsigned t)
+{
+    float f;
+    uint32_t u = (uint32_t)bits;
+    switch (t) {
+    case T_F16:
+    case T_BF16:
+        return lab_sim__half_to_float((uint16_t)bits, t == T_BF16);
+    case T_TF32:
+        u &= 0xffffe000u; /* tf32: the top 19 bits */
+        memcpy(&f, &u, 4);
+        return f;
+    case T_F32:
+        memcpy(&f, &u, 4);
+        return f;
+    case T_U8:
+        return (double)(uint8_t)bits;
+    case T_S8:
+        return (double)(int8_t)bits;
+    case T_S32:
+        return (double)(int32_t)u;
+    default:
+        return as_f64(bits);
+    }
+}
+
+/* slot of lane l in the fragment {v}: its register's bits, shifted down */
+static uint64_t
+wm_get(const sim_warp *w, const sim_opnd *v, unsigned t, unsigned slot, int l)
+{
+    unsigned b = wm_bytes(t), per = b >= 4 ? 1 : 4 / b;
+    int32_t reg = lab_sim__vec_reg(v, slot / per);
+    uint64_t x = reg >= 0 ? w->r[(size_t)reg * 32 + l] : 0;
+    return b >= 4 ? x : (x >> (8 * b * (slot % per))) & ((1ull << (8 * b)) - 1);
+}
+
+static void
+wm_put(sim_warp *w, const sim_opnd *v, unsigned t, unsigned slot, int l, uint64_t bits)
+{
+    unsigned b = wm_bytes(t), per = b >= 4 ? 1 : 4 / b, sh = 8 * b * (slot % per);
+    int32_t reg = lab_sim__vec_reg(v, slot / per);
+    uint64_t *r;
+    if (reg < 0)
+        return;
+    r = &w->r[(size_t)reg * 32 + l];
+    if (b >= 4)
+        *r = b == 8 ? bits : (uint32_t)bits;
+    else
+        *r = (*r & ~(((1ull << (8 * b)) - 1) << sh)) | (bits & ((1ull << (8 * b)) - 1)) << sh;
+}
+
+/* wmma.load / wmma.store: each lane's elements from or to memory, row- or column-major with a
+ * stride in elements; wmma.mma: d = a x b + c over the whole warp's fragments */
+static int
+exec_wmma(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
+{
+    unsigned sh = in->red, rows, cols, t = in->type;
+
+    if (m != 0xffffffffu)
+        return lab_sim__unsupported(wk, in, "wmma in a warp that is not whole (.sync.aligned)");
+    if (in->sub == WM_MMA) {
+        unsigned M = wm_mnk[sh][0], N = wm_mnk[sh][1], K = wm_mnk[sh][2], at = in->space;
+        double a[32 * 16], b[16 * 32], c[32 * 32];
+        for (unsigned e = 0; e < M * K; e++)
+            a[e] = wm_value(wm_get(w, &in->o[1], at, e / 32, (int)(e % 32)), at);
+        for (unsigned e = 0; e < K * N; e++)
+            b[e] = wm_value(wm_get(w, &in->o[2], at, e / 32, (int)(e % 32)), at);
+        for (unsigned e = 0; e < M * N; e++)
+            c[e] = wm_value(wm_get(w, &in->o[3], in->type2, e / 32, (int)(e % 32)), in->type2);
+        for (unsigned e = 0; e < M * N; e++) {
+            unsigned i = e / N, j = e % N;
+            double acc = c[e];
+            uint64_t bits;
+            if (t == T_S32) {
+                int64_t ia = (int64_t)acc;
+                for (unsigned k = 0; k < K; k++)
+                    ia += (int64_t)a[i * K + k] * (int64_t)b[k * N + j];
+                if (in->flags & F_SAT)
+                    ia = ia > INT32_MAX ? INT32_MAX : ia < INT32_MIN ? INT32_MIN : ia;
+                bits = (uint32_t)(int32_t)ia;
+            } else {
+                for (unsigned k = 0; k < K; k++)
+                    acc = fma(a[i * K + k], b[k * N + j], acc);
+                bits = t == T_F64   ? bits_f64(acc)
+                       : t == T_F16 ? lab_sim__half_from_double(acc, false)
+                                    : bits_f32((float)acc);
+            }
+            wm_put(w, &in->o[0], t, e / 32, (int)(e % 32), bits);
+        }
+        return 0;
+    }
+    {
+        bool store = in->sub == WM_STORE, col = in->flags & F_WM_COL;
+        char which = store || in->flags & F_WM_C ? 'c' : in->flags & F_WM_A ? 'a' : 'b';
+        const sim_opnd *ao = &in->o[store ? 0 : 1], *v = &in->o[store ? 1 : 0];
+        unsigned esz = wm_bytes(t);
+        uint64_t ts[32];
+        const uint64_t *stride = in->nops > 2 ? src_rare(wk, w, &in->o[2], ts) : NULL;
+        wm_dims(sh, which, &rows, &cols);
+        if (ao->kind != O_MEM || v->kind != O_VEC)
+            return lab_sim__unsupported(wk, in, "this form of wmma");
+        FOR_LANES(m)
+        {
+            uint64_t base = (ao->reg >= 0 ? w->r[(size_t)ao->reg * 32 + l] : 0) + (uint64_t)ao->imm;
+            uint64_t ld = stride ? (uint32_t)stride[l] : col ? rows : cols;
+            for (unsigned slot = 0; slot * 32 + (unsigned)l < rows * cols; slot++) {
+                unsigned e = slot * 32 + (unsigned)l, r = e / cols, cc = e % cols;
+                uint64_t at = base + (col ? cc * ld + r : r * ld + cc) * esz;
+                resolved rs;
+                if (!resolve(wk, w, l, in, (sim_space)in->space, at, esz, store, &rs))
+                    return -1;
+                if (store)
+                    store_bits(rs.p,
+                               esz == 8   ? T_B64
+                               : esz == 4 ? T_B32
+                               : esz == 2 ? T_B16
+                                          : T_B8,
+                               wm_get(w, v, t, slot, l));
+                else
+                    wm_put(w, v, t, slot, l,
+                           load_bits(rs.p, esz == 8   ? T_B64
+                                           : esz == 4 ? T_B32
+                                           : esz == 2 ? T_B16
+                                                      : T_B8));
+            }
+        }
+    }
+    return 0;
+}
+
+/* ---- mbarrier objects --------------------------------------------------- */
+
+/* An mbarrier's 64 bits here: arrivals still due (bits 0..19), expected per phase (20..39),
+ * transaction bytes still due (40..61, two's complement) and the phase's parity (63).  A phase
+ * completes when neither arrivals nor bytes are due: the parity flips, the arrivals start over. */
+static uint64_t
+mb_pack(uint32_t pending, uint32_t expected, int64_t tx, uint64_t phase)
+{
+    return (pending & 0xfffffu) | (uint64_t)(expected & 0xfffffu) << 20 |
+           ((uint64_t)tx & 0x3fffffu) << 40 | (phase & 1) << 63;
+}
+
+static uint64_t
+mb_update(uint64_t v, uint32_t arrivals, int64_t tx_delta, bool drop)
+{
+    uint32_t pending = (uint32_t)(v & 0xfffff), expected = (uint32_t)((v >> 20) & 0xfffff);
+    int64_t tx = (int64_t)((v >> 40) & 0x3fffff);
+    uint64_t phase = v >> 63;
+
+    tx = (tx >= (1 << 21) ? tx - (1 << 22) : tx) + tx_delta;
+    pending = arrivals > pending ? 0 : pending - arrivals;
+    if (drop)
+        expected = arrivals > expected ? 0 : expected - arrivals;
+    if (pending == 0 && tx == 0) {
+        phase ^= 1;
+        pending = expected;
+    }
+    return mb_pack(pending, expected, tx, phase);
+}
+
+/* lane l's mbarrier at the address operand o (in space: the instruction's, or shared for a bulk
+ * copy's); NULL after a fatal finding */
+static uint64_t *
+mb_at(sim_worker *wk, sim_warp *w, int l, const sim_insn *in, const sim_opnd *o, sim_space space)
+{
+    uint64_t addr = (o->reg >= 0 ? w->r[(size_t)o->reg * 32 + l] : 0) + (uint64_t)o->imm;
+    resolved r;
+
+    if (o->kind != O_MEM || !resolve(wk, w, l, in, space, addr, 8, true, &r))
+        return NULL;
+    return (uint64_t *)(void *)r.p;
+}
+
+/* mbarrier.init / arrive / arrive_drop / expect_tx / complete_tx / test_wait / try_wait / inval:
+ * each lane's operation on its barrier object, in lane order (lab_sim's warps run one at a time:
+ * a wait that fails spins until another warp arrives, which RUN_YIELD lets it do) */
+static int
+exec_mbarrier(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
+{
+    bool arrive = in->sub == BAR_ARRIVE || in->sub == MB_ARRIVE_DROP, wait = in->sub == MB_WAIT;
+    const sim_opnd *a = &in->o[arrive || wait ? 1 : 0];
+    uint64_t t1[32], t2[32];
+    const uint64_t *n1 = in->nops > 1 ? src_rare(wk, w, &in->o[1], t1) : NULL,
+                   *n2 = in->nops > 2 ? src_rare(wk, w, &in->o[2], t2) : NULL;
+
+    FOR_LANES(m)
+    {
+        uint64_t *p = mb_at(wk, w, l, in, a, (sim_space)in->space), v;
+        if (!p)
+            return -1;
+        v = *p;
+        if (in->sub == MB_INIT) {
+            *p = mb_pack((uint32_t)n1[l], (uint32_t)n1[l], 0, 0);
+        } else if (arrive) { /* state: the phase it arrived in */
+            uint32_t count = n2 ? (uint32_t)n2[l] : 1;
+            int64_t tx = 0;
+            if (in->flags & F_EXPECT) { /* arrive.expect_tx state, [a], tx: bytes, one arrival */
+                tx = (int64_t)(uint32_t)n2[l];
+                count = 1;
+            }
+            if (in->o[0].kind == O_REG)
+                w->r[(size_t)in->o[0].reg * 32 + l] = v & (1ull << 63);
+            *p = mb_update(v, count, tx, in->sub == MB_ARRIVE_DROP);
+        } else if (in->sub == MB_COMPLETE_TX || (in->sub == SUB_NONE && in->flags & F_EXPECT)) {
+            int64_t tx = (int64_t)(uint32_t)n1[l];
+            *p = mb_update(v, 0, in->sub == MB_COMPLETE_TX ? -tx : tx, false);
+        } else if (wait) { /* the phase of the token (or of the parity) is over */
+            uint64_t phase = in->flags & F_PARITY ? (n2[l] & 1) << 63 : n2[l] & (1ull << 63);
+            if (in->o[0].kind == O_REG)
+                w->r[(size_t)in->o[0].reg * 32 + l] = (v & (1ull << 63)) != phase;
+        } else if (in->sub == MB_INVAL) {
+            *p = 0;
+        } else {
+            return lab_sim__unsupported(wk, in, "this form of mbarrier");
+        }
+    }
+    return 0;
+}
+
+/* cp.async.ca/.cg.shared.global [d], [a], size{, src-size}: size bytes to shared memory, the
+ * first src-size of them from global memory and the rest zero, now (the GPU may copy at any time
+ * before the wait: this is one of its orders).  Its commit and wait have nothing left to do. */
+static int
+exec_cp_async(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
+{
+    const sim_opnd *d = &in->o[0], *a = &in->o[1];
+    uint64_t ts[32], tn[32], da[32], sa[32];
+    uint8_t dsp[32], ssp[32];
+    const uint64_t *size, *srcsize;
+
+    if (in->sub == CP_COMMIT || in->sub == CP_WAIT)
+        return 0;
+    if (in->sub == BAR_ARRIVE && in->flags & F_MBAR) { /* cp.async.mbarrier.arrive{.noinc} [m] */
+        if (!(in->flags & F_NOINC)) /* counted in, then out as the copies end: no change */
+            return 0;
+        FOR_LANES(m)
+        {
+            uint64_t *p = mb_at(wk, w, l, in, &in->o[0], (sim_space)in->space);
+            if (!p)
+                return -1;
+            *p = mb_update(*p, 1, 0, false);
+        }
+        return 0;
+    }
+    if (in->sub == CP_BULK) { /* [d], [a], size, [m]: copied, then size bytes completed on m */
+        uint64_t tsz[32];
+        const uint64_t *sz = src_rare(wk, w, &in->o[2], tsz);
+        if (in->nops != 4 || !(in->flags & F_MBAR))
+            return lab_sim__unsupported(wk, in, "this form of cp.async.bulk");
+        FOR_LANES(m)
+        {
+            uint32_t n = (uint32_t)sz[l];
+            resolved rd, rs;
+            uint64_t *p;
+            da[l] = (d->reg >= 0 ? w->r[(size_t)d->reg * 32 + l] : 0) + (uint64_t)d->imm;
+            sa[l] = (a->reg >= 0 ? w->r[(size_t)a->reg * 32 + l] : 0) + (uint64_t)a->imm;
+            resolved end;
+            if (n % 16) /* 16-byte aligned, in 16-byte units: each end's 16 bytes checked */
+                return lab_sim__unsupported(wk, in, "a bulk copy of bytes not a multiple of 16");
+            if (n && (!resolve(wk, w, l, in, SP_SHARED, da[l], 16, true, &rd) ||
+                      !resolve(wk, w, l, in, SP_SHARED, da[l] + n - 16, 16, true, &end) ||
+                      !resolve(wk, w, l, in, SP_GLOBAL, sa[l], 16, false, &rs) ||
+                      !resolve(wk, w, l, in, SP_GLOBAL, sa[l] + n - 16, 16, false, &end)))
+                return -1;
+            if (n)
+                memcpy(rd.p, rs.p, n);
+            if (!(p = mb_at(wk, w, l, in, &in->o[3], SP_SHARED)))
+                return -1;
+            *p = mb_update(*p, 0, -(int64_t)n, false);
+        }
+        return 0;
+    }
+    if (in->sub != CP_ASYNC || in->nops < 3 || d->kind != O_MEM || a->kind != O_MEM)
+        return lab_sim__unsupported(wk, in, "this form of cp");
+    size = src_rare(wk, w, &in->o[2], ts);
+    srcsize = in->nops > 3 ? src_rare(wk, w, &in->o[3], tn) : size;
+    FOR_LANES(m)
+    {
+        uint32_t n = (uint32_t)size[l], sn = (uint32_t)srcsize[l] < n ? (uint32_t)srcsize[l] : n;
+        resolved rd, rs;
+        da[l] = (d->reg >= 0 ? w->r[(size_t)d->reg * 32 + l] : 0) + (uint64_t)d->imm;
+        sa[l] = (a->reg >= 0 ? w->r[(size_t)a->reg * 32 + l] : 0) + (uint64_t)a->imm;
+        if (!resolve(wk, w, l, in, SP_SHARED, da[l], n, true, &rd) ||
+            (sn && !resolve(wk, w, l, in, SP_GLOBAL, sa[l], n, false, &rs)))
+            return -1;
+        dsp[l] = SP_SHARED;
+        ssp[l] = SP_GLOBAL;
+        if (wk->L->checks)
+            for (uint32_t k = 0; k < (n + 3) / 4; k++) {
+                if (sn && rs.sh)
+                    lab_sim__check(wk, w, l, in, rs.sh + k, false, true);
+                if (rd.sh)
+                    lab_sim__check(wk, w, l, in, rd.sh + k, true, false);
+            }
+        if (sn)
+            memcpy(rd.p, rs.p, sn);
+        memset(rd.p + sn, 0, n - sn);
+    }
+    count_access(wk, sa, ssp, m, (uint32_t)size[__builtin_ctz(m)], SIM_ACCESS_LOAD);
+    count_access(wk, da, dsp, m, (uint32_t)size[__builtin_ctz(m)], SIM_ACCESS_STORE);
+    return 0;
+}
+
+/* the coordinates of each geometry (TEX_1D ..): a layered one's layer comes first */
+static const uint8_t geom_coords[] = {
+    [TEX_1D] = 1, [TEX_2D] = 2, [TEX_3D] = 3, [TEX_A1D] = 2, [TEX_A2D] = 3, [TEX_CUBE] = 3
+};
+
+/* tex{.level}.geom.v4.dtype.ctype {d}, [t, {c}]: each lane's fetch of its texture object */
+static int
+exec_tex(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
+{
+    const sim_opnd *d = &in->o[0], *a = &in->o[1];
+    bool int_coords = in->type2 != T_F32, float_out = in->type == T_F32;
+
+    if (in->sub < TEX_1D || in->sub > TEX_CUBE || in->vec != 4 || d->kind != O_VEC ||
+        a->kind != O_MEM || a->reg < 0 || a->nvec < geom_coords[in->sub] ||
+        (in->type != T_F32 && in->type != T_U32 && in->type != T_S32))
+        return lab_sim__unsupported(wk, in, "this form of tex");
+    FOR_LANES(m)
+    {
+        uint64_t c[4] = { 0, 0, 0, 0 };
+        uint32_t r[4];
+        for (unsigned k = 0; k < geom_coords[in->sub]; k++)
+            c[k] = w->r[(size_t)a->vec[k] * 32 + l];
+        if (!lab_sim__tex_fetch(wk->L->sim, w->r[(size_t)a->reg * 32 + l], in->sub, int_coords, c,
+                                float_out, r))
+            return lab_sim__unsupported(wk, in,
+                                        "a texture object that was not made on the simulator");
+        for (unsigned k = 0; k < 4; k++)
+            if (d->vec[k] >= 0)
+                w->r[(size_t)d->vec[k] * 32 + l] = r[k];
+    }
+    return 0;
+}
+
+/* suld.b.geom{.vec}.btype.mode {d}, [s, {c}] / sust.b.geom{.vec}.btype.mode [s, {c}], {a}: each
+ * lane's load or store of its surface object's bytes at c (x in bytes) */
+static int
+exec_surf(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
+{
+    bool store = in->op == SIM_OP_SUST;
+    const sim_opnd *a = &in->o[store ? 0 : 1], *v = &in->o[store ? 1 : 0];
+    uint32_t tb = width(in->type) / 8, n = v->kind == O_VEC ? v->nvec : 1;
+    unsigned mode = in->flags & F_CLAMP ? SURF_CLAMP : in->flags & F_ZERO ? SURF_ZERO : SURF_TRAP;
+
+    if (in->sub < TEX_1D || in->sub > TEX_A2D || !tb || a->kind != O_MEM || a->reg < 0 ||
+        a->nvec < geom_coords[in->sub])
+        return lab_sim__unsupported(wk, in, store ? "this form of sust" : "this form of suld");
+    FOR_LANES(m)
+    {
+        uint64_t c[4] = { 0, 0, 0, 0 };
+        uint8_t *p = NULL;
+        int rc;
+        for (unsigned k = 0; k < geom_coords[in->sub]; k++)
+            c[k] = w->r[(size_t)a->vec[k] * 32 + l];
+        rc = lab_sim__surf_at(wk->L->sim, w->r[(size_t)a->reg * 32 + l], in->sub, c, tb * n, mode,
+                              &p);
+        if (rc == -2)
+            return lab_sim__unsupported(wk, in,
+                                        "a surface object that was not made on the simulator");
+        if (rc == -1) {
+            lab_sim__finding(wk, w, l, in, LAB_SIM_CHECK_OOB_GLOBAL, true,
+                             "out-of-bounds surface %s of %u bytes (a GPU traps)",
+                             store ? "store" : "load", tb * n);
+            return -1;
+        }
+        for (uint32_t k = 0; k < n; k++) {
+            int32_t reg = v->kind == O_VEC ? v->vec[k] : v->reg;
+            if (store && reg >= 0 && rc == 0)
+                store_bits(p + k * tb, in->type, w->r[(size_t)reg * 32 + l]);
+            else if (!store && reg >= 0)
+                w->r[(size_t)reg * 32 + l] = rc == 0 ? load_bits(p + k * tb, in->type) : 0;
+        }
+    }
     return 0;
 }
 
@@ -1908,13 +2459,16 @@ exec_call(sim_worker *wk, sim_warp *w, const sim_insn *in, sim_entry *e, uint32_
     return RUN_CALLED;
 }
 
-/* Runs w until it exits (RUN_DONE), waits at a barrier (RUN_BARRIER) or fails (<0). */
+/* Runs w until it exits (RUN_DONE), waits at a barrier (RUN_BARRIER) or fails (<0); or, in a
+ * block of several warps, yields after SIM_SLICE instructions (RUN_YIELD) so that a warp that
+ * spins on what another warp writes (cooperative groups' multi-warp tiles) lets it run. */
+#define SIM_SLICE (16u * 8192u)
 static int
 run_warp(sim_worker *wk, sim_warp *w)
 {
     const sim_func *f = w->f; /* the running function: changes at calls and returns */
     lab_sim_metrics *mt = &wk->metrics;
-    uint32_t budget = 0;
+    uint32_t budget = 0, slices = 0;
     int rc;
 
     while (w->sp > 0) {
@@ -1937,6 +2491,8 @@ run_warp(sim_worker *wk, sim_warp *w)
             budget = 0;
             if (atomic_load_explicit(&wk->L->root->abort, memory_order_relaxed))
                 return -1;
+            if (++slices == SIM_SLICE / 8192 && wk->L->nwarps > 1)
+                return RUN_YIELD;
         }
         const sim_insn *in = &f->code[e->pc];
         uint32_t active = e->mask, m = active;
@@ -2075,12 +2631,48 @@ run_warp(sim_worker *wk, sim_warp *w)
                 return RUN_BARRIER;
             }
             break;
-        case CL_FENCE: /* membar / fence: memory is sequentially consistent here */
+        case CL_FENCE: /* membar / fence: memory is sequentially consistent here; nanosleep */
+            break;
+        case CL_HALF: { /* add sub mul fma neg abs min max of .f16, .bf16 and pairs (half.c) */
+            uint64_t ta[32], tb[32], tc[32];
+            const uint64_t *a = src_rare(wk, w, &in->o[1], ta),
+                           *b = in->nops > 2 ? src_rare(wk, w, &in->o[2], tb) : a,
+                           *c = in->nops > 3 ? src_rare(wk, w, &in->o[3], tc) : a;
+            uint64_t *d = dst(w, &in->o[0]);
+            EACH_LANE(m, d[l] = lab_sim__half_lane(in, a[l], b[l], c[l]));
+            break;
+        }
+        case CL_TEXTURE: /* tex, suld, sust: texture and surface objects */
+            if (m)
+                rc = in->op == SIM_OP_TEX ? exec_tex(wk, w, in, m) : exec_surf(wk, w, in, m);
+            break;
+        case CL_WMMA: /* wmma: warp matrix multiply */
+            rc = exec_wmma(wk, w, in, m);
+            break;
+        case CL_MBARRIER: /* mbarrier: barrier objects in shared memory */
+            if (m)
+                rc = exec_mbarrier(wk, w, in, m);
+            break;
+        case CL_COPY: /* cp.async: copied at once */
+            if (m)
+                rc = exec_cp_async(wk, w, in, m);
             break;
         case CL_WARP: /* shfl vote match redux .sync: lanes of the member mask exchange values */
             rc = exec_warp(wk, w, in, m);
             break;
-        case CL_SPECIAL: { /* activemask.b32 d: the lanes executing together */
+        case CL_SPECIAL: {               /* activemask.b32 d: the lanes executing together */
+            if (in->op == SIM_OP_TRAP) { /* trap: the kernel stops the launch (__trap()) */
+                if (!m)
+                    break;
+                lab_sim__finding(wk, w, __builtin_ctz(m), in, LAB_SIM_CHECK_TRAP, true,
+                                 "the kernel called __trap() (a GPU ends the launch with an "
+                                 "unspecified launch failure)");
+                return -1;
+            }
+            if (in->op != SIM_OP_ACTIVEMASK) /* mov d, %envregN (parse.c) */
+                return lab_sim__unsupported(wk, in,
+                                            "grid-wide cooperative-groups sync (a cooperative "
+                                            "launch: %envreg)");
             uint64_t *d = dst(w, &in->o[0]);
             EACH_LANE(m, d[l] = m);
             break;
@@ -2124,6 +2716,7 @@ lab_sim__run_block(sim_worker *wk, uint64_t linear)
         memset(wk->shared_static, 0, L->shared_static);
     if (L->shared_dyn)
         memset(wk->shared_dyn, 0, L->shared_dyn);
+    memset(wk->shared_res, 0, SIM_RESERVED_BYTES);
     for (uint32_t i = 0; i < L->nwarps; i++) {
         sim_warp *w = &wk->warps[i];
         uint32_t first = i * 32, n = L->nthreads - first < 32 ? L->nthreads - first : 32;
@@ -2149,13 +2742,18 @@ lab_sim__run_block(sim_worker *wk, uint64_t linear)
     wk->metrics.warps += L->nwarps;
     for (;;) {
         uint32_t live = 0;
+        bool yielded = false;
         for (uint32_t i = 0; i < L->nwarps; i++) {
             sim_warp *w = &wk->warps[i];
+            int rc;
             if (w->done || w->at_barrier)
                 continue;
-            if (run_warp(wk, w) < 0)
+            if ((rc = run_warp(wk, w)) < 0)
                 return -1;
+            yielded |= rc == RUN_YIELD;
         }
+        if (yielded) /* a warp has more to run before the barrier opens */
+            continue;
         for (uint32_t i = 0; i < L->nwarps; i++)
             if (!wk->warps[i].done) {
                 live++;

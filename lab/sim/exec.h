@@ -155,6 +155,8 @@ struct sim_worker {
     uint64_t *regs;
     uint8_t *shared_static, *shared_dyn;
     sim_shadow *sh_static, *sh_dyn;
+    uint8_t *shared_res; /* SIM_RESERVED_BYTES: %reserved_smem_offset_*, cg's scratch */
+    sim_shadow *sh_res;
     uint8_t *local; /* local_bytes per thread */
     unsigned ctaid[3];
     uint64_t block_linear;

@@ -50,6 +50,11 @@ typedef enum sim_class {
     CL_FENCE,   /* membar, fence */
     CL_WARP,    /* shfl, vote, match, redux: lanes of a member mask exchange values */
     CL_SPECIAL, /* activemask: the warp's state */
+    CL_COPY,    /* cp.async and its commit and wait (exec_cp_async) */
+    CL_TEXTURE, /* tex, suld, sust (exec_tex, exec_surf, texture.c) */
+    CL_HALF,    /* arithmetic on .f16, .bf16 and their pairs (parse.c moves it here; half.c) */
+    CL_MBARRIER, /* mbarrier: shared-memory barrier objects (exec_mbarrier) */
+    CL_WMMA,     /* wmma: warp matrix multiply (exec_wmma) */
     CL_COUNT
 } sim_class;
 
@@ -59,6 +64,7 @@ typedef enum sim_arity {
     AR_BOOLOP, /* max with .and/.or/.xor, else min */
     AR_CAS,    /* max with .cas, else min */
     AR_SYNC,   /* max with .sync, else min */
+    AR_PAIR,   /* max to a pair of 16-bit floats (cvt.rn.f16x2.f32 d, a, b), else min */
     AR_BAR,    /* with .red min + 2 to max, else min to max - 2 */
 } sim_arity;
 
@@ -112,6 +118,10 @@ typedef enum sim_type {
     T_F32,
     T_F64,
     T_PRED,
+    T_F16X2,  /* two .f16 in 32 bits, the first in the low half */
+    T_BF16,   /* __nv_bfloat16 */
+    T_BF16X2, /* two .bf16 */
+    T_TF32,   /* wmma's tf32: a float's top 19 bits */
     T_COUNT
 } sim_type;
 
@@ -180,10 +190,32 @@ typedef enum sim_sub {
     TESTP_NOTANUMBER,
     TESTP_NORMAL,
     TESTP_SUBNORMAL,
+    /* cp.async */
+    CP_ASYNC,
+    CP_COMMIT,
+    CP_WAIT,
+    /* tex geometry */
+    TEX_1D,
+    TEX_2D,
+    TEX_3D,
+    TEX_A1D,
+    TEX_A2D,
+    TEX_CUBE,
+    /* mbarrier (arrive: BAR_ARRIVE) and cp.async.bulk */
+    MB_INIT,
+    MB_ARRIVE_DROP,
+    MB_WAIT,
+    MB_INVAL,
+    MB_COMPLETE_TX,
+    CP_BULK,
+    /* wmma (its shape in sim_insn.red: WM_M16N16K16 ..) */
+    WM_LOAD,
+    WM_STORE,
+    WM_MMA,
     SUB_COUNT
 } sim_sub;
 
-enum { RND_NONE, RND_RN, RND_RZ, RND_RM, RND_RP, RND_RNI, RND_RZI, RND_RMI, RND_RPI };
+enum { RND_NONE, RND_RN, RND_RZ, RND_RM, RND_RP, RND_RNI, RND_RZI, RND_RMI, RND_RPI, RND_RNA };
 
 /* flags */
 #define F_FTZ 0x1u
@@ -201,8 +233,19 @@ enum { RND_NONE, RND_RN, RND_RZ, RND_RM, RND_RP, RND_RNI, RND_RZI, RND_RMI, RND_
 #define F_BOOLAND 0x1000u
 #define F_BOOLOR 0x2000u
 #define F_BOOLXOR 0x4000u
-#define F_CTA 0x8000u   /* scope .cta */
-#define F_SYNC 0x10000u /* shfl.sync, vote.sync, ... (the form with a member mask) */
+#define F_CTA 0x8000u          /* scope .cta */
+#define F_SYNC 0x10000u        /* shfl.sync, vote.sync, ... (the form with a member mask) */
+#define F_ZERO 0x20000u        /* suld / sust .zero: out of the surface, nothing */
+#define F_PARITY 0x40000u      /* mbarrier.try_wait.parity */
+#define F_EXPECT 0x80000u      /* mbarrier.arrive.expect_tx, mbarrier.expect_tx */
+#define F_MBAR 0x100000u       /* cp.async.mbarrier.arrive, cp.async.bulk...mbarrier::complete_tx */
+#define F_NOINC 0x200000u      /* cp.async.mbarrier.arrive.noinc */
+#define F_WM_A 0x400000u       /* wmma.load.a */
+#define F_WM_B 0x800000u       /* wmma.load.b */
+#define F_WM_C 0x1000000u      /* wmma.load.c */
+#define F_WM_LAYOUT 0x2000000u /* wmma: a layout named */
+#define F_WM_COL 0x4000000u    /* wmma: the (first) layout is .col */
+#define F_WM_COLB 0x8000000u   /* wmma.mma: b's layout is .col */
 
 typedef enum sim_opnd_kind {
     O_NONE,
@@ -242,8 +285,14 @@ typedef enum sim_sreg {
     SR_CLOCK64,
     SR_GLOBALTIMER,
     SR_GRIDID,
+    SR_RES_BEGIN, /* %reserved_smem_offset_begin, _0 */
+    SR_RES_END,
+    SR_RES_CAP,
+    SR_RES_1, /* %reserved_smem_offset_1: the second half */
     SR_COUNT
 } sim_sreg;
+
+enum { WM_NONE, WM_M16N16K16, WM_M16N16K8, WM_M8N8K4, WM_M32N8K16, WM_M8N32K16 };
 
 typedef struct sim_opnd {
     uint8_t kind;
@@ -259,6 +308,33 @@ typedef struct sim_opnd {
 } sim_opnd;
 
 #define SIM_MAX_OPNDS 6
+
+/* A {vector}'s k-th register (-1: _): wmma's of up to 8 keep the 5th to 8th in reg, reg2 and
+ * imm's halves, so that every instruction's operands stay as small as they were */
+static inline void
+lab_sim__vec_set(sim_opnd *o, unsigned k, int32_t r)
+{
+    if (k < 4)
+        o->vec[k] = r;
+    else if (k == 4)
+        o->reg = r;
+    else if (k == 5)
+        o->reg2 = r;
+    else if (k == 6)
+        o->imm = (int64_t)(((uint64_t)o->imm & ~0xffffffffull) | (uint32_t)r);
+    else
+        o->imm = (int64_t)(((uint64_t)o->imm & 0xffffffffull) | (uint64_t)(uint32_t)r << 32);
+}
+
+static inline int32_t
+lab_sim__vec_reg(const sim_opnd *o, unsigned k)
+{
+    return k < 4    ? o->vec[k]
+           : k == 4 ? o->reg
+           : k == 5 ? o->reg2
+           : k == 6 ? (int32_t)(uint32_t)((uint64_t)o->imm & 0xffffffffu)
+                    : (int32_t)(uint32_t)((uint64_t)o->imm >> 32);
+}
 
 /* A call of a function of the module, by the PTX .param calling convention (parse_call): the
  * caller's call sequence declares the arguments and the return value as .param variables, which
@@ -394,6 +470,8 @@ struct lab_sim {
     uint64_t max_launches; /* device-side launches per host launch (a runaway guard) */
     lab_sim_gpu gpu;       /* what %nsmid, %smid, %nwarpid, %warpid show */
     atomic_ullong grids;   /* launched so far, host's and device's: %gridid */
+    lab_sim_texture textures[LAB_SIM_MAX_TEXTURES]; /* handle i + 1 (texture.c) */
+    unsigned ntextures;
 };
 
 /* generic addresses of the shared and local windows (host pointers stay below 2^47) */
@@ -405,6 +483,10 @@ struct lab_sim {
 #define SIM_PBUF_TAG (4ull << 56)
 /* shared-window offset of the dynamic (extern) shared array; statics start at 0 */
 #define SIM_DYN_SHARED (1u << 24)
+/* the block's reserved shared memory (1 KB on sm_80 and later: cooperative groups' scratch of
+ * block_tile_memory, at %reserved_smem_offset_1), below the dynamic array */
+#define SIM_RESERVED_SHARED (1u << 23)
+#define SIM_RESERVED_BYTES 1024u
 
 /* checks.c: where in is, for messages: "file.cu:37" (+ " (inlined at file.cu:12)") from its .loc,
  * else "PTX line 51"; the file without its folders, never a build's path */
@@ -431,6 +513,23 @@ const sim_func *lab_sim__entry(const lab_sim_module *m, const char *name);
 
 /* memory.c: the allocation holding [addr, addr + bytes), or NULL */
 const sim_alloc *lab_sim__find(lab_sim *s, uint64_t addr, uint64_t bytes);
+/* half.c: 16-bit floats (.f16, .bf16) to and from wider ones; CL_HALF's instructions: which
+ * half.c runs, and one lane of one (the pairs' two halves apart) */
+float lab_sim__half_to_float(uint16_t h, bool bf);
+uint16_t lab_sim__half_from_double(double v, bool bf);
+bool lab_sim__half_supported(const sim_insn *in);
+uint64_t lab_sim__half_lane(const sim_insn *in, uint64_t a, uint64_t b, uint64_t c);
+/* texture.c: tex's fetch (geometry geom: TEX_1D ..) of the texture object handle at coord
+ * (tex's vector: float bits, or integers with int_coords; a layered one's layer first) into out
+ * (floats' bits with float_out, else the texel's integers); false if handle is no texture of s */
+bool lab_sim__tex_fetch(const lab_sim *s, uint64_t handle, unsigned geom, bool int_coords,
+                        const uint64_t coord[4], bool float_out, uint32_t out[4]);
+/* texture.c: where suld / sust (geometry geom: TEX_1D ..) of bytes at coord (x in bytes; a
+ * layered one's layer first) goes in the surface object handle: 0 and *p; out of the surface,
+ * -1 (mode SURF_TRAP) or 1 (SURF_ZERO: loads read 0, stores do nothing); -2 no such surface */
+enum { SURF_TRAP, SURF_CLAMP, SURF_ZERO };
+int lab_sim__surf_at(const lab_sim *s, uint64_t handle, unsigned geom, const uint64_t coord[4],
+                     uint32_t bytes, unsigned mode, uint8_t **p);
 /* the allocation with the highest base at or below addr, or NULL (for messages) */
 const sim_alloc *lab_sim__nearest(lab_sim *s, uint64_t addr);
 int lab_sim__alloc_internal(lab_sim *s, size_t bytes, uint64_t *out, lab_err *err);

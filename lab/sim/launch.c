@@ -72,6 +72,8 @@ worker_release(sim_worker *wk)
     free(wk->shared_dyn);
     free(wk->sh_static);
     free(wk->sh_dyn);
+    free(wk->shared_res);
+    free(wk->sh_res);
     free(wk->local);
     lab_sim__pbufs_reset(wk);
     free(wk->pbufs);
@@ -98,8 +100,10 @@ worker_init(sim_worker *wk, sim_launch *L)
     wk->sh_static = calloc(L->shared_static / 4 + 2, sizeof(sim_shadow));
     wk->sh_dyn = calloc(L->shared_dyn / 4 + 2, sizeof(sim_shadow));
     wk->local = calloc((size_t)L->nwarps * 32 * (L->local_stride + 1), 1);
+    wk->shared_res = calloc(SIM_RESERVED_BYTES, 1);
+    wk->sh_res = calloc(SIM_RESERVED_BYTES / 4, sizeof(sim_shadow));
     if (!wk->warps || !wk->regs || !wk->shared_static || !wk->shared_dyn || !wk->sh_static ||
-        !wk->sh_dyn || !wk->local)
+        !wk->sh_dyn || !wk->local || !wk->shared_res || !wk->sh_res)
         return lab_err_set(&wk->err, LAB_ENOMEM, "out of memory for a block");
     return 0;
 }

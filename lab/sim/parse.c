@@ -349,6 +349,7 @@ static const struct {
     { "b32", MK_TYPE, T_B32 },
     { "b64", MK_TYPE, T_B64 },
     { "u8", MK_TYPE, T_U8 },
+    { "tf32", MK_TYPE, T_TF32 },
     { "u16", MK_TYPE, T_U16 },
     { "u32", MK_TYPE, T_U32 },
     { "u64", MK_TYPE, T_U64 },
@@ -357,6 +358,9 @@ static const struct {
     { "s32", MK_TYPE, T_S32 },
     { "s64", MK_TYPE, T_S64 },
     { "f16", MK_TYPE, T_F16 },
+    { "f16x2", MK_TYPE, T_F16X2 },
+    { "bf16", MK_TYPE, T_BF16 },
+    { "bf16x2", MK_TYPE, T_BF16X2 },
     { "f32", MK_TYPE, T_F32 },
     { "f64", MK_TYPE, T_F64 },
     { "pred", MK_TYPE, T_PRED },
@@ -389,6 +393,7 @@ static const struct {
     { "rzi", MK_RND, RND_RZI },
     { "rmi", MK_RND, RND_RMI },
     { "rpi", MK_RND, RND_RPI },
+    { "rna", MK_RND, RND_RNA }, /* cvt.rna.tf32.f32 only */
     { "ftz", MK_FLAG, F_FTZ },
     { "sat", MK_FLAG, F_SAT },
     { "wide", MK_FLAG, F_WIDE },
@@ -399,6 +404,7 @@ static const struct {
     { "shiftamt", MK_FLAG, F_SHIFTAMT },
     { "clamp", MK_FLAG, F_CLAMP },
     { "cta", MK_FLAG, F_CTA },
+    { "L2", MK_IGNORE, 0 }, /* cp.async's .L2::128B prefetch size */
     { "v2", MK_VEC, 2 },
     { "v4", MK_VEC, 4 },
     /* words whose meaning depends on the opcode (word_meaning) */
@@ -436,6 +442,42 @@ static const struct {
     { "notanumber", MK_WORD, 0 },
     { "normal", MK_WORD, 0 },
     { "subnormal", MK_WORD, 0 },
+    { "async", MK_WORD, 0 },
+    { "load", MK_WORD, 0 },
+    { "store", MK_WORD, 0 },
+    { "mma", MK_WORD, 0 },
+    { "a", MK_WORD, 0 },
+    { "c", MK_WORD, 0 },
+    { "d", MK_WORD, 0 },
+    { "row", MK_WORD, 0 },
+    { "col", MK_WORD, 0 },
+    { "m16n16k16", MK_WORD, 0 },
+    { "m16n16k8", MK_WORD, 0 },
+    { "m8n8k4", MK_WORD, 0 },
+    { "m32n8k16", MK_WORD, 0 },
+    { "m8n32k16", MK_WORD, 0 },
+    { "satfinite", MK_FLAG, F_SAT },
+    { "bulk", MK_WORD, 0 },
+    { "mbarrier", MK_WORD, 0 },
+    { "noinc", MK_WORD, 0 },
+    { "init", MK_WORD, 0 },
+    { "arrive_drop", MK_WORD, 0 },
+    { "expect_tx", MK_WORD, 0 },
+    { "complete_tx", MK_WORD, 0 },
+    { "test_wait", MK_WORD, 0 },
+    { "try_wait", MK_WORD, 0 },
+    { "inval", MK_WORD, 0 },
+    { "parity", MK_WORD, 0 },
+    { "1d", MK_WORD, 0 },
+    { "2d", MK_WORD, 0 },
+    { "3d", MK_WORD, 0 },
+    { "a1d", MK_WORD, 0 },
+    { "a2d", MK_WORD, 0 },
+    { "cube", MK_WORD, 0 },
+    { "zero", MK_FLAG, F_ZERO },
+    { "commit_group", MK_WORD, 0 },
+    { "wait_group", MK_WORD, 0 },
+    { "wait_all", MK_WORD, 0 },
     /* memory-model and cache qualifiers: no effect in a sequential simulator */
     { "aligned", MK_IGNORE, 0 },
     { "nc", MK_IGNORE, 0 },
@@ -454,6 +496,11 @@ static const struct {
     { "cv", MK_IGNORE, 0 },
     { "wb", MK_IGNORE, 0 },
     { "wt", MK_IGNORE, 0 },
+    { "b", MK_WORD, 0 },       /* wmma.load.b; suld.b, sust.b: the only form */
+    { "trap", MK_IGNORE, 0 },  /* suld / sust out of the surface: the default */
+    { "level", MK_IGNORE, 0 }, /* tex.level: textures have one level */
+    { "wait", MK_IGNORE, 0 },  /* griddepcontrol */
+    { "launch_dependents", MK_IGNORE, 0 },
 };
 
 /* The opcode-dependent words ("and" is setp's boolean op but atom's operation). */
@@ -505,6 +552,43 @@ static const struct {
     { "notanumber", -1, TESTP_NOTANUMBER, 0 },
     { "normal", -1, TESTP_NORMAL, 0 },
     { "subnormal", -1, TESTP_SUBNORMAL, 0 },
+    { "async", SIM_OP_CP, CP_ASYNC, 0 },
+    { "load", SIM_OP_WMMA, WM_LOAD, 0 },
+    { "store", SIM_OP_WMMA, WM_STORE, 0 },
+    { "mma", SIM_OP_WMMA, WM_MMA, 0 },
+    { "a", SIM_OP_WMMA, 0, F_WM_A },
+    { "b", SIM_OP_WMMA, 0, F_WM_B },
+    { "b", -1, 0, 0 },
+    { "c", SIM_OP_WMMA, 0, F_WM_C },
+    { "d", SIM_OP_WMMA, 0, 0 },
+    { "m16n16k16", SIM_OP_WMMA, 0, 0 }, /* shapes: wmma_form */
+    { "m16n16k8", SIM_OP_WMMA, 0, 0 },
+    { "m8n8k4", SIM_OP_WMMA, 0, 0 },
+    { "m32n8k16", SIM_OP_WMMA, 0, 0 },
+    { "m8n32k16", SIM_OP_WMMA, 0, 0 },
+    { "row", SIM_OP_WMMA, 0, F_WM_LAYOUT },
+    { "col", SIM_OP_WMMA, 0, F_WM_LAYOUT | F_WM_COL },
+    { "bulk", SIM_OP_CP, CP_BULK, 0 },
+    { "mbarrier", SIM_OP_CP, 0, F_MBAR },
+    { "noinc", SIM_OP_CP, 0, F_NOINC },
+    { "init", SIM_OP_MBARRIER, MB_INIT, 0 },
+    { "arrive_drop", SIM_OP_MBARRIER, MB_ARRIVE_DROP, 0 },
+    { "expect_tx", SIM_OP_MBARRIER, 0, F_EXPECT },
+    { "complete_tx", SIM_OP_MBARRIER, MB_COMPLETE_TX, 0 },
+    { "test_wait", SIM_OP_MBARRIER, MB_WAIT, 0 },
+    { "try_wait", SIM_OP_MBARRIER, MB_WAIT, 0 },
+    { "inval", SIM_OP_MBARRIER, MB_INVAL, 0 },
+    { "parity", SIM_OP_MBARRIER, 0, F_PARITY },
+    { "1d", -1, TEX_1D, 0 }, /* tex, suld, sust */
+    { "2d", -1, TEX_2D, 0 },
+    { "3d", -1, TEX_3D, 0 },
+    { "a1d", -1, TEX_A1D, 0 },
+    { "a2d", -1, TEX_A2D, 0 },
+    { "cube", SIM_OP_TEX, TEX_CUBE, 0 },
+    { "commit_group", SIM_OP_CP, CP_COMMIT, 0 },
+    { "wait_group", SIM_OP_CP, CP_WAIT, 0 },
+    { "wait_all", SIM_OP_CP, CP_WAIT, 0 },
+    { "wrap", SIM_OP_BMSK, -1, 0 },
 };
 
 static int
@@ -525,6 +609,57 @@ apply_word(parser *ps, sim_insn *in, const char *w)
         return 0;
     }
     return punsupported(ps, "the modifier '.%s' of '%s'", w, in->text);
+}
+
+/* the first ".row" or ".col" in s */
+static const char *
+first_layout(const char *s)
+{
+    const char *r = strstr(s, ".row"), *c = strstr(s, ".col");
+    return r && (!c || r < c) ? r : c;
+}
+
+/* wmma's shape (in->red: WM_M16N16K16 ..), layouts (F_WM_COL: the first's col; F_WM_COLB: the
+ * second's) and, for mma, the type of a and b (in->space; .f16 where only d and c are named) */
+static int
+wmma_form(parser *ps, const char *text, sim_insn *in)
+{
+    static const char *const shapes[] = { [WM_M16N16K16] = ".m16n16k16",
+                                          [WM_M16N16K8] = ".m16n16k8",
+                                          [WM_M8N8K4] = ".m8n8k4",
+                                          [WM_M32N8K16] = ".m32n8k16",
+                                          [WM_M8N32K16] = ".m8n32k16" };
+    const char *l1 = first_layout(text), *l2 = l1 ? first_layout(l1 + 4) : NULL, *types[6];
+    unsigned nt = 0;
+    char buf[128], *save = NULL, *part;
+
+    in->red = 0;
+    for (unsigned i = 1; i < ARRAY_SIZE(shapes); i++)
+        if (strstr(text, shapes[i]))
+            in->red = (uint8_t)i;
+    in->flags &= ~(F_WM_COL | F_WM_COLB);
+    if (l1 && !strncmp(l1, ".col", 4))
+        in->flags |= F_WM_COL;
+    if (l2 && !strncmp(l2, ".col", 4))
+        in->flags |= F_WM_COLB;
+    snprintf(buf, sizeof(buf), "%s", text);
+    for (part = strtok_r(buf, ".", &save); part && nt < ARRAY_SIZE(types);
+         part = strtok_r(NULL, ".", &save))
+        if (!strcmp(part, "f16") || !strcmp(part, "f32") || !strcmp(part, "bf16") ||
+            !strcmp(part, "tf32") || !strcmp(part, "u8") || !strcmp(part, "s8") ||
+            !strcmp(part, "s32") || !strcmp(part, "f64"))
+            types[nt++] = part;
+    if (!in->red || !in->sub || (in->sub == WM_LOAD) == !(in->flags & (F_WM_A | F_WM_B | F_WM_C)))
+        return punsupported(ps, "the form '%s'", text);
+    if (in->sub == WM_MMA) {
+        in->space = (uint8_t)(nt == 2 ? T_F16 : in->type2);
+        if (nt == 4) { /* d, a, b, c: type is d's, type2 was overwritten by b and c */
+            for (size_t i = 0; i < ARRAY_SIZE(mods); i++)
+                if (!strcmp(mods[i].name, types[1]))
+                    in->space = (uint8_t)mods[i].value;
+        }
+    }
+    return 0;
 }
 
 static int
@@ -588,6 +723,20 @@ decode_opcode(parser *ps, const char *text, sim_insn *in)
     }
     if (in->cls == CL_COMPARE && in->sub == SUB_NONE)
         return perr(ps, "'%s' has no comparison", text);
+    if (in->op == SIM_OP_WMMA && wmma_form(ps, text, in) < 0)
+        return -1;
+    if (in->type == T_F16 || in->type == T_F16X2 || in->type == T_BF16 || in->type == T_BF16X2) {
+        if (in->cls == CL_UNARY || in->cls == CL_BINARY || in->cls == CL_TERNARY) {
+            if (!lab_sim__half_supported(in))
+                return punsupported(ps,
+                                    "'%s' (of 16-bit floats: add sub mul fma neg abs min max, "
+                                    "rounded to nearest)",
+                                    text);
+            in->cls = CL_HALF;
+        } else if (in->cls == CL_COMPARE && in->type != T_F16 && in->type != T_BF16) {
+            return punsupported(ps, "'%s' (a comparison of pairs)", text);
+        }
+    }
     if (in->cls == CL_BARRIER && in->sub == BAR_RED &&
         !((in->red == AOP_ADD && in->type == T_U32) ||
           ((in->red == AOP_AND || in->red == AOP_OR) && in->type == T_PRED)))
@@ -627,6 +776,11 @@ static const struct {
     { "%clock64", SR_CLOCK64 },
     { "%globaltimer", SR_GLOBALTIMER },
     { "%gridid", SR_GRIDID },
+    { "%reserved_smem_offset_begin", SR_RES_BEGIN },
+    { "%reserved_smem_offset_0", SR_RES_BEGIN },
+    { "%reserved_smem_offset_1", SR_RES_1 },
+    { "%reserved_smem_offset_end", SR_RES_END },
+    { "%reserved_smem_offset_cap", SR_RES_CAP },
 };
 
 static int
@@ -801,6 +955,38 @@ parse_address(parser *ps, sim_insn *in, sim_opnd *o)
     return 0;
 }
 
+/* tex's, suld's and sust's [t, {c, ...}]: the object's register in o->reg, the coordinates' in
+ * o->vec */
+static int
+parse_tex_address(parser *ps, sim_insn *in, sim_opnd *o)
+{
+    lexer *lx = &ps->lx;
+
+    lex_next(lx); /* [ */
+    o->kind = O_MEM;
+    if (expect_reg(ps, &o->reg) < 0)
+        return -1;
+    if (!tk_punct(&lx->cur, ','))
+        return perr(ps, "expected ',' in '%s'", in->text);
+    lex_next(lx);
+    if (!tk_punct(&lx->cur, '{'))
+        return perr(ps, "expected '{' in '%s'", in->text);
+    lex_next(lx);
+    while (!tk_punct(&lx->cur, '}')) {
+        if (o->nvec == 4)
+            return perr(ps, "more than 4 coordinates in '%s'", in->text);
+        if (expect_reg(ps, &o->vec[o->nvec++]) < 0)
+            return -1;
+        if (tk_punct(&lx->cur, ','))
+            lex_next(lx);
+    }
+    lex_next(lx);
+    if (!tk_punct(&lx->cur, ']'))
+        return punsupported(ps, "'%s' (a texture fetch with more than [t, {c}])", in->text);
+    lex_next(lx);
+    return 0;
+}
+
 static int
 parse_opnd(parser *ps, sim_insn *in, sim_opnd *o)
 {
@@ -810,19 +996,22 @@ parse_opnd(parser *ps, sim_insn *in, sim_opnd *o)
 
     o->reg = -1;
     o->reg2 = -1;
+    if (tk_punct(&t, '[') && in->cls == CL_TEXTURE)
+        return parse_tex_address(ps, in, o);
     if (tk_punct(&t, '['))
         return parse_address(ps, in, o);
     if (tk_punct(&t, '{')) {
         lex_next(lx);
         o->kind = O_VEC;
         while (!tk_punct(&lx->cur, '}')) {
-            if (o->nvec == 4)
-                return punsupported(ps, "a vector of more than 4 in '%s'", in->text);
-            if (tk_is(&lx->cur, "_")) {
-                o->vec[o->nvec++] = -1;
+            int32_t r = -1;
+            if (o->nvec == (in->op == SIM_OP_WMMA ? 8 : 4))
+                return punsupported(ps, "a vector of more than %d in '%s'", o->nvec, in->text);
+            if (tk_is(&lx->cur, "_"))
                 lex_next(lx);
-            } else if (expect_reg(ps, &o->vec[o->nvec++]) < 0)
+            else if (expect_reg(ps, &r) < 0)
                 return -1;
+            lab_sim__vec_set(o, o->nvec++, r);
             if (tk_punct(&lx->cur, ','))
                 lex_next(lx);
         }
@@ -891,6 +1080,15 @@ parse_opnd(parser *ps, sim_insn *in, sim_opnd *o)
             lex_next(lx);
             return 0;
         }
+    if (t.len > 7 && !memcmp(t.s, "%envreg", 7) && in->op == SIM_OP_MOV) {
+        /* the driver's environment: cooperative groups' grid workspace (%envreg1, 2), which
+         * only a cooperative launch has.  Loads; runs as what the simulator cannot do */
+        in->cls = CL_SPECIAL;
+        o->kind = O_IMM;
+        o->imm = 0;
+        lex_next(lx);
+        return 0;
+    }
     if (in->cls == CL_BRANCH) {
         o->kind = O_LABEL;
         if ((o->reg = label_index(ps, t.s, t.len)) < 0)
@@ -1145,6 +1343,9 @@ check_operands(parser *ps, const sim_insn *in)
     case AR_SYNC: /* shfl.sync, vote.sync: the member mask */
         longer = in->flags & F_SYNC;
         break;
+    case AR_PAIR: /* cvt.rn.f16x2.f32 d, a, b: the second value */
+        longer = in->type == T_F16X2 || in->type == T_BF16X2;
+        break;
     case AR_BAR: /* bar.red: d and c around bar.sync's a{, b} */
         if (in->sub == BAR_RED)
             lo += 2;
@@ -1154,7 +1355,8 @@ check_operands(parser *ps, const sim_insn *in)
     default:
         break;
     }
-    if (op->arity == AR_BOOLOP || op->arity == AR_CAS || op->arity == AR_SYNC)
+    if (op->arity == AR_BOOLOP || op->arity == AR_CAS || op->arity == AR_SYNC ||
+        op->arity == AR_PAIR)
         lo = hi = longer ? hi : lo;
     if (in->nops < lo || in->nops > hi) {
         if (hi == 0)
@@ -1217,9 +1419,10 @@ static uint32_t
 type_bytes(unsigned t)
 {
     static const uint8_t bytes[T_COUNT] = {
-        [T_B8] = 1,  [T_B16] = 2, [T_B32] = 4, [T_B64] = 8, [T_U8] = 1,  [T_U16] = 2,
-        [T_U32] = 4, [T_U64] = 8, [T_S8] = 1,  [T_S16] = 2, [T_S32] = 4, [T_S64] = 8,
-        [T_F16] = 2, [T_F32] = 4, [T_F64] = 8, [T_PRED] = 1
+        [T_B8] = 1,   [T_B16] = 2,   [T_B32] = 4,  [T_B64] = 8,    [T_U8] = 1,
+        [T_U16] = 2,  [T_U32] = 4,   [T_U64] = 8,  [T_S8] = 1,     [T_S16] = 2,
+        [T_S32] = 4,  [T_S64] = 8,   [T_F16] = 2,  [T_F32] = 4,    [T_F64] = 8,
+        [T_PRED] = 1, [T_F16X2] = 4, [T_BF16] = 2, [T_BF16X2] = 4, [T_TF32] = 4
     };
     return t < T_COUNT ? bytes[t] : 0;
 }

@@ -76,6 +76,7 @@ typedef enum lab_sim_check {
     LAB_SIM_CHECK_BAD_CALL,       /* a call through an address that is no device function */
     LAB_SIM_CHECK_ASSERT,         /* assert() failed: msg is the GPU's message */
     LAB_SIM_CHECK_BAD_FREE,       /* free() of what malloc did not return, or twice */
+    LAB_SIM_CHECK_TRAP,           /* the kernel called __trap() */
     LAB_SIM_CHECK_COUNT
 } lab_sim_check;
 
@@ -120,6 +121,34 @@ int lab_sim_copy_out(lab_sim *s, void *dst, uint64_t src, size_t bytes, lab_err 
 int lab_sim_copy_dtod(lab_sim *s, uint64_t dst, uint64_t src, size_t bytes, lab_err *err);
 /* count 32-bit words at dst set to value (cuMemsetD32). */
 int lab_sim_fill32(lab_sim *s, uint64_t dst, uint32_t value, size_t count, lab_err *err);
+
+/* A texture object (cudaCreateTextureObject's resource and texture descriptors, in what the
+ * simulator reads of them): the texels lie in device memory from base, row after row (pitch bytes
+ * apart) and slice after slice, each channels of bits, of kind 'f' (float), 'u' or 's'.  A layered
+ * texture (tex1DLayered, tex2DLayered; a cube map: six layers, +x -x +y -y +z -z) has its layers as
+ * its last dimension (dims one more, height or depth the layers).  A surface object is one too. */
+typedef enum lab_sim_tex_address {
+    LAB_SIM_TEX_WRAP,
+    LAB_SIM_TEX_CLAMP,
+    LAB_SIM_TEX_MIRROR,
+    LAB_SIM_TEX_BORDER
+} lab_sim_tex_address;
+typedef struct lab_sim_texture {
+    uint64_t base;
+    unsigned dims;                 /* 1, 2 or 3 */
+    unsigned width, height, depth; /* texels (1 past dims) */
+    uint64_t pitch;                /* bytes from row to row; 0: width texels */
+    unsigned channels, bits;       /* 1, 2 or 4 of 8, 16 or 32 bits */
+    char kind;                     /* 'f', 'u' or 's' */
+    bool normalized_read; /* cudaReadModeNormalizedFloat: 8 and 16-bit integers to [0, 1] or [-1, 1]
+                           */
+    bool normalized_coords;         /* coordinates in [0, 1) */
+    bool linear;                    /* cudaFilterModeLinear (float coordinates, float results) */
+    lab_sim_tex_address address[3]; /* per dimension */
+} lab_sim_texture;
+#define LAB_SIM_MAX_TEXTURES 64
+/* *handle: what a kernel's cudaTextureObject_t holds (never 0); LAB_SIM_MAX_TEXTURES on s. */
+int lab_sim_texture_create(lab_sim *s, const lab_sim_texture *t, uint64_t *handle, lab_err *err);
 
 /* text need not be NUL-terminated; path is for messages. */
 int lab_sim_load(lab_sim *s, const char *text, size_t len, const char *path, lab_sim_module **out,

@@ -49,6 +49,30 @@ expect_out_re "broken catalog: 6 failed" '^check-exercise: .* 6 failed'
 CUDALAB_DATADIR=$d run cudalab check-exercise reduction/neighbored-less
 expect_out_lacks "broken catalog: the other manifest's problem is not neighbored-less's" "'block'"
 
+# an example the simulator cannot run (a prefetch it does not model) is the simulator's limit, not
+# a problem of the exercise: said as not checked, and the check passes
+d4=$T/data-simlimit
+copy_datadir "$d4"
+rm -rf "$d4"/exercises/reduction/*/examples
+find "$d4/exercises" -mindepth 1 -maxdepth 1 -type d ! -name reduction -exec rm -rf {} +
+mkdir -p "$d4/exercises/reduction/neighbored-less/examples/ok"
+{
+    echo '// expect: PASS (the reference with an L2 prefetch, which changes nothing on a GPU)'
+    sed 's|^\(__global__ void reduceNeighboredLess(.*)\) *{$|\1 {\n    asm volatile("prefetch.global.L2 [%0];" : : "l"(g_idata));|' \
+        "$d4/solutions/reduction/neighbored-less.cu"
+} >"$d4/exercises/reduction/neighbored-less/examples/ok/prefetch.cu"
+grep -q 'prefetch.global' "$d4/exercises/reduction/neighbored-less/examples/ok/prefetch.cu"
+check "simulator's limit: the example has its prefetch" $?
+CUDALAB_DATADIR=$d4 run cudalab check-exercise reduction/neighbored-less
+if [ -e /dev/nvidiactl ]; then
+    echo "skip - simulator's limit: a GPU grades the example" | tee -a "$E2E_RESULTS"
+else
+    expect_status "simulator's limit: check-exercise passes" 0
+    expect_out "simulator's limit: the example is named as not run on the simulator" \
+        "prefetch.cu:1: note: compiled, constraints hold; the simulator cannot run it"
+    expect_out_lacks "simulator's limit: not a failure" "expected PASS, got SIM_UNSUPPORTED"
+fi
+
 # a solution that breaks a constraint fails the check
 d2=$T/data-badsol
 copy_datadir "$d2"

@@ -102,6 +102,25 @@ expect_faster "endless loop: stopped at the run timeout" 15
 expect_no_process "endless loop: no driver left" "$T/short"
 
 # --- what the simulator cannot run: its own verdict, no fault of the code ---------------
+# (an L2 prefetch: the simulator models no caches; __half, which this case used, now runs)
+cat >"$T/prefetch.cu" <<'EOF'
+__global__ void reduceNeighboredLess(int *g_idata, int *g_odata, unsigned int n)
+{
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    asm volatile("prefetch.global.L2 [%0];" : : "l"(g_idata));
+    if (i < n && threadIdx.x == 0)
+        g_odata[blockIdx.x] = g_idata[i];
+}
+EOF
+run cudalab grade reduction/neighbored-less "$T/prefetch.cu" --no-record
+expect_status "prefetch: exits 1" 1
+expect_out_re "prefetch: SIM_UNSUPPORTED names the construct and the student's line, 0 points" \
+    "^SIM_UNSUPPORTED  the simulator does not support the instruction 'prefetch\.global\.L2' at prefetch\.cu:4; grade it on a GPU +0/10 points"
+expect_out "prefetch: says what to do" "grade it on a machine with an NVIDIA GPU"
+expect_out_lacks "prefetch: no build-cache path" "$XDG_CACHE_HOME"
+expect_out_lacks "prefetch: no advice about array bounds" "index past the end"
+# __half arithmetic runs: a kernel that adds each block's first element to itself is graded WRONG
+# for what it computes (twice the first element), not refused
 cat >"$T/half.cu" <<'EOF'
 #include <cuda_fp16.h>
 __global__ void reduceNeighboredLess(int *g_idata, int *g_odata, unsigned int n)
@@ -113,12 +132,8 @@ __global__ void reduceNeighboredLess(int *g_idata, int *g_odata, unsigned int n)
 }
 EOF
 run cudalab grade reduction/neighbored-less "$T/half.cu" --no-record
-expect_status "half precision: exits 1" 1
-expect_out_re "half precision: SIM_UNSUPPORTED names the construct and the student's line, 0 points" \
-    "^SIM_UNSUPPORTED  the simulator does not support \.f16 conversions: 'cvt\.rn\.f16\.f32' at cuda_fp16\.hpp:[0-9]+ \(inlined at half\.cu:5\); grade it on a GPU +0/10 points"
-expect_out "half precision: says what to do" "grade it on a machine with an NVIDIA GPU"
-expect_out_lacks "half precision: no build-cache path" "$XDG_CACHE_HOME"
-expect_out_lacks "half precision: no advice about array bounds" "index past the end"
+expect_out_re "half precision: runs, WRONG for what it computes" '^WRONG  '
+expect_out_lacks "half precision: not SIM_UNSUPPORTED" "SIM_UNSUPPORTED"
 
 # --- printf on the simulator: each case's lines in the report ---------------------------
 {

@@ -1,7 +1,9 @@
 #!/bin/bash
+# e2e-timeout: 300
 # Every kernel of the course through the simulator: each file of
 # tests/sim-corpus.sh is compiled by real nvcc for the lowest target the lab
-# supports (compute_75) and for the lab's own arch (sm_90), and each of its
+# supports (compute_75; a newer one where the file needs it: sim-corpus.sh --arch)
+# and for the lab's own arch (sm_90), and each of its
 # kernels runs once on the simulator with seeded inputs (kernel-run).  A kernel
 # the simulator cannot run (an unsupported instruction, a parse error) fails
 # here; what its checks find with these made-up arguments is only shown.
@@ -15,7 +17,7 @@ files=$("$E2E_SRC/tests/sim-corpus.sh" "$src")
 check "the corpus lists kernel files" $?
 nkernels=0
 for f in $files; do
-    for arch in compute_75 sm_90; do
+    for arch in $("$E2E_SRC/tests/sim-corpus.sh" --arch "$f") sm_90; do
         ptx=$T/$(tr / _ <<<"$f").$arch.ptx
         if ! nvcc -ptx -arch=$arch -O3 -lineinfo -o "$ptx" "$src/$f" 2>"$T/nvcc.err"; then
             fail "$f ($arch): nvcc" "$(cat "$T/nvcc.err")"

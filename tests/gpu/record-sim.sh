@@ -2,7 +2,8 @@
 # tests/gpu/record-sim.sh [OUTDIR] - records the differential fixtures of the
 # simulator on a GPU: every kernel of tests/sim-corpus.sh (the course's files and
 # the one-instruction conformance kernels tests/sim/conformance.cu), compiled with
-# nvcc -ptx -arch=compute_75 -O3 -lineinfo (the driver JITs it), runs once with
+# nvcc -ptx -arch=compute_75 -O3 -lineinfo (the driver JITs it; a file that needs a newer
+# target gets it: tests/sim-corpus.sh --arch), runs once with
 # fixed seeds and small sizes through kernel-run --backend cuda; its outputs
 # (buffer hashes and first words) and, when Nsight Compute is installed, the
 # address-derived metrics (global load, store and atomic requests and sectors,
@@ -40,7 +41,8 @@ record() { # FILE: builds, runs every kernel, writes OUTDIR/<file>.json
     local f=$1 name ptx kernels k dump=
     name=$(tr / _ <<<"${f%.cu}")
     ptx=$tmp/$name.ptx
-    nvcc -ptx -arch=compute_75 -O3 -lineinfo -o "$ptx" "$root/$f" || { echo "FAIL nvcc $f"; return 1; }
+    arch=$("$root/tests/sim-corpus.sh" --arch "$f")
+    nvcc -ptx -arch=$arch -O3 -lineinfo -o "$ptx" "$root/$f" || { echo "FAIL nvcc $f"; return 1; }
     kernels=$(sed -n 's/^.*\.entry[[:space:]]*\([A-Za-z0-9_$]*\).*/\1/p' "$ptx")
     [ -n "${SIM_DIFF_DUMP:-}" ] && dump=$SIM_DIFF_DUMP/$name && mkdir -p "$dump"
     : >"$tmp/$name.runs"
@@ -54,10 +56,10 @@ record() { # FILE: builds, runs every kernel, writes OUTDIR/<file>.json
                 --block "$BLOCK" --seed "$SEED" --kernel "$k" "$ptx" >"$tmp/$name.$k.ncu" 2>/dev/null
         fi
     done
-    python3 - "$f" "$tmp/$name.runs" "$out/$name.json" "$N" "$BLOCK" "$SEED" "$nvcc_version" "$device" <<'PY'
+    python3 - "$f" "$tmp/$name.runs" "$out/$name.json" "$N" "$BLOCK" "$SEED" "$nvcc_version" "$device" "$arch" <<'PY'
 import csv, io, json, os, sys
-src, runs, dest, n, block, seed, nvcc, device = sys.argv[1:]
-fixture = {"source": src, "nvcc": "nvcc -ptx -arch=compute_75 -O3 -lineinfo",
+src, runs, dest, n, block, seed, nvcc, device, arch = sys.argv[1:]
+fixture = {"source": src, "nvcc": "nvcc -ptx -arch=%s -O3 -lineinfo" % arch,
            "nvcc_version": nvcc, "device": device, "n": int(n), "block": int(block),
            "seed": int(seed),
            "command": "kernel-run --backend cuda --n %s --block %s --seed %s --kernel K" % (n, block, seed),
