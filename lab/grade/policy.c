@@ -91,13 +91,13 @@ static const struct finding_advice {
     { "warp-synchronous hazard", "lanes of one warp read what other lanes write with no "
                                  "barrier between: a __syncthreads() between the rounds (or "
                                  "__syncwarp() where one warp works alone, or shuffles)" },
-    { "barrier in divergent code", "a __syncthreads() that not every thread of the block reaches: "
-                                   "move it out of the if, and return early after it, not before" },
+    { "barrier in divergent code", "a __syncthreads() that threads still running skip: move it out "
+                                   "of the if (a thread that has returned is not waited for)" },
     { "bad warp-sync mask",
       "the mask of a __syncwarp or __shfl_*_sync names lanes that do not "
       "all get there: use the lanes that do (or the full mask, reached by all)" },
-    { "deadlock", "threads wait at a barrier that others never reach: every thread must reach "
-                  "every __syncthreads()" },
+    { "deadlock", "threads wait at a barrier that others never reach: every thread that has not "
+                  "returned must reach every __syncthreads()" },
     { "out-of-bounds", "an index past the end of an array: bound it by n (the last block may be "
                        "partial) and by the array's size" },
     { "misaligned access", "a vector or wide access at an address not a multiple of its size: "
