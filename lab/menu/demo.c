@@ -96,10 +96,7 @@ add_predictions(lab_menu *m, lab_doc *d, const lab_chapter *ch, int width)
         lab_doc_add(d, LAB_STYLE_TEXT, "");
         lab_doc_markdown(d, q->prompt, strlen(q->prompt), width);
         lab_buf_reset(&line);
-        lab_buf_printf(&line, "  you said: %s  -> %s", p.answer,
-                       p.held == 1   ? "your prediction held"
-                       : p.held == 0 ? "not this time"
-                                     : "not decided yet");
+        lab_buf_printf(&line, "  you said: %s  -> %s", p.answer, lab_prediction_state(&p));
         lab_doc_add_wrapped(d,
                             p.held == 1   ? LAB_STYLE_GOOD
                             : p.held == 0 ? LAB_STYLE_BAD
