@@ -669,6 +669,11 @@ lab_driver_push_case(lab_driver *d, lab_role role, cJSON *c)
     }
     if (d->round > 1) /* new contents in the same buffers */
         cJSON_AddNumberToObject(c, "round", d->round);
+    if (d->shape_now && !cJSON_GetObjectItem(c, "block")) { /* which of the shapes it was */
+        char shape[32];
+        lab_dim3_format(*d->shape_now, "", "x", "", shape, sizeof(shape));
+        cJSON_AddStringToObject(c, "block", shape);
+    }
     if (!cJSON_IsTrue(cJSON_GetObjectItem(c, "correct")))
         d->wrong = true;
     cJSON_AddItemToArray(d->cases, c);
@@ -677,10 +682,13 @@ lab_driver_push_case(lab_driver *d, lab_role role, cJSON *c)
 void
 lab_driver_check_shapes(lab_driver *d, lab_driver_role_fn check, void *ctx, lab_err *err)
 {
-    for (size_t b = 0; b < d->args.nblocks && !d->failed; b++)
+    for (size_t b = 0; b < d->args.nblocks && !d->failed; b++) {
+        d->shape_now = d->args.nblocks > 1 ? &d->args.blocks[b] : NULL;
         for (int r = 0; r < LAB_ROLE_COUNT && !d->failed; r++)
             if (lab_driver_runs_role(d, (lab_role)r))
                 check(ctx, (lab_role)r, d->args.blocks[b], err);
+    }
+    d->shape_now = NULL;
 }
 
 /* The report's error stage for each outcome of a host call (lab/grade/policy.c maps it). */

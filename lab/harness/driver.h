@@ -117,10 +117,11 @@ typedef struct lab_driver {
     lab_module *family_module; /* one a family's begin hook loaded for its sizes, or NULL */
     lab_timing timing;
     double copy_gbps;
-    lab_arena size_memory; /* host memory of the size being run (lab_driver_alloc) */
-    bool failed;           /* status is no longer "ok" */
-    bool wrong;            /* a case was wrong: timing would grade nothing */
-    unsigned round;        /* 1, or 2 for the checks on new contents in the same buffers */
+    lab_arena size_memory;     /* host memory of the size being run (lab_driver_alloc) */
+    bool failed;               /* status is no longer "ok" */
+    bool wrong;                /* a case was wrong: timing would grade nothing */
+    unsigned round;            /* 1, or 2 for the checks on new contents in the same buffers */
+    const lab_dim3 *shape_now; /* the block shape being checked, where there are several */
     lab_global globals[LAB_DRIVER_MAX_GLOBALS];
     size_t nglobals;
 } lab_driver;
