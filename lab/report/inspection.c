@@ -99,9 +99,9 @@ mix(lab_lineout *o, const char *what, const lab_mix *m)
 static lab_text_style
 run_words(const lab_branch_run *r, char *buf, size_t size)
 {
-    snprintf(buf, size, "ran %llu time%s, diverged %llu time%s%s", (unsigned long long)r->runs,
+    snprintf(buf, size, "ran %llu time%s, diverged %llu%s", (unsigned long long)r->runs,
              r->runs == 1 ? "" : "s", (unsigned long long)r->divergent,
-             r->divergent == 1 ? "" : "s", r->divergent ? "" : ": uniform, no divergence");
+             r->divergent ? "" : ": uniform");
     return r->divergent ? LAB_TEXT_MARK_DIVERGE : LAB_TEXT_GOOD;
 }
 
@@ -119,10 +119,9 @@ branch_runs(lab_lineout *o, const lab_inspection *in)
         lab_lineout_end(o);
         return;
     }
-    lab_lineout_put(o, LAB_TEXT_PLAIN,
-                    "Branches on the simulator (your kernel at n = %lu; a warp counts once per "
-                    "pass):",
-                    in->runs_size);
+    lab_lineout_put(
+        o, LAB_TEXT_PLAIN,
+        "Branches on the simulator (n = %lu; counted once per warp and pass):", in->runs_size);
     lab_lineout_end(o);
     if (!in->nruns) {
         lab_lineout_put(o, LAB_TEXT_PLAIN, "  no conditional branch of your file ran");
@@ -210,8 +209,8 @@ listing(lab_lineout *o, const lab_inspection *in, const lab_listing *l, const la
         if (r) {
             char words[160];
             lab_text_style style = run_words(r, words, sizeof(words));
-            lab_lineout_put(o, style, "              on the simulator, line %d's branch%s %s",
-                            x->line, r->branches > 1 ? "es" : "", words);
+            lab_lineout_put(o, style, "              on the simulator, line %d: %s", x->line,
+                            words);
             lab_lineout_end(o);
         }
     }

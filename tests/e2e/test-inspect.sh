@@ -58,11 +58,11 @@ loop=$(grep -n 'for (int stride = 1' "$nb" | cut -d: -f1)
 pick=$(grep -n 'if ((tid % (2 \* stride)) == 0)' "$nb" | cut -d: -f1)
 run cudalab inspect reduction/neighbored "$nb"
 expect_status "inspect with the simulator's branch runs" 0
-expect_out "the runs' heading names the size" "Branches on the simulator (your kernel at n = 1000;"
-expect_out_re "the loop's branches: uniform" "^  line $loop \(2 branches\): ran [1-9][0-9]* times, diverged 0 times: uniform"
-expect_out_re "the pick's branch: diverged" "^  line $pick: ran [1-9][0-9]* times, diverged [1-9][0-9]* times$"
+expect_out "the runs' heading names the size" "Branches on the simulator (n = 1000;"
+expect_out_re "the loop's branches: uniform" "^  line $loop \(2 branches\): ran [1-9][0-9]* times, diverged 0: uniform$"
+expect_out_re "the pick's branch: diverged" "^  line $pick: ran [1-9][0-9]* times, diverged [1-9][0-9]*$"
 grep -A1 -E '@!?P[0-9] BRA .*<- branch: the warp may diverge here' <<<"$OUT" >"$T/beside.txt"
-grep -Eq "^ +on the simulator, line $loop's branches ran [0-9]+ times, diverged 0 times" "$T/beside.txt"
+grep -Eq "^ +on the simulator, line $loop: ran [0-9]+ times, diverged 0: uniform" "$T/beside.txt"
 check "the listing: beside the loop's static mark, the simulator's uniform count" $?
 run cudalab inspect reduction/neighbored "$nb" --json --summary
 expect_eq "--json: the runs per line, at the simulator's size" \
