@@ -20,7 +20,7 @@ static const lab_verdict_info verdicts[] = {
                                     "an index past the end of an array is the usual cause" },
     [LAB_VERDICT_TIMEOUT] = { "TIMEOUT", 1, LAB_TONE_LIMIT,
                               "look for a loop whose condition never changes, or a barrier "
-                              "not every thread reaches" },
+                              "that running threads skip" },
     [LAB_VERDICT_CONSTRAINT] = { "CONSTRAINT", 1, LAB_TONE_LIMIT,
                                  "the task forbids or requires an instruction: read it again" },
     [LAB_VERDICT_NO_GPU] = { "NO_GPU", 1, LAB_TONE_NO_GPU,
