@@ -102,6 +102,8 @@ static const struct finding_advice {
                        "partial) and by the array's size" },
     { "misaligned access", "a vector or wide access at an address not a multiple of its size: "
                            "check the casts and the offsets" },
+    { ", past n = ", "an element past n was written: a thread whose index is n or more must "
+                     "not store (the last block is only partly inside n)" },
     { "was never written", "a result never stored: look for an early return or a condition that "
                            "skips the store of some blocks or threads" },
     { "does not support", "a limit of the simulator, not an error of yours: grade on a GPU, or "
