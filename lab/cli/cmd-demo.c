@@ -53,13 +53,11 @@ judge_predictions(lab_cli *cli, const char *chapter, const lab_demo_report *r, b
                lab_cli_sgr(cli, p.held == 1   ? "1;32"
                                 : p.held == 0 ? "1;31"
                                               : "33"),
-               p.held == 1   ? "your prediction held"
-               : p.held == 0 ? "not this time"
-                             : "not decided yet",
-               lab_cli_reset(cli));
+               lab_prediction_state(&p), lab_cli_reset(cli));
         if (*p.measured)
             printf("      measured: %s\n", p.measured);
-        if (p.held >= 0)
+        /* as the menu does: once a run has looked at it, the answer is final (predict.h) */
+        if (lab_prediction_is_final(q, chapter, &p))
             printf("      %s\n", q->explain);
     }
 out:

@@ -153,7 +153,7 @@ grade_more_help(FILE *fp)
     fprintf(fp, "\nverdicts (exit status, what to do):\n");
     for (int v = 0; v < LAB_VERDICT_COUNT; v++) {
         const lab_verdict_info *vi = lab_verdict_describe((lab_verdict)v);
-        fprintf(fp, "  %-14s %d  %s\n", vi->name, vi->exit_status, vi->advice);
+        fprintf(fp, "  %-15s %d  %s\n", vi->name, vi->exit_status, vi->advice);
     }
     fprintf(fp, "After WRONG and RUNTIME_ERROR, the next: line says what to do about what was\n"
                 "found (a race, a barrier, an index out of bounds, a value never written, ...).\n"

@@ -89,6 +89,21 @@ inspection_json(const lab_inspection *in, bool listings)
         cJSON_AddItemToObject(o, "sass_mix", mix_json(&in->sass_mix));
     else
         cJSON_AddStringToObject(o, "sass_unavailable", in->sass_why);
+    if (in->has_runs) {
+        cJSON *runs = cJSON_AddObjectToObject(o, "branch_runs"), *arr;
+        cJSON_AddNumberToObject(runs, "size", (double)in->runs_size);
+        arr = cJSON_AddArrayToObject(runs, "lines");
+        for (size_t i = 0; i < in->nruns; i++) {
+            cJSON *r = cJSON_CreateObject();
+            cJSON_AddNumberToObject(r, "line", in->runs[i].line);
+            cJSON_AddNumberToObject(r, "branches", in->runs[i].branches);
+            cJSON_AddNumberToObject(r, "runs", (double)in->runs[i].runs);
+            cJSON_AddNumberToObject(r, "divergent", (double)in->runs[i].divergent);
+            cJSON_AddItemToArray(arr, r);
+        }
+    } else if (!in->no_runs) {
+        cJSON_AddStringToObject(o, "branch_runs_unavailable", in->runs_why);
+    }
     if (listings) {
         cJSON_AddItemToObject(o, "ptx", listing_json(in, &in->ptx));
         if (in->has_sass)
@@ -136,6 +151,7 @@ inspect_run(lab_cli *cli, const lab_cli_args *args)
     lab_inspection_init(&a);
     lab_inspection_init(&b);
     cli->json = lab_cli_args_has(args, "json");
+    a.no_runs = lab_cli_args_has(args, "no-run");
     /* --ptx and --summary: the last one given counts */
     for (size_t i = 0; i < args->n; i++)
         if (args->v[i].opt == ptx)
@@ -162,7 +178,9 @@ inspect_run(lab_cli *cli, const lab_cli_args *args)
     if (previous)
         other = other_ex->solution;
     if (other) {
-        /* A is the earlier (the previous step, or the other file), B the file given */
+        /* A is the earlier (the previous step, or the other file), B the file given; the
+         * comparison has no place for the simulator's branch runs */
+        a.no_runs = b.no_runs = true;
         if ((status = inspect_one(cli, other_ex, other, gpu, &a)) ||
             (status = inspect_one(cli, ex, file, a.arch, &b)))
             goto out;
@@ -194,6 +212,8 @@ static const lab_cli_param opts[] = {
                       "build for this architecture (default: $CUDALAB_ARCH, else the GPU's)"),
     LAB_CLI_OPT("ptx", "list the PTX instead of the SASS"),
     LAB_CLI_OPT("summary", "resources, occupancy and instruction mix, no listing"),
+    LAB_CLI_OPT("no-run", "do not run the kernel on the simulator to count how its branches "
+                          "diverge"),
     LAB_CLI_OPT_VALUE("diff", LAB_CLI_SOURCE, "OTHER", "compare with the kernel in file OTHER"),
     LAB_CLI_OPT("previous", "compare with the previous step's reference solution"),
     LAB_CLI_OPT("json", "the inspection (or the comparison) as JSON"),

@@ -14,8 +14,9 @@
 #include <string.h>
 #include <time.h>
 
+/* p: the learner's newest answer, or NULL */
 static void
-print_question(const lab_question *q)
+print_question(lab_cli *cli, const lab_question *q, const lab_prediction *p)
 {
     printf("[%s] %s\n", q->id, q->prompt);
     if (q->kind == LAB_QUESTION_CHOICE)
@@ -25,10 +26,31 @@ print_question(const lab_question *q)
         printf("      (a number)\n");
     if (!strcmp(q->answer, "measured"))
         printf("      answered by: cudalab %s\n", q->measure);
+    if (!p)
+        return;
+    printf("      you said: %s  -> %s%s%s\n", p->answer,
+           lab_cli_sgr(cli, p->held == 1   ? "1;32"
+                            : p->held == 0 ? "1;31"
+                                           : "33"),
+           lab_prediction_state(p), lab_cli_reset(cli));
+    if (p->measured && *p->measured)
+        printf("      %s\n", p->measured);
+}
+
+/* The learner's newest answer to q into *p: 1, or 0 when none (or the store cannot say). */
+static int
+find_answer(lab_cli *cli, const char *chapter, const lab_question *q, lab_prediction *p)
+{
+    lab_err err = LAB_ERR_INIT;
+    lab_store *st;
+
+    if (lab_store_of(cli->lab, &st, &err) < 0)
+        return 0;
+    return lab_store_prediction(st, chapter, q->id, p, &err) == 1;
 }
 
 static void
-print_json(const lab_questions *qs)
+print_json(lab_cli *cli, const char *chapter, const lab_questions *qs)
 {
     cJSON *o = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(o, "questions");
 
@@ -44,6 +66,15 @@ print_json(const lab_questions *qs)
             cJSON_CreateStringArray((const char *const *)q->choices, (int)q->nchoices));
         cJSON_AddStringToObject(j, "measure", q->measure ? q->measure : "");
         cJSON_AddStringToObject(j, "exercise", q->exercise ? q->exercise : "");
+        lab_prediction p;
+        if (find_answer(cli, chapter, q, &p)) {
+            cJSON_AddStringToObject(j, "answer", p.answer);
+            if (p.held >= 0)
+                cJSON_AddBoolToObject(j, "held", p.held);
+            else
+                cJSON_AddNullToObject(j, "held");
+            cJSON_AddStringToObject(j, "measured", p.measured ? p.measured : "");
+        }
         cJSON_AddItemToArray(arr, j);
     }
     lab_cli_print_json(o);
@@ -71,13 +102,15 @@ predict_run(lab_cli *cli, const lab_cli_args *args)
     }
     if (args->npos == 1) {
         if (cli->json) {
-            print_json(&qs);
+            print_json(cli, pos[0], &qs);
         } else {
             printf("Predict before you run (%s): answer with `cudalab predict %s QUESTION "
                    "ANSWER`\n\n",
                    pos[0], pos[0]);
-            for (size_t i = 0; i < qs.n; i++)
-                print_question(&qs.v[i]);
+            for (size_t i = 0; i < qs.n; i++) {
+                lab_prediction p;
+                print_question(cli, &qs.v[i], find_answer(cli, pos[0], &qs.v[i], &p) ? &p : NULL);
+            }
         }
         goto out;
     }
@@ -87,6 +120,13 @@ predict_run(lab_cli *cli, const lab_cli_args *args)
     }
     if (lab_question_check_answer(q, pos[2], &err) < 0) {
         status = lab_cli_error("predict: %s", err.msg);
+        goto out;
+    }
+    lab_prediction old;
+    if (find_answer(cli, pos[0], q, &old) && lab_prediction_is_final(q, pos[0], &old)) {
+        status = lab_cli_error("predict: '%s' is answered already (you said %s: %s) and its "
+                               "explanation was shown: the first answer stands",
+                               q->id, old.answer, lab_prediction_state(&old));
         goto out;
     }
     held = lab_question_judge(q, pos[2], &err);

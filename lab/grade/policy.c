@@ -20,7 +20,7 @@ static const lab_verdict_info verdicts[] = {
                                     "an index past the end of an array is the usual cause" },
     [LAB_VERDICT_TIMEOUT] = { "TIMEOUT", 1, LAB_TONE_LIMIT,
                               "look for a loop whose condition never changes, or a barrier "
-                              "not every thread reaches" },
+                              "that running threads skip" },
     [LAB_VERDICT_CONSTRAINT] = { "CONSTRAINT", 1, LAB_TONE_LIMIT,
                                  "the task forbids or requires an instruction: read it again" },
     [LAB_VERDICT_NO_GPU] = { "NO_GPU", 1, LAB_TONE_NO_GPU,
@@ -91,17 +91,19 @@ static const struct finding_advice {
     { "warp-synchronous hazard", "lanes of one warp read what other lanes write with no "
                                  "barrier between: a __syncthreads() between the rounds (or "
                                  "__syncwarp() where one warp works alone, or shuffles)" },
-    { "barrier in divergent code", "a __syncthreads() that not every thread of the block reaches: "
-                                   "move it out of the if, and return early after it, not before" },
+    { "barrier in divergent code", "a __syncthreads() that threads still running skip: move it out "
+                                   "of the if (a thread that has returned is not waited for)" },
     { "bad warp-sync mask",
       "the mask of a __syncwarp or __shfl_*_sync names lanes that do not "
       "all get there: use the lanes that do (or the full mask, reached by all)" },
-    { "deadlock", "threads wait at a barrier that others never reach: every thread must reach "
-                  "every __syncthreads()" },
+    { "deadlock", "threads wait at a barrier that others never reach: every thread that has not "
+                  "returned must reach every __syncthreads()" },
     { "out-of-bounds", "an index past the end of an array: bound it by n (the last block may be "
                        "partial) and by the array's size" },
     { "misaligned access", "a vector or wide access at an address not a multiple of its size: "
                            "check the casts and the offsets" },
+    { ", past n = ", "an element past n was written: a thread whose index is n or more must "
+                     "not store (the last block is only partly inside n)" },
     { "was never written", "a result never stored: look for an early return or a condition that "
                            "skips the store of some blocks or threads" },
     { "does not support", "a limit of the simulator, not an error of yours: grade on a GPU, or "

@@ -83,6 +83,7 @@ parse_cases(const cJSON *cases, lab_runreport *r, lab_err *err)
                        ? (unsigned)count(c, "round")
                        : 1;
         copy_string(k->check, sizeof(k->check), c, "check");
+        copy_string(k->block, sizeof(k->block), c, "block");
     }
     r->ncases = n;
     return 0;

@@ -29,6 +29,7 @@ typedef struct lab_case {
     char detail[256];
     unsigned round; /* 1, or 2: new inputs in the same buffers */
     char check[48]; /* the simulator's check that made it wrong ("shared-memory race"), or "" */
+    char block[32]; /* its block shape ("40x2") where the exercise runs several, else "" */
 } lab_case;
 
 /* What checking a kernel's timed runs found (lab/harness/timing.h). */

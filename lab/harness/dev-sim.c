@@ -13,6 +13,8 @@
 #include "lab/sim/sim.h"
 #include "lab/util/buf.h"
 
+#include <cJSON.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -276,3 +278,31 @@ const lab_dev_ops lab_dev_sim = {
     .set_pending_launches = sim_set_pending_launches,
     .close = sim_close,
 };
+
+void
+lab_dev_sim_count_branches(lab_dev *dev)
+{
+    lab_sim_set_branch_counts(dev->sim, true);
+}
+
+static int
+add_branch(const lab_sim_branch *b, void *arg)
+{
+    cJSON *o = cJSON_CreateObject();
+
+    if (!o)
+        return 0;
+    cJSON_AddStringToObject(o, "where", b->where);
+    cJSON_AddNumberToObject(o, "ptx_line", b->ptx_line);
+    cJSON_AddNumberToObject(o, "warps", (double)b->warps);
+    cJSON_AddNumberToObject(o, "divergent", (double)b->divergent);
+    cJSON_AddItemToArray(arg, o);
+    return 0;
+}
+
+void
+lab_dev_sim_report_branches(lab_module *m, struct cJSON *out)
+{
+    if (m && out)
+        lab_sim_branches(m->m, add_branch, out);
+}

@@ -125,6 +125,12 @@ extern const lab_dev_ops lab_dev_sim;
 struct lab_sim_result;
 struct lab_buf;
 bool lab_dev_sim_take(lab_dev *dev, struct lab_sim_result *out, struct lab_buf *printf_out);
+/* Modules dev (a "sim" device) loads from now on count their conditional branches; a module's
+ * counts, summed over its launches, as {"where", "ptx_line", "warps", "divergent"} objects
+ * appended to the cJSON array out (lab_sim_branches). */
+struct cJSON;
+void lab_dev_sim_count_branches(lab_dev *dev);
+void lab_dev_sim_report_branches(lab_module *m, struct cJSON *out);
 
 /* A shape as "128x2" (sep "x") or "(128,2)" (open "(", sep ",", close ")"), its trailing
  * dimensions of 1 left out. */

@@ -52,6 +52,7 @@ enum {
     OPT_CHOOSE_BLOCK,
     OPT_STUDENT_ONLY,
     OPT_GLOBALS,
+    OPT_BRANCH_COUNTS,
 };
 
 static const struct option options[] = {
@@ -82,6 +83,7 @@ static const struct option options[] = {
     { "choose-block", no_argument, NULL, OPT_CHOOSE_BLOCK },
     { "student-only", no_argument, NULL, OPT_STUDENT_ONLY },
     { "globals", required_argument, NULL, OPT_GLOBALS },
+    { "branch-counts", no_argument, NULL, OPT_BRANCH_COUNTS },
     { NULL, 0, NULL, 0 },
 };
 
@@ -178,7 +180,7 @@ usage(const char *prog, const char *what)
             "[--grid-per-sm K] [--baseline-block N] [--baseline-unroll N] "
             "[--baseline-output partials|total] [--baseline-grid-per-sm K] [--seed N] "
             "[--min-samples N] [--time-cap S] [--choose-block] [--student-only] "
-            "[--globals NAME,...] [--probe]\n",
+            "[--globals NAME,...] [--branch-counts] [--probe]\n",
             prog);
     return -2;
 }
@@ -279,6 +281,9 @@ parse_args(lab_driver_args *a, const char *prog, int argc, char **argv)
             break;
         case OPT_STUDENT_ONLY:
             a->student_only = true;
+            break;
+        case OPT_BRANCH_COUNTS:
+            a->branch_counts = true;
             break;
         case OPT_GLOBALS:
             a->globals = optarg;
@@ -563,6 +568,8 @@ lab_driver_start(lab_driver *d, int argc, char **argv, const char *program)
     lab_report_set_device(d->report, &d->info);
     if (d->args.probe)
         return 0;
+    if (d->args.branch_counts && lab_driver_is_sim(d))
+        lab_dev_sim_count_branches(d->dev);
     for (int role = 0; role < LAB_ROLE_COUNT; role++)
         if ((rc = load_role(d, (lab_role)role, &err)) < 0)
             return lab_driver_fail(d, (lab_role)role, "load", 0, &err);
@@ -670,6 +677,11 @@ lab_driver_push_case(lab_driver *d, lab_role role, cJSON *c)
     }
     if (d->round > 1) /* new contents in the same buffers */
         cJSON_AddNumberToObject(c, "round", d->round);
+    if (d->shape_now && !cJSON_GetObjectItem(c, "block")) { /* which of the shapes it was */
+        char shape[32];
+        lab_dim3_format(*d->shape_now, "", "x", "", shape, sizeof(shape));
+        cJSON_AddStringToObject(c, "block", shape);
+    }
     if (!cJSON_IsTrue(cJSON_GetObjectItem(c, "correct")))
         d->wrong = true;
     cJSON_AddItemToArray(d->cases, c);
@@ -678,10 +690,13 @@ lab_driver_push_case(lab_driver *d, lab_role role, cJSON *c)
 void
 lab_driver_check_shapes(lab_driver *d, lab_driver_role_fn check, void *ctx, lab_err *err)
 {
-    for (size_t b = 0; b < d->args.nblocks && !d->failed; b++)
+    for (size_t b = 0; b < d->args.nblocks && !d->failed; b++) {
+        d->shape_now = d->args.nblocks > 1 ? &d->args.blocks[b] : NULL;
         for (int r = 0; r < LAB_ROLE_COUNT && !d->failed; r++)
             if (lab_driver_runs_role(d, (lab_role)r))
                 check(ctx, (lab_role)r, d->args.blocks[b], err);
+    }
+    d->shape_now = NULL;
 }
 
 /* The report's error stage for each outcome of a host call (lab/grade/policy.c maps it). */
@@ -887,6 +902,9 @@ lab_driver_finish(lab_driver *d)
         cJSON_Delete(d->report);
         return 2;
     }
+    if (d->args.branch_counts && lab_driver_is_sim(d) && d->module[LAB_ROLE_STUDENT])
+        lab_dev_sim_report_branches(d->module[LAB_ROLE_STUDENT],
+                                    cJSON_AddArrayToObject(d->report, "sim_branches"));
     if (lab_report_emit(d->report, d->args.report_fd, &err) < 0) {
         fprintf(stderr, "driver: %s\n", err.msg);
         status = 2;

@@ -86,6 +86,7 @@ typedef struct lab_driver_args {
     bool probe;
     bool choose_block;   /* --choose-block: the student's module names its shape
                             (lab/harness/choose.h) */
+    bool branch_counts;  /* --branch-counts: on the simulator, the report's "sim_branches" */
     bool student_only;   /* --student-only: only the student's module (the simulator's checks
                             beside a GPU grading) */
     const char *globals; /* --globals a,b: the student module's __device__ variables, restored
@@ -116,13 +117,14 @@ typedef struct lab_driver {
     lab_module *family_module; /* one a family's begin hook loaded for its sizes, or NULL */
     lab_timing timing;
     double copy_gbps;
-    lab_arena size_memory; /* host memory of the size being run (lab_driver_alloc) */
-    bool failed;           /* status is no longer "ok" */
-    bool wrong;            /* a case was wrong: timing would grade nothing */
+    lab_arena size_memory;     /* host memory of the size being run (lab_driver_alloc) */
+    bool failed;               /* status is no longer "ok" */
+    bool wrong;                /* a case was wrong: timing would grade nothing */
     /* this size's device buffers, for the performance model: what the inputs' working copies
      * and the outputs hold, the most a kernel can read from or write to DRAM once each */
     double in_bytes, out_bytes;
-    unsigned round; /* 1, or 2 for the checks on new contents in the same buffers */
+    unsigned round;            /* 1, or 2 for the checks on new contents in the same buffers */
+    const lab_dim3 *shape_now; /* the block shape being checked, where there are several */
     lab_global globals[LAB_DRIVER_MAX_GLOBALS];
     size_t nglobals;
 } lab_driver;

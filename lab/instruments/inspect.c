@@ -25,6 +25,7 @@ lab_inspection_release(lab_inspection *in)
     lab_resusage_release(&in->res);
     lab_listing_release(&in->ptx);
     lab_listing_release(&in->sass);
+    free(in->runs);
 }
 
 /* ptxas -v on the build's PTX; the log is cached as HASH.ptxas beside the cubin. */
@@ -203,6 +204,8 @@ lab_inspect(lab *l, const lab_exercise *ex, const char *file, const char *arch, 
     lab_listing_mix(&in->ptx, in->kernel ? in->kernel->name : NULL, &in->ptx_mix);
     if (in->has_sass)
         lab_listing_mix(&in->sass, in->kernel ? in->kernel->name : NULL, &in->sass_mix);
+    if (!in->no_runs)
+        lab_inspect__branch_runs(l, in);
 out:
     lab_buf_release(&log);
     return rc;

@@ -16,12 +16,21 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "lab/grade/lab.h"
 #include "lab/build/occupancy.h"
 #include "lab/build/resusage.h"
 #include "lab/build/sass.h"
 #include "lab/build/toolchain.h"
+
+/* A source line's conditional branches as the simulator ran them (branch-runs.c). */
+typedef struct lab_branch_run {
+    int line;           /* of the inspected file */
+    unsigned branches;  /* PTX conditional branches of that line that ran */
+    uint64_t runs;      /* warp executions of them (a warp in a loop counts once a pass) */
+    uint64_t divergent; /* of those, the ones that split the warp */
+} lab_branch_run;
 
 typedef struct lab_inspection {
     /* set before lab_inspect, or NULL: when *cancel becomes nonzero, nvcc and ptxas are killed
@@ -44,6 +53,15 @@ typedef struct lab_inspection {
     char sass_why[512];
     lab_mix ptx_mix; /* of the kernel */
     lab_mix sass_mix;
+    /* The kernel run once on the simulator (the exercise's driver, student only, at
+     * its smallest size that fills a warp): per source line, its branches' runs and how many
+     * diverged.  Set no_runs before lab_inspect to skip it; runs_why says why there are none. */
+    bool no_runs;
+    bool has_runs;
+    unsigned long runs_size;
+    lab_branch_run *runs; /* by line */
+    size_t nruns;
+    char runs_why[512];
 } lab_inspection;
 
 void lab_inspection_init(lab_inspection *in);
@@ -52,6 +70,11 @@ void lab_inspection_release(lab_inspection *in);
  * 0 also when the file does not compile (in->build.ok false). */
 int lab_inspect(lab *l, const lab_exercise *ex, const char *file, const char *arch,
                 lab_inspection *in, lab_err *err);
+
+/* The runs of source line n, or NULL. */
+const lab_branch_run *lab_inspection_branch_run(const lab_inspection *in, int line);
+/* inspect.c calls it once the build is fine: fills has_runs, runs, runs_why (branch-runs.c). */
+void lab_inspect__branch_runs(lab *l, lab_inspection *in);
 
 /* The text of line n (from 1) of a source file's text, its length in *len; NULL past the end. */
 const char *lab_source_line(const char *text, int n, size_t *len);

@@ -190,3 +190,22 @@ lab_question_judge_demo(const lab_question *q, const char *answer, const lab_dem
     }
     return judge_measured(q, answer, r, measured, err);
 }
+
+bool
+lab_prediction_is_final(const lab_question *q, const char *chapter, const lab_prediction *p)
+{
+    if (p->held >= 0 || (p->measured && *p->measured))
+        return true;
+    /* undecided and no run has looked at it: only a question the demo answers kept its
+     * explanation back (the others printed it with the answer) */
+    return strcmp(q->answer, "measured") || !lab_question_before_demo(q, chapter);
+}
+
+const char *
+lab_prediction_state(const lab_prediction *p)
+{
+    static const char *const words[] = { "not decided yet", "not this time",
+                                         "your prediction held" };
+
+    return words[p->held < 0 ? 0 : p->held ? 2 : 1];
+}

@@ -33,6 +33,13 @@ bool lab_question_before_demo(const lab_question *q, const char *chapter);
 /* Whether answer is a valid answer to q (one of the choices, or a number);
  * 0 or LAB_EINVAL saying why. */
 int lab_question_check_answer(const lab_question *q, const char *answer, lab_err *err);
+/* Whether p, the stored answer to q (a question of chapter), is final: its explanation has been
+ * shown, by the answer itself (a fixed answer, or a question no demo of chapter measures) or by a
+ * run that looked at it (held decided, or measured says why not).  A final answer is not replaced:
+ * answering again, knowing the explanation, would turn a prediction into a recollection. */
+bool lab_prediction_is_final(const lab_question *q, const char *chapter, const lab_prediction *p);
+/* The word for p's state: "your prediction held", "not this time" or "not decided yet". */
+const char *lab_prediction_state(const lab_prediction *p);
 /* After the demo: 1 held, 0 not, LAB_ENOSYS when r cannot decide (nothing
  * measured: no GPU; no rows for the choices); measured gets one line on what
  * was found, in every case (r may be NULL: fixed answers only). */

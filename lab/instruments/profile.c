@@ -15,15 +15,10 @@
 
 #define PROFILE_TIMEOUT_S 300
 
-/* Builds file, the reference and the previous step's reference for ex (cached), and fills argv
- * with the family driver's command line (the report on fd 3) for one short run on backend
- * ("cuda", "sim") at size (0: the largest timing size).  Kernel names of the roles in kernels
- * (student, then the previous step's).  0 with *compiled false and the compiler's messages in
- * log when file does not compile. */
-static int
-profile_argv(lab *l, const lab_exercise *ex, const char *file, const char *backend,
-             unsigned long size, lab_strvec *argv, lab_strvec *kernels, bool *compiled,
-             lab_buf *log, lab_err *err)
+int
+lab_profile_driver_argv(lab *l, const lab_exercise *ex, const char *file, const char *backend,
+                        unsigned long size, lab_strvec *argv, lab_strvec *kernels, bool *compiled,
+                        lab_buf *log, lab_err *err)
 {
     const lab_exercise *base_ex = NULL;
     lab_build student, baseline, reference;
@@ -80,6 +75,17 @@ out:
     lab_build_release(&baseline);
     lab_build_release(&reference);
     return rc;
+}
+
+unsigned long
+lab_profile_sim_size(const lab_exercise *ex)
+{
+    unsigned long size = ex->sizes[0];
+
+    for (size_t i = 0; i < ex->nsizes; i++)
+        if (ex->sizes[i] <= LAB_PROFILE_SIM_MAX && ex->sizes[i] > size)
+            size = ex->sizes[i];
+    return size;
 }
 
 const char *const lab_prof_role_names[LAB_PROF_ROLES] = { "student", "baseline", "reference" };
@@ -173,12 +179,10 @@ run_sim(lab *l, const lab_exercise *ex, const char *file, lab_profiling *p)
     lab_proc proc;
     bool compiled = false;
 
-    p->sim_size = ex->sizes[0];
-    for (size_t i = 0; i < ex->nsizes; i++)
-        if (ex->sizes[i] <= LAB_PROFILE_SIM_MAX && ex->sizes[i] > p->sim_size)
-            p->sim_size = ex->sizes[i];
+    p->sim_size = lab_profile_sim_size(ex);
     lab_proc_init(&proc);
-    if (profile_argv(l, ex, file, "sim", p->sim_size, &argv, &kernels, &compiled, &log, &err) < 0 ||
+    if (lab_profile_driver_argv(l, ex, file, "sim", p->sim_size, &argv, &kernels, &compiled, &log,
+                                &err) < 0 ||
         !compiled) {
         snprintf(p->sim_why, sizeof(p->sim_why), "%s",
                  compiled || err.code ? err.msg : "the file does not compile");
@@ -331,7 +335,8 @@ lab_profile(lab *l, const lab_exercise *ex, const char *file, lab_profiling *p, 
         goto out;
     }
     snprintf(p->device, sizeof(p->device), "%s", dev->name);
-    if ((rc = profile_argv(l, ex, file, "cuda", 0, &driver, &kernels, &compiled, &p->log, err)) < 0)
+    if ((rc = lab_profile_driver_argv(l, ex, file, "cuda", 0, &driver, &kernels, &compiled, &p->log,
+                                      err)) < 0)
         goto out;
     if (!compiled) {
         set_why(p, LAB_PROF_COMPILE_ERROR, "%s does not compile", file);

@@ -82,6 +82,17 @@ void lab_profiling_init(lab_profiling *p);
 void lab_profiling_release(lab_profiling *p);
 /* 0 with p->status set for every outcome above; <0 when the lab itself failed. */
 int lab_profile(lab *l, const lab_exercise *ex, const char *file, lab_profiling *p, lab_err *err);
+/* Builds file, the reference and the previous step's reference for ex (cached), and fills argv
+ * with the family driver's command line (the report on fd 3) for one short run on backend
+ * ("cuda", "sim") at size (0: the largest timing size).  Kernel names of the roles in kernels
+ * (student, then the previous step's).  0 with *compiled false and the compiler's messages in
+ * log when file does not compile. */
+int lab_profile_driver_argv(lab *l, const lab_exercise *ex, const char *file, const char *backend,
+                            unsigned long size, lab_strvec *argv, lab_strvec *kernels,
+                            bool *compiled, lab_buf *log, lab_err *err);
+/* The size the simulator runs ex at: the largest of its sizes up to LAB_PROFILE_SIM_MAX (else
+ * its smallest). */
+unsigned long lab_profile_sim_size(const lab_exercise *ex);
 /* One value as the tables show it: "12.50 %", "2.10 MB", "1532.4 GB/s", "-" when !has. */
 void lab_profile_format(char *buf, size_t size, bool has, double v, const char *unit);
 /* Fills p's values from ncu's CSV (roles by launch order, see above). */

@@ -96,10 +96,7 @@ add_predictions(lab_menu *m, lab_doc *d, const lab_chapter *ch, int width)
         lab_doc_add(d, LAB_STYLE_TEXT, "");
         lab_doc_markdown(d, q->prompt, strlen(q->prompt), width);
         lab_buf_reset(&line);
-        lab_buf_printf(&line, "  you said: %s  -> %s", p.answer,
-                       p.held == 1   ? "your prediction held"
-                       : p.held == 0 ? "not this time"
-                                     : "not decided yet");
+        lab_buf_printf(&line, "  you said: %s  -> %s", p.answer, lab_prediction_state(&p));
         lab_doc_add_wrapped(d,
                             p.held == 1   ? LAB_STYLE_GOOD
                             : p.held == 0 ? LAB_STYLE_BAD
@@ -267,9 +264,14 @@ predict_build(lab_menu *m, lab_menu_view *v, int width)
     predict_state *s = v->state;
     const lab_question *q = &s->qs.v[s->ask[s->at]];
 
-    (void)m;
     lab_doc_addf(&v->doc, LAB_STYLE_HEADING, "Predict before you run: question %zu of %zu",
                  s->at + 1, s->nask);
+    if (!s->ch->demo_sim && !(m->device && m->device->present) && !strcmp(q->answer, "measured"))
+        lab_doc_add_wrapped(&v->doc, LAB_STYLE_WARN,
+                            "No GPU here, so the demo cannot measure this one: your answer is "
+                            "kept, the explanation follows the demo, and the demo decides it "
+                            "when it runs on a GPU.",
+                            width, "");
     lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");
     lab_doc_markdown(&v->doc, q->prompt, strlen(q->prompt), width);
     lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");

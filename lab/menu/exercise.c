@@ -141,9 +141,9 @@ key_grade(lab_menu *m, lab_menu_view *v)
 static void
 watch_stop(lab_menu *m)
 {
-    if (m->watch_wd >= 0)
-        inotify_rm_watch(m->inotify_fd, m->watch_wd);
-    m->watch_wd = -1;
+    for (int i = 0; i < m->nwatch; i++)
+        inotify_rm_watch(m->inotify_fd, m->watch_wds[i]);
+    m->nwatch = 0;
     m->watch_ex = NULL;
     m->watch_pending = false;
 }
@@ -171,13 +171,18 @@ key_watch(lab_menu *m, lab_menu_view *v)
     }
     snprintf(m->watch_name, sizeof(m->watch_name), "%s", strrchr(work.buf, '/') + 1);
     dir = dirname(work.buf);
-    m->watch_wd = inotify_add_watch(m->inotify_fd, dir, IN_CLOSE_WRITE | IN_MOVED_TO);
-    if (m->watch_wd < 0) {
+    /* work/ and every chapter folder in it: a save of any exercise's file grades that one */
+    if (lab_menu_watch_dir(m, "") < 0) {
         lab_menu_status(m, "cannot watch '%s'", dir);
         goto out;
     }
+    for (size_t i = 0; i < lab_catalog_chapter_count(lab_catalog_of(m->lab)); i++)
+        lab_menu_watch_dir(m, lab_catalog_chapter(lab_catalog_of(m->lab), i)->id);
     m->watch_ex = state_of(v)->ex;
-    lab_menu_status(m, "watch on: every save of %s grades it (w: off)", m->watch_name);
+    lab_menu_status(m,
+                    "watch on: every save of %s, or of another exercise's file, grades it "
+                    "(w: off)",
+                    m->watch_name);
 out:
     lab_buf_release(&work);
     return LAB_MENU_REBUILD;
@@ -326,6 +331,20 @@ lab_menu_exercise_graded(lab_menu *m, lab_menu_graded *gr)
         v->top = 0; /* the result is at the top */
     }
     lab_menu_stale_all(m);
+}
+
+void
+lab_menu_follow_exercise(lab_menu *m, const lab_exercise *ex)
+{
+    const lab_menu_view *top = m->stack[m->depth - 1];
+
+    if (top->screen == &lab_menu_exercise && ((const ex_state *)top->state)->ex == ex)
+        return;
+    /* another exercise's views give way to this one's */
+    while (m->depth > 1 && (top = m->stack[m->depth - 1]) &&
+           (top->screen == &lab_menu_result || top->screen == &lab_menu_exercise))
+        lab_menu_pop(m);
+    lab_menu_open_exercise(m, ex);
 }
 
 int

@@ -731,21 +731,64 @@ lab_menu_confirm(lab_menu *m, const char *question)
     return ch == 'y' || ch == 'Y';
 }
 
+int
+lab_menu_watch_dir(lab_menu *m, const char *chapter)
+{
+    char dir[128];
+    int wd;
+
+    if (m->nwatch == LAB_MENU_WATCH_DIRS) {
+        errno = ENOSPC;
+        return -1;
+    }
+    snprintf(dir, sizeof(dir), "work%s%s", *chapter ? "/" : "", chapter);
+    if ((wd = inotify_add_watch(m->inotify_fd, dir, IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE)) < 0)
+        return -1;
+    for (int i = 0; i < m->nwatch; i++)
+        if (m->watch_wds[i] == wd)
+            return 0;
+    m->watch_wds[m->nwatch] = wd;
+    snprintf(m->watch_chapters[m->nwatch++], sizeof(m->watch_chapters[0]), "%s", chapter);
+    return 0;
+}
+
+/* A save in a watched folder: the exercise whose file it is becomes the one followed. */
+static void
+on_saved(lab_menu *m, const char *chapter, const char *name)
+{
+    size_t len = strlen(name);
+    const lab_exercise *ex;
+    char id[192];
+
+    if (len <= 3 || strcmp(name + len - 3, ".cu"))
+        return;
+    snprintf(id, sizeof(id), "%s/%.*s", chapter, (int)(len - 3), name);
+    if (!(ex = lab_catalog_find(lab_catalog_of(m->lab), id)))
+        return;
+    m->watch_ex = ex;
+    snprintf(m->watch_name, sizeof(m->watch_name), "%s", name);
+    m->watch_pending = true;
+}
+
 static void
 on_watch_event(lab_menu *m)
 {
     char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
     ssize_t n = read(m->inotify_fd, buf, sizeof(buf));
-    bool hit = false;
 
     for (ssize_t i = 0; i < n;) {
         const struct inotify_event *e = (const struct inotify_event *)(buf + i);
-        if (e->len && !strcmp(e->name, m->watch_name))
-            hit = true;
         i += (ssize_t)(sizeof(*e) + e->len);
+        for (int k = 0; k < m->nwatch && e->len && m->watch_ex; k++) {
+            const char *chapter = m->watch_chapters[k];
+            if (m->watch_wds[k] != e->wd)
+                continue;
+            if (!*chapter && (e->mask & IN_ISDIR)) /* a chapter folder made in work/ */
+                lab_menu_watch_dir(m, e->name);
+            else if (*chapter && (e->mask & (IN_CLOSE_WRITE | IN_MOVED_TO)))
+                on_saved(m, chapter, e->name);
+        }
     }
-    if (hit && m->watch_ex)
-        m->watch_pending = true;
 }
 
 static void
@@ -756,6 +799,7 @@ start_pending_watch(lab_menu *m)
     if (!m->watch_pending || m->job || !m->watch_ex)
         return;
     m->watch_pending = false;
+    lab_menu_follow_exercise(m, m->watch_ex);
     lab_work_path(m->watch_ex, &path);
     if (lab_menu_grade_start(m, m->watch_ex, path.buf) == 0)
         lab_menu_status(m, "saved: grading %s", m->watch_ex->id);
@@ -791,7 +835,7 @@ loop(lab_menu *m)
 int
 lab_menu_run(lab *l, const lab_menu_opts *opts, lab_err *err)
 {
-    lab_menu m = { .lab = l, .inotify_fd = -1, .watch_wd = -1 };
+    lab_menu m = { .lab = l, .inotify_fd = -1 };
     lab_buf db = LAB_BUF_INIT;
     lab_err probe_err = LAB_ERR_INIT;
     int rc;

@@ -125,6 +125,8 @@ typedef struct lab_menu_opts {
     bool color; /* the terminal may be coloured (NO_COLOR unset or empty) */
 } lab_menu_opts;
 
+#define LAB_MENU_WATCH_DIRS 32
+
 struct lab_menu {
     lab *lab;
     lab_store *store; /* the UI's own connection */
@@ -136,13 +138,20 @@ struct lab_menu {
     char status[256];   /* one-line message on the last row */
     char progress[256]; /* the grading progress line, "" when idle */
     struct lab_menu_job *job;
-    /* watch: re-grade the exercise when its file is saved */
+    /* watch: grade the exercise whose file in work/ is saved, whichever it is (the one watch
+     * was turned on for first) */
     int inotify_fd;
-    int watch_wd;
-    const lab_exercise *watch_ex;
+    int watch_wds[LAB_MENU_WATCH_DIRS];           /* work/ and its chapter folders */
+    char watch_chapters[LAB_MENU_WATCH_DIRS][64]; /* of each, "" for work/ itself */
+    int nwatch;
+    const lab_exercise *watch_ex; /* followed: the last one saved; NULL: watch is off */
     char watch_name[256];
     bool watch_pending;
 };
+
+/* Watch mode: work/ (chapter "") or work/CHAPTER added to the folders watched for saves; 0 or
+ * -1 (errno). */
+int lab_menu_watch_dir(lab_menu *m, const char *chapter);
 
 /* The menu on the terminal until the learner quits: 0, or <0 with err when it cannot start. */
 int lab_menu_run(lab *l, const lab_menu_opts *opts, lab_err *err);
@@ -180,6 +189,9 @@ void lab_menu_prediction_score(lab_menu *m, const lab_chapter *ch, char *buf, si
 int lab_menu_inspect_start(lab_menu *m, const lab_exercise *ex);
 int lab_menu_profile_start(lab_menu *m, const lab_exercise *ex);
 int lab_menu_open_exercise(lab_menu *m, const lab_exercise *ex);
+/* Watch mode saw ex's file saved: its exercise view comes to the top (another exercise's views
+ * give way), unless it is there. */
+void lab_menu_follow_exercise(lab_menu *m, const lab_exercise *ex);
 int lab_menu_open_chapter(lab_menu *m, const lab_chapter *ch);
 /* A finished grading of an exercise (or why there is none: cancelled, a lab error), shared by the
  * views that show it, each laying it out at its own width on every build, so a resize re-wraps

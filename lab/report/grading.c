@@ -21,7 +21,7 @@ again(const lab_runreport *r, const lab_case *c)
 {
     for (size_t i = 0; i < r->ncases; i++)
         if (r->cases[i].round > 1 && r->cases[i].size == c->size &&
-            !strcmp(r->cases[i].role, "student"))
+            !strcmp(r->cases[i].role, "student") && !strcmp(r->cases[i].block, c->block))
             return &r->cases[i];
     return NULL;
 }
@@ -31,7 +31,14 @@ again(const lab_runreport *r, const lab_case *c)
 static void
 cases(lab_lineout *o, const lab_runreport *r)
 {
-    lab_lineout_put(o, LAB_TEXT_PLAIN, "  %-10s %-10s %s", "n", "student", "");
+    bool shapes = false; /* an exercise run at several block shapes: a column for the shape */
+
+    for (size_t i = 0; i < r->ncases; i++)
+        shapes |= r->cases[i].block[0] != '\0';
+    lab_lineout_put(o, LAB_TEXT_PLAIN, "  %-10s ", "n");
+    if (shapes)
+        lab_lineout_put(o, LAB_TEXT_PLAIN, "%-8s ", "block");
+    lab_lineout_put(o, LAB_TEXT_PLAIN, "%-10s ", "student");
     lab_lineout_end(o);
     for (size_t i = 0; i < r->ncases; i++) {
         const lab_case *c = &r->cases[i], *c2;
@@ -39,6 +46,8 @@ cases(lab_lineout *o, const lab_runreport *r)
             continue;
         c2 = c->correct ? again(r, c) : NULL;
         lab_lineout_put(o, LAB_TEXT_PLAIN, "  %-10lu ", c->size);
+        if (shapes)
+            lab_lineout_put(o, LAB_TEXT_PLAIN, "%-8s ", c->block);
         if (c2 && !c2->correct) {
             lab_lineout_put(o, LAB_TEXT_BAD, "%-10s", "wrong");
             lab_lineout_put(o, LAB_TEXT_PLAIN, " on new inputs in the same buffers: %s",

@@ -95,6 +95,49 @@ mix(lab_lineout *o, const char *what, const lab_mix *m)
     lab_lineout_end(o);
 }
 
+/* "ran 64 times, diverged 0 times" and the style that goes with it. */
+static lab_text_style
+run_words(const lab_branch_run *r, char *buf, size_t size)
+{
+    snprintf(buf, size, "ran %llu time%s, diverged %llu%s", (unsigned long long)r->runs,
+             r->runs == 1 ? "" : "s", (unsigned long long)r->divergent,
+             r->divergent ? "" : ": uniform");
+    return r->divergent ? LAB_TEXT_MARK_DIVERGE : LAB_TEXT_GOOD;
+}
+
+/* What the simulator saw of each source line's conditional branches (inspect.h). */
+static void
+branch_runs(lab_lineout *o, const lab_inspection *in)
+{
+    char words[160];
+
+    if (in->no_runs)
+        return;
+    if (!in->has_runs) {
+        lab_lineout_put(o, LAB_TEXT_WARN, "Branches on the simulator: not available: %s",
+                        in->runs_why);
+        lab_lineout_end(o);
+        return;
+    }
+    lab_lineout_put(
+        o, LAB_TEXT_PLAIN,
+        "Branches on the simulator (n = %lu; counted once per warp and pass):", in->runs_size);
+    lab_lineout_end(o);
+    if (!in->nruns) {
+        lab_lineout_put(o, LAB_TEXT_PLAIN, "  no conditional branch of your file ran");
+        lab_lineout_end(o);
+    }
+    for (size_t i = 0; i < in->nruns; i++) {
+        const lab_branch_run *r = &in->runs[i];
+        lab_text_style style = run_words(r, words, sizeof(words));
+        lab_lineout_put(o, LAB_TEXT_PLAIN, "  line %d", r->line);
+        if (r->branches > 1)
+            lab_lineout_put(o, LAB_TEXT_PLAIN, " (%u branches)", r->branches);
+        lab_lineout_put(o, style, ": %s", words);
+        lab_lineout_end(o);
+    }
+}
+
 /* Every line of the file, numbered. */
 static void
 source(lab_lineout *o, const lab_inspection *in, const lab_buf *src)
@@ -159,6 +202,17 @@ listing(lab_lineout *o, const lab_inspection *in, const lab_listing *l, const la
         else
             lab_lineout_put(o, LAB_TEXT_PLAIN, "%s", x->text);
         lab_lineout_end(o);
+        /* beside the static mark, what the simulator saw of this line's branches */
+        const lab_branch_run *r = x->mark == LAB_MARK_COND_BRANCH && own && in->has_runs
+                                      ? lab_inspection_branch_run(in, x->line)
+                                      : NULL;
+        if (r) {
+            char words[160];
+            lab_text_style style = run_words(r, words, sizeof(words));
+            lab_lineout_put(o, style, "              on the simulator, line %d: %s", x->line,
+                            words);
+            lab_lineout_end(o);
+        }
     }
 }
 
@@ -189,6 +243,7 @@ lab_inspection_layout(const lab_inspection *in, const lab_inspection_layout_opts
         lab_lineout_put(&o, LAB_TEXT_WARN, "  SASS: not available: %s", in->sass_why);
         lab_lineout_end(&o);
     }
+    branch_runs(&o, in);
     if (opts->source || opts->listing != LAB_INSPECTION_SUMMARY)
         lab_buf_read_file(&src, in->file, &err); /* unreadable: no source lines */
     if (opts->source)

@@ -2242,6 +2242,8 @@ exec_bra(sim_worker *wk, sim_warp *w, const sim_insn *in, sim_entry *e, uint32_t
     int32_t next = e->pc + 1;
 
     wk->metrics.branches++;
+    if (in->guard >= 0)
+        lab_sim__count_branch(wk->L->m, in, not_taken && taken);
     if (not_taken == 0) {
         e->pc = in->target;
         return 0;

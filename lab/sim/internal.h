@@ -441,6 +441,10 @@ struct lab_sim_module {
     const sim_func **fdefs; /* by index in fnames: the function's body, or NULL (malloc'd) */
     bool uses_heap;         /* calls malloc */
     bool has_funcs;         /* functions with a body, callable: threads need a call stack */
+    /* with lab_sim_set_branch_counts: per PTX line, the warps that executed its conditional
+     * branch and those it split (2 counters a line, malloc'd; branches.c), else NULL */
+    atomic_ullong *branch_counts;
+    uint32_t branch_lines;
 };
 
 /* One allocation of global memory.  Device addresses are host addresses. */
@@ -457,7 +461,8 @@ struct lab_sim {
     size_t nallocs, cap;
     unsigned threads;
     bool checks;
-    atomic_uint epoch; /* barrier intervals, unique over the device's life (checks.c) */
+    bool branch_counts; /* modules loaded from now on count their branches (branches.c) */
+    atomic_uint epoch;  /* barrier intervals, unique over the device's life (checks.c) */
     lab_sim_result last;
     lab_buf printf_text;     /* what the last launch printed (lab_sim_printf_text) */
     uint64_t printf_dropped; /* and the bytes it printed past them */
@@ -487,6 +492,20 @@ struct lab_sim {
  * block_tile_memory, at %reserved_smem_offset_1), below the dynamic array */
 #define SIM_RESERVED_SHARED (1u << 23)
 #define SIM_RESERVED_BYTES 1024u
+
+/* branches.c: counts one warp's conditional branch (diverged: it split the warp) when the module
+ * counts them; allocating the counters when a module loads (0, or LAB_ENOMEM) */
+static inline void
+lab_sim__count_branch(lab_sim_module *m, const sim_insn *in, bool diverged)
+{
+    if (m->branch_counts && in->ptx_line < m->branch_lines) {
+        atomic_fetch_add_explicit(&m->branch_counts[2 * in->ptx_line], 1, memory_order_relaxed);
+        if (diverged)
+            atomic_fetch_add_explicit(&m->branch_counts[2 * in->ptx_line + 1], 1,
+                                      memory_order_relaxed);
+    }
+}
+int lab_sim__branch_counts_init(lab_sim_module *m, lab_err *err);
 
 /* checks.c: where in is, for messages: "file.cu:37" (+ " (inlined at file.cu:12)") from its .loc,
  * else "PTX line 51"; the file without its folders, never a build's path */

@@ -46,7 +46,8 @@ lab_sim_load(lab_sim *s, const char *text, size_t len, const char *path, lab_sim
                            path ? path : "<ptx>");
     }
     if ((rc = lab_sim__parse(m, text, len, err)) < 0 ||
-        (m->uses_heap && (rc = lab_sim__heap_init(s, err)) < 0)) {
+        (m->uses_heap && (rc = lab_sim__heap_init(s, err)) < 0) ||
+        (s->branch_counts && (rc = lab_sim__branch_counts_init(m, err)) < 0)) {
         lab_sim_module_free(m);
         return rc;
     }
@@ -60,6 +61,7 @@ lab_sim_module_free(lab_sim_module *m)
     if (!m)
         return;
     lab_arena_release(&m->arena);
+    free(m->branch_counts);
     free(m->fnames);
     free(m->fdefs);
     free(m);

@@ -177,6 +177,20 @@ int lab_sim_launch(lab_sim_module *m, const char *kernel, const unsigned grid[3]
 #define LAB_SIM_PRINTF_MAX 4096
 const char *lab_sim_printf_text(const lab_sim *s, uint64_t *dropped);
 
+/* Per conditional branch (a predicated bra of the PTX), the warps that executed it and the warps
+ * it split, summed over every launch of a module since it was loaded: counted only in modules
+ * loaded while this is on (default off: the counting costs an atomic add per branch). */
+void lab_sim_set_branch_counts(lab_sim *s, bool on);
+typedef struct lab_sim_branch {
+    uint32_t ptx_line;
+    char where[256]; /* "file.cu:37" (+ " (inlined at file.cu:12)") or "PTX line 51" */
+    uint64_t warps, divergent;
+} lab_sim_branch;
+/* Calls fn for each conditional branch of m's functions that some warp executed, in PTX order
+ * (none when m does not count them); stops at fn's first nonzero return and returns it. */
+int lab_sim_branches(const lab_sim_module *m, int (*fn)(const lab_sim_branch *b, void *arg),
+                     void *arg);
+
 /* Name of a check ("out-of-bounds global access"), from a table. */
 const char *lab_sim_check_name(lab_sim_check c);
 /* Derived metrics, NaN-free (0 when nothing was counted). */

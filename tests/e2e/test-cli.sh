@@ -22,6 +22,9 @@ done
 run cudalab help grade
 expect_status "help grade" 0
 expect_out "help grade gives its usage" "usage: cudalab grade EXERCISE [FILE]"
+# the verdicts in one column, the longest name included
+expect_out_re "help grade: the verdicts aligned" '^  SIM_UNSUPPORTED 1  '
+expect_out_re "help grade: the verdicts aligned (a short one)" '^  PASS            0  '
 for c in $commands batch; do
     run cudalab "$c" --help
     expect_status "$c --help" 0
@@ -37,7 +40,7 @@ for v in PASS WRONG SLOW COMPILE_ERROR RUNTIME_ERROR TIMEOUT CONSTRAINT NO_GPU; 
     expect_out_re "help grade explains the verdict $v, with its exit status" "^  $v +[01]  [a-z]"
 done
 expect_out "help grade: a verdict's advice comes from the verdict table" \
-    "COMPILE_ERROR  1  fix the first error: file and line are shown"
+    "COMPILE_ERROR   1  fix the first error: file and line are shown"
 expect_out "help grade: without a GPU the simulator grades correctness" \
     "Without a GPU the PTX simulator grades correctness"
 expect_out "help grade: WRONG's next line depends on the finding" \

@@ -21,11 +21,14 @@ sed 's|        __syncthreads();|        if (tid % 2 == 0) __syncthreads();|' "$l
 run cudalab grade reduction/neighbored-less "$T/half-barrier.cu" --no-record
 expect_out "a barrier half the lanes reach: found" "barrier in divergent code"
 expect_out "a barrier half the lanes reach: next, about the barrier" \
-    "next: a __syncthreads() that not every thread of the block reaches"
+    "next: a __syncthreads() that threads still running skip: move it out of the if (a thread that has returned is not waited for)"
 sed 's|^    unsigned int tid = threadIdx.x;|&\n    if (blockIdx.x > 0) return;|' "$less_ref" >"$T/one-block.cu"
 run cudalab grade reduction/neighbored-less "$T/one-block.cu" --no-record
 expect_out "only block 0 stores: never written" "g_odata[1] was never written"
 expect_out "only block 0 stores: next, about the store" "next: a result never stored"
+run cudalab grade divergence/halfhalf "$src/exercises/divergence/halfhalf/starter.cu" --no-record
+expect_out "a store past n: found" ", past n = "
+expect_out "a store past n: next, about the bound" "next: an element past n was written"
 run cudalab grade reduction/neighbored "$src/exercises/reduction/neighbored/starter.cu" --no-record
 expect_out "a wrong sum: next, about the values" "next: a value came out wrong: work the first wrong block"
 expect_out_lacks "a wrong sum: not the advice for every WRONG" "its range, the tail past n, the barriers"

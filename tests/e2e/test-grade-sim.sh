@@ -83,7 +83,7 @@ expect_out_re "text: 2^20 + 3 capped to 983043, keeping the last block's 3 eleme
 run cudalab grade blockshape/sum-matrix-bounds "$src/solutions/blockshape/sum-matrix-bounds.cu" --no-record
 expect_out_re "matrix: sides capped at sqrt(2^20) = 1024, said in the verdict" \
     '^PASS  correct on the simulator; speed needs a GPU \(matrix sides capped at 1024 on the simulator\)'
-expect_out_re "matrix: the side 4099 ran as 515, keeping its remainder modulo 512" '^  515 +ok'
+expect_out_re "matrix: the side 4099 ran as 515, keeping its remainder modulo 512" '^  515 +[0-9x]+ +ok'
 
 # --- planted kernels --------------------------------------------------------------
 run cudalab grade reduction/neighbored-less "$src/tests/gpu/planted/wrong.cu" --no-record
@@ -183,4 +183,13 @@ expect_eq "the store records the simulator as the backend" \
     "$(db_rows 'SELECT verdict, backend FROM attempts ORDER BY id')" "PASS|sim
 PASS|sim"
 
+# an exercise run at several block shapes names each row's shape (issue 21: the rows of
+# warp/thread-ids looked like the same case four times)
+CUDALAB_SIM_MAX_SIZE=1000 run cudalab grade warp/thread-ids "$src/exercises/warp/thread-ids/starter.cu" --no-record
+expect_out_re "several shapes: a block column" '^  n +block +student'
+for shape in 40x2 8x4x2 128 16x3x3; do
+    expect_out_re "several shapes: the row of block $shape" "^  1 +$shape +(ok|wrong)"
+done
+CUDALAB_SIM_MAX_SIZE=1000 run cudalab grade reduction/neighbored "$src/solutions/reduction/neighbored.cu" --no-record
+expect_out_lacks "one shape: no block column" " block    student"
 e2e_finish

@@ -24,7 +24,7 @@ for ex in $exercises; do
     ch=${ex%%/*} name=${ex#*/}
     for f in "$E2E_SRC/solutions/$ch/$name.cu" "$E2E_SRC/exercises/$ch/$name/starter.cu"; do
         what="$ex $(basename "$f")"
-        run cudalab inspect "$ex" "$f" --json --summary
+        run cudalab inspect "$ex" "$f" --json --summary --no-run
         if [ "${f##*/}" = starter.cu ] && [[ $compile_error_starters == *" $ex "* ]]; then
             expect_status "inspect $what" 2
             expect_err "inspect $what: does not compile, nvcc's message at its line" \
@@ -49,6 +49,25 @@ expect_out "occupancy on sm_90 at the exercise's block" "occupancy at block 512 
 expect_out "source line interleaved" "if (index + stride < count) {"
 expect_out_re "barrier marked" 'BAR\.SYNC.*<- barrier \(__syncthreads\)'
 expect_out_re "conditional branch marked" '@!?P[0-9] BRA .*<- branch: the warp may diverge here'
+
+# beside the static mark, what the simulator saw: the notes' reduceNeighbored at n = 1000 (two
+# blocks, 32 warps): its loop test (line 31) is the same for the whole warp, so it never splits
+# one although the listing can only say "may diverge"; tid % (2*stride) (line 32) splits them
+nb=$E2E_SRC/exercises/reduction/neighbored/starter.cu
+loop=$(grep -n 'for (int stride = 1' "$nb" | cut -d: -f1)
+pick=$(grep -n 'if ((tid % (2 \* stride)) == 0)' "$nb" | cut -d: -f1)
+run cudalab inspect reduction/neighbored "$nb"
+expect_status "inspect with the simulator's branch runs" 0
+expect_out "the runs' heading names the size" "Branches on the simulator (n = 1000;"
+expect_out_re "the loop's branches: uniform" "^  line $loop \(2 branches\): ran [1-9][0-9]* times, diverged 0: uniform$"
+expect_out_re "the pick's branch: diverged" "^  line $pick: ran [1-9][0-9]* times, diverged [1-9][0-9]*$"
+grep -A1 -E '@!?P[0-9] BRA .*<- branch: the warp may diverge here' <<<"$OUT" >"$T/beside.txt"
+grep -Eq "^ +on the simulator, line $loop: ran [0-9]+ times, diverged 0: uniform" "$T/beside.txt"
+check "the listing: beside the loop's static mark, the simulator's uniform count" $?
+run cudalab inspect reduction/neighbored "$nb" --json --summary
+expect_eq "--json: the runs per line, at the simulator's size" \
+    "$(J '[(r["line"], r["divergent"] == 0) for r in d["branch_runs"]["lines"] if r["line"] in ('"$loop, $pick"')], d["branch_runs"]["size"]')" \
+    "[($loop, True), ($pick, False)] 1000"
 
 # a choice exercise: the occupancy is for the shape the file picks, not the exercise's first
 run cudalab inspect blockshape/fastest-shape "$E2E_SRC/solutions/blockshape/fastest-shape.cu"

@@ -28,8 +28,12 @@ tmux_keys d
 wait_screen "d asks the first unanswered question" "Predict before you run: question 1 of 3"
 wait_screen "the question's prompt" "which of mathKernel1 to mathKernel4 is"
 wait_screen "its choices as a list" "about the same"
+wait_screen "no GPU: says the demo cannot measure this one, and what happens to the answer" \
+    "No GPU here, so the demo cannot measure this one: your answer is"
 tmux_keys Down Down Down Enter
 wait_screen "an answer leads to the next question" "question 2 of 3"
+expect_eq "no GPU: a question with a fixed answer has no such line" \
+    "$(screen | grep -c 'No GPU here')" 0
 wait_screen "the status line repeats the answer" "your prediction: mathKernel4"
 tmux_keys Down Enter
 wait_screen "question 3 asks for a number" "Enter: type a number"

@@ -70,13 +70,22 @@ tmux_keys q
 
 # watch: saving the file grades it (the starter's recorded report: SLOW)
 tmux_keys w
-wait_screen "watch: w turns it on" "watch on: every save of neighbored-less.cu grades it"
+wait_screen "watch: w turns it on" "watch on: every save of neighbored-less.cu, or of another"
 printf '#!/bin/sh\n# %s\ncat "%s" >&3\n' "$E2E_MARK" "$FIXTURES/reports/less-starter.json" \
     >"$fx/reduce-int"
 cp "$CUDALAB_DATADIR_TEST/exercises/$less/starter.cu" "$work.new"
 mv "$work.new" "$work"
 wait_screen "watch: the save is graded, SLOW in the exercise view" "SLOW  1.00x over" 60
 wait_screen "watch: with what to try next" "next: correct; now make it faster" 2
+# a save of another exercise's file: watch follows it, that exercise's view comes up
+mkdir -p work/reduction
+cp "$CUDALAB_DATADIR_TEST/exercises/reduction/interleaved/starter.cu" work/reduction/interleaved.cu
+wait_screen "watch: another exercise's save brings its view" " cudalab  reduction/interleaved" 30
+wait_screen "watch: and follows it" "watching interleaved.cu" 30
+cp "$CUDALAB_DATADIR_TEST/exercises/$less/starter.cu" "$work.new"
+mv "$work.new" "$work"
+wait_screen "watch: back to the first one on its save" " cudalab  $less" 30
+wait_screen "watch: graded again" "SLOW  1.00x over" 60
 tmux_keys w
 wait_screen "watch: w again turns it off" "watch off"
 

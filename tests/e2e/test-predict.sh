@@ -33,11 +33,39 @@ expect_eq "every answer is in the store, judged where the answer is fixed (NULL:
 volatile-last-warp|yes, clearly faster|0
 less-vs-neighbored|1.5|"
 
+# an answer whose explanation was shown stands: answering again is refused, the store unchanged
+run cudalab predict reduction blocks-per-sm 2
+expect_status "re-answering after the explanation: refused" 2
+expect_err "re-answering: says which answer stands" \
+    "'blocks-per-sm' is answered already (you said 4: your prediction held) and its explanation was shown"
+expect_eq "re-answering: nothing stored" \
+    "$(db_rows "SELECT count(*) FROM predictions WHERE question = 'blocks-per-sm'")" "1"
+# the listing shows each answer and whether it held
+run cudalab predict reduction
+expect_out "listing: the held answer" "      you said: 4  -> your prediction held"
+expect_out "listing: the one that did not" "      you said: yes, clearly faster  -> not this time"
+expect_out "listing: the one no run decided" "      you said: 1.5  -> not decided yet"
+expect_out "listing: what decided it" "      the answer is 4"
+run cudalab predict reduction --json
+expect_eq "--json: the answer and whether it held" \
+    "$(python3 -c "import json; q={x['id']: x for x in json.load(open('$T/.out'))['questions']}; print(q['blocks-per-sm']['answer'], q['blocks-per-sm']['held'], q['less-vs-neighbored']['held'], 'answer' in q['inst-per-warp'])")" \
+    "4 True None False"
+
 # a question the demo measures: saved, and not answered before the run
 run cudalab predict divergence fastest-mathkernel "about the same"
 expect_status "a question the demo measures" 0
 expect_out "sends the learner to the demo" "(saved). Now run \`cudalab demo divergence\`"
 expect_out_lacks "does not give the answer away" "predicated select"
+# before the demo has shown anything, the learner may still change it
+run cudalab predict divergence fastest-mathkernel mathKernel1
+expect_status "changed before the demo: accepted" 0
+run cudalab demo divergence
+expect_out "demo without a GPU: the newest answer, undecided" \
+    "[fastest-mathkernel] you said: mathKernel1  -> not decided yet"
+expect_out "demo without a GPU: the explanation, as the menu shows it" "predicated select"
+run cudalab predict divergence fastest-mathkernel mathKernel4
+expect_status "after the demo showed the explanation: refused" 2
+expect_err "after the demo: says so" "(you said mathKernel1: not decided yet) and its explanation was shown"
 
 # the warp demo runs on the simulator: it judges the chapter's answers and shows them
 run cudalab predict warp warps-40x2 2
