@@ -26,16 +26,29 @@ lab_runner_run(lab *l, const char *program, const lab_strvec *args, double timeo
     return 0;
 }
 
+/* The driver's arguments that name a module of the build cache (a path; --baseline=cpu is none). */
+static const char *const module_args[] = { "--student=", "--reference=", "--baseline=" };
+
 int
 lab_runner_start(lab *l, const char *program, const lab_strvec *args, double timeout_s,
                  const volatile sig_atomic_t *cancel, bool untrusted, lab_proc *p, lab_err *err)
 {
-    const char *show[] = { lab_libexecdir(l), lab_builddir(l), NULL };
+    /* the drivers, and of the build cache only the modules this run loads */
+    const char *show[2 + ARRAY_SIZE(module_args) + 1] = { lab_libexecdir(l) };
+    const char *hide[] = { lab_builddir(l), NULL };
     lab_sandbox_plan plan = { .job = LAB_SANDBOX_DRIVER,
                               .datadir = lab_datadir(l),
+                              .hide = hide,
                               .show = show,
                               .bwrap = getenv("CUDALAB_BWRAP") };
+    size_t nshow = 1;
     int rc;
+
+    for (size_t i = 0; args && i < args->n; i++)
+        for (size_t k = 0; k < ARRAY_SIZE(module_args); k++)
+            if (!strncmp(args->v[i], module_args[k], strlen(module_args[k])) &&
+                args->v[i][strlen(module_args[k])] == '/' && nshow < ARRAY_SIZE(show) - 1)
+                show[nshow++] = args->v[i] + strlen(module_args[k]);
 
     lab_proc_init(p);
     p->report_fd = LAB_RUNNER_REPORT_FD;

@@ -8,7 +8,10 @@
  * dispositions and an empty mask, the pipes dup'ed onto 0, 1, 2 and report_fd,
  * every other fd closed, chdir.  If execve fails it writes its stage and errno
  * to a close-on-exec "notify" pipe and _exit(127)s; start reads that pipe until
- * EOF, so it knows whether the exec happened.
+ * EOF, so it knows whether the exec happened.  A child that must die with the
+ * lab forks once more before exec: it stays as the group's keeper (its
+ * parent-death signal makes it kill the whole group, so nvcc's cicc and ptxas
+ * die with the lab too) and ends as the program ended.
  *
  * lab_proc_finish polls the output pipes and a pidfd (which wakes it when the
  * child exits; kernels without one get a 10 ms tick) against the deadline, the
@@ -48,6 +51,7 @@
 #define DRAIN_MAX_S 1.0      /* after the exit: give up on pipes after this long */
 #define FALLBACK_MAXFD 65536 /* fds closed one by one where close_range is missing */
 #define READ_CHUNK (64 * 1024)
+#define KEEPER_SIGNAL SIGUSR2 /* the parent-death signal of a group's keeper */
 
 _Static_assert(ATOMIC_INT_LOCK_FREE == 2, "the live list is read from signal handlers");
 _Static_assert(sizeof(pid_t) == sizeof(int), "pid_t slots are atomic ints");
@@ -349,6 +353,41 @@ child_limit(int resource, unsigned long long value)
     return value ? setrlimit(resource, &rl) : 0;
 }
 
+/* The group's keeper, when the child must die with the lab: it leads the group, the program
+ * runs as its child, and when the lab dies (even by SIGKILL: the kernel sends the keeper
+ * KEEPER_SIGNAL) it kills the whole group, so nothing the program started (nvcc's cicc and
+ * ptxas) outlives the lab.  Otherwise it ends as the program ended, so the lab sees the
+ * program's status.  Signals are blocked here; it waits for them with sigwaitinfo. */
+static _Noreturn void
+child_keep_group(pid_t program, pid_t parent, int maxfd)
+{
+    sigset_t wait_for, one;
+    siginfo_t info;
+    int status;
+
+    child_close_range(0, ~0U, maxfd); /* the pipes are the program's; start sees its exec */
+    sigemptyset(&wait_for);
+    sigaddset(&wait_for, SIGCHLD);
+    sigaddset(&wait_for, KEEPER_SIGNAL);
+    for (;;) {
+        if (sigwaitinfo(&wait_for, &info) < 0)
+            continue;
+        if (info.si_signo == KEEPER_SIGNAL && getppid() != parent)
+            kill(0, SIGKILL); /* the lab is gone: the whole group goes, the keeper with it */
+        if (info.si_signo != SIGCHLD || waitpid(program, &status, WNOHANG) != program)
+            continue;
+        if (WIFEXITED(status))
+            _exit(WEXITSTATUS(status));
+        if (WIFSIGNALED(status)) { /* die of the same signal (its action is the default) */
+            kill(getpid(), WTERMSIG(status));
+            sigemptyset(&one);
+            sigaddset(&one, WTERMSIG(status));
+            sigprocmask(SIG_UNBLOCK, &one, NULL);
+            _exit(128 + WTERMSIG(status));
+        }
+    }
+}
+
 static _Noreturn void
 child_run(struct child_plan *cp)
 {
@@ -359,7 +398,7 @@ child_run(struct child_plan *cp)
 
     setpgid(0, 0);
     /* the parent may have died before prctl: then getppid() is no longer it */
-    if (cp->parent && (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != cp->parent))
+    if (cp->parent && (prctl(PR_SET_PDEATHSIG, KEEPER_SIGNAL) < 0 || getppid() != cp->parent))
         _exit(127);
     memset(&dfl, 0, sizeof(dfl));
     dfl.sa_handler = SIG_DFL;
@@ -394,6 +433,16 @@ child_run(struct child_plan *cp)
         child_limit(RLIMIT_NPROC, cp->limits.nproc) < 0 ||
         child_limit(RLIMIT_NOFILE, cp->limits.nofile) < 0)
         child_fail(cp->notify_w, STAGE_LIMITS);
+    if (cp->parent) {
+        pid_t keeper = getpid(), program = fork();
+
+        if (program < 0)
+            child_fail(cp->notify_w, STAGE_SETUP);
+        if (program > 0)
+            child_keep_group(program, cp->parent, cp->maxfd);
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != keeper)
+            _exit(127);
+    }
     sigprocmask(SIG_SETMASK, &none, NULL);
 
     for (char *const *path = cp->paths; *path; path++) {

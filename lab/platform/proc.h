@@ -66,9 +66,10 @@ typedef struct lab_proc {
     size_t output_cap;                   /* per stream; default (or 0) LAB_PROC_DEFAULT_CAP */
     const volatile sig_atomic_t *cancel; /* when *cancel becomes nonzero: kill, cancelled */
     lab_proc_limits limits;              /* rlimits in the child; all 0 by default */
-    bool die_with_parent; /* SIGKILL the child when the thread that started it dies (even by
-                             SIGKILL, which no cleanup handler sees); that thread must outlive
-                             the child */
+    bool die_with_parent; /* SIGKILL the child's whole process group when the thread that
+                             started it dies (even by SIGKILL, which no cleanup handler sees):
+                             a keeper process leads the group, the program runs as its child,
+                             and pid is the keeper's; that thread must outlive the child */
 
     /* results, valid after lab_proc_finish */
     pid_t pid;
