@@ -80,6 +80,8 @@ struct child_plan {
     int err_w;
     int report_w; /* -1 without a report pipe */
     int report_fd;
+    int pass[LAB_PROC_PASS_MAX]; /* the parent's fds the child gets at first_pass, ... */
+    size_t npass;
     int notify_w;
     int maxfd; /* highest fd to close where close_range is missing */
     lab_proc_limits limits;
@@ -393,7 +395,8 @@ child_run(struct child_plan *cp)
 {
     struct sigaction dfl;
     sigset_t none;
-    int low = cp->report_fd >= 3 ? cp->report_fd + 1 : 3;
+    int first_pass = cp->report_fd >= 3 ? cp->report_fd + 1 : 3;
+    int low = first_pass + (int)cp->npass;
     bool saw_eacces = false;
 
     setpgid(0, 0);
@@ -412,17 +415,20 @@ child_run(struct child_plan *cp)
         child_lift(&cp->err_w, low) < 0 || child_lift(&cp->report_w, low) < 0 ||
         child_lift(&cp->notify_w, low) < 0)
         child_fail(cp->notify_w, STAGE_SETUP);
+    for (size_t i = 0; i < cp->npass; i++)
+        if (child_lift(&cp->pass[i], low) < 0)
+            child_fail(cp->notify_w, STAGE_SETUP);
     if (child_dup(cp->devnull, 0) < 0 || child_dup(cp->out_w, 1) < 0 ||
         child_dup(cp->err_w, 2) < 0 ||
         (cp->report_w >= 0 && child_dup(cp->report_w, cp->report_fd) < 0))
         child_fail(cp->notify_w, STAGE_SETUP);
-    /* keep 0-2, report_fd and notify_w (which is above report_fd and close-on-exec) */
-    if (cp->report_w >= 0) {
+    for (size_t i = 0; i < cp->npass; i++)
+        if (child_dup(cp->pass[i], first_pass + (int)i) < 0)
+            child_fail(cp->notify_w, STAGE_SETUP);
+    /* keep 0-2, report_fd, the passed fds and notify_w (which is above them, close-on-exec) */
+    if (cp->report_w >= 0)
         child_close_range(3, (unsigned)cp->report_fd - 1, cp->maxfd);
-        child_close_range((unsigned)cp->report_fd + 1, (unsigned)cp->notify_w - 1, cp->maxfd);
-    } else {
-        child_close_range(3, (unsigned)cp->notify_w - 1, cp->maxfd);
-    }
+    child_close_range((unsigned)low, (unsigned)cp->notify_w - 1, cp->maxfd);
     child_close_range((unsigned)cp->notify_w + 1, ~0U, cp->maxfd);
 
     if (cp->dir && chdir(cp->dir) < 0)
@@ -592,6 +598,9 @@ lab_proc_start(lab_proc *p, lab_err *err)
     if (p->report_fd >= 0 && p->report_fd < 3)
         return lab_err_set(err, LAB_EINVAL, "report fd %d of '%s' would replace stdio",
                            p->report_fd, prog);
+    if (p->npass > LAB_PROC_PASS_MAX)
+        return lab_err_set(err, LAB_EINVAL, "%zu descriptors for '%s', at most %d", p->npass, prog,
+                           LAB_PROC_PASS_MAX);
     reset_results(p);
 
     if ((rc = build_env(&p->env, &envp)) < 0 || (rc = build_paths(prog, envp.v, &paths)) < 0) {
@@ -624,11 +633,13 @@ lab_proc_start(lab_proc *p, lab_err *err)
         .err_w = err_pipe[1],
         .report_w = report_pipe[1],
         .report_fd = p->report_fd,
+        .npass = p->npass,
         .notify_w = notify_pipe[1],
         .maxfd = fallback_maxfd(),
         .limits = p->limits,
         .parent = p->die_with_parent ? getpid() : 0,
     };
+    memcpy(cp.pass, p->pass_fd, sizeof(cp.pass));
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);
     run->start = lab_clock_now();

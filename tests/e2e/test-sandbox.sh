@@ -88,6 +88,51 @@ run cudalab grade $less peek.cu --no-record
 expect_out_re "compile: the cache, store, home, other submissions and solutions are not there" '^(NO_GPU|PASS) '
 expect_out_lacks "compile: no #error of a file seen" "error: #error"
 
+# host code: the reference's shared object reaches the driver open, at no path, so the student's
+# function cannot find it beside its own object or in the cache and dlopen it (# 19: it did, PASS)
+cat >steal-ref.cu <<'CU'
+#include <dirent.h>
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+typedef int (*reduce_fn)(int *, int);
+int recursiveReduce(int *data, int const size)
+{
+    Dl_info me;
+    char dirs[3][4096] = { "", "", "" }, path[8192];
+    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+
+    if (dladdr((void *)&recursiveReduce, &me) && strrchr(me.dli_fname, '/')) {
+        snprintf(dirs[0], sizeof(dirs[0]), "%s", me.dli_fname);
+        *strrchr(dirs[0], '/') = '\0';
+    }
+    if (xdg)
+        snprintf(dirs[1], sizeof(dirs[1]), "%s/cudalab/build", xdg);
+    if (home)
+        snprintf(dirs[2], sizeof(dirs[2]), "%s/.cache/cudalab/build", home);
+    for (int i = 0; i < 3; i++) {
+        DIR *d = *dirs[i] ? opendir(dirs[i]) : NULL;
+        struct dirent *e;
+        while (d && (e = readdir(d))) {
+            size_t n = strlen(e->d_name);
+            if (n < 4 || strcmp(e->d_name + n - 3, ".so"))
+                continue;
+            snprintf(path, sizeof(path), "%s/%s", dirs[i], e->d_name);
+            void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+            reduce_fn f = h ? (reduce_fn)dlsym(h, "_Z15recursiveReducePii") : NULL;
+            if (f && f != &recursiveReduce)
+                return f(data, size);
+        }
+    }
+    return 0;
+}
+CU
+run cudalab grade reduction/recursive "$CUDALAB_DATADIR_TEST/solutions/reduction/recursive.cu" --no-record
+expect_out_re "host code: the reference passes in the sandbox (its object passed open)" '^PASS '
+run cudalab grade reduction/recursive steal-ref.cu --no-record
+expect_out_re "host code: the reference's object is out of the student's reach: WRONG" '^WRONG '
+
 # as root: the sandbox runs as the real nobody, so a file only root may read stays unread though
 # it is in plain sight (# 19: a user namespace made by root maps its nobody back to root)
 if [ "$(id -u)" = 0 ]; then
