@@ -226,6 +226,22 @@ Test(proc, keeper_ends_as_the_program)
     lab_proc_release(&p);
 }
 
+/* the lab under a lower hard limit (ulimit -H): the child keeps it instead of failing to raise
+ * it (# 19: every sandboxed grading failed under a hard address-space limit below 8 GiB) */
+Test(proc, lower_hard_limit_is_kept)
+{
+    struct rlimit low = { 200, 200 };
+    lab_proc p;
+
+    cr_assert_eq(setrlimit(RLIMIT_NOFILE, &low), 0);
+    proc_sh(&p, "ulimit -n");
+    p.limits.nofile = 1024;
+    run_ok(&p);
+    cr_assert(p.exited && p.exit_code == 0, "%s", p.errout.buf);
+    cr_assert_str_eq(p.out.buf, "200\n");
+    lab_proc_release(&p);
+}
+
 Test(proc, stdin_is_dev_null)
 {
     lab_proc p;

@@ -347,12 +347,19 @@ child_dup(int from, int to)
     return dup2(from, to) < 0 ? -1 : 0;
 }
 
+/* A hard limit set from outside (ulimit -Hv 4194304) that is lower already holds: the child
+ * keeps it, where raising it would fail. */
 static int
 child_limit(int resource, unsigned long long value)
 {
-    struct rlimit rl = { (rlim_t)value, (rlim_t)value };
+    struct rlimit rl = { (rlim_t)value, (rlim_t)value }, now;
 
-    return value ? setrlimit(resource, &rl) : 0;
+    if (!value)
+        return 0;
+    if (getrlimit(resource, &now) == 0 && now.rlim_max != RLIM_INFINITY &&
+        now.rlim_max < rl.rlim_max)
+        rl.rlim_cur = rl.rlim_max = now.rlim_max;
+    return setrlimit(resource, &rl);
 }
 
 /* The group's keeper, when the child must die with the lab: it leads the group, the program

@@ -47,7 +47,8 @@
 #define LAB_PROC_PASS_MAX 4               /* descriptors a child may be given */
 
 /* Resource limits set in the child before exec (setrlimit, soft and hard); 0 leaves one as it
- * is.  They hold for everything the child runs, a sandbox's contents included. */
+ * is, and a lower hard limit the lab runs under is kept.  They hold for everything the child
+ * runs, a sandbox's contents included. */
 typedef struct lab_proc_limits {
     unsigned long cpu_s;            /* RLIMIT_CPU: seconds of CPU time */
     unsigned long long as_bytes;    /* RLIMIT_AS: address space */
