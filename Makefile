@@ -6,7 +6,8 @@
 #   make run        set up (installing Debian packages if needed) and start the lab
 #   make test       every test that needs no GPU (format, the layers' arrows, unit tests under
 #                   sanitizers, e2e, the package)
-#   make fuzz       each fuzz target of tests/fuzz/ for FUZZ_SECONDS (default 60; make test: 3)
+#   make fuzz       each fuzz target of tests/fuzz/ for FUZZ_SECONDS (default 60; make test: 3),
+#                   or until FUZZ_RUNS inputs if that comes first (docs/bench/fuzz.md)
 #   make test-gpu   the GPU suite (needs an NVIDIA GPU); make test-gpu-install: the
 #                   installed copy and the package on the GPU
 #   make deps       install the Debian packages the lab needs (or print the command)
@@ -320,6 +321,7 @@ build/san/tests/occ-oracle: tests/tools/occ-oracle.cpp
 # reports, ncu's CSV), built with clang's libFuzzer under ASan and UBSan from objects of its own.
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
+FUZZ_RUNS ?=
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -I. -isystem /usr/include/cjson $(WARN) -MMD -MP -O1 -g \
                -fno-omit-frame-pointer -fsanitize=fuzzer-no-link $(FUZZ_SAN)
@@ -342,7 +344,7 @@ endef
 $(foreach t,$(FUZZ_TARGETS),$(eval $(call fuzz_target,$(t))))
 
 fuzz: $(FUZZ_BINS)
-	@FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run.sh $(FUZZ_TARGETS)
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_RUNS=$(FUZZ_RUNS) tests/fuzz/run.sh $(FUZZ_TARGETS)
 
 # The simulator's unit tests run kernels that nvcc builds here.
 build/tests/sim-kernels.ptx: tests/sim/kernels.cu

@@ -185,6 +185,63 @@ Test(proc, report_fd_over_stdio_refused)
     lab_proc_release(&p);
 }
 
+Test(proc, passed_fds_after_report_fd)
+{
+    lab_proc p;
+    int a[2], b[2];
+
+    cr_assert_eq(pipe2(a, O_CLOEXEC), 0);
+    cr_assert_eq(pipe2(b, O_CLOEXEC), 0);
+    cr_assert_eq(write(a[1], "first", 5), 5);
+    cr_assert_eq(write(b[1], "second", 6), 6);
+    close(a[1]);
+    close(b[1]);
+    proc_sh(&p, "cat <&4; echo; cat <&5; echo; [ -e /proc/self/fd/6 ] || echo no-more");
+    p.report_fd = 3;
+    p.pass_fd[0] = a[0];
+    p.pass_fd[1] = b[0];
+    p.npass = 2;
+    run_ok(&p);
+    cr_assert_str_eq(p.out.buf, "first\nsecond\nno-more\n");
+    close(a[0]);
+    close(b[0]);
+    lab_proc_release(&p);
+}
+
+Test(proc, keeper_ends_as_the_program)
+{
+    lab_proc p;
+
+    proc_sh(&p, "echo out; exit 7");
+    p.die_with_parent = true;
+    run_ok(&p);
+    cr_assert(p.exited && p.exit_code == 7, "%d %d", p.exited, p.exit_code);
+    cr_assert_str_eq(p.out.buf, "out\n");
+    lab_proc_release(&p);
+
+    proc_sh(&p, "kill -SEGV $$");
+    p.die_with_parent = true;
+    run_ok(&p);
+    cr_assert(!p.exited && p.term_signal == SIGSEGV, "%d %d", p.exited, p.term_signal);
+    lab_proc_release(&p);
+}
+
+/* the lab under a lower hard limit (ulimit -H): the child keeps it instead of failing to raise
+ * it (# 19: every sandboxed grading failed under a hard address-space limit below 8 GiB) */
+Test(proc, lower_hard_limit_is_kept)
+{
+    struct rlimit low = { 200, 200 };
+    lab_proc p;
+
+    cr_assert_eq(setrlimit(RLIMIT_NOFILE, &low), 0);
+    proc_sh(&p, "ulimit -n");
+    p.limits.nofile = 1024;
+    run_ok(&p);
+    cr_assert(p.exited && p.exit_code == 0, "%s", p.errout.buf);
+    cr_assert_str_eq(p.out.buf, "200\n");
+    lab_proc_release(&p);
+}
+
 Test(proc, stdin_is_dev_null)
 {
     lab_proc p;

@@ -267,3 +267,63 @@ Test(sim_parse, a_branch_to_the_end_of_a_function_leaves_it)
     lab_sim_module_free(mod);
     lab_sim_free(sim);
 }
+
+/* Totals a kernel may declare (# 19: a 2 GiB __device__ array took 2.1 GB, 400000 registers
+ * took 3.3 GB and 86 s, and both passed): refused at load, saying whose limit it is. */
+struct too_much {
+    char decl[96]; /* at module scope, or in the body */
+    bool in_body;
+    char says[128];
+};
+
+ParameterizedTestParameters(sim_parse, declarations_past_the_totals_are_refused)
+{
+    static struct too_much cases[] = {
+        { ".global .align 1 .b8 big[2147483648];", false,
+          "the simulator does not support more than 256 MiB of variables in global memory" },
+        { ".global .align 4 .b8 a[200000000];\n.global .align 4 .b8 b[200000000];", false,
+          "more than 256 MiB of variables in global memory" },
+        { ".reg .b32 %big<400000>;", true,
+          "the simulator does not support more than 65536 registers in one function" },
+        { ".local .align 4 .b8 frame[600000];", true,
+          "uses too much local data (0x927c0 bytes, 0x80000 max)" },
+        { ".shared .align 4 .b8 tile[4294967300];", false,
+          "the simulator does not support more than 16 MiB of shared variables in one module" },
+    };
+    return cr_make_param_array(struct too_much, cases, ARRAY_SIZE(cases));
+}
+
+ParameterizedTest(struct too_much *c, sim_parse, declarations_past_the_totals_are_refused)
+{
+    char text[1024];
+    lab_sim *sim = NULL;
+    lab_sim_module *mod = NULL;
+    lab_err err = LAB_ERR_INIT;
+
+    snprintf(
+        text, sizeof(text),
+        ".version 9.0\n.target sm_90\n.address_size 64\n%s\n.visible .entry k()\n{\n%s\nret;\n}\n",
+        c->in_body ? "" : c->decl, c->in_body ? c->decl : "");
+    cr_assert_lt(load_text(text, &sim, &mod, &err), 0, "%s loaded", c->decl);
+    cr_expect(strstr(err.msg, c->says), "%s", err.msg);
+    /* the simulator's own limits are not the student's fault; the GPU's is a compile error */
+    cr_expect_eq(err.code, strstr(c->says, "local data") ? LAB_EPARSE : LAB_ENOSYS, "%d: %s",
+                 err.code, err.msg);
+    lab_sim_module_free(mod);
+    lab_sim_free(sim);
+}
+
+/* just under the totals, a module still loads */
+Test(sim_parse, declarations_within_the_totals_load)
+{
+    static const char text[] = ".version 9.0\n.target sm_90\n.address_size 64\n"
+                               ".global .align 4 .b8 a[1048576];\n.visible .entry k()\n{\n"
+                               ".reg .b32 %r<60000>;\n.local .align 4 .b8 f[524288];\nret;\n}\n";
+    lab_sim *sim = NULL;
+    lab_sim_module *mod = NULL;
+    lab_err err = LAB_ERR_INIT;
+
+    cr_expect_eq(load_text(text, &sim, &mod, &err), 0, "%s", err.msg);
+    lab_sim_module_free(mod);
+    lab_sim_free(sim);
+}

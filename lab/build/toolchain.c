@@ -359,13 +359,19 @@ run_nvcc(build_job *j, lab_strvec *argv, bool *ok, lab_err *err)
 
     *ok = false;
     lab_proc_init(&p);
+    if (req->sandbox) {
+        /* the sandbox writes only the job's own folder: never the cache or another build */
+        lab_sandbox_plan plan = *req->sandbox;
+        plan.writable = j->dir.buf;
+        if ((rc = lab_sandbox_wrap(&plan, &p.argv, err)) < 0)
+            goto out;
+    }
     p.timeout_s = req->timeout_s;
     p.cancel = req->cancel;
     p.limits = req->limits;
     p.die_with_parent = true;
     p.dir = j->dir.buf;
-    if ((req->wrap && (rc = lab_strvec_pushv(&p.argv, req->wrap)) < 0) ||
-        (rc = lab_strvec_pushv(&p.argv, (const char *const *)argv->v)) < 0 ||
+    if ((rc = lab_strvec_pushv(&p.argv, (const char *const *)argv->v)) < 0 ||
         (rc = lab_strvec_pushf(&p.env, "TMPDIR=%s/%s", j->dir.buf, NVCC_TMPDIR)) < 0)
         goto out;
     lab_trace_mark("nvcc %s: begin", argv->v[1]);
@@ -450,7 +456,9 @@ make_workdir(build_job *j, const lab_buf *src, lab_err *err)
     }
     lab_buf_reset(&path);
     lab_buf_printf(&path, "%s/%s", j->dir.buf, NVCC_TMPDIR);
-    if ((rc = lab_mkdir_p(path.buf, 0700, err)) < 0)
+    if ((rc = lab_mkdir_p(path.buf, 0700, err)) < 0 ||
+        (j->req->sandbox && ((rc = lab_sandbox_hand_over(j->dir.buf, err)) < 0 ||
+                             (rc = lab_sandbox_hand_over(path.buf, err)) < 0)))
         goto out;
     lab_buf_reset(&path);
     lab_buf_printf(&path, "%s/%s", j->dir.buf, SOURCE_NAME);

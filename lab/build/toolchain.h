@@ -43,6 +43,7 @@
 #include "lab/util/err.h"
 #include "lab/util/hash.h"
 #include "lab/platform/proc.h"
+#include "lab/platform/sandbox.h"
 
 #define LAB_DEFAULT_ARCH "sm_90"
 #define LAB_SOURCE_CAP (1024 * 1024) /* the largest kernel file the lab compiles */
@@ -69,9 +70,10 @@ typedef struct lab_build_request {
     const char *cache_dir;   /* created if missing */
     double timeout_s;
     const volatile sig_atomic_t *cancel;
-    bool host;               /* a shared object of host code instead of PTX and cubin */
-    const char *const *wrap; /* argv put before nvcc's (a sandbox), NULL-terminated, or NULL */
-    lab_proc_limits limits;  /* rlimits for nvcc; zero: none */
+    bool host;                       /* a shared object of host code instead of PTX and cubin */
+    const lab_sandbox_plan *sandbox; /* nvcc runs in it, or NULL; its writable is the job's
+                                        private folder, handed to the sandbox's user */
+    lab_proc_limits limits;          /* rlimits for nvcc; zero: none */
     bool rdc; /* relocatable device code linked with the device runtime (libcudadevrt) */
 } lab_build_request;
 

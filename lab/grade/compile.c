@@ -8,6 +8,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The CUDA toolkit's folder: nvcc's real path less bin/nvcc (/usr/local/cuda-13.0). */
+static int
+toolkit_root(const char *nvcc, lab_buf *out)
+{
+    char *real = realpath(nvcc, NULL);
+    char *slash;
+    int rc = -1;
+
+    for (int up = 0; real && up < 2 && (slash = strrchr(real, '/')) && slash > real; up++)
+        *slash = '\0';
+    if (real && strcmp(real, "/"))
+        rc = lab_buf_adds(out, real);
+    free(real);
+    return rc;
+}
+
 int
 lab_compile_file(lab *l, const lab_exercise *ex, const char *path, const char *arch,
                  const volatile sig_atomic_t *cancel, bool untrusted, lab_build *b, lab_err *err)
@@ -20,14 +36,18 @@ lab_compile_file(lab *l, const lab_exercise *ex, const char *path, const char *a
                              .cancel = cancel,
                              .host = ex->kind == LAB_KIND_HOST,
                              .rdc = ex->rdc };
-    /* nvcc reads the lab's private copy of the file, in the build folder (toolchain.h) */
+    /* nvcc reads the lab's private copy of the file, in a private folder of the build cache
+     * (toolchain.h), which alone it sees of the cache; the toolkit is shown wherever it is */
+    const char *hide[] = { lab_builddir(l), NULL };
+    const char *show[] = { NULL, NULL };
     lab_sandbox_plan plan = { .job = LAB_SANDBOX_COMPILE,
                               .datadir = lab_datadir(l),
-                              .writable = lab_builddir(l),
+                              .hide = hide,
+                              .show = show,
                               .bwrap = getenv("CUDALAB_BWRAP") };
     const char *env_arch = getenv("CUDALAB_ARCH");
     const lab_toolchain *tc;
-    lab_strvec wrap = LAB_STRVEC_INIT;
+    lab_buf toolkit = LAB_BUF_INIT;
     int rc;
 
     if ((rc = lab_toolchain_of(l, &tc, err)) < 0)
@@ -35,10 +55,9 @@ lab_compile_file(lab *l, const lab_exercise *ex, const char *path, const char *a
     if (env_arch && !strcmp(env_arch, arch)) /* a refused target is the lab's setting */
         br.arch_origin = "CUDALAB_ARCH";
     if (untrusted && lab_sandboxed(l)) {
-        if ((rc = lab_mkdir_p(lab_builddir(l), 0755, err)) < 0 ||
-            (rc = lab_sandbox_wrap(&plan, &wrap, err)) < 0)
-            goto out;
-        br.wrap = (const char *const *)wrap.v;
+        if (toolkit_root(lab_toolchain_nvcc(tc), &toolkit) == 0)
+            show[0] = toolkit.buf;
+        br.sandbox = &plan;
         lab_sandbox_limits(LAB_SANDBOX_COMPILE, &br.limits);
     }
     if ((rc = lab_toolchain_build(tc, &br, b, err)) < 0)
@@ -46,7 +65,7 @@ lab_compile_file(lab *l, const lab_exercise *ex, const char *path, const char *a
     if (b->cancelled)
         rc = lab_err_set(err, LAB_ECANCEL, "cancelled");
 out:
-    lab_strvec_release(&wrap);
+    lab_buf_release(&toolkit);
     return rc;
 }
 

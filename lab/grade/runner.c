@@ -7,9 +7,12 @@
 #include "lab/grade/runreport.h"
 #include "lab/util/buf.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define PROBE_TIMEOUT_S 30
 
@@ -26,15 +29,73 @@ lab_runner_run(lab *l, const char *program, const lab_strvec *args, double timeo
     return 0;
 }
 
+/* The driver's arguments that name a module (a path; --baseline=cpu is none).  The reference's
+ * and the baseline's shared objects (host code) reach the driver as open descriptors, at no path:
+ * the student's code runs in a child of the driver with every descriptor closed, and would
+ * otherwise find the reference beside its own object and dlopen it. */
+static const struct {
+    const char *arg;
+    bool by_descriptor;
+} module_args[] = { { "--student=", false }, { "--reference=", true }, { "--baseline=", true } };
+
+/* The path of the module arg names, or NULL; *by_descriptor: a shared object passed open. */
+static const char *
+module_of(const char *arg, bool *by_descriptor)
+{
+    for (size_t k = 0; k < ARRAY_SIZE(module_args); k++) {
+        size_t n = strlen(module_args[k].arg), len = strlen(arg);
+
+        if (strncmp(arg, module_args[k].arg, n) || arg[n] != '/')
+            continue;
+        *by_descriptor =
+            module_args[k].by_descriptor && len > n + 3 && !strcmp(arg + len - 3, ".so");
+        return arg + n;
+    }
+    return NULL;
+}
+
+/* The driver's own arguments into tail: the modules shown by path (show, after the nshow there,
+ * NULL-terminated) or passed open (p->pass_fd). */
+static int
+module_arguments(lab_proc *p, const lab_strvec *args, lab_strvec *tail, const char **show,
+                 size_t nshow, lab_err *err)
+{
+    int rc = 0;
+
+    for (size_t i = 0; rc == 0 && args && i < args->n; i++) {
+        bool by_descriptor = false;
+        const char *mod = module_of(args->v[i], &by_descriptor);
+        int fd;
+
+        if (!mod || !by_descriptor || p->npass == LAB_PROC_PASS_MAX) {
+            if (mod && nshow < 1 + ARRAY_SIZE(module_args))
+                show[nshow++] = mod;
+            rc = lab_strvec_push(tail, args->v[i]);
+            continue;
+        }
+        if ((fd = open(mod, O_RDONLY | O_CLOEXEC)) < 0)
+            return lab_err_set(err, LAB_EIO, "cannot open '%s' for the driver: %s", mod,
+                               strerror(errno));
+        p->pass_fd[p->npass++] = fd;
+        rc = lab_strvec_pushf(tail, "%.*s/proc/self/fd/%d", (int)(mod - args->v[i]), args->v[i],
+                              LAB_RUNNER_REPORT_FD + (int)p->npass);
+    }
+    return rc < 0 ? lab_err_set(err, LAB_ENOMEM, "out of memory") : 0;
+}
+
 int
 lab_runner_start(lab *l, const char *program, const lab_strvec *args, double timeout_s,
                  const volatile sig_atomic_t *cancel, bool untrusted, lab_proc *p, lab_err *err)
 {
-    const char *show[] = { lab_libexecdir(l), lab_builddir(l), NULL };
+    /* the drivers, and of the build cache only the modules this run loads by their path */
+    const char *show[1 + ARRAY_SIZE(module_args) + 1] = { lab_libexecdir(l) };
+    const char *hide[] = { lab_builddir(l), NULL };
     lab_sandbox_plan plan = { .job = LAB_SANDBOX_DRIVER,
                               .datadir = lab_datadir(l),
+                              .hide = hide,
                               .show = show,
                               .bwrap = getenv("CUDALAB_BWRAP") };
+    lab_strvec tail = LAB_STRVEC_INIT;
     int rc;
 
     lab_proc_init(p);
@@ -42,19 +103,28 @@ lab_runner_start(lab *l, const char *program, const lab_strvec *args, double tim
     p->timeout_s = timeout_s;
     p->cancel = cancel;
     p->die_with_parent = true;
+    if ((rc = module_arguments(p, args, &tail, show, 1, err)) < 0)
+        goto out;
     if (untrusted && lab_sandboxed(l)) {
         lab_sandbox_limits(LAB_SANDBOX_DRIVER, &p->limits);
         if ((rc = lab_sandbox_wrap(&plan, &p->argv, err)) < 0)
-            return rc;
+            goto out;
     }
     if ((rc = lab_strvec_pushf(&p->argv, "%s/" LAB_RUNNER_PROGRAM, lab_libexecdir(l))) < 0 ||
         (rc = lab_strvec_push(&p->argv, program)) < 0 ||
         (rc = lab_strvec_pushf(&p->argv, "--report-fd=%d", LAB_RUNNER_REPORT_FD)) < 0 ||
-        (rc = lab_strvec_pushv(&p->argv, (const char *const *)args->v)) < 0)
-        return lab_err_set(err, LAB_ENOMEM, "out of memory");
+        (tail.n && (rc = lab_strvec_pushv(&p->argv, (const char *const *)tail.v)) < 0)) {
+        rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
+        goto out;
+    }
     if ((rc = lab_proc_start(p, err)) < 0)
-        return lab_err_wrap(err, "driver '%s'", program);
-    return 0;
+        lab_err_wrap(err, "driver '%s'", program);
+out:
+    for (size_t i = 0; i < p->npass; i++) /* the child has its own */
+        close(p->pass_fd[i]);
+    p->npass = 0;
+    lab_strvec_release(&tail);
+    return rc;
 }
 
 int

@@ -74,6 +74,21 @@ open_object(const char *object, char *path, size_t size, child_note *note)
     return path;
 }
 
+/* An object the lab passed open ("/proc/self/fd/N": the reference's, which the student's code
+ * must not reach) is moved to an fd below 3's close_range (stdin's, which the call never reads);
+ * path becomes its new name, or stays "" for an object given by path. */
+static void
+keep_passed_object(const char *object, char *path, size_t size)
+{
+    int fd;
+    char end;
+
+    *path = '\0';
+    if (sscanf(object, "/proc/self/fd/%d%c", &fd, &end) != 1 || fd < 3 || dup2(fd, 0) < 0)
+        return;
+    snprintf(path, size, "/proc/self/fd/0");
+}
+
 /* In the child: never returns. */
 static void
 child(const lab_host_call *c, child_note *note)
@@ -88,14 +103,15 @@ child(const lab_host_call *c, child_note *note)
     /* the driver's (or a sanitizer's) handlers are not the student's: a fault kills */
     for (size_t i = 0; i < ARRAY_SIZE(faults); i++)
         signal(faults[i], SIG_DFL);
-    close_range(3, ~0U, 0);  /* the report pipe among them */
+    keep_passed_object(c->object, fd_path, sizeof(fd_path));
+    close_range(3, ~0U, 0);  /* the report pipe and the passed objects among them */
 #ifndef __SANITIZE_ADDRESS__ /* ASan's shadow memory alone is terabytes of address space */
     setrlimit(RLIMIT_AS, &as);
 #else
     (void)as;
 #endif
     prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
-    if (!(object = open_object(c->object, fd_path, sizeof(fd_path), note)))
+    if (!(object = open_object(*fd_path ? fd_path : c->object, fd_path, sizeof(fd_path), note)))
         _exit(EXIT_NO_FUNCTION);
     if (!(handle = dlopen(object, RTLD_NOW | RTLD_LOCAL))) {
         snprintf(note->message, sizeof(note->message), "cannot load the compiled file: %s",

@@ -7,7 +7,10 @@
  * the object, finds the function and calls it.  The child closes every
  * descriptor above stderr first, so the student's code cannot reach the
  * report pipe; its results travel back through memory shared with the parent
- * (lab_host_shared_alloc), which the parent checks.  A crash, a missing
+ * (lab_host_shared_alloc), which the parent checks.  An object named
+ * "/proc/self/fd/N" (the reference's, which the lab passes open) is kept open in
+ * its own child alone: the student's child closes it with the rest, and finds
+ * the reference at no path.  A crash, a missing
  * function or a run past the timeout is the outcome's, not the driver's.
  *
  * Call order: lab_host_shared_alloc; fill the inputs; lab_host_run (any number

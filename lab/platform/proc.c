@@ -8,7 +8,10 @@
  * dispositions and an empty mask, the pipes dup'ed onto 0, 1, 2 and report_fd,
  * every other fd closed, chdir.  If execve fails it writes its stage and errno
  * to a close-on-exec "notify" pipe and _exit(127)s; start reads that pipe until
- * EOF, so it knows whether the exec happened.
+ * EOF, so it knows whether the exec happened.  A child that must die with the
+ * lab forks once more before exec: it stays as the group's keeper (its
+ * parent-death signal makes it kill the whole group, so nvcc's cicc and ptxas
+ * die with the lab too) and ends as the program ended.
  *
  * lab_proc_finish polls the output pipes and a pidfd (which wakes it when the
  * child exits; kernels without one get a 10 ms tick) against the deadline, the
@@ -48,6 +51,7 @@
 #define DRAIN_MAX_S 1.0      /* after the exit: give up on pipes after this long */
 #define FALLBACK_MAXFD 65536 /* fds closed one by one where close_range is missing */
 #define READ_CHUNK (64 * 1024)
+#define KEEPER_SIGNAL SIGUSR2 /* the parent-death signal of a group's keeper */
 
 _Static_assert(ATOMIC_INT_LOCK_FREE == 2, "the live list is read from signal handlers");
 _Static_assert(sizeof(pid_t) == sizeof(int), "pid_t slots are atomic ints");
@@ -76,6 +80,8 @@ struct child_plan {
     int err_w;
     int report_w; /* -1 without a report pipe */
     int report_fd;
+    int pass[LAB_PROC_PASS_MAX]; /* the parent's fds the child gets at first_pass, ... */
+    size_t npass;
     int notify_w;
     int maxfd; /* highest fd to close where close_range is missing */
     lab_proc_limits limits;
@@ -341,12 +347,54 @@ child_dup(int from, int to)
     return dup2(from, to) < 0 ? -1 : 0;
 }
 
+/* A hard limit set from outside (ulimit -Hv 4194304) that is lower already holds: the child
+ * keeps it, where raising it would fail. */
 static int
 child_limit(int resource, unsigned long long value)
 {
-    struct rlimit rl = { (rlim_t)value, (rlim_t)value };
+    struct rlimit rl = { (rlim_t)value, (rlim_t)value }, now;
 
-    return value ? setrlimit(resource, &rl) : 0;
+    if (!value)
+        return 0;
+    if (getrlimit(resource, &now) == 0 && now.rlim_max != RLIM_INFINITY &&
+        now.rlim_max < rl.rlim_max)
+        rl.rlim_cur = rl.rlim_max = now.rlim_max;
+    return setrlimit(resource, &rl);
+}
+
+/* The group's keeper, when the child must die with the lab: it leads the group, the program
+ * runs as its child, and when the lab dies (even by SIGKILL: the kernel sends the keeper
+ * KEEPER_SIGNAL) it kills the whole group, so nothing the program started (nvcc's cicc and
+ * ptxas) outlives the lab.  Otherwise it ends as the program ended, so the lab sees the
+ * program's status.  Signals are blocked here; it waits for them with sigwaitinfo. */
+static _Noreturn void
+child_keep_group(pid_t program, pid_t parent, int maxfd)
+{
+    sigset_t wait_for, one;
+    siginfo_t info;
+    int status;
+
+    child_close_range(0, ~0U, maxfd); /* the pipes are the program's; start sees its exec */
+    sigemptyset(&wait_for);
+    sigaddset(&wait_for, SIGCHLD);
+    sigaddset(&wait_for, KEEPER_SIGNAL);
+    for (;;) {
+        if (sigwaitinfo(&wait_for, &info) < 0)
+            continue;
+        if (info.si_signo == KEEPER_SIGNAL && getppid() != parent)
+            kill(0, SIGKILL); /* the lab is gone: the whole group goes, the keeper with it */
+        if (info.si_signo != SIGCHLD || waitpid(program, &status, WNOHANG) != program)
+            continue;
+        if (WIFEXITED(status))
+            _exit(WEXITSTATUS(status));
+        if (WIFSIGNALED(status)) { /* die of the same signal (its action is the default) */
+            kill(getpid(), WTERMSIG(status));
+            sigemptyset(&one);
+            sigaddset(&one, WTERMSIG(status));
+            sigprocmask(SIG_UNBLOCK, &one, NULL);
+            _exit(128 + WTERMSIG(status));
+        }
+    }
 }
 
 static _Noreturn void
@@ -354,12 +402,13 @@ child_run(struct child_plan *cp)
 {
     struct sigaction dfl;
     sigset_t none;
-    int low = cp->report_fd >= 3 ? cp->report_fd + 1 : 3;
+    int first_pass = cp->report_fd >= 3 ? cp->report_fd + 1 : 3;
+    int low = first_pass + (int)cp->npass;
     bool saw_eacces = false;
 
     setpgid(0, 0);
     /* the parent may have died before prctl: then getppid() is no longer it */
-    if (cp->parent && (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != cp->parent))
+    if (cp->parent && (prctl(PR_SET_PDEATHSIG, KEEPER_SIGNAL) < 0 || getppid() != cp->parent))
         _exit(127);
     memset(&dfl, 0, sizeof(dfl));
     dfl.sa_handler = SIG_DFL;
@@ -373,17 +422,20 @@ child_run(struct child_plan *cp)
         child_lift(&cp->err_w, low) < 0 || child_lift(&cp->report_w, low) < 0 ||
         child_lift(&cp->notify_w, low) < 0)
         child_fail(cp->notify_w, STAGE_SETUP);
+    for (size_t i = 0; i < cp->npass; i++)
+        if (child_lift(&cp->pass[i], low) < 0)
+            child_fail(cp->notify_w, STAGE_SETUP);
     if (child_dup(cp->devnull, 0) < 0 || child_dup(cp->out_w, 1) < 0 ||
         child_dup(cp->err_w, 2) < 0 ||
         (cp->report_w >= 0 && child_dup(cp->report_w, cp->report_fd) < 0))
         child_fail(cp->notify_w, STAGE_SETUP);
-    /* keep 0-2, report_fd and notify_w (which is above report_fd and close-on-exec) */
-    if (cp->report_w >= 0) {
+    for (size_t i = 0; i < cp->npass; i++)
+        if (child_dup(cp->pass[i], first_pass + (int)i) < 0)
+            child_fail(cp->notify_w, STAGE_SETUP);
+    /* keep 0-2, report_fd, the passed fds and notify_w (which is above them, close-on-exec) */
+    if (cp->report_w >= 0)
         child_close_range(3, (unsigned)cp->report_fd - 1, cp->maxfd);
-        child_close_range((unsigned)cp->report_fd + 1, (unsigned)cp->notify_w - 1, cp->maxfd);
-    } else {
-        child_close_range(3, (unsigned)cp->notify_w - 1, cp->maxfd);
-    }
+    child_close_range((unsigned)low, (unsigned)cp->notify_w - 1, cp->maxfd);
     child_close_range((unsigned)cp->notify_w + 1, ~0U, cp->maxfd);
 
     if (cp->dir && chdir(cp->dir) < 0)
@@ -394,6 +446,16 @@ child_run(struct child_plan *cp)
         child_limit(RLIMIT_NPROC, cp->limits.nproc) < 0 ||
         child_limit(RLIMIT_NOFILE, cp->limits.nofile) < 0)
         child_fail(cp->notify_w, STAGE_LIMITS);
+    if (cp->parent) {
+        pid_t keeper = getpid(), program = fork();
+
+        if (program < 0)
+            child_fail(cp->notify_w, STAGE_SETUP);
+        if (program > 0)
+            child_keep_group(program, cp->parent, cp->maxfd);
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != keeper)
+            _exit(127);
+    }
     sigprocmask(SIG_SETMASK, &none, NULL);
 
     for (char *const *path = cp->paths; *path; path++) {
@@ -543,6 +605,9 @@ lab_proc_start(lab_proc *p, lab_err *err)
     if (p->report_fd >= 0 && p->report_fd < 3)
         return lab_err_set(err, LAB_EINVAL, "report fd %d of '%s' would replace stdio",
                            p->report_fd, prog);
+    if (p->npass > LAB_PROC_PASS_MAX)
+        return lab_err_set(err, LAB_EINVAL, "%zu descriptors for '%s', at most %d", p->npass, prog,
+                           LAB_PROC_PASS_MAX);
     reset_results(p);
 
     if ((rc = build_env(&p->env, &envp)) < 0 || (rc = build_paths(prog, envp.v, &paths)) < 0) {
@@ -575,11 +640,13 @@ lab_proc_start(lab_proc *p, lab_err *err)
         .err_w = err_pipe[1],
         .report_w = report_pipe[1],
         .report_fd = p->report_fd,
+        .npass = p->npass,
         .notify_w = notify_pipe[1],
         .maxfd = fallback_maxfd(),
         .limits = p->limits,
         .parent = p->die_with_parent ? getpid() : 0,
     };
+    memcpy(cp.pass, p->pass_fd, sizeof(cp.pass));
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);
     run->start = lab_clock_now();

@@ -44,9 +44,11 @@
 #include "lab/util/strvec.h"
 
 #define LAB_PROC_DEFAULT_CAP (256 * 1024) /* bytes of each stream kept */
+#define LAB_PROC_PASS_MAX 4               /* descriptors a child may be given */
 
 /* Resource limits set in the child before exec (setrlimit, soft and hard); 0 leaves one as it
- * is.  They hold for everything the child runs, a sandbox's contents included. */
+ * is, and a lower hard limit the lab runs under is kept.  They hold for everything the child
+ * runs, a sandbox's contents included. */
 typedef struct lab_proc_limits {
     unsigned long cpu_s;            /* RLIMIT_CPU: seconds of CPU time */
     unsigned long long as_bytes;    /* RLIMIT_AS: address space */
@@ -66,9 +68,14 @@ typedef struct lab_proc {
     size_t output_cap;                   /* per stream; default (or 0) LAB_PROC_DEFAULT_CAP */
     const volatile sig_atomic_t *cancel; /* when *cancel becomes nonzero: kill, cancelled */
     lab_proc_limits limits;              /* rlimits in the child; all 0 by default */
-    bool die_with_parent; /* SIGKILL the child when the thread that started it dies (even by
-                             SIGKILL, which no cleanup handler sees); that thread must outlive
-                             the child */
+    int pass_fd[LAB_PROC_PASS_MAX];      /* the parent's descriptors the child gets, open, at
+                                            report_fd + 1, + 2, ... (3, 4, ... without a report
+                                            pipe): a file reached by no path (the caller closes them) */
+    size_t npass;
+    bool die_with_parent; /* SIGKILL the child's whole process group when the thread that
+                             started it dies (even by SIGKILL, which no cleanup handler sees):
+                             a keeper process leads the group, the program runs as its child,
+                             and pid is the keeper's; that thread must outlive the child */
 
     /* results, valid after lab_proc_finish */
     pid_t pid;

@@ -4,13 +4,15 @@
 #include "lab/platform/sandbox.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <glob.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define PROBE_TIMEOUT_S 10
-#define SANDBOX_UID "65534" /* nobody, inside the sandbox's own user namespace */
+#define SANDBOX_UID "65534" /* nobody: inside the sandbox, and outside too when the lab is root */
 #define GIB (1024ULL * 1024 * 1024)
 
 /* One row per job kind: its limits and whether it sees the GPU. */
@@ -25,6 +27,22 @@ static const struct {
     [LAB_SANDBOX_HOST] = { { 120, 4 * GIB, 64ULL << 20, 256, 256 }, false },
 };
 _Static_assert(ARRAY_SIZE(jobs) == LAB_SANDBOX_JOB_COUNT, "one row per job kind");
+
+/* What the sandbox sees of the machine, read-only: the system and its libraries, the CUDA
+ * toolkit where it usually lives, and /sys (the CUDA driver reads the GPU's topology there).
+ * Everything else (/home, /root, /srv, /var, /work, a checkout with its solutions/, other
+ * students' files) is not there at all. */
+static const char *const system_dirs[] = {
+    "/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt", "/sys",
+};
+
+/* Run as root, the sandbox's user namespace would map its user back to root; so the lab makes
+ * no user namespace then, and setpriv (util-linux) drops to nobody inside, with no groups, no
+ * capabilities and no way back (no_new_privs). */
+static const char *const drop_root[] = {
+    "setpriv",         "--reuid=" SANDBOX_UID, "--regid=" SANDBOX_UID, "--clear-groups",
+    "--inh-caps=-all", "--bounding-set=-all",  "--no-new-privs",       "--",
+};
 
 void
 lab_sandbox_limits(lab_sandbox_job job, lab_proc_limits *out)
@@ -46,6 +64,27 @@ hide(lab_strvec *out, const char *path)
     if (!exists(path))
         return 0;
     return lab_strvec_pushl(out, "--tmpfs", path, NULL);
+}
+
+/* opt ("--ro-bind" or "--bind") of path onto itself, its folders made first with --dir: bwrap
+ * makes the ones it needs for a mount 0700, which the sandbox's user could not go through */
+static int
+bind(lab_strvec *out, const char *opt, const char *path)
+{
+    lab_buf dir = LAB_BUF_INIT;
+    int rc = 0;
+
+    if (!exists(path))
+        return 0;
+    for (const char *slash = strchr(path + 1, '/'); slash && rc == 0;
+         slash = strchr(slash + 1, '/')) {
+        lab_buf_reset(&dir);
+        rc = lab_buf_add(&dir, path, (size_t)(slash - path));
+        if (rc == 0 && dir.len > 1)
+            rc = lab_strvec_pushl(out, "--dir", dir.buf, NULL);
+    }
+    lab_buf_release(&dir);
+    return rc < 0 ? rc : lab_strvec_pushl(out, opt, path, path, NULL);
 }
 
 /* exercises/<chapter>/<exercise>/examples for every exercise */
@@ -90,10 +129,17 @@ lab_sandbox_wrap(const lab_sandbox_plan *plan, lab_strvec *out, lab_err *err)
     glob_t g;
     int rc = 0;
 
-    rc |= lab_strvec_pushl(out, plan->bwrap ? plan->bwrap : "bwrap", "--ro-bind", "/", "/", "--dev",
-                           "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--unshare-all",
-                           "--unshare-user", "--uid", SANDBOX_UID, "--gid", SANDBOX_UID,
-                           "--die-with-parent", "--cap-drop", "ALL", NULL);
+    bool root = geteuid() == 0;
+
+    rc |= lab_strvec_push(out, plan->bwrap ? plan->bwrap : "bwrap");
+    for (size_t i = 0; i < ARRAY_SIZE(system_dirs); i++)
+        rc |= lab_strvec_pushl(out, "--ro-bind-try", system_dirs[i], system_dirs[i], NULL);
+    rc |= lab_strvec_pushl(out, "--dev", "/dev", "--proc", "/proc", "--perms", "1777", "--tmpfs",
+                           "/tmp", "--unshare-ipc", "--unshare-pid", "--unshare-net",
+                           "--unshare-uts", "--unshare-cgroup-try", "--die-with-parent", NULL);
+    if (!root) /* setpriv needs root's capabilities until it drops them itself */
+        rc |= lab_strvec_pushl(out, "--unshare-user", "--uid", SANDBOX_UID, "--gid", SANDBOX_UID,
+                               "--cap-drop", "ALL", NULL);
     if (jobs[plan->job].gpu && glob("/dev/nvidia*", 0, NULL, &g) == 0) {
         for (size_t i = 0; i < g.gl_pathc; i++)
             rc |= lab_strvec_pushl(out, "--dev-bind", g.gl_pathv[i], g.gl_pathv[i], NULL);
@@ -111,13 +157,26 @@ lab_sandbox_wrap(const lab_sandbox_plan *plan, lab_strvec *out, lab_err *err)
     for (const char *const *p = plan->hide; p && *p; p++)
         rc |= hide(out, *p);
     for (const char *const *p = plan->show; p && *p; p++)
-        if (exists(*p))
-            rc |= lab_strvec_pushl(out, "--ro-bind", *p, *p, NULL);
+        rc |= bind(out, "--ro-bind", *p);
     if (plan->writable)
-        rc |= lab_strvec_pushl(out, "--bind", plan->writable, plan->writable, NULL);
+        rc |= bind(out, "--bind", plan->writable);
     rc |= lab_strvec_push(out, "--");
+    if (root)
+        for (size_t i = 0; i < ARRAY_SIZE(drop_root); i++)
+            rc |= lab_strvec_push(out, drop_root[i]);
     lab_buf_release(&b);
     return rc < 0 ? lab_err_set(err, LAB_ENOMEM, "out of memory") : 0;
+}
+
+int
+lab_sandbox_hand_over(const char *path, lab_err *err)
+{
+    uid_t nobody = (uid_t)atoi(SANDBOX_UID);
+
+    if (geteuid() != 0 || lchown(path, nobody, (gid_t)nobody) == 0)
+        return 0;
+    return lab_err_set(err, LAB_EIO, "cannot hand '%s' to the sandbox's user: %s", path,
+                       strerror(errno));
 }
 
 bool

@@ -4,7 +4,9 @@
  *
  * lab_sandbox_wrap turns a plan into the argv prefix "bwrap ... --" that goes
  * before the program's own argv:
- *   - the whole filesystem read-only (--ro-bind / /): system, CUDA toolkit;
+ *   - only the system read-only (/usr, /etc, /bin, /lib*, /opt, /sys: the CUDA
+ *     toolkit, compilers and libraries), nothing else of the filesystem: no
+ *     home, checkout, submission, cache or store is there unless shown;
  *   - a fresh /dev with only the GPU nodes (/dev/nvidia*) when plan.gpu, a
  *     fresh /proc, an empty private /tmp;
  *   - hidden (an empty tmpfs over them): $HOME, the store's directory, the
@@ -13,8 +15,13 @@
  *     read-write: plan.writable (its output directory);
  *   - every namespace unshared (no network, own pids: killing bwrap kills
  *     everything inside) and --die-with-parent;
- *   - uid 65534 inside its own user namespace: root outside is no root
- *     inside, so RLIMIT_NPROC holds (the kernel exempts real root).
+ *   - uid 65534: inside its own user namespace when the lab is not root; when
+ *     the lab is root (a user namespace would map 65534 back to root outside,
+ *     and root's files would be readable) there is none, and setpriv drops to
+ *     the real nobody/nogroup with no supplementary groups or capabilities
+ *     before the program runs; RLIMIT_NPROC holds either way (the kernel
+ *     exempts only real root).  What the sandbox writes is handed to that
+ *     user first (lab_sandbox_hand_over).
  * The rlimits go on the lab_proc (proc.h); lab_sandbox_limits gives the
  * lab's defaults for a job kind.
  *
@@ -57,6 +64,9 @@ typedef struct lab_sandbox_plan {
 void lab_sandbox_limits(lab_sandbox_job job, lab_proc_limits *out);
 /* Appends "bwrap <options> --" to out. */
 int lab_sandbox_wrap(const lab_sandbox_plan *plan, lab_strvec *out, lab_err *err);
+/* Makes path the sandbox's user's when the lab is root (who else could write into it then);
+ * does nothing otherwise. */
+int lab_sandbox_hand_over(const char *path, lab_err *err);
 /* true when bubblewrap runs here; else false with the reason in why. */
 bool lab_sandbox_probe(const char *bwrap, lab_buf *why);
 

@@ -18,6 +18,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* What a kernel may declare in total.  The GPU's own limit (ptxas refuses more, in these
+ * words): local data per thread.  The simulator's own, each "not supported" (LAB_ENOSYS: no
+ * fault of the student's): the registers of one function (each is 32
+ * lanes of 8 bytes in every warp), the module's variables in global memory, which a GPU may
+ * hold but the simulator does not take, and its static shared variables (a GPU takes 48 KiB
+ * a kernel; the simulator lays out a module's together). */
+#define GPU_LOCAL_MAX 0x80000u       /* 512 KiB per thread */
+#define SIM_REGS_MAX 65536u          /* declared registers of one function */
+#define SIM_GLOBALS_MAX (256u << 20) /* bytes of a module's .global and .const variables */
+#define SIM_SHARED_MAX (16u << 20)   /* bytes of a module's static .shared variables */
+
 const sim_op_info lab_sim__ops[SIM_OP_COUNT] = {
 #define X(e, s, cls, min, max, arity, o0, types)                                                   \
     [SIM_OP_##e] = { s, CL_##cls, min, max, AR_##arity, O0_##o0, TY_##types },
@@ -187,6 +198,7 @@ typedef struct parser {
     size_t ncode, codecap;
     sim_gvar *locals; /* .local of this function */
     uint32_t cur_file, cur_line, inl_file, inl_line;
+    uint64_t global_bytes; /* the module's .global and .const variables so far */
 } parser;
 
 static int perr(parser *ps, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -297,6 +309,8 @@ reg_add(parser *ps, const char *s, size_t len)
     }
     if (ps->scope <= 1 && r->index >= 0)
         return 0;
+    if (ps->nregs >= SIM_REGS_MAX)
+        return punsupported(ps, "more than %u registers in one function", SIM_REGS_MAX);
     if (ps->scope > 1) { /* what the name meant outside, restored when the scope closes */
         if (!lab_sim__reserve((void **)&ps->hidden, ps->nhidden, 1, &ps->hiddencap,
                               sizeof(*ps->hidden)))
@@ -1547,12 +1561,20 @@ parse_gvar(parser *ps, sim_space space)
             g->dynamic = true; /* its own window, whatever the static arrays' size */
             g->addr = SIM_DYN_SHARED;
         } else {
-            ps->m->module_shared = (uint32_t)align_up(ps->m->module_shared, align);
-            g->addr = ps->m->module_shared;
-            ps->m->module_shared += (uint32_t)g->size;
+            uint64_t at = align_up(ps->m->module_shared, align);
+            if (g->size > SIM_SHARED_MAX || at + g->size > SIM_SHARED_MAX)
+                return punsupported(ps, "more than %u MiB of shared variables in one module",
+                                    SIM_SHARED_MAX >> 20);
+            g->addr = (uint32_t)at;
+            ps->m->module_shared = (uint32_t)(at + g->size);
         }
     } else {
         uint64_t addr;
+
+        if (g->size > SIM_GLOBALS_MAX - ps->global_bytes)
+            return punsupported(ps, "more than %u MiB of variables in global memory",
+                                SIM_GLOBALS_MAX >> 20);
+        ps->global_bytes += g->size;
         if ((rc = lab_sim__alloc_internal(ps->m->sim, g->size ? g->size : 1, &addr, ps->err)) < 0)
             return rc;
         g->addr = addr;
@@ -1595,9 +1617,11 @@ parse_local(parser *ps)
     if (parse_var_decl(ps, &g->name, &g->size, &align, &unsized, NULL) < 0)
         return -1;
     g->space = SP_LOCAL;
-    ps->fn->local_bytes = (uint32_t)align_up(ps->fn->local_bytes, align);
-    g->addr = ps->fn->local_bytes;
-    ps->fn->local_bytes += (uint32_t)g->size;
+    g->addr = align_up(ps->fn->local_bytes, align);
+    if (g->size > GPU_LOCAL_MAX || g->addr + g->size > GPU_LOCAL_MAX)
+        return perr(ps, "uses too much local data (0x%llx bytes, 0x%x max)",
+                    (unsigned long long)(g->addr + g->size), GPU_LOCAL_MAX);
+    ps->fn->local_bytes = (uint32_t)(g->addr + g->size);
     g->next = ps->locals;
     ps->locals = g;
     return skip_to_semicolon(ps);

@@ -51,7 +51,8 @@ export CUDALAB_LIBEXECDIR=$CUDALAB_LIBEXECDIR_TEST
 unset CUDALAB_ARCH
 if ! bwrap_usable; then
     echo "SKIP: bubblewrap cannot run here ($(head -1 "$T/bwrap.err")): the contained-fault tests need it"
-    e2e_finish
+    rm -rf "$outside"
+e2e_finish
     exit 0
 fi
 export CUDALAB_SANDBOX=on
@@ -68,6 +69,98 @@ run cudalab grade $less home.cu --no-record
 expect_out_re "compile: #include from \$HOME fails" '^COMPILE_ERROR'
 run cudalab grade $less less.cu --no-record
 expect_out_re "compile: a good file still compiles in the sandbox" '^(NO_GPU|PASS) '
+
+# the build cache, the store, $HOME, other students' files and another checkout's solutions/ are
+# not there at all (# 19: the cache was bound read-write; /var/tmp and checkouts were visible)
+outside=/var/tmp/$E2E_MARK
+mkdir -p "$outside/checkout/solutions/reduction" "$outside/subs"
+cp "$sol" "$outside/checkout/solutions/reduction/"
+cp less.cu "$outside/subs/bob.cu"
+cached=$(ls "$CACHE"/*.ptx | head -1)
+{
+    for f in "$cached" "$CACHE" "$STORE" "$HOME" "$outside/checkout/solutions/reduction/neighbored-less.cu" \
+        "$outside/subs/bob.cu" "$T/subs/ann.cu" "$CUDALAB_DATADIR_TEST/solutions/reduction/neighbored-less.cu"; do
+        printf '#if __has_include("%s")\n#error sees %s\n#endif\n' "$f" "$f"
+    done
+    cat "$sol"
+} >peek.cu
+run cudalab grade $less peek.cu --no-record
+expect_out_re "compile: the cache, store, home, other submissions and solutions are not there" '^(NO_GPU|PASS) '
+expect_out_lacks "compile: no #error of a file seen" "error: #error"
+
+# host code: the reference's shared object reaches the driver open, at no path, so the student's
+# function cannot find it beside its own object or in the cache and dlopen it (# 19: it did, PASS)
+cat >steal-ref.cu <<'CU'
+#include <dirent.h>
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+typedef int (*reduce_fn)(int *, int);
+int recursiveReduce(int *data, int const size)
+{
+    Dl_info me;
+    char dirs[3][4096] = { "", "", "" }, path[8192];
+    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+
+    if (dladdr((void *)&recursiveReduce, &me) && strrchr(me.dli_fname, '/')) {
+        snprintf(dirs[0], sizeof(dirs[0]), "%s", me.dli_fname);
+        *strrchr(dirs[0], '/') = '\0';
+    }
+    if (xdg)
+        snprintf(dirs[1], sizeof(dirs[1]), "%s/cudalab/build", xdg);
+    if (home)
+        snprintf(dirs[2], sizeof(dirs[2]), "%s/.cache/cudalab/build", home);
+    for (int i = 0; i < 3; i++) {
+        DIR *d = *dirs[i] ? opendir(dirs[i]) : NULL;
+        struct dirent *e;
+        while (d && (e = readdir(d))) {
+            size_t n = strlen(e->d_name);
+            if (n < 4 || strcmp(e->d_name + n - 3, ".so"))
+                continue;
+            snprintf(path, sizeof(path), "%s/%s", dirs[i], e->d_name);
+            void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+            reduce_fn f = h ? (reduce_fn)dlsym(h, "_Z15recursiveReducePii") : NULL;
+            if (f && f != &recursiveReduce)
+                return f(data, size);
+        }
+    }
+    return 0;
+}
+CU
+run cudalab grade reduction/recursive "$CUDALAB_DATADIR_TEST/solutions/reduction/recursive.cu" --no-record
+expect_out_re "host code: the reference passes in the sandbox (its object passed open)" '^PASS '
+run cudalab grade reduction/recursive steal-ref.cu --no-record
+expect_out_re "host code: the reference's object is out of the student's reach: WRONG" '^WRONG '
+
+# as root: the sandbox runs as the real nobody, so a file only root may read stays unread though
+# it is in plain sight (# 19: a user namespace made by root maps its nobody back to root)
+if [ "$(id -u)" = 0 ]; then
+    secret=/etc/$E2E_MARK.secret
+    echo "root-only-$E2E_MARK" >"$secret"
+    chmod 600 "$secret"
+    printf '#include "%s"\n' "$secret" >secret.cu
+    cat "$sol" >>secret.cu
+    run cudalab grade $less secret.cu --no-record
+    expect_out_re "root, compile: #include of a root-only file is a COMPILE_ERROR" '^COMPILE_ERROR'
+    expect_out "root, compile: nvcc may not read it" "Permission denied"
+    expect_out_lacks "root, compile: nothing of it in the output" "root-only-$E2E_MARK"
+    # host code: exit 3 when it reads the file, 13 when refused (EACCES), 2 when not there
+    cat >attempts-secret.cu <<CU
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+int recursiveReduce(int *data, int const size)
+{
+    FILE *f = fopen("$secret", "r");
+    exit(f ? 3 : errno == EACCES ? 13 : 2);
+}
+CU
+    run cudalab grade reduction/recursive attempts-secret.cu --no-record
+    expect_out_re "root, host code: may not open a root-only file (EACCES)" \
+        'ended the process \(exit status 13\)'
+    rm -f "$secret"
+fi
 
 # nvcc that never ends: a file that includes /dev/zero; the build timeout stops it
 d0=$T/data-build
@@ -89,11 +182,17 @@ echo pwned >'$T/escaped' 2>/dev/null
 echo pwned >'$CUDALAB_DATADIR_TEST/pwned' 2>/dev/null
 [ -e '$sol' ] && why=\"\$why sees-solutions\"
 [ -e '$HOME/secret.cu' ] && why=\"\$why sees-home\"
+ls '$CACHE' 2>/dev/null | grep -qv '[.]cubin\$' && why=\"\$why sees-cache\"
+[ -e '$outside/subs/bob.cu' ] && why=\"\$why sees-others\"
+[ -e '$fx/root-only' ] && ! [ -r '$fx/root-only' ] || why=\"\$why reads-root-file\"
 [ -d '$CUDALAB_DATADIR_TEST/exercises/reduction/neighbored-less/examples' ] && [ -n \"\$(ls '$CUDALAB_DATADIR_TEST/exercises/reduction/neighbored-less/examples')\" ] && why=\"\$why sees-examples\"
 (exec 9<>/dev/tcp/127.0.0.1/22) 2>/dev/null && why=\"\$why network\"
 ip -o link 2>/dev/null | grep -v ' lo:' | grep -q . && why=\"\$why has-interfaces\"
 why=\"checked:\$why; uid \$(id -u) nproc \$(ulimit -u) fsize \$(ulimit -f) cpu \$(ulimit -t)\"
 $probe_report"
+echo root-only >"$fx/root-only"
+chmod 600 "$fx/root-only"
+[ "$(id -u)" = 0 ] || chmod 000 "$fx/root-only"
 run cudalab grade $less less.cu --no-record
 expect_out "driver sandbox: nothing escaped, nothing seen" "checked:; uid 65534"
 expect_out "driver sandbox: rlimits set (512 processes, 64 MiB files, 600 s CPU)" "nproc 512 fsize 65536 cpu 600"
@@ -139,4 +238,5 @@ $probe_report"
 run cudalab grade $less less.cu --no-record
 expect_out "big file: the 64 MiB limit stops it" "no GPU to run it on: stopped"
 
+rm -rf "$outside"
 e2e_finish

@@ -1,6 +1,7 @@
 #!/bin/bash
 # tests/fuzz/run.sh TARGET... - runs each fuzz target build/fuzz/fuzz-TARGET (tests/fuzz/fuzz-*.c)
-# for $FUZZ_SECONDS (default 60), seeded from the lab's own files of its kind.
+# for $FUZZ_SECONDS (default 60), or until $FUZZ_RUNS inputs when that is set and comes first,
+# seeded from the lab's own files of its kind.
 #
 # The corpus grows in build/fuzz/corpus/TARGET from one run to the next; a crash, a leak or
 # a sanitizer report is kept as build/fuzz/artifacts/TARGET-crash-* (rerun it with
@@ -9,6 +10,7 @@
 set -u
 src=$(cd "$(dirname "$0")/../.." && pwd)
 seconds=${FUZZ_SECONDS:-60}
+runs_limit=${FUZZ_RUNS:+-runs=$FUZZ_RUNS}
 cd "$src" || exit 2
 
 seeds() { # TARGET: the lab's files of its kind
@@ -37,7 +39,8 @@ for t in "$@"; do
     mkdir -p "$corpus" "$seed" build/fuzz/artifacts
     seeds "$t" | while read -r f; do cp "$f" "$seed/$(echo "$f" | tr / _)"; done
     # TMPDIR: the targets that read a path write their inputs into a folder of their own there
-    if TMPDIR=$tmp "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+    # shellcheck disable=SC2086 # runs_limit is one word or none
+    if TMPDIR=$tmp "$bin" -max_total_time="$seconds" $runs_limit -timeout=10 -rss_limit_mb=2048 \
         -print_final_stats=1 -artifact_prefix="build/fuzz/artifacts/$t-" \
         "$corpus" "$seed" >"$log" 2>&1; then
         runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
