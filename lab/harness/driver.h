@@ -117,9 +117,9 @@ typedef struct lab_driver {
     lab_module *family_module; /* one a family's begin hook loaded for its sizes, or NULL */
     lab_timing timing;
     double copy_gbps;
-    lab_arena size_memory;     /* host memory of the size being run (lab_driver_alloc) */
-    bool failed;               /* status is no longer "ok" */
-    bool wrong;                /* a case was wrong: timing would grade nothing */
+    lab_arena size_memory; /* host memory of the size being run (lab_driver_alloc) */
+    bool failed;           /* status is no longer "ok" */
+    bool wrong;            /* a case was wrong: timing would grade nothing */
     /* this size's device buffers, for the performance model: what the inputs' working copies
      * and the outputs hold, the most a kernel can read from or write to DRAM once each */
     double in_bytes, out_bytes;
