@@ -19,9 +19,17 @@ lab_sim__half_to_float(uint16_t h, bool bf)
         memcpy(&f, &b, 4);
         return f;
     }
-    _Float16 x;
-    memcpy(&x, &h, 2);
-    return (float)x;
+    /* binary16 by its bits (no _Float16: compilers before GCC 12 and clang 15 lack it on x86) */
+    uint32_t sign = (uint32_t)(h >> 15) << 31, exp = (h >> 10) & 0x1f, mant = h & 0x3ff, b;
+    if (exp == 0) { /* zero or subnormal: mant units of 2^-24, exact in a float */
+        f = ldexpf((float)mant, -24);
+        return sign ? -f : f;
+    }
+    b = sign | (exp == 31 ? 0x7f800000u : (exp - 15 + 127) << 23) | mant << 13;
+    if (exp == 31 && mant) /* a NaN comes out quiet */
+        b |= 0x00400000u;
+    memcpy(&f, &b, 4);
+    return f;
 }
 
 uint16_t
@@ -44,9 +52,27 @@ lab_sim__half_from_double(double v, bool bf)
         b += 0x7fff + ((b >> 16) & 1);
         return (uint16_t)(b >> 16);
     }
-    _Float16 x = (_Float16)v;
-    memcpy(&h, &x, 2);
-    return h;
+    /* binary16: 11 significant bits, rounded to nearest even from v itself (one rounding) */
+    uint64_t bits;
+    double a = fabs(v), r;
+    int e;
+    memcpy(&bits, &v, 8);
+    h = (uint16_t)(bits >> 63 << 15);
+    if (isnan(v)) /* quiet, the payload's top bits kept */
+        return h | 0x7e00 | (uint16_t)((bits >> 42) & 0x3ff);
+    if (a < 0x1p-14) /* subnormal: units of 2^-24; 1024 of them is the smallest normal */
+        return h | (uint16_t)nearbyint(a * 0x1p24);
+    if (isinf(a))
+        return h | 0x7c00;
+    frexp(a, &e);                    /* a = m 2^e, m in [0.5, 1): 1.f 2^(e-1) */
+    r = nearbyint(ldexp(a, 11 - e)); /* 1024 .. 2048 */
+    if (r == 2048.0) {
+        r = 1024.0;
+        e++;
+    }
+    if (e - 1 + 15 >= 31)
+        return h | 0x7c00;
+    return h | (uint16_t)((e - 1 + 15) << 10) | (uint16_t)(r - 1024.0);
 }
 
 /* One 16-bit lane of op on a, b, c (already floats); the result's bits */
