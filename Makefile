@@ -335,11 +335,11 @@ FUZZ_BINS := $(FUZZ_TARGETS:%=build/fuzz/fuzz-%)
 
 build/fuzz/obj/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -c $< -o $@
+	$(call say,CC,$< (fuzz))$(FUZZ_CC) $(FUZZ_CFLAGS) -c $< -o $@
 
 define fuzz_target
 build/fuzz/fuzz-$(1): $(call objs,fuzz,tests/fuzz/fuzz-$(1).c tests/fuzz/fuzz.c $(UTIL_SRC) $(FUZZ_SRC_$(1)))
-	$$(FUZZ_CC) -fsanitize=fuzzer $$(FUZZ_SAN) -o $$@ $$^ $$(LIBS)
+	$$(call say,LINK,$$@)$$(FUZZ_CC) -fsanitize=fuzzer $$(FUZZ_SAN) -o $$@ $$^ $$(LIBS)
 endef
 $(foreach t,$(FUZZ_TARGETS),$(eval $(call fuzz_target,$(t))))
 
