@@ -34,8 +34,9 @@ for i in $(seq 900); do
     kill -0 "$lab" 2>/dev/null || break
     sleep 0.1
 done
-running ptxas
-check "the real nvcc's ptxas runs for the lab" $?
+# on a loaded machine cicc may still be at work after 90 s: killed then, the test holds as well
+running ptxas || running cicc
+check "the real nvcc's ptxas (or, on a slow machine, cicc) runs for the lab" $?
 kill -KILL "$lab"
 wait "$lab" 2>/dev/null
 left=

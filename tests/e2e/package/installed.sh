@@ -68,21 +68,22 @@ check_installed() {
             "$prefix/share/cudalab/exercises/reduction/neighbored-less/starter.cu" \
             work/reduction/neighbored-less.cu
 
-        # Without a GPU the installed lab grades on its PTX simulator (correctness only).
+        # Without a GPU the installed lab grades on its PTX simulator, speed on the installed
+        # performance model's H100 times (share/cudalab/kernels/gpus): the untouched starter is SLOW
         run "$lab" grade reduction/neighbored-less --json
-        expect_status "$label: grade (no GPU: the simulator)" 0
-        expect_json "$label: grade: PASS on the simulator, built by the installed copy" \
-            'j["verdict"] == "PASS" and j["backend"] == "sim" and j["arch"] == "sm_90"
-             and j["message"].startswith("correct on the simulator")'
+        expect_status "$label: grade the starter (no GPU: the simulator)" 1
+        expect_json "$label: grade: the starter SLOW on modelled times, built by the installed copy" \
+            'j["verdict"] == "SLOW" and j["backend"] == "sim" and j["arch"] == "sm_90"
+             and j["message"].startswith("modelled for an H100, not measured")'
         ls "$XDG_CACHE_HOME"/cudalab/build/*.cubin >/dev/null 2>&1
         check "$label: compiled kernels are in XDG_CACHE_HOME" $?
         run "$lab" grade reduction/neighbored-less \
             "$prefix/share/cudalab/solutions/reduction/neighbored-less.cu"
         expect_out_re "$label: grade the installed solution: PASS on the simulator" \
-            '^PASS  correct on the simulator'
+            '^PASS  modelled for an H100, not measured'
         run "$lab" list
         expect_out_re "$label: list shows the attempts" \
-            '^  reduction/neighbored-less .* passed, last PASS$'
+            '^  reduction/neighbored-less .* passed, best [0-9.]+x'
 
         run "$lab" doctor
         expect_status "$label: doctor (no GPU, the simulator)" 1
