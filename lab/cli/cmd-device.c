@@ -31,7 +31,8 @@ device_run(lab_cli *cli, const lab_cli_args *args)
         printf("no GPU: %s\n"
                "Without a GPU the lab grades your kernels on its PTX simulator: their results,\n"
                "and the simulator's checks for races, barriers and out-of-bounds accesses.\n"
-               "Speed needs an NVIDIA GPU.\n",
+               "Speed is judged on H100 times that a performance model makes from the\n"
+               "simulator's counts, and says so; measured times need an NVIDIA GPU.\n",
                dev->reason);
     }
     return dev->present ? LAB_EXIT_OK : LAB_EXIT_VERDICT;

@@ -157,8 +157,8 @@ grade_more_help(FILE *fp)
     }
     fprintf(fp, "After WRONG and RUNTIME_ERROR, the next: line says what to do about what was\n"
                 "found (a race, a barrier, an index out of bounds, a value never written, ...).\n"
-                "Without a GPU the PTX simulator grades correctness (PASS: \"correct on the "
-                "simulator\");\nspeed needs a GPU.\n");
+                "Without a GPU the PTX simulator grades correctness, and speed on modelled H100\n"
+                "times (\"modelled for an H100, not measured\").\n");
 }
 
 static const lab_cli_param opts[] = {

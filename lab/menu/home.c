@@ -46,7 +46,7 @@ home_build(lab_menu *m, lab_menu_view *v, int width)
         lab_doc_addf(&v->doc, LAB_STYLE_GOOD, "GPU: %s (%s)", m->device->name, m->device->arch);
     else
         lab_doc_addf(&v->doc, LAB_STYLE_WARN,
-                     "no GPU: the simulator grades correctness; speed needs a GPU (%s)",
+                     "no GPU: the simulator grades; speed on modelled H100 times (%s)",
                      m->device ? m->device->reason : "the probe failed");
     for (size_t i = 0; i < lab_catalog_exercise_count(cat); i++) {
         const lab_exercise *ex = lab_catalog_exercise(cat, i);

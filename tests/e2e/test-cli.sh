@@ -234,7 +234,8 @@ expect_status "device without a GPU" 1
 expect_out_re "device says 'no GPU:' and why" '^no GPU: .{10,}'
 expect_out "device: without a GPU the simulator grades" \
     "Without a GPU the lab grades your kernels on its PTX simulator: their results,"
-expect_out "device: speed needs a GPU" "Speed needs an NVIDIA GPU."
+expect_out "device: speed on modelled times, measured ones need a GPU" \
+    "simulator's counts, and says so; measured times need an NVIDIA GPU."
 expect_out_lacks "device: does not say results need a GPU" "results need"
 run cudalab help profile
 expect_out "help profile: the simulator's counters without a GPU" \

@@ -34,7 +34,7 @@ printf '__global__ void reduceNeighboredLess(int *g_idata, int *g_odata, unsigne
 export EDIT_FROM=$T/broken.cu
 menu_session
 wait_screen "home: overall progress" "Progress: 0 of $(cudalab list --json | grep -c '"id":') exercises passed, 0/"
-wait_screen "home: says there is no GPU, and that the simulator grades" "no GPU: the simulator grades correctness; speed needs a GPU"
+wait_screen "home: says there is no GPU, and that the simulator grades" "no GPU: the simulator grades; speed on modelled H100 times"
 wait_screen "home: the chapters" "Warp execution  (chapter text)"
 tmux_keys / "Parallel reduction  (chapter" Enter Enter
 wait_screen "chapter: the text rendered from docs/" "A reduction turns many values into one"
