@@ -5,7 +5,6 @@
 #include "lab/util/inifile.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -133,16 +132,6 @@ on_key(void *user, const char *section, const char *name, const char *value)
     return 1;
 }
 
-static bool
-is_number(const char *s, double *v)
-{
-    char *end;
-
-    errno = 0;
-    *v = strtod(s, &end);
-    return s[0] && !*end && !errno && isfinite(*v);
-}
-
 static int
 check_question(const lab_questions *qs, const lab_question *q, lab_err *err)
 {
@@ -162,7 +151,8 @@ check_question(const lab_questions *qs, const lab_question *q, lab_err *err)
             return lab_err_set(err, LAB_EPARSE,
                                "%s:%d: question '%s': answer '%s' is not one of its choices",
                                qs->path, q->line, q->id, q->answer);
-    } else if (q->nchoices || (!is_number(q->answer, &v) && strcmp(q->answer, "measured"))) {
+    } else if (q->nchoices ||
+               (!lab_inifile_number(q->answer, &v) && strcmp(q->answer, "measured"))) {
         return lab_err_set(err, LAB_EPARSE,
                            "%s:%d: question '%s': a number question has no choices and a number "
                            "or 'measured' as its answer",
@@ -271,7 +261,7 @@ lab_question_judge(const lab_question *q, const char *answer, lab_err *err)
                 return !strcmp(q->choices[i], q->answer);
         return lab_err_set(err, LAB_EINVAL, "'%s' is not one of the choices", answer);
     }
-    if (!is_number(answer, &got))
+    if (!lab_inifile_number(answer, &got))
         return lab_err_set(err, LAB_EINVAL, "'%s' is not a number", answer);
     want = strtod(q->answer, NULL);
     return fabs(got - want) <= q->tolerance * fabs(want) + 1e-12;

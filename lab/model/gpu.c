@@ -7,8 +7,6 @@
  */
 #include "lab/model/model.h"
 
-#include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,16 +21,6 @@ struct parse {
     int rc;
 };
 
-static bool
-number(const char *s, double *v)
-{
-    char *end;
-
-    errno = 0;
-    *v = strtod(s, &end);
-    return s[0] && !*end && !errno && isfinite(*v);
-}
-
 static int
 on_key(void *user, const char *section, const char *name, const char *value)
 {
@@ -46,7 +34,7 @@ on_key(void *user, const char *section, const char *name, const char *value)
         snprintf(gpu->name, sizeof(gpu->name), "%s", value);
         return 1;
     }
-    if (!number(value, &v) || v < 0) {
+    if (!lab_inifile_number(value, &v) || v < 0) {
         ps->rc = lab_err_set(ps->err, LAB_EPARSE, "%s:%d: '%s' is not a number >= 0", ps->path,
                              ps->ini.line, value);
         return 0;

@@ -4,6 +4,9 @@
 #include "lab/util/inifile.h"
 #include "lab/util/buf.h"
 
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 char *
@@ -61,4 +64,14 @@ out:
     f->next = NULL;
     lab_buf_release(&text);
     return rc;
+}
+
+bool
+lab_inifile_number(const char *s, double *v)
+{
+    char *end;
+
+    errno = 0;
+    *v = strtod(s, &end);
+    return s[0] && !*end && !errno && isfinite(*v);
 }

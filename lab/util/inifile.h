@@ -39,4 +39,7 @@ int lab_inifile_parse(const char *path, lab_inifile *f, ini_handler handler, voi
  */
 char *lab_inifile_next_line(char *str, int num, const char **next, int *too_long);
 
+/* Whether a value is a finite number, all of it (strtod's forms); *v is the number. */
+bool lab_inifile_number(const char *s, double *v);
+
 #endif
