@@ -206,6 +206,48 @@ check_complete(const lab_runreport *r, const unsigned long *sizes, size_t nsizes
  * than holding the verdict up. */
 #define SIM_CHECK_TIMEOUT_S 30.0
 
+/* Starts a run of the simulator beside the grading's own driver, with its arguments for these
+ * sizes, for cap_s seconds at most (the exercise's run timeout if shorter): true, or false and
+ * why in skipped. */
+static bool
+start_beside(lab *l, const lab_exercise *ex, const lab_exercise *base_ex, lab_grading *g,
+             lab_build *student, lab_build *baseline, lab_build *reference,
+             const unsigned long *sizes, size_t nsizes, bool student_only, double cap_s,
+             const volatile sig_atomic_t *cancel, lab_proc *p, char *skipped, size_t skipped_size)
+{
+    lab_strvec args = LAB_STRVEC_INIT;
+    lab_err err = LAB_ERR_INIT;
+    bool started;
+
+    driver_args(l, ex, base_ex, g, "sim", student, baseline, reference, sizes, nsizes, &args);
+    if (student_only)
+        lab_strvec_push(&args, "--student-only");
+    started = lab_runner_start(l, ex->family, &args,
+                               ex->run_timeout_s < cap_s ? ex->run_timeout_s : cap_s, cancel, true,
+                               p, &err) == 0;
+    if (!started)
+        snprintf(skipped, skipped_size, "%.250s", err.msg);
+    lab_strvec_release(&args);
+    return started;
+}
+
+/* Waits for a run beside the grading (WHAT in the trace): true when it ended with a report,
+ * else false and why in skipped. */
+static bool
+finish_beside(lab_proc *p, const char *what, char *skipped, size_t skipped_size)
+{
+    lab_err err = LAB_ERR_INIT;
+    char how[128];
+    int rc = lab_proc_finish(p, &err);
+
+    lab_trace_mark("%s: done", what);
+    if (rc == 0 && !p->timed_out && !p->cancelled && p->report.len)
+        return true;
+    snprintf(skipped, skipped_size, "the simulator %.230s",
+             err.code ? err.msg : lab_proc_describe(p, how, sizeof(how)));
+    return false;
+}
+
 /* Starts the simulator's run of the student's kernel beside a GPU grading (student only, the
  * simulator's caps): 0 and *started, or the reason it did not start in g->sim_skipped. */
 static void
@@ -216,8 +258,6 @@ start_sim_check(lab *l, const lab_grade_request *req, const lab_family *fam, lab
     const lab_exercise *ex = req->ex;
     unsigned long sizes[16];
     size_t nsizes;
-    lab_strvec args = LAB_STRVEC_INIT;
-    lab_err err = LAB_ERR_INIT;
 
     *started = false;
     if (ex->kind == LAB_KIND_HOST || strcmp(g->backend, "cuda"))
@@ -229,16 +269,9 @@ start_sim_check(lab *l, const lab_grade_request *req, const lab_family *fam, lab
     }
     grading_sizes(ex, lab_family_sim_limit(fam, LAB_SIM_MAX_SIZE), sizes, ARRAY_SIZE(sizes),
                   &nsizes);
-    driver_args(l, ex, base_ex, g, "sim", student, baseline, reference, sizes, nsizes, &args);
-    lab_strvec_push(&args, "--student-only");
-    if (lab_runner_start(l, ex->family, &args,
-                         ex->run_timeout_s < SIM_CHECK_TIMEOUT_S ? ex->run_timeout_s
-                                                                 : SIM_CHECK_TIMEOUT_S,
-                         req->cancel, true, p, &err) < 0)
-        snprintf(g->sim_skipped, sizeof(g->sim_skipped), "%.250s", err.msg);
-    else
-        *started = true;
-    lab_strvec_release(&args);
+    *started =
+        start_beside(l, ex, base_ex, g, student, baseline, reference, sizes, nsizes, true,
+                     SIM_CHECK_TIMEOUT_S, req->cancel, p, g->sim_skipped, sizeof(g->sim_skipped));
 }
 
 /* What the simulator's run found, against a GPU verdict: a hazard makes a right result WRONG;
@@ -250,16 +283,9 @@ judge_sim_check(lab_proc *p, lab_grading *g, const lab_exercise *ex)
     lab_runreport r;
     lab_err err = LAB_ERR_INIT;
     const lab_case *hazard = NULL, *differs = NULL;
-    char how[128];
-    int rc;
 
-    rc = lab_proc_finish(p, &err);
-    lab_trace_mark("the simulator's check: done");
-    if (rc < 0 || p->timed_out || p->cancelled || !p->report.len) {
-        snprintf(g->sim_skipped, sizeof(g->sim_skipped), "the simulator %.230s",
-                 err.code ? err.msg : lab_proc_describe(p, how, sizeof(how)));
+    if (!finish_beside(p, "the simulator's check", g->sim_skipped, sizeof(g->sim_skipped)))
         return;
-    }
     if (lab_runreport_parse(p->report.buf, p->report.len, &r, &err) < 0 || strcmp(r.status, "ok")) {
         snprintf(g->sim_skipped, sizeof(g->sim_skipped), "the simulator cannot run it: %.200s",
                  err.code ? err.msg : r.reason);
@@ -316,9 +342,6 @@ start_model_run(lab *l, const lab_exercise *ex, lab_grading *g, lab_build *stude
                 lab_build *baseline, lab_build *reference, const lab_exercise *base_ex,
                 const unsigned long sizes[2], lab_proc *p, bool *started)
 {
-    lab_strvec args = LAB_STRVEC_INIT;
-    lab_err err = LAB_ERR_INIT;
-
     *started = false;
     if (strcmp(g->backend, "sim") || ex->kind == LAB_KIND_HOST || !ex->ntiming_sizes)
         return;
@@ -327,16 +350,9 @@ start_model_run(lab *l, const lab_exercise *ex, lab_grading *g, lab_build *stude
                  "the performance model does not sweep block shapes yet");
         return;
     }
-    driver_args(l, ex, base_ex, g, "sim", student, baseline, reference, sizes,
-                sizes[0] < sizes[1] ? 2 : 1, &args);
-    if (lab_runner_start(l, ex->family, &args,
-                         ex->run_timeout_s < MODEL_RUN_TIMEOUT_S ? ex->run_timeout_s
-                                                                 : MODEL_RUN_TIMEOUT_S,
-                         NULL, true, p, &err) < 0)
-        snprintf(g->model_skipped, sizeof(g->model_skipped), "%.250s", err.msg);
-    else
-        *started = true;
-    lab_strvec_release(&args);
+    *started = start_beside(l, ex, base_ex, g, student, baseline, reference, sizes,
+                            sizes[0] < sizes[1] ? 2 : 1, false, MODEL_RUN_TIMEOUT_S, NULL, p,
+                            g->model_skipped, sizeof(g->model_skipped));
 }
 
 /* The model run's counts made times, and a correct kernel's PASS on the simulator made PASS or
@@ -349,15 +365,9 @@ judge_model_run(lab *l, lab_proc *p, const lab_family *fam, lab_grading *g, cons
     lab_model_gpu gpu;
     lab_buf path = LAB_BUF_INIT;
     lab_err err = LAB_ERR_INIT;
-    char how[128];
-    int rc = lab_proc_finish(p, &err);
 
-    lab_trace_mark("the model's run: done");
-    if (rc < 0 || p->timed_out || p->cancelled || !p->report.len) {
-        snprintf(g->model_skipped, sizeof(g->model_skipped), "the simulator %.230s",
-                 err.code ? err.msg : lab_proc_describe(p, how, sizeof(how)));
+    if (!finish_beside(p, "the model's run", g->model_skipped, sizeof(g->model_skipped)))
         return;
-    }
     lab_buf_printf(&path, "%s/kernels/gpus/h100.ini", lab_datadir(l));
     if (lab_model_gpu_load(path.buf, &gpu, &err) < 0 ||
         lab_modelled_from_report(p->report.buf, p->report.len, fam, &gpu, sizes[0], sizes[1],
