@@ -189,7 +189,6 @@ saved_exercise(watch_state *w, const char *buf, ssize_t n, const char *only_base
         i += (ssize_t)(sizeof(*e) + e->len);
         for (size_t k = 0; k < w->nwds && e->len; k++) {
             const char *chapter = w->chapters.v[k];
-            size_t len = strlen(e->name);
             if (w->wds[k] != e->wd)
                 continue;
             if (only_base) {
@@ -201,11 +200,9 @@ saved_exercise(watch_state *w, const char *buf, ssize_t n, const char *only_base
                     lab_buf_printf(&id, "work/%s", e->name);
                     add_watch(w, id.buf, e->name);
                 }
-            } else if ((e->mask & SAVED) && len > 3 && !strcmp(e->name + len - 3, ".cu")) {
-                const lab_exercise *ex;
-                lab_buf_reset(&id);
-                lab_buf_printf(&id, "%s/%.*s", chapter, (int)(len - 3), e->name);
-                if (!(ex = lab_catalog_find(cat, id.buf)))
+            } else if (e->mask & SAVED) {
+                const lab_exercise *ex = lab_work_exercise_of(cat, chapter, e->name);
+                if (!ex)
                     continue;
                 if (ex == w->made) /* our own copy of the starter, not a save of the student's */
                     w->made = NULL;

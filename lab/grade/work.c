@@ -4,6 +4,7 @@
 #include "lab/grade/work.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -87,4 +88,16 @@ lab_work_next(const lab_catalog *cat, lab_store *st, const lab_exercise *after,
         }
     }
     return 0;
+}
+
+const lab_exercise *
+lab_work_exercise_of(const lab_catalog *cat, const char *chapter, const char *name)
+{
+    size_t len = strlen(name);
+    char id[192];
+
+    if (len <= 3 || strcmp(name + len - 3, ".cu"))
+        return NULL;
+    snprintf(id, sizeof(id), "%s/%.*s", chapter, (int)(len - 3), name);
+    return lab_catalog_find(cat, id);
 }

@@ -15,6 +15,10 @@
 
 /* The student's file for an exercise: work/<chapter>/<name>.cu under the current directory. */
 int lab_work_path(const lab_exercise *ex, lab_buf *out);
+/* The exercise whose student's file work/CHAPTER/NAME is (NAME a file name such as
+ * "neighbored.cu"), or NULL when it is no exercise's: what a watch makes of a save. */
+const lab_exercise *lab_work_exercise_of(const lab_catalog *cat, const char *chapter,
+                                         const char *name);
 /* The student's file: created from the starter when missing (*created_out true then). */
 int lab_work_start(const lab_exercise *ex, lab_buf *path_out, bool *created_out, lab_err *err);
 /* Back the student's file up to FILE.N.bak (path in backup_out), then copy the starter over it. */

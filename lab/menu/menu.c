@@ -756,14 +756,9 @@ lab_menu_watch_dir(lab_menu *m, const char *chapter)
 static void
 on_saved(lab_menu *m, const char *chapter, const char *name)
 {
-    size_t len = strlen(name);
-    const lab_exercise *ex;
-    char id[192];
+    const lab_exercise *ex = lab_work_exercise_of(lab_catalog_of(m->lab), chapter, name);
 
-    if (len <= 3 || strcmp(name + len - 3, ".cu"))
-        return;
-    snprintf(id, sizeof(id), "%s/%.*s", chapter, (int)(len - 3), name);
-    if (!(ex = lab_catalog_find(lab_catalog_of(m->lab), id)))
+    if (!ex)
         return;
     m->watch_ex = ex;
     snprintf(m->watch_name, sizeof(m->watch_name), "%s", name);
