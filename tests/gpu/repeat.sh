@@ -4,6 +4,10 @@
 # prints how often each passed -- the evidence that a step's thresholds sit
 # clear of the measurement noise: the reference must pass N of N, the starter
 # 0 of N.  One line per exercise; the last line "N passed, N failed".
+#
+# REPEAT_JOBS=J grades J exercises at once (default 1).  They share one cache folder, so
+# the lab's per-GPU lock still lets one driver at a time use the GPU: only the compiles,
+# the simulator's checks and the process starts overlap, as in `cudalab batch`.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 bin=${CUDALAB_BIN:-$root/bin/cudalab}
@@ -13,7 +17,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export XDG_DATA_HOME=$tmp/data XDG_CACHE_HOME=$tmp/cache
 exercises=${*:-$("$bin" list --json | python3 -c 'import json,sys; [print(e["id"]) for e in json.load(sys.stdin)["exercises"] if e["kind"] == "device"]')}
-ok=0 bad=0
+jobs=${REPEAT_JOBS:-1}
 
 # verdicts EX FILE: N verdicts, one per line, and each grading's message in $tmp/msgs
 verdicts() {
@@ -28,18 +32,35 @@ except Exception as e:
     done
 }
 
-printf '%-34s %-22s %-22s %s\n' exercise "reference PASS" "starter PASS" "speedups (reference: min..max)"
-for ex in $exercises; do
-    ch=${ex%%/*} name=${ex#*/}
+# one EX IDX: grades EX's reference and starter; its line in $tmp/line.IDX, "ok" or "bad" in $tmp/ok.IDX
+one() {
+    local ex=$1 ch=${1%%/*} name=${1#*/} ref sta rp sp range sv
     ref=$(verdicts "$ex" "$root/solutions/$ch/$name.cu")
     sta=$(verdicts "$ex" "$root/exercises/$ch/$name/starter.cu")
     rp=$(grep -c '^PASS ' <<<"$ref")
     sp=$(grep -c '^PASS ' <<<"$sta")
     range=$(awk '$2 > 0 { if (min == "" || $2 < min) min = $2; if ($2 > max) max = $2 } END { if (min != "") printf "%.3fx..%.3fx", min, max }' <<<"$ref")
     sv=$(awk '{ print $1 }' <<<"$sta" | sort | uniq -c | awk '{ printf "%s%s x%s", sep, $2, $1; sep = ", " }')
-    printf '%-34s %-22s %-22s %s\n' "$ex" "$rp/$n" "$sp/$n ($sv)" "$range"
-    if [ "$rp" -eq "$n" ] && [ "$sp" -eq 0 ]; then ok=$((ok + 1)); else bad=$((bad + 1)); fi
+    printf '%-34s %-22s %-22s %s\n' "$ex" "$rp/$n" "$sp/$n ($sv)" "$range" >"$tmp/line.$2"
+    if [ "$rp" -eq "$n" ] && [ "$sp" -eq 0 ]; then echo ok; else echo bad; fi >"$tmp/ok.$2"
+}
+
+printf '%-34s %-22s %-22s %s\n' exercise "reference PASS" "starter PASS" "speedups (reference: min..max)"
+i=0
+for ex in $exercises; do
+    i=$((i + 1))
+    if [ "$jobs" -le 1 ]; then
+        one "$ex" "$i"
+        cat "$tmp/line.$i"
+        continue
+    fi
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+    { one "$ex" "$i"; sed 's/^/done: /' "$tmp/line.$i" >&2; } &
 done
+wait
+[ "$jobs" -gt 1 ] && for j in $(seq "$i"); do cat "$tmp/line.$j"; done
+ok=$(cat "$tmp"/ok.* 2>/dev/null | grep -c '^ok$')
+bad=$((i - ok))
 [ -s "$tmp/err" ] && { echo "stderr of the gradings:"; sort "$tmp/err" | uniq -c | head -20; }
 echo "$ok passed, $bad failed"
 [ "$bad" -eq 0 ]
