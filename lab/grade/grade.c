@@ -307,6 +307,7 @@ judge_sim_check(lab_proc *p, lab_grading *g, const lab_exercise *ex)
                       "is undefined behaviour, which another GPU, another run or another "
                       "compiler can turn into a wrong result",
                       hazard->size, hazard->check, hazard->detail);
+        res->advice = lab_grade_wrong_advice(LAB_WRONG_BY_LUCK, hazard->check, hazard->detail);
     } else if (differs && res->verdict == LAB_VERDICT_PASS) {
         append_message(res,
                        " (the simulator computed another result at n = %lu: %s; not "

@@ -84,6 +84,8 @@ ls "$CACHE"/*.so >/dev/null 2>&1
 check "occupancy/calculator: built as a shared object" $?
 run cudalab grade occupancy/calculator "$CUDALAB_DATADIR_TEST/exercises/occupancy/calculator/starter.cu" --no-record
 expect_status "occupancy/calculator: the starter does not pass" 1
+expect_out "occupancy/calculator: next, about host code's answer, not a block's" \
+    "next: an answer came out wrong: work the case the message gives by hand"
 expect_out "occupancy/calculator: the starter's first wrong answer, from the table" \
     "WRONG  wrong at n = 1: 1 threads per block, 20 registers per thread, 1 bytes of shared memory per block (kernel labOccFew): returned 64 blocks per SM, the lab's tables for sm_90 say 32"
 # another architecture: its own limits and ptxas's registers for it (a T4 holds 16 blocks)
