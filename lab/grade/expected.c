@@ -27,23 +27,26 @@ static const int occ_blocks[] = {
 };
 
 /* What ptxas says occupancy.ptx uses for arch: the log, cached in the build folder under a
- * name made of the PTX's contents and arch. */
+ * name made of the PTX, arch and nvcc's version; ptxas reads a copy of the PTX there, named
+ * for this process (gradings run side by side in a batch). */
 static int
 occupancy_ptxas(lab *l, const char *arch, const volatile sig_atomic_t *cancel, lab_buf *log,
                 lab_err *err)
 {
-    lab_buf ptx = LAB_BUF_INIT, name = LAB_BUF_INIT, path = LAB_BUF_INIT;
+    lab_buf ptx = LAB_BUF_INIT, name = LAB_BUF_INIT, path = LAB_BUF_INIT, copy = LAB_BUF_INIT;
     const lab_toolchain *tc;
     char hex[LAB_HASH_HEX];
     lab_hash h;
     int rc;
 
     lab_buf_printf(&path, "%s/occupancy.ptx", lab_libexecdir(l));
-    if ((rc = lab_buf_read_file(&ptx, path.buf, err)) < 0)
+    if ((rc = lab_toolchain_of(l, &tc, err)) < 0 ||
+        (rc = lab_buf_read_file(&ptx, path.buf, err)) < 0)
         goto out;
     lab_hash_init(&h);
     lab_hash_add(&h, ptx.buf, ptx.len);
     lab_hash_adds(&h, arch);
+    lab_hash_adds(&h, lab_toolchain_version(tc));
     lab_hash_hex(&h, hex);
     lab_buf_reset(&path);
     lab_buf_printf(&path, "%s/occupancy-%s.ptxas", lab_builddir(l), hex);
@@ -51,25 +54,23 @@ occupancy_ptxas(lab *l, const char *arch, const volatile sig_atomic_t *cancel, l
         rc = lab_buf_read_file(log, path.buf, err);
         goto out;
     }
-    lab_buf_printf(&name, "occupancy-%s.ptx", hex);
+    lab_buf_printf(&name, "occupancy-%s.%ld.ptx", hex, (long)getpid());
+    lab_buf_printf(&copy, "%s/%s", lab_builddir(l), name.buf);
     lab_ptxas_request req = {
         .dir = lab_builddir(l), .ptx = name.buf, .arch = arch, .timeout_s = 60, .cancel = cancel
     };
-    lab_buf_reset(&path);
-    lab_buf_printf(&path, "%s/%s", lab_builddir(l), name.buf);
-    if ((rc = lab_toolchain_of(l, &tc, err)) < 0 ||
-        (rc = lab_mkdir_p(lab_builddir(l), 0755, err)) < 0 ||
-        (rc = lab_write_file(path.buf, ptx.buf, ptx.len, err)) < 0 ||
-        (rc = lab_ptxas_log(tc, &req, log, err)) < 0)
+    if ((rc = lab_mkdir_p(lab_builddir(l), 0755, err)) < 0 ||
+        (rc = lab_write_file(copy.buf, ptx.buf, ptx.len, err)) < 0)
         goto out;
-    unlink(path.buf);
-    lab_buf_reset(&path);
-    lab_buf_printf(&path, "%s/occupancy-%s.ptxas", lab_builddir(l), hex);
-    rc = lab_write_file(path.buf, log->buf, log->len, err);
+    rc = lab_ptxas_log(tc, &req, log, err);
+    unlink(copy.buf);
+    if (rc == 0)
+        rc = lab_write_file(path.buf, log->buf, log->len, err);
 out:
     lab_buf_release(&ptx);
     lab_buf_release(&name);
     lab_buf_release(&path);
+    lab_buf_release(&copy);
     return rc;
 }
 
