@@ -161,6 +161,8 @@ from_tables(lab_driver *d, size_t s, problem *p, lab_err *err)
     int dev[12], res[2 * ARRAY_SIZE(kernels)], expected[16 * NCONFIGS];
     size_t ndev, nres, nexpected, k = 0;
 
+    if (s >= a->nsizes)
+        return lab_err_set(err, LAB_EINVAL, "size %lu is not one of --sizes", p->dyn);
     if (!a->occupancy.device || !a->occupancy.kernels || !a->occupancy.expected ||
         parse_ints(a->occupancy.device, ",", dev, ARRAY_SIZE(dev), &ndev) < 0 ||
         ndev != ARRAY_SIZE(dev) ||
@@ -183,7 +185,8 @@ from_tables(lab_driver *d, size_t s, problem *p, lab_err *err)
 }
 
 /* The reference numbers come from the GPU, the answers from the host code: the CUDA device and
- * occupancy.ptx, opened once for every size. */
+ * occupancy.ptx, opened once for every size; with --occupancy-tables the grader's numbers, and
+ * nothing to open. */
 static int
 begin(lab_driver *d, lab_err *err)
 {
@@ -211,7 +214,6 @@ static int
 setup(lab_driver *d, void *problem_, lab_size *size, lab_err *err)
 {
     problem *p = problem_;
-
     size_t s = 0;
 
     p->d = d;
