@@ -41,7 +41,7 @@ while IFS=$'\t' read -r ex f; do
         continue
     fi
     expect_status "inspect $what" 0
-    regs= occ= sass=
+    regs='' occ='' sass=''
     read -r regs occ sass < <(python3 -c 'import json; d = json.load(open("'"$T/.out"'")); print(d["kernel"]["registers"], d["occupancy"]["occupancy"], d["sass_mix"]["total"])' 2>/dev/null)
     [ -n "${regs:-}" ] && [ "${regs:-0}" -gt 0 ] && [ -n "${occ:-}" ] && [ "${sass:-0}" -gt 0 ]
     check "inspect $what: registers (${regs:-}), occupancy (${occ:-}), SASS (${sass:-} instructions)" $?
