@@ -397,6 +397,83 @@ Test(grade, wrong_on_new_inputs_in_the_same_buffers_names_the_replay)
     lab_runreport_release(&r);
 }
 
+/* Each kind of WRONG gets a next step of its own (issue 21); none speaks of the rounds, which
+ * only a GPU grading runs. */
+Test(grade, every_kind_of_wrong_has_its_own_advice)
+{
+    for (int k = 0; k < LAB_WRONG_COUNT; k++) {
+        const char *a = lab_grade_wrong_advice((lab_wrong_kind)k, NULL, "");
+        cr_assert(a && *a, "kind %d has no advice", k);
+        cr_expect_null(strstr(a, "round"), "kind %d: %s", k, a);
+        for (int o = 0; o < k; o++)
+            cr_expect_str_neq(a, lab_grade_wrong_advice((lab_wrong_kind)o, NULL, ""),
+                              "kinds %d and %d share advice", o, k);
+    }
+    /* the simulator's check names the fault, where the kind lets it */
+    cr_expect(strstr(lab_grade_wrong_advice(LAB_WRONG_BY_LUCK, "shared-memory race", "x"),
+                     "no __syncthreads() between the write and the read"));
+    /* a replay's missing store is the replay's fault, not the store's */
+    cr_expect(
+        strstr(lab_grade_wrong_advice(LAB_WRONG_REPLAYED, NULL, "g_odata[3] was never written"),
+               "nothing may carry over from an earlier run"));
+}
+
+typedef struct advised_case {
+    char name[40];
+    lab_kind kind;
+    int round;        /* of the wrong case; 0: the report as recorded */
+    bool timed_wrong; /* a timed run was wrong */
+    double median_ns; /* the student's time; 0: as recorded */
+    char report[16];
+    char advice[64]; /* part of the next: line */
+} advised_case;
+
+ParameterizedTestParameters(grade, wrong_advice_fits_the_failure)
+{
+    static advised_case cases[] = {
+        { "a kernel's wrong value", LAB_KIND_DEVICE, 0, false, 0, "wrong",
+          "which elements it owns" },
+        { "host code's wrong answer", LAB_KIND_HOST, 0, false, 0, "wrong",
+          "work the case the message gives" },
+        { "wrong on new inputs", LAB_KIND_DEVICE, 2, false, 0, "less-ref",
+          "nothing may carry over" },
+        { "wrong when timed", LAB_KIND_DEVICE, 0, true, 0, "less-ref", "nothing may carry over" },
+        { "faster than the memory", LAB_KIND_DEVICE, 0, false, 900, "less-ref",
+          "no kernel that reads its input" },
+    };
+    return cr_make_param_array(advised_case, cases, sizeof(cases) / sizeof(cases[0]));
+}
+
+ParameterizedTest(advised_case *c, grade, wrong_advice_fits_the_failure)
+{
+    lab_exercise ex = exercise();
+    lab_grade_result res;
+    lab_runreport r;
+    lab_err err = LAB_ERR_INIT;
+
+    ex.kind = c->kind;
+    load(c->report, &r);
+    if (c->round) {
+        r.cases[0].correct = false;
+        r.cases[0].round = c->round;
+        snprintf(r.cases[0].detail, sizeof(r.cases[0].detail), "g_odata[0] was never written");
+    }
+    if (c->timed_wrong) {
+        student_time(&r)->checked =
+            (lab_timed_check){ .verified = 40, .wrong = true, .wrong_launch = 17 };
+        snprintf(student_time(&r)->checked.wrong_detail,
+                 sizeof(student_time(&r)->checked.wrong_detail),
+                 "g_odata[3] was never written (block 3)");
+    }
+    if (c->median_ns)
+        student_time(&r)->median_ns = c->median_ns;
+    cr_assert_eq(lab_grade_judge(&ex, "reduceNeighbored", &r, &res, &err), 0, "%s", err.msg);
+    cr_assert_eq(res.verdict, LAB_VERDICT_WRONG, "%s: %s", c->name, res.message);
+    cr_assert_not_null(res.advice, "%s: the verdict's generic line", c->name);
+    cr_expect(strstr(res.advice, c->advice), "%s: '%s' lacks '%s'", c->name, res.advice, c->advice);
+    lab_runreport_release(&r);
+}
+
 Test(grade, a_report_is_exactly_one_json_object)
 {
     static const char *const bad[] = {

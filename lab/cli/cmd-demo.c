@@ -54,8 +54,9 @@ judge_predictions(lab_cli *cli, const char *chapter, const lab_demo_report *r, b
                                 : p.held == 0 ? "1;31"
                                               : "33"),
                lab_prediction_state(&p), lab_cli_reset(cli));
-        if (*p.measured)
-            printf("      measured: %s\n", p.measured);
+        if (*p.measured) /* a question with an answer of its own was not measured */
+            printf(strcmp(q->answer, "measured") ? "      %s\n" : "      measured: %s\n",
+                   p.measured);
         /* as the menu does: once a run has looked at it, the answer is final (predict.h) */
         if (lab_prediction_is_final(q, chapter, &p))
             printf("      %s\n", q->explain);

@@ -3,6 +3,7 @@
  * why there is none.
  */
 #include "lab/cli/cli.h"
+#include "lab/build/occupancy.h"
 
 #include <cJSON.h>
 
@@ -34,6 +35,11 @@ device_run(lab_cli *cli, const lab_cli_args *args)
                "Speed is judged on H100 times that a performance model makes from the\n"
                "simulator's counts, and says so; measured times need an NVIDIA GPU.\n",
                dev->reason);
+        printf(lab_occupancy_arch(lab_target_arch(dev))
+                   ? "The occupancy calculator is checked against the lab's own limits for %s.\n"
+                   : "The lab has no limits of %s of its own: the occupancy calculator needs a "
+                     "GPU.\n",
+               lab_target_arch(dev));
     }
     return dev->present ? LAB_EXIT_OK : LAB_EXIT_VERDICT;
 }

@@ -100,6 +100,26 @@ print_json(const lab_exercise *ex, const char *file, const lab_grading *g)
     lab_cli_print_json(o);
 }
 
+/* The default file is not here: start makes it, unless the exercise was graded before, from the
+ * work/ folder of another place (the work folder is wherever the lab runs), where it still is. */
+static void
+say_where_work_is(lab_cli *cli, const lab_exercise *ex)
+{
+    lab_err err = LAB_ERR_INIT;
+    lab_progress pr = { 0 };
+    lab_store *st;
+
+    if (lab_store_of(cli->lab, &st, &err) == 0 && lab_store_progress(st, ex->id, &pr, &err) == 0 &&
+        pr.attempts > 0)
+        fprintf(stderr,
+                "(your progress has %d attempt%s at %s, graded from a work/ folder elsewhere: "
+                "run the lab in the folder that holds it, or name the file; '%sstart %s' makes "
+                "a new copy of the starter here)\n",
+                pr.attempts, pr.attempts == 1 ? "" : "s", ex->id, lab_cli_prog(cli), ex->id);
+    else
+        fprintf(stderr, "(run '%sstart %s' to create it)\n", lab_cli_prog(cli), ex->id);
+}
+
 static int
 grade_run(lab_cli *cli, const lab_cli_args *args)
 {
@@ -127,7 +147,7 @@ grade_run(lab_cli *cli, const lab_cli_args *args)
     if (rc < 0 && !g.judged) {
         status = lab_cli_error("%s", err.msg);
         if (err.code == LAB_ENOENT && !strcmp(file, work.buf))
-            fprintf(stderr, "(run '%sstart %s' to create it)\n", lab_cli_prog(cli), req.ex->id);
+            say_where_work_is(cli, req.ex);
         goto out;
     }
     status = lab_verdict_describe(g.result.verdict)->exit_status;

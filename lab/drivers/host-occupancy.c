@@ -14,13 +14,18 @@
  * dynamic shared memory, the driver reads the kernel's registers and static
  * shared memory and asks cuOccupancyMaxActiveBlocksPerMultiprocessor; the
  * student's function, run in a child process of its own (lab/harness/host.h), must
- * give the same number for every configuration.  Needs a GPU for the
- * reference numbers: without one the report says no_gpu.
+ * give the same number for every configuration.  The configurations are
+ * lab/catalog/occupancy-cases.def's.  Without a GPU the grader computes the
+ * same numbers from the lab's tables (lab/grade/expected.h) and hands them
+ * over with --occupancy-tables and its companions; then no device is opened
+ * and the findings name the tables instead of the API.
  */
 #include "lab/harness/driver.h"
 #include "lab/harness/host.h"
 #include "lab/harness/report.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,15 +50,22 @@ typedef struct occ_device {
 
 typedef int (*occ_fn)(const occ_device *dev, int threads, int regs, int smem);
 
-static const char *const kernels[] = { "labOccFew", "labOccSome", "labOccMany", "labOccShared" };
-static const int block_sizes[] = { 1,   32,  40,  64,  80,  96,  100, 128, 160, 192,  256, 288,
-                                   320, 384, 448, 512, 576, 640, 768, 800, 896, 1000, 1024 };
+static const char *const kernels[] = {
+#define LAB_OCC_KERNEL(NAME) #NAME,
+#define LAB_OCC_BLOCK(THREADS)
+#include "lab/catalog/occupancy-cases.def"
+};
+static const int block_sizes[] = {
+#define LAB_OCC_KERNEL(NAME)
+#define LAB_OCC_BLOCK(THREADS) THREADS,
+#include "lab/catalog/occupancy-cases.def"
+};
 #define NCONFIGS (ARRAY_SIZE(kernels) * ARRAY_SIZE(block_sizes))
 
 typedef struct config {
     const char *kernel;
     int threads, regs, smem; /* smem: static + dynamic */
-    int expected;            /* the occupancy API's blocks per SM */
+    int expected;            /* the occupancy API's (or the tables') blocks per SM */
 } config;
 
 /* Shared with the child: the device, the configurations' inputs, the answers. */
@@ -113,16 +125,75 @@ ask_api(lab_driver *d, lab_module *m, unsigned long dyn, config *c, lab_err *err
 typedef struct problem {
     lab_driver *d;
     unsigned long dyn; /* bytes of dynamic shared memory: the exercise's size */
+    occ_device dev;    /* what the student's function is given */
+    char source[64];   /* who gives the expected numbers: "the CUDA occupancy API says" */
     config c[NCONFIGS];
 } problem;
 
+/* Up to max numbers >= 0 separated by any of seps; -1 when s is not such a list. */
+static int
+parse_ints(const char *s, const char *seps, int *v, size_t max, size_t *n)
+{
+    char *end;
+    long x;
+
+    for (*n = 0;; s = end + 1) {
+        if (*n == max || *s < '0' || *s > '9')
+            return -1;
+        errno = 0;
+        x = strtol(s, &end, 10);
+        if (errno || x > INT_MAX)
+            return -1;
+        v[(*n)++] = (int)x;
+        if (!*end)
+            return 0;
+        if (!strchr(seps, *end))
+            return -1;
+    }
+}
+
+/* The grader's numbers for size index s (lab/grade/expected.h): the device, each kernel's
+ * resources and every configuration's answer. */
+static int
+from_tables(lab_driver *d, size_t s, problem *p, lab_err *err)
+{
+    const lab_driver_args *a = &d->args;
+    int dev[12], res[2 * ARRAY_SIZE(kernels)], expected[16 * NCONFIGS];
+    size_t ndev, nres, nexpected, k = 0;
+
+    if (s >= a->nsizes)
+        return lab_err_set(err, LAB_EINVAL, "size %lu is not one of --sizes", p->dyn);
+    if (!a->occupancy.device || !a->occupancy.kernels || !a->occupancy.expected ||
+        parse_ints(a->occupancy.device, ",", dev, ARRAY_SIZE(dev), &ndev) < 0 ||
+        ndev != ARRAY_SIZE(dev) ||
+        parse_ints(a->occupancy.kernels, ",:", res, ARRAY_SIZE(res), &nres) < 0 ||
+        nres != ARRAY_SIZE(res) ||
+        parse_ints(a->occupancy.expected, ",", expected, ARRAY_SIZE(expected), &nexpected) < 0 ||
+        nexpected != a->nsizes * NCONFIGS)
+        return lab_err_set(err, LAB_EINVAL,
+                           "--occupancy-tables needs --occupancy-device (12 numbers), "
+                           "--occupancy-kernels (%zu pairs R:S) and --occupancy-expected (%zu "
+                           "numbers)",
+                           ARRAY_SIZE(kernels), a->nsizes * NCONFIGS);
+    p->dev = (occ_device){ dev[0], dev[1], dev[2], dev[3], dev[4],  dev[5],
+                           dev[6], dev[7], dev[8], dev[9], dev[10], dev[11] };
+    for (size_t i = 0; i < ARRAY_SIZE(kernels); i++)
+        for (size_t b = 0; b < ARRAY_SIZE(block_sizes); b++, k++)
+            p->c[k] = (config){ kernels[i], block_sizes[b], res[2 * i],
+                                res[2 * i + 1] + (int)p->dyn, expected[s * NCONFIGS + k] };
+    return 0;
+}
+
 /* The reference numbers come from the GPU, the answers from the host code: the CUDA device and
- * occupancy.ptx, opened once for every size. */
+ * occupancy.ptx, opened once for every size; with --occupancy-tables the grader's numbers, and
+ * nothing to open. */
 static int
 begin(lab_driver *d, lab_err *err)
 {
     int rc;
 
+    if (d->args.occupancy.tables)
+        return 0; /* the grader's numbers: no GPU to open */
     d->ops = &lab_dev_cuda;
     if ((rc = d->ops->open(0, &d->dev, err)) < 0) {
         d->failed = true;
@@ -143,9 +214,21 @@ static int
 setup(lab_driver *d, void *problem_, lab_size *size, lab_err *err)
 {
     problem *p = problem_;
+    size_t s = 0;
 
     p->d = d;
     p->dyn = size->n;
+    if (d->args.occupancy.tables) {
+        while (s < d->args.nsizes && d->args.sizes[s] != size->n)
+            s++;
+        if (from_tables(d, s, p, err) < 0)
+            return lab_driver_fail(d, LAB_ROLE_REFERENCE, "setup", p->dyn, err);
+        snprintf(p->source, sizeof(p->source), "the lab's tables for %.16s say",
+                 d->args.occupancy.tables);
+        return 0;
+    }
+    fill_device(&d->info, &p->dev);
+    snprintf(p->source, sizeof(p->source), "the CUDA occupancy API says");
     if (ask_api(d, d->family_module, p->dyn, p->c, err) < 0)
         return lab_driver_fail(d, LAB_ROLE_REFERENCE, "setup", p->dyn, err);
     return 0;
@@ -165,7 +248,7 @@ check(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
     (void)shape;
     if (!(a = lab_host_shared_alloc(sizeof(*a), err)))
         return lab_driver_fail(p->d, role, "setup", p->dyn, err);
-    fill_device(&p->d->info, &a->dev);
+    a->dev = p->dev;
     a->n = (int)NCONFIGS;
     for (size_t i = 0; i < NCONFIGS; i++) {
         a->threads[i] = c[i].threads;
@@ -181,8 +264,9 @@ check(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
         first_bad = (long)i;
         snprintf(f.detail, sizeof(f.detail),
                  "%d threads per block, %d registers per thread, %d bytes of shared memory per "
-                 "block (kernel %s): returned %d blocks per SM, the CUDA occupancy API says %d",
-                 c[i].threads, c[i].regs, c[i].smem, c[i].kernel, a->got[i], c[i].expected);
+                 "block (kernel %s): returned %d blocks per SM, %s %d",
+                 c[i].threads, c[i].regs, c[i].smem, c[i].kernel, a->got[i], p->source,
+                 c[i].expected);
     }
     lab_finding_count(&f, 0, NCONFIGS, bad, first_bad);
     rc = lab_driver_add_case(p->d, p->dyn, role, &f, err);

@@ -7,6 +7,7 @@
 #include "lab/grade/calib.h"
 #include "lab/grade/compile.h"
 #include "lab/grade/env.h"
+#include "lab/grade/expected.h"
 #include "lab/grade/runner.h"
 #include "lab/platform/devlock.h"
 #include "lab/util/trace.h"
@@ -306,6 +307,7 @@ judge_sim_check(lab_proc *p, lab_grading *g, const lab_exercise *ex)
                       "is undefined behaviour, which another GPU, another run or another "
                       "compiler can turn into a wrong result",
                       hazard->size, hazard->check, hazard->detail);
+        res->advice = lab_grade_wrong_advice(LAB_WRONG_BY_LUCK, hazard->check, hazard->detail);
     } else if (differs && res->verdict == LAB_VERDICT_PASS) {
         append_message(res,
                        " (the simulator computed another result at n = %lu: %s; not "
@@ -388,6 +390,8 @@ run_and_judge(lab *l, const lab_grade_request *req, const lab_family *fam, lab_g
 {
     const lab_exercise *ex = req->ex;
     lab_strvec args = LAB_STRVEC_INIT;
+    lab_buf tables = LAB_BUF_INIT; /* what gave the expected numbers, or why nothing did */
+    bool from_tables = false;
     lab_exercise tuned;
     lab_devlock lock;
     lab_proc p, simp, modelp;
@@ -412,6 +416,16 @@ run_and_judge(lab *l, const lab_grade_request *req, const lab_family *fam, lab_g
      * check-exercise grades the reference as a student */
     if (sim)
         lab_strvec_push(&args, "--student-only");
+    /* host code whose reference numbers a GPU would give: the lab's tables give them without
+     * one, for the architecture graded for */
+    if (ex->kind == LAB_KIND_HOST && !g->device.present) {
+        if ((rc = lab_expected_args(l, ex, g->arch, sizes, nsizes, req->cancel, &args, &tables,
+                                    err)) < 0) {
+            lab_strvec_release(&args);
+            goto out;
+        }
+        from_tables = rc == 1;
+    }
     /* the simulator's checks run on the CPU while the GPU measures */
     start_sim_check(l, req, fam, g, student, baseline, reference, base_ex, &simp, &sim_started);
     /* on the simulator, the three roles' counts for the performance model, beside it, at
@@ -491,6 +505,9 @@ run_and_judge(lab *l, const lab_grade_request *req, const lab_family *fam, lab_g
         append_message(&g->result, " (the kernel reads %s%s)",
                        lab_ptx_reads_names(LAB_PTX_READS_GPU_IDS),
                        sim ? ": the simulator shows an H100's" : ", which graders see flagged");
+    if (rc == 0 && tables.len)
+        append_message(&g->result, from_tables ? " (no GPU: checked against %s)" : " (%s)",
+                       tables.buf);
     if (rc == 0 && sim_started) {
         judge_sim_check(&simp, g, ex);
         sim_started = false;
@@ -503,6 +520,7 @@ out:
     lab_proc_release(&modelp);
     lab_proc_release(&simp);
     lab_proc_release(&p);
+    lab_buf_release(&tables);
     return rc;
 }
 

@@ -111,18 +111,44 @@ static const struct finding_advice {
     { "invalid shape", launch_advice },
 };
 
-/* The advice for a finding: its check's, else the first whose words its text holds; the wrong
- * value itself gets the values' advice; NULL: the verdict's own. */
+/* The advice for a finding: its check's, else the first whose words its text holds; NULL: none
+ * of the table's. */
 static const char *
-advice_for(const char *check, const char *text, bool wrong_value)
+advice_for(const char *check, const char *text)
 {
     for (size_t i = 0; i < ARRAY_SIZE(findings); i++)
         if ((check && *check && strstr(check, findings[i].finding)) ||
             strstr(text, findings[i].finding))
             return findings[i].advice;
-    return wrong_value ? "a value came out wrong: work the first wrong block by hand at that n "
-                         "(its range, the tail past n, the order of the rounds)"
-                       : NULL;
+    return NULL;
+}
+
+/* What to do next about each kind of WRONG, and whether the finding's own advice comes first. */
+static const struct wrong_kind_advice {
+    bool finding_first; /* the finding's words name the fault (not so for a replay) */
+    const char *advice;
+} wrong_kinds[] = {
+    [LAB_WRONG_VALUE] = { true, "a value came out wrong: work the first wrong block by hand at "
+                                "that n: which elements it owns, the partial last block, each "
+                                "step of its loop" },
+    [LAB_WRONG_HOST_VALUE] = { true, "an answer came out wrong: work the case the message gives "
+                                     "by hand, one rule of the task at a time" },
+    [LAB_WRONG_REPLAYED] = { false, "compute every result from this run's input: nothing may "
+                                    "carry over from an earlier run (__device__ variables, what "
+                                    "the output buffer held)" },
+    [LAB_WRONG_TOO_FAST] = { false, "no kernel that reads its input runs that fast: read all of "
+                                    "it on every run, and keep no result between runs" },
+    [LAB_WRONG_BY_LUCK] = { true, "the simulator found undefined behaviour that gave the right "
+                                  "result here by chance: fix what the message names" },
+};
+_Static_assert(ARRAY_SIZE(wrong_kinds) == LAB_WRONG_COUNT, "one row per kind of WRONG");
+
+const char *
+lab_grade_wrong_advice(lab_wrong_kind kind, const char *check, const char *detail)
+{
+    const char *found = wrong_kinds[kind].finding_first ? advice_for(check, detail) : NULL;
+
+    return found ? found : wrong_kinds[kind].advice;
 }
 
 static int
@@ -151,7 +177,7 @@ judge_error(const lab_exercise *ex, const lab_runreport *r, lab_grade_result *ou
         lab_grade_set(out, ex, LAB_VERDICT_RUNTIME_ERROR, "%s failed at n = %lu: %s (%d)",
                       ex->kernel, r->error.size, r->error.name[0] ? r->error.name : "error",
                       r->error.code);
-    out->advice = advice_for(NULL, r->reason, false);
+    out->advice = advice_for(NULL, r->reason);
     if (!out->advice && !strcmp(r->error.stage, "launch"))
         out->advice = launch_advice;
     return 0;
@@ -192,6 +218,7 @@ judge_timed(const lab_exercise *ex, const lab_timed_check *c, unsigned long n, c
     lab_grade_set(out, ex, LAB_VERDICT_WRONG,
                   "right when checked, wrong when timed%s (run %lu at n = %lu): %s; %s", what,
                   c->wrong_launch, n, c->wrong_detail, KEEPS_STATE);
+    out->advice = lab_grade_wrong_advice(LAB_WRONG_REPLAYED, NULL, c->wrong_detail);
     return 1;
 }
 
@@ -210,6 +237,7 @@ judge_bound(const lab_exercise *ex, const lab_runreport *r, double bytes, double
                   "reads its input; %s",
                   median_ns / 1e3, bytes / 1e6, gbps, 100 * gbps / r->peak_gbps, r->peak_gbps,
                   KEEPS_STATE);
+    out->advice = lab_grade_wrong_advice(LAB_WRONG_TOO_FAST, NULL, out->message);
     return 1;
 }
 
@@ -288,6 +316,8 @@ lab_grade_judge(const lab_exercise *ex, const char *baseline_name, const lab_run
                       "buffers: %s; %s",
                       strcmp(r->backend, "sim") ? "" : " on the simulator", first_wrong->size,
                       first_wrong->detail, KEEPS_STATE);
+        out->advice =
+            lab_grade_wrong_advice(LAB_WRONG_REPLAYED, first_wrong->check, first_wrong->detail);
         return 0;
     }
     if (first_wrong) {
@@ -295,7 +325,9 @@ lab_grade_judge(const lab_exercise *ex, const char *baseline_name, const lab_run
                       strcmp(r->backend, "sim") ? "wrong" : "wrong on the simulator",
                       first_wrong->size, first_wrong->detail,
                       wrong_sizes > 1 ? " (and at other sizes)" : "");
-        out->advice = advice_for(first_wrong->check, first_wrong->detail, true);
+        out->advice = lab_grade_wrong_advice(ex->kind == LAB_KIND_HOST ? LAB_WRONG_HOST_VALUE
+                                                                       : LAB_WRONG_VALUE,
+                                             first_wrong->check, first_wrong->detail);
         return 0;
     }
     if (!strcmp(r->backend, "sim")) {

@@ -53,6 +53,22 @@ const lab_verdict_info *lab_verdict_describe(lab_verdict v);
 /* Parses "PASS", ... ; LAB_EINVAL for anything else. */
 int lab_verdict_parse(const char *name, lab_verdict *out);
 
+/* The kinds of WRONG the grader tells apart, each with its own next step. */
+typedef enum lab_wrong_kind {
+    LAB_WRONG_VALUE,      /* a kernel's output differs from the reference's */
+    LAB_WRONG_HOST_VALUE, /* a host function's answer differs from the expected one */
+    LAB_WRONG_REPLAYED,   /* right once, then wrong on new inputs or when timed */
+    LAB_WRONG_TOO_FAST,   /* a time no kernel that reads its input can reach */
+    LAB_WRONG_BY_LUCK, /* right on the GPU, but the simulator's check found undefined behaviour */
+    LAB_WRONG_COUNT
+} lab_wrong_kind;
+
+/* What to do next about a WRONG of this kind whose finding is check (the simulator's check
+ * that fired, or NULL) and detail: the finding's own advice where it has one and the kind lets
+ * it speak (a replay's "never written" is the replay's fault, not the store's), else the
+ * kind's.  Static text. */
+const char *lab_grade_wrong_advice(lab_wrong_kind kind, const char *check, const char *detail);
+
 typedef struct lab_grade_result {
     lab_verdict verdict;
     char message[512]; /* the cause, one line */

@@ -53,6 +53,10 @@ enum {
     OPT_STUDENT_ONLY,
     OPT_GLOBALS,
     OPT_BRANCH_COUNTS,
+    OPT_OCCUPANCY_TABLES,
+    OPT_OCCUPANCY_DEVICE,
+    OPT_OCCUPANCY_KERNELS,
+    OPT_OCCUPANCY_EXPECTED,
 };
 
 static const struct option options[] = {
@@ -84,6 +88,10 @@ static const struct option options[] = {
     { "student-only", no_argument, NULL, OPT_STUDENT_ONLY },
     { "globals", required_argument, NULL, OPT_GLOBALS },
     { "branch-counts", no_argument, NULL, OPT_BRANCH_COUNTS },
+    { "occupancy-tables", required_argument, NULL, OPT_OCCUPANCY_TABLES },
+    { "occupancy-device", required_argument, NULL, OPT_OCCUPANCY_DEVICE },
+    { "occupancy-kernels", required_argument, NULL, OPT_OCCUPANCY_KERNELS },
+    { "occupancy-expected", required_argument, NULL, OPT_OCCUPANCY_EXPECTED },
     { NULL, 0, NULL, 0 },
 };
 
@@ -180,7 +188,9 @@ usage(const char *prog, const char *what)
             "[--grid-per-sm K] [--baseline-block N] [--baseline-unroll N] "
             "[--baseline-output partials|total] [--baseline-grid-per-sm K] [--seed N] "
             "[--min-samples N] [--time-cap S] [--choose-block] [--student-only] "
-            "[--globals NAME,...] [--branch-counts] [--probe]\n",
+            "[--globals NAME,...] [--branch-counts] [--occupancy-tables ARCH "
+            "--occupancy-device N,... --occupancy-kernels R:S,... --occupancy-expected N,...] "
+            "[--probe]\n",
             prog);
     return -2;
 }
@@ -287,6 +297,18 @@ parse_args(lab_driver_args *a, const char *prog, int argc, char **argv)
             break;
         case OPT_GLOBALS:
             a->globals = optarg;
+            break;
+        case OPT_OCCUPANCY_TABLES:
+            a->occupancy.tables = optarg;
+            break;
+        case OPT_OCCUPANCY_DEVICE:
+            a->occupancy.device = optarg;
+            break;
+        case OPT_OCCUPANCY_KERNELS:
+            a->occupancy.kernels = optarg;
+            break;
+        case OPT_OCCUPANCY_EXPECTED:
+            a->occupancy.expected = optarg;
             break;
         case OPT_OUTPUT:
             if (parse_output(optarg, &student->total) < 0)

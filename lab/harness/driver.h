@@ -12,6 +12,8 @@
  *          [--baseline-block N] [--baseline-unroll N] [--baseline-output partials|total]
  *          [--baseline-grid-per-sm K]
  *          [--seed N] [--min-samples 300] [--time-cap 4] [--choose-block] [--probe]
+ *          [--occupancy-tables ARCH --occupancy-device ... --occupancy-kernels ...
+ *           --occupancy-expected ...]
  * and reads one JSON object (lab/harness/report.h) from fd 3
  * (docs/design/runner-protocol.md).  The student and the reference share one
  * launch shape (block, unroll, output, grid per SM, entry); the baseline, the
@@ -91,6 +93,13 @@ typedef struct lab_driver_args {
                             beside a GPU grading) */
     const char *globals; /* --globals a,b: the student module's __device__ variables, restored
                             to their load-time contents before every run */
+    struct {
+        const char *tables;   /* --occupancy-tables sm_90: the answers are the lab's tables' */
+        const char *device;   /* --occupancy-device: the task's OccDevice, 12 numbers */
+        const char *kernels;  /* --occupancy-kernels R:S,...: each kernel's resources */
+        const char *expected; /* --occupancy-expected: blocks per SM, every configuration */
+    } occupancy; /* host-occupancy without a GPU: the grader's numbers (lab/grade/expected.h),
+                    checked by the family's driver */
 } lab_driver_args;
 
 /* A __device__ variable of the student's module and the copy of its load-time contents. */

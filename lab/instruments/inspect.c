@@ -3,7 +3,7 @@
  */
 #include "lab/instruments/inspect.h"
 #include "lab/build/ptx.h"
-#include "lab/platform/proc.h"
+#include "lab/build/ptxas.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -33,49 +33,29 @@ static int
 ptxas_log(const lab_toolchain *tc, const lab_inspection *in, const char *builddir, lab_buf *out,
           lab_err *err)
 {
-    lab_buf path = LAB_BUF_INIT, tmp = LAB_BUF_INIT;
-    lab_proc p;
+    lab_buf path = LAB_BUF_INIT, ptx = LAB_BUF_INIT;
     int rc;
 
-    lab_proc_init(&p);
     lab_buf_printf(&path, "%s/%s.ptxas", builddir, in->build.hash);
     if (access(path.buf, R_OK) == 0) {
         rc = lab_buf_read_file(out, path.buf, err);
         goto out;
     }
-    /* names relative to the build folder: nvcc's steps run through a shell (toolchain.h) */
-    lab_buf_printf(&tmp, "%s.%ld.v.cubin", in->build.hash, (long)getpid());
-    p.dir = builddir;
-    p.timeout_s = in->ex->build_timeout_s;
-    p.cancel = in->cancel;
-    lab_strvec_pushl(&p.argv, lab_toolchain_nvcc(tc), "-cubin", NULL);
-    if (in->ex->rdc) /* device-side launches stay unresolved until the device runtime is linked */
-        lab_strvec_push(&p.argv, "-rdc=true");
-    lab_strvec_pushf(&p.argv, "-arch=%s", in->arch);
-    lab_strvec_pushl(&p.argv, "-Xptxas", "-v", "-o", tmp.buf, NULL);
-    lab_strvec_pushf(&p.argv, "%s.ptx", in->build.hash);
-    if ((rc = lab_proc_run(&p, err)) < 0)
-        goto out;
-    lab_buf_reset(&tmp);
-    lab_buf_printf(&tmp, "%s/%s.%ld.v.cubin", builddir, in->build.hash, (long)getpid());
-    unlink(tmp.buf);
-    if (p.cancelled) {
+    lab_buf_printf(&ptx, "%s.ptx", in->build.hash);
+    lab_ptxas_request req = { .dir = builddir,
+                              .ptx = ptx.buf,
+                              .arch = in->arch,
+                              .rdc = in->ex->rdc,
+                              .timeout_s = in->ex->build_timeout_s,
+                              .cancel = in->cancel };
+    if ((rc = lab_ptxas_log(tc, &req, out, err)) == LAB_ECANCEL)
         rc = lab_err_set(err, LAB_ECANCEL, "inspect cancelled");
+    if (rc < 0)
         goto out;
-    }
-    if (!p.exited || p.exit_code != 0) {
-        char how[128];
-        rc = lab_err_set(err, LAB_ETOOL, "ptxas -v %s: %.300s",
-                         lab_proc_describe(&p, how, sizeof(how)), p.errout.buf);
-        goto out;
-    }
-    lab_buf_add(out, p.errout.buf, p.errout.len);
-    lab_buf_add(out, p.out.buf, p.out.len);
     rc = lab_write_file(path.buf, out->buf, out->len, err);
 out:
-    lab_proc_release(&p);
     lab_buf_release(&path);
-    lab_buf_release(&tmp);
+    lab_buf_release(&ptx);
     return rc;
 }
 

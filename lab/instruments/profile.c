@@ -316,6 +316,9 @@ lab_profile(lab *l, const lab_exercise *ex, const char *file, lab_profiling *p, 
     bool compiled = false, have_dir = false;
     int rc;
 
+    if (ex->kind == LAB_KIND_HOST) /* nothing runs on a GPU, nor on the simulator */
+        return lab_err_set(err, LAB_EINVAL, "%s is host code: there is no kernel to profile",
+                           ex->id);
     if ((rc = lab_metrics_for_chapter(lab_datadir(l), ex->chapter, &p->set, err)) < 0 ||
         (rc = lab_toolchain_of(l, &tc, err)) < 0)
         goto out;

@@ -80,7 +80,8 @@ typedef struct lab_profiling {
 
 void lab_profiling_init(lab_profiling *p);
 void lab_profiling_release(lab_profiling *p);
-/* 0 with p->status set for every outcome above; <0 when the lab itself failed. */
+/* 0 with p->status set for every outcome above; <0 when the lab itself failed, or ex is host
+ * code (LAB_EINVAL: no kernel to profile). */
 int lab_profile(lab *l, const lab_exercise *ex, const char *file, lab_profiling *p, lab_err *err);
 /* Builds file, the reference and the previous step's reference for ex (cached), and fills argv
  * with the family driver's command line (the report on fd 3) for one short run on backend

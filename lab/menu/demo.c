@@ -103,7 +103,9 @@ add_predictions(lab_menu *m, lab_doc *d, const lab_chapter *ch, int width)
                                           : LAB_STYLE_WARN,
                             line.buf, width, "    ");
         lab_buf_reset(&line);
-        lab_buf_printf(&line, "  measured: %s", p.measured);
+        /* a question with an answer of its own was not measured: it just says the answer */
+        lab_buf_printf(&line, strcmp(q->answer, "measured") ? "  %s" : "  measured: %s",
+                       p.measured);
         if (*p.measured)
             lab_doc_add_wrapped(d, LAB_STYLE_TEXT, line.buf, width, "    ");
         lab_doc_markdown(d, q->explain, strlen(q->explain), width);

@@ -74,10 +74,51 @@ run() {
     MS=$(((t1 - t0) / 1000))
     OUT=$(<"$T/.out")
     ERR=$(<"$T/.err")
+    no_sanitizer_report
+}
+
+no_sanitizer_report() { # the last run's stderr ($T/.err) holds none
     if grep -Eq 'ERROR: (Address|Leak)Sanitizer|runtime error:|UndefinedBehaviorSanitizer' \
         "$T/.err"; then
         fail "no sanitizer report from: $RUN_CMD" "$(show_run)"
     fi
+}
+
+# run_each JOBS DIR CMD...: for each line of stdin, CMD with the line's tab-separated fields
+# appended, JOBS at a time (slow commands whose runs do not touch each other); the Nth line's
+# stdout, stderr and exit status in DIR/N.out, DIR/N.err, DIR/N.rc.  Waits for all the shell's
+# background jobs.  Then adopt_run DIR/N for each.
+run_each() {
+    local jobs=$1 dir=$2 n=0 line fields
+    shift 2
+    mkdir -p "$dir"
+    while IFS= read -r line; do
+        n=$((n + 1))
+        IFS=$'\t' read -r -a fields <<<"$line"
+        (
+            "$@" "${fields[@]}" </dev/null >"$dir/$n.out" 2>"$dir/$n.err"
+            echo $? >"$dir/$n.rc"
+        ) &
+        while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
+            wait -n
+        done
+    done
+    wait
+}
+
+# adopt_run DIR/N CMD...: makes run_each's Nth run the last run, as `run` leaves one ($OUT,
+# $ERR, $RC, $RUN_CMD for messages); a sanitizer report on its stderr is a failure of its own.
+adopt_run() {
+    local base=$1
+    shift
+    RUN_CMD="$*"
+    cp "$base.out" "$T/.out"
+    cp "$base.err" "$T/.err"
+    RC=$(<"$base.rc")
+    MS=0
+    OUT=$(<"$T/.out")
+    ERR=$(<"$T/.err")
+    no_sanitizer_report
 }
 
 indent() {

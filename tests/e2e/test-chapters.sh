@@ -74,15 +74,48 @@ expect_out_re "fastest-shape 48x32: CONSTRAINT before it runs, lists the shapes"
     "^CONSTRAINT  $T/shape48.cu chooses block 48x32, which is not one of the shapes this exercise sweeps: 32x32, 32x16, "
 expect_out_lacks "fastest-shape 48x32: nothing ran" "PTX simulator"
 
-# --- the host-code exercise: a shared object, the real driver, no GPU for the API's answers ---
-for f in exercises/occupancy/calculator/starter.cu solutions/occupancy/calculator.cu; do
-    run cudalab grade occupancy/calculator "$CUDALAB_DATADIR_TEST/$f" --no-record
-    expect_status "occupancy/calculator:$f: graded" 1
-    expect_out_re "occupancy/calculator:$f: built, run by host-occupancy, NO_GPU" \
-        '^NO_GPU  compiled; no GPU to run it on: no '
-done
+# --- the host-code exercise: a shared object, the real driver; without a GPU the answers are the
+# lab's tables' for the architecture graded for (lab/grade/expected.c), and the verdict says so ---
+run cudalab grade occupancy/calculator "$CUDALAB_DATADIR_TEST/solutions/occupancy/calculator.cu" --no-record
+expect_status "occupancy/calculator: the reference passes without a GPU" 0
+expect_out "occupancy/calculator: the reference, checked against the H100's table" \
+    "PASS  correct at every size (no GPU: checked against the lab's tables for sm_90: H100, H200)   10/10 points"
 ls "$CACHE"/*.so >/dev/null 2>&1
 check "occupancy/calculator: built as a shared object" $?
+run cudalab grade occupancy/calculator "$CUDALAB_DATADIR_TEST/exercises/occupancy/calculator/starter.cu" --no-record
+expect_status "occupancy/calculator: the starter does not pass" 1
+expect_out "occupancy/calculator: next, about host code's answer, not a block's" \
+    "next: an answer came out wrong: work the case the message gives by hand"
+expect_out "occupancy/calculator: the starter's first wrong answer, from the table" \
+    "WRONG  wrong at n = 1: 1 threads per block, 20 registers per thread, 1 bytes of shared memory per block (kernel labOccFew): returned 64 blocks per SM, the lab's tables for sm_90 say 32"
+# every example to its verdict, and all of it checked here: host code without speed runs in full
+run cudalab check-exercise occupancy/calculator
+expect_status "check-exercise occupancy/calculator without a GPU" 0
+expect_out_re "check-exercise occupancy/calculator: every check made here, none left to a GPU" \
+    '^check-exercise: [0-9]+ checks, [5-9] examples, 0 failed$'
+# another architecture: its own limits and ptxas's registers for it (a T4 holds 16 blocks)
+CUDALAB_ARCH=sm_75 run cudalab grade occupancy/calculator "$CUDALAB_DATADIR_TEST/exercises/occupancy/calculator/starter.cu" --no-record
+expect_out "occupancy/calculator on sm_75: the T4's table" \
+    "returned 32 blocks per SM, the lab's tables for sm_75 say 16"
+CUDALAB_ARCH=sm_75 run cudalab grade occupancy/calculator "$CUDALAB_DATADIR_TEST/solutions/occupancy/calculator.cu" --no-record
+expect_out "occupancy/calculator on sm_75: the reference passes, naming the T4" \
+    "(no GPU: checked against the lab's tables for sm_75: Tesla T4)"
+# an architecture nvcc builds for but the tables lack: NO_GPU, saying why
+CUDALAB_ARCH=sm_87 run cudalab grade occupancy/calculator "$CUDALAB_DATADIR_TEST/solutions/occupancy/calculator.cu" --no-record
+expect_status "occupancy/calculator on sm_87: not graded" 1
+expect_out_re "occupancy/calculator on sm_87: NO_GPU, no tables for it" \
+    '^NO_GPU  compiled; no GPU to run it on: .* \(the lab has no tables for sm_87\)'
+# the driver refuses tables without their numbers
+run "$CUDALAB_LIBEXECDIR_TEST/cudalab-driver" host-occupancy --backend=host --report-fd=3 \
+    --lab-kernels="$CUDALAB_LIBEXECDIR_TEST/lab-kernels.ptx" --student=/nonexistent.so \
+    --reference=/nonexistent.so --baseline=cpu --kernel=maxActiveBlocksPerSM --entry=x --sizes=1 \
+    --occupancy-tables=sm_90 --occupancy-device=1,2,3 --occupancy-kernels=1:0 \
+    --occupancy-expected=1 3>"$T/report-tables.json"
+expect_status "host-occupancy: tables without their numbers: a report" 0
+OUT=$(<"$T/report-tables.json")
+expect_json "host-occupancy: tables without their numbers are an error of the lab's" \
+    'j["status"] == "error" and j["error"]["role"] == "reference" and "--occupancy-tables needs --occupancy-device (12 numbers)" in j["reason"]'
+
 # the reference against CUDA's own calculator (cuda_occupancy.h), H100 and A100 limits
 run "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)" -o "$T/against-header" "$CUDALAB_DATADIR_TEST/tests/occupancy/against-header.cu"
 expect_status "the cuda_occupancy.h check compiles" 0
@@ -92,7 +125,7 @@ expect_out_re "... on every configuration" '^[0-9]{6,} configurations, 0 differ$
 
 # --- what the family drivers are told ---
 . "$E2E_SRC/tests/e2e/fake-gpu.sh"
-for fam in warp-ids warp-active shuffle-int sum-matrix records-int table-map; do
+for fam in warp-ids warp-active shuffle-int sum-matrix records-int table-map host-occupancy; do
     printf '#!/bin/sh\n# %s\nprintf "%%s\\n" "$@" >"%s/args-%s"\n' "$E2E_MARK" "$T" "$fam" >"$fx/$fam"
     chmod +x "$fx/$fam"
 done
@@ -131,6 +164,9 @@ args_of occupancy/block-size table-map
 expect_eq "occupancy/block-size: 15 block sizes to sweep" "$(grep -- '^--block=' <<<"$a")" \
     "--block=32,64,96,128,192,256,320,384,448,512,576,640,768,896,1024"
 expect_eq "occupancy/block-size: the file chooses" "$(grep -c -- '^--choose-block$' <<<"$a")" 1
+args_of occupancy/calculator host-occupancy
+expect_eq "occupancy/calculator on a GPU: the API's answers, not the tables'" \
+    "$(grep -c -- '^--occupancy-' <<<"$a")" 0
 args_of divergence/halfhalf-shared shuffle-int
 expect_eq "divergence/halfhalf-shared: against global half-by-half" "$(grep -- '^--baseline-kernel=' <<<"$a")" \
     "--baseline-kernel=shuffleHalfHalf"

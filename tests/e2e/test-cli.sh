@@ -237,6 +237,11 @@ expect_out "device: without a GPU the simulator grades" \
 expect_out "device: speed on modelled times, measured ones need a GPU" \
     "simulator's counts, and says so; measured times need an NVIDIA GPU."
 expect_out_lacks "device: does not say results need a GPU" "results need"
+expect_out "device: the occupancy calculator on the lab's tables" \
+    "The occupancy calculator is checked against the lab's own limits for sm_90."
+CUDALAB_ARCH=sm_87 run cudalab device
+expect_out "device: an architecture without the lab's limits" \
+    "The lab has no limits of sm_87 of its own: the occupancy calculator needs a GPU."
 run cudalab help profile
 expect_out "help profile: the simulator's counters without a GPU" \
     "explain a kernel's counters: Nsight Compute's on a GPU, else the simulator's"

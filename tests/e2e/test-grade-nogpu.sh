@@ -32,6 +32,13 @@ expect_out_re "starter: NO_GPU" '^NO_GPU  '
 expect_out "starter: the verdict says it compiled" "compiled for sm_90; no GPU to run it on: "
 expect_out "starter: 0/10 points" "0/10 points"
 expect_out "starter: names the file" "reduction/neighbored  work/reduction/neighbored.cu"
+# from another folder the work file is not found; start there would make a second copy, so the
+# lab says where the graded one is (issue 21: the work folder is wherever the lab runs)
+mkdir -p elsewhere
+run env -C elsewhere "$CUDALAB_TEST_BIN" grade reduction/neighbored
+expect_status "grade from another folder: not found" 2
+expect_err "grade from another folder: the attempts are elsewhere, not 'start'" \
+    "(your progress has 1 attempt at reduction/neighbored, graded from a work/ folder elsewhere: run the lab in the folder that holds it, or name the file; 'cudalab start reduction/neighbored' makes a new copy of the starter here)"
 
 ls "$CACHE"/*.ptx >/dev/null 2>&1 && ls "$CACHE"/*.cubin >/dev/null 2>&1
 check "the compile cache holds .ptx and .cubin files" $?

@@ -10,8 +10,10 @@ set -u
 export CUDALAB_TOOLS_DIR=${CUDALAB_TOOLS_DIR_TEST:-$E2E_SRC/tools/cuda/bin}
 J() { python3 -c "import json,sys; d=json.load(open('$T/.out')); print($1)"; }
 
-exercises=$(cudalab list --json | python3 -c 'import json,sys; [print(e["id"]) for e in json.load(sys.stdin)["exercises"] if e["kind"] == "device"]')
-host_exercises=$(cudalab list --json | python3 -c 'import json,sys; [print(e["id"]) for e in json.load(sys.stdin)["exercises"] if e["kind"] == "host"]')
+listed=$(cudalab list --json)
+kind_of() { python3 -c 'import json,sys; [print(e["id"]) for e in json.load(sys.stdin)["exercises"] if e["kind"] == "'"$1"'"]' <<<"$listed"; }
+exercises=$(kind_of device)
+host_exercises=$(kind_of host)
 for ex in $host_exercises; do
     ch=${ex%%/*} name=${ex#*/}
     run cudalab inspect "$ex" "$E2E_SRC/solutions/$ch/$name.cu"
@@ -20,25 +22,31 @@ for ex in $host_exercises; do
 done
 # starters that are a compile error by design (CUDA 12 removed what they call)
 compile_error_starters=" dynpar/nested-reduce "
+# every exercise's solution and starter: nvcc, ptxas and nvdisasm are nearly all of this test's
+# time, so two run at once (the machine's two cores), and the checks read each run after
 for ex in $exercises; do
     ch=${ex%%/*} name=${ex#*/}
-    for f in "$E2E_SRC/solutions/$ch/$name.cu" "$E2E_SRC/exercises/$ch/$name/starter.cu"; do
-        what="$ex $(basename "$f")"
-        run cudalab inspect "$ex" "$f" --json --summary --no-run
-        if [ "${f##*/}" = starter.cu ] && [[ $compile_error_starters == *" $ex "* ]]; then
-            expect_status "inspect $what" 2
-            expect_err "inspect $what: does not compile, nvcc's message at its line" \
-                "starter.cu:$(grep -n 'cudaDeviceSynchronize();' "$f" | cut -d: -f1): error:"
-            continue
-        fi
-        expect_status "inspect $what" 0
-        regs=$(J 'd["kernel"]["registers"]' 2>/dev/null)
-        occ=$(J 'd["occupancy"]["occupancy"]' 2>/dev/null)
-        sass=$(J 'd["sass_mix"]["total"]' 2>/dev/null)
-        [ -n "$regs" ] && [ "${regs:-0}" -gt 0 ] && [ -n "$occ" ] && [ "${sass:-0}" -gt 0 ]
-        check "inspect $what: registers ($regs), occupancy ($occ), SASS ($sass instructions)" $?
-    done
-done
+    printf '%s\t%s\n' "$ex" "$E2E_SRC/solutions/$ch/$name.cu" "$ex" "$E2E_SRC/exercises/$ch/$name/starter.cu"
+done >"$T/inspected.tsv"
+run_each 2 "$T/inspected" cudalab inspect --json --summary --no-run <"$T/inspected.tsv"
+n=0
+while IFS=$'\t' read -r ex f; do
+    n=$((n + 1))
+    what="$ex $(basename "$f")"
+    adopt_run "$T/inspected/$n" cudalab inspect "$ex" "$f" --json --summary --no-run
+    if [ "${f##*/}" = starter.cu ] && [[ $compile_error_starters == *" $ex "* ]]; then
+        expect_status "inspect $what" 2
+        expect_err "inspect $what: does not compile, nvcc's message at its line" \
+            "starter.cu:$(grep -n 'cudaDeviceSynchronize();' "$f" | cut -d: -f1): error:"
+        continue
+    fi
+    expect_status "inspect $what" 0
+    regs='' occ='' sass=''
+    read -r regs occ sass < <(python3 -c 'import json; d = json.load(open("'"$T/.out"'")); print(d["kernel"]["registers"], d["occupancy"]["occupancy"], d["sass_mix"]["total"])' 2>/dev/null)
+    [ -n "${regs:-}" ] && [ "${regs:-0}" -gt 0 ] && [ -n "${occ:-}" ] && [ "${sass:-0}" -gt 0 ]
+    check "inspect $what: registers (${regs:-}), occupancy (${occ:-}), SASS (${sass:-} instructions)" $?
+done <"$T/inspected.tsv"
+expect_eq "every exercise's solution and starter inspected" "$n" "$((2 * $(wc -w <<<"$exercises")))"
 
 # the text view: resources, occupancy, SASS with the student's lines and marks
 sol=$E2E_SRC/solutions/reduction/neighbored-less.cu

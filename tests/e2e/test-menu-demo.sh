@@ -55,6 +55,8 @@ grep -Fq "measured: not measured here (no " "$T/divergence.screen"
 check "and says why" $?
 grep -Fq "you said: 200  -> your prediction held" "$T/divergence.screen"
 check "the number question is judged: held" $?
+grep -Eq "^ +the answer is [0-9]" "$T/divergence.screen" && ! grep -Fq "measured: the answer is" "$T/divergence.screen"
+check "a question with an answer of its own says it, not that it was measured" $?
 expect_eq "the store keeps the three answers, judged where it could" \
     "$(db_rows "select question, answer, coalesce(held, 'null') from predictions order by id")" \
     "fastest-mathkernel|mathKernel4|null

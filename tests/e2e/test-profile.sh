@@ -117,6 +117,14 @@ run cudalab profile reduction/neighbored-less "$T/bad.cu"
 expect_status "a compile error" 2
 expect_err "shows nvcc's message" "bad.cu:1: error"
 
+# host code: nothing to profile, said at once (it printed "ncu not found", then sent the student
+# to inspect, which refuses host code too)
+run cudalab profile occupancy/calculator "$E2E_SRC/solutions/occupancy/calculator.cu"
+expect_status "profile host code" 2
+expect_err "profile host code: no kernel" "occupancy/calculator is host code: there is no kernel to profile"
+[[ $ERR != *"inspect occupancy/calculator"* && $ERR != *"ncu"* ]]
+check "profile host code: no ncu, no inspect advice" $?
+
 run cudalab profile
 expect_status "profile without an exercise" 2
 expect_err "gives its usage" "usage: cudalab profile EXERCISE"

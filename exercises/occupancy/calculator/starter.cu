@@ -3,6 +3,7 @@
 // maxActiveBlocksPerSM with your GPU's limits (filled from its attributes) and
 // a kernel's resources, for many kernels, block sizes and amounts of shared
 // memory, and compares with cudaOccupancyMaxActiveBlocksPerMultiprocessor.
+// Without a GPU: an H100's limits and the same rules, from the lab's tables.
 struct OccDevice {
     int warpSize;             // 32
     int maxThreadsPerBlock;   // 1024
