@@ -21,6 +21,17 @@ lab_modelled_work(const lab_family *fam, unsigned long n)
     return (double)n;
 }
 
+void
+lab_modelled_sizes(const lab_family *fam, unsigned long largest, unsigned long out[2])
+{
+    unsigned long elements = LAB_MODELLED_ELEMENTS;
+
+    while (elements > 4 && lab_family_sim_limit(fam, elements) > largest)
+        elements /= 2;
+    out[0] = lab_family_sim_limit(fam, elements / 4);
+    out[1] = lab_family_sim_limit(fam, elements);
+}
+
 static double
 number(const cJSON *o, const char *key)
 {
