@@ -104,6 +104,10 @@ inspection_json(const lab_inspection *in, bool listings)
     } else if (!in->no_runs) {
         cJSON_AddStringToObject(o, "branch_runs_unavailable", in->runs_why);
     }
+    if (in->has_model)
+        lab_cli_model_json(o, &in->model);
+    else if (in->model_why[0])
+        cJSON_AddStringToObject(o, "model_unavailable", in->model_why);
     if (listings) {
         cJSON_AddItemToObject(o, "ptx", listing_json(in, &in->ptx));
         if (in->has_sass)
@@ -151,7 +155,7 @@ inspect_run(lab_cli *cli, const lab_cli_args *args)
     lab_inspection_init(&a);
     lab_inspection_init(&b);
     cli->json = lab_cli_args_has(args, "json");
-    a.no_runs = lab_cli_args_has(args, "no-run");
+    a.no_runs = a.no_model = lab_cli_args_has(args, "no-run");
     /* --ptx and --summary: the last one given counts */
     for (size_t i = 0; i < args->n; i++)
         if (args->v[i].opt == ptx)
@@ -179,8 +183,8 @@ inspect_run(lab_cli *cli, const lab_cli_args *args)
         other = other_ex->solution;
     if (other) {
         /* A is the earlier (the previous step, or the other file), B the file given; the
-         * comparison has no place for the simulator's branch runs */
-        a.no_runs = b.no_runs = true;
+         * comparison has no place for the simulator's branch runs and modelled times */
+        a.no_runs = b.no_runs = a.no_model = b.no_model = true;
         if ((status = inspect_one(cli, other_ex, other, gpu, &a)) ||
             (status = inspect_one(cli, ex, file, a.arch, &b)))
             goto out;
@@ -213,7 +217,7 @@ static const lab_cli_param opts[] = {
     LAB_CLI_OPT("ptx", "list the PTX instead of the SASS"),
     LAB_CLI_OPT("summary", "resources, occupancy and instruction mix, no listing"),
     LAB_CLI_OPT("no-run", "do not run the kernel on the simulator to count how its branches "
-                          "diverge"),
+                          "diverge and to model its speed"),
     LAB_CLI_OPT_VALUE("diff", LAB_CLI_SOURCE, "OTHER", "compare with the kernel in file OTHER"),
     LAB_CLI_OPT("previous", "compare with the previous step's reference solution"),
     LAB_CLI_OPT("json", "the inspection (or the comparison) as JSON"),

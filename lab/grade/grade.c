@@ -319,17 +319,6 @@ judge_sim_check(lab_proc *p, lab_grading *g, const lab_exercise *ex)
  * at two sizes, beside the student's run of every size. */
 #define MODEL_RUN_TIMEOUT_S 30.0
 
-/* The largest of n sizes. */
-static unsigned long
-largest(const unsigned long *sizes, size_t n)
-{
-    unsigned long m = 0;
-
-    for (size_t i = 0; i < n; i++)
-        m = sizes[i] > m ? sizes[i] : m;
-    return m;
-}
-
 /* On the simulator, a speed exercise's second run: student, baseline and reference at two
  * sizes, whose counts the performance model turns into times
  * (lab/grade/modelled.h).  *started, or why not in g->model_skipped; g->model_needs when the
@@ -354,8 +343,8 @@ start_model_run(lab *l, const lab_exercise *ex, const lab_family *fam, lab_gradi
         return;
     }
     grading_sizes(ex, 0, uncapped, ARRAY_SIZE(uncapped), &nuncapped);
-    lab_modelled_sizes(fam, largest(graded, ngraded), sizes);
-    lab_modelled_sizes(fam, largest(uncapped, nuncapped), needed);
+    lab_modelled_sizes(fam, lab_modelled_largest(graded, ngraded), sizes);
+    lab_modelled_sizes(fam, lab_modelled_largest(uncapped, nuncapped), needed);
     if (sizes[1] < needed[1]) {
         g->model_needs = needed[1];
         return;
@@ -381,8 +370,8 @@ judge_model_run(lab *l, lab_proc *p, const lab_family *fam, lab_grading *g, cons
     lab_buf_printf(&path, "%s/" LAB_MODEL_GPU_DIR, lab_datadir(l));
     if (lab_model_gpu_find(path.buf, gpu_name ? gpu_name : LAB_MODEL_GPU_DEFAULT, &gpu, &err) < 0 ||
         lab_modelled_from_report(p->report.buf, p->report.len, fam, &gpu, sizes[0], sizes[1],
-                                 largest(ex->timing_sizes, ex->ntiming_sizes), &g->model,
-                                 &err) < 0) {
+                                 lab_modelled_largest(ex->timing_sizes, ex->ntiming_sizes),
+                                 &g->model, &err) < 0) {
         snprintf(g->model_skipped, sizeof(g->model_skipped), "%.250s", err.msg);
         lab_buf_release(&path);
         return;

@@ -42,10 +42,15 @@ extern const char *const lab_modelled_role_names[LAB_MODELLED_ROLE_COUNT];
 typedef struct lab_modelled {
     lab_model_gpu gpu;
     unsigned long simulated;                          /* the larger size the counts were taken at */
+    unsigned long small;                              /* the smaller one (== simulated: none) */
     unsigned long timed;                              /* the size they were scaled to */
     double work;                                      /* timed work / simulated work */
     bool has[LAB_MODELLED_ROLE_COUNT];                /* false: the CPU baseline, or missing */
     lab_model_counts counts[LAB_MODELLED_ROLE_COUNT]; /* at the timed size */
+    /* as simulated, at small and at simulated (has_small false: none at small) */
+    lab_model_counts at_small[LAB_MODELLED_ROLE_COUNT];
+    lab_model_counts at_big[LAB_MODELLED_ROLE_COUNT];
+    bool has_small[LAB_MODELLED_ROLE_COUNT];
     double ns[LAB_MODELLED_ROLE_COUNT];
     lab_model_why why[LAB_MODELLED_ROLE_COUNT];
 } lab_modelled;
@@ -54,6 +59,9 @@ typedef struct lab_modelled {
  * the work, so a quarter of the simulator's cap gives the same times in a quarter of the CPU
  * time (tests/e2e/test-model.sh checks the scaling). */
 #define LAB_MODELLED_ELEMENTS (1ul << 18)
+
+/* The largest of n sizes (0 for none). */
+unsigned long lab_modelled_largest(const unsigned long *sizes, size_t n);
 
 /* The work of size n of a family (elements; a matrix side's n x (n/2+3) elements). */
 double lab_modelled_work(const lab_family *fam, unsigned long n);
