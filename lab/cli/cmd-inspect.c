@@ -1,5 +1,5 @@
 /*
- * cmd-inspect.c - `cudalab inspect EXERCISE [FILE] [--gpu sm_XY] [--ptx|--summary]
+ * cmd-inspect.c - `cudalab inspect EXERCISE [FILE] [--gpu sm_XY|NAME] [--ptx|--summary]
  * [--diff OTHER|--previous] [--json]`: what the compiler made of a kernel
  * (lab/instruments/inspect.h), and how two attempts differ, laid out by
  * lab/report/inspection.h.  Needs no GPU.
@@ -166,11 +166,22 @@ inspect_run(lab_cli *cli, const lab_cli_args *args)
         status = lab_cli_usage_error(args->cmd, "--diff and --previous exclude each other");
         goto out;
     }
-    if (gpu && !lab_occupancy_arch(gpu)) {
-        lab_cli_error("inspect: --gpu '%s' is not an architecture the lab knows "
-                      "(sm_75, sm_80, sm_86, sm_89, sm_90, sm_100, sm_120)",
-                      gpu);
-        goto out;
+    if (gpu && !lab_occupancy_arch(gpu)) { /* not an architecture: a GPU the model knows? */
+        lab_buf dir = LAB_BUF_INIT;
+        lab_model_gpu known;
+        lab_err err = LAB_ERR_INIT;
+        int rc;
+        lab_buf_printf(&dir, "%s/" LAB_MODEL_GPU_DIR, lab_datadir(cli->lab));
+        rc = lab_model_gpu_find(dir.buf, gpu, &known, &err);
+        lab_buf_release(&dir);
+        if (rc < 0) {
+            lab_cli_error("inspect: --gpu '%s' is not an architecture the lab knows "
+                          "(sm_75, sm_80, sm_86, sm_89, sm_90, sm_100, sm_120), and %s",
+                          gpu, err.msg);
+            goto out;
+        }
+        a.model_gpu = gpu; /* its architecture: the default's, sm_90 for an H100 or an H200 */
+        gpu = NULL;
     }
     if (!(ex = other_ex = lab_cli_exercise_file(cli, args, &work, &file)))
         goto out;
@@ -212,8 +223,9 @@ out:
 }
 
 static const lab_cli_param opts[] = {
-    LAB_CLI_OPT_VALUE("gpu", LAB_CLI_STRING, "sm_XY",
-                      "build for this architecture (default: $CUDALAB_ARCH, else the GPU's)"),
+    LAB_CLI_OPT_VALUE("gpu", LAB_CLI_STRING, "sm_XY|NAME",
+                      "build for this architecture (default: $CUDALAB_ARCH, else the GPU's), or "
+                      "model the speed of GPU NAME (kernels/gpus/NAME.ini: h100, h200)"),
     LAB_CLI_OPT("ptx", "list the PTX instead of the SASS"),
     LAB_CLI_OPT("summary", "resources, occupancy and instruction mix, no listing"),
     LAB_CLI_OPT("no-run", "do not run the kernel on the simulator to count how its branches "

@@ -380,6 +380,11 @@ judge_model_run(lab *l, lab_proc *p, const lab_family *fam, lab_grading *g, cons
     g->has_model = true;
 }
 
+/* What to do next when the speed could not be modelled: NO_GPU's own advice ("grade --sim
+ * checks it on the simulator") would send the student where they are. */
+static const char not_modelled_advice[] =
+    "your kernel is correct; its speed step needs a GPU here: grade it on a machine with an "
+    "NVIDIA GPU";
 /* What to do next when the simulator's cap refused the model its sizes. */
 static const char model_needs_advice[] =
     "the lab's cap, not your kernel: unset CUDALAB_SIM_MAX_SIZE (or raise it) to have its speed "
@@ -477,11 +482,13 @@ run_and_judge(lab *l, const lab_grade_request *req, const lab_family *fam, lab_g
                           "below it, where modelled times would mislead",
                           g->model_needs, g->sim_max_size);
             g->result.advice = model_needs_advice;
-        } else
+        } else {
             lab_grade_set(&g->result, ex, LAB_VERDICT_NO_GPU,
                           "correct on the simulator; its speed could not be modelled (%s): grade "
                           "it on a GPU for the speed step",
                           g->model_skipped);
+            g->result.advice = not_modelled_advice;
+        }
     }
     if (rc == 0 && g->calibrated && g->result.speedup > 0)
         append_message(&g->result, " (threshold calibrated on this GPU)");

@@ -69,6 +69,7 @@ typedef struct lab_inspection {
      * a grading on the simulator shows them.  A timed exercise's only; set no_model before
      * lab_inspect to skip it; model_why says why there is none ("" for an untimed one). */
     bool no_model;
+    const char *model_gpu; /* set before lab_inspect: kernels/gpus/NAME.ini; NULL: the H100 */
     bool has_model;
     lab_modelled model;
     char model_why[256];

@@ -62,7 +62,8 @@ lab_inspect__model(lab *l, lab_inspection *in)
     }
     lab_modelled_sizes(fam, lab_modelled_largest(ex->sizes, ex->nsizes), sizes);
     lab_buf_printf(&dir, "%s/" LAB_MODEL_GPU_DIR, lab_datadir(l));
-    if (lab_model_gpu_find(dir.buf, LAB_MODEL_GPU_DEFAULT, &gpu, &err) < 0 ||
+    if (lab_model_gpu_find(dir.buf, in->model_gpu ? in->model_gpu : LAB_MODEL_GPU_DEFAULT, &gpu,
+                           &err) < 0 ||
         lab_profile_driver_argv(l, ex, in->file, "sim", sizes[1], &argv, &kernels, &compiled, &log,
                                 &err) < 0 ||
         !compiled) {

@@ -33,7 +33,8 @@ for ex in $exercises; do
         # the block-shape sweep is not modelled: no speed verdict, and no points for speed
         expect_json "$ex reference: correct, its choice of block not modelled (NO_GPU)" \
             'j["verdict"] == "NO_GPU" and j["backend"] == "sim"
-             and j["message"].startswith("correct on the simulator; its speed could not be modelled")'
+             and j["message"].startswith("correct on the simulator; its speed could not be modelled")
+             and j["advice"].startswith("your kernel is correct; its speed step needs a GPU here")'
     elif grep -qx 'timing_sizes *= *none' "$ini"; then
         expect_json "$ex reference: PASS on the simulator, correct only" \
             'j["verdict"] == "PASS" and j["backend"] == "sim"

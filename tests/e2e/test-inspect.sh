@@ -87,6 +87,15 @@ expect_json "--json: the modelled times and bounds, as grade --json has them" \
      and all(j["model"]["roles"][r]["ns"] > 0 and j["model"]["roles"][r]["bound"] for r in ("student", "baseline", "reference"))'
 run cudalab inspect reduction/neighbored-less "$sol" --json --summary --no-run
 expect_json "--no-run: no model run either" '"model" not in j and "model_unavailable" not in j'
+# --gpu NAME, a GPU the model knows rather than an architecture: its times, sm_90's build
+run cudalab inspect reduction/neighbored-less "$sol" --summary --gpu h200
+expect_out "--gpu h200: the modelled times are the H200's" \
+    "  modelled H200 times at n = 16777216, from the simulator's counts at n = 262144"
+expect_out "--gpu h200: built for the H200's architecture, the default" "  on sm_90"
+run cudalab inspect reduction/neighbored-less "$sol" --summary --gpu a100
+expect_status "--gpu a100: neither an architecture nor a GPU the model knows" 2
+expect_err "--gpu a100: both lists" \
+    "--gpu 'a100' is not an architecture the lab knows (sm_75, sm_80, sm_86, sm_89, sm_90, sm_100, sm_120), and unknown GPU 'a100': the model knows h100, h200"
 
 # a choice exercise: the occupancy is for the shape the file picks, not the exercise's first
 run cudalab inspect blockshape/fastest-shape "$E2E_SRC/solutions/blockshape/fastest-shape.cu"
