@@ -204,3 +204,62 @@ Test(model, data_file_sets_params_and_error)
     unlink(path);
     cr_assert_lt(lab_model_gpu_load(path, &gpu, &err), 0);
 }
+
+/* The source tree's kernels/gpus (CUDALAB_DATADIR_TEST, set by make; else the working folder). */
+static void
+gpus_dir(char *out, size_t size)
+{
+    const char *src = getenv("CUDALAB_DATADIR_TEST");
+
+    snprintf(out, size, "%s/kernels/gpus", src && *src ? src : ".");
+}
+
+Test(model, gpus_by_name_and_the_names_there_are)
+{
+    char dir[4096];
+    lab_strvec names = LAB_STRVEC_INIT;
+    lab_model_gpu gpu;
+    lab_err err = LAB_ERR_INIT;
+
+    gpus_dir(dir, sizeof(dir));
+    cr_assert_eq(lab_model_gpu_names(dir, &names), 0);
+    cr_assert_geq(names.n, 2);
+    cr_expect_str_eq(names.v[0], "h100");
+    cr_expect_str_eq(names.v[1], "h200");
+    lab_strvec_release(&names);
+    cr_assert_eq(lab_model_gpu_find(dir, "h200", &gpu, &err), 0, "%s", err.msg);
+    cr_expect_str_eq(gpu.name, "H200");
+    cr_assert_eq(lab_model_gpu_find(dir, "a100", &gpu, &err), LAB_EINVAL);
+    cr_expect(strstr(err.msg, "unknown GPU 'a100': the model knows h100, h200"), "%s", err.msg);
+    /* never a path: a name that leaves the folder is unknown */
+    cr_assert_eq(lab_model_gpu_find(dir, "../gpus/h100", &gpu, &err), LAB_EINVAL);
+    cr_assert_eq(lab_model_gpu_find(dir, "", &gpu, &err), LAB_EINVAL);
+}
+
+/* Which parameters are the architecture's (model.def's ARCH), not fitted. */
+static const bool is_architecture[LAB_MODEL_P_COUNT] = {
+#define LAB_MODEL_COUNT(ID, NAME, WHAT)
+#define LAB_MODEL_PARAM(ID, NAME, KIND, DEFAULT, MIN, MAX, WHAT)                                   \
+    [LAB_MODEL_P_##ID] = !__builtin_strcmp(#KIND, "ARCH"),
+#include "lab/model/model.def"
+};
+
+/* The H200's file is the H100's fitted model with only the architecture values changed (issue
+ * 20): a refit of h100.ini that leaves h200.ini behind fails here. */
+Test(model, the_h200_is_the_h100_fit_on_its_own_architecture)
+{
+    char dir[4096];
+    lab_model_gpu h100, h200;
+    lab_err err = LAB_ERR_INIT;
+
+    gpus_dir(dir, sizeof(dir));
+    cr_assert_eq(lab_model_gpu_find(dir, "h100", &h100, &err), 0, "%s", err.msg);
+    cr_assert_eq(lab_model_gpu_find(dir, "h200", &h200, &err), 0, "%s", err.msg);
+    cr_expect_float_eq(h200.p[LAB_MODEL_P_DRAM_GBPS], 4800, 1e-9, "4.8 TB/s of HBM3e");
+    cr_expect_float_eq(h200.p[LAB_MODEL_P_SM_COUNT], 132, 1e-9, "the same GH100");
+    for (int i = 0; i < LAB_MODEL_P_COUNT; i++)
+        if (!is_architecture[i])
+            cr_expect_float_eq(h200.p[i], h100.p[i], 1e-9 * (1 + h100.p[i]), "%s differs",
+                               lab_model_param_names[i]);
+    cr_expect_eq(h200.nvalidated, 0, "not measured on an H200 yet");
+}

@@ -258,6 +258,10 @@ const lab_exercise *lab_cli_exercise_file(lab_cli *cli, const lab_cli_args *args
 const char *lab_cli_prog(const lab_cli *cli);
 /* Prints "cudalab: msg" to stderr; returns LAB_EXIT_ERROR. */
 int lab_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Adds "model" to o: the GPU modelled, the sizes, and per role its modelled ns, what bounds it,
+ * each bound's ns, the counts at the timed size and as simulated (counts_big, counts_small)
+ * (lab/grade/modelled.h). */
+void lab_cli_model_json(struct cJSON *o, const lab_modelled *m);
 /* Prints o as indented JSON and a newline, then frees it. */
 void lab_cli_print_json(struct cJSON *o);
 /* SGR colour on/off around text when cli->color. */

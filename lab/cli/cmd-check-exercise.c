@@ -30,6 +30,8 @@ check_exercise_run(lab_cli *cli, const lab_cli_args *args)
         return lab_cli_error("check-exercise: %s", err.msg);
     }
     printf("check-exercise: %d checks, %d examples, %d failed", c.checks, c.examples, c.failed);
+    if (c.modelled)
+        printf(", %d speed verdicts modelled, not measured", c.modelled);
     if (c.unchecked)
         printf(", %d not run on a GPU: speed was not checked (nor correctness, but on the "
                "simulator)",

@@ -26,40 +26,18 @@ clear_progress(const lab_cli *cli)
         fprintf(stderr, "\r\033[K");
 }
 
-/* The performance model's times beside a grading on the simulator (lab/grade/modelled.h):
- * per role its modelled ns, what bounds it, each bound's ns and the counts at the timed size. */
+/* The performance model's times beside a grading on the simulator, or why there are none. */
 static void
 add_model(cJSON *o, const lab_grading *g)
 {
-    const lab_modelled *m = &g->model;
-    cJSON *mo, *roles;
-
-    if (!g->has_model) {
-        if (g->model_skipped[0])
-            cJSON_AddStringToObject(o, "model_skipped", g->model_skipped);
+    if (g->has_model) {
+        lab_cli_model_json(o, &g->model);
         return;
     }
-    mo = cJSON_AddObjectToObject(o, "model");
-    cJSON_AddStringToObject(mo, "gpu", m->gpu.name);
-    cJSON_AddNumberToObject(mo, "median_abs_error", m->gpu.median_abs_error);
-    cJSON_AddNumberToObject(mo, "simulated_size", (double)m->simulated);
-    cJSON_AddNumberToObject(mo, "timed_size", (double)m->timed);
-    cJSON_AddNumberToObject(mo, "work", m->work);
-    roles = cJSON_AddObjectToObject(mo, "roles");
-    for (int r = 0; r < LAB_MODELLED_ROLE_COUNT; r++) {
-        cJSON *ro, *bounds, *counts;
-        if (!m->has[r])
-            continue;
-        ro = cJSON_AddObjectToObject(roles, lab_modelled_role_names[r]);
-        cJSON_AddNumberToObject(ro, "ns", m->ns[r]);
-        cJSON_AddStringToObject(ro, "bound", lab_model_bound_names[m->why[r].top]);
-        bounds = cJSON_AddObjectToObject(ro, "bounds_ns");
-        for (int b = 0; b < LAB_MODEL_BOUND_COUNT; b++)
-            cJSON_AddNumberToObject(bounds, lab_model_bound_names[b], m->why[r].ns[b]);
-        counts = cJSON_AddObjectToObject(ro, "counts");
-        for (int c = 0; c < LAB_MODEL_C_COUNT; c++)
-            cJSON_AddNumberToObject(counts, lab_model_count_names[c], m->counts[r].c[c]);
-    }
+    if (g->model_skipped[0])
+        cJSON_AddStringToObject(o, "model_skipped", g->model_skipped);
+    if (g->model_needs)
+        cJSON_AddNumberToObject(o, "model_needs_size", (double)g->model_needs);
 }
 
 static void
@@ -135,6 +113,7 @@ grade_run(lab_cli *cli, const lab_cli_args *args)
     req.backend = lab_cli_args_has(args, "sim") ? "sim" : NULL;
     req.no_sim_check = lab_cli_args_has(args, "no-sim-check");
     req.seed = lab_cli_args_number(args, "seed", 0);
+    req.model_gpu = lab_cli_args_value(args, "gpu");
     if (!(req.ex = lab_cli_exercise_file(cli, args, &work, &file)))
         return LAB_EXIT_ERROR;
     req.file = file;
@@ -175,10 +154,14 @@ grade_more_help(FILE *fp)
         const lab_verdict_info *vi = lab_verdict_describe((lab_verdict)v);
         fprintf(fp, "  %-15s %d  %s\n", vi->name, vi->exit_status, vi->advice);
     }
-    fprintf(fp, "After WRONG and RUNTIME_ERROR, the next: line says what to do about what was\n"
-                "found (a race, a barrier, an index out of bounds, a value never written, ...).\n"
-                "Without a GPU the PTX simulator grades correctness, and speed on modelled H100\n"
-                "times (\"modelled for an H100, not measured\").\n");
+    fprintf(fp,
+            "After WRONG and RUNTIME_ERROR, the next: line says what to do about what was\n"
+            "found (a race, a barrier, an index out of bounds, a value never written, ...).\n"
+            "Without a GPU the PTX simulator grades correctness, and speed on modelled H100\n"
+            "times (\"modelled for an H100, not measured\"; --gpu h200 models an H200).\n"
+            "A simulator capped below %lu elements (CUDALAB_SIM_MAX_SIZE) gives no speed\n"
+            "verdict: NO_GPU.\n",
+            LAB_MODELLED_ELEMENTS);
 }
 
 static const lab_cli_param opts[] = {
@@ -186,6 +169,9 @@ static const lab_cli_param opts[] = {
     LAB_CLI_OPT_NUMBER("seed", "N", 1, 0, "random inputs from seed N (default: a fresh seed)"),
     LAB_CLI_OPT("no-record", "do not record the attempt in your progress"),
     LAB_CLI_OPT("sim", "run on the PTX simulator, even with a GPU"),
+    LAB_CLI_OPT_VALUE("gpu", LAB_CLI_STRING, "NAME",
+                      "on the simulator, model the speed of GPU NAME (kernels/gpus/NAME.ini: h100, "
+                      "the default, or h200)"),
     LAB_CLI_OPT("no-sim-check", "on a GPU, do not also run the kernel on the simulator to look "
                                 "for races, divergent barriers, bad warp masks and accesses out "
                                 "of bounds"),

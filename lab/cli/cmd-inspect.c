@@ -1,5 +1,5 @@
 /*
- * cmd-inspect.c - `cudalab inspect EXERCISE [FILE] [--gpu sm_XY] [--ptx|--summary]
+ * cmd-inspect.c - `cudalab inspect EXERCISE [FILE] [--gpu sm_XY|NAME] [--ptx|--summary]
  * [--diff OTHER|--previous] [--json]`: what the compiler made of a kernel
  * (lab/instruments/inspect.h), and how two attempts differ, laid out by
  * lab/report/inspection.h.  Needs no GPU.
@@ -104,6 +104,10 @@ inspection_json(const lab_inspection *in, bool listings)
     } else if (!in->no_runs) {
         cJSON_AddStringToObject(o, "branch_runs_unavailable", in->runs_why);
     }
+    if (in->has_model)
+        lab_cli_model_json(o, &in->model);
+    else if (in->model_why[0])
+        cJSON_AddStringToObject(o, "model_unavailable", in->model_why);
     if (listings) {
         cJSON_AddItemToObject(o, "ptx", listing_json(in, &in->ptx));
         if (in->has_sass)
@@ -151,7 +155,7 @@ inspect_run(lab_cli *cli, const lab_cli_args *args)
     lab_inspection_init(&a);
     lab_inspection_init(&b);
     cli->json = lab_cli_args_has(args, "json");
-    a.no_runs = lab_cli_args_has(args, "no-run");
+    a.no_runs = a.no_model = lab_cli_args_has(args, "no-run");
     /* --ptx and --summary: the last one given counts */
     for (size_t i = 0; i < args->n; i++)
         if (args->v[i].opt == ptx)
@@ -162,11 +166,22 @@ inspect_run(lab_cli *cli, const lab_cli_args *args)
         status = lab_cli_usage_error(args->cmd, "--diff and --previous exclude each other");
         goto out;
     }
-    if (gpu && !lab_occupancy_arch(gpu)) {
-        lab_cli_error("inspect: --gpu '%s' is not an architecture the lab knows "
-                      "(sm_75, sm_80, sm_86, sm_89, sm_90, sm_100, sm_120)",
-                      gpu);
-        goto out;
+    if (gpu && !lab_occupancy_arch(gpu)) { /* not an architecture: a GPU the model knows? */
+        lab_buf dir = LAB_BUF_INIT;
+        lab_model_gpu known;
+        lab_err err = LAB_ERR_INIT;
+        int rc;
+        lab_buf_printf(&dir, "%s/" LAB_MODEL_GPU_DIR, lab_datadir(cli->lab));
+        rc = lab_model_gpu_find(dir.buf, gpu, &known, &err);
+        lab_buf_release(&dir);
+        if (rc < 0) {
+            lab_cli_error("inspect: --gpu '%s' is not an architecture the lab knows "
+                          "(sm_75, sm_80, sm_86, sm_89, sm_90, sm_100, sm_120), and %s",
+                          gpu, err.msg);
+            goto out;
+        }
+        a.model_gpu = gpu; /* its architecture: the default's, sm_90 for an H100 or an H200 */
+        gpu = NULL;
     }
     if (!(ex = other_ex = lab_cli_exercise_file(cli, args, &work, &file)))
         goto out;
@@ -179,8 +194,8 @@ inspect_run(lab_cli *cli, const lab_cli_args *args)
         other = other_ex->solution;
     if (other) {
         /* A is the earlier (the previous step, or the other file), B the file given; the
-         * comparison has no place for the simulator's branch runs */
-        a.no_runs = b.no_runs = true;
+         * comparison has no place for the simulator's branch runs and modelled times */
+        a.no_runs = b.no_runs = a.no_model = b.no_model = true;
         if ((status = inspect_one(cli, other_ex, other, gpu, &a)) ||
             (status = inspect_one(cli, ex, file, a.arch, &b)))
             goto out;
@@ -208,12 +223,13 @@ out:
 }
 
 static const lab_cli_param opts[] = {
-    LAB_CLI_OPT_VALUE("gpu", LAB_CLI_STRING, "sm_XY",
-                      "build for this architecture (default: $CUDALAB_ARCH, else the GPU's)"),
+    LAB_CLI_OPT_VALUE("gpu", LAB_CLI_STRING, "sm_XY|NAME",
+                      "build for this architecture (default: $CUDALAB_ARCH, else the GPU's), or "
+                      "model the speed of GPU NAME (kernels/gpus/NAME.ini: h100, h200)"),
     LAB_CLI_OPT("ptx", "list the PTX instead of the SASS"),
     LAB_CLI_OPT("summary", "resources, occupancy and instruction mix, no listing"),
     LAB_CLI_OPT("no-run", "do not run the kernel on the simulator to count how its branches "
-                          "diverge"),
+                          "diverge and to model its speed"),
     LAB_CLI_OPT_VALUE("diff", LAB_CLI_SOURCE, "OTHER", "compare with the kernel in file OTHER"),
     LAB_CLI_OPT("previous", "compare with the previous step's reference solution"),
     LAB_CLI_OPT("json", "the inspection (or the comparison) as JSON"),

@@ -4,8 +4,8 @@
  * example submission graded and compared with the verdict it names.
  */
 #include "lab/grade/excheck.h"
+#include "lab/util/dirlist.h"
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,27 +130,73 @@ is_correct(lab_verdict v)
     return v == LAB_VERDICT_PASS || v == LAB_VERDICT_SLOW;
 }
 
+/* Which file a grading checks: a modelled verdict that disagrees fails the solution and the
+ * starter (a student without a GPU would get it), and is only noted for an example (the model's
+ * bounds allow a few: docs/bench/model.md). */
+typedef enum checked_file {
+    CHECKED_SOLUTION,
+    CHECKED_STARTER,
+    CHECKED_EXAMPLE,
+} checked_file;
+
+/* A speed verdict on the simulator's modelled times (lab/grade/modelled.h), compared with the
+ * expected one: agreeing, it counts as modelled, never as a speed check. */
+static void
+judge_modelled(lab_excheck *c, const char *file, const lab_grading *g, lab_verdict expected,
+               checked_file which)
+{
+    lab_verdict got = g->result.verdict;
+    const char *gpu = g->model.gpu.name;
+
+    if (which == CHECKED_STARTER ? got != LAB_VERDICT_PASS : got == expected) {
+        c->modelled++;
+        note(c, file, 1,
+             "%s on times modelled for an %s, as expected; speed modelled, not measured",
+             vname(got), gpu);
+    } else if (which == CHECKED_EXAMPLE) {
+        c->unchecked++;
+        note(c, file, 1,
+             "expected %s, but %s on times modelled for an %s: speed not checked; grade it on a "
+             "GPU (%s)",
+             vname(expected), vname(got), gpu, g->result.message);
+    } else if (which == CHECKED_STARTER) {
+        problem(c, file, 1,
+                "the untouched starter passes on times modelled for an %s, so a student without "
+                "a GPU passes with it: %s",
+                gpu, g->result.message);
+    } else {
+        problem(c, file, 1,
+                "expected PASS, got %s on times modelled for an %s, so a student without a GPU "
+                "cannot pass with the solution: %s",
+                vname(got), gpu, g->result.message);
+    }
+}
+
 /*
- * Compare a grading with what was expected: the verdict itself, or, with
- * any_but_pass (the starter), anything but PASS.  Without a GPU only the
- * class is compared: a grading that stopped at NO_GPU (compiled, constraints
- * hold) or a simulator's correct verdict stands for every run-time verdict
- * of its class, and the check counts as not run.  SIM_UNSUPPORTED is what the
- * simulator cannot run, not a fault of the exercise: not run either, said so.
- * Host code without speed that ran here (the CPU reduction, the occupancy
- * calculator on the lab's tables) was checked in full: its verdict is compared
- * exactly.
+/*
+ * Compare a grading with what was expected: the verdict itself, or, for the starter, anything
+ * but PASS.  Without a GPU, a speed verdict on modelled times is compared (judge_modelled); else
+ * only the class is compared: a grading that stopped at NO_GPU (compiled, constraints hold) or
+ * a simulator's correct verdict stands for every run-time verdict of its class, and the check
+ * counts as not run.  SIM_UNSUPPORTED is what the simulator cannot run, not a fault of the
+ * exercise: not run either, said so.  Host code without speed that ran here (the CPU
+ * reduction, the occupancy calculator on the lab's tables) was checked in full: its verdict is
+ * compared exactly.
  */
 static void
 judge(lab_excheck *c, const lab_exercise *ex, const char *file, const lab_grading *g,
-      lab_verdict expected, bool any_but_pass)
+      lab_verdict expected, checked_file which)
 {
     lab_verdict got = g->result.verdict;
-    bool gpu = g->device.present;
+    bool gpu = g->device.present, any_but_pass = which == CHECKED_STARTER;
     bool ran_in_full =
         ex->ntiming_sizes == 0 && !strcmp(g->backend, "host") && got != LAB_VERDICT_NO_GPU;
 
     c->checks++;
+    if (!gpu && g->has_model && is_correct(got) && (any_but_pass || is_correct(expected))) {
+        judge_modelled(c, file, g, expected, which);
+        return;
+    }
     if (!gpu && !ran_in_full &&
         (got == LAB_VERDICT_NO_GPU || got == LAB_VERDICT_SIM_UNSUPPORTED ||
          (is_correct(got) && (any_but_pass || is_correct(expected))))) {
@@ -163,6 +209,9 @@ judge(lab_excheck *c, const lab_exercise *ex, const char *file, const lab_gradin
                 note(c, file, 1,
                      "compiled, constraints hold; the simulator cannot run it, so correctness "
                      "and speed are checked only on a GPU (%s)",
+                     g->result.message);
+            else if (got == LAB_VERDICT_NO_GPU && !strcmp(g->backend, "sim"))
+                note(c, file, 1, "correct on the simulator, speed not checked (%s)",
                      g->result.message);
             else if (got == LAB_VERDICT_NO_GPU)
                 note(c, file, 1,
@@ -185,32 +234,6 @@ judge(lab_excheck *c, const lab_exercise *ex, const char *file, const lab_gradin
 }
 
 static int
-cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The .cu files of dir, sorted; an unreadable dir gives none. */
-static int
-list_cu(const char *dir, lab_strvec *out)
-{
-    DIR *d = opendir(dir);
-    struct dirent *de;
-    size_t len;
-
-    if (!d)
-        return 0;
-    while ((de = readdir(d)))
-        if ((len = strlen(de->d_name)) > 3 && !strcmp(de->d_name + len - 3, ".cu") &&
-            de->d_name[0] != '.')
-            lab_strvec_pushf(out, "%s/%s", dir, de->d_name);
-    closedir(d);
-    if (out->n > 1)
-        qsort(out->v, out->n, sizeof(*out->v), cmp_str);
-    return 0;
-}
-
-static int
 check_examples(lab *l, const lab_exercise *ex, const volatile sig_atomic_t *cancel, lab_excheck *c,
                lab_err *err)
 {
@@ -221,7 +244,7 @@ check_examples(lab *l, const lab_exercise *ex, const volatile sig_atomic_t *canc
         lab_strvec files = LAB_STRVEC_INIT;
 
         lab_buf_printf(&dir, "%s/examples/%s", ex->dir, kinds[k].dir);
-        list_cu(dir.buf, &files);
+        lab_dirlist(dir.buf, ".cu", true, &files);
         if (files.n < (size_t)kinds[k].want)
             note(c, ex->manifest, 0, "%zu %s example(s) in examples/%s; each step should have %d",
                  files.n, kinds[k].dir, kinds[k].dir, kinds[k].want);
@@ -243,7 +266,7 @@ check_examples(lab *l, const lab_exercise *ex, const volatile sig_atomic_t *canc
             }
             c->examples++;
             if ((rc = grade(l, ex, files.v[i], cancel, &g, err)) == 0)
-                judge(c, ex, files.v[i], &g, want, false);
+                judge(c, ex, files.v[i], &g, want, CHECKED_EXAMPLE);
             lab_grading_release(&g);
         }
         lab_strvec_release(&files);
@@ -288,12 +311,12 @@ lab_excheck_run(lab *l, const char *id, const volatile sig_atomic_t *cancel, lab
     if (ex->format == 0)
         note(c, ex->manifest, 1, "no 'format = 1': the manifest should name its format version");
     if ((rc = grade(l, ex, ex->solution, cancel, &g, err)) == 0)
-        judge(c, ex, ex->solution, &g, LAB_VERDICT_PASS, false);
+        judge(c, ex, ex->solution, &g, LAB_VERDICT_PASS, CHECKED_SOLUTION);
     lab_grading_release(&g);
     if (rc < 0)
         return lab_err_wrap(err, "%s: the solution", id);
     if ((rc = grade(l, ex, ex->starter, cancel, &g, err)) == 0)
-        judge(c, ex, ex->starter, &g, LAB_VERDICT_COUNT, true);
+        judge(c, ex, ex->starter, &g, LAB_VERDICT_COUNT, CHECKED_STARTER);
     lab_grading_release(&g);
     if (rc < 0)
         return lab_err_wrap(err, "%s: the starter", id);

@@ -15,7 +15,11 @@
  * constraints (or, where the lab grades on the simulator, after the
  * correctness run): what can be checked is checked -- COMPILE_ERROR and
  * CONSTRAINT exactly, the rest by verdict class -- and the rest is counted in
- * `unchecked`, so that the report can say that speed was not checked.
+ * `unchecked`, so that the report can say that speed was not checked.  A speed
+ * verdict on the simulator's modelled times (lab/grade/modelled.h) is compared
+ * with the expected one and counted in `modelled`, never as a speed check: one
+ * that disagrees fails the solution or the starter (students without a GPU get
+ * it) and leaves an example unchecked.
  *
  * Call order: lab_excheck_init; lab_excheck_run (once per exercise, or
  * lab_excheck_run_all); read problems/notes/counters; lab_excheck_release.
@@ -34,6 +38,7 @@ typedef struct lab_excheck {
     int checks;          /* gradings and file checks made */
     int failed;          /* problems.n */
     int unchecked;       /* gradings whose run could not happen here (no GPU) */
+    int modelled;        /* speed verdicts on modelled times that agreed, not measured */
     int examples;        /* example submissions graded */
 } lab_excheck;
 

@@ -320,36 +320,35 @@ judge_sim_check(lab_proc *p, lab_grading *g, const lab_exercise *ex)
 /* How long the simulator's run for the performance model may take: it runs the three roles
  * at two sizes, beside the student's run of every size. */
 #define MODEL_RUN_TIMEOUT_S 30.0
-/* The elements of the model run's size: the counts grow with the work, so a quarter of the
- * simulator's cap gives the same times in a quarter of the CPU time (tests/model/ checks the
- * scaling). */
-#define MODEL_RUN_ELEMENTS (1ul << 18)
-
-/* The largest of n sizes. */
-static unsigned long
-largest(const unsigned long *sizes, size_t n)
-{
-    unsigned long m = 0;
-
-    for (size_t i = 0; i < n; i++)
-        m = sizes[i] > m ? sizes[i] : m;
-    return m;
-}
 
 /* On the simulator, a speed exercise's second run: student, baseline and reference at two
  * sizes, whose counts the performance model turns into times
- * (lab/grade/modelled.h).  *started, or why not in g->model_skipped. */
+ * (lab/grade/modelled.h).  *started, or why not in g->model_skipped; g->model_needs when the
+ * simulator's cap kept the run below the sizes the model counts at: counts of smaller runs,
+ * scaled up, would mislead (neighbored-less's reference at a cap of 1000 was 5.96x, where the
+ * H100 measures 1.82x), so then there is no run and no speed verdict. */
 static void
-start_model_run(lab *l, const lab_exercise *ex, lab_grading *g, lab_build *student,
-                lab_build *baseline, lab_build *reference, const lab_exercise *base_ex,
-                const unsigned long sizes[2], lab_proc *p, bool *started)
+start_model_run(lab *l, const lab_exercise *ex, const lab_family *fam, lab_grading *g,
+                lab_build *student, lab_build *baseline, lab_build *reference,
+                const lab_exercise *base_ex, const unsigned long *graded, size_t ngraded,
+                unsigned long sizes[2], lab_proc *p, bool *started)
 {
+    unsigned long uncapped[16], needed[2];
+    size_t nuncapped;
+
     *started = false;
     if (strcmp(g->backend, "sim") || ex->kind == LAB_KIND_HOST || !ex->ntiming_sizes)
         return;
     if (ex->choose_block) {
         snprintf(g->model_skipped, sizeof(g->model_skipped),
                  "the performance model does not sweep block shapes yet");
+        return;
+    }
+    grading_sizes(ex, 0, uncapped, ARRAY_SIZE(uncapped), &nuncapped);
+    lab_modelled_sizes(fam, lab_modelled_largest(graded, ngraded), sizes);
+    lab_modelled_sizes(fam, lab_modelled_largest(uncapped, nuncapped), needed);
+    if (sizes[1] < needed[1]) {
+        g->model_needs = needed[1];
         return;
     }
     *started = start_beside(l, ex, base_ex, g, student, baseline, reference, sizes,
@@ -362,7 +361,7 @@ start_model_run(lab *l, const lab_exercise *ex, lab_grading *g, lab_build *stude
  * lab could not do costs the student nothing beyond the speed step's points. */
 static void
 judge_model_run(lab *l, lab_proc *p, const lab_family *fam, lab_grading *g, const lab_exercise *ex,
-                const unsigned long sizes[2])
+                const char *gpu_name, const unsigned long sizes[2])
 {
     lab_model_gpu gpu;
     lab_buf path = LAB_BUF_INIT;
@@ -370,11 +369,11 @@ judge_model_run(lab *l, lab_proc *p, const lab_family *fam, lab_grading *g, cons
 
     if (!finish_beside(p, "the model's run", g->model_skipped, sizeof(g->model_skipped)))
         return;
-    lab_buf_printf(&path, "%s/kernels/gpus/h100.ini", lab_datadir(l));
-    if (lab_model_gpu_load(path.buf, &gpu, &err) < 0 ||
+    lab_buf_printf(&path, "%s/" LAB_MODEL_GPU_DIR, lab_datadir(l));
+    if (lab_model_gpu_find(path.buf, gpu_name ? gpu_name : LAB_MODEL_GPU_DEFAULT, &gpu, &err) < 0 ||
         lab_modelled_from_report(p->report.buf, p->report.len, fam, &gpu, sizes[0], sizes[1],
-                                 largest(ex->timing_sizes, ex->ntiming_sizes), &g->model,
-                                 &err) < 0) {
+                                 lab_modelled_largest(ex->timing_sizes, ex->ntiming_sizes),
+                                 &g->model, &err) < 0) {
         snprintf(g->model_skipped, sizeof(g->model_skipped), "%.250s", err.msg);
         lab_buf_release(&path);
         return;
@@ -382,6 +381,16 @@ judge_model_run(lab *l, lab_proc *p, const lab_family *fam, lab_grading *g, cons
     lab_buf_release(&path);
     g->has_model = true;
 }
+
+/* What to do next when the speed could not be modelled: NO_GPU's own advice ("grade --sim
+ * checks it on the simulator") would send the student where they are. */
+static const char not_modelled_advice[] =
+    "your kernel is correct; its speed step needs a GPU here: grade it on a machine with an "
+    "NVIDIA GPU";
+/* What to do next when the simulator's cap refused the model its sizes. */
+static const char model_needs_advice[] =
+    "the lab's cap, not your kernel: unset CUDALAB_SIM_MAX_SIZE (or raise it) to have its speed "
+    "modelled, or grade it on a machine with an NVIDIA GPU";
 
 static int
 run_and_judge(lab *l, const lab_grade_request *req, const lab_family *fam, lab_grading *g,
@@ -401,7 +410,7 @@ run_and_judge(lab *l, const lab_grade_request *req, const lab_family *fam, lab_g
 
     bool sim = !strcmp(g->backend, "sim");
     const unsigned long cap = sim ? lab_family_sim_limit(fam, g->sim_max_size) : 0;
-    unsigned long sizes[16], model_sizes[2], model_elements;
+    unsigned long sizes[16], model_sizes[2];
     size_t nsizes = 0;
 
     lab_devlock_init(&lock);
@@ -428,17 +437,9 @@ run_and_judge(lab *l, const lab_grade_request *req, const lab_family *fam, lab_g
     }
     /* the simulator's checks run on the CPU while the GPU measures */
     start_sim_check(l, req, fam, g, student, baseline, reference, base_ex, &simp, &sim_started);
-    /* on the simulator, the three roles' counts for the performance model, beside it, at
-     * powers of two within the sizes graded: no tail of a vector loop or of a block skews
-     * what grows with the size */
-    for (model_elements = MODEL_RUN_ELEMENTS;
-         model_elements > 4 && lab_family_sim_limit(fam, model_elements) > largest(sizes, nsizes);
-         model_elements /= 2)
-        ;
-    model_sizes[0] = lab_family_sim_limit(fam, model_elements / 4);
-    model_sizes[1] = lab_family_sim_limit(fam, model_elements);
-    start_model_run(l, ex, g, student, baseline, reference, base_ex, model_sizes, &modelp,
-                    &model_started);
+    /* on the simulator, the three roles' counts for the performance model, beside it */
+    start_model_run(l, ex, fam, g, student, baseline, reference, base_ex, sizes, nsizes,
+                    model_sizes, &modelp, &model_started);
     lab_trace_mark("driver: starting%s%s", sim_started ? " (the simulator's check started)" : "",
                    model_started ? " (the model's run started)" : "");
     /* host code and the simulator leave the GPU alone: no need to wait for it */
@@ -483,16 +484,25 @@ run_and_judge(lab *l, const lab_grade_request *req, const lab_family *fam, lab_g
     rc = lab_grade_judge(&tuned, g->baseline_name, &g->report, &g->result, err);
     if (rc == 0 && sim && ex->ntiming_sizes && g->result.verdict == LAB_VERDICT_PASS) {
         if (model_started) {
-            judge_model_run(l, &modelp, fam, g, ex, model_sizes);
+            judge_model_run(l, &modelp, fam, g, ex, req->model_gpu, model_sizes);
             model_started = false;
         }
         if (g->has_model)
             lab_modelled_judge(ex, g->baseline_name, &g->model, &g->result);
-        else
+        else if (g->model_needs) {
+            lab_grade_set(&g->result, ex, LAB_VERDICT_NO_GPU,
+                          "correct on the simulator; no speed verdict: the performance model "
+                          "counts at n = %lu, and CUDALAB_SIM_MAX_SIZE=%lu keeps the simulator "
+                          "below it, where modelled times would mislead",
+                          g->model_needs, g->sim_max_size);
+            g->result.advice = model_needs_advice;
+        } else {
             lab_grade_set(&g->result, ex, LAB_VERDICT_NO_GPU,
                           "correct on the simulator; its speed could not be modelled (%s): grade "
                           "it on a GPU for the speed step",
                           g->model_skipped);
+            g->result.advice = not_modelled_advice;
+        }
     }
     if (rc == 0 && g->calibrated && g->result.speedup > 0)
         append_message(&g->result, " (threshold calibrated on this GPU)");
@@ -548,6 +558,11 @@ choose_backend(const lab_grade_request *req, const lab_device *dev, lab_grading 
     if (!strcmp(want, "cuda") && !dev->present)
         return 0;
     snprintf(g->backend, sizeof(g->backend), "%s", want);
+    if (req->model_gpu && !strcmp(want, "cuda"))
+        return lab_err_set(err, LAB_EINVAL,
+                           "--gpu %s names the GPU the model stands for on the simulator, and "
+                           "this grading measures the %s: add --sim to model it",
+                           req->model_gpu, dev->name);
     if (!strcmp(want, "sim")) {
         g->sim_max_size = LAB_SIM_MAX_SIZE;
         if ((cap = getenv("CUDALAB_SIM_MAX_SIZE")) && *cap &&
@@ -556,6 +571,20 @@ choose_backend(const lab_grade_request *req, const lab_device *dev, lab_grading 
                                "CUDALAB_SIM_MAX_SIZE='%s' is not a positive number", cap);
     }
     return 0;
+}
+
+/* 0 when the model knows the GPU named (a data file of its own), before anything is built. */
+static int
+known_model_gpu(lab *l, const char *name, lab_err *err)
+{
+    lab_buf dir = LAB_BUF_INIT;
+    lab_model_gpu gpu;
+    int rc;
+
+    lab_buf_printf(&dir, "%s/" LAB_MODEL_GPU_DIR, lab_datadir(l));
+    rc = lab_model_gpu_find(dir.buf, name, &gpu, err);
+    lab_buf_release(&dir);
+    return rc;
 }
 
 int
@@ -590,6 +619,8 @@ lab_grade(lab *l, const lab_grade_request *req, lab_grading *g, lab_err *err)
     } else {
         snprintf(g->baseline_name, sizeof(g->baseline_name), "%s", fam->cpu_baseline);
     }
+    if (req->model_gpu && (rc = known_model_gpu(l, req->model_gpu, err)) < 0)
+        goto out;
     if (access(req->file, R_OK) < 0) {
         rc = lab_err_set(err, LAB_ENOENT, "cannot read '%s': %s", req->file, strerror(errno));
         goto out;

@@ -51,6 +51,10 @@ typedef struct lab_grade_request {
      * warp-sync mask, an access out of bounds) makes the verdict WRONG; true turns that off
      * (so does the exercise's `sim_check = false`). */
     bool no_sim_check;
+    /* The GPU the performance model stands for on the simulator: the NAME of a
+     * kernels/gpus/NAME.ini (lab/model/model.h); NULL: LAB_MODEL_GPU_DEFAULT.  An unknown name is
+     * the lab's error, with the names there are; so is a name where a GPU measures. */
+    const char *model_gpu;
 } lab_grade_request;
 
 /* Largest input size graded on the simulator; larger sizes become this one
@@ -81,6 +85,9 @@ typedef struct lab_grading {
     bool has_model;
     lab_modelled model;
     char model_skipped[256];
+    /* The size the model counts at, when the simulator's cap kept its run below it (then no
+     * speed verdict); 0 otherwise. */
+    unsigned long model_needs;
     double min_speedup; /* the threshold applied, when the kernel was timed */
     bool judged;        /* result holds the verdict, even when recording it then failed */
 } lab_grading;

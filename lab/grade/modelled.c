@@ -21,6 +21,27 @@ lab_modelled_work(const lab_family *fam, unsigned long n)
     return (double)n;
 }
 
+unsigned long
+lab_modelled_largest(const unsigned long *sizes, size_t n)
+{
+    unsigned long m = 0;
+
+    for (size_t i = 0; i < n; i++)
+        m = sizes[i] > m ? sizes[i] : m;
+    return m;
+}
+
+void
+lab_modelled_sizes(const lab_family *fam, unsigned long largest, unsigned long out[2])
+{
+    unsigned long elements = LAB_MODELLED_ELEMENTS;
+
+    while (elements > 4 && lab_family_sim_limit(fam, elements) > largest)
+        elements /= 2;
+    out[0] = lab_family_sim_limit(fam, elements / 4);
+    out[1] = lab_family_sim_limit(fam, elements);
+}
+
 static double
 number(const cJSON *o, const char *key)
 {
@@ -79,7 +100,6 @@ lab_modelled_from_report(const char *json, size_t len, const lab_family *fam,
                          unsigned long timed, lab_modelled *out, lab_err *err)
 {
     cJSON *root = cJSON_ParseWithLength(json, len);
-    lab_model_counts at_small, at_big;
     double block, sim_sms;
     int rc = 0;
 
@@ -88,18 +108,18 @@ lab_modelled_from_report(const char *json, size_t len, const lab_family *fam,
         return lab_err_set(err, LAB_EPARSE, "the simulator's report for the model does not parse");
     out->gpu = *gpu;
     out->simulated = big;
+    out->small = small < big ? small : big;
     out->timed = timed;
     out->work = lab_modelled_work(fam, timed) / lab_modelled_work(fam, big);
     block = number(root, "block");
     sim_sms = number(cJSON_GetObjectItemCaseSensitive(root, "device"), "sm_count");
     for (int r = 0; r < LAB_MODELLED_ROLE_COUNT; r++) {
-        bool has_small;
-        if (!role_counts(root, lab_modelled_role_names[r], big, block, &at_big))
+        if (!role_counts(root, lab_modelled_role_names[r], big, block, &out->at_big[r]))
             continue;
-        has_small =
-            small < big && role_counts(root, lab_modelled_role_names[r], small, block, &at_small);
-        lab_model_scale(has_small ? &at_small : NULL, lab_modelled_work(fam, small), &at_big,
-                        lab_modelled_work(fam, big), lab_modelled_work(fam, timed),
+        out->has_small[r] = small < big && role_counts(root, lab_modelled_role_names[r], small,
+                                                       block, &out->at_small[r]);
+        lab_model_scale(out->has_small[r] ? &out->at_small[r] : NULL, lab_modelled_work(fam, small),
+                        &out->at_big[r], lab_modelled_work(fam, big), lab_modelled_work(fam, timed),
                         gpu->p[LAB_MODEL_P_SM_COUNT] / (sim_sms > 0 ? sim_sms : 1),
                         &out->counts[r]);
         out->ns[r] = lab_model_time(&out->gpu, &out->counts[r], &out->why[r]);

@@ -24,6 +24,11 @@
 #include "lab/model/model.h"
 #include "lab/util/err.h"
 
+/* The GPU the model stands for unless the request names another. */
+#define LAB_MODEL_GPU_DEFAULT "h100"
+/* Where the GPUs' data files are, under the lab's data folder. */
+#define LAB_MODEL_GPU_DIR "kernels/gpus"
+
 /* The roles as the driver names them. */
 typedef enum lab_modelled_role {
     LAB_MODELLED_STUDENT,
@@ -37,16 +42,35 @@ extern const char *const lab_modelled_role_names[LAB_MODELLED_ROLE_COUNT];
 typedef struct lab_modelled {
     lab_model_gpu gpu;
     unsigned long simulated;                          /* the larger size the counts were taken at */
+    unsigned long small;                              /* the smaller one (== simulated: none) */
     unsigned long timed;                              /* the size they were scaled to */
     double work;                                      /* timed work / simulated work */
     bool has[LAB_MODELLED_ROLE_COUNT];                /* false: the CPU baseline, or missing */
     lab_model_counts counts[LAB_MODELLED_ROLE_COUNT]; /* at the timed size */
+    /* as simulated, at small and at simulated (has_small false: none at small) */
+    lab_model_counts at_small[LAB_MODELLED_ROLE_COUNT];
+    lab_model_counts at_big[LAB_MODELLED_ROLE_COUNT];
+    bool has_small[LAB_MODELLED_ROLE_COUNT];
     double ns[LAB_MODELLED_ROLE_COUNT];
     lab_model_why why[LAB_MODELLED_ROLE_COUNT];
 } lab_modelled;
 
+/* The elements the model's larger run counts (its smaller run, a quarter): the counts grow with
+ * the work, so a quarter of the simulator's cap gives the same times in a quarter of the CPU
+ * time (tests/e2e/test-model.sh checks the scaling). */
+#define LAB_MODELLED_ELEMENTS (1ul << 18)
+
+/* The largest of n sizes (0 for none). */
+unsigned long lab_modelled_largest(const unsigned long *sizes, size_t n);
+
 /* The work of size n of a family (elements; a matrix side's n x (n/2+3) elements). */
 double lab_modelled_work(const lab_family *fam, unsigned long n);
+
+/* The two sizes the model's run counts at, out[0] < out[1] (as n of fam: elements or a
+ * matrix's side): powers of two of elements, LAB_MODELLED_ELEMENTS and a quarter of it, halved
+ * until within largest (the largest size graded), so that no tail of a vector loop or of a
+ * block skews what grows with the size. */
+void lab_modelled_sizes(const lab_family *fam, unsigned long largest, unsigned long out[2]);
 
 /* From the JSON report of the simulator's run of all roles at sizes small and big (sim_metrics,
  * cases, the device's SMs), for timing size timed.  gpu is copied.  LAB_EPARSE when the report

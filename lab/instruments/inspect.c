@@ -186,6 +186,8 @@ lab_inspect(lab *l, const lab_exercise *ex, const char *file, const char *arch, 
         lab_listing_mix(&in->sass, in->kernel ? in->kernel->name : NULL, &in->sass_mix);
     if (!in->no_runs)
         lab_inspect__branch_runs(l, in);
+    if (!in->no_model)
+        lab_inspect__model(l, in);
 out:
     lab_buf_release(&log);
     return rc;

@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "lab/grade/lab.h"
+#include "lab/grade/modelled.h"
 #include "lab/build/occupancy.h"
 #include "lab/build/resusage.h"
 #include "lab/build/sass.h"
@@ -62,6 +63,16 @@ typedef struct lab_inspection {
     lab_branch_run *runs; /* by line */
     size_t nruns;
     char runs_why[512];
+    /* The why of its speed without a GPU: the exercise's driver runs the student's kernel, the
+     * baseline and the reference on the simulator at the performance model's sizes, and the
+     * model makes the times at the timing size and what bounds each (lab/grade/modelled.h), as
+     * a grading on the simulator shows them.  A timed exercise's only; set no_model before
+     * lab_inspect to skip it; model_why says why there is none ("" for an untimed one). */
+    bool no_model;
+    const char *model_gpu; /* set before lab_inspect: kernels/gpus/NAME.ini; NULL: the H100 */
+    bool has_model;
+    lab_modelled model;
+    char model_why[256];
 } lab_inspection;
 
 void lab_inspection_init(lab_inspection *in);
@@ -70,6 +81,9 @@ void lab_inspection_release(lab_inspection *in);
  * 0 also when the file does not compile (in->build.ok false). */
 int lab_inspect(lab *l, const lab_exercise *ex, const char *file, const char *arch,
                 lab_inspection *in, lab_err *err);
+
+/* inspect.c calls it once the build is fine: fills has_model, model, model_why (model-run.c). */
+void lab_inspect__model(lab *l, lab_inspection *in);
 
 /* The runs of source line n, or NULL. */
 const lab_branch_run *lab_inspection_branch_run(const lab_inspection *in, int line);

@@ -255,6 +255,9 @@ inspect_run(lab_menu_work *w, lab *l, lab_err *err)
 
     lab_menu_work_stage(w, "compiling");
     in->cancel = &w->cancel; /* c kills nvcc and ptxas */
+    /* the modelled times: the result view shows them after every grading; here they would push
+     * the keys' help and the source off the first page */
+    in->no_model = true;
     rc = lab_inspect(l, iw->ex, iw->file, NULL, in, err);
     in->cancel = NULL;
     return rc;

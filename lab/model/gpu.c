@@ -10,7 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "lab/util/buf.h"
+#include "lab/util/dirlist.h"
 #include "lab/util/inifile.h"
 
 struct parse {
@@ -72,4 +75,46 @@ lab_model_gpu_load(const char *path, lab_model_gpu *gpu, lab_err *err)
     if (rc != 0)
         return lab_err_set(err, LAB_EPARSE, "%s:%d: not an INI line", path, rc);
     return 0;
+}
+
+int
+lab_model_gpu_names(const char *dir, lab_strvec *out)
+{
+    return lab_dirlist(dir, ".ini", false, out);
+}
+
+/* A name made of lower-case letters, digits and '-': never a path. */
+static bool
+is_gpu_name(const char *name)
+{
+    if (!*name || strlen(name) > 32)
+        return false;
+    for (const char *c = name; *c; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '-'))
+            return false;
+    return true;
+}
+
+int
+lab_model_gpu_find(const char *dir, const char *name, lab_model_gpu *gpu, lab_err *err)
+{
+    lab_buf path = LAB_BUF_INIT, known = LAB_BUF_INIT;
+    lab_strvec names = LAB_STRVEC_INIT;
+    int rc;
+
+    lab_buf_printf(&path, "%s/%s.ini", dir, name);
+    if (is_gpu_name(name) && access(path.buf, F_OK) == 0) {
+        rc = lab_model_gpu_load(path.buf, gpu, err);
+        goto out;
+    }
+    lab_model_gpu_names(dir, &names);
+    for (size_t i = 0; i < names.n; i++)
+        lab_buf_printf(&known, "%s%s", i ? ", " : "", names.v[i]);
+    rc = lab_err_set(err, LAB_EINVAL, "unknown GPU '%s': the model knows %s", name,
+                     names.n ? known.buf : "none (no kernels/gpus/*.ini)");
+out:
+    lab_strvec_release(&names);
+    lab_buf_release(&known);
+    lab_buf_release(&path);
+    return rc;
 }

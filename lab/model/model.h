@@ -40,6 +40,7 @@
 #include <stddef.h>
 
 #include "lab/util/err.h"
+#include "lab/util/strvec.h"
 
 typedef enum lab_model_count {
 #define LAB_MODEL_COUNT(ID, NAME, WHAT) LAB_MODEL_C_##ID,
@@ -99,6 +100,13 @@ void lab_model_gpu_defaults(lab_model_gpu *gpu);
 /* Reads an INI file: [gpu] name and any parameter by its model.def name, [validation]
  * median_abs_error, within_20, kernels.  Unknown keys are an error ("file:line: ..."). */
 int lab_model_gpu_load(const char *path, lab_model_gpu *gpu, lab_err *err);
+
+/* The GPUs a folder of data files describes (kernels/gpus/NAME.ini): their NAMEs, sorted,
+ * appended to out (the caller's).  A folder that cannot be read gives none. */
+int lab_model_gpu_names(const char *dir, lab_strvec *out);
+/* The data file dir/NAME.ini, loaded as lab_model_gpu_load does; LAB_EINVAL, with the names
+ * there are, for a NAME that has none (or is not a name: letters, digits and '-'). */
+int lab_model_gpu_find(const char *dir, const char *name, lab_model_gpu *gpu, lab_err *err);
 
 /* The modelled time of one launch in ns; *why (may be NULL) gets the bounds. */
 double lab_model_time(const lab_model_gpu *gpu, const lab_model_counts *counts, lab_model_why *why);

@@ -2,18 +2,10 @@
  * grading.c - a grading as styled lines (see grading.h).
  */
 #include "lab/report/grading.h"
+#include "lab/report/modelled.h"
 
 #include <stdio.h>
 #include <string.h>
-
-static void
-format_time(double ns, char *buf, size_t size)
-{
-    if (ns >= 1e6)
-        snprintf(buf, size, "%.2f ms", ns / 1e6);
-    else
-        snprintf(buf, size, "%.2f us", ns / 1e3);
-}
 
 /* The student's case of the second round (new inputs in the same buffers) at c's size, or NULL. */
 static const lab_case *
@@ -92,7 +84,7 @@ timing(lab_lineout *o, const lab_grading *g)
     for (size_t i = 0; i < t->nkernels; i++) {
         const lab_kernel_time *k = &t->kernels[i];
         char med[32];
-        format_time(k->median_ns, med, sizeof(med));
+        lab_lines_format_ns(k->median_ns, med, sizeof(med));
         lab_lineout_put(o, !strcmp(k->role, "student") ? LAB_TEXT_BOLD : LAB_TEXT_PLAIN,
                         "  %-10s %12s %7.2f%% %8lu %8.0f %7.1f %7.1f %7.2fx%s", k->role, med,
                         100 * k->ci_rel, k->samples, k->gbps, k->pct_peak, k->pct_copy,
@@ -129,7 +121,7 @@ sweep(lab_lineout *o, const lab_runreport *r)
             lab_lineout_end(o);
             continue;
         }
-        format_time(w->median_ns, med, sizeof(med));
+        lab_lines_format_ns(w->median_ns, med, sizeof(med));
         if (w->occupancy >= 0)
             snprintf(occ, sizeof(occ), "%.0f%%", 100 * w->occupancy);
         else
@@ -144,54 +136,6 @@ sweep(lab_lineout *o, const lab_runreport *r)
     }
     if (s->capped)
         capped(o);
-}
-
-/* The modelled times beside a grading on the simulator: each role's time, what bounds it (a bar
- * of its share of the time) and the next bounds, so that the learner sees why. */
-static void
-modelled(lab_lineout *o, const lab_grading *g)
-{
-    const lab_modelled *m = &g->model;
-
-    lab_lineout_end(o);
-    lab_lineout_put(o, LAB_TEXT_PLAIN,
-                    "  modelled %s times at n = %lu, from the simulator's counts at n = %lu",
-                    m->gpu.name, m->timed, m->simulated);
-    lab_lineout_end(o);
-    for (int r = 0; r < LAB_MODELLED_ROLE_COUNT; r++) {
-        const lab_model_why *w = &m->why[r];
-        char t[32], bar[24], next[96] = "";
-        size_t len = 0;
-        int fill;
-        if (!m->has[r])
-            continue;
-        format_time(m->ns[r], t, sizeof(t));
-        fill = (int)(20 * w->ns[w->top] / m->ns[r] + 0.5);
-        for (int i = 0; i < 20; i++)
-            bar[i] = i < fill ? '#' : '.';
-        bar[20] = '\0';
-        /* the two next largest bounds, for what would come next */
-        for (int k = 0, above = w->top; k < 2; k++) {
-            int best = -1;
-            for (int b = 0; b < LAB_MODEL_BOUND_COUNT; b++)
-                if (b != (int)w->top && w->ns[b] > 0 &&
-                    (w->ns[b] < w->ns[above] || (w->ns[b] == w->ns[above] && b > above)) &&
-                    (best < 0 || w->ns[b] > w->ns[best]))
-                    best = b;
-            if (best < 0)
-                break;
-            len += (size_t)snprintf(next + len, sizeof(next) - len, "%s%s %.1f us", k ? ", " : "",
-                                    lab_model_bound_names[best], w->ns[best] / 1e3);
-            above = best;
-            if (len >= sizeof(next))
-                break;
-        }
-        lab_lineout_put(o, r == LAB_MODELLED_STUDENT ? LAB_TEXT_BOLD : LAB_TEXT_PLAIN,
-                        "  %-10s %12s  %s %-13s", lab_modelled_role_names[r], t, bar,
-                        lab_model_bound_names[w->top]);
-        lab_lineout_put(o, LAB_TEXT_DIM, " then %s", next);
-        lab_lineout_end(o);
-    }
 }
 
 /* Where it ran: the simulator, or the GPU with the seed and the block. */
@@ -280,8 +224,10 @@ lab_grading_layout(const lab_grading *g, const lab_exercise *ex, const char *fil
         timing(&o, g);
     if (g->has_report && g->report.sweep.present)
         sweep(&o, &g->report);
-    if (g->has_model)
-        modelled(&o, g);
+    if (g->has_model) {
+        lab_lineout_end(&o);
+        lab_modelled_layout(&o, &g->model);
+    }
     lab_lineout_end(&o);
     verdict(&o, g, ex, width);
     rc = o.rc;

@@ -2,6 +2,7 @@
  * inspection.c - an inspection as styled lines (see inspection.h).
  */
 #include "lab/report/inspection.h"
+#include "lab/report/modelled.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -105,6 +106,14 @@ run_words(const lab_branch_run *r, char *buf, size_t size)
     return r->divergent ? LAB_TEXT_MARK_DIVERGE : LAB_TEXT_GOOD;
 }
 
+/* One warning line: what the simulator's run could not give, and why. */
+static void
+missing(lab_lineout *o, const char *what, const char *why)
+{
+    lab_lineout_put(o, LAB_TEXT_WARN, "%s: %s", what, why);
+    lab_lineout_end(o);
+}
+
 /* What the simulator saw of each source line's conditional branches (inspect.h). */
 static void
 branch_runs(lab_lineout *o, const lab_inspection *in)
@@ -114,9 +123,7 @@ branch_runs(lab_lineout *o, const lab_inspection *in)
     if (in->no_runs)
         return;
     if (!in->has_runs) {
-        lab_lineout_put(o, LAB_TEXT_WARN, "Branches on the simulator: not available: %s",
-                        in->runs_why);
-        lab_lineout_end(o);
+        missing(o, "Branches on the simulator: not available", in->runs_why);
         return;
     }
     lab_lineout_put(
@@ -136,6 +143,23 @@ branch_runs(lab_lineout *o, const lab_inspection *in)
         lab_lineout_put(o, style, ": %s", words);
         lab_lineout_end(o);
     }
+}
+
+/* Why the kernel is as fast as it is without a GPU: the performance model's times at the timing
+ * size, and what bounds each (inspect.h), laid out as a grading on the simulator shows them. */
+static void
+model(lab_lineout *o, const lab_inspection *in)
+{
+    if (in->no_model || (!in->has_model && !in->model_why[0]))
+        return;
+    if (!in->has_model) {
+        missing(o, "Speed on the simulator: not modelled", in->model_why);
+        return;
+    }
+    lab_lineout_put(o, LAB_TEXT_PLAIN,
+                    "Speed on the simulator: what bounds each kernel (modelled, not measured)");
+    lab_lineout_end(o);
+    lab_modelled_layout(o, &in->model);
 }
 
 /* Every line of the file, numbered. */
@@ -244,6 +268,7 @@ lab_inspection_layout(const lab_inspection *in, const lab_inspection_layout_opts
         lab_lineout_end(&o);
     }
     branch_runs(&o, in);
+    model(&o, in);
     if (opts->source || opts->listing != LAB_INSPECTION_SUMMARY)
         lab_buf_read_file(&src, in->file, &err); /* unreadable: no source lines */
     if (opts->source)

@@ -6,6 +6,7 @@
 #include "lab/report/lines.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -162,4 +163,13 @@ lab_lineout_wrap(lab_lineout *o, lab_text_style style, const char *text, size_t 
         return;
     lab_lineout_flow(o, style, text, width, 0);
     lab_lineout_end(o);
+}
+
+void
+lab_lines_format_ns(double ns, char *buf, size_t size)
+{
+    if (ns >= 1e6)
+        snprintf(buf, size, "%.2f ms", ns / 1e6);
+    else
+        snprintf(buf, size, "%.2f us", ns / 1e3);
 }

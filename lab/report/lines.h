@@ -98,4 +98,7 @@ void lab_lineout_flow(lab_lineout *o, lab_text_style style, const char *text, si
 /* A paragraph in style, wrapped at width columns on spaces (and at its newlines). */
 void lab_lineout_wrap(lab_lineout *o, lab_text_style style, const char *text, size_t width);
 
+/* A time as the reports write it: "12.34 us", or "1.23 ms" from a millisecond on. */
+void lab_lines_format_ns(double ns, char *buf, size_t size);
+
 #endif

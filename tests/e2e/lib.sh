@@ -282,11 +282,13 @@ for row in db.execute(sys.argv[2]):
 EOF
 }
 
-# copy_datadir DIR: a writable copy of the lab's exercises, solutions and docs.
+# copy_datadir DIR: a writable copy of the lab's exercises, solutions and docs, and the
+# performance model's GPUs (kernels/gpus: speed on the simulator).
 copy_datadir() {
-    mkdir -p "$1"
+    mkdir -p "$1/kernels"
     cp -R "$CUDALAB_DATADIR_TEST/exercises" "$CUDALAB_DATADIR_TEST/solutions" \
         "$CUDALAB_DATADIR_TEST/docs" "$1/"
+    cp -R "$CUDALAB_DATADIR_TEST/kernels/gpus" "$1/kernels/"
     chmod -R u+w "$1"
 }
 

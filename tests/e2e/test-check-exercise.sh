@@ -73,6 +73,46 @@ else
     expect_out_lacks "simulator's limit: not a failure" "expected PASS, got SIM_UNSUPPORTED"
 fi
 
+# speed on the simulator's modelled times (issue 20): compared with what each file expects,
+# said to be modelled and counted apart, never as speed checked; an untouched starter that passes
+# on them fails the check (a student without a GPU would pass with it), an example the model
+# disagrees with is left unchecked; the simulator capped below the model's sizes gives no speed
+# verdict at all.  2^18 is the size the model counts at.
+d5=$T/data-modelled
+copy_datadir "$d5"
+rm -rf "$d5"/exercises/reduction/*/examples
+find "$d5/exercises" -mindepth 1 -maxdepth 1 -type d ! -name reduction -exec rm -rf {} +
+nl=$d5/exercises/reduction/neighbored-less
+mkdir -p "$nl/examples/ok" "$nl/examples/cheat"
+cp "$E2E_SRC/exercises/reduction/neighbored-less/examples/cheat/previous-step.cu" "$nl/examples/cheat/"
+{
+    echo '// expect: PASS (the starter, named as a pass: the model says SLOW)'
+    cat "$nl/starter.cu"
+} >"$nl/examples/ok/starter-as-pass.cu"
+cp "$d5/solutions/reduction/neighbored-less.cu" "$nl/starter.cu"
+if [ -e /dev/nvidiactl ]; then
+    echo "skip - modelled speed: a GPU measures it" | tee -a "$E2E_RESULTS"
+else
+    CUDALAB_DATADIR=$d5 CUDALAB_SIM_MAX_SIZE=262144 run cudalab check-exercise reduction/neighbored-less
+    expect_status "modelled speed: a starter that passes fails the check" 1
+    expect_out "modelled speed: the solution's PASS, named as modelled" \
+        "solutions/reduction/neighbored-less.cu:1: note: PASS on times modelled for an H100, as expected; speed modelled, not measured"
+    expect_out "modelled speed: a SLOW example, named as modelled" \
+        "previous-step.cu:1: note: SLOW on times modelled for an H100, as expected; speed modelled, not measured"
+    expect_out "modelled speed: the passing starter is a problem" \
+        "starter.cu:1: the untouched starter passes on times modelled for an H100, so a student without a GPU passes with it: modelled for an H100, not measured"
+    expect_out "modelled speed: an example the model disagrees with is noted, unchecked" \
+        "starter-as-pass.cu:1: note: expected PASS, but SLOW on times modelled for an H100: speed not checked; grade it on a GPU"
+    expect_out_re "modelled speed: the summary counts the modelled verdicts apart" \
+        '^check-exercise: 5 checks, 2 examples, 1 failed, 2 speed verdicts modelled, not measured, 1 not run on a GPU: speed was not checked'
+    expect_out_lacks "modelled speed: never 'speed checked'" "speed checked"
+    CUDALAB_DATADIR=$d5 run cudalab check-exercise reduction/neighbored-less
+    expect_out "the simulator capped below the model's sizes: correct, speed not checked" \
+        "previous-step.cu:1: note: correct on the simulator, speed not checked (correct on the simulator; no speed verdict: the performance model counts at n = 262144, and CUDALAB_SIM_MAX_SIZE=65536 keeps the simulator below it"
+    expect_out_lacks "the simulator capped below the model's sizes: nothing modelled" "modelled, not measured"
+    expect_status "the simulator capped below the model's sizes: nothing tells the starter from the solution, nothing fails" 0
+fi
+
 # a solution that breaks a constraint fails the check
 d2=$T/data-badsol
 copy_datadir "$d2"

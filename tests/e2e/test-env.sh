@@ -43,7 +43,10 @@ check "no attempt was stored for a setting of the lab's" $?
 CUDALAB_ARCH=sm_90a run cudalab grade reduction/neighbored mine.cu --no-record
 expect_status "CUDALAB_ARCH=sm_90a (a variant nvcc lists as sm_90) builds" 0
 CUDALAB_SIM_MAX_SIZE=4096 run cudalab grade reduction/neighbored mine.cu --no-record
-expect_status "CUDALAB_SIM_MAX_SIZE=4096 is fine" 0
+expect_out_re "CUDALAB_SIM_MAX_SIZE=4096 is fine: correct, no speed verdict below the model's sizes" \
+    '^NO_GPU  correct on the simulator; no speed verdict: .*CUDALAB_SIM_MAX_SIZE=4096'
+CUDALAB_SIM_MAX_SIZE=262144 run cudalab grade reduction/neighbored mine.cu --no-record
+expect_status "CUDALAB_SIM_MAX_SIZE=262144 (the model's size) is fine: a modelled PASS" 0
 
 # files the lab cannot compile are the lab's error, not the student's verdict
 run cudalab grade reduction/neighbored /dev/stdin </dev/null

@@ -33,16 +33,20 @@ for ex in $exercises; do
         # the block-shape sweep is not modelled: no speed verdict, and no points for speed
         expect_json "$ex reference: correct, its choice of block not modelled (NO_GPU)" \
             'j["verdict"] == "NO_GPU" and j["backend"] == "sim"
-             and j["message"].startswith("correct on the simulator; its speed could not be modelled")'
+             and j["message"].startswith("correct on the simulator; its speed could not be modelled")
+             and j["advice"].startswith("your kernel is correct; its speed step needs a GPU here")'
     elif grep -qx 'timing_sizes *= *none' "$ini"; then
         expect_json "$ex reference: PASS on the simulator, correct only" \
             'j["verdict"] == "PASS" and j["backend"] == "sim"
              and j["message"].startswith("correct on the simulator; speed needs a GPU")'
     else
-        expect_json "$ex reference: PASS on the times modelled for an H100" \
-            'j["verdict"] == "PASS" and j["backend"] == "sim"
-             and j["message"].startswith("modelled for an H100, not measured")
-             and j["model"]["roles"]["reference"]["ns"] > 0'
+        # 70000 is below the 2^18 elements the model counts at (or a matrix's side of them):
+        # no speed verdict, rather than a misleading one, and the correctness stands (issue 20;
+        # the modelled PASS of every reference is test-model.sh's)
+        expect_json "$ex reference: correct, no speed verdict under a cap below the model's sizes" \
+            'j["verdict"] == "NO_GPU" and j["backend"] == "sim" and "model" not in j
+             and j["message"].startswith("correct on the simulator; no speed verdict: the performance model counts at n = %d, and CUDALAB_SIM_MAX_SIZE=70000 keeps the simulator below it" % j["model_needs_size"])
+             and "cap, not your kernel: unset CUDALAB_SIM_MAX_SIZE" in j["advice"]'
     fi
     expect_json "$ex reference: every case ran on the simulator and is right" \
         'j["report"]["backend"] == "sim" and j["report"]["cases"]
@@ -142,8 +146,8 @@ expect_out_lacks "half precision: not SIM_UNSUPPORTED" "SIM_UNSUPPORTED"
         "$src/solutions/reduction/neighbored-less.cu"
 } >"$T/prints.cu"
 CUDALAB_SIM_MAX_SIZE=1000 run cudalab grade reduction/neighbored-less "$T/prints.cu" --json --no-record --seed 3
-expect_json "printf: the kernel passes, its lines in the student's cases" \
-    'j["verdict"] == "PASS"
+expect_json "printf: the kernel is correct, its lines in the student's cases" \
+    'j["verdict"] == "NO_GPU" and j["message"].startswith("correct on the simulator")
      and [c.get("printf", "").count("\n") for c in j["report"]["cases"] if c["role"] == "student"] == [1, 2, 2, 2]
      and all("printf" not in c for c in j["report"]["cases"] if c["role"] != "student")
      and all(l.startswith("block [%d,0,0], thread [0,0,0]: block %d sum " % (b, b))
@@ -164,7 +168,7 @@ EOF
 } >"$T/smid.cu"
 CUDALAB_SIM_MAX_SIZE=1000 run cudalab grade reduction/neighbored-less "$T/smid.cu" --no-record
 expect_out_re "reads %smid: the verdict says the simulator shows an H100's" \
-    "^PASS  modelled for an H100, not measured .*\(the kernel reads %smid, %nsmid, %warpid, %nwarpid or %gridid: the simulator shows an H100's\)"
+    "^NO_GPU  correct on the simulator; no speed verdict: .*\(the kernel reads %smid, %nsmid, %warpid, %nwarpid or %gridid: the simulator shows an H100's\)"
 
 # --- choosing the backend -----------------------------------------------------------
 CUDALAB_BACKEND=cuda run cudalab grade reduction/neighbored "$src/solutions/reduction/neighbored.cu" --no-record
@@ -181,7 +185,7 @@ expect_json "CUDALAB_SIM_MAX_SIZE caps the sizes, each keeping its remainder mod
     'sorted({c["size"] for c in j["report"]["cases"]}) == [1, 768, 771, 1000] and j["sim_max_size"] == 1000'
 expect_eq "the store records the simulator as the backend" \
     "$(db_rows 'SELECT verdict, backend FROM attempts ORDER BY id')" "PASS|sim
-PASS|sim"
+NO_GPU|sim"
 
 # an exercise run at several block shapes names each row's shape (issue 21: the rows of
 # warp/thread-ids looked like the same case four times)

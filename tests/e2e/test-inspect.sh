@@ -57,6 +57,16 @@ expect_out "occupancy on sm_90 at the exercise's block" "occupancy at block 512 
 expect_out "source line interleaved" "if (index + stride < count) {"
 expect_out_re "barrier marked" 'BAR\.SYNC.*<- barrier \(__syncthreads\)'
 expect_out_re "conditional branch marked" '@!?P[0-9] BRA .*<- branch: the warp may diverge here'
+# why it is as fast as it is, without a GPU (issue 20): the model's times at the timing size,
+# each role's bound as a bar, as a grading on the simulator shows them
+expect_out "the modelled speed: its heading says modelled" \
+    "Speed on the simulator: what bounds each kernel (modelled, not measured)"
+expect_out "the modelled speed: H100 times at the timing size, from the model's size" \
+    "  modelled H100 times at n = 16777216, from the simulator's counts at n = 262144"
+for role in student baseline reference; do
+    expect_out_re "the modelled speed: the $role's time, bar and bound" \
+        "^  $role +[0-9.]+ us  #+\.* (memory|L2|L1|issue|shared memory|latency|atomics|blocks|launch) +then "
+done
 
 # beside the static mark, what the simulator saw: the notes' reduceNeighbored at n = 1000 (two
 # blocks, 32 warps): its loop test (line 31) is the same for the whole warp, so it never splits
@@ -76,11 +86,31 @@ run cudalab inspect reduction/neighbored "$nb" --json --summary
 expect_eq "--json: the runs per line, at the simulator's size" \
     "$(J '[(r["line"], r["divergent"] == 0) for r in d["branch_runs"]["lines"] if r["line"] in ('"$loop, $pick"')], d["branch_runs"]["size"]')" \
     "[($loop, True), ($pick, False)] 1000"
+# over the CPU (neighbored's baseline) only the student and the reference are modelled
+expect_json "--json: over the CPU, the baseline is not modelled" \
+    'sorted(j["model"]["roles"]) == ["reference", "student"]'
+run cudalab inspect reduction/neighbored-less "$sol" --json --summary
+expect_json "--json: the modelled times and bounds, as grade --json has them" \
+    'j["model"]["gpu"] == "H100" and j["model"]["timed_size"] == 16777216
+     and all(j["model"]["roles"][r]["ns"] > 0 and j["model"]["roles"][r]["bound"] for r in ("student", "baseline", "reference"))'
+run cudalab inspect reduction/neighbored-less "$sol" --json --summary --no-run
+expect_json "--no-run: no model run either" '"model" not in j and "model_unavailable" not in j'
+# --gpu NAME, a GPU the model knows rather than an architecture: its times, sm_90's build
+run cudalab inspect reduction/neighbored-less "$sol" --summary --gpu h200
+expect_out "--gpu h200: the modelled times are the H200's" \
+    "  modelled H200 times at n = 16777216, from the simulator's counts at n = 262144"
+expect_out "--gpu h200: built for the H200's architecture, the default" "  on sm_90"
+run cudalab inspect reduction/neighbored-less "$sol" --summary --gpu a100
+expect_status "--gpu a100: neither an architecture nor a GPU the model knows" 2
+expect_err "--gpu a100: both lists" \
+    "--gpu 'a100' is not an architecture the lab knows (sm_75, sm_80, sm_86, sm_89, sm_90, sm_100, sm_120), and unknown GPU 'a100': the model knows h100, h200"
 
 # a choice exercise: the occupancy is for the shape the file picks, not the exercise's first
 run cudalab inspect blockshape/fastest-shape "$E2E_SRC/solutions/blockshape/fastest-shape.cu"
 expect_out "occupancy at the file's chosen 128x2 block" \
     "occupancy at block 256 (8 warps; your chosenBlockX 128, chosenBlockY 2) on sm_90"
+expect_out "a choice exercise: its speed not modelled, said why" \
+    "Speed on the simulator: not modelled: the performance model does not sweep block shapes yet"
 printf '__device__ unsigned int chosenBlockX = 512;\n' >"$T/choice.cu"
 sed '/chosenBlockX/d' "$E2E_SRC/exercises/occupancy/block-size/starter.cu" >>"$T/choice.cu"
 run cudalab inspect occupancy/block-size "$T/choice.cu" --json --summary

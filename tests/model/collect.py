@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""tests/model/collect.py OUT.jsonl [--from TIMES.jsonl | EXERCISE...]: the simulator's counts of every reference,
+"""tests/model/collect.py OUT.jsonl [-j N] [--from TIMES.jsonl | EXERCISE...]: the simulator's counts of every reference,
 starter and example of each timed device exercise (default: all of the catalog's), one JSON
 line per file: the exercise, the file, the simulator's verdict and the student's counts at the
 largest simulated size (report.sim_metrics), its grid and block.  What the performance model
 is fitted on (tests/model/fit.py) beside the GPU's times (tests/gpu/record-times.sh).  With
---from, only the files that TIMES.jsonl holds a GPU time of (the model's validation set)."""
+--from, only the files that TIMES.jsonl holds a GPU time of (the model's validation set).
+With -j N, N gradings at a time (default 1); the lines keep the files' order."""
+import concurrent.futures
 import glob
 import json
 import os
@@ -24,12 +26,38 @@ def files_of(ex):
     return files
 
 
+def grade(ex, f, env):
+    """One file graded on the simulator: its line, or None when no report came."""
+    p = subprocess.run([binary, "grade", ex, os.path.join(root, f), "--sim", "--json",
+                        "--no-record"], env=env, capture_output=True, text=True)
+    try:
+        g = json.loads(p.stdout)
+    except ValueError:
+        return None
+    r = g.get("report") or {}
+    line = {"exercise": ex, "file": f, "verdict": g["verdict"], "block": r.get("block"),
+            "model": g.get("model")}
+    ms = [m for m in r.get("sim_metrics", []) if m["role"] == "student"]
+    if ms:
+        size = max(m["size"] for m in ms)
+        line["size"] = size
+        line["metrics"] = [m for m in ms if m["size"] == size][0]
+        line["grid"] = [c["grid"] for c in r["cases"]
+                        if c["role"] == "student" and c["size"] == size][0]
+    return line
+
+
 def main():
-    out = sys.argv[1]
+    args = sys.argv[1:]
+    out = args.pop(0)
+    jobs = 1
+    if args[:1] == ["-j"]:
+        jobs = int(args[1])
+        args = args[2:]
     tmp = tempfile.mkdtemp()
     env = dict(os.environ, XDG_DATA_HOME=os.path.join(tmp, "data"),
                XDG_CACHE_HOME=os.environ.get("XDG_CACHE_HOME", os.path.join(tmp, "cache")))
-    exercises = sys.argv[2:]
+    exercises = args
     only = None
     if exercises[:1] == ["--from"]:
         only = [(t["exercise"], t["file"]) for t in map(json.loads, open(exercises[1]))]
@@ -38,30 +66,15 @@ def main():
         listing = json.loads(subprocess.run([binary, "list", "--json"], env=env, check=True,
                                             capture_output=True, text=True).stdout)
         exercises = [e["id"] for e in listing["exercises"] if e["kind"] == "device"]
-    with open(out, "w") as fp:
-        for ex in exercises:
-            for f in files_of(ex):
-                if only is not None and (ex, f) not in only:
-                    continue
-                p = subprocess.run([binary, "grade", ex, os.path.join(root, f), "--sim", "--json",
-                                    "--no-record"], env=env, capture_output=True, text=True)
-                try:
-                    g = json.loads(p.stdout)
-                except ValueError:
-                    print("%-34s %-58s no report" % (ex, f), flush=True)
-                    continue
-                r = g.get("report") or {}
-                line = {"exercise": ex, "file": f, "verdict": g["verdict"], "block": r.get("block"),
-                        "model": g.get("model")}
-                ms = [m for m in r.get("sim_metrics", []) if m["role"] == "student"]
-                if ms:
-                    size = max(m["size"] for m in ms)
-                    line["size"] = size
-                    line["metrics"] = [m for m in ms if m["size"] == size][0]
-                    line["grid"] = [c["grid"] for c in r["cases"]
-                                    if c["role"] == "student" and c["size"] == size][0]
-                print(json.dumps(line, separators=(",", ":")), file=fp, flush=True)
-                print("%-34s %-58s %s" % (ex, f, g["verdict"]), flush=True)
+    todo = [(ex, f) for ex in exercises for f in files_of(ex)
+            if only is None or (ex, f) in only]
+    with open(out, "w") as fp, concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        for (ex, f), line in zip(todo, pool.map(lambda t: grade(t[0], t[1], env), todo)):
+            if line is None:
+                print("%-34s %-58s no report" % (ex, f), flush=True)
+                continue
+            print(json.dumps(line, separators=(",", ":")), file=fp, flush=True)
+            print("%-34s %-58s %s" % (ex, f, line["verdict"]), flush=True)
 
 
 main()

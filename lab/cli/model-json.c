@@ -1,0 +1,44 @@
+/*
+ * model-json.c - the performance model's times as JSON, the same object in `cudalab grade
+ * --json` and `cudalab inspect --json` (see cli.h).
+ */
+#include "lab/cli/cli.h"
+
+#include <cJSON.h>
+
+static void
+add_counts(cJSON *o, const lab_model_counts *c)
+{
+    for (int i = 0; i < LAB_MODEL_C_COUNT; i++)
+        cJSON_AddNumberToObject(o, lab_model_count_names[i], c->c[i]);
+}
+
+void
+lab_cli_model_json(cJSON *o, const lab_modelled *m)
+{
+    cJSON *mo = cJSON_AddObjectToObject(o, "model"), *roles;
+
+    cJSON_AddStringToObject(mo, "gpu", m->gpu.name);
+    cJSON_AddNumberToObject(mo, "median_abs_error", m->gpu.median_abs_error);
+    cJSON_AddNumberToObject(mo, "simulated_size", (double)m->simulated);
+    cJSON_AddNumberToObject(mo, "small_size", (double)m->small);
+    cJSON_AddNumberToObject(mo, "timed_size", (double)m->timed);
+    cJSON_AddNumberToObject(mo, "work", m->work);
+    roles = cJSON_AddObjectToObject(mo, "roles");
+    for (int r = 0; r < LAB_MODELLED_ROLE_COUNT; r++) {
+        cJSON *ro, *bounds;
+        if (!m->has[r])
+            continue;
+        ro = cJSON_AddObjectToObject(roles, lab_modelled_role_names[r]);
+        cJSON_AddNumberToObject(ro, "ns", m->ns[r]);
+        cJSON_AddStringToObject(ro, "bound", lab_model_bound_names[m->why[r].top]);
+        bounds = cJSON_AddObjectToObject(ro, "bounds_ns");
+        for (int b = 0; b < LAB_MODEL_BOUND_COUNT; b++)
+            cJSON_AddNumberToObject(bounds, lab_model_bound_names[b], m->why[r].ns[b]);
+        add_counts(cJSON_AddObjectToObject(ro, "counts"), &m->counts[r]);
+        /* as simulated, the sizes' counts the timed ones were scaled from */
+        add_counts(cJSON_AddObjectToObject(ro, "counts_big"), &m->at_big[r]);
+        if (m->has_small[r])
+            add_counts(cJSON_AddObjectToObject(ro, "counts_small"), &m->at_small[r]);
+    }
+}
