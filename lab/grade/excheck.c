@@ -173,7 +173,6 @@ judge_modelled(lab_excheck *c, const char *file, const lab_grading *g, lab_verdi
 }
 
 /*
-/*
  * Compare a grading with what was expected: the verdict itself, or, for the starter, anything
  * but PASS.  Without a GPU, a speed verdict on modelled times is compared (judge_modelled); else
  * only the class is compared: a grading that stopped at NO_GPU (compiled, constraints hold) or
