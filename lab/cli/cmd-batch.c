@@ -247,5 +247,6 @@ const lab_cmd lab_cmd_batch = {
     .args = args,
     .opts = opts,
     .group = LAB_CLI_TEACH,
+    .machine_output = true,
     .run = batch_run,
 };

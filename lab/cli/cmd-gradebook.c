@@ -48,5 +48,6 @@ const lab_cmd lab_cmd_gradebook = {
     .args = args,
     .opts = opts,
     .group = LAB_CLI_TEACH,
+    .machine_output = true,
     .run = gradebook_run,
 };

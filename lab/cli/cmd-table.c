@@ -60,10 +60,18 @@ lab_cli_run(lab_cli *cli, const lab_cmd *cmd, int argc, char *const *argv)
 
     if (status == LAB_EXIT_OK && !args.help) {
         cli->json = false;
+        lab_i18n_english(lab_cli_english_output(&args));
         status = cmd->run(cli, &args);
+        lab_i18n_english(false);
     }
     lab_cli_args_release(&args);
     return status;
+}
+
+bool
+lab_cli_english_output(const lab_cli_args *a)
+{
+    return a->cmd->machine_output || lab_cli_args_has(a, "json");
 }
 
 int

@@ -74,6 +74,16 @@ pick_dir(const char *env, const char *prefix, const char *installed_rel, const c
     return lab_buf_detach(&b);
 }
 
+char *
+lab_localedir_find(void)
+{
+    char *prefix = exe_prefix();
+    char *dir = pick_dir("CUDALAB_LOCALEDIR", prefix, "share/locale", "build/locale");
+
+    free(prefix);
+    return dir;
+}
+
 static char *
 cache_dir(void)
 {

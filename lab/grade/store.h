@@ -91,4 +91,10 @@ int lab_store_prediction(lab_store *st, const char *chapter, const char *questio
 int lab_store_prediction_score(lab_store *st, const char *chapter, int *right, int *judged,
                                lab_err *err);
 
+/* The learner's settings, by name ("lang"): 1 with the value in out, 0 when it is not set,
+ * <0 on error. */
+int lab_store_setting(lab_store *st, const char *name, lab_buf *out, lab_err *err);
+/* Sets a setting; an empty value removes it. */
+int lab_store_set_setting(lab_store *st, const char *name, const char *value, lab_err *err);
+
 #endif

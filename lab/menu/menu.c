@@ -845,7 +845,7 @@ lab_menu_run(lab *l, const lab_menu_opts *opts, lab_err *err)
         m.device = NULL;
     m.inotify_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 
-    setlocale(LC_ALL, "");
+    /* the locale is main's (lab_i18n_start): set again here it would undo its choices */
     tcgetattr(STDIN_FILENO, &saved_tty);
     if (!initscr()) {
         lab_store_close(m.store);
