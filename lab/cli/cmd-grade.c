@@ -127,7 +127,7 @@ grade_run(lab_cli *cli, const lab_cli_args *args)
     if (rc < 0 && !g.judged) {
         status = lab_cli_error("%s", err.msg);
         if (err.code == LAB_ENOENT && !strcmp(file, work.buf))
-            fprintf(stderr, "(run '%sstart %s' to create it)\n", lab_cli_prog(cli), req.ex->id);
+            fprintf(stderr, _("(run '%sstart %s' to create it)\n"), lab_cli_prog(cli), req.ex->id);
         goto out;
     }
     status = lab_verdict_describe(g.result.verdict)->exit_status;
@@ -137,8 +137,8 @@ grade_run(lab_cli *cli, const lab_cli_args *args)
                                        cli)) < 0)
         status = lab_cli_error("%s", lab_strerror(lrc));
     if (rc < 0) { /* graded, then not recorded: the verdict first, then why */
-        status = lab_cli_error("the verdict above was not recorded: %s", err.msg);
-        fprintf(stderr, "fix: %s\n", LAB_STORE_FIX);
+        status = lab_cli_error(_("the verdict above was not recorded: %s"), err.msg);
+        fprintf(stderr, _("fix: %s\n"), LAB_STORE_FIX);
     }
 out:
     lab_grading_release(&g);
@@ -150,15 +150,16 @@ out:
 static void
 grade_more_help(FILE *fp)
 {
-    fprintf(fp, "\nverdicts (exit status, what to do):\n");
+    fprintf(fp, "\n%s\n", _("verdicts (exit status, what to do):"));
     for (int v = 0; v < LAB_VERDICT_COUNT; v++) {
         const lab_verdict_info *vi = lab_verdict_describe((lab_verdict)v);
-        fprintf(fp, "  %-15s %d  %s\n", vi->name, vi->exit_status, vi->advice);
+        fprintf(fp, "  %-15s %d  %s\n", vi->name, vi->exit_status, _(vi->advice));
     }
-    fprintf(fp, "After WRONG and RUNTIME_ERROR, the next: line says what to do about what was\n"
-                "found (a race, a barrier, an index out of bounds, a value never written, ...).\n"
-                "Without a GPU the PTX simulator grades correctness, and speed on modelled H100\n"
-                "times (\"modelled for an H100, not measured\").\n");
+    fputs(_("After WRONG and RUNTIME_ERROR, the next: line says what to do about what was\n"
+            "found (a race, a barrier, an index out of bounds, a value never written, ...).\n"
+            "Without a GPU the PTX simulator grades correctness, and speed on modelled H100\n"
+            "times (\"modelled for an H100, not measured\").\n"),
+          fp);
 }
 
 static const lab_cli_param opts[] = {
@@ -174,7 +175,7 @@ static const lab_cli_param opts[] = {
 
 const lab_cmd lab_cmd_grade = {
     .name = "grade",
-    .help = "compile FILE, run it and grade it: correctness, then speed",
+    .help = N_("compile FILE, run it and grade it: correctness, then speed"),
     .args = lab_cli_exercise_file_args,
     .opts = opts,
     .run = grade_run,

@@ -39,8 +39,8 @@ const lab_cmd *const lab_cmds[] = {
 const size_t lab_cmd_count = ARRAY_SIZE(lab_cmds);
 
 const char *const lab_cli_group_titles[LAB_CLI_GROUP_COUNT] = {
-    [LAB_CLI_STUDY] = "for students",
-    [LAB_CLI_TEACH] = "for instructors and graders",
+    [LAB_CLI_STUDY] = N_("for students"),
+    [LAB_CLI_TEACH] = N_("for instructors and graders"),
 };
 
 const lab_cmd *
@@ -119,7 +119,7 @@ lab_cli_exercise(lab_cli *cli, const char *id)
     if (ex)
         return ex;
     if (why) {
-        fprintf(stderr, "cudalab: exercise '%s' is broken: %s\n", id, why);
+        fprintf(stderr, _("cudalab: exercise '%s' is broken: %s\n"), id, why);
         return NULL;
     }
     lab_cli_unknown(cli, "exercise", id, exercise_id, cat, "list shows them all");

@@ -36,10 +36,10 @@ print_first_steps(lab *l)
     if (lab_store_of(l, &st, &err) == 0)
         lab_work_next(lab_catalog_of(l), st, NULL, &next, &err);
     if (next)
-        printf("\nNext:  cudalab start %s   (then: cudalab grade %s)\n", next->id, next->id);
+        printf(_("\nNext:  cudalab start %s   (then: cudalab grade %s)\n"), next->id, next->id);
     else
-        printf("\nEvery exercise is passed.\n");
-    printf("All commands: cudalab help\n");
+        printf(_("\nEvery exercise is passed.\n"));
+    printf(_("All commands: cudalab help\n"));
 }
 
 /* An option before the command: name the commands that take it, for it goes after one. */
@@ -57,8 +57,8 @@ misplaced_option(const char *word)
             first = first ? first : lab_cmds[i];
         }
     if (first)
-        lab_cli_error("'--%s' is an option of a command and goes after it (%s): cudalab %s ... "
-                      "--%s",
+        lab_cli_error(_("'--%s' is an option of a command and goes after it (%s): cudalab %s ... "
+                        "--%s"),
                       name.buf, takers.buf, first->name, name.buf);
     else
         lab_cli_error("unknown option '%s' (" USAGE ")", word);
@@ -96,7 +96,7 @@ start_messages(const char *lang)
     bool known = false;
 
     if (lang && !lab_i18n_valid_name(lang)) {
-        status = lab_cli_error("--lang '%s' is not a language name, like ko or zh_CN", lang);
+        status = lab_cli_error(_("--lang '%s' is not a language name, like ko or zh_CN"), lang);
         goto out;
     }
     if (!lang) {
@@ -172,11 +172,11 @@ print_version(void)
         printf("nvcc: %s\n", err.msg);
     lab_toolchain_free(tc);
     if (lab_open(&l, &err) < 0 || lab_device_probe(l, &dev, &err) < 0)
-        printf("NVIDIA driver: unknown (%s)\n", err.msg);
+        printf(_("NVIDIA driver: unknown (%s)\n"), err.msg);
     else if (!dev->driver_found)
-        printf("NVIDIA driver: none (%s)\n", dev->driver_library);
+        printf(_("NVIDIA driver: none (%s)\n"), dev->driver_library);
     else
-        printf("NVIDIA driver for CUDA %d.%d (%s)\n", dev->driver_version / 1000,
+        printf(_("NVIDIA driver for CUDA %d.%d (%s)\n"), dev->driver_version / 1000,
                dev->driver_version % 1000 / 10, dev->driver_library);
     lab_close(l);
     return LAB_EXIT_OK;

@@ -77,7 +77,7 @@ lab_cli_unknown(const lab_cli *cli, const char *what, const char *word, lab_cli_
     lab_buf near = LAB_BUF_INIT;
 
     lab_cli_suggest(word, name_at, arg, &near);
-    lab_cli_error("unknown %s '%s'%s%s%s (%s%s)", what, word, near.len ? "; did you mean " : "",
+    lab_cli_error(_("unknown %s '%s'%s%s%s (%s%s)"), what, word, near.len ? "; did you mean " : "",
                   near.buf, near.len ? "?" : "", lab_cli_prog(cli), listing);
     lab_buf_release(&near);
     return LAB_EXIT_ERROR;

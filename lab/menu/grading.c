@@ -6,6 +6,7 @@
  * `cudalab grade` prints it) at their width.
  */
 #include "lab/menu/menu.h"
+#include "lab/util/i18n.h"
 #include "lab/report/grading.h"
 
 #include <stdio.h>
@@ -121,7 +122,7 @@ grade_done(lab_menu *m, lab_menu_work *w, int rc, const lab_err *err)
     lab_menu_graded *gr = calloc(1, sizeof(*gr));
 
     if (!gr) {
-        lab_menu_status(m, "out of memory: the result cannot be shown");
+        lab_menu_status(m, _("out of memory: the result cannot be shown"));
         return;
     }
     /* the grading moves into gr; grade_free releases what is left, an empty one */
@@ -155,7 +156,7 @@ lab_menu_grade_start(lab_menu *m, const lab_exercise *ex, const char *file)
     if (!g)
         return LAB_ENOMEM;
     g->base = (lab_menu_work){
-        .verb = "grading", .run = grade_run, .done = grade_done, .free = grade_free
+        .verb = N_("grading"), .run = grade_run, .done = grade_done, .free = grade_free
     };
     snprintf(g->base.subject, sizeof(g->base.subject), "%s", ex->id);
     g->ex = ex;
