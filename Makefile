@@ -254,8 +254,12 @@ build/libexec/cudalab/%.ptx: kernels/%.cu
 # the student's kernel and report to the grader, not to the student); po/LANG.po: one
 # language; build/locale/LANG/LC_MESSAGES/cudalab.mo: what the lab reads.
 I18N_SRC := $(sort $(UTIL_SRC) $(GRADER_SRC) $(CLI_SRC))
+# the command table's help lines are the last argument of its declaration macros (lab/cli/cli.h)
 XGETTEXT_FLAGS := --language=C --from-code=UTF-8 --keyword=_ --keyword=N_ \
-                  --keyword=ngettext:1,2 --add-comments=TRANSLATORS: --sort-by-file \
+                  --keyword=ngettext:1,2 --keyword=LAB_CLI_ARG:4 --keyword=LAB_CLI_OPT:2 \
+                  --keyword=LAB_CLI_OPT_VALUE:4 --keyword=LAB_CLI_OPT_OCCURS:5 \
+                  --keyword=LAB_CLI_ARG_CHOICE:4 --keyword=LAB_CLI_OPT_NUMBER:5 \
+                  --keyword=LAB_CLI_OPT_CHOICE:4 --add-comments=TRANSLATORS: --sort-by-file \
                   --package-name=cudalab --package-version=$(VERSION) \
                   --msgid-bugs-address=cudalab@example.org
 

@@ -2,6 +2,7 @@
  * inspection.c - an inspection as styled lines (see inspection.h).
  */
 #include "lab/report/inspection.h"
+#include "lab/util/i18n.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -24,13 +25,13 @@ resources(lab_lineout *o, const lab_inspection *in)
     const lab_funcres *k = in->kernel;
 
     if (!k) {
-        lab_lineout_put(o, LAB_TEXT_WARN, "  ptxas reported no kernel %s", in->ex->kernel);
+        lab_lineout_put(o, LAB_TEXT_WARN, _("  ptxas reported no kernel %s"), in->ex->kernel);
         lab_lineout_end(o);
         return;
     }
     lab_lineout_put(o, LAB_TEXT_PLAIN,
-                    "  registers %d   barriers %d   static shared %ld B   dynamic shared 0 B "
-                    "(the driver passes none)",
+                    _("  registers %d   barriers %d   static shared %ld B   dynamic shared 0 B "
+                      "(the driver passes none)"),
                     k->regs, k->barriers, k->smem);
     lab_lineout_end(o);
     lab_lineout_put(o, k->stack_frame || k->spill_stores ? LAB_TEXT_WARN : LAB_TEXT_PLAIN,
@@ -47,8 +48,8 @@ occupancy(lab_lineout *o, const lab_inspection *in)
     const char *sep = "";
 
     if (!in->limits) {
-        lab_lineout_put(o, LAB_TEXT_WARN,
-                        "  occupancy: no table row for %s (the lab knows:", in->arch);
+        lab_lineout_put(o, LAB_TEXT_WARN, _("  occupancy: no table row for %s (the lab knows:"),
+                        in->arch);
         for (size_t i = 0; i < lab_occupancy_arch_count(); i++)
             lab_lineout_put(o, LAB_TEXT_WARN, " %s", lab_occupancy_arch_at(i)->arch);
         lab_lineout_put(o, LAB_TEXT_WARN, ")");
@@ -58,17 +59,17 @@ occupancy(lab_lineout *o, const lab_inspection *in)
     if (!in->has_occ)
         return;
     lab_lineout_put(o, LAB_TEXT_PLAIN,
-                    "  occupancy at block %u (%d warps%s%s) on %s (%s): %d blocks/SM, %d of %d "
-                    "warps = %.0f%%",
+                    _("  occupancy at block %u (%d warps%s%s) on %s (%s): %d blocks/SM, %d of %d "
+                      "warps = %.0f%%"),
                     in->block, occ->warps_per_block, *in->block_from ? "; your " : "",
                     in->block_from, in->arch, in->limits->example, occ->blocks_per_sm,
                     occ->active_warps, in->limits->max_warps_per_sm, 100.0 * occ->occupancy);
     lab_lineout_end(o);
     if (occ->why) {
-        lab_lineout_put(o, LAB_TEXT_BAD, "  cannot launch: %s", occ->why);
+        lab_lineout_put(o, LAB_TEXT_BAD, _("  cannot launch: %s"), occ->why);
         lab_lineout_end(o);
     }
-    lab_lineout_put(o, LAB_TEXT_PLAIN, "  blocks each resource allows:");
+    lab_lineout_put(o, LAB_TEXT_PLAIN, _("  blocks each resource allows:"));
     for (int i = 0; i < LAB_OCC_LIMIT_COUNT; i++) {
         if (occ->limit_blocks[i] == INT_MAX)
             continue;
@@ -76,7 +77,7 @@ occupancy(lab_lineout *o, const lab_inspection *in)
                         occ->limit_blocks[i]);
         sep = ",";
     }
-    lab_lineout_put(o, LAB_TEXT_PLAIN, "; limited by");
+    lab_lineout_put(o, LAB_TEXT_PLAIN, _("; limited by"));
     sep = "";
     for (int i = 0; i < LAB_OCC_LIMIT_COUNT; i++)
         if (occ->limited_by[i]) {
@@ -89,9 +90,9 @@ occupancy(lab_lineout *o, const lab_inspection *in)
 static void
 mix(lab_lineout *o, const char *what, const lab_mix *m)
 {
-    lab_lineout_put(o, LAB_TEXT_PLAIN, "  %s: %zu instructions", what, m->total);
+    lab_lineout_put(o, LAB_TEXT_PLAIN, _("  %s: %zu instructions"), what, m->total);
     for (int i = 1; i < LAB_MARK_COUNT; i++)
-        lab_lineout_put(o, LAB_TEXT_PLAIN, ", %zu %s", m->marks[i], lab_marks[i].name);
+        lab_lineout_put(o, LAB_TEXT_PLAIN, _(", %zu %s"), m->marks[i], lab_marks[i].name);
     lab_lineout_end(o);
 }
 
@@ -114,7 +115,7 @@ branch_runs(lab_lineout *o, const lab_inspection *in)
     if (in->no_runs)
         return;
     if (!in->has_runs) {
-        lab_lineout_put(o, LAB_TEXT_WARN, "Branches on the simulator: not available: %s",
+        lab_lineout_put(o, LAB_TEXT_WARN, _("Branches on the simulator: not available: %s"),
                         in->runs_why);
         lab_lineout_end(o);
         return;
@@ -124,15 +125,15 @@ branch_runs(lab_lineout *o, const lab_inspection *in)
         "Branches on the simulator (n = %lu; counted once per warp and pass):", in->runs_size);
     lab_lineout_end(o);
     if (!in->nruns) {
-        lab_lineout_put(o, LAB_TEXT_PLAIN, "  no conditional branch of your file ran");
+        lab_lineout_put(o, LAB_TEXT_PLAIN, _("  no conditional branch of your file ran"));
         lab_lineout_end(o);
     }
     for (size_t i = 0; i < in->nruns; i++) {
         const lab_branch_run *r = &in->runs[i];
         lab_text_style style = run_words(r, words, sizeof(words));
-        lab_lineout_put(o, LAB_TEXT_PLAIN, "  line %d", r->line);
+        lab_lineout_put(o, LAB_TEXT_PLAIN, _("  line %d"), r->line);
         if (r->branches > 1)
-            lab_lineout_put(o, LAB_TEXT_PLAIN, " (%u branches)", r->branches);
+            lab_lineout_put(o, LAB_TEXT_PLAIN, _(" (%u branches)"), r->branches);
         lab_lineout_put(o, style, ": %s", words);
         lab_lineout_end(o);
     }
@@ -146,7 +147,7 @@ source(lab_lineout *o, const lab_inspection *in, const lab_buf *src)
     size_t len;
 
     lab_lineout_end(o);
-    lab_lineout_put(o, LAB_TEXT_TITLE, "Source %s", in->file);
+    lab_lineout_put(o, LAB_TEXT_TITLE, _("Source %s"), in->file);
     lab_lineout_end(o);
     for (int n = 1; (text = lab_source_line(src->buf, n, &len)); n++) {
         o->kind = LAB_LINE_SOURCE;
@@ -227,20 +228,20 @@ lab_inspection_layout(const lab_inspection *in, const lab_inspection_layout_opts
 
     lab_lineout_init(&o, fn, arg);
     lab_lineout_put(&o, LAB_TEXT_BOLD, "%s", in->ex->id);
-    lab_lineout_put(&o, LAB_TEXT_PLAIN, "  %s  on %s", in->file, in->arch);
+    lab_lineout_put(&o, LAB_TEXT_PLAIN, _("  %s  on %s"), in->file, in->arch);
     lab_lineout_end(&o);
-    lab_lineout_put(&o, LAB_TEXT_PLAIN, "Kernel %s%s%s", in->ex->kernel, in->kernel ? ", " : "",
+    lab_lineout_put(&o, LAB_TEXT_PLAIN, _("Kernel %s%s%s"), in->ex->kernel, in->kernel ? ", " : "",
                     in->kernel ? in->kernel->name : "");
     lab_lineout_end(&o);
     resources(&o, in);
     occupancy(&o, in);
-    lab_lineout_put(&o, LAB_TEXT_PLAIN, "Instruction mix of the kernel");
+    lab_lineout_put(&o, LAB_TEXT_PLAIN, _("Instruction mix of the kernel"));
     lab_lineout_end(&o);
     mix(&o, "PTX ", &in->ptx_mix);
     if (in->has_sass) {
         mix(&o, "SASS", &in->sass_mix);
     } else {
-        lab_lineout_put(&o, LAB_TEXT_WARN, "  SASS: not available: %s", in->sass_why);
+        lab_lineout_put(&o, LAB_TEXT_WARN, _("  SASS: not available: %s"), in->sass_why);
         lab_lineout_end(&o);
     }
     branch_runs(&o, in);
@@ -284,7 +285,8 @@ lab_inspection_diff_layout(const lab_inspection *a, const lab_inspection *b, lab
     int rc;
 
     lab_lineout_init(&o, fn, arg);
-    lab_lineout_put(&o, LAB_TEXT_PLAIN, "Diff on %s: A = %s (%s)", a->arch, a->file, a->ex->kernel);
+    lab_lineout_put(&o, LAB_TEXT_PLAIN, _("Diff on %s: A = %s (%s)"), a->arch, a->file,
+                    a->ex->kernel);
     lab_lineout_end(&o);
     lab_lineout_put(&o, LAB_TEXT_PLAIN, "             B = %s (%s)", b->file, b->ex->kernel);
     lab_lineout_end(&o);
@@ -302,7 +304,7 @@ lab_inspection_diff_layout(const lab_inspection *a, const lab_inspection *b, lab
         diff_row(&o, "blocks per SM", a->occ.blocks_per_sm, b->occ.blocks_per_sm);
         diff_row(&o, "occupancy (%)", 100 * a->occ.occupancy, 100 * b->occ.occupancy);
     }
-    lab_lineout_put(&o, LAB_TEXT_PLAIN, "  instruction mix (%s)",
+    lab_lineout_put(&o, LAB_TEXT_PLAIN, _("  instruction mix (%s)"),
                     ma == &a->sass_mix ? "SASS" : "PTX");
     lab_lineout_end(&o);
     diff_row(&o, "instructions", (double)ma->total, (double)mb->total);

@@ -2,6 +2,7 @@
  * profiling.c - a profiling as styled lines (see profiling.h).
  */
 #include "lab/report/profiling.h"
+#include "lab/util/i18n.h"
 
 #include <stdio.h>
 
@@ -60,7 +61,7 @@ sim_only(lab_lineout *o, const lab_profiling *p, int r)
     if (!any)
         return;
     lab_lineout_put(o, LAB_TEXT_BOLD, "%s", p->kernel[r]);
-    lab_lineout_put(o, LAB_TEXT_PLAIN, " (%s): the simulator's PTX-level figures at n = %lu",
+    lab_lineout_put(o, LAB_TEXT_PLAIN, _(" (%s): the simulator's PTX-level figures at n = %lu"),
                     role_titles[r], p->sim_size);
     lab_lineout_end(o);
     for (size_t m = 0; m < p->set.n; m++) {
@@ -92,7 +93,7 @@ lab_profiling_layout(const lab_profiling *p, const lab_exercise *ex, int width, 
     if (narrow) /* the device on a line of its own */
         lab_lineout_end(&o);
     lab_lineout_put(&o, LAB_TEXT_PLAIN,
-                    "%son %s (ncu --clock-control none; ncu's times never grade)",
+                    _("%son %s (ncu --clock-control none; ncu's times never grade)"),
                     narrow ? "" : " ", p->device);
     lab_lineout_end(&o);
     for (int r = 0; r < LAB_PROF_ROLES; r++)
@@ -101,11 +102,11 @@ lab_profiling_layout(const lab_profiling *p, const lab_exercise *ex, int width, 
     lab_lineout_end(&o);
     if (p->sim_reported)
         lab_lineout_put(&o, LAB_TEXT_PLAIN,
-                        "simulator: the same kernels on the PTX simulator at n = %lu (PTX "
-                        "instructions, not SASS: counts differ from ncu's)",
+                        _("simulator: the same kernels on the PTX simulator at n = %lu (PTX "
+                          "instructions, not SASS: counts differ from ncu's)"),
                         p->sim_size);
     else
-        lab_lineout_put(&o, LAB_TEXT_DIM, "simulator: not available (%s)",
+        lab_lineout_put(&o, LAB_TEXT_DIM, _("simulator: not available (%s)"),
                         p->sim_why[0] ? p->sim_why : "no PTX-level figures in the report");
     lab_lineout_end(&o);
 out:
