@@ -122,7 +122,7 @@ lab_cli_exercise(lab_cli *cli, const char *id)
         fprintf(stderr, _("cudalab: exercise '%s' is broken: %s\n"), id, why);
         return NULL;
     }
-    lab_cli_unknown(cli, "exercise", id, exercise_id, cat, "list shows them all");
+    lab_cli_unknown(cli, N_("exercise"), id, exercise_id, cat, N_("list shows them all"));
     return NULL;
 }
 

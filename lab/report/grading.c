@@ -88,9 +88,7 @@ timing(lab_lineout *o, const lab_grading *g)
         t->size, t->bytes / (1 << 20), t->copy_gbps, g->report.peak_gbps);
     lab_lineout_end(o);
     lab_lineout_put(o, LAB_TEXT_PLAIN, "  %-10s %12s %8s %8s %8s %7s %7s %8s", _("kernel"),
-                    _("median"), "CI95", _("samples"), "GB/s",
-                    /* xgettext:no-c-format */ _("% peak"),
-                    /* xgettext:no-c-format */ _("% copy"), _("speedup"));
+                    _("median"), "CI95", _("samples"), "GB/s", "% peak", "% copy", _("speedup"));
     lab_lineout_end(o);
     for (size_t i = 0; i < t->nkernels; i++) {
         const lab_kernel_time *k = &t->kernels[i];
