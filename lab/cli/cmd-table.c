@@ -71,7 +71,8 @@ lab_cli_run(lab_cli *cli, const lab_cmd *cmd, int argc, char *const *argv)
 bool
 lab_cli_english_output(const lab_cli_args *a)
 {
-    return a->cmd->machine_output || lab_cli_args_has(a, "json");
+    return a->cmd->machine_output ||
+           (lab_cli_find_opt(a->cmd, "json") && lab_cli_args_has(a, "json"));
 }
 
 int
