@@ -253,7 +253,8 @@ build/libexec/cudalab/%.ptx: kernels/%.cu
 # po/cudalab.pot: the marked strings of the lab's own C code (not the drivers', which run
 # the student's kernel and report to the grader, not to the student); po/LANG.po: one
 # language; build/locale/LANG/LC_MESSAGES/cudalab.mo: what the lab reads.
-I18N_SRC := $(sort $(UTIL_SRC) $(GRADER_SRC) $(CLI_SRC))
+I18N_SRC := $(sort $(UTIL_SRC) $(GRADER_SRC) $(CLI_SRC) \
+                   $(wildcard $(GRADER_DIRS:%=lab/%/*.h) lab/cli/*.h lab/menu/*.h))
 # the command table's help lines are the last argument of its declaration macros (lab/cli/cli.h)
 XGETTEXT_FLAGS := --language=C --from-code=UTF-8 --keyword=_ --keyword=N_ \
                   --keyword=ngettext:1,2 --keyword=LAB_CLI_ARG:4 --keyword=LAB_CLI_OPT:2 \

@@ -222,16 +222,16 @@ lab_cli_args_check(lab_cli_args *a, lab_err *err)
         if (w->opt)
             continue;
         if (!(w->arg = lab_cli_arg_at(cmd, k++)))
-            return usage_fail(cmd, err, "unexpected argument '%s'", w->value);
+            return usage_fail(cmd, err, _("unexpected argument '%s'"), w->value);
         if ((rc = check_value(w->arg, "", w->value, &w->number, err)) < 0)
             return rc;
     }
     for (size_t j = k; j < n; j++)
         if (cmd->args[j].occurs == LAB_CLI_REQUIRED || cmd->args[j].occurs == LAB_CLI_REPEATED)
-            return usage_fail(cmd, err, "missing %s", cmd->args[j].name);
+            return usage_fail(cmd, err, _("missing %s"), cmd->args[j].name);
     for (const lab_cli_param *p = cmd->opts; p && p->name; p++)
         if (p->occurs == LAB_CLI_REQUIRED && !lab_cli_args_has(a, p->name))
-            return usage_fail(cmd, err, "--%s is required", p->name);
+            return usage_fail(cmd, err, _("--%s is required"), p->name);
     return 0;
 }
 

@@ -138,7 +138,7 @@ grade_run(lab_cli *cli, const lab_cli_args *args)
         status = lab_cli_error("%s", lab_strerror(lrc));
     if (rc < 0) { /* graded, then not recorded: the verdict first, then why */
         status = lab_cli_error(_("the verdict above was not recorded: %s"), err.msg);
-        fprintf(stderr, _("fix: %s\n"), LAB_STORE_FIX);
+        fprintf(stderr, _("fix: %s\n"), _(LAB_STORE_FIX));
     }
 out:
     lab_grading_release(&g);

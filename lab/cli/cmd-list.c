@@ -167,7 +167,7 @@ list_run(lab_cli *cli, const lab_cli_args *args)
     }
     if (store_err.code < 0) {
         lab_cli_error(_("progress not shown: %s"), store_err.msg);
-        fprintf(stderr, _("fix: %s\n"), LAB_STORE_FIX);
+        fprintf(stderr, _("fix: %s\n"), _(LAB_STORE_FIX));
         return LAB_EXIT_ERROR;
     }
     return LAB_EXIT_OK;

@@ -79,7 +79,7 @@ check_store(doctor_ctx *x, lab_check *c)
     if (lab_store_of(x->l, &st, &err) < 0) {
         c->state = LAB_CHECK_FAIL;
         FOUND(c, "%s", err.msg);
-        FIX(c, "%s", LAB_STORE_FIX);
+        FIX(c, "%s", _(LAB_STORE_FIX));
         return;
     }
     rc = lab_store_check(st, &problems, &err);

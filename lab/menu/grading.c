@@ -91,7 +91,7 @@ result_lines(const lab_menu_graded *gr, int width, lab_lines *out)
     lab_lineout_init(&o, lab_lines_collect, out);
     if (gr->g.judged) { /* graded, then not recorded: the verdict above, then why */
         lab_lineout_put(&o, LAB_TEXT_BAD, "the verdict was not recorded: %s", gr->error);
-        lab_lineout_put(&o, LAB_TEXT_BAD, "fix: %s", LAB_STORE_FIX);
+        lab_lineout_put(&o, LAB_TEXT_BAD, _("fix: %s"), _(LAB_STORE_FIX));
     } else {
         lab_lineout_put(&o, gr->rc == LAB_ECANCEL ? LAB_TEXT_WARN : LAB_TEXT_BAD, "%s: %s",
                         gr->rc == LAB_ECANCEL ? "cancelled" : "the lab could not grade", gr->error);
