@@ -76,27 +76,20 @@ catalog_for(const char *entry, size_t len, char out[NAME_MAX_LEN])
         out[0] = '\0';
 }
 
-/* The language the messages would be in: LANGUAGE's first entry with a catalog, else the
- * messages' locale's; "en" when none has a catalog.  With english_locale, LANGUAGE is what
- * was asked for although gettext will not follow it (the messages' locale is plain C). */
+/* The language the messages would be in, as gettext chooses it: where LANGUAGE is set, its
+ * first entry with a catalog ("en" has none: English) and never the locale's language; else
+ * the messages' locale's; "en" when there is no catalog.  With english_locale (the messages'
+ * locale is plain C) gettext follows neither: this is then what was asked for. */
 static void
 find_current(bool english_locale, char out[NAME_MAX_LEN])
 {
     const char *list = getenv("LANGUAGE"), *messages = setlocale(LC_MESSAGES, NULL);
 
-    for (const char *p = list; p && *p; p += strcspn(p, ":"), p += *p == ':') {
-        size_t len = strcspn(p, ":");
-
-        if (!strncmp(p, "en", 2) && (len == 2 || p[2] == '_'))
-            break; /* English before any catalog: the msgids */
-        catalog_for(p, len, out);
-        if (*out)
-            return;
-    }
-    if (!english_locale && messages)
+    out[0] = '\0';
+    for (const char *p = list; p && *p && !*out; p += strcspn(p, ":"), p += *p == ':')
+        catalog_for(p, strcspn(p, ":"), out);
+    if (!*out && !(list && *list) && !english_locale && messages)
         catalog_for(messages, strlen(messages), out);
-    else
-        out[0] = '\0';
     if (!*out)
         snprintf(out, NAME_MAX_LEN, "en");
 }
@@ -196,7 +189,9 @@ lab_i18n_choose(const char *lang, lab_err *err)
         snprintf(chosen.current, sizeof(chosen.current), "en");
         return 0;
     }
-    /* setting the locale again tells gettext that its cached answers are stale */
+    /* gettext keeps the translations it found until the messages' locale changes: setting
+     * the same one again is not a change (glibc 2.36), so through C and back */
+    setlocale(LC_MESSAGES, "C");
     setlocale(LC_MESSAGES, chosen.messages);
     find_current(false, chosen.current);
     return 0;

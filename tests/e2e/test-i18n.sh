@@ -116,16 +116,20 @@ tmux_keys L
 wait_screen "menu: L picks Korean" "$(tr ko "language: %s (kept for next time; L changes it)" | sed 's/%s.*//')"
 wait_screen "menu: the home screen in Korean" "$(trn ko "Progress: %d of %zu exercise passed, %d/%d points" \
     "Progress: %d of %zu exercises passed, %d/%d points" 2 | sed 's/%.*//')"
+tmux_keys L
+wait_screen "menu: L again: Chinese (not Korean kept by gettext)" \
+    "$(trn zh_CN "Progress: %d of %zu exercise passed, %d/%d points" \
+        "Progress: %d of %zu exercises passed, %d/%d points" 2 | sed 's/%.*//')"
 tmux_keys q
 sleep 1
 tmux_end
-expect_eq "the store keeps the choice" "$(db_rows "SELECT value FROM settings WHERE name = 'lang'")" ko
+expect_eq "the store keeps the choice" "$(db_rows "SELECT value FROM settings WHERE name = 'lang'")" zh_CN
 run "$CUDALAB_TEST_BIN" help
-expect_out "the next start: Korean, from the store" "$(tr ko "for students")"
+expect_out "the next start: Chinese, from the store" "$(tr zh_CN "for students")"
 run "$CUDALAB_TEST_BIN" --lang en help
 expect_out "--lang en comes before the store" "commands for students:"
 run env LC_ALL=C "$CUDALAB_TEST_BIN" help
-expect_out "the store's ko in a locale that is not UTF-8: English" "commands for students:"
-expect_err "... with the note" "is not UTF-8, which ko needs"
+expect_out "the store's zh_CN in a locale that is not UTF-8: English" "commands for students:"
+expect_err "... with the note" "is not UTF-8, which zh_CN needs"
 
 e2e_finish
