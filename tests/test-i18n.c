@@ -63,50 +63,58 @@ not_ascii(const char *s)
     return false;
 }
 
-Test(i18n, language_with_c_utf8)
-{
-    lab_buf note = LAB_BUF_INIT;
+/* Which language, from the environment and --lang.  Strings are arrays in the struct itself:
+ * Criterion copies the parameters into the test's process, where a pointer of the parent's
+ * would not point at the string. */
+struct choice_case {
+    char lc_all[16];         /* LC_ALL; "": unset */
+    char language[16];       /* LANGUAGE; "": unset */
+    char lang[16];           /* --lang; "": none */
+    char current[16];        /* what the messages are in then */
+    char note[48];           /* a part of the note; "": none */
+    char language_after[16]; /* LANGUAGE afterwards ("" unset), for the content files */
+};
 
-    environment("C.UTF-8", NULL, "ko");
-    start(NULL, &note);
-    cr_expect_str_eq(lab_i18n_current(), "ko");
-    cr_expect_str_eq(note.buf, "", "no note in a UTF-8 locale: %s", note.buf);
-    cr_expect(not_ascii(_(NEXT)), "'%s' is not translated", _(NEXT));
-    lab_buf_release(&note);
+ParameterizedTestParameters(i18n, which_language)
+{
+    static struct choice_case cases[] = {
+        /* the one UTF-8 locale a fresh Debian has, and LANGUAGE */
+        { "C.UTF-8", "ko", "", "ko", "", "ko" },
+        { "C.UTF-8", "zh_CN", "", "zh_CN", "", "zh_CN" },
+        /* --lang before the environment */
+        { "C.UTF-8", "ko", "zh_CN", "zh_CN", "", "zh_CN" },
+        { "C.UTF-8", "ko", "en", "en", "", "en" },
+        /* gettext's own rule: LANGUAGE's first entry that has a catalog; "en" has none */
+        { "C.UTF-8", "en:ko", "", "ko", "", "en:ko" },
+        /* not UTF-8: English, a note, and LANGUAGE=en for the content files */
+        { "C", "ko", "", "en", "is not UTF-8, which ko needs", "en" },
+        { "C", "", "zh_CN", "en", "is not UTF-8, which zh_CN needs", "en" },
+        /* English asked for: no note */
+        { "C", "", "", "en", "", "" },
+        { "C.UTF-8", "", "", "en", "", "" },
+    };
+
+    return cr_make_param_array(struct choice_case, cases, ARRAY_SIZE(cases));
 }
 
-Test(i18n, lang_comes_before_the_environment)
+ParameterizedTest(struct choice_case *c, i18n, which_language)
 {
     lab_buf note = LAB_BUF_INIT;
+    const char *after;
 
-    environment("C.UTF-8", NULL, "ko");
-    start("zh_CN", &note);
-    cr_expect_str_eq(lab_i18n_current(), "zh_CN");
-    cr_expect_str_eq(getenv("LANGUAGE"), "zh_CN", "the content files follow LANGUAGE too");
-    cr_expect(not_ascii(_(NEXT)));
-    lab_buf_release(&note);
-}
-
-/* gettext's own rule: LANGUAGE's first entry that has a catalog; "en" has none. */
-Test(i18n, language_list_as_gettext_reads_it)
-{
-    lab_buf note = LAB_BUF_INIT;
-
-    environment("C.UTF-8", NULL, "en:ko");
-    start(NULL, &note);
-    cr_expect_str_eq(lab_i18n_current(), "ko");
-    cr_expect(not_ascii(_(NEXT)));
-    lab_buf_release(&note);
-}
-
-Test(i18n, english_by_lang)
-{
-    lab_buf note = LAB_BUF_INIT;
-
-    environment("C.UTF-8", NULL, "ko");
-    start("en", &note);
-    cr_expect_str_eq(lab_i18n_current(), "en");
-    cr_expect_str_eq(_(NEXT), NEXT);
+    environment(c->lc_all, NULL, *c->language ? c->language : NULL);
+    start(*c->lang ? c->lang : NULL, &note);
+    cr_expect_str_eq(lab_i18n_current(), c->current);
+    if (strcmp(c->current, "en"))
+        cr_expect(not_ascii(_(NEXT)), "'%s' is not translated", _(NEXT));
+    else
+        cr_expect_str_eq(_(NEXT), NEXT);
+    if (*c->note)
+        cr_expect(strstr(note.buf, c->note) != NULL, "note: '%s'", note.buf);
+    else
+        cr_expect_str_eq(note.buf, "");
+    after = getenv("LANGUAGE");
+    cr_expect_str_eq(after ? after : "", c->language_after);
     lab_buf_release(&note);
 }
 
@@ -137,30 +145,6 @@ Test(i18n, numbers_print_the_c_way)
     snprintf(number, sizeof(number), "%.2f", 1.5);
     cr_expect_str_eq(number, "1.50");
     cr_expect_str_eq(setlocale(LC_NUMERIC, NULL), "C");
-    lab_buf_release(&note);
-}
-
-Test(i18n, not_utf8_stays_english_with_a_note)
-{
-    lab_buf note = LAB_BUF_INIT;
-
-    environment("C", NULL, "ko");
-    start(NULL, &note);
-    cr_expect_str_eq(lab_i18n_current(), "en");
-    cr_expect_str_eq(_(NEXT), NEXT);
-    cr_expect(strstr(note.buf, "is not UTF-8, which ko needs") != NULL, "note: '%s'", note.buf);
-    cr_expect_str_eq(getenv("LANGUAGE"), "en", "the content files stay English too");
-    lab_buf_release(&note);
-}
-
-Test(i18n, english_asked_for_needs_no_note)
-{
-    lab_buf note = LAB_BUF_INIT;
-
-    environment("C", NULL, NULL);
-    start(NULL, &note);
-    cr_expect_str_eq(lab_i18n_current(), "en");
-    cr_expect_str_eq(note.buf, "");
     lab_buf_release(&note);
 }
 
