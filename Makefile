@@ -271,7 +271,7 @@ build/locale/%/LC_MESSAGES/cudalab.mo: po/%.po
 pot:
 	$(call say,XGETTEXT,po/cudalab.pot)xgettext $(XGETTEXT_FLAGS) -o po/cudalab.pot $(I18N_SRC)
 	@for l in $(PO_LANGS); do msgmerge --quiet --update --backup=none --no-fuzzy-matching \
-	    po/$$l.po po/cudalab.pot || exit 1; done
+	    po/$$l.po po/cudalab.pot && msgattrib --no-obsolete -o po/$$l.po po/$$l.po || exit 1; done
 
 # Every .po complete: no untranslated or fuzzy message, and none missing against the strings
 # the code marks today (a fresh extraction, so a forgotten `make pot` fails too).

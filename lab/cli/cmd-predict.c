@@ -97,7 +97,7 @@ predict_run(lab_cli *cli, const lab_cli_args *args)
         return lab_cli_usage_error(args->cmd, _("the question needs an ANSWER"));
     if (lab_predict_questions(cli->lab, pos[0], &qs, &err) < 0) {
         status = lab_cli_error(
-            "%s", err.code == LAB_ENOENT ? "that chapter has no prediction questions" : err.msg);
+            "%s", err.code == LAB_ENOENT ? _("that chapter has no prediction questions") : err.msg);
         goto out;
     }
     if (args->npos == 1) {
@@ -153,7 +153,7 @@ predict_run(lab_cli *cli, const lab_cli_args *args)
         status = lab_cli_error(_("predict: %s"), err.msg);
     } else {
         printf(_("%s%s%s: the answer is %s.\n\n%s\n"), lab_cli_sgr(cli, held ? "1;32" : "1;31"),
-               held ? "Your prediction held" : "Not this time", lab_cli_reset(cli), q->answer,
+               held ? _("Your prediction held") : _("Not this time"), lab_cli_reset(cli), q->answer,
                q->explain);
         status = held ? LAB_EXIT_OK : LAB_EXIT_VERDICT;
     }

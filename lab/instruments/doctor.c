@@ -49,8 +49,11 @@ check_catalog(doctor_ctx *x, lab_check *c)
     }
     cat = lab_catalog_of(x->l);
     n = lab_catalog_exercise_count(cat);
-    FOUND(c, _("%zu exercises in %zu chapters from %s"), n, lab_catalog_chapter_count(cat),
-          lab_datadir(x->l));
+    /* TRANSLATORS: the first %zu counts exercises, the second chapters */
+    FOUND(c,
+          ngettext("%zu exercise in %zu chapters from %s", "%zu exercises in %zu chapters from %s",
+                   n),
+          n, lab_catalog_chapter_count(cat), lab_datadir(x->l));
     if (n == 0) {
         c->state = LAB_CHECK_FAIL;
         FIX(c, _("no exercise loads: reinstall cudalab or point CUDALAB_DATADIR at its files"));

@@ -97,7 +97,7 @@ add_predictions(lab_menu *m, lab_doc *d, const lab_chapter *ch, int width)
         lab_doc_add(d, LAB_STYLE_TEXT, "");
         lab_doc_markdown(d, q->prompt, strlen(q->prompt), width);
         lab_buf_reset(&line);
-        lab_buf_printf(&line, "  you said: %s  -> %s", p.answer, lab_prediction_state(&p));
+        lab_buf_printf(&line, _("  you said: %s  -> %s"), p.answer, lab_prediction_state(&p));
         lab_doc_add_wrapped(d,
                             p.held == 1   ? LAB_STYLE_GOOD
                             : p.held == 0 ? LAB_STYLE_BAD
@@ -176,7 +176,7 @@ demo_work_run(lab_menu_work *w, lab *l, lab_err *err)
 {
     demo_work *d = (demo_work *)w;
 
-    lab_menu_work_stage(w, "compiling the solutions and running the demo driver");
+    lab_menu_work_stage(w, _("compiling the solutions and running the demo driver"));
     return lab_demo_run_chapter(l, d->ch->id, &w->cancel, d->base.result, err);
 }
 
@@ -269,9 +269,9 @@ predict_build(lab_menu *m, lab_menu_view *v, int width)
                  s->at + 1, s->nask);
     if (!s->ch->demo_sim && !(m->device && m->device->present) && !strcmp(q->answer, "measured"))
         lab_doc_add_wrapped(&v->doc, LAB_STYLE_WARN,
-                            "No GPU here, so the demo cannot measure this one: your answer is "
-                            "kept, the explanation follows the demo, and the demo decides it "
-                            "when it runs on a GPU.",
+                            _("No GPU here, so the demo cannot measure this one: your answer is "
+                              "kept, the explanation follows the demo, and the demo decides it "
+                              "when it runs on a GPU."),
                             width, "");
     lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");
     lab_doc_markdown(&v->doc, q->prompt, strlen(q->prompt), width);

@@ -59,7 +59,8 @@ ex_build(lab_menu *m, lab_menu_view *v, int width)
     lab_progress_text(&p, st, sizeof(st));
     lab_doc_addf(&v->doc, LAB_STYLE_HEADING, "%s  (%s)", ex->title, ex->id);
     lab_doc_addf(&v->doc, LAB_STYLE_TEXT, _("File: %s%s"), work.buf,
-                 access(work.buf, F_OK) ? "  (not there yet: e creates it from the starter)" : "");
+                 access(work.buf, F_OK) ? _("  (not there yet: e creates it from the starter)")
+                                        : "");
     lab_doc_addf(&v->doc, p.passed ? LAB_STYLE_GOOD : LAB_STYLE_TEXT, "Status: %s   (%d points)",
                  st, ex->points);
     lab_menu_add_key_line(&v->doc, &lab_menu_exercise, width);

@@ -90,11 +90,12 @@ result_lines(const lab_menu_graded *gr, int width, lab_lines *out)
         return 0;
     lab_lineout_init(&o, lab_lines_collect, out);
     if (gr->g.judged) { /* graded, then not recorded: the verdict above, then why */
-        lab_lineout_put(&o, LAB_TEXT_BAD, "the verdict was not recorded: %s", gr->error);
+        lab_lineout_put(&o, LAB_TEXT_BAD, _("the verdict was not recorded: %s"), gr->error);
         lab_lineout_put(&o, LAB_TEXT_BAD, _("fix: %s"), _(LAB_STORE_FIX));
     } else {
         lab_lineout_put(&o, gr->rc == LAB_ECANCEL ? LAB_TEXT_WARN : LAB_TEXT_BAD, "%s: %s",
-                        gr->rc == LAB_ECANCEL ? "cancelled" : "the lab could not grade", gr->error);
+                        gr->rc == LAB_ECANCEL ? _("cancelled") : _("the lab could not grade"),
+                        gr->error);
     }
     lab_lineout_end(&o);
     rc = o.rc;
@@ -132,7 +133,7 @@ grade_done(lab_menu *m, lab_menu_work *w, int rc, const lab_err *err)
     snprintf(gr->error, sizeof(gr->error), "%s", rc < 0 ? err->msg : "");
     if (rc == 0 || gr->g.judged)
         lab_menu_status(m, "%s: %s%s", lab_verdict_describe(gr->g.result.verdict)->name,
-                        gr->g.result.message, rc == 0 ? "" : " (not recorded)");
+                        gr->g.result.message, rc == 0 ? "" : _(" (not recorded)"));
     lab_menu_exercise_graded(m, gr);
     if ((rc == 0 || gr->g.judged) && !(m->watch_ex == g->ex))
         lab_menu_open_result(m, gr);

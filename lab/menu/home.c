@@ -48,7 +48,7 @@ home_build(lab_menu *m, lab_menu_view *v, int width)
     else
         lab_doc_addf(&v->doc, LAB_STYLE_WARN,
                      _("no GPU: the simulator grades; speed on modelled H100 times (%s)"),
-                     m->device ? m->device->reason : "the probe failed");
+                     m->device ? m->device->reason : _("the probe failed"));
     for (size_t i = 0; i < lab_catalog_exercise_count(cat); i++) {
         const lab_exercise *ex = lab_catalog_exercise(cat, i);
         lab_progress p = progress_of(m, ex);

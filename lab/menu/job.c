@@ -187,7 +187,7 @@ lab_menu_open_job(lab_menu *m, const lab_menu_screen *s, void *state, const char
     if (lab_menu_job_run(m, &w->base) < 0) { /* it freed w */
         vj->running = false;
         vj->rc = LAB_EINVAL;
-        snprintf(vj->error, sizeof(vj->error), "could not start: %s", m->status);
+        snprintf(vj->error, sizeof(vj->error), _("could not start: %s"), m->status);
         return LAB_EINVAL;
     }
     return 0;

@@ -406,15 +406,15 @@ draw(lab_menu *m)
         draw_cut(LINES - 2, m->progress);
         attroff(style_attr(m, LAB_STYLE_WARN));
     } else if (m->watch_ex) {
-        mvaddnstr(LINES - 2, 0, "watching ", COLS);
+        mvaddnstr(LINES - 2, 0, _("watching "), COLS);
         addnstr(m->watch_name, COLS - 9);
-        addnstr(": saving the file grades it", COLS);
+        addnstr(_(": saving the file grades it"), COLS);
     }
     attron(A_REVERSE);
     mvhline(LINES - 1, 0, ' ', COLS);
     draw_cut(LINES - 1, m->status[0] ? m->status
-                        : cut        ? " ? keys   q back   Right: the rest of the lines marked >"
-                                     : " ? keys   q back");
+                        : cut        ? _(" ? keys   q back   Right: the rest of the lines marked >")
+                                     : _(" ? keys   q back"));
     if (v->doc.nlines > (size_t)rows && COLS > 30 && strlen(m->status) + 12 < (size_t)COLS) {
         char pos[32];
         snprintf(pos, sizeof(pos), " %zu/%zu ", v->top + 1, v->doc.nlines);

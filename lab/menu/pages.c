@@ -110,7 +110,7 @@ chart_row(const lab_attempt *a, void *arg)
         for (int i = 0; i < (len > 0 ? len : 1); i++)
             lab_buf_addch(&line, '#');
     } else {
-        lab_buf_adds(&line, "        -    (not timed)");
+        lab_buf_adds(&line, _("        -    (not timed)"));
     }
     lab_doc_add(c->doc, verdict_style(a->verdict), line.buf);
     lab_buf_release(&line);

@@ -87,7 +87,7 @@ profile_run(lab_menu_work *w, lab *l, lab_err *err)
     lab_profiling *p = pw->base.result;
     int rc;
 
-    lab_menu_work_stage(w, "compiling, then ncu and the simulator");
+    lab_menu_work_stage(w, _("compiling, then ncu and the simulator"));
     p->cancel = &w->cancel; /* c kills ncu and the driver */
     rc = lab_profile(l, pw->ex, pw->file, p, err);
     p->cancel = NULL;

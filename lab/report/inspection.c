@@ -35,8 +35,8 @@ resources(lab_lineout *o, const lab_inspection *in)
                     k->regs, k->barriers, k->smem);
     lab_lineout_end(o);
     lab_lineout_put(o, k->stack_frame || k->spill_stores ? LAB_TEXT_WARN : LAB_TEXT_PLAIN,
-                    "  local memory (stack frame) %ld B per thread   spill stores %ld B   spill "
-                    "loads %ld B",
+                    _("  local memory (stack frame) %ld B per thread   spill stores %ld B   spill "
+                      "loads %ld B"),
                     k->stack_frame, k->spill_stores, k->spill_loads);
     lab_lineout_end(o);
 }
@@ -100,9 +100,12 @@ mix(lab_lineout *o, const char *what, const lab_mix *m)
 static lab_text_style
 run_words(const lab_branch_run *r, char *buf, size_t size)
 {
-    snprintf(buf, size, "ran %llu time%s, diverged %llu%s", (unsigned long long)r->runs,
-             r->runs == 1 ? "" : "s", (unsigned long long)r->divergent,
-             r->divergent ? "" : ": uniform");
+    snprintf(buf, size,
+             r->divergent ? ngettext("ran %llu time, diverged %llu",
+                                     "ran %llu times, diverged %llu", r->runs)
+                          : ngettext("ran %llu time, diverged %llu: uniform",
+                                     "ran %llu times, diverged %llu: uniform", r->runs),
+             (unsigned long long)r->runs, (unsigned long long)r->divergent);
     return r->divergent ? LAB_TEXT_MARK_DIVERGE : LAB_TEXT_GOOD;
 }
 
@@ -120,9 +123,9 @@ branch_runs(lab_lineout *o, const lab_inspection *in)
         lab_lineout_end(o);
         return;
     }
-    lab_lineout_put(
-        o, LAB_TEXT_PLAIN,
-        "Branches on the simulator (n = %lu; counted once per warp and pass):", in->runs_size);
+    lab_lineout_put(o, LAB_TEXT_PLAIN,
+                    _("Branches on the simulator (n = %lu; counted once per warp and pass):"),
+                    in->runs_size);
     lab_lineout_end(o);
     if (!in->nruns) {
         lab_lineout_put(o, LAB_TEXT_PLAIN, _("  no conditional branch of your file ran"));
@@ -133,7 +136,8 @@ branch_runs(lab_lineout *o, const lab_inspection *in)
         lab_text_style style = run_words(r, words, sizeof(words));
         lab_lineout_put(o, LAB_TEXT_PLAIN, _("  line %d"), r->line);
         if (r->branches > 1)
-            lab_lineout_put(o, LAB_TEXT_PLAIN, _(" (%u branches)"), r->branches);
+            lab_lineout_put(o, LAB_TEXT_PLAIN,
+                            ngettext(" (%u branch)", " (%u branches)", r->branches), r->branches);
         lab_lineout_put(o, style, ": %s", words);
         lab_lineout_end(o);
     }
@@ -210,7 +214,7 @@ listing(lab_lineout *o, const lab_inspection *in, const lab_listing *l, const la
         if (r) {
             char words[160];
             lab_text_style style = run_words(r, words, sizeof(words));
-            lab_lineout_put(o, style, "              on the simulator, line %d: %s", x->line,
+            lab_lineout_put(o, style, _("              on the simulator, line %d: %s"), x->line,
                             words);
             lab_lineout_end(o);
         }
@@ -250,9 +254,9 @@ lab_inspection_layout(const lab_inspection *in, const lab_inspection_layout_opts
     if (opts->source)
         source(&o, in, &src);
     if (opts->listing == LAB_INSPECTION_PTX)
-        listing(&o, in, &in->ptx, &src, "PTX (nvcc -ptx -lineinfo), source lines interleaved");
+        listing(&o, in, &in->ptx, &src, _("PTX (nvcc -ptx -lineinfo), source lines interleaved"));
     else if (opts->listing == LAB_INSPECTION_SASS && in->has_sass)
-        listing(&o, in, &in->sass, &src, "SASS (nvdisasm -g), source lines interleaved");
+        listing(&o, in, &in->sass, &src, _("SASS (nvdisasm -g), source lines interleaved"));
     rc = o.rc;
     lab_buf_release(&src);
     lab_lineout_release(&o);
@@ -293,16 +297,17 @@ lab_inspection_diff_layout(const lab_inspection *a, const lab_inspection *b, lab
     lab_lineout_put(&o, LAB_TEXT_PLAIN, "  %-22s %12s %12s", "", "A", "B");
     lab_lineout_end(&o);
     if (a->kernel && b->kernel) {
-        diff_row(&o, "registers", a->kernel->regs, b->kernel->regs);
-        diff_row(&o, "static shared (B)", (double)a->kernel->smem, (double)b->kernel->smem);
-        diff_row(&o, "local (B/thread)", (double)a->kernel->stack_frame,
+        diff_row(&o, _("registers"), a->kernel->regs, b->kernel->regs);
+        diff_row(&o, _("static shared (B)"), (double)a->kernel->smem, (double)b->kernel->smem);
+        diff_row(&o, _("local (B/thread)"), (double)a->kernel->stack_frame,
                  (double)b->kernel->stack_frame);
-        diff_row(&o, "spill stores (B)", (double)a->kernel->spill_stores,
+        diff_row(&o, _("spill stores (B)"), (double)a->kernel->spill_stores,
                  (double)b->kernel->spill_stores);
     }
     if (a->has_occ && b->has_occ) {
-        diff_row(&o, "blocks per SM", a->occ.blocks_per_sm, b->occ.blocks_per_sm);
-        diff_row(&o, "occupancy (%)", 100 * a->occ.occupancy, 100 * b->occ.occupancy);
+        diff_row(&o, _("blocks per SM"), a->occ.blocks_per_sm, b->occ.blocks_per_sm);
+        diff_row(&o, /* xgettext:no-c-format */ _("occupancy (%)"), 100 * a->occ.occupancy,
+                 100 * b->occ.occupancy);
     }
     lab_lineout_put(&o, LAB_TEXT_PLAIN, _("  instruction mix (%s)"),
                     ma == &a->sass_mix ? "SASS" : "PTX");

@@ -37,7 +37,7 @@ ncu_table(lab_lineout *o, const lab_profiling *p, int r, bool narrow)
         if (p->has_sim[r][m])
             lab_profile_format(s, sizeof(s), true, p->sim[r][m], mt->unit);
         else
-            snprintf(s, sizeof(s), "not available");
+            snprintf(s, sizeof(s), "%s", _("not available"));
         if (narrow) {
             lab_lineout_put(o, LAB_TEXT_PLAIN, "  %-29s %12s  %s", mt->nvprof, v, s);
             lab_lineout_end(o);
