@@ -95,6 +95,10 @@ start_messages(const char *lang)
     int status = LAB_EXIT_OK;
     bool known = false;
 
+    if (lang && !*lang) {
+        status = lab_cli_error(_("--lang needs a language: en, ko or zh_CN"));
+        goto out;
+    }
     if (lang && !lab_i18n_valid_name(lang)) {
         status = lab_cli_error(_("--lang '%s' is not a language name, like ko or zh_CN"), lang);
         goto out;
@@ -133,24 +137,30 @@ out:
     return status;
 }
 
-/* --lang LANG or --lang=LANG before the command: its value, and argv moved past it. */
+/* --lang LANG or --lang=LANG, before the command or among its words (up to a "--"): its value,
+ * and the words taken out of argv, which keeps its NULL at the end.  The last one given counts. */
 static const char *
-take_lang(int *argc, char ***argv)
+take_lang(int *argc, char **argv)
 {
-    const char *w = *argc > 1 ? (*argv)[1] : "";
     const char *value = NULL;
-    int used = 0;
+    int i = 1;
 
-    if (!strcmp(w, "--lang") && *argc > 2) {
-        value = (*argv)[2];
-        used = 2;
-    } else if (!strncmp(w, "--lang=", 7)) {
-        value = w + 7;
-        used = 1;
-    }
-    if (used) {
-        (*argv)[used] = (*argv)[0];
-        *argv += used;
+    while (i < *argc && strcmp(argv[i], "--")) {
+        int used = 0;
+
+        if (!strcmp(argv[i], "--lang")) {
+            /* without a value: "", which start_messages refuses */
+            value = i + 1 < *argc ? argv[i + 1] : "";
+            used = i + 1 < *argc ? 2 : 1;
+        } else if (!strncmp(argv[i], "--lang=", 7)) {
+            value = argv[i] + 7;
+            used = 1;
+        }
+        if (!used) {
+            i++;
+            continue;
+        }
+        memmove(&argv[i], &argv[i + used], (size_t)(*argc - i - used + 1) * sizeof(*argv));
         *argc -= used;
     }
     return value;
@@ -193,7 +203,7 @@ main(int argc, char **argv)
     const char *lang;
     bool bare_list;
 
-    lang = take_lang(&argc, &argv);
+    lang = take_lang(&argc, argv);
     if ((status = start_messages(lang)) != LAB_EXIT_OK)
         return status;
     if (argc > 1 && !strcmp(argv[1], "--dump-commands")) {

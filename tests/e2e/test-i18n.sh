@@ -82,6 +82,11 @@ run env LC_ALL=C.UTF-8 LANGUAGE=ko "$CUDALAB_TEST_BIN" --lang=zh_CN help
 expect_out "--lang=zh_CN comes before LANGUAGE" "$(tr zh_CN "show the commands, or one command's usage")"
 run env LC_ALL=C.UTF-8 LANGUAGE=ko "$CUDALAB_TEST_BIN" --lang en help
 expect_out "--lang en: English" "show the commands, or one command's usage"
+run env LC_ALL=C.UTF-8 "$CUDALAB_TEST_BIN" help --lang ko
+expect_out "--lang after the command" "$(tr ko "show the commands, or one command's usage")"
+run env LC_ALL=C.UTF-8 "$CUDALAB_TEST_BIN" hint --lang
+expect_status "--lang without a language" 2
+expect_err "--lang without a language: says which there are" "--lang needs a language: en, ko or zh_CN"
 run env LC_ALL=C.UTF-8 "$CUDALAB_TEST_BIN" --lang fr list
 expect_status "--lang fr: no such messages" 2
 expect_err "--lang fr: names the languages there are" "no messages in 'fr' (the languages: en, ko, zh_CN)"
