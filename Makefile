@@ -10,7 +10,10 @@
 #                   or until FUZZ_RUNS inputs if that comes first (docs/bench/fuzz.md)
 #   make test-gpu   the GPU suite (needs an NVIDIA GPU); make test-gpu-install: the
 #                   installed copy and the package on the GPU
-#   make deps       install the Debian packages the lab needs (or print the command)
+#   make deps       install the Debian packages the lab needs (or print the command) and
+#                   generate the ko_KR and zh_CN UTF-8 locales (as root)
+#   make pot        extract the C code's messages into po/cudalab.pot and merge it into po/*.po;
+#                   make po-check: every .po complete (no untranslated or fuzzy message)
 #   make format     apply .clang-format
 #   make install    PREFIX=/usr/local (default) DESTDIR= : bin/cudalab, libexec/cudalab/,
 #                   share/cudalab/, the man page and bash/zsh completion; make uninstall
@@ -52,7 +55,7 @@ CUDA_TOOLS_PIP := 'nvidia-cuda-cuobjdump==13.2.*' 'nvidia-cuda-nvdisasm==13.2.*'
 DEB_TEST_PACKAGES := debhelper dpkg-dev fakeroot man-db groff-base zsh bubblewrap \
                      slurmctld slurmd slurm-client munge gnumeric clang libclang-rt-14-dev
 DEB_PACKAGES := pkg-config libinih-dev libcjson-dev libsqlite3-dev libcriterion-dev \
-                libncurses-dev libreadline-dev libmd4c-dev clang-format tmux \
+                libncurses-dev libreadline-dev libmd4c-dev clang-format tmux gettext \
                 $(DEB_TEST_PACKAGES)
 DEB_BUILD_PACKAGES := $(filter-out $(DEB_TEST_PACKAGES),$(DEB_PACKAGES))
 
@@ -107,13 +110,17 @@ FORMAT_SRC := $(sort $(wildcard lab/*/*.c lab/*/*.h tests/*.c tests/*.h tests/to
 objs = $(patsubst %.c,build/$(1)/obj/%.o,$(2))
 
 .SECONDARY:
-.PHONY: all run test test-unit test-e2e fuzz test-gpu bench-reduce test-gpu-install test-package deps cuda-tools format \
+.PHONY: pot po-check locales all run test test-unit test-e2e fuzz test-gpu bench-reduce test-gpu-install test-package deps cuda-tools format \
         format-check clean install uninstall deb
+
+# the languages of the messages: one po/LANG.po each (docs/design/i18n.md)
+PO_LANGS := $(basename $(notdir $(wildcard po/*.po)))
+MO_FILES := $(PO_LANGS:%=build/locale/%/LC_MESSAGES/cudalab.mo)
 
 GENERATED := build/gen/cudalab.1 build/gen/cudalab.bash build/gen/_cudalab
 
 all: $(DEPS_STAMP) bin/cudalab build/libexec/cudalab/$(DRIVER) \
-     $(KERNEL_PTX:%=build/libexec/cudalab/%) $(GENERATED)
+     $(KERNEL_PTX:%=build/libexec/cudalab/%) $(GENERATED) $(MO_FILES)
 
 run: all
 	@./bin/cudalab
@@ -140,7 +147,30 @@ deps build/.deps-ok: Makefile
 	$(call need_packages,$(if $(filter deps,$@),$(DEB_PACKAGES),$(DEB_BUILD_PACKAGES)))
 	@test -x "$(NVCC)" || { echo "nvcc not found (looked on PATH and in $(CUDA_HOME)/bin): install the CUDA toolkit"; exit 1; }
 	@$(MAKE) --no-print-directory cuda-tools
+	@$(if $(filter deps,$@),$(MAKE) --no-print-directory locales,:)
 	@mkdir -p build && touch build/.deps-ok
+
+# The Korean and Chinese UTF-8 locales, for LANG=ko_KR.UTF-8 and LANG=zh_CN.UTF-8 (the lab
+# also works without them: LANG=C.UTF-8 LANGUAGE=ko).  Only root can add them, and only with
+# Debian's locales package (locale-gen); otherwise it says what to do.
+GEN_LOCALES := ko_KR.UTF-8 zh_CN.UTF-8
+locales:
+	@have=$$(locale -a 2>/dev/null | tr 'A-Z' 'a-z' | sed 's/utf-8/utf8/'); missing=""; \
+	for l in $(GEN_LOCALES); do \
+	    n=$$(echo $$l | tr 'A-Z' 'a-z' | sed 's/utf-8/utf8/'); \
+	    grep -qx "$$n" <<<"$$have" || missing="$$missing $$l"; \
+	done; \
+	if [ -z "$$missing" ]; then echo "locales: $(GEN_LOCALES) are there"; \
+	elif [ "$$(id -u)" = 0 ] && command -v locale-gen >/dev/null && [ -f /etc/locale.gen ]; then \
+	    for l in $$missing; do \
+	        grep -q "^$$l UTF-8" /etc/locale.gen || echo "$$l UTF-8" >>/etc/locale.gen; \
+	    done; \
+	    echo "locales: generating$$missing"; locale-gen >/dev/null || exit 1; \
+	else \
+	    echo "locales:$$missing not generated (needs root and the locales package); the lab"; \
+	    echo "    still speaks Korean and Chinese with LANG=C.UTF-8 LANGUAGE=ko (or zh_CN). To add them:"; \
+	    echo "    sudo apt-get install -y locales && sudo sed -i 's/^# *\\(ko_KR.UTF-8\\|zh_CN.UTF-8\\)/\\1/' /etc/locale.gen && sudo locale-gen"; \
+	fi
 
 # The package and install tests' tools, checked by make test, not by make.
 build/.deps-test-ok: Makefile
@@ -219,6 +249,43 @@ build/libexec/cudalab/%.ptx: kernels/%.cu
 	@mkdir -p $(@D)
 	$(call say,NVCC,$<)$(NVCC) -ptx -arch=compute_75 -O3 -o $@ $<
 
+# --- messages (GNU gettext; docs/design/i18n.md) ------------------------------
+# po/cudalab.pot: the marked strings of the lab's own C code (not the drivers', which run
+# the student's kernel and report to the grader, not to the student); po/LANG.po: one
+# language; build/locale/LANG/LC_MESSAGES/cudalab.mo: what the lab reads.
+I18N_SRC := $(sort $(UTIL_SRC) $(GRADER_SRC) $(CLI_SRC) \
+                   $(wildcard $(GRADER_DIRS:%=lab/%/*.h) lab/cli/*.h lab/menu/*.h))
+# the command table's help lines are the last argument of its declaration macros (lab/cli/cli.h)
+XGETTEXT_FLAGS := --language=C --from-code=UTF-8 --keyword=_ --keyword=N_ \
+                  --keyword=ngettext:1,2 --keyword=LAB_CLI_ARG:4 --keyword=LAB_CLI_OPT:2 \
+                  --keyword=LAB_CLI_OPT_VALUE:4 --keyword=LAB_CLI_OPT_OCCURS:5 \
+                  --keyword=LAB_CLI_ARG_CHOICE:4 --keyword=LAB_CLI_OPT_NUMBER:5 \
+                  --keyword=LAB_CLI_OPT_CHOICE:4 --add-comments=TRANSLATORS: --sort-by-file \
+                  --package-name=cudalab --package-version=$(VERSION) \
+                  --msgid-bugs-address=cudalab@example.org
+
+build/locale/%/LC_MESSAGES/cudalab.mo: po/%.po
+	@mkdir -p $(@D)
+	$(call say,MSGFMT,$<)msgfmt --check -o $@.tmp $< && mv $@.tmp $@
+
+pot:
+	$(call say,XGETTEXT,po/cudalab.pot)xgettext $(XGETTEXT_FLAGS) -o po/cudalab.pot $(I18N_SRC)
+	@for l in $(PO_LANGS); do msgmerge --quiet --update --backup=none --no-fuzzy-matching \
+	    po/$$l.po po/cudalab.pot && msgattrib --no-obsolete -o po/$$l.po po/$$l.po || exit 1; done
+
+# Every .po complete: no untranslated or fuzzy message, and none missing against the strings
+# the code marks today (a fresh extraction, so a forgotten `make pot` fails too).
+po-check:
+	@mkdir -p build/po && xgettext $(XGETTEXT_FLAGS) -o build/po/current.pot $(I18N_SRC)
+	@ok=1; for l in $(PO_LANGS); do \
+	    stats=$$(LC_ALL=C msgfmt --check --statistics -o /dev/null po/$$l.po 2>&1) || ok=0; \
+	    echo "po/$$l.po: $$stats"; \
+	    grep -Eq 'fuzzy|untranslated' <<<"$$stats" && ok=0; \
+	    LC_ALL=C msgcmp po/$$l.po build/po/current.pot 2>&1 | head -5; \
+	    LC_ALL=C msgcmp po/$$l.po build/po/current.pot >/dev/null 2>&1 || ok=0; \
+	done; \
+	if [ $$ok = 1 ]; then echo "po: ok"; else echo "po: incomplete (make pot, then translate)"; exit 1; fi
+
 # --- man page and completion, from the command table ----------------------
 build/gen/commands.tsv: bin/cudalab
 	@mkdir -p $(@D)
@@ -248,11 +315,16 @@ install: all
 	install -m 644 build/gen/cudalab.1 $(DESTDIR)$(MANDIR)/man1/cudalab.1
 	install -m 644 build/gen/cudalab.bash $(DESTDIR)$(BASHCOMPDIR)/cudalab
 	install -m 644 build/gen/_cudalab $(DESTDIR)$(ZSHCOMPDIR)/_cudalab
+	for l in $(PO_LANGS); do \
+	    install -d $(I)/share/locale/$$l/LC_MESSAGES && \
+	    install -m 644 build/locale/$$l/LC_MESSAGES/cudalab.mo $(I)/share/locale/$$l/LC_MESSAGES/ || exit 1; \
+	done
 
 uninstall:
 	rm -f $(I)/bin/cudalab $(DESTDIR)$(MANDIR)/man1/cudalab.1 \
 	    $(DESTDIR)$(BASHCOMPDIR)/cudalab $(DESTDIR)$(ZSHCOMPDIR)/_cudalab
 	rm -rf $(I)/libexec/cudalab $(I)/share/cudalab
+	rm -f $(PO_LANGS:%=$(I)/share/locale/%/LC_MESSAGES/cudalab.mo)
 
 # --- Debian package ----------------------------------------------------------
 # dpkg-buildpackage writes its results next to the source folder, so it runs on
@@ -375,7 +447,7 @@ build/tests/sim-dynpar.ptx: tests/sim/dynpar.cu
 	@mkdir -p $(@D)
 	$(call say,NVCC,$<)$(NVCC) -ptx -rdc=true -arch=sm_90 -O3 -lineinfo -o $@ $<
 
-SAN_ALL := build/san/bin/cudalab build/san/libexec/cudalab/$(DRIVER) \
+SAN_ALL := $(MO_FILES) build/san/bin/cudalab build/san/libexec/cudalab/$(DRIVER) \
            $(KERNEL_PTX:%=build/san/libexec/cudalab/%) $(TESTS:%=build/san/tests/%) \
            build/san/tests/occ-oracle build/tests/sim-kernels.ptx build/tests/sim-dynpar.ptx \
            build/tests/sim-conformance.ptx build/tests/sim-constructs.ptx build/tests/sim-features.ptx \
@@ -385,6 +457,7 @@ SAN_ALL := build/san/bin/cudalab build/san/libexec/cudalab/$(DRIVER) \
 # Every test gets the sanitized lab through these variables.
 export CUDALAB_TEST_BIN := $(CURDIR)/build/san/bin/cudalab
 export CUDALAB_DATADIR_TEST := $(CURDIR)
+export CUDALAB_LOCALEDIR_TEST := $(CURDIR)/build/locale
 export CUDALAB_LIBEXECDIR_TEST := $(CURDIR)/build/san/libexec/cudalab
 export CUDALAB_TEST_SIM_PTX := $(CURDIR)/build/tests/sim-kernels.ptx
 export CUDALAB_TEST_SIM_DYNPAR_PTX := $(CURDIR)/build/tests/sim-dynpar.ptx
@@ -401,6 +474,7 @@ export UBSAN_OPTIONS := print_stacktrace=1
 test: all $(SAN_ALL) $(FUZZ_BINS) build/.deps-test-ok build/tools/libcudalab-model.so
 	@$(MAKE) --no-print-directory format-check
 	@tests/check-layers.sh
+	@$(MAKE) --no-print-directory po-check
 	@tests/run-unit.sh $(TESTS:%=build/san/tests/%)
 	@tests/e2e/run.sh
 	@FUZZ_SECONDS=3 tests/fuzz/run.sh $(FUZZ_TARGETS)

@@ -242,7 +242,7 @@ Test(store, open_creates_directories_and_schema)
     cr_assert_eq(lab_buf_printf(&text, "%s.new.%ld", path.buf, (long)getpid()), 0);
     cr_assert_not(exists(text.buf), "the temporary '%s' is left", text.buf);
 
-    cr_assert_eq(sql_int(path.buf, "PRAGMA user_version"), 2);
+    cr_assert_eq(sql_int(path.buf, "PRAGMA user_version"), 3);
     sql_text(path.buf, "PRAGMA journal_mode", &text);
     cr_assert_str_eq(text.buf, "wal");
     cr_assert_eq(sql_int(path.buf, "SELECT count(*) FROM sqlite_master WHERE type = 'table'"
@@ -261,8 +261,8 @@ Test(store, open_creates_directories_and_schema)
     st = open_ok(path.buf);
     lab_store_close(st);
     cr_assert_eq(sql_int(path.buf, "SELECT count(*) FROM sqlite_master"),
-                 5); /* predictions and its index too */
-    cr_assert_eq(sql_int(path.buf, "PRAGMA user_version"), 2);
+                 7); /* predictions and its index, the settings and their key, too */
+    cr_assert_eq(sql_int(path.buf, "PRAGMA user_version"), 3);
 
     /* deeper missing directories, from CUDALAB_DB */
     tmp_path(&path, "a/b/c/cudalab/progress.db");
@@ -740,12 +740,12 @@ Test(store, newer_schema_is_refused)
 
     tmp_path(&path, "progress.db");
     cr_assert_eq(sqlite3_open(path.buf, &db), SQLITE_OK);
-    cr_assert_eq(sqlite3_exec(db, "PRAGMA user_version = 3", NULL, NULL, NULL), SQLITE_OK);
+    cr_assert_eq(sqlite3_exec(db, "PRAGMA user_version = 4", NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(db);
 
     cr_assert_eq(lab_store_open(path.buf, &st, &err), LAB_ESTORE);
     cr_assert_null(st);
-    cr_assert_not_null(strstr(err.msg, "schema version 3"), "%s", err.msg);
+    cr_assert_not_null(strstr(err.msg, "schema version 4"), "%s", err.msg);
     lab_store_close(st); /* NULL: does nothing */
     lab_buf_release(&path);
 }
@@ -788,4 +788,28 @@ Test(store, check_finds_a_damaged_index)
     lab_store_close(st);
     lab_buf_release(&path);
     lab_buf_release(&problems);
+}
+
+/* A setting (the language the menu chose): unset, set, replaced, removed by an empty value. */
+Test(store, settings_are_remembered_and_removed)
+{
+    lab_buf path = LAB_BUF_INIT, value = LAB_BUF_INIT;
+    lab_err err = LAB_ERR_INIT;
+    lab_store *st;
+
+    tmp_path(&path, "progress.db");
+    st = open_ok(path.buf);
+    cr_assert_eq(lab_store_setting(st, "lang", &value, &err), 0, "%s", err.msg);
+    cr_assert_eq(lab_store_set_setting(st, "lang", "ko", &err), 0, "%s", err.msg);
+    cr_assert_eq(lab_store_set_setting(st, "lang", "zh_CN", &err), 0, "%s", err.msg);
+    lab_store_close(st);
+    st = open_ok(path.buf);
+    cr_assert_eq(lab_store_setting(st, "lang", &value, &err), 1, "%s", err.msg);
+    cr_expect_str_eq(value.buf, "zh_CN");
+    cr_assert_eq(lab_store_set_setting(st, "lang", "", &err), 0, "%s", err.msg);
+    cr_expect_eq(lab_store_setting(st, "lang", &value, &err), 0, "%s", err.msg);
+    cr_expect_str_eq(value.buf, "");
+    lab_store_close(st);
+    lab_buf_release(&value);
+    lab_buf_release(&path);
 }

@@ -2,6 +2,7 @@
  * toolchain.c - finding nvcc and cached device-code builds (see toolchain.h).
  */
 #include "lab/build/toolchain.h"
+#include "lab/util/i18n.h"
 #include "lab/platform/proc.h"
 #include "lab/util/trace.h"
 
@@ -71,7 +72,7 @@ lab_toolchain_find_tool(const lab_toolchain *tc, const char *name, const char *e
 
     if (env && *env) {
         if (!executable(env))
-            return lab_err_set(err, LAB_ETOOL, "$%s is '%s', which is not an executable file",
+            return lab_err_set(err, LAB_ETOOL, _("$%s is '%s', which is not an executable file"),
                                env_var, env);
         p = strdup(env);
     } else if (!(p = search_path(name))) {
@@ -88,11 +89,15 @@ lab_toolchain_find_tool(const lab_toolchain *tc, const char *name, const char *e
     }
     lab_buf_release(&b);
     if (!p)
-        return lab_err_set(err, LAB_ETOOL,
-                           "%s not found (looked at $%s, on PATH, in $CUDA_HOME/bin, "
-                           "/usr/local/cuda/bin and next to nvcc%s%s)%s",
-                           name, env_var, extra_dir ? " and in " : "", extra_dir ? extra_dir : "",
-                           extra_dir ? ": run 'make deps'" : "");
+        return extra_dir ? lab_err_set(err, LAB_ETOOL,
+                                       _("%s not found (looked at $%s, on PATH, in "
+                                         "$CUDA_HOME/bin, /usr/local/cuda/bin, next to nvcc and "
+                                         "in %s): run 'make deps'"),
+                                       name, env_var, extra_dir)
+                         : lab_err_set(err, LAB_ETOOL,
+                                       _("%s not found (looked at $%s, on PATH, in "
+                                         "$CUDA_HOME/bin, /usr/local/cuda/bin and next to nvcc)"),
+                                       name, env_var);
     *out = p;
     return 0;
 }
@@ -131,15 +136,15 @@ lab_toolchain_find(lab_toolchain **out, lab_err *err)
 
     *out = NULL;
     if (!tc)
-        return lab_err_set(err, LAB_ENOMEM, "out of memory");
+        return lab_err_set(err, LAB_ENOMEM, _("out of memory"));
     if ((env = getenv("CUDALAB_NVCC")) && *env) /* running it says what is wrong with it */
         tc->nvcc = strdup(env);
     else if (lab_toolchain_find_tool(NULL, "nvcc", "CUDALAB_NVCC", NULL, &tc->nvcc, NULL) < 0)
         tc->nvcc = NULL;
     if (!tc->nvcc) {
         rc = lab_err_set(err, LAB_ETOOL,
-                         "nvcc not found (looked on PATH, in $CUDA_HOME/bin and "
-                         "/usr/local/cuda/bin): install the CUDA toolkit");
+                         _("nvcc not found (looked on PATH, in $CUDA_HOME/bin and "
+                           "/usr/local/cuda/bin): install the CUDA toolkit"));
         goto out;
     }
     if ((rc = nvcc_says(tc, "--version", &said, err)) < 0)
@@ -148,7 +153,7 @@ lab_toolchain_find(lab_toolchain **out, lab_err *err)
     v = strstr(said.buf, ", V");
     tc->version = v ? strndup(v + 3, strcspn(v + 3, " \n")) : strdup("unknown");
     if (!tc->version) {
-        rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
+        rc = lab_err_set(err, LAB_ENOMEM, _("out of memory"));
         goto out;
     }
 out:
@@ -335,12 +340,12 @@ unsupported_arch(build_job *j, lab_err *err)
     if (req->arch_origin)
         lab_buf_printf(&origin, "%s='%s': ", req->arch_origin, req->arch);
     if (nvcc_says(j->tc, "--list-gpu-code", &said, NULL) == 0) {
-        lab_buf_adds(&list, ": it builds for ");
+        lab_buf_adds(&list, _(": it builds for "));
         add_replaced(&list, said.buf, "\n", " ");
         while (list.buf[list.len - 1] == ' ')
             list.buf[--list.len] = '\0';
     }
-    rc = lab_err_set(err, LAB_EINVAL, "%snvcc %s does not build for '%s'%s", origin.buf,
+    rc = lab_err_set(err, LAB_EINVAL, _("%snvcc %s does not build for '%s'%s"), origin.buf,
                      j->tc->version, req->arch, list.buf);
     lab_buf_release(&origin);
     lab_buf_release(&list);
@@ -442,14 +447,14 @@ make_workdir(build_job *j, const lab_buf *src, lab_err *err)
     host[strcspn(host, "./")] = '\0';
     if ((rc = lab_buf_printf(&path, "%s/%s", j->req->cache_dir, WORK_SUBDIR)) < 0 ||
         (rc = lab_buf_printf(&j->dir, "%s/%s.%ld.XXXXXX", path.buf, host, (long)getpid())) < 0) {
-        rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
+        rc = lab_err_set(err, LAB_ENOMEM, _("out of memory"));
         goto out;
     }
     if ((rc = lab_mkdir_p(path.buf, 0755, err)) < 0)
         goto out;
     sweep_dead_builds(path.buf, host);
     if (!mkdtemp(j->dir.buf)) {
-        rc = lab_err_set(err, LAB_EIO, "cannot create a build folder in '%s': %s", path.buf,
+        rc = lab_err_set(err, LAB_EIO, _("cannot create a build folder in '%s': %s"), path.buf,
                          strerror(errno));
         lab_buf_reset(&j->dir);
         goto out;
@@ -474,7 +479,7 @@ make_workdir(build_job *j, const lab_buf *src, lab_err *err)
     /* errors inside the student's file keep its own name and lines */
     if (lab_buf_printf(&text, "#include \"%s\"\n#line 1 \"<instantiation>\"\n%s\n", SOURCE_NAME,
                        j->req->instantiate) < 0)
-        rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
+        rc = lab_err_set(err, LAB_ENOMEM, _("out of memory"));
     else
         rc = lab_write_file(path.buf, text.buf, text.len, err);
 out:
@@ -490,9 +495,9 @@ store(build_job *j, const char *name, const char *dest, lab_err *err)
     int rc = 0;
 
     if (lab_buf_printf(&from, "%s/%s", j->dir.buf, name) < 0)
-        rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
+        rc = lab_err_set(err, LAB_ENOMEM, _("out of memory"));
     else if (rename(from.buf, dest) < 0)
-        rc = lab_err_set(err, LAB_EIO, "cannot store the build in '%s': %s", j->req->cache_dir,
+        rc = lab_err_set(err, LAB_EIO, _("cannot store the build in '%s': %s"), j->req->cache_dir,
                          strerror(errno));
     lab_buf_release(&from);
     return rc;
@@ -599,7 +604,8 @@ lab_toolchain_build(const lab_toolchain *tc, const lab_build_request *req, lab_b
     int rc;
 
     if (!lab_toolchain_arch_valid(req->arch))
-        return lab_err_set(err, LAB_EINVAL, "'%s' is not a GPU architecture like sm_90", req->arch);
+        return lab_err_set(err, LAB_EINVAL, _("'%s' is not a GPU architecture like sm_90"),
+                           req->arch);
     if (req->host && req->instantiate)
         return lab_err_set(err, LAB_EINVAL, "a host-code build takes no instantiation");
     if ((rc = lab_buf_read_regular(&src, req->source, LAB_SOURCE_CAP, err)) < 0)
@@ -622,7 +628,7 @@ lab_toolchain_build(const lab_toolchain *tc, const lab_build_request *req, lab_b
     else if ((rc = lab_buf_printf(&b->ptx_path, "%s/%s.ptx", req->cache_dir, b->hash)) == 0)
         rc = lab_buf_printf(&b->cubin_path, "%s/%s.cubin", req->cache_dir, b->hash);
     if (rc < 0) {
-        rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
+        rc = lab_err_set(err, LAB_ENOMEM, _("out of memory"));
         goto out;
     }
     if (cached(req, b)) {

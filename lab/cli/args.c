@@ -111,13 +111,13 @@ check_value(const lab_cli_param *p, const char *dashes, const char *value, uint6
         errno = 0;
         v = strtoull(value, &end, 10);
         if (!(*value >= '0' && *value <= '9') || *end)
-            return lab_err_set(err, LAB_EINVAL, "%s%s: '%s' is not a number", dashes, p->name,
+            return lab_err_set(err, LAB_EINVAL, _("%s%s: '%s' is not a number"), dashes, p->name,
                                value);
         if (errno == ERANGE || v < p->min || (p->max && v > p->max))
-            return p->max ? lab_err_set(err, LAB_EINVAL, "%s%s must be %llu to %llu, not '%s'",
+            return p->max ? lab_err_set(err, LAB_EINVAL, _("%s%s must be %llu to %llu, not '%s'"),
                                         dashes, p->name, (unsigned long long)p->min,
                                         (unsigned long long)p->max, value)
-                          : lab_err_set(err, LAB_EINVAL, "%s%s must be at least %llu, not '%s'",
+                          : lab_err_set(err, LAB_EINVAL, _("%s%s must be at least %llu, not '%s'"),
                                         dashes, p->name, (unsigned long long)p->min, value);
         *num = v;
     }
@@ -128,7 +128,7 @@ check_value(const lab_cli_param *p, const char *dashes, const char *value, uint6
             return 0;
     for (size_t i = 0; p->choices[i]; i++)
         lab_buf_printf(&known, "%s%s", i ? ", " : "", p->choices[i]);
-    rc = lab_err_set(err, LAB_EINVAL, "%s%s: '%s' is not one of: %s", dashes, p->name, value,
+    rc = lab_err_set(err, LAB_EINVAL, _("%s%s: '%s' is not one of: %s"), dashes, p->name, value,
                      known.buf);
     lab_buf_release(&known);
     return rc;
@@ -146,7 +146,7 @@ usage_fail(const lab_cmd *cmd, lab_err *err, const char *fmt, ...)
     lab_buf_vprintf(&msg, fmt, ap);
     va_end(ap);
     lab_cli_synopsis(cmd, &usage);
-    rc = lab_err_set(err, LAB_EINVAL, "%s (usage: %s)", msg.buf, usage.buf);
+    rc = lab_err_set(err, LAB_EINVAL, _("%s (usage: %s)"), msg.buf, usage.buf);
     lab_buf_release(&msg);
     lab_buf_release(&usage);
     return rc;
@@ -164,7 +164,7 @@ lab_cli_args_parse(const lab_cmd *cmd, int argc, char *const *argv, lab_cli_args
     memset(out, 0, sizeof(*out));
     out->cmd = cmd;
     if (!(out->v = calloc((size_t)argc + 1, sizeof(*out->v))))
-        return lab_err_set(err, LAB_ENOMEM, "out of memory");
+        return lab_err_set(err, LAB_ENOMEM, _("out of memory"));
     for (int i = 0; i < argc && rc == 0; i++) {
         lab_cli_word *word = &out->v[out->n];
         const char *w = argv[i], *eq;
@@ -184,7 +184,7 @@ lab_cli_args_parse(const lab_cmd *cmd, int argc, char *const *argv, lab_cli_args
             break;
         }
         if (!(word->opt = find_word(cmd, w))) {
-            rc = lab_err_set(err, LAB_EINVAL, "unknown option '%.*s' (see: cudalab help %s)",
+            rc = lab_err_set(err, LAB_EINVAL, _("unknown option '%.*s' (see: cudalab help %s)"),
                              (int)strcspn(w, "="), w, cmd->name);
             break;
         }
@@ -193,15 +193,15 @@ lab_cli_args_parse(const lab_cmd *cmd, int argc, char *const *argv, lab_cli_args
         out->n++;
         if (word->opt->type == LAB_CLI_FLAG) {
             if (eq)
-                rc = lab_err_set(err, LAB_EINVAL, "--%s takes no value", word->opt->name);
+                rc = lab_err_set(err, LAB_EINVAL, _("--%s takes no value"), word->opt->name);
             continue;
         }
         if (!eq && i + 1 < argc)
             word->value = argv[++i];
         if (!word->value) {
             lab_cli_param_value(word->opt, &shown);
-            rc =
-                lab_err_set(err, LAB_EINVAL, "--%s needs a value (%s)", word->opt->name, shown.buf);
+            rc = lab_err_set(err, LAB_EINVAL, _("--%s needs a value (%s)"), word->opt->name,
+                             shown.buf);
         } else {
             rc = check_value(word->opt, "--", word->value, &word->number, err);
         }
@@ -222,16 +222,16 @@ lab_cli_args_check(lab_cli_args *a, lab_err *err)
         if (w->opt)
             continue;
         if (!(w->arg = lab_cli_arg_at(cmd, k++)))
-            return usage_fail(cmd, err, "unexpected argument '%s'", w->value);
+            return usage_fail(cmd, err, _("unexpected argument '%s'"), w->value);
         if ((rc = check_value(w->arg, "", w->value, &w->number, err)) < 0)
             return rc;
     }
     for (size_t j = k; j < n; j++)
         if (cmd->args[j].occurs == LAB_CLI_REQUIRED || cmd->args[j].occurs == LAB_CLI_REPEATED)
-            return usage_fail(cmd, err, "missing %s", cmd->args[j].name);
+            return usage_fail(cmd, err, _("missing %s"), cmd->args[j].name);
     for (const lab_cli_param *p = cmd->opts; p && p->name; p++)
         if (p->occurs == LAB_CLI_REQUIRED && !lab_cli_args_has(a, p->name))
-            return usage_fail(cmd, err, "--%s is required", p->name);
+            return usage_fail(cmd, err, _("--%s is required"), p->name);
     return 0;
 }
 

@@ -25,6 +25,7 @@
 #include "lab/grade/work.h"
 #include "lab/report/lines.h"
 #include "lab/util/buf.h"
+#include "lab/util/i18n.h"
 
 #define LAB_EXIT_OK 0
 #define LAB_EXIT_VERDICT 1
@@ -161,6 +162,7 @@ typedef struct lab_cmd {
     const lab_cli_param *opts; /* options; NULL: none */
     bool without_lab;          /* runs even when the lab cannot open (cli->lab NULL) */
     lab_cli_group group;       /* who it is for */
+    bool machine_output;       /* writes for programs (the gradebook): its messages stay English */
     int (*run)(lab_cli *cli, const lab_cli_args *args);
     /* What `cudalab help NAME` adds after the options (grade: the verdicts); NULL: nothing. */
     void (*more_help)(FILE *fp);
@@ -254,6 +256,9 @@ const lab_exercise *lab_cli_exercise(lab_cli *cli, const char *id);
  * NULL after printing "unknown exercise". */
 const lab_exercise *lab_cli_exercise_file(lab_cli *cli, const lab_cli_args *args, lab_buf *work,
                                           const char **file_out);
+/* Whether a command line's output is read by programs (--json, or a machine_output command):
+ * its messages are then English in every language (lab_i18n_english). */
+bool lab_cli_english_output(const lab_cli_args *a);
 /* "cudalab " in the CLI, "" in the shell: what a command a message suggests starts with. */
 const char *lab_cli_prog(const lab_cli *cli);
 /* Prints "cudalab: msg" to stderr; returns LAB_EXIT_ERROR. */

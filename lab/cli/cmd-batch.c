@@ -243,9 +243,10 @@ static const lab_cli_param opts[] = {
 
 const lab_cmd lab_cmd_batch = {
     .name = "batch",
-    .help = "grade many submissions (files or folders) into gradebook.csv and gradebook.json",
+    .help = N_("grade many submissions (files or folders) into gradebook.csv and gradebook.json"),
     .args = args,
     .opts = opts,
     .group = LAB_CLI_TEACH,
+    .machine_output = true,
     .run = batch_run,
 };

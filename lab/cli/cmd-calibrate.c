@@ -20,9 +20,9 @@ calibrate_one(lab_cli *cli, lab_calib *c, const lab_exercise *ex)
 
     lab_grading_init(&g);
     if (lab_grade(cli->lab, &req, &g, &err) < 0) {
-        status = lab_cli_error("calibrate %s: %s", ex->id, err.msg);
+        status = lab_cli_error(_("calibrate %s: %s"), ex->id, err.msg);
     } else if (!g.has_report || g.result.reference_speedup <= 0) {
-        status = lab_cli_error("calibrate %s: the reference was not timed: %s %s", ex->id,
+        status = lab_cli_error(_("calibrate %s: the reference was not timed: %s %s"), ex->id,
                                lab_verdict_describe(g.result.verdict)->name, g.result.message);
     } else {
         lab_calib_key k = { g.report.device, (long)g.report.sm_clock_khz,
@@ -31,7 +31,7 @@ calibrate_one(lab_cli *cli, lab_calib *c, const lab_exercise *ex)
         e.min_speedup = lab_calib_threshold(ex->min_speedup, e.reference_speedup);
         e.measured_at = (long long)time(NULL);
         if (lab_calib_put(c, &k, ex->id, &e, &err) < 0)
-            status = lab_cli_error("calibrate %s: %s", ex->id, err.msg);
+            status = lab_cli_error(_("calibrate %s: %s"), ex->id, err.msg);
         else
             printf("%-32s %8.2fx %10.2fx %12.2fx\n", ex->id, e.reference_speedup, ex->min_speedup,
                    e.min_speedup);
@@ -56,16 +56,16 @@ calibrate_run(lab_cli *cli, const lab_cli_args *args)
         if (!lab_cli_exercise(cli, lab_cli_args_pos(args, i)))
             return LAB_EXIT_ERROR;
     if (lab_device_probe(cli->lab, &dev, &err) < 0)
-        return lab_cli_error("calibrate: %s", err.msg);
+        return lab_cli_error(_("calibrate: %s"), err.msg);
     if (!dev->present)
-        return lab_cli_error("calibrate needs a GPU: %s", dev->reason);
+        return lab_cli_error(_("calibrate needs a GPU: %s"), dev->reason);
     /* the store first: it makes the database and its folder */
     if (lab_store_of(cli->lab, &st, &err) < 0 || lab_store_default_path(&path, &err) < 0 ||
         lab_calib_open(path.buf, &c, &err) < 0) {
         lab_buf_release(&path);
-        return lab_cli_error("calibrate: %s", err.msg);
+        return lab_cli_error(_("calibrate: %s"), err.msg);
     }
-    printf("calibrating on %s\n%-32s %9s %11s %13s\n", dev->name, "exercise", "reference",
+    printf(_("calibrating on %s\n%-32s %9s %11s %13s\n"), dev->name, "exercise", "reference",
            "manifest", "this GPU");
     for (size_t i = 0; i < lab_catalog_exercise_count(cat); i++) {
         const lab_exercise *ex = lab_catalog_exercise(cat, i);
@@ -91,7 +91,7 @@ static const lab_cli_param opts[] = {
 
 const lab_cmd lab_cmd_calibrate = {
     .name = "calibrate",
-    .help = "time the reference ladder on this GPU and store its speed thresholds",
+    .help = N_("time the reference ladder on this GPU and store its speed thresholds"),
     .args = args,
     .opts = opts,
     .group = LAB_CLI_TEACH,

@@ -15,7 +15,7 @@ check_exercise_run(lab_cli *cli, const lab_cli_args *args)
     int rc = 0;
 
     if (all == (args->npos > 0))
-        return lab_cli_usage_error(args->cmd, "give either EXERCISE... or --all");
+        return lab_cli_usage_error(args->cmd, _("give either EXERCISE... or --all"));
     lab_excheck_init(&c);
     if (all)
         rc = lab_excheck_run_all(cli->lab, NULL, &c, &err);
@@ -27,14 +27,14 @@ check_exercise_run(lab_cli *cli, const lab_cli_args *args)
         printf("%s\n", c.problems.v[i]);
     if (rc < 0) {
         lab_excheck_release(&c);
-        return lab_cli_error("check-exercise: %s", err.msg);
+        return lab_cli_error(_("check-exercise: %s"), err.msg);
     }
-    printf("check-exercise: %d checks, %d examples, %d failed", c.checks, c.examples, c.failed);
+    printf(_("check-exercise: %d checks, %d examples, %d failed"), c.checks, c.examples, c.failed);
     if (c.modelled)
-        printf(", %d speed verdicts modelled, not measured", c.modelled);
+        printf(_(", %d speed verdicts modelled, not measured"), c.modelled);
     if (c.unchecked)
-        printf(", %d not run on a GPU: speed was not checked (nor correctness, but on the "
-               "simulator)",
+        printf(_(", %d not run on a GPU: speed was not checked (nor correctness, but on the "
+                 "simulator)"),
                c.unchecked);
     printf("\n");
     rc = c.failed ? LAB_EXIT_VERDICT : LAB_EXIT_OK;
@@ -53,7 +53,8 @@ static const lab_cli_param opts[] = {
 
 const lab_cmd lab_cmd_check_exercise = {
     .name = "check-exercise",
-    .help = "validate an exercise: manifest, files, solution passes, starter does not, examples",
+    .help =
+        N_("validate an exercise: manifest, files, solution passes, starter does not, examples"),
     .args = args,
     .opts = opts,
     .group = LAB_CLI_TEACH,

@@ -47,15 +47,15 @@ judge_predictions(lab_cli *cli, const char *chapter, const lab_demo_report *r, b
             lab_store_prediction(st, chapter, q->id, &p, &err) != 1)
             continue;
         if (!any)
-            printf("\n%sYour predictions%s\n", lab_cli_sgr(cli, "1"), lab_cli_reset(cli));
+            printf(_("\n%sYour predictions%s\n"), lab_cli_sgr(cli, "1"), lab_cli_reset(cli));
         any = true;
-        printf("  [%s] you said: %s  -> %s%s%s\n", q->id, p.answer,
+        printf(_("  [%s] you said: %s  -> %s%s%s\n"), q->id, p.answer,
                lab_cli_sgr(cli, p.held == 1   ? "1;32"
                                 : p.held == 0 ? "1;31"
                                               : "33"),
                lab_prediction_state(&p), lab_cli_reset(cli));
         if (*p.measured) /* a question with an answer of its own was not measured */
-            printf(strcmp(q->answer, "measured") ? "      %s\n" : "      measured: %s\n",
+            printf(strcmp(q->answer, "measured") ? "      %s\n" : _("      measured: %s\n"),
                    p.measured);
         /* as the menu does: once a run has looked at it, the answer is final (predict.h) */
         if (lab_prediction_is_final(q, chapter, &p))
@@ -114,7 +114,7 @@ static const lab_cli_param opts[] = {
 
 const lab_cmd lab_cmd_demo = {
     .name = "demo",
-    .help = "run a chapter's demo on the GPU and show what it measured",
+    .help = N_("run a chapter's demo on the GPU and show what it measured"),
     .args = args,
     .opts = opts,
     .run = demo_run,

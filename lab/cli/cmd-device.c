@@ -26,14 +26,14 @@ device_run(lab_cli *cli, const lab_cli_args *args)
         cJSON_AddStringToObject(o, "reason", dev->reason);
         lab_cli_print_json(o);
     } else if (dev->present) {
-        printf("GPU: %s (compute capability %s, builds for %s), memory peak %.0f GB/s\n", dev->name,
-               dev->cc, dev->arch, dev->peak_gbps);
+        printf(_("GPU: %s (compute capability %s, builds for %s), memory peak %.0f GB/s\n"),
+               dev->name, dev->cc, dev->arch, dev->peak_gbps);
     } else {
-        printf("no GPU: %s\n"
-               "Without a GPU the lab grades your kernels on its PTX simulator: their results,\n"
-               "and the simulator's checks for races, barriers and out-of-bounds accesses.\n"
-               "Speed is judged on H100 times that a performance model makes from the\n"
-               "simulator's counts, and says so; measured times need an NVIDIA GPU.\n",
+        printf(_("no GPU: %s\n"
+                 "Without a GPU the lab grades your kernels on its PTX simulator: their results,\n"
+                 "and the simulator's checks for races, barriers and out-of-bounds accesses.\n"
+                 "Speed is judged on H100 times that a performance model makes from the\n"
+                 "simulator's counts, and says so; measured times need an NVIDIA GPU.\n"),
                dev->reason);
         printf(lab_occupancy_arch(lab_target_arch(dev))
                    ? "The occupancy calculator is checked against the lab's own limits for %s.\n"
@@ -51,7 +51,7 @@ static const lab_cli_param opts[] = {
 
 const lab_cmd lab_cmd_device = {
     .name = "device",
-    .help = "show the GPU in use, or why there is none",
+    .help = N_("show the GPU in use, or why there is none"),
     .opts = opts,
     .run = device_run,
 };

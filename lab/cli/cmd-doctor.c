@@ -19,22 +19,24 @@ static const struct {
 };
 
 static const char *const outcomes[] = {
-    [LAB_CAN_GPU] = "ready: the lab grades on the GPU (correctness and speed)",
-    [LAB_CAN_SIM] = "the lab grades on the simulator only: correctness, no speed",
-    [LAB_CAN_NOTHING] = "the lab cannot grade here: fix the FAIL lines above",
+    [LAB_CAN_GPU] = N_("ready: the lab grades on the GPU (correctness and speed)"),
+    [LAB_CAN_SIM] = N_("the lab grades on the simulator only: correctness, no speed"),
+    [LAB_CAN_NOTHING] = N_("the lab cannot grade here: fix the FAIL lines above"),
 };
 
 /* LAB_CAN_NOTHING, although kernels build: no GPU and no simulator to run them. */
-static const char build_only[] = "the lab compiles and checks kernels here, but has no GPU and no "
-                                 "simulator to run them: grades end in NO_GPU";
+static const char build_only[] = N_("the lab compiles and checks kernels here, but has no GPU and "
+                                    "no simulator to run them: grades end in NO_GPU");
 
 static void
 on_check(const char *name, void *arg)
 {
     const lab_cli *cli = arg;
 
-    if (cli->tty_err && !cli->json)
-        fprintf(stderr, "\r\033[Kchecking %s ...", name);
+    if (cli->tty_err && !cli->json) {
+        fprintf(stderr, "\r\033[K");
+        fprintf(stderr, _("checking %s ..."), name);
+    }
 }
 
 static void
@@ -66,7 +68,7 @@ doctor_run(lab_cli *cli, const lab_cli_args *args)
 
     cli->json = lab_cli_args_has(args, "json");
     if (!(d = malloc(sizeof(*d))))
-        return lab_cli_error("out of memory");
+        return lab_cli_error(_("out of memory"));
     lab_doctor_init(d);
     lab_doctor_run(cli->lab, cli->open_error, d, on_check, cli);
     if (cli->tty_err && !cli->json)
@@ -79,10 +81,10 @@ doctor_run(lab_cli *cli, const lab_cli_args *args)
             printf("%s%-4s%s  %-18s %s\n", lab_cli_sgr(cli, states[c->state].color),
                    states[c->state].word, lab_cli_reset(cli), c->name, c->found.buf);
             if (c->fix.len)
-                printf("      %-18s fix: %s\n", "", c->fix.buf);
+                printf(_("      %-18s fix: %s\n"), "", c->fix.buf);
         }
         printf("\n%s%s%s\n", lab_cli_sgr(cli, "1"),
-               d->can == LAB_CAN_NOTHING && d->can_build ? build_only : outcomes[d->can],
+               _(d->can == LAB_CAN_NOTHING && d->can_build ? build_only : outcomes[d->can]),
                lab_cli_reset(cli));
     }
     int status = (int)d->can;
@@ -98,7 +100,7 @@ static const lab_cli_param opts[] = {
 
 const lab_cmd lab_cmd_doctor = {
     .name = "doctor",
-    .help = "check nvcc, the NVIDIA driver, the GPU, the tools and the store, with fixes",
+    .help = N_("check nvcc, the NVIDIA driver, the GPU, the tools and the store, with fixes"),
     .opts = opts,
     .without_lab = true,
     .run = doctor_run,

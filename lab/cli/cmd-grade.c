@@ -90,12 +90,16 @@ say_where_work_is(lab_cli *cli, const lab_exercise *ex)
     if (lab_store_of(cli->lab, &st, &err) == 0 && lab_store_progress(st, ex->id, &pr, &err) == 0 &&
         pr.attempts > 0)
         fprintf(stderr,
-                "(your progress has %d attempt%s at %s, graded from a work/ folder elsewhere: "
-                "run the lab in the folder that holds it, or name the file; '%sstart %s' makes "
-                "a new copy of the starter here)\n",
-                pr.attempts, pr.attempts == 1 ? "" : "s", ex->id, lab_cli_prog(cli), ex->id);
+                ngettext("(your progress has %d attempt at %s, graded from a work/ folder "
+                         "elsewhere: run the lab in the folder that holds it, or name the file; "
+                         "'%sstart %s' makes a new copy of the starter here)\n",
+                         "(your progress has %d attempts at %s, graded from a work/ folder "
+                         "elsewhere: run the lab in the folder that holds it, or name the file; "
+                         "'%sstart %s' makes a new copy of the starter here)\n",
+                         (unsigned long)pr.attempts),
+                pr.attempts, ex->id, lab_cli_prog(cli), ex->id);
     else
-        fprintf(stderr, "(run '%sstart %s' to create it)\n", lab_cli_prog(cli), ex->id);
+        fprintf(stderr, _("(run '%sstart %s' to create it)\n"), lab_cli_prog(cli), ex->id);
 }
 
 static int
@@ -136,8 +140,8 @@ grade_run(lab_cli *cli, const lab_cli_args *args)
                                        cli)) < 0)
         status = lab_cli_error("%s", lab_strerror(lrc));
     if (rc < 0) { /* graded, then not recorded: the verdict first, then why */
-        status = lab_cli_error("the verdict above was not recorded: %s", err.msg);
-        fprintf(stderr, "fix: %s\n", LAB_STORE_FIX);
+        status = lab_cli_error(_("the verdict above was not recorded: %s"), err.msg);
+        fprintf(stderr, _("fix: %s\n"), _(LAB_STORE_FIX));
     }
 out:
     lab_grading_release(&g);
@@ -149,18 +153,18 @@ out:
 static void
 grade_more_help(FILE *fp)
 {
-    fprintf(fp, "\nverdicts (exit status, what to do):\n");
+    fprintf(fp, "\n%s\n", _("verdicts (exit status, what to do):"));
     for (int v = 0; v < LAB_VERDICT_COUNT; v++) {
         const lab_verdict_info *vi = lab_verdict_describe((lab_verdict)v);
-        fprintf(fp, "  %-15s %d  %s\n", vi->name, vi->exit_status, vi->advice);
+        fprintf(fp, "  %-15s %d  %s\n", vi->name, vi->exit_status, _(vi->advice));
     }
     fprintf(fp,
-            "After WRONG and RUNTIME_ERROR, the next: line says what to do about what was\n"
-            "found (a race, a barrier, an index out of bounds, a value never written, ...).\n"
-            "Without a GPU the PTX simulator grades correctness, and speed on modelled H100\n"
-            "times (\"modelled for an H100, not measured\"; --gpu h200 models an H200).\n"
-            "A simulator capped below %lu elements (CUDALAB_SIM_MAX_SIZE) gives no speed\n"
-            "verdict: NO_GPU.\n",
+            _("After WRONG and RUNTIME_ERROR, the next: line says what to do about what was\n"
+              "found (a race, a barrier, an index out of bounds, a value never written, ...).\n"
+              "Without a GPU the PTX simulator grades correctness, and speed on modelled H100\n"
+              "times (\"modelled for an H100, not measured\"; --gpu h200 models an H200).\n"
+              "A simulator capped below %lu elements (CUDALAB_SIM_MAX_SIZE) gives no speed\n"
+              "verdict: NO_GPU.\n"),
             LAB_MODELLED_ELEMENTS);
 }
 
@@ -180,7 +184,7 @@ static const lab_cli_param opts[] = {
 
 const lab_cmd lab_cmd_grade = {
     .name = "grade",
-    .help = "compile FILE, run it and grade it: correctness, then speed",
+    .help = N_("compile FILE, run it and grade it: correctness, then speed"),
     .args = lab_cli_exercise_file_args,
     .opts = opts,
     .run = grade_run,

@@ -44,9 +44,10 @@ static const lab_cli_param opts[] = {
 
 const lab_cmd lab_cmd_gradebook = {
     .name = "gradebook",
-    .help = "merge the results of several batches (Slurm array tasks) into one gradebook",
+    .help = N_("merge the results of several batches (Slurm array tasks) into one gradebook"),
     .args = args,
     .opts = opts,
     .group = LAB_CLI_TEACH,
+    .machine_output = true,
     .run = gradebook_run,
 };

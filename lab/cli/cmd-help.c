@@ -121,12 +121,13 @@ print_row(FILE *fp, int indent, const char *name, const char *help, const lab_cl
 {
     int width = HELP_COLUMN - indent;
 
+    help = *help ? _(help) : help; /* gettext("") is the catalog's header */
     if ((int)strlen(name) < width)
         fprintf(fp, "%*s%-*s %s", indent, "", width, name, help);
     else
         fprintf(fp, "%*s%s\n%*s %s", indent, "", name, HELP_COLUMN, "", help);
     for (size_t i = 0; choices_of && choices_of->choices[i]; i++)
-        fprintf(fp, "%s%s", i ? ", " : " (one of: ", choices_of->choices[i]);
+        fprintf(fp, "%s%s", i ? ", " : _(" (one of: "), choices_of->choices[i]);
     fprintf(fp, "%s\n", choices_of ? ")" : "");
 }
 
@@ -149,13 +150,14 @@ lab_cli_print_usage(const lab_cmd *cmd, FILE *fp)
     lab_buf usage = LAB_BUF_INIT;
 
     lab_cli_synopsis(cmd, &usage);
-    fprintf(fp, "usage: %s\n%s\n", usage.buf, cmd->help);
+    fprintf(fp, _("usage: %s\n"), usage.buf);
+    fprintf(fp, "%s\n", _(cmd->help));
     if (cmd->args && cmd->args[0].name) {
-        fprintf(fp, "\narguments:\n");
+        fprintf(fp, "\n%s\n", _("arguments:"));
         print_params(fp, 2, cmd->args, false);
     }
     if (cmd->opts && cmd->opts[0].name) {
-        fprintf(fp, "\noptions:\n");
+        fprintf(fp, "\n%s\n", _("options:"));
         print_params(fp, 2, cmd->opts, true);
     }
     if (cmd->more_help)
@@ -168,9 +170,10 @@ lab_cli_print_overview(FILE *fp)
 {
     lab_buf left = LAB_BUF_INIT;
 
-    fprintf(fp, "usage: cudalab [--version] [--help] COMMAND [ARGS]\n");
+    fprintf(fp, _("usage: %s\n"), "cudalab [--version] [--help] [--lang LANG] COMMAND [ARGS]");
     for (int g = 0; g < LAB_CLI_GROUP_COUNT; g++) {
-        fprintf(fp, "\ncommands %s:\n", lab_cli_group_titles[g]);
+        fprintf(fp, "\n");
+        fprintf(fp, _("commands %s:\n"), _(lab_cli_group_titles[g]));
         for (size_t i = 0; i < lab_cmd_count; i++) {
             if (lab_cmds[i]->group != (lab_cli_group)g)
                 continue;
@@ -181,12 +184,18 @@ lab_cli_print_overview(FILE *fp)
             print_params(fp, 6, lab_cmds[i]->opts, true);
         }
     }
-    fprintf(fp, "\n`cudalab help COMMAND` (or `cudalab COMMAND --help`) explains a command's "
-                "arguments.\n"
-                "Exercise ids are CHAPTER/EXERCISE, e.g. reduction/neighbored-less.\n"
-                "Exit status: 0 pass, 1 any other verdict, 2 usage or lab error.\n"
-                "Environment: CUDALAB_DB (progress database), CUDALAB_ARCH (build target when "
-                "there is no GPU; default " LAB_DEFAULT_ARCH "), CUDALAB_CACHE_DIR, NO_COLOR.\n");
+    fprintf(fp, "\n");
+    fprintf(fp,
+            _("`cudalab help COMMAND` (or `cudalab COMMAND --help`) explains a command's "
+              "arguments.\n"
+              "Exercise ids are CHAPTER/EXERCISE, e.g. reduction/neighbored-less.\n"
+              "Exit status: 0 pass, 1 any other verdict, 2 usage or lab error.\n"
+              "Language: --lang LANG (en, ko, zh_CN; the menu remembers its choice), else "
+              "LANGUAGE, LC_ALL, LC_MESSAGES and LANG; --json output is English in every "
+              "language.\n"
+              "Environment: CUDALAB_DB (progress database), CUDALAB_ARCH (build target when "
+              "there is no GPU; default %s), CUDALAB_CACHE_DIR, NO_COLOR.\n"),
+            LAB_DEFAULT_ARCH);
     lab_buf_release(&left);
 }
 
@@ -259,7 +268,7 @@ static const lab_cli_param args[] = {
 
 const lab_cmd lab_cmd_help = {
     .name = "help",
-    .help = "show the commands, or one command's usage",
+    .help = N_("show the commands, or one command's usage"),
     .args = args,
     .run = help_run,
 };

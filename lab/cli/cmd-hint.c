@@ -17,29 +17,30 @@ hint_run(lab_cli *cli, const lab_cli_args *args)
     if (!(ex = lab_cli_exercise(cli, lab_cli_args_pos(args, 0))))
         return LAB_EXIT_ERROR;
     if (!ex->nhints)
-        return lab_cli_error("%s has no hints", ex->id);
+        return lab_cli_error(_("%s has no hints"), ex->id);
     if (cli->hint_ex != ex) { /* the shell counts the hints of one exercise at a time */
         cli->hint_ex = ex;
         cli->hints_shown = 0;
     }
     n = lab_cli_args_pos_number(args, 1, cli->shell ? cli->hints_shown + 1 : 1);
     if (n > ex->nhints && !lab_cli_args_pos(args, 1)) {
-        printf("No more hints: you have seen all %zu (hint N shows hint N again).\n", ex->nhints);
+        printf(_("No more hints: you have seen all %zu (hint N shows hint N again).\n"),
+               ex->nhints);
         return LAB_EXIT_OK;
     }
     if (n > ex->nhints)
-        return lab_cli_error("hint: N must be 1 to %zu", ex->nhints);
+        return lab_cli_error(_("hint: N must be 1 to %zu"), ex->nhints);
     if (n > cli->hints_shown)
         cli->hints_shown = n;
-    printf("%sHint %llu of %zu%s for %s:\n\n", lab_cli_sgr(cli, "1"), (unsigned long long)n,
+    printf(_("%sHint %llu of %zu%s for %s:\n\n"), lab_cli_sgr(cli, "1"), (unsigned long long)n,
            ex->nhints, lab_cli_reset(cli), ex->id);
     if ((rc = lab_cli_print_markdown(cli, ex->hints[n - 1], strlen(ex->hints[n - 1]))) < 0)
-        return lab_cli_error("cannot lay out hint %llu: %s", (unsigned long long)n,
+        return lab_cli_error(_("cannot lay out hint %llu: %s"), (unsigned long long)n,
                              lab_strerror(rc));
     if (n < ex->nhints && cli->shell)
-        printf("(next: hint)\n");
+        printf(_("(next: hint)\n"));
     else if (n < ex->nhints)
-        printf("(next: cudalab hint %s %llu)\n", ex->id, (unsigned long long)n + 1);
+        printf(_("(next: cudalab hint %s %llu)\n"), ex->id, (unsigned long long)n + 1);
     return LAB_EXIT_OK;
 }
 
@@ -48,13 +49,13 @@ static const lab_cli_param args[] = {
     { .name = "N",
       .type = LAB_CLI_NUMBER,
       .min = 1,
-      .help = "which hint, from 1 (default 1; in the shell, the next one)" },
+      .help = N_("which hint, from 1 (default 1; in the shell, the next one)") },
     LAB_CLI_END,
 };
 
 const lab_cmd lab_cmd_hint = {
     .name = "hint",
-    .help = "show hint N of an exercise (the shell: the next hint)",
+    .help = N_("show hint N of an exercise (the shell: the next hint)"),
     .args = args,
     .run = hint_run,
 };

@@ -35,13 +35,13 @@ history_run(lab_cli *cli, const lab_cli_args *args)
         lab_store_history(st, ex->id, print_attempt, &n, &err) < 0)
         return lab_cli_error("%s", err.msg);
     if (!n)
-        printf("no attempts at %s yet\n", ex->id);
+        printf(_("no attempts at %s yet\n"), ex->id);
     return LAB_EXIT_OK;
 }
 
 const lab_cmd lab_cmd_history = {
     .name = "history",
-    .help = "list your attempts at an exercise",
+    .help = N_("list your attempts at an exercise"),
     .args = lab_cli_exercise_args,
     .run = history_run,
 };

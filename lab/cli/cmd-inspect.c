@@ -133,7 +133,7 @@ inspect_one(lab_cli *cli, const lab_exercise *ex, const char *file, const char *
         return lab_cli_error("%s", err.msg);
     if (!in->build.ok) {
         fprintf(stderr, "%s", in->build.log.buf);
-        return lab_cli_error("%s does not compile for %s", file, in->arch);
+        return lab_cli_error(_("%s does not compile for %s"), file, in->arch);
     }
     return LAB_EXIT_OK;
 }
@@ -163,7 +163,7 @@ inspect_run(lab_cli *cli, const lab_cli_args *args)
         else if (args->v[i].opt == summary)
             opts.listing = LAB_INSPECTION_SUMMARY;
     if (other && previous) {
-        status = lab_cli_usage_error(args->cmd, "--diff and --previous exclude each other");
+        status = lab_cli_usage_error(args->cmd, _("--diff and --previous exclude each other"));
         goto out;
     }
     if (gpu && !lab_occupancy_arch(gpu)) { /* not an architecture: a GPU the model knows? */
@@ -175,8 +175,8 @@ inspect_run(lab_cli *cli, const lab_cli_args *args)
         rc = lab_model_gpu_find(dir.buf, gpu, &known, &err);
         lab_buf_release(&dir);
         if (rc < 0) {
-            lab_cli_error("inspect: --gpu '%s' is not an architecture the lab knows "
-                          "(sm_75, sm_80, sm_86, sm_89, sm_90, sm_100, sm_120), and %s",
+            lab_cli_error(_("inspect: --gpu '%s' is not an architecture the lab knows "
+                            "(sm_75, sm_80, sm_86, sm_89, sm_90, sm_100, sm_120), and %s"),
                           gpu, err.msg);
             goto out;
         }
@@ -187,7 +187,7 @@ inspect_run(lab_cli *cli, const lab_cli_args *args)
         goto out;
     if (previous && (!strcmp(ex->baseline, "cpu") ||
                      !(other_ex = lab_catalog_find(lab_catalog_of(cli->lab), ex->baseline)))) {
-        lab_cli_error("inspect: %s has no previous step on the GPU to compare with", ex->id);
+        lab_cli_error(_("inspect: %s has no previous step on the GPU to compare with"), ex->id);
         goto out;
     }
     if (previous)
@@ -238,7 +238,7 @@ static const lab_cli_param opts[] = {
 
 const lab_cmd lab_cmd_inspect = {
     .name = "inspect",
-    .help = "show registers, occupancy, PTX and SASS of a kernel (no GPU needed)",
+    .help = N_("show registers, occupancy, PTX and SASS of a kernel (no GPU needed)"),
     .args = lab_cli_exercise_file_args,
     .opts = opts,
     .run = inspect_run,

@@ -36,7 +36,7 @@ print_broken(const lab_catalog *cat, const lab_chapter *ch)
     for (size_t i = 0; i < lab_catalog_broken_count(cat); i++) {
         const lab_broken_exercise *b = lab_catalog_broken(cat, i);
         if (!strcmp(b->chapter, ch->id))
-            printf("  %-30s broken: %s\n", b->id, b->reason);
+            printf(_("  %-30s broken: %s\n"), b->id, b->reason);
     }
 }
 
@@ -166,8 +166,8 @@ list_run(lab_cli *cli, const lab_cli_args *args)
             fprintf(stderr, "%s\n", lab_catalog_problem(cat, i));
     }
     if (store_err.code < 0) {
-        lab_cli_error("progress not shown: %s", store_err.msg);
-        fprintf(stderr, "fix: %s\n", LAB_STORE_FIX);
+        lab_cli_error(_("progress not shown: %s"), store_err.msg);
+        fprintf(stderr, _("fix: %s\n"), _(LAB_STORE_FIX));
         return LAB_EXIT_ERROR;
     }
     return LAB_EXIT_OK;
@@ -181,7 +181,7 @@ static const lab_cli_param opts[] = {
 
 const lab_cmd lab_cmd_list = {
     .name = "list",
-    .help = "list the chapters and exercises with your progress",
+    .help = N_("list the chapters and exercises with your progress"),
     .opts = opts,
     .run = list_run,
 };

@@ -15,7 +15,7 @@ menu_run(lab_cli *cli, const lab_cli_args *args)
 
     (void)args;
     if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
-        return lab_cli_error("the menu needs a terminal (try: cudalab list, or cudalab shell)");
+        return lab_cli_error(_("the menu needs a terminal (try: cudalab list, or cudalab shell)"));
     if (lab_menu_run(cli->lab, &opts, &err) < 0)
         return lab_cli_error("%s", err.msg);
     return LAB_EXIT_OK;
@@ -23,6 +23,6 @@ menu_run(lab_cli *cli, const lab_cli_args *args)
 
 const lab_cmd lab_cmd_menu = {
     .name = "menu",
-    .help = "open the full-screen menu (what `cudalab` alone does on a terminal)",
+    .help = N_("open the full-screen menu (what `cudalab` alone does on a terminal)"),
     .run = menu_run,
 };

@@ -27,19 +27,19 @@ new_exercise_run(lab_cli *cli, const lab_cli_args *args)
     if (lab_scaffold_exercise(lab_datadir(cli->lab), lab_catalog_of(cli->lab), id, fam, like,
                               &created, &err) < 0) {
         lab_strvec_release(&created);
-        return lab_cli_error("new-exercise: %s", err.msg);
+        return lab_cli_error(_("new-exercise: %s"), err.msg);
     }
-    printf("created %s:\n", id);
+    printf(_("created %s:\n"), id);
     for (size_t i = 0; i < created.n; i++)
         printf("  %s\n", created.v[i]);
-    printf("now fill in:\n"
-           "  exercise.ini   the title, kernel, baseline, sizes and thresholds marked TODO\n"
-           "  task.md        what to do; hints.md: one '## ' section per hint\n"
-           "  starter.cu     what the student starts from (it must not pass)\n"
-           "  solutions/     the reference (it must pass); same kernel name as the starter\n"
-           "  examples/      wrong/ (3 or more) and cheat/ (2 or more) submissions, each\n"
-           "                 starting with '// expect: VERDICT (why)'\n"
-           "then run: cudalab check-exercise %s\n",
+    printf(_("now fill in:\n"
+             "  exercise.ini   the title, kernel, baseline, sizes and thresholds marked TODO\n"
+             "  task.md        what to do; hints.md: one '## ' section per hint\n"
+             "  starter.cu     what the student starts from (it must not pass)\n"
+             "  solutions/     the reference (it must pass); same kernel name as the starter\n"
+             "  examples/      wrong/ (3 or more) and cheat/ (2 or more) submissions, each\n"
+             "                 starting with '// expect: VERDICT (why)'\n"
+             "then run: cudalab check-exercise %s\n"),
            id);
     lab_strvec_release(&created);
     return LAB_EXIT_OK;
@@ -55,7 +55,7 @@ static const lab_cli_param opts[] = {
       .metavar = "FAMILY",
       .occurs = LAB_CLI_REQUIRED,
       .choices = family_names,
-      .help = "the kernel's signature, as the drivers know it" },
+      .help = N_("the kernel's signature, as the drivers know it") },
     LAB_CLI_OPT_VALUE("like", LAB_CLI_EXERCISE, "CHAPTER/OTHER",
                       "copy the manifest, the starter and the solution from this exercise"),
     LAB_CLI_END,
@@ -63,7 +63,7 @@ static const lab_cli_param opts[] = {
 
 const lab_cmd lab_cmd_new_exercise = {
     .name = "new-exercise",
-    .help = "scaffold a new exercise: manifest, task, starter, solution, examples",
+    .help = N_("scaffold a new exercise: manifest, task, starter, solution, examples"),
     .args = args,
     .opts = opts,
     .group = LAB_CLI_TEACH,

@@ -31,14 +31,15 @@ next_run(lab_cli *cli, const lab_cli_args *args)
         cJSON_AddItemToObject(o, "file", ex ? cJSON_CreateString(work.buf) : cJSON_CreateNull());
         lab_cli_print_json(o);
     } else if (!ex) {
-        printf("Every exercise is passed: well done.\n");
+        printf(_("Every exercise is passed: well done.\n"));
     } else {
-        printf("Next: %s%s%s  %s\n", lab_cli_sgr(cli, "1"), ex->id, lab_cli_reset(cli), ex->title);
+        printf(_("Next: %s%s%s  %s\n"), lab_cli_sgr(cli, "1"), ex->id, lab_cli_reset(cli),
+               ex->title);
         if (started)
-            printf("Your file: %s   read: %sshow %s   grade: %sgrade %s\n", work.buf, prog, ex->id,
-                   prog, ex->id);
+            printf(_("Your file: %s   read: %sshow %s   grade: %sgrade %s\n"), work.buf, prog,
+                   ex->id, prog, ex->id);
         else
-            printf("Begin with: %sstart %s   then: %sshow %s, %sgrade %s\n", prog, ex->id, prog,
+            printf(_("Begin with: %sstart %s   then: %sshow %s, %sgrade %s\n"), prog, ex->id, prog,
                    ex->id, prog, ex->id);
     }
     lab_buf_release(&work);
@@ -52,7 +53,7 @@ static const lab_cli_param opts[] = {
 
 const lab_cmd lab_cmd_next = {
     .name = "next",
-    .help = "name the first exercise you have not passed, in course order",
+    .help = N_("name the first exercise you have not passed, in course order"),
     .opts = opts,
     .run = next_run,
 };

@@ -23,12 +23,12 @@ print_question(lab_cli *cli, const lab_question *q, const lab_prediction *p)
         for (size_t i = 0; i < q->nchoices; i++)
             printf("      - %s\n", q->choices[i]);
     else
-        printf("      (a number)\n");
+        printf(_("      (a number)\n"));
     if (!strcmp(q->answer, "measured"))
-        printf("      answered by: cudalab %s\n", q->measure);
+        printf(_("      answered by: cudalab %s\n"), q->measure);
     if (!p)
         return;
-    printf("      you said: %s  -> %s%s%s\n", p->answer,
+    printf(_("      you said: %s  -> %s%s%s\n"), p->answer,
            lab_cli_sgr(cli, p->held == 1   ? "1;32"
                             : p->held == 0 ? "1;31"
                                            : "33"),
@@ -94,18 +94,18 @@ predict_run(lab_cli *cli, const lab_cli_args *args)
 
     cli->json = lab_cli_args_has(args, "json");
     if (args->npos == 2)
-        return lab_cli_usage_error(args->cmd, "the question needs an ANSWER");
+        return lab_cli_usage_error(args->cmd, _("the question needs an ANSWER"));
     if (lab_predict_questions(cli->lab, pos[0], &qs, &err) < 0) {
         status = lab_cli_error(
-            "%s", err.code == LAB_ENOENT ? "that chapter has no prediction questions" : err.msg);
+            "%s", err.code == LAB_ENOENT ? _("that chapter has no prediction questions") : err.msg);
         goto out;
     }
     if (args->npos == 1) {
         if (cli->json) {
             print_json(cli, pos[0], &qs);
         } else {
-            printf("Predict before you run (%s): answer with `cudalab predict %s QUESTION "
-                   "ANSWER`\n\n",
+            printf(_("Predict before you run (%s): answer with `cudalab predict %s QUESTION "
+                     "ANSWER`\n\n"),
                    pos[0], pos[0]);
             for (size_t i = 0; i < qs.n; i++) {
                 lab_prediction p;
@@ -115,17 +115,17 @@ predict_run(lab_cli *cli, const lab_cli_args *args)
         goto out;
     }
     if (!(q = lab_questions_find(&qs, pos[1]))) {
-        status = lab_cli_error("predict: %s has no question '%s'", pos[0], pos[1]);
+        status = lab_cli_error(_("predict: %s has no question '%s'"), pos[0], pos[1]);
         goto out;
     }
     if (lab_question_check_answer(q, pos[2], &err) < 0) {
-        status = lab_cli_error("predict: %s", err.msg);
+        status = lab_cli_error(_("predict: %s"), err.msg);
         goto out;
     }
     lab_prediction old;
     if (find_answer(cli, pos[0], q, &old) && lab_prediction_is_final(q, pos[0], &old)) {
-        status = lab_cli_error("predict: '%s' is answered already (you said %s: %s) and its "
-                               "explanation was shown: the first answer stands",
+        status = lab_cli_error(_("predict: '%s' is answered already (you said %s: %s) and its "
+                                 "explanation was shown: the first answer stands"),
                                q->id, old.answer, lab_prediction_state(&old));
         goto out;
     }
@@ -138,22 +138,22 @@ predict_run(lab_cli *cli, const lab_cli_args *args)
                          .held = held >= 0 ? held : -1,
                          .measured = held >= 0 ? measured : NULL };
     if (lab_store_of(cli->lab, &st, &err) < 0 || lab_store_add_prediction(st, &p, &err) < 0) {
-        status = lab_cli_error("predict: %s", err.msg);
+        status = lab_cli_error(_("predict: %s"), err.msg);
         goto out;
     }
     if (held == LAB_ENOSYS && lab_question_before_demo(q, pos[0])) {
         /* the demo judges it and explains: not given away before the run */
-        printf("Your prediction: %s (saved). Now run `cudalab %s`: it measures the answer and "
-               "says whether your prediction held.\n",
+        printf(_("Your prediction: %s (saved). Now run `cudalab %s`: it measures the answer and "
+                 "says whether your prediction held.\n"),
                pos[2], q->measure);
     } else if (held == LAB_ENOSYS) {
-        printf("Your prediction: %s. Now run `cudalab %s`: the measurement answers it.\n\n%s\n",
+        printf(_("Your prediction: %s. Now run `cudalab %s`: the measurement answers it.\n\n%s\n"),
                pos[2], q->measure, q->explain);
     } else if (held < 0) {
-        status = lab_cli_error("predict: %s", err.msg);
+        status = lab_cli_error(_("predict: %s"), err.msg);
     } else {
-        printf("%s%s%s: the answer is %s.\n\n%s\n", lab_cli_sgr(cli, held ? "1;32" : "1;31"),
-               held ? "Your prediction held" : "Not this time", lab_cli_reset(cli), q->answer,
+        printf(_("%s%s%s: the answer is %s.\n\n%s\n"), lab_cli_sgr(cli, held ? "1;32" : "1;31"),
+               held ? _("Your prediction held") : _("Not this time"), lab_cli_reset(cli), q->answer,
                q->explain);
         status = held ? LAB_EXIT_OK : LAB_EXIT_VERDICT;
     }
@@ -176,7 +176,7 @@ static const lab_cli_param opts[] = {
 
 const lab_cmd lab_cmd_predict = {
     .name = "predict",
-    .help = "predict before you run: a chapter's questions, and whether your answer held",
+    .help = N_("predict before you run: a chapter's questions, and whether your answer held"),
     .args = args,
     .opts = opts,
     .run = predict_run,

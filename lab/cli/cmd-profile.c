@@ -86,10 +86,10 @@ profile_run(lab_cli *cli, const lab_cli_args *args)
         status = lab_cli_error("%s", p.why);
         break;
     default: /* no counters (no ncu, no GPU): why, then the simulator's figures */
-        status = lab_cli_error("no Nsight Compute counters: %s", p.why);
+        status = lab_cli_error(_("no Nsight Compute counters: %s"), p.why);
         fprintf(stderr,
-                "(below: the simulator's figures; `%sinspect %s` shows registers, occupancy "
-                "and SASS)\n",
+                _("(below: the simulator's figures; `%sinspect %s` shows registers, occupancy "
+                  "and SASS)\n"),
                 lab_cli_prog(cli), ex->id);
         fflush(stderr);
         lab_profiling_layout(&p, ex, 0, lab_cli_print_line, cli);
@@ -108,7 +108,7 @@ static const lab_cli_param opts[] = {
 
 const lab_cmd lab_cmd_profile = {
     .name = "profile",
-    .help = "explain a kernel's counters: Nsight Compute's on a GPU, else the simulator's",
+    .help = N_("explain a kernel's counters: Nsight Compute's on a GPU, else the simulator's"),
     .args = lab_cli_exercise_file_args,
     .opts = opts,
     .run = profile_run,

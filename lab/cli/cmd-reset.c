@@ -17,22 +17,22 @@ reset_run(lab_cli *cli, const lab_cli_args *args)
     if (lab_work_reset(ex, &work, &backup, &err) < 0)
         status = lab_cli_error("%s", err.msg);
     else if (backup.len)
-        printf("Reset %s to the starter; your version is in %s\n", work.buf, backup.buf);
+        printf(_("Reset %s to the starter; your version is in %s\n"), work.buf, backup.buf);
     else
-        printf("Created %s from the starter.\n", work.buf);
+        printf(_("Created %s from the starter.\n"), work.buf);
     lab_buf_release(&work);
     lab_buf_release(&backup);
     return status;
 }
 
 static const lab_cli_param opts[] = {
-    { .name = "yes", .occurs = LAB_CLI_REQUIRED, .help = "yes, reset it (kept as FILE.N.bak)" },
+    { .name = "yes", .occurs = LAB_CLI_REQUIRED, .help = N_("yes, reset it (kept as FILE.N.bak)") },
     LAB_CLI_END,
 };
 
 const lab_cmd lab_cmd_reset = {
     .name = "reset",
-    .help = "put the starter back in your file, keeping a backup",
+    .help = N_("put the starter back in your file, keeping a backup"),
     .args = lab_cli_exercise_args,
     .opts = opts,
     .run = reset_run,

@@ -14,6 +14,6 @@ shell_run(lab_cli *cli, const lab_cli_args *args)
 
 const lab_cmd lab_cmd_shell = {
     .name = "shell",
-    .help = "a command shell with completion and history (reads a script from a pipe)",
+    .help = N_("a command shell with completion and history (reads a script from a pipe)"),
     .run = shell_run,
 };

@@ -37,22 +37,23 @@ show_run(lab_cli *cli, const lab_cli_args *args)
     if ((rc = lab_cli_print_markdown(cli, text.buf, text.len)) < 0) {
         lab_buf_release(&text);
         lab_buf_release(&work);
-        return lab_cli_error("cannot lay out '%s': %s", ex->task, lab_strerror(rc));
+        return lab_cli_error(_("cannot lay out '%s': %s"), ex->task, lab_strerror(rc));
     }
-    printf("\nKernel: %s   family: %s\nBlock:", ex->kernel, ex->family);
+    printf(_("\nKernel: %s   family: %s\nBlock:"), ex->kernel, ex->family);
     for (size_t i = 0; i < ex->nblocks; i++) {
         char shape[48];
         lab_block_shape_format(&ex->blocks[i], shape, sizeof(shape));
         printf("%s%s", i ? ", " : " ", shape);
     }
-    printf("   sizes:");
+    printf("%s", _("   sizes:"));
     for (size_t i = 0; i < ex->nsizes; i++)
         printf(" %lu", ex->sizes[i]);
-    printf("\nFile to edit: %s\n", work.buf);
+    printf(_("\nFile to edit: %s\n"), work.buf);
     if (access(work.buf, F_OK) < 0)
-        printf("(not there yet: %s makes it)\n", command_on(cli, "start", ex, &form));
+        printf(_("(not there yet: %s makes it)\n"), command_on(cli, "start", ex, &form));
     if (ex->nhints)
-        printf("Hints: %zu, one at a time: %s\n", ex->nhints, command_on(cli, "hint", ex, &form));
+        printf(_("Hints: %zu, one at a time: %s\n"), ex->nhints,
+               command_on(cli, "hint", ex, &form));
     lab_buf_release(&text);
     lab_buf_release(&work);
     lab_buf_release(&form);
@@ -61,7 +62,7 @@ show_run(lab_cli *cli, const lab_cli_args *args)
 
 const lab_cmd lab_cmd_show = {
     .name = "show",
-    .help = "show the task and the file to edit",
+    .help = N_("show the task and the file to edit"),
     .args = lab_cli_exercise_args,
     .run = show_run,
 };

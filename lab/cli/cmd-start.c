@@ -15,7 +15,7 @@ print_work_folder(void)
     char *cwd = getcwd(NULL, 0);
 
     if (cwd)
-        printf("Your work folder: %s/work (run cudalab from %s to grade it)\n", cwd, cwd);
+        printf(_("Your work folder: %s/work (run cudalab from %s to grade it)\n"), cwd, cwd);
     free(cwd);
 }
 
@@ -33,11 +33,11 @@ start_run(lab_cli *cli, const lab_cli_args *args)
     if (lab_work_start(ex, &work, &created, &err) < 0) {
         status = lab_cli_error("%s", err.msg);
     } else if (!created) {
-        printf("%s already exists: edit it, then run: cudalab grade %s\n", work.buf, ex->id);
+        printf(_("%s already exists: edit it, then run: cudalab grade %s\n"), work.buf, ex->id);
         print_work_folder();
     } else {
-        printf("Created %s from the starter.\nRead the task:  cudalab show %s\nThen grade:     "
-               "cudalab grade %s\n",
+        printf(_("Created %s from the starter.\nRead the task:  cudalab show %s\nThen grade:     "
+                 "cudalab grade %s\n"),
                work.buf, ex->id, ex->id);
         print_work_folder();
     }
@@ -47,7 +47,7 @@ start_run(lab_cli *cli, const lab_cli_args *args)
 
 const lab_cmd lab_cmd_start = {
     .name = "start",
-    .help = "copy the exercise's starter to work/CHAPTER/EXERCISE.cu",
+    .help = N_("copy the exercise's starter to work/CHAPTER/EXERCISE.cu"),
     .args = lab_cli_exercise_args,
     .run = start_run,
 };

@@ -39,8 +39,8 @@ const lab_cmd *const lab_cmds[] = {
 const size_t lab_cmd_count = ARRAY_SIZE(lab_cmds);
 
 const char *const lab_cli_group_titles[LAB_CLI_GROUP_COUNT] = {
-    [LAB_CLI_STUDY] = "for students",
-    [LAB_CLI_TEACH] = "for instructors and graders",
+    [LAB_CLI_STUDY] = N_("for students"),
+    [LAB_CLI_TEACH] = N_("for instructors and graders"),
 };
 
 const lab_cmd *
@@ -60,10 +60,19 @@ lab_cli_run(lab_cli *cli, const lab_cmd *cmd, int argc, char *const *argv)
 
     if (status == LAB_EXIT_OK && !args.help) {
         cli->json = false;
+        lab_i18n_english(lab_cli_english_output(&args));
         status = cmd->run(cli, &args);
+        lab_i18n_english(false);
     }
     lab_cli_args_release(&args);
     return status;
+}
+
+bool
+lab_cli_english_output(const lab_cli_args *a)
+{
+    return a->cmd->machine_output ||
+           (lab_cli_find_opt(a->cmd, "json") && lab_cli_args_has(a, "json"));
 }
 
 int
@@ -111,10 +120,10 @@ lab_cli_exercise(lab_cli *cli, const char *id)
     if (ex)
         return ex;
     if (why) {
-        fprintf(stderr, "cudalab: exercise '%s' is broken: %s\n", id, why);
+        fprintf(stderr, _("cudalab: exercise '%s' is broken: %s\n"), id, why);
         return NULL;
     }
-    lab_cli_unknown(cli, "exercise", id, exercise_id, cat, "list shows them all");
+    lab_cli_unknown(cli, N_("exercise"), id, exercise_id, cat, N_("list shows them all"));
     return NULL;
 }
 

@@ -127,26 +127,26 @@ move_on(watch_state *w)
 
     if (lab_store_of(w->cli->lab, &st, &err) < 0 ||
         lab_work_next(lab_catalog_of(w->cli->lab), st, w->current, &next, &err) < 0) {
-        printf("\n(cannot tell which exercise comes next: %s)\n", err.msg);
+        printf(_("\n(cannot tell which exercise comes next: %s)\n"), err.msg);
         return;
     }
     if (!next) {
-        printf("\nEvery exercise is passed: well done.\n");
+        printf(_("\nEvery exercise is passed: well done.\n"));
         return;
     }
     if (next == w->current)
         return;
     watched = is_watched(w, next->chapter);
     if (lab_work_start(next, &path, &created, &err) < 0) {
-        printf("\nNext: %s, but its file cannot be made: %s\n", next->id, err.msg);
+        printf(_("\nNext: %s, but its file cannot be made: %s\n"), next->id, err.msg);
         lab_buf_release(&path);
         return;
     }
     set_current(w, next);
     w->made = created && watched ? next : NULL;
-    printf("\nNext: %s%s%s  %s\n%s %s   read: %sshow %s\n", lab_cli_sgr(w->cli, "1"), next->id,
+    printf(_("\nNext: %s%s%s  %s\n%s %s   read: %sshow %s\n"), lab_cli_sgr(w->cli, "1"), next->id,
            lab_cli_reset(w->cli), next->title,
-           created ? "Your file, made from the starter:" : "Your file:", path.buf,
+           created ? _("Your file, made from the starter:") : _("Your file:"), path.buf,
            lab_cli_prog(w->cli), next->id);
     /* its chapter's folder may be new */
     lab_buf_reset(&path);
@@ -159,10 +159,10 @@ static void
 say_watching(const watch_state *w)
 {
     if (w->only)
-        printf("\nwatching %s: save it to grade again (Ctrl-C stops)\n", w->file.buf);
+        printf(_("\nwatching %s: save it to grade again (Ctrl-C stops)\n"), w->file.buf);
     else
-        printf("\nwatching %s: save it, or any exercise's file in work/, to grade it (Ctrl-C "
-               "stops)\n",
+        printf(_("\nwatching %s: save it, or any exercise's file in work/, to grade it (Ctrl-C "
+                 "stops)\n"),
                w->file.buf);
     fflush(stdout);
 }
@@ -239,7 +239,7 @@ watch_run(lab_cli *cli, const lab_cli_args *args)
         goto out;
     }
     if (!ex) {
-        printf("Every exercise is passed: name one to watch (%swatch EXERCISE).\n",
+        printf(_("Every exercise is passed: name one to watch (%swatch EXERCISE).\n"),
                lab_cli_prog(cli));
         goto out;
     }
@@ -252,25 +252,25 @@ watch_run(lab_cli *cli, const lab_cli_args *args)
     lab_buf_adds(&base, w.file.buf);
     if ((w.fd = inotify_init1(IN_CLOEXEC)) < 0 ||
         (w.only ? add_watch(&w, dirname(dir.buf), NULL) : watch_work(&w)) < 0) {
-        status = lab_cli_error("cannot watch '%s': %s", w.file.buf, strerror(errno));
+        status = lab_cli_error(_("cannot watch '%s': %s"), w.file.buf, strerror(errno));
         goto out;
     }
     lab_buf_reset(&path);
     if (created)
-        lab_buf_printf(&path, "%s: made from the starter", w.file.buf);
+        lab_buf_printf(&path, _("%s: made from the starter"), w.file.buf);
     if (grade_current(&w, created ? path.buf : NULL) == LAB_EXIT_OK && !w.only)
         move_on(&w);
     say_watching(&w);
     for (;;) {
         ssize_t n;
         if (cli->cancel && *cli->cancel) { /* Ctrl-C in the shell */
-            printf("stopped watching %s\n", w.file.buf);
+            printf(_("stopped watching %s\n"), w.file.buf);
             break;
         }
         if ((n = read(w.fd, buf, sizeof(buf))) < 0 && errno == EINTR)
             continue;
         if (n <= 0) {
-            status = lab_cli_error("watching '%s' failed: %s", w.file.buf, strerror(errno));
+            status = lab_cli_error(_("watching '%s' failed: %s"), w.file.buf, strerror(errno));
             break;
         }
         if (!(ex = saved_exercise(&w, buf, n, w.only ? basename(base.buf) : NULL)))
@@ -302,7 +302,8 @@ static const lab_cli_param args[] = {
 
 const lab_cmd lab_cmd_watch = {
     .name = "watch",
-    .help = "grade on every save the exercise whose file you saved; after a PASS, on to the next",
+    .help =
+        N_("grade on every save the exercise whose file you saved; after a PASS, on to the next"),
     .args = args,
     .run = watch_run,
 };

@@ -127,7 +127,7 @@ lab_cli_print_json(struct cJSON *o)
     if (text)
         puts(text);
     else
-        lab_cli_error("out of memory: no JSON printed");
+        lab_cli_error(_("out of memory: no JSON printed"));
     free(text);
     cJSON_Delete(o);
 }

@@ -77,8 +77,11 @@ lab_cli_unknown(const lab_cli *cli, const char *what, const char *word, lab_cli_
     lab_buf near = LAB_BUF_INIT;
 
     lab_cli_suggest(word, name_at, arg, &near);
-    lab_cli_error("unknown %s '%s'%s%s%s (%s%s)", what, word, near.len ? "; did you mean " : "",
-                  near.buf, near.len ? "?" : "", lab_cli_prog(cli), listing);
+    if (near.len)
+        lab_cli_error(_("unknown %s '%s'; did you mean %s? (%s%s)"), _(what), word, near.buf,
+                      lab_cli_prog(cli), _(listing));
+    else
+        lab_cli_error(_("unknown %s '%s' (%s%s)"), _(what), word, lab_cli_prog(cli), _(listing));
     lab_buf_release(&near);
     return LAB_EXIT_ERROR;
 }
@@ -93,5 +96,6 @@ command_name(const void *arg, size_t i)
 int
 lab_cli_unknown_command(const lab_cli *cli, const char *name)
 {
-    return lab_cli_unknown(cli, "command", name, command_name, NULL, "help lists the commands");
+    return lab_cli_unknown(cli, N_("command"), name, command_name, NULL,
+                           N_("help lists the commands"));
 }

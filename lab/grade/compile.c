@@ -2,6 +2,7 @@
  * compile.c - building an exercise's files for a grading (see compile.h).
  */
 #include "lab/grade/compile.h"
+#include "lab/util/i18n.h"
 #include "lab/build/ptx.h"
 
 #include <stdio.h>
@@ -63,7 +64,7 @@ lab_compile_file(lab *l, const lab_exercise *ex, const char *path, const char *a
     if ((rc = lab_toolchain_build(tc, &br, b, err)) < 0)
         goto out;
     if (b->cancelled)
-        rc = lab_err_set(err, LAB_ECANCEL, "cancelled");
+        rc = lab_err_set(err, LAB_ECANCEL, _("cancelled"));
 out:
     lab_buf_release(&toolkit);
     return rc;

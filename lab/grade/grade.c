@@ -2,6 +2,7 @@
  * grade.c - the grading pipeline (see grade.h).
  */
 #include "lab/grade/grade.h"
+#include "lab/util/i18n.h"
 #include "lab/build/ptx.h"
 #include "lab/catalog/family.h"
 #include "lab/grade/calib.h"
@@ -22,17 +23,17 @@
 #include <unistd.h>
 
 static const char *const stage_names[] = {
-    [LAB_STAGE_COMPILE] = "compiling",
-    [LAB_STAGE_CHECK] = "checking",
-    [LAB_STAGE_RUN] = "running on",
-    [LAB_STAGE_RECORD] = "recording",
+    [LAB_STAGE_COMPILE] = N_("compiling"),
+    [LAB_STAGE_CHECK] = N_("checking"),
+    [LAB_STAGE_RUN] = N_("running on"),
+    [LAB_STAGE_RECORD] = N_("recording"),
 };
 _Static_assert(ARRAY_SIZE(stage_names) == LAB_STAGE_COUNT, "one name per stage");
 
 const char *
 lab_stage_name(lab_stage s)
 {
-    return (unsigned)s < LAB_STAGE_COUNT ? stage_names[s] : "";
+    return (unsigned)s < LAB_STAGE_COUNT ? _(stage_names[s]) : "";
 }
 
 void
@@ -303,15 +304,15 @@ judge_sim_check(lab_proc *p, lab_grading *g, const lab_exercise *ex)
     }
     if (hazard && (res->verdict == LAB_VERDICT_PASS || res->verdict == LAB_VERDICT_SLOW)) {
         lab_grade_set(res, ex, LAB_VERDICT_WRONG,
-                      "right on this GPU by luck: at n = %lu the simulator found a %s: %s; that "
-                      "is undefined behaviour, which another GPU, another run or another "
-                      "compiler can turn into a wrong result",
+                      _("right on this GPU by luck: at n = %lu the simulator found a %s: %s; that "
+                        "is undefined behaviour, which another GPU, another run or another "
+                        "compiler can turn into a wrong result"),
                       hazard->size, hazard->check, hazard->detail);
         res->advice = lab_grade_wrong_advice(LAB_WRONG_BY_LUCK, hazard->check, hazard->detail);
     } else if (differs && res->verdict == LAB_VERDICT_PASS) {
         append_message(res,
-                       " (the simulator computed another result at n = %lu: %s; not "
-                       "counted)",
+                       _(" (the simulator computed another result at n = %lu: %s; not "
+                         "counted)"),
                        differs->size, differs->detail);
     }
     lab_runreport_release(&r);
@@ -453,12 +454,12 @@ run_and_judge(lab *l, const lab_grade_request *req, const lab_family *fam, lab_g
     if (rc < 0)
         goto out;
     if (p.cancelled) {
-        rc = lab_err_set(err, LAB_ECANCEL, "cancelled");
+        rc = lab_err_set(err, LAB_ECANCEL, _("cancelled"));
         goto out;
     }
     if (p.timed_out) {
         lab_grade_set(&g->result, ex, LAB_VERDICT_TIMEOUT,
-                      "%s did not finish within %.0f s; the lab stopped it", ex->kernel,
+                      _("%s did not finish within %.0f s; the lab stopped it"), ex->kernel,
                       ex->run_timeout_s);
         goto out;
     }
@@ -469,7 +470,7 @@ run_and_judge(lab *l, const lab_grade_request *req, const lab_family *fam, lab_g
                              p.errout.buf);
         else
             lab_grade_set(&g->result, ex, LAB_VERDICT_RUNTIME_ERROR,
-                          "the run ended without a report: the driver %s",
+                          _("the run ended without a report: the driver %s"),
                           lab_proc_describe(&p, how, sizeof(how)));
         goto out;
     }
@@ -498,25 +499,26 @@ run_and_judge(lab *l, const lab_grade_request *req, const lab_family *fam, lab_g
             g->result.advice = model_needs_advice;
         } else {
             lab_grade_set(&g->result, ex, LAB_VERDICT_NO_GPU,
-                          "correct on the simulator; its speed could not be modelled (%s): grade "
-                          "it on a GPU for the speed step",
+                          _("correct on the simulator; its speed could not be modelled (%s): grade "
+                            "it on a GPU for the speed step"),
                           g->model_skipped);
             g->result.advice = not_modelled_advice;
         }
     }
     if (rc == 0 && g->calibrated && g->result.speedup > 0)
-        append_message(&g->result, " (threshold calibrated on this GPU)");
+        append_message(&g->result, _(" (threshold calibrated on this GPU)"));
     if (rc == 0 && sim && g->sizes_capped && g->result.verdict == LAB_VERDICT_PASS)
         append_message(&g->result,
-                       cap != g->sim_max_size ? " (matrix sides capped at %lu on the simulator)"
-                                              : " (sizes capped at %lu on the simulator)",
+                       cap != g->sim_max_size ? _(" (matrix sides capped at %lu on the simulator)")
+                                              : _(" (sizes capped at %lu on the simulator)"),
                        cap);
     if (rc == 0 && lab_ptx_reads_any(student->ptx.buf, LAB_PTX_READS_GPU_IDS))
-        append_message(&g->result, " (the kernel reads %s%s)",
-                       lab_ptx_reads_names(LAB_PTX_READS_GPU_IDS),
-                       sim ? ": the simulator shows an H100's" : ", which graders see flagged");
+        append_message(&g->result,
+                       sim ? _(" (the kernel reads %s: the simulator shows an H100's)")
+                           : _(" (the kernel reads %s, which graders see flagged)"),
+                       lab_ptx_reads_names(LAB_PTX_READS_GPU_IDS));
     if (rc == 0 && tables.len)
-        append_message(&g->result, from_tables ? " (no GPU: checked against %s)" : " (%s)",
+        append_message(&g->result, from_tables ? _(" (no GPU: checked against %s)") : " (%s)",
                        tables.buf);
     if (rc == 0 && sim_started) {
         judge_sim_check(&simp, g, ex);
@@ -639,22 +641,22 @@ lab_grade(lab *l, const lab_grade_request *req, lab_grading *g, lab_err *err)
     if (!student.ok) {
         if (student.timed_out)
             lab_grade_set(&g->result, ex, LAB_VERDICT_COMPILE_ERROR,
-                          "nvcc did not finish within %.0f s", ex->build_timeout_s);
+                          _("nvcc did not finish within %.0f s"), ex->build_timeout_s);
         else
-            lab_grade_set(&g->result, ex, LAB_VERDICT_COMPILE_ERROR, "%s does not compile",
+            lab_grade_set(&g->result, ex, LAB_VERDICT_COMPILE_ERROR, _("%s does not compile"),
                           req->file);
         goto judged;
     }
 
     if (ex->kind == LAB_KIND_HOST)
         goto built; /* no PTX: the driver looks the function up */
-    stage(req, LAB_STAGE_CHECK, "kernel and constraints");
+    stage(req, LAB_STAGE_CHECK, _("kernel and constraints"));
     if ((rc = lab_runner_entry(ex, &mangled, err)) < 0)
         goto out;
     if (!lab_ptx_has_entry(student.ptx.buf, mangled.buf)) {
         lab_ptx_list_entries(student.ptx.buf, &found);
         lab_grade_set(&g->result, ex, LAB_VERDICT_COMPILE_ERROR,
-                      "%s defines no kernel %s with this exercise's parameters; it defines: %s",
+                      _("%s defines no kernel %s with this exercise's parameters; it defines: %s"),
                       req->file, ex->kernel, found.len ? found.buf : "no kernel");
         goto judged;
     }
@@ -679,17 +681,17 @@ built:
         goto out;
     if (!g->backend[0]) {
         lab_grade_set(&g->result, ex, LAB_VERDICT_NO_GPU,
-                      "compiled for %s; no GPU to run it on: %s", g->arch, no_run);
+                      _("compiled for %s; no GPU to run it on: %s"), g->arch, no_run);
         goto judged;
     }
 
-    stage(req, LAB_STAGE_RUN, strcmp(g->backend, "sim") ? dev->name : "the PTX simulator");
+    stage(req, LAB_STAGE_RUN, strcmp(g->backend, "sim") ? dev->name : _("the PTX simulator"));
     if ((rc = run_and_judge(l, req, fam, g, &student, &baseline, &reference, base_ex, err)) < 0)
         goto out;
 judged:
     g->judged = true;
     if (req->record) {
-        stage(req, LAB_STAGE_RECORD, "progress");
+        stage(req, LAB_STAGE_RECORD, _("progress"));
         rc = record(l, req, g, err);
     }
 out:

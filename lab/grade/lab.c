@@ -5,6 +5,7 @@
 #include "lab/grade/lab.h"
 #include "lab/grade/env.h"
 #include "lab/grade/runner.h"
+#include "lab/util/i18n.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,6 +75,16 @@ pick_dir(const char *env, const char *prefix, const char *installed_rel, const c
     return lab_buf_detach(&b);
 }
 
+char *
+lab_localedir_find(void)
+{
+    char *prefix = exe_prefix();
+    char *dir = pick_dir("CUDALAB_LOCALEDIR", prefix, "share/locale", "build/locale");
+
+    free(prefix);
+    return dir;
+}
+
 static char *
 cache_dir(void)
 {
@@ -104,7 +115,7 @@ sandbox_from_env(lab *l, lab_err *err)
     for (size_t i = 0; i < ARRAY_SIZE(names); i++)
         if (!strcmp(v, names[i]))
             return lab_set_sandbox(l, (lab_sandbox_mode)i, err);
-    return lab_err_set(err, LAB_EINVAL, "CUDALAB_SANDBOX='%s': expected off, auto or on", v);
+    return lab_err_set(err, LAB_EINVAL, _("CUDALAB_SANDBOX='%s': expected off, auto or on"), v);
 }
 
 int
@@ -147,7 +158,7 @@ lab_open(lab **out, lab_err *err)
     if (!l || (rc = lab_env_check(err)) < 0) {
         free(l);
         free(prefix);
-        return l ? rc : lab_err_set(err, LAB_ENOMEM, "out of memory");
+        return l ? rc : lab_err_set(err, LAB_ENOMEM, _("out of memory"));
     }
     l->datadir = pick_dir("CUDALAB_DATADIR", prefix, "share/cudalab", "");
     l->libexecdir =
@@ -170,7 +181,7 @@ lab_open(lab **out, lab_err *err)
     }
     if (!l->datadir || !l->libexecdir || !l->builddir || !l->toolsdir) {
         lab_close(l);
-        return lab_err_set(err, LAB_ENOENT, "cannot find the lab's files: set CUDALAB_DATADIR");
+        return lab_err_set(err, LAB_ENOENT, _("cannot find the lab's files: set CUDALAB_DATADIR"));
     }
     if ((rc = lab_catalog_load(l->datadir, &l->catalog, err)) < 0 ||
         (rc = sandbox_from_env(l, err)) < 0) {

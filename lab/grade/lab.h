@@ -48,6 +48,10 @@ int lab_open(lab **out, lab_err *err);
 void lab_close(lab *l);
 const lab_catalog *lab_catalog_of(const lab *l);
 const char *lab_datadir(const lab *l);
+/* Where the compiled messages are (docs/design/i18n.md): $CUDALAB_LOCALEDIR, else
+ * PREFIX/share/locale in an installed copy, else build/locale in a checkout.  Needs no lab, for
+ * the messages come before it opens; the caller frees it; NULL when out of memory. */
+char *lab_localedir_find(void);
 const char *lab_libexecdir(const lab *l);
 /* Compiled kernels' cache folder. */
 const char *lab_builddir(const lab *l);

@@ -2,6 +2,7 @@
  * modelled.c - speed verdicts on the simulator from the performance model (see modelled.h).
  */
 #include "lab/grade/modelled.h"
+#include "lab/util/i18n.h"
 
 #include <cJSON.h>
 #include <stdio.h>
@@ -138,11 +139,14 @@ lab_modelled_judge(const lab_exercise *ex, const char *baseline_name, const lab_
                    lab_grade_result *out)
 {
     const double st = m->ns[LAB_MODELLED_STUDENT], rt = m->ns[LAB_MODELLED_REFERENCE];
-    char error[96] = "its error not yet measured";
+    char error[96];
     bool pass;
 
+    snprintf(error, sizeof(error), "%s", _("its error not yet measured"));
     if (m->gpu.nvalidated > 0)
-        snprintf(error, sizeof(error), "median error %.0f%% on %d kernels of the course",
+        snprintf(error, sizeof(error),
+                 ngettext("median error %.0f%% on %d kernel of the course",
+                          "median error %.0f%% on %d kernels of the course", m->gpu.nvalidated),
                  100 * m->gpu.median_abs_error, m->gpu.nvalidated);
     if (m->has[LAB_MODELLED_BASELINE]) {
         const double bt = m->ns[LAB_MODELLED_BASELINE];
@@ -150,8 +154,8 @@ lab_modelled_judge(const lab_exercise *ex, const char *baseline_name, const lab_
 
         pass = speedup >= ex->min_speedup && fraction >= ex->min_fraction_of_reference;
         lab_grade_set(out, ex, pass ? LAB_VERDICT_PASS : LAB_VERDICT_SLOW,
-                      "modelled for an %s, not measured (%s): %.2fx over %s (needs %.2fx); "
-                      "%.0f%% of the reference's %.2fx (needs %.0f%%)",
+                      _("modelled for an %s, not measured (%s): %.2fx over %s (needs %.2fx); "
+                        "%.0f%% of the reference's %.2fx (needs %.0f%%)"),
                       m->gpu.name, error, speedup, baseline_name, ex->min_speedup, 100 * fraction,
                       ref, 100 * ex->min_fraction_of_reference);
         out->speedup = speedup;
@@ -162,8 +166,8 @@ lab_modelled_judge(const lab_exercise *ex, const char *baseline_name, const lab_
 
         pass = fraction >= ex->min_fraction_of_reference;
         lab_grade_set(out, ex, pass ? LAB_VERDICT_PASS : LAB_VERDICT_SLOW,
-                      "modelled for an %s, not measured (%s): %.1f us, %.0f%% of the reference's "
-                      "speed (needs %.0f%%); %s is not modelled",
+                      _("modelled for an %s, not measured (%s): %.1f us, %.0f%% of the reference's "
+                        "speed (needs %.0f%%); %s is not modelled"),
                       m->gpu.name, error, st / 1e3, 100 * fraction,
                       100 * ex->min_fraction_of_reference, baseline_name);
         out->fraction = fraction;

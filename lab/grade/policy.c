@@ -2,33 +2,35 @@
  * policy.c - verdicts and the grading policy (see policy.h).
  */
 #include "lab/grade/policy.h"
+#include "lab/util/i18n.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 static const lab_verdict_info verdicts[] = {
-    [LAB_VERDICT_PASS] = { "PASS", 0, LAB_TONE_PASS, "on to the next step" },
+    [LAB_VERDICT_PASS] = { "PASS", 0, LAB_TONE_PASS, N_("on to the next step") },
     [LAB_VERDICT_WRONG] = { "WRONG", 1, LAB_TONE_FAIL,
-                            "check the first wrong block: its range, the tail past n, the "
-                            "barriers" },
+                            N_("check the first wrong block: its range, the tail past n, the "
+                               "barriers") },
     [LAB_VERDICT_SLOW] = { "SLOW", 1, LAB_TONE_SLOW,
-                           "correct; now make it faster: read the task's hints (cudalab show)" },
+                           N_("correct; now make it faster: read the task's hints (cudalab "
+                              "show)") },
     [LAB_VERDICT_COMPILE_ERROR] = { "COMPILE_ERROR", 1, LAB_TONE_FAIL,
-                                    "fix the first error: file and line are shown" },
+                                    N_("fix the first error: file and line are shown") },
     [LAB_VERDICT_RUNTIME_ERROR] = { "RUNTIME_ERROR", 1, LAB_TONE_FAIL,
-                                    "an index past the end of an array is the usual cause" },
+                                    N_("an index past the end of an array is the usual cause") },
     [LAB_VERDICT_TIMEOUT] = { "TIMEOUT", 1, LAB_TONE_LIMIT,
-                              "look for a loop whose condition never changes, or a barrier "
-                              "that running threads skip" },
+                              N_("look for a loop whose condition never changes, or a barrier "
+                                 "that running threads skip") },
     [LAB_VERDICT_CONSTRAINT] = { "CONSTRAINT", 1, LAB_TONE_LIMIT,
-                                 "the task forbids or requires an instruction: read it again" },
+                                 N_("the task forbids or requires an instruction: read it again") },
     [LAB_VERDICT_NO_GPU] = { "NO_GPU", 1, LAB_TONE_NO_GPU,
-                             "it compiles, but the GPU asked for is not there: grade --sim "
-                             "checks it on the simulator" },
+                             N_("it compiles, but the GPU asked for is not there: grade --sim "
+                                "checks it on the simulator") },
     [LAB_VERDICT_SIM_UNSUPPORTED] = { "SIM_UNSUPPORTED", 1, LAB_TONE_NO_GPU,
-                                      "the simulator cannot run what your kernel uses; grade it "
-                                      "on a machine with an NVIDIA GPU" },
+                                      N_("the simulator cannot run what your kernel uses; grade it "
+                                         "on a machine with an NVIDIA GPU") },
 };
 _Static_assert(ARRAY_SIZE(verdicts) == LAB_VERDICT_COUNT, "one row per verdict");
 
@@ -73,8 +75,8 @@ lab_grade_set(lab_grade_result *out, const lab_exercise *ex, lab_verdict v, cons
 }
 
 /* What to do next about a launch the device refused. */
-static const char launch_advice[] = "a launch with a grid or block the GPU refuses: at most 1024 "
-                                    "threads a block, and no zero dimension";
+static const char launch_advice[] = N_("a launch with a grid or block the GPU refuses: at most "
+                                       "1024 threads a block, and no zero dimension");
 
 /* What to do next about a WRONG or a RUNTIME_ERROR, by what was found, where the verdict's one
  * line would send the student the wrong way: the simulator's check that fired (a case's "check"),
@@ -84,30 +86,33 @@ static const struct finding_advice {
     const char *finding;
     const char *advice;
 } findings[] = {
-    { "shared-memory race", "two threads use one shared word with no __syncthreads() between the "
-                            "write and the read: put a barrier there, reached by every thread" },
-    { "global-memory race", "two threads use one global word with nothing ordering them: give each "
-                            "word one writer, or a barrier between writer and reader" },
-    { "warp-synchronous hazard", "lanes of one warp read what other lanes write with no "
-                                 "barrier between: a __syncthreads() between the rounds (or "
-                                 "__syncwarp() where one warp works alone, or shuffles)" },
-    { "barrier in divergent code", "a __syncthreads() that threads still running skip: move it out "
-                                   "of the if (a thread that has returned is not waited for)" },
+    { "shared-memory race",
+      N_("two threads use one shared word with no __syncthreads() between the "
+         "write and the read: put a barrier there, reached by every thread") },
+    { "global-memory race",
+      N_("two threads use one global word with nothing ordering them: give each "
+         "word one writer, or a barrier between writer and reader") },
+    { "warp-synchronous hazard", N_("lanes of one warp read what other lanes write with no "
+                                    "barrier between: a __syncthreads() between the rounds (or "
+                                    "__syncwarp() where one warp works alone, or shuffles)") },
+    { "barrier in divergent code",
+      N_("a __syncthreads() that threads still running skip: move it out "
+         "of the if (a thread that has returned is not waited for)") },
     { "bad warp-sync mask",
-      "the mask of a __syncwarp or __shfl_*_sync names lanes that do not "
-      "all get there: use the lanes that do (or the full mask, reached by all)" },
-    { "deadlock", "threads wait at a barrier that others never reach: every thread that has not "
-                  "returned must reach every __syncthreads()" },
-    { "out-of-bounds", "an index past the end of an array: bound it by n (the last block may be "
-                       "partial) and by the array's size" },
-    { "misaligned access", "a vector or wide access at an address not a multiple of its size: "
-                           "check the casts and the offsets" },
-    { ", past n = ", "an element past n was written: a thread whose index is n or more must "
-                     "not store (the last block is only partly inside n)" },
-    { "was never written", "a result never stored: look for an early return or a condition that "
-                           "skips the store of some blocks or threads" },
-    { "does not support", "a limit of the simulator, not an error of yours: grade on a GPU, or "
-                          "write it with the instructions the simulator runs" },
+      N_("the mask of a __syncwarp or __shfl_*_sync names lanes that do not "
+         "all get there: use the lanes that do (or the full mask, reached by all)") },
+    { "deadlock", N_("threads wait at a barrier that others never reach: every thread that has not "
+                     "returned must reach every __syncthreads()") },
+    { "out-of-bounds", N_("an index past the end of an array: bound it by n (the last block may be "
+                          "partial) and by the array's size") },
+    { "misaligned access", N_("a vector or wide access at an address not a multiple of its size: "
+                              "check the casts and the offsets") },
+    { ", past n = ", N_("an element past n was written: a thread whose index is n or more must "
+                        "not store (the last block is only partly inside n)") },
+    { "was never written", N_("a result never stored: look for an early return or a condition that "
+                              "skips the store of some blocks or threads") },
+    { "does not support", N_("a limit of the simulator, not an error of yours: grade on a GPU, or "
+                             "write it with the instructions the simulator runs") },
     { "invalid shape", launch_advice },
 };
 
@@ -128,18 +133,18 @@ static const struct wrong_kind_advice {
     bool finding_first; /* the finding's words name the fault (not so for a replay) */
     const char *advice;
 } wrong_kinds[] = {
-    [LAB_WRONG_VALUE] = { true, "a value came out wrong: work the first wrong block by hand at "
-                                "that n: which elements it owns, the partial last block, each "
-                                "step of its loop" },
-    [LAB_WRONG_HOST_VALUE] = { true, "an answer came out wrong: work the case the message gives "
-                                     "by hand, one rule of the task at a time" },
-    [LAB_WRONG_REPLAYED] = { false, "compute every result from this run's input: nothing may "
-                                    "carry over from an earlier run (__device__ variables, what "
-                                    "the output buffer held)" },
-    [LAB_WRONG_TOO_FAST] = { false, "no kernel that reads its input runs that fast: read all of "
-                                    "it on every run, and keep no result between runs" },
-    [LAB_WRONG_BY_LUCK] = { true, "the simulator found undefined behaviour that gave the right "
-                                  "result here by chance: fix what the message names" },
+    [LAB_WRONG_VALUE] = { true, N_("a value came out wrong: work the first wrong block by hand "
+                                   "at that n: which elements it owns, the partial last block, "
+                                   "each step of its loop") },
+    [LAB_WRONG_HOST_VALUE] = { true, N_("an answer came out wrong: work the case the message "
+                                        "gives by hand, one rule of the task at a time") },
+    [LAB_WRONG_REPLAYED] = { false, N_("compute every result from this run's input: nothing may "
+                                       "carry over from an earlier run (__device__ variables, "
+                                       "what the output buffer held)") },
+    [LAB_WRONG_TOO_FAST] = { false, N_("no kernel that reads its input runs that fast: read all "
+                                       "of it on every run, and keep no result between runs") },
+    [LAB_WRONG_BY_LUCK] = { true, N_("the simulator found undefined behaviour that gave the "
+                                     "right result here by chance: fix what the message names") },
 };
 _Static_assert(ARRAY_SIZE(wrong_kinds) == LAB_WRONG_COUNT, "one row per kind of WRONG");
 
@@ -155,7 +160,7 @@ static int
 judge_error(const lab_exercise *ex, const lab_runreport *r, lab_grade_result *out, lab_err *err)
 {
     if (strcmp(r->error.role, "student"))
-        return lab_err_set(err, LAB_EDEVICE, "the %s kernel failed (%s): %s", r->error.role,
+        return lab_err_set(err, LAB_EDEVICE, _("the %s kernel failed (%s): %s"), r->error.role,
                            r->error.stage, r->reason);
     if (!strcmp(r->error.name, "SIM_UNSUPPORTED")) { /* the simulator's limit, not the code's */
         lab_grade_set(out, ex, LAB_VERDICT_SIM_UNSUPPORTED, "%s", r->reason);
@@ -166,16 +171,17 @@ judge_error(const lab_exercise *ex, const lab_runreport *r, lab_grade_result *ou
         return 0;
     }
     if (!strcmp(r->error.stage, "timeout"))
-        lab_grade_set(out, ex, LAB_VERDICT_TIMEOUT, "at n = %lu: %s", r->error.size, r->reason);
+        lab_grade_set(out, ex, LAB_VERDICT_TIMEOUT, _("at n = %lu: %s"), r->error.size, r->reason);
     else if (!strcmp(r->error.stage, "launch"))
-        lab_grade_set(out, ex, LAB_VERDICT_RUNTIME_ERROR, "%s could not be launched at n = %lu: %s",
-                      ex->kernel, r->error.size, r->reason);
+        lab_grade_set(out, ex, LAB_VERDICT_RUNTIME_ERROR,
+                      _("%s could not be launched at n = %lu: %s"), ex->kernel, r->error.size,
+                      r->reason);
     else if (r->error.code == 0) /* not the device's: a host function that crashed */
-        lab_grade_set(out, ex, LAB_VERDICT_RUNTIME_ERROR, "failed at n = %lu: %s", r->error.size,
+        lab_grade_set(out, ex, LAB_VERDICT_RUNTIME_ERROR, _("failed at n = %lu: %s"), r->error.size,
                       r->reason);
     else
-        lab_grade_set(out, ex, LAB_VERDICT_RUNTIME_ERROR, "%s failed at n = %lu: %s (%d)",
-                      ex->kernel, r->error.size, r->error.name[0] ? r->error.name : "error",
+        lab_grade_set(out, ex, LAB_VERDICT_RUNTIME_ERROR, _("%s failed at n = %lu: %s (%d)"),
+                      ex->kernel, r->error.size, r->error.name[0] ? r->error.name : _("error"),
                       r->error.code);
     out->advice = advice_for(NULL, r->reason);
     if (!out->advice && !strcmp(r->error.stage, "launch"))
@@ -216,8 +222,8 @@ judge_timed(const lab_exercise *ex, const lab_timed_check *c, unsigned long n, c
     if (!c->wrong)
         return 0;
     lab_grade_set(out, ex, LAB_VERDICT_WRONG,
-                  "right when checked, wrong when timed%s (run %lu at n = %lu): %s; %s", what,
-                  c->wrong_launch, n, c->wrong_detail, KEEPS_STATE);
+                  _("right when checked, wrong when timed%s (run %lu at n = %lu): %s; %s"), what,
+                  c->wrong_launch, n, c->wrong_detail, _(KEEPS_STATE));
     out->advice = lab_grade_wrong_advice(LAB_WRONG_REPLAYED, NULL, c->wrong_detail);
     return 1;
 }
@@ -232,11 +238,11 @@ judge_bound(const lab_exercise *ex, const lab_runreport *r, double bytes, double
     if (r->peak_gbps <= 0 || gbps <= LAB_GRADE_PEAK_MARGIN * r->peak_gbps)
         return 0;
     lab_grade_set(out, ex, LAB_VERDICT_WRONG,
-                  "%.2f us for the %.1f MB a correct kernel must move is %.0f GB/s, %.0f%% of "
-                  "this GPU's peak memory bandwidth (%.0f GB/s): impossible for a kernel that "
-                  "reads its input; %s",
+                  _("%.2f us for the %.1f MB a correct kernel must move is %.0f GB/s, %.0f%% of "
+                    "this GPU's peak memory bandwidth (%.0f GB/s): impossible for a kernel that "
+                    "reads its input; %s"),
                   median_ns / 1e3, bytes / 1e6, gbps, 100 * gbps / r->peak_gbps, r->peak_gbps,
-                  KEEPS_STATE);
+                  _(KEEPS_STATE));
     out->advice = lab_grade_wrong_advice(LAB_WRONG_TOO_FAST, NULL, out->message);
     return 1;
 }
@@ -252,11 +258,11 @@ judge_sweep(const lab_exercise *ex, const lab_runreport *r, lab_grade_result *ou
             mine = &r->sweep.rows[i];
     if (!r->sweep.present || !best || !mine || !mine->launched || mine->median_ns <= 0)
         return lab_err_set(err, LAB_EPARSE,
-                           "the driver's report lacks the sweep to grade the "
-                           "choice");
+                           _("the driver's report lacks the sweep to grade the "
+                             "choice"));
     for (size_t i = 0; i < r->sweep.nrows; i++) {
         char what[48];
-        snprintf(what, sizeof(what), " at block %s", r->sweep.rows[i].block);
+        snprintf(what, sizeof(what), _(" at block %s"), r->sweep.rows[i].block);
         if (judge_timed(ex, &r->sweep.rows[i].checked, r->sweep.size, what, out) ||
             (r->sweep.rows[i].launched &&
              judge_bound(ex, r, r->sweep.bytes, r->sweep.rows[i].median_ns, out)))
@@ -272,15 +278,15 @@ judge_sweep(const lab_exercise *ex, const lab_runreport *r, lab_grade_result *ou
     out->points = points_for(ex, out->verdict);
     if (mine == best)
         snprintf(out->message, sizeof(out->message),
-                 "block %s is the fastest of the %zu shapes swept (%.2f us)", mine->block,
+                 _("block %s is the fastest of the %zu shapes swept (%.2f us)"), mine->block,
                  r->sweep.nrows, mine->median_ns / 1e3);
     else
         snprintf(out->message, sizeof(out->message),
-                 "block %s takes %.2f us, %.1f%% over the fastest, %s (%.2f us); a tie is "
-                 "within %.1f%%%s",
+                 _("block %s takes %.2f us, %.1f%% over the fastest, %s (%.2f us); a tie is "
+                   "within %.1f%%%s"),
                  mine->block, mine->median_ns / 1e3, 100 * over, best->block, best->median_ns / 1e3,
                  100 * noise,
-                 out->verdict == LAB_VERDICT_PASS ? "" : ": pick again from the table");
+                 out->verdict == LAB_VERDICT_PASS ? "" : _(": pick again from the table"));
     return 0;
 }
 
@@ -294,7 +300,8 @@ lab_grade_judge(const lab_exercise *ex, const char *baseline_name, const lab_run
 
     memset(out, 0, sizeof(*out));
     if (!strcmp(r->status, "no_gpu")) {
-        lab_grade_set(out, ex, LAB_VERDICT_NO_GPU, "compiled; no GPU to run it on: %s", r->reason);
+        lab_grade_set(out, ex, LAB_VERDICT_NO_GPU, _("compiled; no GPU to run it on: %s"),
+                      r->reason);
         return 0;
     }
     if (!strcmp(r->status, "error"))
@@ -304,50 +311,54 @@ lab_grade_judge(const lab_exercise *ex, const char *baseline_name, const lab_run
         if (c->correct)
             continue;
         if (strcmp(c->role, "student"))
-            return lab_err_set(err, LAB_EDEVICE, "the %s solution is wrong at n = %lu: %s", c->role,
-                               c->size, c->detail);
+            return lab_err_set(err, LAB_EDEVICE, _("the %s solution is wrong at n = %lu: %s"),
+                               c->role, c->size, c->detail);
         if (!first_wrong)
             first_wrong = c;
         wrong_sizes++;
     }
     if (first_wrong && first_wrong->round > 1) {
         lab_grade_set(out, ex, LAB_VERDICT_WRONG,
-                      "right on the first run, then wrong%s at n = %lu on new inputs in the same "
-                      "buffers: %s; %s",
-                      strcmp(r->backend, "sim") ? "" : " on the simulator", first_wrong->size,
-                      first_wrong->detail, KEEPS_STATE);
+                      strcmp(r->backend, "sim")
+                          ? _("right on the first run, then wrong at n = %lu on new inputs in "
+                              "the same buffers: %s; %s")
+                          : _("right on the first run, then wrong on the simulator at n = %lu on "
+                              "new inputs in the same buffers: %s; %s"),
+                      first_wrong->size, first_wrong->detail, _(KEEPS_STATE));
         out->advice =
             lab_grade_wrong_advice(LAB_WRONG_REPLAYED, first_wrong->check, first_wrong->detail);
         return 0;
     }
     if (first_wrong) {
-        lab_grade_set(out, ex, LAB_VERDICT_WRONG, "%s at n = %lu: %s%s",
-                      strcmp(r->backend, "sim") ? "wrong" : "wrong on the simulator",
+        lab_grade_set(out, ex, LAB_VERDICT_WRONG,
+                      strcmp(r->backend, "sim") ? _("wrong at n = %lu: %s%s")
+                                                : _("wrong on the simulator at n = %lu: %s%s"),
                       first_wrong->size, first_wrong->detail,
-                      wrong_sizes > 1 ? " (and at other sizes)" : "");
+                      wrong_sizes > 1 ? _(" (and at other sizes)") : "");
         out->advice = lab_grade_wrong_advice(ex->kind == LAB_KIND_HOST ? LAB_WRONG_HOST_VALUE
                                                                        : LAB_WRONG_VALUE,
                                              first_wrong->check, first_wrong->detail);
         return 0;
     }
     if (!strcmp(r->backend, "sim")) {
-        lab_grade_set(out, ex, LAB_VERDICT_PASS, "correct on the simulator; speed needs a GPU%s",
-                      ex->choose_block ? " (the sweep that shows the fastest block)" : "");
+        lab_grade_set(out, ex, LAB_VERDICT_PASS, _("correct on the simulator; speed needs a GPU%s"),
+                      ex->choose_block ? _(" (the sweep that shows the fastest block)") : "");
         return 0;
     }
     if (ex->choose_block && ex->ntiming_sizes)
         return judge_sweep(ex, r, out, err);
     if (ex->ntiming_sizes == 0) {
-        lab_grade_set(out, ex, LAB_VERDICT_PASS, "correct at every size");
+        lab_grade_set(out, ex, LAB_VERDICT_PASS, _("correct at every size"));
         return 0;
     }
     st = lab_runreport_time(r, "student");
     bt = lab_runreport_time(r, "baseline");
     rt = lab_runreport_time(r, "reference");
     if (!st || !bt || !rt || st->median_ns <= 0 || rt->median_ns <= 0)
-        return lab_err_set(err, LAB_EPARSE, "the driver's report lacks the timings to grade speed");
+        return lab_err_set(err, LAB_EPARSE,
+                           _("the driver's report lacks the timings to grade speed"));
     if (bt->checked.wrong || rt->checked.wrong) /* the lab's own kernels */
-        return lab_err_set(err, LAB_EDEVICE, "the %s solution was wrong when timed: %s",
+        return lab_err_set(err, LAB_EDEVICE, _("the %s solution was wrong when timed: %s"),
                            bt->checked.wrong ? "baseline" : "reference",
                            (bt->checked.wrong ? bt : rt)->checked.wrong_detail);
     if (judge_timed(ex, &st->checked, lab_runreport_last_timing(r)->size, "", out) ||
@@ -362,7 +373,7 @@ lab_grade_judge(const lab_exercise *ex, const char *baseline_name, const lab_run
                        : LAB_VERDICT_SLOW;
     out->points = points_for(ex, out->verdict);
     snprintf(out->message, sizeof(out->message),
-             "%.2fx over %s (needs %.2fx); %.0f%% of the reference's %.2fx (needs %.0f%%)",
+             _("%.2fx over %s (needs %.2fx); %.0f%% of the reference's %.2fx (needs %.0f%%)"),
              out->speedup, baseline_name, ex->min_speedup, 100 * out->fraction,
              out->reference_speedup, 100 * ex->min_fraction_of_reference);
     return 0;

@@ -29,7 +29,7 @@
 
 #include <sqlite3.h>
 
-#define STORE_SCHEMA_VERSION 2
+#define STORE_SCHEMA_VERSION 3
 #define STORE_BUSY_TIMEOUT_MS 5000
 #define STR_(x) #x
 #define STR(x) STR_(x)
@@ -40,8 +40,9 @@ struct lab_store {
 };
 
 /*
- * Version 2 (version 1 lacked predictions; every statement is IF NOT EXISTS, so
- * running the whole text again upgrades a version-1 store).  A zero median_ns, speedup or fraction
+ * Version 3 (version 1 lacked predictions, version 2 the settings; every statement is IF NOT
+ * EXISTS, so running the whole text again upgrades an older store).  A zero median_ns, speedup or
+ * fraction
  * ("none") is stored as NULL so that the view's min/max skip it.  "Correct" means PASS or SLOW.
  */
 static const char schema_sql[] =
@@ -82,6 +83,10 @@ static const char schema_sql[] =
     "    measured TEXT\n"
     ");\n"
     "CREATE INDEX IF NOT EXISTS predictions_question ON predictions (chapter, question);\n"
+    "CREATE TABLE IF NOT EXISTS settings (\n"
+    "    name TEXT PRIMARY KEY,\n"
+    "    value TEXT NOT NULL\n"
+    ");\n"
     "PRAGMA user_version = " STR(STORE_SCHEMA_VERSION) ";\n";
 
 static const char insert_sql[] =
@@ -628,4 +633,39 @@ lab_store_prediction_score(lab_store *st, const char *chapter, int *right, int *
         *right = sqlite3_column_int(stmt, 1);
     }
     return finish(st, stmt, src, 0, "read predictions from", err);
+}
+
+/* --- settings ------------------------------------------------------------------ */
+
+int
+lab_store_setting(lab_store *st, const char *name, lab_buf *out, lab_err *err)
+{
+    sqlite3_stmt *stmt = NULL;
+    const char *value;
+    int src;
+    int rc = 0;
+
+    lab_buf_reset(out);
+    if ((src = prepare(st, "SELECT value FROM settings WHERE name = ?1", &stmt, name, NULL)) ==
+            SQLITE_OK &&
+        (src = sqlite3_step(stmt)) == SQLITE_ROW &&
+        (src = column_text(stmt, 0, &value)) == SQLITE_OK)
+        rc = lab_buf_adds(out, value) < 0 ? lab_err_set(err, LAB_ENOMEM, "out of memory") : 1;
+    return finish(st, stmt, src, rc, "read a setting from", err);
+}
+
+int
+lab_store_set_setting(lab_store *st, const char *name, const char *value, lab_err *err)
+{
+    sqlite3_stmt *stmt = NULL;
+    int src;
+
+    /* an empty value removes the setting: the lab's default applies again */
+    src = prepare(st,
+                  *value ? "INSERT OR REPLACE INTO settings (name, value) VALUES (?1, ?2)"
+                         : "DELETE FROM settings WHERE name = ?1",
+                  &stmt, name, *value ? value : NULL);
+    if (src == SQLITE_OK)
+        src = sqlite3_step(stmt);
+    return finish(st, stmt, src, 0, "write a setting to", err);
 }

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "lab/util/buf.h"
+#include "lab/util/i18n.h"
 #include "lab/util/err.h"
 
 typedef struct lab_store lab_store;
@@ -53,8 +54,8 @@ int lab_store_default_path(lab_buf *out, lab_err *err);
 int lab_store_open(const char *path, lab_store **out, lab_err *err);
 /* What to do when the store cannot be opened or written, for the front ends to print. */
 #define LAB_STORE_FIX                                                                              \
-    "make the store's folder writable, move a damaged store aside (the lab starts a new one; "     \
-    "sqlite3 FILE .recover can save its attempts), or set CUDALAB_DB to another file"
+    N_("make the store's folder writable, move a damaged store aside (the lab starts a new one; "  \
+       "sqlite3 FILE .recover can save its attempts), or set CUDALAB_DB to another file")
 void lab_store_close(lab_store *st);
 
 int lab_store_add_attempt(lab_store *st, const lab_attempt *a, int64_t *id_out, lab_err *err);
@@ -90,5 +91,11 @@ int lab_store_prediction(lab_store *st, const char *chapter, const char *questio
 /* Of a chapter's questions answered and decided (newest answer each): how many held. */
 int lab_store_prediction_score(lab_store *st, const char *chapter, int *right, int *judged,
                                lab_err *err);
+
+/* The learner's settings, by name ("lang"): 1 with the value in out, 0 when it is not set,
+ * <0 on error. */
+int lab_store_setting(lab_store *st, const char *name, lab_buf *out, lab_err *err);
+/* Sets a setting; an empty value removes it. */
+int lab_store_set_setting(lab_store *st, const char *name, const char *value, lab_err *err);
 
 #endif

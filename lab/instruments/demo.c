@@ -11,6 +11,7 @@
  * not there, a row of the wrong length): the renderers then trust it.
  */
 #include "lab/instruments/demo.h"
+#include "lab/util/i18n.h"
 #include "lab/grade/compile.h"
 #include "lab/instruments/ncu.h"
 #include "lab/grade/runner.h"
@@ -377,7 +378,7 @@ run_ncu(lab *l, const char *program, cJSON *ncu, const volatile sig_atomic_t *ca
     if ((rc = lab_toolchain_of(l, &tc, err)) < 0)
         goto out;
     if (lab_toolchain_find_tool(tc, "ncu", "CUDALAB_NCU", NULL, &path, &not_found) < 0) {
-        snprintf(why, why_size, "ncu not found");
+        snprintf(why, why_size, "%s", _("ncu not found"));
         goto out;
     }
     cJSON_ArrayForEach(m, metrics)
@@ -402,7 +403,8 @@ run_ncu(lab *l, const char *program, cJSON *ncu, const volatile sig_atomic_t *ca
         goto out;
     }
     if (lab_ncu_no_permission(p.out.buf) || lab_ncu_no_permission(p.errout.buf)) {
-        snprintf(why, why_size, "ncu may not read the GPU's counters here (ERR_NVGPUCTRPERM)");
+        snprintf(why, why_size, "%s",
+                 _("ncu may not read the GPU's counters here (ERR_NVGPUCTRPERM)"));
         goto out;
     }
     if (lab_ncu_parse(p.out.buf, t, &not_found) < 0) {
@@ -414,7 +416,7 @@ run_ncu(lab *l, const char *program, cJSON *ncu, const volatile sig_atomic_t *ca
         for (size_t c = 0; c < t->nmetrics; c++)
             found += !isnan(t->launches[i].values[c]);
     if (!found)
-        snprintf(why, why_size, "ncu printed no metric values");
+        snprintf(why, why_size, "%s", _("ncu printed no metric values"));
 out:
     for (char *c = why; *c; c++)
         if (*c == '\n' || *c == '\r')

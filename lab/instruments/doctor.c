@@ -6,6 +6,7 @@
  * is decided from the checks' states at the end.
  */
 #include "lab/instruments/doctor.h"
+#include "lab/util/i18n.h"
 #include "lab/catalog/family.h"
 #include "lab/grade/runner.h"
 #include "lab/platform/proc.h"
@@ -42,21 +43,25 @@ check_catalog(doctor_ctx *x, lab_check *c)
     if (!x->l) {
         c->state = LAB_CHECK_FAIL;
         FOUND(c, "%s", x->open_error);
-        FIX(c, "reinstall cudalab (make install), or point CUDALAB_DATADIR at its share/cudalab");
+        FIX(c,
+            _("reinstall cudalab (make install), or point CUDALAB_DATADIR at its share/cudalab"));
         return;
     }
     cat = lab_catalog_of(x->l);
     n = lab_catalog_exercise_count(cat);
-    FOUND(c, "%zu exercises in %zu chapters from %s", n, lab_catalog_chapter_count(cat),
-          lab_datadir(x->l));
+    /* TRANSLATORS: the first %zu counts exercises, the second chapters */
+    FOUND(c,
+          ngettext("%zu exercise in %zu chapters from %s", "%zu exercises in %zu chapters from %s",
+                   n),
+          n, lab_catalog_chapter_count(cat), lab_datadir(x->l));
     if (n == 0) {
         c->state = LAB_CHECK_FAIL;
-        FIX(c, "no exercise loads: reinstall cudalab or point CUDALAB_DATADIR at its files");
+        FIX(c, _("no exercise loads: reinstall cudalab or point CUDALAB_DATADIR at its files"));
     } else if (lab_catalog_problem_count(cat)) {
         c->state = LAB_CHECK_WARN;
-        FOUND(c, "; %zu problems, the first: %s", lab_catalog_problem_count(cat),
+        FOUND(c, _("; %zu problems, the first: %s"), lab_catalog_problem_count(cat),
               lab_catalog_problem(cat, 0));
-        FIX(c, "fix the manifests named (cudalab list prints every problem)");
+        FIX(c, _("fix the manifests named (cudalab list prints every problem)"));
     }
 }
 
@@ -70,25 +75,25 @@ check_store(doctor_ctx *x, lab_check *c)
 
     if (!x->l) {
         c->state = LAB_CHECK_FAIL;
-        FOUND(c, "not checked: the lab did not open");
-        FIX(c, "fix the catalog first");
+        FOUND(c, _("not checked: the lab did not open"));
+        FIX(c, _("fix the catalog first"));
         return;
     }
     if (lab_store_of(x->l, &st, &err) < 0) {
         c->state = LAB_CHECK_FAIL;
         FOUND(c, "%s", err.msg);
-        FIX(c, "%s", LAB_STORE_FIX);
+        FIX(c, "%s", _(LAB_STORE_FIX));
         return;
     }
     rc = lab_store_check(st, &problems, &err);
     if (rc == 0) {
-        FOUND(c, "%s: quick_check ok", lab_store_path(st));
+        FOUND(c, _("%s: quick_check ok"), lab_store_path(st));
     } else {
         c->state = LAB_CHECK_FAIL;
         FOUND(c, "%s: %s", lab_store_path(st), rc < 0 ? err.msg : problems.buf);
         FIX(c,
-            "the progress database is damaged: move %s aside and the lab starts a new one "
-            "(sqlite3 FILE .recover can save the attempts)",
+            _("the progress database is damaged: move %s aside and the lab starts a new one "
+              "(sqlite3 FILE .recover can save the attempts)"),
             lab_store_path(st));
     }
     lab_buf_release(&problems);
@@ -106,9 +111,9 @@ file_present(lab_check *c, const char *dir, const char *name, int mode)
     lab_buf_release(&p);
     if (!ok) {
         c->state = LAB_CHECK_FAIL;
-        FOUND(c, ": %s is missing", name);
-        FIX(c, "reinstall cudalab (make install), or point CUDALAB_LIBEXECDIR at its "
-               "libexec/cudalab");
+        FOUND(c, _(": %s is missing"), name);
+        FIX(c, _("reinstall cudalab (make install), or point CUDALAB_LIBEXECDIR at its "
+                 "libexec/cudalab"));
     }
     return ok;
 }
@@ -122,8 +127,8 @@ check_drivers(doctor_ctx *x, lab_check *c)
 
     if (!x->l) {
         c->state = LAB_CHECK_FAIL;
-        FOUND(c, "not checked: the lab did not open");
-        FIX(c, "fix the catalog first");
+        FOUND(c, _("not checked: the lab did not open"));
+        FIX(c, _("fix the catalog first"));
         return;
     }
     cat = lab_catalog_of(x->l);
@@ -136,9 +141,9 @@ check_drivers(doctor_ctx *x, lab_check *c)
         const lab_exercise *ex = lab_catalog_exercise(cat, i);
         if (!lab_family_find(ex->family)) {
             c->state = LAB_CHECK_FAIL;
-            FOUND(c, ": %s names the family '%s', which the lab has no driver for", ex->id,
+            FOUND(c, _(": %s names the family '%s', which the lab has no driver for"), ex->id,
                   ex->family);
-            FIX(c, "fix its manifest's family (%s)", ex->manifest);
+            FIX(c, _("fix its manifest's family (%s)"), ex->manifest);
             return;
         }
     }
@@ -153,12 +158,12 @@ check_nvcc(doctor_ctx *x, lab_check *c)
     if (lab_toolchain_find(&tc, &err) < 0) {
         c->state = LAB_CHECK_FAIL;
         FOUND(c, "%s", err.msg);
-        FIX(c, "install the CUDA toolkit (https://developer.nvidia.com/cuda-downloads), or put "
-               "nvcc on PATH, or set CUDA_HOME or CUDALAB_NVCC");
+        FIX(c, _("install the CUDA toolkit (https://developer.nvidia.com/cuda-downloads), or put "
+                 "nvcc on PATH, or set CUDA_HOME or CUDALAB_NVCC"));
         return;
     }
     snprintf(x->d->nvcc_version, sizeof(x->d->nvcc_version), "%s", lab_toolchain_version(tc));
-    FOUND(c, "%s (CUDA %s)", lab_toolchain_nvcc(tc), lab_toolchain_version(tc));
+    FOUND(c, _("%s (CUDA %s)"), lab_toolchain_nvcc(tc), lab_toolchain_version(tc));
     lab_toolchain_free(tc);
 }
 
@@ -185,45 +190,45 @@ check_driver(doctor_ctx *x, lab_check *c)
     probe(x);
     if (!x->gpu_probed) {
         c->state = LAB_CHECK_FAIL;
-        FOUND(c, "the device probe did not run: %s", x->l ? x->probe_error : x->open_error);
-        FIX(c, "reinstall cudalab: its driver program's device probe is broken");
+        FOUND(c, _("the device probe did not run: %s"), x->l ? x->probe_error : x->open_error);
+        FIX(c, _("reinstall cudalab: its driver program's device probe is broken"));
         return;
     }
     if (!g->driver_found) {
         c->state = LAB_CHECK_FAIL;
-        FOUND(c, "no NVIDIA driver library: %s", g->driver_library);
-        FIX(c, "install the NVIDIA driver (Debian: nvidia-driver from non-free, or NVIDIA's "
-               "cuda-drivers package); in a container, start it with the GPU passed through");
+        FOUND(c, _("no NVIDIA driver library: %s"), g->driver_library);
+        FIX(c, _("install the NVIDIA driver (Debian: nvidia-driver from non-free, or NVIDIA's "
+                 "cuda-drivers package); in a container, start it with the GPU passed through"));
         return;
     }
     if (!g->driver_version) {
         bool stub = strstr(g->reason, "stub library") != NULL;
         c->state = stub ? LAB_CHECK_FAIL : LAB_CHECK_WARN;
         FOUND(c, "%s, %s", g->driver_library,
-              stub ? "the CUDA toolkit's stub, not the NVIDIA driver" : "version unknown");
+              stub ? _("the CUDA toolkit's stub, not the NVIDIA driver") : _("version unknown"));
         FIX(c, "%s",
-            stub ? "remove the toolkit's stubs folder from LD_LIBRARY_PATH (and install "
-                   "the NVIDIA driver if there is none)"
-                 : "the library does not answer cuDriverGetVersion: reinstall the "
-                   "NVIDIA driver");
+            stub ? _("remove the toolkit's stubs folder from LD_LIBRARY_PATH (and install "
+                     "the NVIDIA driver if there is none)")
+                 : _("the library does not answer cuDriverGetVersion: reinstall the "
+                     "NVIDIA driver"));
         return;
     }
     major = g->driver_version / 1000;
     minor = g->driver_version % 1000 / 10;
-    FOUND(c, "%s, for CUDA %d.%d", g->driver_library, major, minor);
+    FOUND(c, _("%s, for CUDA %d.%d"), g->driver_library, major, minor);
     if (!x->d->nvcc_version[0] || sscanf(x->d->nvcc_version, "%d.%d", &tk_major, &tk_minor) != 2)
         return;
     tk = tk_major * 1000 + tk_minor * 10;
-    FOUND(c, "; the toolkit is %d.%d", tk_major, tk_minor);
+    FOUND(c, _("; the toolkit is %d.%d"), tk_major, tk_minor);
     if (g->driver_version >= tk)
         return;
     c->state = major == tk_major ? LAB_CHECK_WARN : LAB_CHECK_FAIL;
     if (major == tk_major)
-        FOUND(c,
-              " (compiled kernels run by minor-version compatibility; the lab's PTX may not load)");
+        FOUND(c, _(" (compiled kernels run by minor-version compatibility; the lab's PTX may not "
+                   "load)"));
     FIX(c,
-        "update the NVIDIA driver to one for CUDA %d.%d or newer (or use a toolkit no newer "
-        "than CUDA %d.%d)",
+        _("update the NVIDIA driver to one for CUDA %d.%d or newer (or use a toolkit no newer "
+          "than CUDA %d.%d)"),
         tk_major, tk_minor, major, minor);
 }
 
@@ -232,14 +237,15 @@ static const struct {
     const char *reason;
     const char *fix;
 } gpu_fixes[] = {
-    { "no NVIDIA driver", "install the NVIDIA driver (see the driver check above)" },
-    { "stub library", "the toolkit's stub libcuda is on the library path: remove its "
-                      "lib64/stubs folder from LD_LIBRARY_PATH" },
-    { "too old", "update the NVIDIA driver (see the driver check above)" },
-    { "no CUDA-capable device", "check nvidia-smi; unset CUDA_VISIBLE_DEVICES if it hides the GPU; "
-                                "in a container, pass the GPU through (docker run --gpus all)" },
-    { "busy or unavailable", "another process holds the GPU in exclusive mode: wait for it, or "
-                             "nvidia-smi -c DEFAULT as root" },
+    { "no NVIDIA driver", N_("install the NVIDIA driver (see the driver check above)") },
+    { "stub library", N_("the toolkit's stub libcuda is on the library path: remove its "
+                         "lib64/stubs folder from LD_LIBRARY_PATH") },
+    { "too old", N_("update the NVIDIA driver (see the driver check above)") },
+    { "no CUDA-capable device",
+      N_("check nvidia-smi; unset CUDA_VISIBLE_DEVICES if it hides the GPU; "
+         "in a container, pass the GPU through (docker run --gpus all)") },
+    { "busy or unavailable", N_("another process holds the GPU in exclusive mode: wait for it, or "
+                                "nvidia-smi -c DEFAULT as root") },
 };
 
 static void
@@ -250,22 +256,22 @@ check_gpu(doctor_ctx *x, lab_check *c)
     probe(x);
     if (!x->gpu_probed) {
         c->state = LAB_CHECK_FAIL;
-        FOUND(c, "not probed");
-        FIX(c, "see the driver check above");
+        FOUND(c, _("not probed"));
+        FIX(c, _("see the driver check above"));
         return;
     }
     if (g->present) {
-        FOUND(c, "%s, compute capability %s (kernels build for %s), memory peak %.0f GB/s", g->name,
-              g->cc, g->arch, g->peak_gbps);
+        FOUND(c, _("%s, compute capability %s (kernels build for %s), memory peak %.0f GB/s"),
+              g->name, g->cc, g->arch, g->peak_gbps);
         return;
     }
     c->state = LAB_CHECK_FAIL;
-    FOUND(c, "none: %s", g->reason);
+    FOUND(c, _("none: %s"), g->reason);
     for (size_t i = 0; i < ARRAY_SIZE(gpu_fixes) && !c->fix.len; i++)
         if (strstr(g->reason, gpu_fixes[i].reason))
-            FIX(c, "%s", gpu_fixes[i].fix);
+            FIX(c, "%s", _(gpu_fixes[i].fix));
     if (!c->fix.len)
-        FIX(c, "run on a machine with an NVIDIA GPU to measure speed");
+        FIX(c, _("run on a machine with an NVIDIA GPU to measure speed"));
 }
 
 static void
@@ -276,24 +282,24 @@ check_sim(doctor_ctx *x, lab_check *c)
 
     if (!x->l) {
         c->state = LAB_CHECK_FAIL;
-        FOUND(c, "not checked: the lab did not open");
-        FIX(c, "fix the catalog first");
+        FOUND(c, _("not checked: the lab did not open"));
+        FIX(c, _("fix the catalog first"));
         return;
     }
     if (lab_runner_probe(x->l, "sim", &sim, &err) < 0) {
         c->state = LAB_CHECK_FAIL;
-        FOUND(c, "the simulator probe did not run: %s", err.msg);
-        FIX(c, "reinstall cudalab: its driver program's device probe is broken");
+        FOUND(c, _("the simulator probe did not run: %s"), err.msg);
+        FIX(c, _("reinstall cudalab: its driver program's device probe is broken"));
         return;
     }
     if (sim.present) {
         x->sim_ok = true;
-        FOUND(c, "available: grades correctness without a GPU (%s)", sim.name);
+        FOUND(c, _("available: grades correctness without a GPU (%s)"), sim.name);
         return;
     }
     c->state = LAB_CHECK_WARN;
     FOUND(c, "%s", sim.reason);
-    FIX(c, "without a GPU this build can only compile and check your kernels");
+    FIX(c, _("without a GPU this build can only compile and check your kernels"));
 }
 
 /* A tool the lab can do without: where it is, or a warning and how to install it. */
@@ -304,7 +310,7 @@ optional_tool(lab_check *c, const char *name, const char *env_var, const char *i
 
     if (lab_toolchain_find_tool(NULL, name, env_var, NULL, &path, NULL) < 0) {
         c->state = LAB_CHECK_WARN;
-        FOUND(c, "%s not found", name);
+        FOUND(c, _("%s not found"), name);
         FIX(c, "%s", install);
         return false;
     }
@@ -322,11 +328,11 @@ check_ncu(doctor_ctx *x, lab_check *c)
 
     (void)x;
     if (!optional_tool(c, "ncu", "CUDALAB_NCU",
-                       "install Nsight Compute (NVIDIA's cuda-nsight-compute package, part of the "
-                       "toolkit) to profile kernels"))
+                       _("install Nsight Compute (NVIDIA's cuda-nsight-compute package, part of "
+                         "the toolkit) to profile kernels")))
         return;
     if (!(fp = fopen(NVIDIA_PARAMS, "r"))) {
-        FOUND(c, "; counters not checked: no NVIDIA driver loaded (" NVIDIA_PARAMS ")");
+        FOUND(c, _("; counters not checked: no NVIDIA driver loaded (%s)"), NVIDIA_PARAMS);
         return;
     }
     while (fgets(line, sizeof(line), fp))
@@ -334,14 +340,14 @@ check_ncu(doctor_ctx *x, lab_check *c)
             admin_only = true;
     fclose(fp);
     if (!admin_only) {
-        FOUND(c, "; counters open to every user");
+        FOUND(c, _("; counters open to every user"));
     } else if (geteuid() == 0) {
-        FOUND(c, "; counters for administrators only, and you are root");
+        FOUND(c, _("; counters for administrators only, and you are root"));
     } else {
         c->state = LAB_CHECK_WARN;
-        FOUND(c, "; counters are for administrators only (ERR_NVGPUCTRPERM)");
-        FIX(c, "as root: echo 'options nvidia NVreg_RestrictProfilingToAdminUsers=0' > "
-               "/etc/modprobe.d/nvidia-profiling.conf, then reboot");
+        FOUND(c, _("; counters are for administrators only (ERR_NVGPUCTRPERM)"));
+        FIX(c, _("as root: echo 'options nvidia NVreg_RestrictProfilingToAdminUsers=0' > "
+                 "/etc/modprobe.d/nvidia-profiling.conf, then reboot"));
     }
 }
 
@@ -350,8 +356,8 @@ check_sanitizer(doctor_ctx *x, lab_check *c)
 {
     (void)x;
     optional_tool(c, "compute-sanitizer", "CUDALAB_COMPUTE_SANITIZER",
-                  "install it (NVIDIA's cuda-sanitizer package, part of the toolkit) to find "
-                  "memory errors in kernels");
+                  _("install it (NVIDIA's cuda-sanitizer package, part of the toolkit) to find "
+                    "memory errors in kernels"));
 }
 
 static void
@@ -369,16 +375,16 @@ check_bwrap(doctor_ctx *x, lab_check *c)
     if (lab_proc_run(&p, &err) < 0) {
         c->state = LAB_CHECK_WARN;
         FOUND(c, "%s", err.msg);
-        FIX(c, "apt install bubblewrap: batch grading runs each submission in its sandbox");
+        FIX(c, _("apt install bubblewrap: batch grading runs each submission in its sandbox"));
     } else if (!p.exited || p.exit_code != 0) {
         c->state = LAB_CHECK_WARN;
-        FOUND(c, "bwrap cannot make a sandbox here: it %s: %.*s",
+        FOUND(c, _("bwrap cannot make a sandbox here: it %s: %.*s"),
               lab_proc_describe(&p, how, sizeof(how)), (int)strcspn(p.errout.buf, "\n"),
               p.errout.buf);
-        FIX(c, "allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1 or "
-               "user.max_user_namespaces > 0), or run outside a container that forbids them");
+        FIX(c, _("allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1 or "
+                 "user.max_user_namespaces > 0), or run outside a container that forbids them"));
     } else {
-        FOUND(c, "bwrap makes a sandbox (no network, read-only system)");
+        FOUND(c, _("bwrap makes a sandbox (no network, read-only system)"));
     }
     lab_proc_release(&p);
 }

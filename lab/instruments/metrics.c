@@ -2,6 +2,7 @@
  * metrics.c - the metric table and profile.ini (see metrics.h).
  */
 #include "lab/instruments/metrics.h"
+#include "lab/util/i18n.h"
 #include "lab/util/buf.h"
 #include "lab/util/inifile.h"
 
@@ -15,45 +16,46 @@
 static const lab_metric metrics[] = {
     { "branch_efficiency", "branch_efficiency",
       "smsp__sass_average_branch_targets_threads_uniform.pct", "%",
-      "branches the whole warp took the same way; ncu shows 0 when there is no branch at all",
+      N_("branches the whole warp took the same way; ncu shows 0 when there is no branch at all"),
       "branch_efficiency", 100 },
     { "divergent_branches", "divergent_branch", "smsp__sass_branch_targets_threads_divergent.sum",
-      "", "branch targets at which the warp split", "divergent_branches", 1 },
-    { "branches", "branch", "smsp__sass_branch_targets.sum", "", "branch targets executed",
+      "", N_("branch targets at which the warp split"), "divergent_branches", 1 },
+    { "branches", "branch", "smsp__sass_branch_targets.sum", "", N_("branch targets executed"),
       "branches", 1 },
     { "inst_per_warp", "inst_per_warp", "smsp__average_inst_executed_per_warp.ratio", "",
-      "instructions each warp executed on average: fewer is less work", "insts_per_warp", 1 },
+      N_("instructions each warp executed on average: fewer is less work"), "insts_per_warp", 1 },
     /* not under nvprof's name: its warp_execution_efficiency was this over 32, in % */
     { "threads_per_inst", "threads_per_inst", "smsp__thread_inst_executed_per_inst_executed.ratio",
       "",
-      "active threads per executed instruction: 32 means no lane sat idle (nvprof's "
-      "warp_execution_efficiency is this / 32, in %)",
+      N_("active threads per executed instruction: 32 means no lane sat idle (nvprof's "
+         "warp_execution_efficiency is this / 32, in %)"),
       "simt_efficiency", 32 },
     { "achieved_occupancy", "achieved_occupancy",
       "sm__warps_active.avg.pct_of_peak_sustained_active", "%",
-      "warps resident on an SM as a share of its maximum, averaged over the run", NULL, 0 },
+      N_("warps resident on an SM as a share of its maximum, averaged over the run"), NULL, 0 },
     { "gld_efficiency", "gld_efficiency",
       "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct", "%",
-      "bytes the loads used of the 32-byte sectors they fetched", "gld_efficiency", 100 },
+      N_("bytes the loads used of the 32-byte sectors they fetched"), "gld_efficiency", 100 },
     { "sectors_per_request", "gld_transactions_per_request",
       "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio", "",
-      "32-byte sectors per warp load: 4 is a fully coalesced warp reading 4-byte words",
+      N_("32-byte sectors per warp load: 4 is a fully coalesced warp reading 4-byte words"),
       "gld_sectors_per_request", 1 },
     { "gld_throughput", "gld_throughput", "l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum.per_second",
-      "bytes/s", "global load bytes per second seen by L1", NULL, 0 },
+      "bytes/s", N_("global load bytes per second seen by L1"), NULL, 0 },
     { "stall_sync", "stall_sync", "smsp__warp_issue_stalled_barrier_per_warp_active.pct", "%",
-      "share of time warps waited at a barrier (__syncthreads)", NULL, 0 },
+      N_("share of time warps waited at a barrier (__syncthreads)"), NULL, 0 },
     { "bank_conflicts", "shared_ld_bank_conflict",
       "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "",
-      "extra shared-memory passes caused by bank conflicts on loads", "shared_bank_conflicts", 1 },
+      N_("extra shared-memory passes caused by bank conflicts on loads"), "shared_bank_conflicts",
+      1 },
     { "dram_read", "dram_read_bytes", "dram__bytes_read.sum", "bytes",
-      "bytes read from device memory", NULL, 0 },
+      N_("bytes read from device memory"), NULL, 0 },
     { "dram_write", "dram_write_bytes", "dram__bytes_write.sum", "bytes",
-      "bytes written to device memory", NULL, 0 },
+      N_("bytes written to device memory"), NULL, 0 },
     { "dram_throughput", "dram_utilization", "dram__throughput.avg.pct_of_peak_sustained_elapsed",
-      "%", "device-memory bandwidth used, as a share of its peak", NULL, 0 },
+      "%", N_("device-memory bandwidth used, as a share of its peak"), NULL, 0 },
     { "l2_hit_rate", "l2_tex_hit_rate", "lts__t_sector_hit_rate.pct", "%",
-      "sectors the L2 cache served without going to device memory", NULL, 0 },
+      N_("sectors the L2 cache served without going to device memory"), NULL, 0 },
 };
 
 _Static_assert(ARRAY_SIZE(metrics) <= LAB_METRICS_MAX, "a set holds every metric");

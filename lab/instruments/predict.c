@@ -3,6 +3,7 @@
  * demo's report (see predict.h).
  */
 #include "lab/instruments/predict.h"
+#include "lab/util/i18n.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -204,8 +205,8 @@ lab_prediction_is_final(const lab_question *q, const char *chapter, const lab_pr
 const char *
 lab_prediction_state(const lab_prediction *p)
 {
-    static const char *const words[] = { "not decided yet", "not this time",
-                                         "your prediction held" };
+    static const char *const words[] = { N_("not decided yet"), N_("not this time"),
+                                         N_("your prediction held") };
 
-    return words[p->held < 0 ? 0 : p->held ? 2 : 1];
+    return _(words[p->held < 0 ? 0 : p->held ? 2 : 1]);
 }

@@ -14,6 +14,7 @@
  * was measured, and the explanation.
  */
 #include "lab/menu/menu.h"
+#include "lab/util/i18n.h"
 #include "lab/report/demo.h"
 #include "lab/instruments/predict.h"
 
@@ -55,7 +56,7 @@ lab_menu_prediction_score(lab_menu *m, const lab_chapter *ch, char *buf, size_t 
 
     buf[0] = '\0';
     if (lab_store_prediction_score(m->store, ch->id, &right, &judged, &err) == 0 && judged)
-        snprintf(buf, size, "predictions right: %d of %d", right, judged);
+        snprintf(buf, size, _("predictions right: %d of %d"), right, judged);
 }
 
 /* --- the demo view ---------------------------------------------------------------- */
@@ -90,13 +91,13 @@ add_predictions(lab_menu *m, lab_doc *d, const lab_chapter *ch, int width)
             continue;
         if (!any) {
             lab_doc_add(d, LAB_STYLE_TEXT, "");
-            lab_doc_add(d, LAB_STYLE_HEADING, "Your predictions");
+            lab_doc_add(d, LAB_STYLE_HEADING, _("Your predictions"));
             any = true;
         }
         lab_doc_add(d, LAB_STYLE_TEXT, "");
         lab_doc_markdown(d, q->prompt, strlen(q->prompt), width);
         lab_buf_reset(&line);
-        lab_buf_printf(&line, "  you said: %s  -> %s", p.answer, lab_prediction_state(&p));
+        lab_buf_printf(&line, _("  you said: %s  -> %s"), p.answer, lab_prediction_state(&p));
         lab_doc_add_wrapped(d,
                             p.held == 1   ? LAB_STYLE_GOOD
                             : p.held == 0 ? LAB_STYLE_BAD
@@ -122,16 +123,16 @@ demo_build(lab_menu *m, lab_menu_view *v, int width)
     const lab_demo_layout_opts opts = { .width = width > 20 ? width - 2 : 78, .shade_chars = true };
 
     if (s->vj.running) {
-        lab_doc_addf(&v->doc, LAB_STYLE_HEADING, "The %s demo is running", s->ch->title);
+        lab_doc_addf(&v->doc, LAB_STYLE_HEADING, _("The %s demo is running"), s->ch->title);
         lab_doc_add(&v->doc, LAB_STYLE_DIM,
-                    "It compiles the chapter's solutions, then runs the demo driver; the line "
-                    "below shows how long. c cancels it.");
+                    _("It compiles the chapter's solutions, then runs the demo driver; the line "
+                      "below shows how long. c cancels it."));
     } else if (s->vj.rc < 0) {
         lab_doc_addf(&v->doc, s->vj.rc == LAB_ECANCEL ? LAB_STYLE_WARN : LAB_STYLE_BAD,
                      "demo %s: %s", s->ch->id, s->vj.error);
         if (run && run->errout.len)
             lab_doc_add_text(&v->doc, LAB_STYLE_TEXT, run->errout.buf);
-        lab_doc_add(&v->doc, LAB_STYLE_DIM, "d runs it again");
+        lab_doc_add(&v->doc, LAB_STYLE_DIM, _("d runs it again"));
     } else if (run && run->has_report) {
         lab_demo_layout(&run->report, &opts, lab_menu_add_line, &v->doc);
     }
@@ -153,8 +154,8 @@ key_demo_again(lab_menu *m, lab_menu_view *v)
 }
 
 static const lab_menu_key demo_keys[] = {
-    { 'c', "c", "cancel the demo", lab_menu_viewjob_cancel_key, NULL },
-    { 'd', "d", "run the demo again", key_demo_again, NULL },
+    { 'c', "c", N_("cancel the demo"), lab_menu_viewjob_cancel_key, NULL },
+    { 'd', "d", N_("run the demo again"), key_demo_again, NULL },
 };
 
 const lab_menu_screen lab_menu_demo = {
@@ -177,7 +178,7 @@ demo_work_run(lab_menu_work *w, lab *l, lab_err *err)
 {
     demo_work *d = (demo_work *)w;
 
-    lab_menu_work_stage(w, "compiling the solutions and running the demo driver");
+    lab_menu_work_stage(w, _("compiling the solutions and running the demo driver"));
     return lab_demo_run_chapter(l, d->ch->id, &w->cancel, d->base.result, err);
 }
 
@@ -203,7 +204,7 @@ demo_work_done(lab_menu *m, lab_menu_work *w, int rc, const lab_err *err)
 
     judge_pending(m, d->ch, run->has_report ? &run->report : NULL);
     if (rc == 0)
-        lab_menu_status(m, "demo %s: %s", d->ch->id,
+        lab_menu_status(m, _("demo %s: %s"), d->ch->id,
                         !strcmp(run->report.status, "ok") ? "done" : run->report.reason);
     lab_menu_viewwork_done(m, w, rc, err); /* the view takes the report */
     lab_menu_stale_all(m);                 /* the home screen's score */
@@ -227,12 +228,12 @@ run_demo(lab_menu *m, const lab_chapter *ch)
     s->ch = d->ch = ch;
     s->vj.key = ch;
     d->base = (lab_menu_viewwork){
-        .base = { .verb = "demo", .run = demo_work_run, .done = demo_work_done },
+        .base = { .verb = N_("demo"), .run = demo_work_run, .done = demo_work_done },
         .result = run,
         .result_free = demo_run_free,
     };
     snprintf(d->base.base.subject, sizeof(d->base.base.subject), "%s", ch->id);
-    snprintf(title, sizeof(title), "demo: %s", ch->title);
+    snprintf(title, sizeof(title), _("demo: %s"), ch->title);
     if (m->depth && m->stack[m->depth - 1]->screen == &lab_menu_demo)
         lab_menu_pop(m); /* run again: one view */
     return lab_menu_open_job(m, &lab_menu_demo, s, title, &d->base);
@@ -266,13 +267,13 @@ predict_build(lab_menu *m, lab_menu_view *v, int width)
     predict_state *s = v->state;
     const lab_question *q = &s->qs.v[s->ask[s->at]];
 
-    lab_doc_addf(&v->doc, LAB_STYLE_HEADING, "Predict before you run: question %zu of %zu",
+    lab_doc_addf(&v->doc, LAB_STYLE_HEADING, _("Predict before you run: question %zu of %zu"),
                  s->at + 1, s->nask);
     if (!s->ch->demo_sim && !(m->device && m->device->present) && !strcmp(q->answer, "measured"))
         lab_doc_add_wrapped(&v->doc, LAB_STYLE_WARN,
-                            "No GPU here, so the demo cannot measure this one: your answer is "
-                            "kept, the explanation follows the demo, and the demo decides it "
-                            "when it runs on a GPU.",
+                            _("No GPU here, so the demo cannot measure this one: your answer is "
+                              "kept, the explanation follows the demo, and the demo decides it "
+                              "when it runs on a GPU."),
                             width, "");
     lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");
     lab_doc_markdown(&v->doc, q->prompt, strlen(q->prompt), width);
@@ -283,12 +284,12 @@ predict_build(lab_menu *m, lab_menu_view *v, int width)
             lab_doc_addf(&v->doc, LAB_STYLE_TEXT, "  %s", q->choices[i]);
         }
         lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");
-        lab_doc_add(&v->doc, LAB_STYLE_DIM, "Enter answers   s skip   q back (no demo)");
+        lab_doc_add(&v->doc, LAB_STYLE_DIM, _("Enter answers   s skip   q back (no demo)"));
     } else {
-        lab_doc_add(&v->doc, LAB_STYLE_DIM, "Enter: type a number   s skip   q back (no demo)");
+        lab_doc_add(&v->doc, LAB_STYLE_DIM, _("Enter: type a number   s skip   q back (no demo)"));
     }
     lab_doc_add(&v->doc, LAB_STYLE_DIM,
-                "After the demo you see what was measured and whether your prediction held.");
+                _("After the demo you see what was measured and whether your prediction held."));
     return 0;
 }
 
@@ -323,7 +324,7 @@ key_answer(lab_menu *m, lab_menu_view *v)
             return 0;
         p.answer = v->items[v->sel].ptr;
     } else {
-        if (!lab_menu_prompt(m, "your answer (a number): ", typed, sizeof(typed)))
+        if (!lab_menu_prompt(m, _("your answer (a number): "), typed, sizeof(typed)))
             return LAB_MENU_REDRAW;
         if (lab_question_check_answer(q, typed, &err) < 0) {
             lab_menu_status(m, "%s", err.msg);
@@ -336,21 +337,21 @@ key_answer(lab_menu *m, lab_menu_view *v)
         lab_menu_status(m, "%s", err.msg);
         return LAB_MENU_REDRAW;
     }
-    lab_menu_status(m, "your prediction: %s", p.answer);
+    lab_menu_status(m, _("your prediction: %s"), p.answer);
     return predict_next(m, v);
 }
 
 static int
 key_skip(lab_menu *m, lab_menu_view *v)
 {
-    lab_menu_status(m, "skipped: asked again next time");
+    lab_menu_status(m, _("skipped: asked again next time"));
     return predict_next(m, v);
 }
 
 static const lab_menu_key predict_keys[] = {
-    { '\n', "Enter", "answer with the selected choice (or type a number)", key_answer, NULL },
+    { '\n', "Enter", N_("answer with the selected choice (or type a number)"), key_answer, NULL },
     { KEY_ENTER, NULL, NULL, key_answer, NULL },
-    { 's', "s", "skip this question (asked again next time)", key_skip, NULL },
+    { 's', "s", N_("skip this question (asked again next time)"), key_skip, NULL },
 };
 
 const lab_menu_screen lab_menu_predict = {
@@ -368,7 +369,7 @@ lab_menu_demo_start(lab_menu *m, const lab_chapter *ch)
     lab_err err = LAB_ERR_INIT;
 
     if (!ch->demo) {
-        lab_menu_status(m, "the %s chapter has no demo", ch->id);
+        lab_menu_status(m, _("the %s chapter has no demo"), ch->id);
         return LAB_ENOENT;
     }
     if (!lab_menu_job_idle(m))
@@ -388,5 +389,5 @@ lab_menu_demo_start(lab_menu *m, const lab_chapter *ch)
         predict_release(s);
         return run_demo(m, ch);
     }
-    return lab_menu_push(m, &lab_menu_predict, s, "predict before you run");
+    return lab_menu_push(m, &lab_menu_predict, s, _("predict before you run"));
 }

@@ -6,6 +6,7 @@
  * runs the lab ignores SIGINT and SIGQUIT, as system() does.
  */
 #include "lab/menu/menu.h"
+#include "lab/util/i18n.h"
 #include "lab/util/strvec.h"
 
 #include <curses.h>
@@ -61,7 +62,7 @@ lab_menu_edit(const char *path, lab_err *err)
     pid_t pid;
 
     if (!cmd)
-        return lab_err_set(err, LAB_ENOMEM, "out of memory");
+        return lab_err_set(err, LAB_ENOMEM, _("out of memory"));
     for (char *w = strtok_r(cmd, " \t", &save); w; w = strtok_r(NULL, " \t", &save))
         lab_strvec_push(&argv, w);
     lab_strvec_push(&argv, path);
@@ -79,7 +80,7 @@ lab_menu_edit(const char *path, lab_err *err)
         _exit(127);
     }
     if (pid < 0)
-        rc = lab_err_set(err, LAB_ECHILD, "cannot start the editor: %s", strerror(errno));
+        rc = lab_err_set(err, LAB_ECHILD, _("cannot start the editor: %s"), strerror(errno));
     else
         while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
             ;
@@ -88,12 +89,12 @@ lab_menu_edit(const char *path, lab_err *err)
     reset_prog_mode();
     refresh();
     if (rc == 0 && WIFSIGNALED(status))
-        rc = lab_err_set(err, LAB_ECHILD, "the editor '%s' was killed by signal %d", argv.v[0],
+        rc = lab_err_set(err, LAB_ECHILD, _("the editor '%s' was killed by signal %d"), argv.v[0],
                          WTERMSIG(status));
     else if (rc == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 127)
-        rc = lab_err_set(err, LAB_ETOOL, "cannot run the editor '%s' (set $EDITOR)", argv.v[0]);
+        rc = lab_err_set(err, LAB_ETOOL, _("cannot run the editor '%s' (set $EDITOR)"), argv.v[0]);
     else if (rc == 0 && WIFEXITED(status) && WEXITSTATUS(status))
-        rc = lab_err_set(err, LAB_ECHILD, "the editor '%s' exited with status %d", argv.v[0],
+        rc = lab_err_set(err, LAB_ECHILD, _("the editor '%s' exited with status %d"), argv.v[0],
                          WEXITSTATUS(status));
     lab_strvec_release(&argv);
     free(cmd);

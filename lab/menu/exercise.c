@@ -7,6 +7,7 @@
  * the chapter's demo (demo.c).
  */
 #include "lab/menu/menu.h"
+#include "lab/util/i18n.h"
 #include "lab/report/progress.h"
 
 #include <libgen.h>
@@ -57,14 +58,15 @@ ex_build(lab_menu *m, lab_menu_view *v, int width)
     lab_store_progress(m->store, ex->id, &p, &err);
     lab_progress_text(&p, st, sizeof(st));
     lab_doc_addf(&v->doc, LAB_STYLE_HEADING, "%s  (%s)", ex->title, ex->id);
-    lab_doc_addf(&v->doc, LAB_STYLE_TEXT, "File: %s%s", work.buf,
-                 access(work.buf, F_OK) ? "  (not there yet: e creates it from the starter)" : "");
+    lab_doc_addf(&v->doc, LAB_STYLE_TEXT, _("File: %s%s"), work.buf,
+                 access(work.buf, F_OK) ? _("  (not there yet: e creates it from the starter)")
+                                        : "");
     lab_doc_addf(&v->doc, p.passed ? LAB_STYLE_GOOD : LAB_STYLE_TEXT, "Status: %s   (%d points)",
                  st, ex->points);
     lab_menu_add_key_line(&v->doc, &lab_menu_exercise, width);
     if (s->last) {
         lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");
-        lab_doc_add(&v->doc, LAB_STYLE_HEADING, "Last result  (v: with the table and messages)");
+        lab_doc_add(&v->doc, LAB_STYLE_HEADING, _("Last result  (v: with the table and messages)"));
         /* the report's last paragraph: verdict, points and what to try next */
         lab_menu_graded_layout(s->last, &v->doc, width, true);
     }
@@ -77,11 +79,11 @@ ex_build(lab_menu *m, lab_menu_view *v, int width)
             v->top = v->doc.nlines;
             s->show_hint = false;
         }
-        lab_doc_addf(&v->doc, LAB_STYLE_HEADING, "Hint %zu of %zu", i + 1, ex->nhints);
+        lab_doc_addf(&v->doc, LAB_STYLE_HEADING, _("Hint %zu of %zu"), i + 1, ex->nhints);
         lab_doc_markdown(&v->doc, ex->hints[i], strlen(ex->hints[i]), width);
     }
     if (shown < ex->nhints)
-        lab_doc_addf(&v->doc, LAB_STYLE_DIM, "(h: hint %zu of %zu)", shown + 1, ex->nhints);
+        lab_doc_addf(&v->doc, LAB_STYLE_DIM, _("(h: hint %zu of %zu)"), shown + 1, ex->nhints);
     lab_buf_release(&work);
     return 0;
 }
@@ -111,7 +113,8 @@ key_edit(lab_menu *m, lab_menu_view *v)
         lab_menu_edit(work.buf, &err) < 0)
         lab_menu_status(m, "%s", err.msg);
     else
-        lab_menu_status(m, "%s%s: g grades it", created ? "created " : "edited ", work.buf);
+        lab_menu_status(m, created ? _("created %s: g grades it") : _("edited %s: g grades it"),
+                        work.buf);
     lab_buf_release(&work);
     return LAB_MENU_REBUILD;
 }
@@ -125,7 +128,7 @@ lab_menu_grade_exercise(lab_menu *m, const lab_exercise *ex)
         return LAB_MENU_REDRAW;
     lab_work_path(ex, &work);
     if (access(work.buf, F_OK))
-        lab_menu_status(m, "%s is not there yet: e creates it from the starter", work.buf);
+        lab_menu_status(m, _("%s is not there yet: e creates it from the starter"), work.buf);
     else
         lab_menu_grade_start(m, ex, work.buf);
     lab_buf_release(&work);
@@ -158,11 +161,11 @@ key_watch(lab_menu *m, lab_menu_view *v)
 
     watch_stop(m);
     if (same) {
-        lab_menu_status(m, "watch off");
+        lab_menu_status(m, _("watch off"));
         return LAB_MENU_REDRAW;
     }
     if (m->inotify_fd < 0) {
-        lab_menu_status(m, "watch needs inotify, which this system does not give");
+        lab_menu_status(m, _("watch needs inotify, which this system does not give"));
         return LAB_MENU_REDRAW;
     }
     if (lab_work_start(state_of(v)->ex, &work, &created, &err) < 0) {
@@ -173,15 +176,15 @@ key_watch(lab_menu *m, lab_menu_view *v)
     dir = dirname(work.buf);
     /* work/ and every chapter folder in it: a save of any exercise's file grades that one */
     if (lab_menu_watch_dir(m, "") < 0) {
-        lab_menu_status(m, "cannot watch '%s'", dir);
+        lab_menu_status(m, _("cannot watch '%s'"), dir);
         goto out;
     }
     for (size_t i = 0; i < lab_catalog_chapter_count(lab_catalog_of(m->lab)); i++)
         lab_menu_watch_dir(m, lab_catalog_chapter(lab_catalog_of(m->lab), i)->id);
     m->watch_ex = state_of(v)->ex;
     lab_menu_status(m,
-                    "watch on: every save of %s, or of another exercise's file, grades it "
-                    "(w: off)",
+                    _("watch on: every save of %s, or of another exercise's file, grades it "
+                      "(w: off)"),
                     m->watch_name);
 out:
     lab_buf_release(&work);
@@ -196,9 +199,9 @@ key_hint(lab_menu *m, lab_menu_view *v)
     if (s->hints_shown < s->ex->nhints) {
         s->hints_shown++;
         s->show_hint = true;
-        lab_menu_status(m, "hint %zu of %zu", s->hints_shown, s->ex->nhints);
+        lab_menu_status(m, _("hint %zu of %zu"), s->hints_shown, s->ex->nhints);
     } else {
-        lab_menu_status(m, "no more hints");
+        lab_menu_status(m, _("no more hints"));
     }
     v->stale = true;
     return LAB_MENU_REDRAW;
@@ -210,14 +213,14 @@ key_reset(lab_menu *m, lab_menu_view *v)
     lab_buf work = LAB_BUF_INIT, backup = LAB_BUF_INIT;
     lab_err err = LAB_ERR_INIT;
 
-    if (!idle(m) || !lab_menu_confirm(m, "Put the starter back in your file? A backup is kept."))
+    if (!idle(m) || !lab_menu_confirm(m, _("Put the starter back in your file? A backup is kept.")))
         return LAB_MENU_REDRAW;
     if (lab_work_reset(state_of(v)->ex, &work, &backup, &err) < 0)
         lab_menu_status(m, "%s", err.msg);
     else if (backup.len)
-        lab_menu_status(m, "reset to the starter; your version is in %s", backup.buf);
+        lab_menu_status(m, _("reset to the starter; your version is in %s"), backup.buf);
     else
-        lab_menu_status(m, "created %s from the starter", work.buf);
+        lab_menu_status(m, _("created %s from the starter"), work.buf);
     lab_buf_release(&work);
     lab_buf_release(&backup);
     return LAB_MENU_REBUILD;
@@ -229,17 +232,17 @@ key_solution(lab_menu *m, lab_menu_view *v)
     const lab_exercise *ex = state_of(v)->ex;
 
     if (!passed(m, ex)) {
-        lab_menu_status(m, "the reference solution opens after you pass");
+        lab_menu_status(m, _("the reference solution opens after you pass"));
         return LAB_MENU_REDRAW;
     }
-    lab_menu_push(m, &lab_menu_solution, (void *)ex, "reference solution");
+    lab_menu_push(m, &lab_menu_solution, (void *)ex, _("reference solution"));
     return LAB_MENU_REDRAW;
 }
 
 static int
 key_history(lab_menu *m, lab_menu_view *v)
 {
-    lab_menu_push(m, &lab_menu_history, (void *)state_of(v)->ex, "history");
+    lab_menu_push(m, &lab_menu_history, (void *)state_of(v)->ex, _("history"));
     return LAB_MENU_REDRAW;
 }
 
@@ -249,7 +252,7 @@ key_result(lab_menu *m, lab_menu_view *v)
     ex_state *s = state_of(v);
 
     if (!s->last)
-        lab_menu_status(m, "no result yet: g grades");
+        lab_menu_status(m, _("no result yet: g grades"));
     else
         lab_menu_open_result(m, s->last);
     return LAB_MENU_REDRAW;
@@ -282,21 +285,22 @@ key_demo(lab_menu *m, lab_menu_view *v)
 }
 
 static const lab_menu_key ex_keys[] = {
-    { 'e', "e", "edit your file ($VISUAL, $EDITOR)", key_edit, "edit" },
-    { 'g', "g", "grade your file", key_grade, "grade" },
-    { 'c', "c", "cancel the grading", lab_menu_job_cancel_key, "cancel" },
-    { 'w', "w", "watch: grade on every save (again: off)", key_watch, "watch" },
-    { 'v', "v", "the last result, full screen", key_result, "last result" },
-    { 'h', "h", "reveal the next hint", key_hint, "hint" },
-    { 'r', "r", "reset your file to the starter (asks; keeps a backup)", key_reset, "reset" },
-    { 's', "s", "the reference solution (after a pass)", key_solution, "solution" },
-    { 't', "t", "history of your attempts", key_history, "history" },
-    { 'i', "i", "inspect: registers, occupancy, PTX and SASS of your kernel", key_inspect,
-      "inspect (PTX/SASS)" },
-    { 'p', "p", "profile your kernel: Nsight Compute, or the simulator's counts", key_profile,
-      "profile" },
-    { 'd', "d", "run the chapter's demo (asks your predictions first)", key_demo,
-      "the chapter's demo" },
+    { 'e', "e", N_("edit your file ($VISUAL, $EDITOR)"), key_edit, N_("edit") },
+    { 'g', "g", N_("grade your file"), key_grade, N_("grade") },
+    { 'c', "c", N_("cancel the grading"), lab_menu_job_cancel_key, N_("cancel") },
+    { 'w', "w", N_("watch: grade on every save (again: off)"), key_watch, N_("watch") },
+    { 'v', "v", N_("the last result, full screen"), key_result, N_("last result") },
+    { 'h', "h", N_("reveal the next hint"), key_hint, N_("hint") },
+    { 'r', "r", N_("reset your file to the starter (asks; keeps a backup)"), key_reset,
+      N_("reset") },
+    { 's', "s", N_("the reference solution (after a pass)"), key_solution, N_("solution") },
+    { 't', "t", N_("history of your attempts"), key_history, N_("history") },
+    { 'i', "i", N_("inspect: registers, occupancy, PTX and SASS of your kernel"), key_inspect,
+      N_("inspect (PTX/SASS)") },
+    { 'p', "p", N_("profile your kernel: Nsight Compute, or the simulator's counts"), key_profile,
+      N_("profile") },
+    { 'd', "d", N_("run the chapter's demo (asks your predictions first)"), key_demo,
+      N_("the chapter's demo") },
 };
 
 const lab_menu_screen lab_menu_exercise = {
@@ -359,7 +363,7 @@ lab_menu_open_next(lab_menu *m, const lab_exercise *ex)
         return LAB_MENU_REDRAW;
     }
     if (!next) {
-        lab_menu_status(m, "every exercise is passed: well done");
+        lab_menu_status(m, _("every exercise is passed: well done"));
         return LAB_MENU_REDRAW;
     }
     /* the views of ex give way: its result, then its exercise view */
@@ -368,6 +372,6 @@ lab_menu_open_next(lab_menu *m, const lab_exercise *ex)
             (top->screen == &lab_menu_exercise && ((const ex_state *)top->state)->ex == ex)))
         lab_menu_pop(m);
     lab_menu_open_exercise(m, next);
-    lab_menu_status(m, "next: %s", next->id);
+    lab_menu_status(m, _("next: %s"), next->id);
     return LAB_MENU_REBUILD;
 }

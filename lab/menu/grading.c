@@ -6,6 +6,7 @@
  * `cudalab grade` prints it) at their width.
  */
 #include "lab/menu/menu.h"
+#include "lab/util/i18n.h"
 #include "lab/report/grading.h"
 
 #include <stdio.h>
@@ -89,11 +90,12 @@ result_lines(const lab_menu_graded *gr, int width, lab_lines *out)
         return 0;
     lab_lineout_init(&o, lab_lines_collect, out);
     if (gr->g.judged) { /* graded, then not recorded: the verdict above, then why */
-        lab_lineout_put(&o, LAB_TEXT_BAD, "the verdict was not recorded: %s", gr->error);
-        lab_lineout_put(&o, LAB_TEXT_BAD, "fix: %s", LAB_STORE_FIX);
+        lab_lineout_put(&o, LAB_TEXT_BAD, _("the verdict was not recorded: %s"), gr->error);
+        lab_lineout_put(&o, LAB_TEXT_BAD, _("fix: %s"), _(LAB_STORE_FIX));
     } else {
         lab_lineout_put(&o, gr->rc == LAB_ECANCEL ? LAB_TEXT_WARN : LAB_TEXT_BAD, "%s: %s",
-                        gr->rc == LAB_ECANCEL ? "cancelled" : "the lab could not grade", gr->error);
+                        gr->rc == LAB_ECANCEL ? _("cancelled") : _("the lab could not grade"),
+                        gr->error);
     }
     lab_lineout_end(&o);
     rc = o.rc;
@@ -121,7 +123,7 @@ grade_done(lab_menu *m, lab_menu_work *w, int rc, const lab_err *err)
     lab_menu_graded *gr = calloc(1, sizeof(*gr));
 
     if (!gr) {
-        lab_menu_status(m, "out of memory: the result cannot be shown");
+        lab_menu_status(m, _("out of memory: the result cannot be shown"));
         return;
     }
     /* the grading moves into gr; grade_free releases what is left, an empty one */
@@ -131,7 +133,7 @@ grade_done(lab_menu *m, lab_menu_work *w, int rc, const lab_err *err)
     snprintf(gr->error, sizeof(gr->error), "%s", rc < 0 ? err->msg : "");
     if (rc == 0 || gr->g.judged)
         lab_menu_status(m, "%s: %s%s", lab_verdict_describe(gr->g.result.verdict)->name,
-                        gr->g.result.message, rc == 0 ? "" : " (not recorded)");
+                        gr->g.result.message, rc == 0 ? "" : _(" (not recorded)"));
     lab_menu_exercise_graded(m, gr);
     if ((rc == 0 || gr->g.judged) && !(m->watch_ex == g->ex))
         lab_menu_open_result(m, gr);
@@ -155,7 +157,7 @@ lab_menu_grade_start(lab_menu *m, const lab_exercise *ex, const char *file)
     if (!g)
         return LAB_ENOMEM;
     g->base = (lab_menu_work){
-        .verb = "grading", .run = grade_run, .done = grade_done, .free = grade_free
+        .verb = N_("grading"), .run = grade_run, .done = grade_done, .free = grade_free
     };
     snprintf(g->base.subject, sizeof(g->base.subject), "%s", ex->id);
     g->ex = ex;

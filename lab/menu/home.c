@@ -5,6 +5,7 @@
  * chapter text or the exercise; d runs the chapter's demo (demo.c).
  */
 #include "lab/menu/menu.h"
+#include "lab/util/i18n.h"
 #include "lab/report/progress.h"
 
 #include <curses.h>
@@ -43,11 +44,11 @@ home_build(lab_menu *m, lab_menu_view *v, int width)
     int tw = width - 24 > 20 ? width - 24 : 20; /* the title column; the status gets 21 */
 
     if (m->device && m->device->present)
-        lab_doc_addf(&v->doc, LAB_STYLE_GOOD, "GPU: %s (%s)", m->device->name, m->device->arch);
+        lab_doc_addf(&v->doc, LAB_STYLE_GOOD, _("GPU: %s (%s)"), m->device->name, m->device->arch);
     else
         lab_doc_addf(&v->doc, LAB_STYLE_WARN,
-                     "no GPU: the simulator grades; speed on modelled H100 times (%s)",
-                     m->device ? m->device->reason : "the probe failed");
+                     _("no GPU: the simulator grades; speed on modelled H100 times (%s)"),
+                     m->device ? m->device->reason : _("the probe failed"));
     for (size_t i = 0; i < lab_catalog_exercise_count(cat); i++) {
         const lab_exercise *ex = lab_catalog_exercise(cat, i);
         lab_progress p = progress_of(m, ex);
@@ -64,8 +65,8 @@ home_build(lab_menu *m, lab_menu_view *v, int width)
         lab_menu_add_item(v, ch, true);
         char score[64];
         lab_menu_prediction_score(m, ch, score, sizeof(score));
-        lab_doc_addf(&v->doc, LAB_STYLE_HEADING, "%s  (chapter text)%s%s%s", ch->title,
-                     ch->demo ? "  d: demo" : "", *score ? ", " : "", score);
+        lab_doc_addf(&v->doc, LAB_STYLE_HEADING, _("%s  (chapter text)%s%s%s"), ch->title,
+                     ch->demo ? _("  d: demo") : "", *score ? ", " : "", score);
         for (size_t i = 0; i < ch->nexercises; i++) {
             const lab_exercise *ex = ch->exercises[i];
             lab_progress p = progress_of(m, ex);
@@ -78,7 +79,7 @@ home_build(lab_menu *m, lab_menu_view *v, int width)
         for (size_t i = 0; i < lab_catalog_broken_count(cat); i++) {
             const lab_broken_exercise *b = lab_catalog_broken(cat, i);
             if (!strcmp(b->chapter, ch->id)) /* not to open: its manifest is what to fix */
-                lab_doc_addf(&v->doc, LAB_STYLE_BAD, "  %-*.*s broken (below)", tw, tw, b->id);
+                lab_doc_addf(&v->doc, LAB_STYLE_BAD, _("  %-*.*s broken (below)"), tw, tw, b->id);
         }
     }
     for (size_t i = 0; i < lab_catalog_problem_count(cat); i++)
@@ -116,9 +117,42 @@ home_demo(lab_menu *m, lab_menu_view *v)
     return LAB_MENU_REDRAW;
 }
 
+/* The messages' language, in turn through those there are (en, ko, zh_CN, ...), kept in the
+ * store for the next start (lab/cli/main.c reads it). */
+static int
+home_language(lab_menu *m, lab_menu_view *v)
+{
+    lab_strvec langs = LAB_STRVEC_INIT;
+    lab_err err = LAB_ERR_INIT;
+    const char *next;
+    size_t i = 0;
+
+    (void)v;
+    if (lab_i18n_languages(&langs, &err) < 0) {
+        lab_menu_status(m, "%s", err.msg);
+        goto out;
+    }
+    while (i < langs.n && strcmp(langs.v[i], lab_i18n_current()))
+        i++;
+    next = langs.v[i < langs.n ? (i + 1) % langs.n : 0];
+    if (lab_i18n_choose(next, &err) < 0 || lab_store_set_setting(m->store, "lang", next, &err) < 0)
+        lab_menu_status(m, "%s", err.msg);
+    else if (strcmp(lab_i18n_current(), next))
+        lab_menu_status(m, "language %s needs a UTF-8 locale (LANG=C.UTF-8): kept for next time",
+                        next);
+    else
+        lab_menu_status(m, _("language: %s (kept for next time; L changes it)"), next);
+out:
+    lab_strvec_release(&langs);
+    return LAB_MENU_REBUILD;
+}
+
 static const lab_menu_key home_keys[] = {
-    { '\n', "Enter", "open the chapter text or the exercise", home_open, NULL },
-    { 'd', "d", "run the selected chapter's demo (asks your predictions first)", home_demo, NULL },
+    { '\n', "Enter", N_("open the chapter text or the exercise"), home_open, NULL },
+    { 'd', "d", N_("run the selected chapter's demo (asks your predictions first)"), home_demo,
+      NULL },
+    { 'L', "L", N_("the language of the lab: English, Korean, Chinese (kept for next time)"),
+      home_language, NULL },
     { KEY_ENTER, NULL, NULL, home_open, NULL },
     { KEY_RIGHT, NULL, NULL, home_open, NULL },
 };

@@ -16,6 +16,7 @@
  * PTX and says how to get SASS.
  */
 #include "lab/menu/menu.h"
+#include "lab/util/i18n.h"
 #include "lab/instruments/inspect.h"
 #include "lab/report/inspection.h"
 
@@ -97,31 +98,32 @@ inspect_build(lab_menu *m, lab_menu_view *v, int width)
     (void)width;
     s->ninfo = 0;
     if (s->vj.running) {
-        lab_doc_addf(&v->doc, LAB_STYLE_HEADING, "Compiling %s for a look inside", s->file);
+        lab_doc_addf(&v->doc, LAB_STYLE_HEADING, _("Compiling %s for a look inside"), s->file);
         lab_doc_add(&v->doc, LAB_STYLE_DIM,
-                    "nvcc, ptxas -v and nvdisasm; the line below shows "
-                    "how long.");
+                    _("nvcc, ptxas -v and nvdisasm; the line below shows "
+                      "how long."));
         return 0;
     }
     if (s->vj.rc < 0 || !in) {
-        lab_doc_addf(&v->doc, LAB_STYLE_BAD, "inspect: %s", s->vj.error);
+        lab_doc_addf(&v->doc, LAB_STYLE_BAD, _("inspect: %s"), s->vj.error);
         return 0;
     }
     if (s->ptx || !in->has_sass)
         opts.listing = LAB_INSPECTION_PTX;
     if (!in->build.ok) {
-        lab_doc_addf(&v->doc, LAB_STYLE_BAD, "%s does not compile for %s", s->file, in->arch);
+        lab_doc_addf(&v->doc, LAB_STYLE_BAD, _("%s does not compile for %s"), s->file, in->arch);
         return lab_doc_add_text(&v->doc, LAB_STYLE_TEXT, in->build.log.buf);
     }
-    lab_doc_add(&v->doc, LAB_STYLE_DIM,
-                "n/N: next/previous marked instruction   Enter: source line <-> its instructions");
+    lab_doc_add(
+        &v->doc, LAB_STYLE_DIM,
+        _("n/N: next/previous marked instruction   Enter: source line <-> its instructions"));
     if (in->has_sass)
-        lab_doc_addf(&v->doc, LAB_STYLE_DIM, "v: show the %s", s->ptx ? "SASS" : "PTX");
+        lab_doc_addf(&v->doc, LAB_STYLE_DIM, _("v: show the %s"), s->ptx ? "SASS" : "PTX");
     else
         lab_doc_add(&v->doc, LAB_STYLE_DIM,
-                    "To see SASS: make cuda-tools (installs nvdisasm); below: the PTX");
+                    _("To see SASS: make cuda-tools (installs nvdisasm); below: the PTX"));
     if (s->starter)
-        lab_doc_add(&v->doc, LAB_STYLE_DIM, "(the starter: you have no file yet)");
+        lab_doc_add(&v->doc, LAB_STYLE_DIM, _("(the starter: you have no file yet)"));
     lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");
     return lab_inspection_layout(in, &opts, add_line, v);
 }
@@ -165,7 +167,7 @@ static int
 key_next_mark(lab_menu *m, lab_menu_view *v)
 {
     if (!select_where(v, (long)v->sel + 1, 1, is_marked, 0) && !select_where(v, 0, 1, is_marked, 0))
-        lab_menu_status(m, "no marked instruction in this kernel");
+        lab_menu_status(m, _("no marked instruction in this kernel"));
     return LAB_MENU_REDRAW;
 }
 
@@ -174,7 +176,7 @@ key_prev_mark(lab_menu *m, lab_menu_view *v)
 {
     if (!select_where(v, (long)v->sel - 1, -1, is_marked, 0) &&
         !select_where(v, (long)v->nitems - 1, -1, is_marked, 0))
-        lab_menu_status(m, "no marked instruction in this kernel");
+        lab_menu_status(m, _("no marked instruction in this kernel"));
     return LAB_MENU_REDRAW;
 }
 
@@ -190,11 +192,11 @@ key_jump(lab_menu *m, lab_menu_view *v)
     if (it.source) {
         /* from the line's next instruction on, so Enter again finds the next group */
         if (!select_where(v, (long)v->sel + 1, 1, is_insn_of, it.line))
-            lab_menu_status(m, "line %d made no instruction of this kernel", it.line);
+            lab_menu_status(m, _("line %d made no instruction of this kernel"), it.line);
         else
-            lab_menu_status(m, "line %d: its instructions   Enter: back to the source", it.line);
+            lab_menu_status(m, _("line %d: its instructions   Enter: back to the source"), it.line);
     } else if (!select_where(v, 0, 1, is_source_line, it.line)) {
-        lab_menu_status(m, "this instruction has no line of your file");
+        lab_menu_status(m, _("this instruction has no line of your file"));
     }
     return LAB_MENU_REDRAW;
 }
@@ -206,11 +208,11 @@ key_toggle(lab_menu *m, lab_menu_view *v)
     const lab_inspection *in = s->vj.result;
 
     if (!in) {
-        lab_menu_status(m, "nothing inspected yet");
+        lab_menu_status(m, _("nothing inspected yet"));
         return LAB_MENU_REDRAW;
     }
     if (!in->has_sass) {
-        lab_menu_status(m, "no SASS here: make cuda-tools installs nvdisasm");
+        lab_menu_status(m, _("no SASS here: make cuda-tools installs nvdisasm"));
         return LAB_MENU_REDRAW;
     }
     s->ptx = !s->ptx;
@@ -221,13 +223,13 @@ key_toggle(lab_menu *m, lab_menu_view *v)
 }
 
 static const lab_menu_key inspect_keys[] = {
-    { 'c', "c", "cancel the inspection (nvcc, ptxas)", lab_menu_viewjob_cancel_key, NULL },
-    { 'n', "n", "next marked instruction", key_next_mark, NULL },
-    { 'N', "N", "previous marked instruction", key_prev_mark, NULL },
-    { '\n', "Enter", "source line -> its instructions; instruction -> its source line", key_jump,
-      NULL },
+    { 'c', "c", N_("cancel the inspection (nvcc, ptxas)"), lab_menu_viewjob_cancel_key, NULL },
+    { 'n', "n", N_("next marked instruction"), key_next_mark, NULL },
+    { 'N', "N", N_("previous marked instruction"), key_prev_mark, NULL },
+    { '\n', "Enter", N_("source line -> its instructions; instruction -> its source line"),
+      key_jump, NULL },
     { KEY_ENTER, NULL, NULL, key_jump, NULL },
-    { 'v', "v", "switch between SASS and PTX", key_toggle, NULL },
+    { 'v', "v", N_("switch between SASS and PTX"), key_toggle, NULL },
 };
 
 const lab_menu_screen lab_menu_inspect = {
@@ -285,7 +287,7 @@ lab_menu_inspect_start(lab_menu *m, const lab_exercise *ex)
     s->ex = w->ex = ex;
     s->vj.key = ex;
     snprintf(w->file, sizeof(w->file), "%s", s->file);
-    w->base = (lab_menu_viewwork){ .base = { .verb = "inspecting", .run = inspect_run },
+    w->base = (lab_menu_viewwork){ .base = { .verb = N_("inspecting"), .run = inspect_run },
                                    .result = in,
                                    .result_free = inspection_free };
     snprintf(w->base.base.subject, sizeof(w->base.base.subject), "%s", ex->id);

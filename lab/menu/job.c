@@ -23,6 +23,7 @@
  * their mask (proc.c).
  */
 #include "lab/menu/menu.h"
+#include "lab/util/i18n.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -105,7 +106,7 @@ lab_menu_job_idle(lab_menu *m)
 {
     if (!m->job)
         return true;
-    lab_menu_status(m, "%s %s is under way: c cancels it", m->job->work->verb,
+    lab_menu_status(m, _("%s %s is under way: c cancels it"), _(m->job->work->verb),
                     m->job->work->subject);
     return false;
 }
@@ -129,7 +130,7 @@ lab_menu_job_run(lab_menu *m, lab_menu_work *w)
     j->work = w;
     j->err = (lab_err)LAB_ERR_INIT;
     if (pipe2(j->fd, O_CLOEXEC) < 0) {
-        lab_menu_status(m, "cannot start %s: pipe: %s", w->verb, strerror(errno));
+        lab_menu_status(m, _("cannot start %s: pipe: %s"), _(w->verb), strerror(errno));
         job_free(j);
         return LAB_EIO;
     }
@@ -143,12 +144,12 @@ lab_menu_job_run(lab_menu *m, lab_menu_work *w)
     rc = pthread_create(&j->thread, NULL, job_main, j);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (rc) {
-        lab_menu_status(m, "cannot start %s: no thread: %s", w->verb, strerror(rc));
+        lab_menu_status(m, _("cannot start %s: no thread: %s"), _(w->verb), strerror(rc));
         job_free(j);
         return LAB_ENOMEM;
     }
     m->job = j;
-    set_progress(m, "%s %s: starting   (c: cancel)", w->verb, w->subject);
+    set_progress(m, _("%s %s: starting   (c: cancel)"), _(w->verb), w->subject);
     return 0;
 }
 
@@ -186,7 +187,7 @@ lab_menu_open_job(lab_menu *m, const lab_menu_screen *s, void *state, const char
     if (lab_menu_job_run(m, &w->base) < 0) { /* it freed w */
         vj->running = false;
         vj->rc = LAB_EINVAL;
-        snprintf(vj->error, sizeof(vj->error), "could not start: %s", m->status);
+        snprintf(vj->error, sizeof(vj->error), _("could not start: %s"), m->status);
         return LAB_EINVAL;
     }
     return 0;
@@ -254,7 +255,7 @@ lab_menu_viewjob_cancel_key(lab_menu *m, lab_menu_view *v)
     if (vj->running)
         lab_menu_job_cancel(m);
     else
-        lab_menu_status(m, "nothing to cancel");
+        lab_menu_status(m, _("nothing to cancel"));
     return LAB_MENU_REDRAW;
 }
 
@@ -265,7 +266,7 @@ lab_menu_job_cancel_key(lab_menu *m, lab_menu_view *v)
     if (m->job)
         lab_menu_job_cancel(m);
     else
-        lab_menu_status(m, "nothing to cancel");
+        lab_menu_status(m, _("nothing to cancel"));
     return LAB_MENU_REDRAW;
 }
 
@@ -278,7 +279,8 @@ job_done(lab_menu *m)
     m->job = NULL;
     m->progress[0] = '\0';
     if (j->rc == LAB_ECANCEL)
-        lab_menu_status(m, "%s cancelled after %.1f s", j->work->verb, lab_clock_now() - j->t0);
+        lab_menu_status(m, _("%s cancelled after %.1f s"), _(j->work->verb),
+                        lab_clock_now() - j->t0);
     else if (j->rc < 0)
         lab_menu_status(m, "%s", j->err.msg);
     j->work->done(m, j->work, j->rc, &j->err);
@@ -308,8 +310,8 @@ lab_menu_job_poll(lab_menu *m)
         if (!j->work->cancel)
             snprintf(j->stage, sizeof(j->stage), "%s", msg.what);
     }
-    set_progress(m, "%s %s: %s ... %.1f s   (c: cancel)", j->work->verb, j->work->subject, j->stage,
-                 lab_clock_now() - j->t0);
+    set_progress(m, _("%s %s: %s ... %.1f s   (c: cancel)"), _(j->work->verb), j->work->subject,
+                 j->stage, lab_clock_now() - j->t0);
     return 0;
 }
 

@@ -14,6 +14,7 @@
  * only a verdict or a message: the lab is another process.
  */
 #include "lab/menu/menu.h"
+#include "lab/util/i18n.h"
 #include "lab/platform/proc.h"
 
 #include <curses.h>
@@ -186,7 +187,7 @@ lab_menu_push(lab_menu *m, const lab_menu_screen *s, void *state, const char *ti
     if (m->depth == (int)ARRAY_SIZE(m->stack) || !(v = calloc(1, sizeof(*v)))) {
         if (s->release)
             s->release(state);
-        lab_menu_status(m, "too many screens open");
+        lab_menu_status(m, _("too many screens open"));
         return LAB_ENOMEM;
     }
     v->screen = s;
@@ -256,7 +257,7 @@ lab_menu_add_key_line(lab_doc *d, const lab_menu_screen *s, int width)
         if (!s->keys[i].label)
             continue;
         lab_buf_reset(&key);
-        lab_buf_printf(&key, "%s %s", s->keys[i].name, s->keys[i].label);
+        lab_buf_printf(&key, "%s %s", s->keys[i].name, _(s->keys[i].label));
         if (line.len && line.len + 2 + key.len > (size_t)width) {
             rc = lab_doc_add(d, LAB_STYLE_DIM, line.buf);
             lab_buf_reset(&line);
@@ -370,7 +371,7 @@ build(lab_menu *m, lab_menu_view *v)
     v->items = NULL;
     v->nitems = 0;
     if (v->screen->build(m, v, COLS > 4 ? COLS - 1 : 4) < 0)
-        lab_menu_status(m, "could not lay out this screen");
+        lab_menu_status(m, _("could not lay out this screen"));
     if (v->sel >= v->nitems)
         v->sel = v->nitems ? v->nitems - 1 : 0;
     if (v->top >= v->doc.nlines)
@@ -405,15 +406,15 @@ draw(lab_menu *m)
         draw_cut(LINES - 2, m->progress);
         attroff(style_attr(m, LAB_STYLE_WARN));
     } else if (m->watch_ex) {
-        mvaddnstr(LINES - 2, 0, "watching ", COLS);
+        mvaddnstr(LINES - 2, 0, _("watching "), COLS);
         addnstr(m->watch_name, COLS - 9);
-        addnstr(": saving the file grades it", COLS);
+        addnstr(_(": saving the file grades it"), COLS);
     }
     attron(A_REVERSE);
     mvhline(LINES - 1, 0, ' ', COLS);
     draw_cut(LINES - 1, m->status[0] ? m->status
-                        : cut        ? " ? keys   q back   Right: the rest of the lines marked >"
-                                     : " ? keys   q back");
+                        : cut        ? _(" ? keys   q back   Right: the rest of the lines marked >")
+                                     : _(" ? keys   q back"));
     if (v->doc.nlines > (size_t)rows && COLS > 30 && strlen(m->status) + 12 < (size_t)COLS) {
         char pos[32];
         snprintf(pos, sizeof(pos), " %zu/%zu ", v->top + 1, v->doc.nlines);
@@ -578,9 +579,9 @@ key_search(lab_menu *m, lab_menu_view *v)
         return LAB_MENU_REDRAW;
     snprintf(v->search, sizeof(v->search), "%s", want);
     if (!find_from(v, v->top) && !find_from(v, 0))
-        lab_menu_status(m, "not found: %s", want);
+        lab_menu_status(m, _("not found: %s"), want);
     else
-        lab_menu_status(m, "found '%s'   n next", want);
+        lab_menu_status(m, _("found '%s'   n next"), want);
     return LAB_MENU_REDRAW;
 }
 
@@ -588,7 +589,7 @@ static int
 key_next(lab_menu *m, lab_menu_view *v)
 {
     if (!v->search[0] || (!find_from(v, v->top + 1) && !find_from(v, 0)))
-        lab_menu_status(m, "no match");
+        lab_menu_status(m, _("no match"));
     return LAB_MENU_REDRAW;
 }
 
@@ -611,23 +612,23 @@ key_quit(lab_menu *m, lab_menu_view *v)
 static int key_help(lab_menu *m, lab_menu_view *v);
 
 static const lab_menu_key pager_keys[] = {
-    { KEY_DOWN, "Down j", "next line or item", key_down, NULL },
+    { KEY_DOWN, "Down j", N_("next line or item"), key_down, NULL },
     { 'j', NULL, NULL, key_down, NULL },
-    { KEY_UP, "Up k", "previous line or item", key_up, NULL },
+    { KEY_UP, "Up k", N_("previous line or item"), key_up, NULL },
     { 'k', NULL, NULL, key_up, NULL },
-    { KEY_NPAGE, "PgDn Space", "next page", key_page_down, NULL },
+    { KEY_NPAGE, "PgDn Space", N_("next page"), key_page_down, NULL },
     { ' ', NULL, NULL, key_page_down, NULL },
-    { KEY_PPAGE, "PgUp b", "previous page", key_page_up, NULL },
+    { KEY_PPAGE, "PgUp b", N_("previous page"), key_page_up, NULL },
     { 'b', NULL, NULL, key_page_up, NULL },
-    { KEY_RIGHT, "Right", "scroll right (wide tables)", key_right, NULL },
-    { KEY_LEFT, "Left", "scroll left", key_left, NULL },
-    { KEY_HOME, "Home", "top", key_home, NULL },
-    { KEY_END, "End", "bottom", key_end, NULL },
-    { '/', "/", "search the text", key_search, NULL },
-    { 'n', "n", "next match", key_next, NULL },
-    { '?', "?", "these keys", key_help, NULL },
-    { 'q', "q", "back (quit on the home screen)", key_back, NULL },
-    { LAB_CTRL('c'), "Ctrl-C", "quit the lab (cancels a grading)", key_quit, NULL },
+    { KEY_RIGHT, "Right", N_("scroll right (wide tables)"), key_right, NULL },
+    { KEY_LEFT, "Left", N_("scroll left"), key_left, NULL },
+    { KEY_HOME, "Home", N_("top"), key_home, NULL },
+    { KEY_END, "End", N_("bottom"), key_end, NULL },
+    { '/', "/", N_("search the text"), key_search, NULL },
+    { 'n', "n", N_("next match"), key_next, NULL },
+    { '?', "?", N_("these keys"), key_help, NULL },
+    { 'q', "q", N_("back (quit on the home screen)"), key_back, NULL },
+    { LAB_CTRL('c'), "Ctrl-C", N_("quit the lab (cancels a grading)"), key_quit, NULL },
 };
 
 /* --- help: made from the key tables ---------------------------------------------------- */
@@ -641,7 +642,7 @@ help_keys(lab_doc *d, const lab_menu_key *keys, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         if (keys[i].name)
-            lab_doc_addf(d, LAB_STYLE_TEXT, "  %-12s %s", keys[i].name, keys[i].help);
+            lab_doc_addf(d, LAB_STYLE_TEXT, "  %-12s %s", keys[i].name, _(keys[i].help));
 }
 
 static int
@@ -651,10 +652,10 @@ help_build(lab_menu *m, lab_menu_view *v, int width)
 
     (void)m;
     (void)width;
-    lab_doc_addf(&v->doc, LAB_STYLE_HEADING, "Keys of the %s screen", h->of->name);
+    lab_doc_addf(&v->doc, LAB_STYLE_HEADING, _("Keys of the %s screen"), h->of->name);
     help_keys(&v->doc, h->of->keys, h->of->nkeys);
     lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");
-    lab_doc_add(&v->doc, LAB_STYLE_HEADING, "Keys of every screen");
+    lab_doc_add(&v->doc, LAB_STYLE_HEADING, _("Keys of every screen"));
     help_keys(&v->doc, pager_keys, ARRAY_SIZE(pager_keys));
     return 0;
 }
@@ -669,7 +670,7 @@ key_help(lab_menu *m, lab_menu_view *v)
     if (v->screen == &lab_menu_help || !(h = malloc(sizeof(*h))))
         return 0;
     h->of = v->screen;
-    lab_menu_push(m, &lab_menu_help, h, "keys (q: back)");
+    lab_menu_push(m, &lab_menu_help, h, _("keys (q: back)"));
     return LAB_MENU_REDRAW;
 }
 
@@ -703,7 +704,7 @@ on_key(lab_menu *m, int ch)
         k = find_key(pager_keys, ARRAY_SIZE(pager_keys), ch);
     if (!k) {
         if (ch < 256 && ch >= ' ')
-            lab_menu_status(m, "no key '%c' here: ? shows the keys", ch);
+            lab_menu_status(m, _("no key '%c' here: ? shows the keys"), ch);
         return;
     }
     flags = k->fn(m, v);
@@ -797,7 +798,7 @@ start_pending_watch(lab_menu *m)
     lab_menu_follow_exercise(m, m->watch_ex);
     lab_work_path(m->watch_ex, &path);
     if (lab_menu_grade_start(m, m->watch_ex, path.buf) == 0)
-        lab_menu_status(m, "saved: grading %s", m->watch_ex->id);
+        lab_menu_status(m, _("saved: grading %s"), m->watch_ex->id);
     lab_buf_release(&path);
 }
 
@@ -845,11 +846,11 @@ lab_menu_run(lab *l, const lab_menu_opts *opts, lab_err *err)
         m.device = NULL;
     m.inotify_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 
-    setlocale(LC_ALL, "");
+    /* the locale is main's (lab_i18n_start): set again here it would undo its choices */
     tcgetattr(STDIN_FILENO, &saved_tty);
     if (!initscr()) {
         lab_store_close(m.store);
-        return lab_err_set(err, LAB_EIO, "cannot start the terminal screen (TERM=%s)",
+        return lab_err_set(err, LAB_EIO, _("cannot start the terminal screen (TERM=%s)"),
                            getenv("TERM"));
     }
     save_reset_sequence();

@@ -6,6 +6,7 @@
  * searches them.
  */
 #include "lab/menu/menu.h"
+#include "lab/util/i18n.h"
 
 #include <curses.h>
 #include <stdio.h>
@@ -22,10 +23,10 @@ chapter_build(lab_menu *m, lab_menu_view *v, int width)
 
     lab_menu_prediction_score(m, ch, score, sizeof(score));
     if (ch->demo)
-        lab_doc_addf(&v->doc, LAB_STYLE_DIM, "d runs the chapter's demo%s%s", *score ? "; " : "",
+        lab_doc_addf(&v->doc, LAB_STYLE_DIM, _("d runs the chapter's demo%s%s"), *score ? "; " : "",
                      score);
     if (!ch->text)
-        return lab_doc_addf(&v->doc, LAB_STYLE_DIM, "%s has no chapter text yet", ch->title);
+        return lab_doc_addf(&v->doc, LAB_STYLE_DIM, _("%s has no chapter text yet"), ch->title);
     return lab_doc_file(&v->doc, ch->text, false, width);
 }
 
@@ -37,7 +38,7 @@ chapter_demo(lab_menu *m, lab_menu_view *v)
 }
 
 static const lab_menu_key chapter_keys[] = {
-    { 'd', "d", "run the chapter's demo (asks your predictions first)", chapter_demo, NULL },
+    { 'd', "d", N_("run the chapter's demo (asks your predictions first)"), chapter_demo, NULL },
 };
 
 const lab_menu_screen lab_menu_chapter = {
@@ -61,7 +62,7 @@ solution_build(lab_menu *m, lab_menu_view *v, int width)
     const lab_exercise *ex = v->state;
 
     (void)m;
-    lab_doc_addf(&v->doc, LAB_STYLE_HEADING, "Reference solution of %s", ex->id);
+    lab_doc_addf(&v->doc, LAB_STYLE_HEADING, _("Reference solution of %s"), ex->id);
     lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");
     return lab_doc_file(&v->doc, ex->solution, true, width);
 }
@@ -109,7 +110,7 @@ chart_row(const lab_attempt *a, void *arg)
         for (int i = 0; i < (len > 0 ? len : 1); i++)
             lab_buf_addch(&line, '#');
     } else {
-        lab_buf_adds(&line, "        -    (not timed)");
+        lab_buf_adds(&line, _("        -    (not timed)"));
     }
     lab_doc_add(c->doc, verdict_style(a->verdict), line.buf);
     lab_buf_release(&line);
@@ -123,15 +124,15 @@ history_build(lab_menu *m, lab_menu_view *v, int width)
     chart c = { .doc = &v->doc, .measure = true };
     lab_err err = LAB_ERR_INIT;
 
-    lab_doc_addf(&v->doc, LAB_STYLE_HEADING, "Attempts at %s: the kernel's median time", ex->id);
-    lab_doc_add(&v->doc, LAB_STYLE_DIM, "  (shorter bars are faster; oldest first)");
+    lab_doc_addf(&v->doc, LAB_STYLE_HEADING, _("Attempts at %s: the kernel's median time"), ex->id);
+    lab_doc_add(&v->doc, LAB_STYLE_DIM, _("  (shorter bars are faster; oldest first)"));
     lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");
     if (lab_store_history(m->store, ex->id, chart_row, &c, &err) < 0) {
         lab_doc_add(&v->doc, LAB_STYLE_BAD, err.msg);
         return 0;
     }
     if (!c.n) {
-        lab_doc_add(&v->doc, LAB_STYLE_TEXT, "  no attempts yet: g grades your file");
+        lab_doc_add(&v->doc, LAB_STYLE_TEXT, _("  no attempts yet: g grades your file"));
         return 0;
     }
     c.bar_width = width > 50 ? width - 38 : 10;
@@ -169,18 +170,18 @@ static int
 result_next(lab_menu *m, lab_menu_view *v)
 {
     if (!lab_menu_graded_passed(v->state)) {
-        lab_menu_status(m, "Enter opens the next exercise after a PASS");
+        lab_menu_status(m, _("Enter opens the next exercise after a PASS"));
         return LAB_MENU_REDRAW;
     }
     return lab_menu_open_next(m, lab_menu_graded_exercise(v->state));
 }
 
 static const lab_menu_key result_keys[] = {
-    { '\n', "Enter", "after a PASS: the next exercise you have not passed", result_next,
-      "next exercise (after a PASS)" },
+    { '\n', "Enter", N_("after a PASS: the next exercise you have not passed"), result_next,
+      N_("next exercise (after a PASS)") },
     { KEY_ENTER, NULL, NULL, result_next, NULL },
-    { 'g', "g", "grade your file again", result_grade, "grade again" },
-    { 'c', "c", "cancel the grading", lab_menu_job_cancel_key, "cancel" },
+    { 'g', "g", N_("grade your file again"), result_grade, N_("grade again") },
+    { 'c', "c", N_("cancel the grading"), lab_menu_job_cancel_key, N_("cancel") },
 };
 
 const lab_menu_screen lab_menu_result = {
@@ -200,6 +201,6 @@ lab_menu_open_result(lab_menu *m, lab_menu_graded *gr)
 
     if (top->screen == &lab_menu_result && lab_menu_graded_exercise(top->state) == ex)
         lab_menu_pop(m); /* graded again from its result view: the new result in its place */
-    snprintf(title, sizeof(title), "result: %s", ex->id);
+    snprintf(title, sizeof(title), _("result: %s"), ex->id);
     return lab_menu_push(m, &lab_menu_result, lab_menu_graded_hold(gr), title);
 }

@@ -8,6 +8,7 @@
  * without a GPU it says which and why, and shows the simulator's figures.
  */
 #include "lab/menu/menu.h"
+#include "lab/util/i18n.h"
 #include "lab/instruments/profile.h"
 #include "lab/report/profiling.h"
 
@@ -37,8 +38,8 @@ profile_build(lab_menu *m, lab_menu_view *v, int width)
 
     (void)m;
     if (s->vj.running) {
-        lab_doc_addf(&v->doc, LAB_STYLE_HEADING, "Profiling %s under Nsight Compute", s->file);
-        lab_doc_add(&v->doc, LAB_STYLE_DIM, "the line below shows how long; c cancels it");
+        lab_doc_addf(&v->doc, LAB_STYLE_HEADING, _("Profiling %s under Nsight Compute"), s->file);
+        lab_doc_add(&v->doc, LAB_STYLE_DIM, _("the line below shows how long; c cancels it"));
         return 0;
     }
     if (s->vj.rc < 0 || !p) {
@@ -47,20 +48,20 @@ profile_build(lab_menu *m, lab_menu_view *v, int width)
         return 0;
     }
     if (p->status != LAB_PROF_OK) {
-        lab_doc_addf(&v->doc, LAB_STYLE_WARN, "no ncu table: %s", p->why);
+        lab_doc_addf(&v->doc, LAB_STYLE_WARN, _("no ncu table: %s"), p->why);
         if (p->status == LAB_PROF_COMPILE_ERROR)
             lab_doc_add_text(&v->doc, LAB_STYLE_TEXT, p->log.buf);
         else if (p->status == LAB_PROF_NCU_FAILED)
             lab_doc_add_text(&v->doc, LAB_STYLE_TEXT, p->output.buf);
         lab_doc_add(&v->doc, LAB_STYLE_DIM,
-                    "(i inspects registers, occupancy and SASS without a GPU)");
+                    _("(i inspects registers, occupancy and SASS without a GPU)"));
         lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");
     }
     return lab_profiling_layout(p, s->ex, width, lab_menu_add_line, &v->doc);
 }
 
 static const lab_menu_key profile_keys[] = {
-    { 'c', "c", "cancel the profiling", lab_menu_viewjob_cancel_key, NULL },
+    { 'c', "c", N_("cancel the profiling"), lab_menu_viewjob_cancel_key, NULL },
 };
 
 const lab_menu_screen lab_menu_profile = {
@@ -86,7 +87,7 @@ profile_run(lab_menu_work *w, lab *l, lab_err *err)
     lab_profiling *p = pw->base.result;
     int rc;
 
-    lab_menu_work_stage(w, "compiling, then ncu and the simulator");
+    lab_menu_work_stage(w, _("compiling, then ncu and the simulator"));
     p->cancel = &w->cancel; /* c kills ncu and the driver */
     rc = lab_profile(l, pw->ex, pw->file, p, err);
     p->cancel = NULL;
@@ -103,7 +104,7 @@ lab_menu_profile_start(lab_menu *m, const lab_exercise *ex)
 
     lab_work_path(ex, &work);
     if (access(work.buf, F_OK)) {
-        lab_menu_status(m, "%s is not there yet: e creates it from the starter", work.buf);
+        lab_menu_status(m, _("%s is not there yet: e creates it from the starter"), work.buf);
         lab_buf_release(&work);
         return LAB_ENOENT;
     }
@@ -123,7 +124,7 @@ lab_menu_profile_start(lab_menu *m, const lab_exercise *ex)
     lab_buf_release(&work);
     s->ex = w->ex = ex;
     s->vj.key = ex;
-    w->base = (lab_menu_viewwork){ .base = { .verb = "profiling", .run = profile_run },
+    w->base = (lab_menu_viewwork){ .base = { .verb = N_("profiling"), .run = profile_run },
                                    .result = p,
                                    .result_free = profiling_free };
     snprintf(w->base.base.subject, sizeof(w->base.base.subject), "%s", ex->id);

@@ -6,6 +6,7 @@
  * highest), then the notes.
  */
 #include "lab/report/demo.h"
+#include "lab/util/i18n.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -95,7 +96,7 @@ bars(lab_lineout *o, const lab_demo_section *s)
         lab_demo_format_cell(lab_demo_cell_at(s, r, ch->label), dl, text, sizeof(text));
         lab_lineout_put(o, LAB_TEXT_PLAIN, "  %-*s |", (int)label_width, text);
         if (v->kind != LAB_DEMO_CELL_NUMBER) {
-            lab_lineout_put(o, LAB_TEXT_PLAIN, " (none)");
+            lab_lineout_put(o, LAB_TEXT_PLAIN, _(" (none)"));
             lab_lineout_end(o);
             continue;
         }
@@ -181,7 +182,7 @@ heatmap(lab_lineout *o, const lab_demo_section *s, bool shade_chars)
     lab_lineout_end(o);
     lab_lineout_put(o, LAB_TEXT_PLAIN, "  ");
     lab_lineout_put(o, LAB_TEXT_BOLD, "%s", s->columns[ch->value].name);
-    lab_lineout_put(o, LAB_TEXT_PLAIN, " by %s (rows) and %s (columns); blank: no value",
+    lab_lineout_put(o, LAB_TEXT_PLAIN, _(" by %s (rows) and %s (columns); blank: no value"),
                     s->columns[ch->y].name, s->columns[ch->x].name);
     lab_lineout_end(o);
     lab_lineout_put(o, LAB_TEXT_PLAIN, "  %*s", CELL_WIDTH - 2, "");
@@ -215,8 +216,8 @@ heatmap(lab_lineout *o, const lab_demo_section *s, bool shade_chars)
     }
     lab_demo_format_cell(&(lab_demo_cell){ LAB_DEMO_CELL_NUMBER, NULL, lo }, dv, text,
                          sizeof(text));
-    lab_lineout_put(o, LAB_TEXT_PLAIN, "  scale: '%c' %s ... '%c' ", lab_demo_shade_chars[0], text,
-                    lab_demo_shade_chars[LAB_TEXT_SHADES - 1]);
+    lab_lineout_put(o, LAB_TEXT_PLAIN, _("  scale: '%c' %s ... '%c' "), lab_demo_shade_chars[0],
+                    text, lab_demo_shade_chars[LAB_TEXT_SHADES - 1]);
     lab_demo_format_cell(&(lab_demo_cell){ LAB_DEMO_CELL_NUMBER, NULL, hi }, dv, text,
                          sizeof(text));
     lab_lineout_put(o, LAB_TEXT_PLAIN, "%s %s", text, s->columns[ch->value].unit);
@@ -233,8 +234,8 @@ lab_demo_layout(const lab_demo_report *r, const lab_demo_layout_opts *opts, lab_
     int rc;
 
     lab_lineout_init(&o, fn, arg);
-    lab_lineout_put(&o, LAB_TEXT_BOLD, "demo %s", r->chapter);
-    lab_lineout_put(&o, LAB_TEXT_PLAIN, " on %s (%s)", *r->device ? r->device : "no device",
+    lab_lineout_put(&o, LAB_TEXT_BOLD, _("demo %s"), r->chapter);
+    lab_lineout_put(&o, LAB_TEXT_PLAIN, _(" on %s (%s)"), *r->device ? r->device : _("no device"),
                     r->backend);
     lab_lineout_end(&o);
     if (strcmp(r->status, "ok")) {

@@ -3,6 +3,7 @@
  */
 #include "lab/report/grading.h"
 #include "lab/report/modelled.h"
+#include "lab/util/i18n.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -29,8 +30,8 @@ cases(lab_lineout *o, const lab_runreport *r)
         shapes |= r->cases[i].block[0] != '\0';
     lab_lineout_put(o, LAB_TEXT_PLAIN, "  %-10s ", "n");
     if (shapes)
-        lab_lineout_put(o, LAB_TEXT_PLAIN, "%-8s ", "block");
-    lab_lineout_put(o, LAB_TEXT_PLAIN, "%-10s ", "student");
+        lab_lineout_put(o, LAB_TEXT_PLAIN, "%-8s ", _("block"));
+    lab_lineout_put(o, LAB_TEXT_PLAIN, "%-10s ", _("student"));
     lab_lineout_end(o);
     for (size_t i = 0; i < r->ncases; i++) {
         const lab_case *c = &r->cases[i], *c2;
@@ -41,16 +42,16 @@ cases(lab_lineout *o, const lab_runreport *r)
         if (shapes)
             lab_lineout_put(o, LAB_TEXT_PLAIN, "%-8s ", c->block);
         if (c2 && !c2->correct) {
-            lab_lineout_put(o, LAB_TEXT_BAD, "%-10s", "wrong");
-            lab_lineout_put(o, LAB_TEXT_PLAIN, " on new inputs in the same buffers: %s",
+            lab_lineout_put(o, LAB_TEXT_BAD, "%-10s", _("wrong"));
+            lab_lineout_put(o, LAB_TEXT_PLAIN, _(" on new inputs in the same buffers: %s"),
                             c2->detail);
         } else {
             lab_lineout_put(o, c->correct ? LAB_TEXT_GOOD : LAB_TEXT_BAD, "%-10s",
-                            c->correct ? "ok" : "wrong");
+                            c->correct ? _("ok") : _("wrong"));
             if (!c->correct)
                 lab_lineout_put(o, LAB_TEXT_PLAIN, " %s", c->detail);
             else if (c2)
-                lab_lineout_put(o, LAB_TEXT_DIM, " and again on new inputs");
+                lab_lineout_put(o, LAB_TEXT_DIM, "%s", _(" and again on new inputs"));
         }
         lab_lineout_end(o);
     }
@@ -59,8 +60,8 @@ cases(lab_lineout *o, const lab_runreport *r)
 static void
 capped(lab_lineout *o)
 {
-    lab_lineout_put(o, LAB_TEXT_DIM,
-                    "  (stopped at the time cap before the medians settled to +-0.25%%)");
+    lab_lineout_put(o, LAB_TEXT_DIM, "%s",
+                    _("  (stopped at the time cap before the medians settled to +-0.25%)"));
     lab_lineout_end(o);
 }
 
@@ -75,11 +76,11 @@ timing(lab_lineout *o, const lab_grading *g)
     lab_lineout_end(o);
     lab_lineout_put(
         o, LAB_TEXT_PLAIN,
-        "  n = %lu (%.1f MiB)   copy bandwidth measured now: %.0f GB/s   peak %.0f GB/s", t->size,
-        t->bytes / (1 << 20), t->copy_gbps, g->report.peak_gbps);
+        _("  n = %lu (%.1f MiB)   copy bandwidth measured now: %.0f GB/s   peak %.0f GB/s"),
+        t->size, t->bytes / (1 << 20), t->copy_gbps, g->report.peak_gbps);
     lab_lineout_end(o);
-    lab_lineout_put(o, LAB_TEXT_PLAIN, "  %-10s %12s %8s %8s %8s %7s %7s %8s", "kernel", "median",
-                    "CI95", "samples", "GB/s", "% peak", "% copy", "speedup");
+    lab_lineout_put(o, LAB_TEXT_PLAIN, "  %-10s %12s %8s %8s %8s %7s %7s %8s", _("kernel"),
+                    _("median"), "CI95", _("samples"), "GB/s", "% peak", "% copy", _("speedup"));
     lab_lineout_end(o);
     for (size_t i = 0; i < t->nkernels; i++) {
         const lab_kernel_time *k = &t->kernels[i];
@@ -89,7 +90,7 @@ timing(lab_lineout *o, const lab_grading *g)
                         "  %-10s %12s %7.2f%% %8lu %8.0f %7.1f %7.1f %7.2fx%s", k->role, med,
                         100 * k->ci_rel, k->samples, k->gbps, k->pct_peak, k->pct_copy,
                         base && k->median_ns > 0 ? base->median_ns / k->median_ns : 0,
-                        k->cpu ? "  (CPU)" : "");
+                        k->cpu ? _("  (CPU)") : "");
         lab_lineout_end(o);
     }
     if (t->capped)
@@ -105,19 +106,19 @@ sweep(lab_lineout *o, const lab_runreport *r)
 
     lab_lineout_end(o);
     lab_lineout_put(o, LAB_TEXT_PLAIN,
-                    "  n = %lu (%.1f MiB moved per launch), every shape timed interleaved", s->size,
-                    s->bytes / (1 << 20));
+                    _("  n = %lu (%.1f MiB moved per launch), every shape timed interleaved"),
+                    s->size, s->bytes / (1 << 20));
     lab_lineout_end(o);
-    lab_lineout_put(o, LAB_TEXT_PLAIN, "  %-10s %12s %8s %8s %8s %10s %9s", "block", "median",
-                    "CI95", "samples", "GB/s", "occupancy", "vs best");
+    lab_lineout_put(o, LAB_TEXT_PLAIN, "  %-10s %12s %8s %8s %8s %10s %9s", _("block"), _("median"),
+                    "CI95", _("samples"), "GB/s", "occupancy", _("vs best"));
     lab_lineout_end(o);
     for (size_t i = 0; i < s->nrows; i++) {
         const lab_sweep_row *w = &s->rows[i];
         bool mine = !strcmp(w->block, s->choice);
         char med[32], occ[16];
         if (!w->launched) {
-            lab_lineout_put(o, LAB_TEXT_PLAIN, "  %-10s %scannot be launched: %s", w->block,
-                            mine ? "<- yours: " : "", w->error);
+            lab_lineout_put(o, LAB_TEXT_PLAIN, "  %-10s %s%s: %s", w->block,
+                            mine ? _("<- yours: ") : "", _("cannot be launched"), w->error);
             lab_lineout_end(o);
             continue;
         }
@@ -130,8 +131,8 @@ sweep(lab_lineout *o, const lab_runreport *r)
         lab_lineout_put(o, mine ? LAB_TEXT_BOLD : LAB_TEXT_PLAIN,
                         "%-10s %12s %7.2f%% %8lu %8.0f %10s %8.3fx%s%s", w->block, med,
                         100 * w->ci_rel, w->samples, w->gbps, occ,
-                        best ? w->median_ns / best->median_ns : 0, w == best ? "  fastest" : "",
-                        mine ? "  <- yours" : "");
+                        best ? w->median_ns / best->median_ns : 0, w == best ? _("  fastest") : "",
+                        mine ? _("  <- yours") : "");
         lab_lineout_end(o);
     }
     if (s->capped)
@@ -146,26 +147,26 @@ backend(lab_lineout *o, const lab_grading *g, const lab_exercise *ex)
 
     if (!strcmp(g->backend, "sim"))
         lab_lineout_put(o, LAB_TEXT_PLAIN,
-                        "PTX simulator (%s%s), seed %.0f, block %u; sizes capped at %lu",
-                        g->device.present ? "forced" : "no GPU",
-                        g->device.present ? ""
-                        : g->has_model    ? ": correctness, speed modelled"
-                                          : ": correctness only",
+                        _("PTX simulator (%s), seed %.0f, block %u; sizes capped at %lu"),
+                        g->device.present ? _("forced")
+                        : g->has_model    ? _("no GPU: correctness, speed modelled")
+                                          : _("no GPU: correctness only"),
                         seed, ex->block, g->sim_max_size);
     else if (g->device.present && ex->choose_block)
-        lab_lineout_put(o, LAB_TEXT_PLAIN, "GPU %s (%s), seed %.0f, block chosen by the file",
+        lab_lineout_put(o, LAB_TEXT_PLAIN, _("GPU %s (%s), seed %.0f, block chosen by the file"),
                         g->device.name, g->arch, seed);
     else if (g->device.present)
-        lab_lineout_put(o, LAB_TEXT_PLAIN, "GPU %s (%s), seed %.0f, block %u", g->device.name,
+        lab_lineout_put(o, LAB_TEXT_PLAIN, _("GPU %s (%s), seed %.0f, block %u"), g->device.name,
                         g->arch, seed, ex->block);
     else
         return;
     lab_lineout_end(o);
     if (g->sim_checked)
-        lab_lineout_put(o, LAB_TEXT_DIM,
-                        "the simulator checked it too: races, barriers, warp masks, bounds");
+        lab_lineout_put(o, LAB_TEXT_DIM, "%s",
+                        _("the simulator checked it too: races, barriers, warp masks, bounds"));
     else if (g->sim_skipped[0])
-        lab_lineout_put(o, LAB_TEXT_DIM, "the simulator's checks were skipped: %s", g->sim_skipped);
+        lab_lineout_put(o, LAB_TEXT_DIM, _("the simulator's checks were skipped: %s"),
+                        g->sim_skipped);
     else
         return;
     lab_lineout_end(o);
@@ -180,7 +181,8 @@ verdict(lab_lineout *o, const lab_grading *g, const lab_exercise *ex, size_t wid
     size_t indent = strlen(vi->name) + 2;
     char points[48];
 
-    snprintf(points, sizeof(points), "%d/%d points", g->result.points, ex->points);
+    snprintf(points, sizeof(points), ngettext("%d/%d point", "%d/%d points", ex->points),
+             g->result.points, ex->points);
     lab_lineout_put(o, lab_text_verdict_style(g->result.verdict), "%s", vi->name);
     lab_lineout_put(o, LAB_TEXT_PLAIN, "  ");
     lab_lineout_flow(o, LAB_TEXT_PLAIN, g->result.message, width, indent);
@@ -193,10 +195,10 @@ verdict(lab_lineout *o, const lab_grading *g, const lab_exercise *ex, size_t wid
     lab_lineout_end(o);
     if (g->result.verdict == LAB_VERDICT_PASS)
         return;
-    lab_lineout_put(o, LAB_TEXT_BOLD, "next:");
+    lab_lineout_put(o, LAB_TEXT_BOLD, "%s", _("next:"));
     lab_lineout_put(o, LAB_TEXT_PLAIN, " ");
-    lab_lineout_flow(o, LAB_TEXT_PLAIN, g->result.advice ? g->result.advice : vi->advice, width,
-                     strlen("next: "));
+    lab_lineout_flow(o, LAB_TEXT_PLAIN, _(g->result.advice ? g->result.advice : vi->advice), width,
+                     strlen(_("next:")) + 1);
     lab_lineout_end(o);
 }
 

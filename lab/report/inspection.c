@@ -3,6 +3,7 @@
  */
 #include "lab/report/inspection.h"
 #include "lab/report/modelled.h"
+#include "lab/util/i18n.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -25,18 +26,18 @@ resources(lab_lineout *o, const lab_inspection *in)
     const lab_funcres *k = in->kernel;
 
     if (!k) {
-        lab_lineout_put(o, LAB_TEXT_WARN, "  ptxas reported no kernel %s", in->ex->kernel);
+        lab_lineout_put(o, LAB_TEXT_WARN, _("  ptxas reported no kernel %s"), in->ex->kernel);
         lab_lineout_end(o);
         return;
     }
     lab_lineout_put(o, LAB_TEXT_PLAIN,
-                    "  registers %d   barriers %d   static shared %ld B   dynamic shared 0 B "
-                    "(the driver passes none)",
+                    _("  registers %d   barriers %d   static shared %ld B   dynamic shared 0 B "
+                      "(the driver passes none)"),
                     k->regs, k->barriers, k->smem);
     lab_lineout_end(o);
     lab_lineout_put(o, k->stack_frame || k->spill_stores ? LAB_TEXT_WARN : LAB_TEXT_PLAIN,
-                    "  local memory (stack frame) %ld B per thread   spill stores %ld B   spill "
-                    "loads %ld B",
+                    _("  local memory (stack frame) %ld B per thread   spill stores %ld B   spill "
+                      "loads %ld B"),
                     k->stack_frame, k->spill_stores, k->spill_loads);
     lab_lineout_end(o);
 }
@@ -48,8 +49,8 @@ occupancy(lab_lineout *o, const lab_inspection *in)
     const char *sep = "";
 
     if (!in->limits) {
-        lab_lineout_put(o, LAB_TEXT_WARN,
-                        "  occupancy: no table row for %s (the lab knows:", in->arch);
+        lab_lineout_put(o, LAB_TEXT_WARN, _("  occupancy: no table row for %s (the lab knows:"),
+                        in->arch);
         for (size_t i = 0; i < lab_occupancy_arch_count(); i++)
             lab_lineout_put(o, LAB_TEXT_WARN, " %s", lab_occupancy_arch_at(i)->arch);
         lab_lineout_put(o, LAB_TEXT_WARN, ")");
@@ -59,17 +60,17 @@ occupancy(lab_lineout *o, const lab_inspection *in)
     if (!in->has_occ)
         return;
     lab_lineout_put(o, LAB_TEXT_PLAIN,
-                    "  occupancy at block %u (%d warps%s%s) on %s (%s): %d blocks/SM, %d of %d "
-                    "warps = %.0f%%",
+                    _("  occupancy at block %u (%d warps%s%s) on %s (%s): %d blocks/SM, %d of %d "
+                      "warps = %.0f%%"),
                     in->block, occ->warps_per_block, *in->block_from ? "; your " : "",
                     in->block_from, in->arch, in->limits->example, occ->blocks_per_sm,
                     occ->active_warps, in->limits->max_warps_per_sm, 100.0 * occ->occupancy);
     lab_lineout_end(o);
     if (occ->why) {
-        lab_lineout_put(o, LAB_TEXT_BAD, "  cannot launch: %s", occ->why);
+        lab_lineout_put(o, LAB_TEXT_BAD, _("  cannot launch: %s"), occ->why);
         lab_lineout_end(o);
     }
-    lab_lineout_put(o, LAB_TEXT_PLAIN, "  blocks each resource allows:");
+    lab_lineout_put(o, LAB_TEXT_PLAIN, _("  blocks each resource allows:"));
     for (int i = 0; i < LAB_OCC_LIMIT_COUNT; i++) {
         if (occ->limit_blocks[i] == INT_MAX)
             continue;
@@ -77,7 +78,7 @@ occupancy(lab_lineout *o, const lab_inspection *in)
                         occ->limit_blocks[i]);
         sep = ",";
     }
-    lab_lineout_put(o, LAB_TEXT_PLAIN, "; limited by");
+    lab_lineout_put(o, LAB_TEXT_PLAIN, _("; limited by"));
     sep = "";
     for (int i = 0; i < LAB_OCC_LIMIT_COUNT; i++)
         if (occ->limited_by[i]) {
@@ -90,9 +91,9 @@ occupancy(lab_lineout *o, const lab_inspection *in)
 static void
 mix(lab_lineout *o, const char *what, const lab_mix *m)
 {
-    lab_lineout_put(o, LAB_TEXT_PLAIN, "  %s: %zu instructions", what, m->total);
+    lab_lineout_put(o, LAB_TEXT_PLAIN, _("  %s: %zu instructions"), what, m->total);
     for (int i = 1; i < LAB_MARK_COUNT; i++)
-        lab_lineout_put(o, LAB_TEXT_PLAIN, ", %zu %s", m->marks[i], lab_marks[i].name);
+        lab_lineout_put(o, LAB_TEXT_PLAIN, _(", %zu %s"), m->marks[i], lab_marks[i].name);
     lab_lineout_end(o);
 }
 
@@ -100,9 +101,12 @@ mix(lab_lineout *o, const char *what, const lab_mix *m)
 static lab_text_style
 run_words(const lab_branch_run *r, char *buf, size_t size)
 {
-    snprintf(buf, size, "ran %llu time%s, diverged %llu%s", (unsigned long long)r->runs,
-             r->runs == 1 ? "" : "s", (unsigned long long)r->divergent,
-             r->divergent ? "" : ": uniform");
+    snprintf(buf, size,
+             r->divergent ? ngettext("ran %llu time, diverged %llu",
+                                     "ran %llu times, diverged %llu", r->runs)
+                          : ngettext("ran %llu time, diverged %llu: uniform",
+                                     "ran %llu times, diverged %llu: uniform", r->runs),
+             (unsigned long long)r->runs, (unsigned long long)r->divergent);
     return r->divergent ? LAB_TEXT_MARK_DIVERGE : LAB_TEXT_GOOD;
 }
 
@@ -123,23 +127,24 @@ branch_runs(lab_lineout *o, const lab_inspection *in)
     if (in->no_runs)
         return;
     if (!in->has_runs) {
-        missing(o, "Branches on the simulator: not available", in->runs_why);
+        missing(o, _("Branches on the simulator: not available"), in->runs_why);
         return;
     }
-    lab_lineout_put(
-        o, LAB_TEXT_PLAIN,
-        "Branches on the simulator (n = %lu; counted once per warp and pass):", in->runs_size);
+    lab_lineout_put(o, LAB_TEXT_PLAIN,
+                    _("Branches on the simulator (n = %lu; counted once per warp and pass):"),
+                    in->runs_size);
     lab_lineout_end(o);
     if (!in->nruns) {
-        lab_lineout_put(o, LAB_TEXT_PLAIN, "  no conditional branch of your file ran");
+        lab_lineout_put(o, LAB_TEXT_PLAIN, _("  no conditional branch of your file ran"));
         lab_lineout_end(o);
     }
     for (size_t i = 0; i < in->nruns; i++) {
         const lab_branch_run *r = &in->runs[i];
         lab_text_style style = run_words(r, words, sizeof(words));
-        lab_lineout_put(o, LAB_TEXT_PLAIN, "  line %d", r->line);
+        lab_lineout_put(o, LAB_TEXT_PLAIN, _("  line %d"), r->line);
         if (r->branches > 1)
-            lab_lineout_put(o, LAB_TEXT_PLAIN, " (%u branches)", r->branches);
+            lab_lineout_put(o, LAB_TEXT_PLAIN,
+                            ngettext(" (%u branch)", " (%u branches)", r->branches), r->branches);
         lab_lineout_put(o, style, ": %s", words);
         lab_lineout_end(o);
     }
@@ -153,7 +158,7 @@ model(lab_lineout *o, const lab_inspection *in)
     if (in->no_model || (!in->has_model && !in->model_why[0]))
         return;
     if (!in->has_model) {
-        missing(o, "Speed on the simulator: not modelled", in->model_why);
+        missing(o, _("Speed on the simulator: not modelled"), in->model_why);
         return;
     }
     lab_lineout_put(o, LAB_TEXT_PLAIN,
@@ -170,7 +175,7 @@ source(lab_lineout *o, const lab_inspection *in, const lab_buf *src)
     size_t len;
 
     lab_lineout_end(o);
-    lab_lineout_put(o, LAB_TEXT_TITLE, "Source %s", in->file);
+    lab_lineout_put(o, LAB_TEXT_TITLE, _("Source %s"), in->file);
     lab_lineout_end(o);
     for (int n = 1; (text = lab_source_line(src->buf, n, &len)); n++) {
         o->kind = LAB_LINE_SOURCE;
@@ -233,7 +238,7 @@ listing(lab_lineout *o, const lab_inspection *in, const lab_listing *l, const la
         if (r) {
             char words[160];
             lab_text_style style = run_words(r, words, sizeof(words));
-            lab_lineout_put(o, style, "              on the simulator, line %d: %s", x->line,
+            lab_lineout_put(o, style, _("              on the simulator, line %d: %s"), x->line,
                             words);
             lab_lineout_end(o);
         }
@@ -251,20 +256,20 @@ lab_inspection_layout(const lab_inspection *in, const lab_inspection_layout_opts
 
     lab_lineout_init(&o, fn, arg);
     lab_lineout_put(&o, LAB_TEXT_BOLD, "%s", in->ex->id);
-    lab_lineout_put(&o, LAB_TEXT_PLAIN, "  %s  on %s", in->file, in->arch);
+    lab_lineout_put(&o, LAB_TEXT_PLAIN, _("  %s  on %s"), in->file, in->arch);
     lab_lineout_end(&o);
-    lab_lineout_put(&o, LAB_TEXT_PLAIN, "Kernel %s%s%s", in->ex->kernel, in->kernel ? ", " : "",
+    lab_lineout_put(&o, LAB_TEXT_PLAIN, _("Kernel %s%s%s"), in->ex->kernel, in->kernel ? ", " : "",
                     in->kernel ? in->kernel->name : "");
     lab_lineout_end(&o);
     resources(&o, in);
     occupancy(&o, in);
-    lab_lineout_put(&o, LAB_TEXT_PLAIN, "Instruction mix of the kernel");
+    lab_lineout_put(&o, LAB_TEXT_PLAIN, _("Instruction mix of the kernel"));
     lab_lineout_end(&o);
     mix(&o, "PTX ", &in->ptx_mix);
     if (in->has_sass) {
         mix(&o, "SASS", &in->sass_mix);
     } else {
-        lab_lineout_put(&o, LAB_TEXT_WARN, "  SASS: not available: %s", in->sass_why);
+        lab_lineout_put(&o, LAB_TEXT_WARN, _("  SASS: not available: %s"), in->sass_why);
         lab_lineout_end(&o);
     }
     branch_runs(&o, in);
@@ -274,9 +279,9 @@ lab_inspection_layout(const lab_inspection *in, const lab_inspection_layout_opts
     if (opts->source)
         source(&o, in, &src);
     if (opts->listing == LAB_INSPECTION_PTX)
-        listing(&o, in, &in->ptx, &src, "PTX (nvcc -ptx -lineinfo), source lines interleaved");
+        listing(&o, in, &in->ptx, &src, _("PTX (nvcc -ptx -lineinfo), source lines interleaved"));
     else if (opts->listing == LAB_INSPECTION_SASS && in->has_sass)
-        listing(&o, in, &in->sass, &src, "SASS (nvdisasm -g), source lines interleaved");
+        listing(&o, in, &in->sass, &src, _("SASS (nvdisasm -g), source lines interleaved"));
     rc = o.rc;
     lab_buf_release(&src);
     lab_lineout_release(&o);
@@ -309,25 +314,27 @@ lab_inspection_diff_layout(const lab_inspection *a, const lab_inspection *b, lab
     int rc;
 
     lab_lineout_init(&o, fn, arg);
-    lab_lineout_put(&o, LAB_TEXT_PLAIN, "Diff on %s: A = %s (%s)", a->arch, a->file, a->ex->kernel);
+    lab_lineout_put(&o, LAB_TEXT_PLAIN, _("Diff on %s: A = %s (%s)"), a->arch, a->file,
+                    a->ex->kernel);
     lab_lineout_end(&o);
     lab_lineout_put(&o, LAB_TEXT_PLAIN, "             B = %s (%s)", b->file, b->ex->kernel);
     lab_lineout_end(&o);
     lab_lineout_put(&o, LAB_TEXT_PLAIN, "  %-22s %12s %12s", "", "A", "B");
     lab_lineout_end(&o);
     if (a->kernel && b->kernel) {
-        diff_row(&o, "registers", a->kernel->regs, b->kernel->regs);
-        diff_row(&o, "static shared (B)", (double)a->kernel->smem, (double)b->kernel->smem);
-        diff_row(&o, "local (B/thread)", (double)a->kernel->stack_frame,
+        diff_row(&o, _("registers"), a->kernel->regs, b->kernel->regs);
+        diff_row(&o, _("static shared (B)"), (double)a->kernel->smem, (double)b->kernel->smem);
+        diff_row(&o, _("local (B/thread)"), (double)a->kernel->stack_frame,
                  (double)b->kernel->stack_frame);
-        diff_row(&o, "spill stores (B)", (double)a->kernel->spill_stores,
+        diff_row(&o, _("spill stores (B)"), (double)a->kernel->spill_stores,
                  (double)b->kernel->spill_stores);
     }
     if (a->has_occ && b->has_occ) {
-        diff_row(&o, "blocks per SM", a->occ.blocks_per_sm, b->occ.blocks_per_sm);
-        diff_row(&o, "occupancy (%)", 100 * a->occ.occupancy, 100 * b->occ.occupancy);
+        diff_row(&o, _("blocks per SM"), a->occ.blocks_per_sm, b->occ.blocks_per_sm);
+        diff_row(&o, /* xgettext:no-c-format */ _("occupancy (%)"), 100 * a->occ.occupancy,
+                 100 * b->occ.occupancy);
     }
-    lab_lineout_put(&o, LAB_TEXT_PLAIN, "  instruction mix (%s)",
+    lab_lineout_put(&o, LAB_TEXT_PLAIN, _("  instruction mix (%s)"),
                     ma == &a->sass_mix ? "SASS" : "PTX");
     lab_lineout_end(&o);
     diff_row(&o, "instructions", (double)ma->total, (double)mb->total);

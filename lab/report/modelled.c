@@ -2,6 +2,7 @@
  * modelled.c - the performance model's times as styled lines (see modelled.h).
  */
 #include "lab/report/modelled.h"
+#include "lab/util/i18n.h"
 
 #include <stdio.h>
 
@@ -9,7 +10,7 @@ void
 lab_modelled_layout(lab_lineout *o, const lab_modelled *m)
 {
     lab_lineout_put(o, LAB_TEXT_PLAIN,
-                    "  modelled %s times at n = %lu, from the simulator's counts at n = %lu",
+                    _("  modelled %s times at n = %lu, from the simulator's counts at n = %lu"),
                     m->gpu.name, m->timed, m->simulated);
     lab_lineout_end(o);
     for (int r = 0; r < LAB_MODELLED_ROLE_COUNT; r++) {
@@ -43,7 +44,7 @@ lab_modelled_layout(lab_lineout *o, const lab_modelled *m)
         lab_lineout_put(o, r == LAB_MODELLED_STUDENT ? LAB_TEXT_BOLD : LAB_TEXT_PLAIN,
                         "  %-10s %12s  %s %-13s", lab_modelled_role_names[r], t, bar,
                         lab_model_bound_names[w->top]);
-        lab_lineout_put(o, LAB_TEXT_DIM, " then %s", next);
+        lab_lineout_put(o, LAB_TEXT_DIM, _(" then %s"), next);
         lab_lineout_end(o);
     }
 }

@@ -2,13 +2,14 @@
  * profiling.c - a profiling as styled lines (see profiling.h).
  */
 #include "lab/report/profiling.h"
+#include "lab/util/i18n.h"
 
 #include <stdio.h>
 
 static const char *const role_titles[] = {
-    [LAB_PROF_STUDENT] = "your kernel",
-    [LAB_PROF_BASELINE] = "the previous step",
-    [LAB_PROF_REFERENCE] = "the reference solution",
+    [LAB_PROF_STUDENT] = N_("your kernel"),
+    [LAB_PROF_BASELINE] = N_("the previous step"),
+    [LAB_PROF_REFERENCE] = N_("the reference solution"),
 };
 _Static_assert(ARRAY_SIZE(role_titles) == LAB_PROF_ROLES, "one title per role");
 
@@ -16,18 +17,18 @@ _Static_assert(ARRAY_SIZE(role_titles) == LAB_PROF_ROLES, "one title per role");
 static void
 ncu_table(lab_lineout *o, const lab_profiling *p, int r, bool narrow)
 {
-    const char *sim_title = p->sim_reported ? "simulator (PTX)" : "simulator";
+    const char *sim_title = p->sim_reported ? _("simulator (PTX)") : _("simulator");
 
     lab_lineout_end(o);
     lab_lineout_put(o, LAB_TEXT_BOLD, "%s", p->kernel[r]);
-    lab_lineout_put(o, LAB_TEXT_PLAIN, " (%s)", role_titles[r]);
+    lab_lineout_put(o, LAB_TEXT_PLAIN, " (%s)", _(role_titles[r]));
     lab_lineout_end(o);
     if (narrow)
-        lab_lineout_put(o, LAB_TEXT_PLAIN, "  %-29s %12s  %s", "notes (nvprof)", "value",
+        lab_lineout_put(o, LAB_TEXT_PLAIN, "  %-29s %12s  %s", _("notes (nvprof)"), _("value"),
                         sim_title);
     else
-        lab_lineout_put(o, LAB_TEXT_PLAIN, "  %-29s %-68s %12s  %-16s %s", "notes (nvprof)",
-                        "ncu metric", "value", sim_title, "meaning");
+        lab_lineout_put(o, LAB_TEXT_PLAIN, "  %-29s %-68s %12s  %-16s %s", _("notes (nvprof)"),
+                        _("ncu metric"), _("value"), sim_title, _("meaning"));
     lab_lineout_end(o);
     for (size_t m = 0; m < p->set.n; m++) {
         const lab_metric *mt = p->set.v[m];
@@ -36,14 +37,14 @@ ncu_table(lab_lineout *o, const lab_profiling *p, int r, bool narrow)
         if (p->has_sim[r][m])
             lab_profile_format(s, sizeof(s), true, p->sim[r][m], mt->unit);
         else
-            snprintf(s, sizeof(s), "not available");
+            snprintf(s, sizeof(s), "%s", _("not available"));
         if (narrow) {
             lab_lineout_put(o, LAB_TEXT_PLAIN, "  %-29s %12s  %s", mt->nvprof, v, s);
             lab_lineout_end(o);
-            lab_lineout_put(o, LAB_TEXT_DIM, "      %s (%s)", mt->meaning, mt->ncu);
+            lab_lineout_put(o, LAB_TEXT_DIM, "      %s (%s)", _(mt->meaning), mt->ncu);
         } else {
             lab_lineout_put(o, LAB_TEXT_PLAIN, "  %-29s %-68s %12s  %-16s %s", mt->nvprof, mt->ncu,
-                            v, s, mt->meaning);
+                            v, s, _(mt->meaning));
         }
         lab_lineout_end(o);
     }
@@ -60,8 +61,8 @@ sim_only(lab_lineout *o, const lab_profiling *p, int r)
     if (!any)
         return;
     lab_lineout_put(o, LAB_TEXT_BOLD, "%s", p->kernel[r]);
-    lab_lineout_put(o, LAB_TEXT_PLAIN, " (%s): the simulator's PTX-level figures at n = %lu",
-                    role_titles[r], p->sim_size);
+    lab_lineout_put(o, LAB_TEXT_PLAIN, _(" (%s): the simulator's PTX-level figures at n = %lu"),
+                    _(role_titles[r]), p->sim_size);
     lab_lineout_end(o);
     for (size_t m = 0; m < p->set.n; m++) {
         char s[32];
@@ -69,7 +70,7 @@ sim_only(lab_lineout *o, const lab_profiling *p, int r)
             continue;
         lab_profile_format(s, sizeof(s), true, p->sim[r][m], p->set.v[m]->unit);
         lab_lineout_put(o, LAB_TEXT_PLAIN, "  %-29s %12s  %s", p->set.v[m]->nvprof, s,
-                        p->set.v[m]->meaning);
+                        _(p->set.v[m]->meaning));
         lab_lineout_end(o);
     }
 }
@@ -92,7 +93,7 @@ lab_profiling_layout(const lab_profiling *p, const lab_exercise *ex, int width, 
     if (narrow) /* the device on a line of its own */
         lab_lineout_end(&o);
     lab_lineout_put(&o, LAB_TEXT_PLAIN,
-                    "%son %s (ncu --clock-control none; ncu's times never grade)",
+                    _("%son %s (ncu --clock-control none; ncu's times never grade)"),
                     narrow ? "" : " ", p->device);
     lab_lineout_end(&o);
     for (int r = 0; r < LAB_PROF_ROLES; r++)
@@ -101,12 +102,12 @@ lab_profiling_layout(const lab_profiling *p, const lab_exercise *ex, int width, 
     lab_lineout_end(&o);
     if (p->sim_reported)
         lab_lineout_put(&o, LAB_TEXT_PLAIN,
-                        "simulator: the same kernels on the PTX simulator at n = %lu (PTX "
-                        "instructions, not SASS: counts differ from ncu's)",
+                        _("simulator: the same kernels on the PTX simulator at n = %lu (PTX "
+                          "instructions, not SASS: counts differ from ncu's)"),
                         p->sim_size);
     else
-        lab_lineout_put(&o, LAB_TEXT_DIM, "simulator: not available (%s)",
-                        p->sim_why[0] ? p->sim_why : "no PTX-level figures in the report");
+        lab_lineout_put(&o, LAB_TEXT_DIM, _("simulator: not available (%s)"),
+                        p->sim_why[0] ? p->sim_why : _("no PTX-level figures in the report"));
     lab_lineout_end(&o);
 out:
     rc = o.rc;

@@ -5,6 +5,7 @@
  * `exit`, `quit` or end of input.  Tab completes from the same declarations.
  */
 #include "lab/shell/shell.h"
+#include "lab/util/i18n.h"
 #include "lab/util/strvec.h"
 
 #include <readline/history.h>
@@ -294,7 +295,7 @@ run_line(lab_cli *cli, const char *line, char *cur, size_t cur_size)
     int status = 0;
 
     if (split(line, &words) < 0) {
-        status = lab_cli_error("unclosed quote");
+        status = lab_cli_error(_("unclosed quote"));
         goto out;
     }
     if (!words.n || words.v[0][0] == '#')
@@ -305,7 +306,7 @@ run_line(lab_cli *cli, const char *line, char *cur, size_t cur_size)
     }
     cmd = lab_cli_find(words.v[0]);
     if (cmd == &lab_cmd_shell) {
-        status = lab_cli_error("already in the shell");
+        status = lab_cli_error(_("already in the shell"));
         goto out;
     }
     lab_strvec_push(&argv, words.v[0]);
@@ -347,8 +348,8 @@ lab_shell_run(lab_cli *cli)
             lab_buf_printf(&hist, "%s/history", dir.buf);
             read_history(hist.buf);
         }
-        printf("cudalab shell: the CLI's commands (help lists them), Tab completes, exit "
-               "leaves.\n");
+        printf(_("cudalab shell: the CLI's commands (help lists them), Tab completes, exit "
+                 "leaves.\n"));
     }
     for (;;) {
         int rc;

@@ -40,6 +40,10 @@ T=$E2E_TMP
 unset CUDALAB_DB CUDALAB_CACHE_DIR CUDALAB_ARCH CUDALAB_NVCC NO_COLOR CUDALAB_BACKEND \
     CUDALAB_SIM_MAX_SIZE CUDALAB_SIM_THREADS
 export CUDALAB_DATADIR=$CUDALAB_DATADIR_TEST CUDALAB_LIBEXECDIR=$CUDALAB_LIBEXECDIR_TEST
+# the compiled messages (make builds them from po/); LC_ALL=C above keeps every test but
+# test-i18n.sh in English
+export CUDALAB_LOCALEDIR=${CUDALAB_LOCALEDIR_TEST:-$E2E_SRC/build/locale}
+unset LANGUAGE
 # The no-GPU tests must see no GPU on a machine that has one too: the real
 # probe then reports "no device" instead of "no driver".
 export CUDA_VISIBLE_DEVICES=

@@ -37,7 +37,7 @@ check_installed() {
     local label=$1 prefix=$2 bashcomp=$3 zshcomp=$4 man=$5 lab=$2/bin/cudalab c
     local student=$T/student-$1 commands ids
     (
-        unset CUDALAB_DATADIR CUDALAB_LIBEXECDIR
+        unset CUDALAB_DATADIR CUDALAB_LIBEXECDIR CUDALAB_LOCALEDIR
         export PATH=$prefix/bin:$PATH
         mkdir -p "$student" && cd "$student" || exit 1
 
@@ -45,6 +45,12 @@ check_installed() {
         commands=$(sed -n 's/^  \([a-z][a-z-]*\) .*/\1/p' <<<"$OUT")
         expect_eq "$label: --help lists the table's commands" "$(paste -sd' ' <<<"$commands")" \
             "$("$lab" --dump-commands | awk -F'\t' '$1 == "command" { print $2 }' | paste -sd' ')"
+
+        # the messages from PREFIX/share/locale, found beside the program as its data are
+        run env LC_ALL=C.UTF-8 LANGUAGE=ko "$lab" help
+        expect_out "$label: the Korean messages are installed (share/locale/ko)" "학생용 명령:"
+        run env LC_ALL=C.UTF-8 "$lab" --lang zh_CN help
+        expect_out "$label: the Chinese messages are installed (share/locale/zh_CN)" "面向学生的命令："
 
         run "$lab" --version
         expect_status "$label: --version" 0
