@@ -33,7 +33,8 @@ next_run(lab_cli *cli, const lab_cli_args *args)
     } else if (!ex) {
         printf("Every exercise is passed: well done.\n");
     } else {
-        printf("Next: %s%s%s  %s\n", lab_cli_sgr(cli, "1"), ex->id, lab_cli_reset(cli), ex->title);
+        printf("Next: %s%s%s  %s\n", lab_cli_sgr(cli, "1"), ex->id, lab_cli_reset(cli),
+               ex->local_title);
         if (started)
             printf("Your file: %s   read: %sshow %s   grade: %sgrade %s\n", work.buf, prog, ex->id,
                    prog, ex->id);

@@ -13,13 +13,31 @@
 #include "lab/build/toolchain.h"
 #include "lab/util/trace.h"
 
+#include <locale.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "lab/util/lang.h"
+
 #define LAB_VERSION "0.1.0"
 
 #define USAGE "usage: cudalab [--version] [--help] COMMAND [ARGS]; cudalab help lists the commands"
+
+/* Translations are shown only in a UTF-8 locale: say once why a learner who asked for one
+ * reads English. */
+static void
+note_english_only(void)
+{
+    lab_lang lang;
+
+    lab_lang_from_env(&lang);
+    if (lang.n && !lab_lang_utf8())
+        fprintf(stderr,
+                "cudalab: note: '%s' is asked for, but the locale is not UTF-8: the "
+                "course is shown in English (try LANG=C.UTF-8 LANGUAGE=%s)\n",
+                lab_lang_first(&lang), lab_lang_first(&lang));
+}
 
 /* After the bare `cudalab` listing: how to go on, with the first exercise not passed. */
 static void
@@ -99,6 +117,7 @@ main(int argc, char **argv)
     int status;
     bool bare_list;
 
+    setlocale(LC_CTYPE, ""); /* display widths of Hangul and Hanzi (lab/util/textwidth.h) */
     if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
         lab_cli_print_overview(stdout);
         return LAB_EXIT_OK;
@@ -128,6 +147,7 @@ main(int argc, char **argv)
     /* no-color.org: NO_COLOR present and not empty turns colour off */
     cli.color = isatty(STDOUT_FILENO) && !(getenv("NO_COLOR") && *getenv("NO_COLOR"));
     cli.tty_err = isatty(STDERR_FILENO);
+    note_english_only();
     if (lab_open(&cli.lab, &err) < 0) {
         if (!cmd->without_lab) {
             lab_cli_error("%s", err.msg);

@@ -5,6 +5,7 @@
 #include "lab/grade/lab.h"
 #include "lab/grade/env.h"
 #include "lab/grade/runner.h"
+#include "lab/util/lang.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,6 +142,7 @@ lab_open(lab **out, lab_err *err)
 {
     lab *l = calloc(1, sizeof(*l));
     char *prefix = exe_prefix();
+    lab_lang lang;
     int rc;
 
     *out = NULL;
@@ -172,7 +174,10 @@ lab_open(lab **out, lab_err *err)
         lab_close(l);
         return lab_err_set(err, LAB_ENOENT, "cannot find the lab's files: set CUDALAB_DATADIR");
     }
-    if ((rc = lab_catalog_load(l->datadir, &l->catalog, err)) < 0 ||
+    lab_lang_from_env(&lang);
+    if (!lab_lang_utf8())
+        lang.n = 0; /* Hangul and Hanzi need a UTF-8 terminal: English, as main() says */
+    if ((rc = lab_catalog_load_lang(l->datadir, &lang, &l->catalog, err)) < 0 ||
         (rc = sandbox_from_env(l, err)) < 0) {
         lab_close(l);
         return rc;

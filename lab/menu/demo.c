@@ -120,7 +120,7 @@ demo_build(lab_menu *m, lab_menu_view *v, int width)
     const lab_demo_layout_opts opts = { .width = width > 20 ? width - 2 : 78, .shade_chars = true };
 
     if (s->vj.running) {
-        lab_doc_addf(&v->doc, LAB_STYLE_HEADING, "The %s demo is running", s->ch->title);
+        lab_doc_addf(&v->doc, LAB_STYLE_HEADING, "The %s demo is running", s->ch->local_title);
         lab_doc_add(&v->doc, LAB_STYLE_DIM,
                     "It compiles the chapter's solutions, then runs the demo driver; the line "
                     "below shows how long. c cancels it.");
@@ -230,7 +230,7 @@ run_demo(lab_menu *m, const lab_chapter *ch)
         .result_free = demo_run_free,
     };
     snprintf(d->base.base.subject, sizeof(d->base.base.subject), "%s", ch->id);
-    snprintf(title, sizeof(title), "demo: %s", ch->title);
+    snprintf(title, sizeof(title), "demo: %s", ch->local_title);
     if (m->depth && m->stack[m->depth - 1]->screen == &lab_menu_demo)
         lab_menu_pop(m); /* run again: one view */
     return lab_menu_open_job(m, &lab_menu_demo, s, title, &d->base);
