@@ -26,6 +26,7 @@ struct lab {
     bool probed;
     lab_device device;
     bool sandboxed; /* student compiles and drivers run under bubblewrap */
+    lab_lang lang;  /* the learner's languages for content; none in a locale not UTF-8 */
 };
 
 static bool
@@ -142,7 +143,6 @@ lab_open(lab **out, lab_err *err)
 {
     lab *l = calloc(1, sizeof(*l));
     char *prefix = exe_prefix();
-    lab_lang lang;
     int rc;
 
     *out = NULL;
@@ -174,10 +174,10 @@ lab_open(lab **out, lab_err *err)
         lab_close(l);
         return lab_err_set(err, LAB_ENOENT, "cannot find the lab's files: set CUDALAB_DATADIR");
     }
-    lab_lang_from_env(&lang);
+    lab_lang_from_env(&l->lang);
     if (!lab_lang_utf8())
-        lang.n = 0; /* Hangul and Hanzi need a UTF-8 terminal: English, as main() says */
-    if ((rc = lab_catalog_load_lang(l->datadir, &lang, &l->catalog, err)) < 0 ||
+        l->lang.n = 0; /* Hangul and Hanzi need a UTF-8 terminal: English, as main() says */
+    if ((rc = lab_catalog_load_lang(l->datadir, &l->lang, &l->catalog, err)) < 0 ||
         (rc = sandbox_from_env(l, err)) < 0) {
         lab_close(l);
         return rc;
@@ -206,6 +206,12 @@ const lab_catalog *
 lab_catalog_of(const lab *l)
 {
     return l->catalog;
+}
+
+const lab_lang *
+lab_language(const lab *l)
+{
+    return &l->lang;
 }
 
 const char *

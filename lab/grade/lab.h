@@ -48,6 +48,9 @@ int lab_open(lab **out, lab_err *err);
 void lab_close(lab *l);
 const lab_catalog *lab_catalog_of(const lab *l);
 const char *lab_datadir(const lab *l);
+/* The languages the learner reads the course in (lab/util/lang.h): none (English) in a
+ * locale that is not UTF-8. */
+const struct lab_lang *lab_language(const lab *l);
 const char *lab_libexecdir(const lab *l);
 /* Compiled kernels' cache folder. */
 const char *lab_builddir(const lab *l);

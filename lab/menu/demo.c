@@ -94,7 +94,7 @@ add_predictions(lab_menu *m, lab_doc *d, const lab_chapter *ch, int width)
             any = true;
         }
         lab_doc_add(d, LAB_STYLE_TEXT, "");
-        lab_doc_markdown(d, q->prompt, strlen(q->prompt), width);
+        lab_doc_markdown(d, lab_question_prompt(q), strlen(lab_question_prompt(q)), width);
         lab_buf_reset(&line);
         lab_buf_printf(&line, "  you said: %s  -> %s", p.answer, lab_prediction_state(&p));
         lab_doc_add_wrapped(d,
@@ -106,7 +106,7 @@ add_predictions(lab_menu *m, lab_doc *d, const lab_chapter *ch, int width)
         lab_buf_printf(&line, "  measured: %s", p.measured);
         if (*p.measured)
             lab_doc_add_wrapped(d, LAB_STYLE_TEXT, line.buf, width, "    ");
-        lab_doc_markdown(d, q->explain, strlen(q->explain), width);
+        lab_doc_markdown(d, lab_question_explain(q), strlen(lab_question_explain(q)), width);
     }
     lab_buf_release(&line);
     lab_questions_release(&qs);
@@ -273,12 +273,12 @@ predict_build(lab_menu *m, lab_menu_view *v, int width)
                             "when it runs on a GPU.",
                             width, "");
     lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");
-    lab_doc_markdown(&v->doc, q->prompt, strlen(q->prompt), width);
+    lab_doc_markdown(&v->doc, lab_question_prompt(q), strlen(lab_question_prompt(q)), width);
     lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");
     if (q->kind == LAB_QUESTION_CHOICE) {
         for (size_t i = 0; i < q->nchoices; i++) {
             lab_menu_add_item(v, q->choices[i], false);
-            lab_doc_addf(&v->doc, LAB_STYLE_TEXT, "  %s", q->choices[i]);
+            lab_doc_addf(&v->doc, LAB_STYLE_TEXT, "  %s", lab_question_choice(q, i));
         }
         lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");
         lab_doc_add(&v->doc, LAB_STYLE_DIM, "Enter answers   s skip   q back (no demo)");

@@ -46,7 +46,8 @@ add(lab_lang *l, const char *code, size_t len)
     l->n++;
 }
 
-/* One entry "ll_CC.codeset@modifier": "ll_CC", then "ll" (or its alias); false at English. */
+/* One entry "ll_CC.codeset@modifier": "ll_CC", then "ll" ("zh": "zh_CN" first); false at
+ * English. */
 static bool
 add_entry(lab_lang *l, const char *entry, size_t len)
 {
@@ -62,11 +63,11 @@ add_entry(lab_lang *l, const char *entry, size_t len)
     code[n] = '\0';
     if (is_english(code))
         return false;
-    add(l, code, n);
     bare = strcspn(code, "_");
-    for (size_t i = 0; i < ARRAY_SIZE(aliases); i++)
-        if (strlen(aliases[i].bare) == bare && !memcmp(aliases[i].bare, code, bare))
+    for (size_t i = 0; bare == n && i < ARRAY_SIZE(aliases); i++)
+        if (!strcmp(aliases[i].bare, code))
             add(l, aliases[i].code, strlen(aliases[i].code));
+    add(l, code, n);
     add(l, code, bare);
     return true;
 }
