@@ -6,6 +6,40 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lab/util/err.h"
+
+/* A table's column: its heading and its width in display columns.  The first is
+ * left-aligned, the others right-aligned over the numbers below them. */
+typedef struct column {
+    const char *name;
+    size_t width;
+} column;
+
+static const column kernel_columns[] = {
+    { "kernel", 10 }, { "median", 12 }, { "CI95", 8 },   { "samples", 8 },
+    { "GB/s", 8 },    { "% peak", 7 },  { "% copy", 7 }, { "speedup", 8 },
+};
+
+static const column sweep_columns[] = {
+    { "block", 10 }, { "median", 12 },    { "CI95", 8 },    { "samples", 8 },
+    { "GB/s", 8 },   { "occupancy", 10 }, { "vs best", 9 },
+};
+
+/* The headings' line, each heading padded by display width. */
+static void
+header(lab_lineout *o, const column *c, size_t n)
+{
+    lab_lineout_put(o, LAB_TEXT_PLAIN, "  ");
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            lab_lineout_put(o, LAB_TEXT_PLAIN, " ");
+        if (i)
+            lab_lineout_pad_left(o, LAB_TEXT_PLAIN, c[i].name, c[i].width);
+        else
+            lab_lineout_pad(o, LAB_TEXT_PLAIN, c[i].name, c[i].width);
+    }
+}
+
 static void
 format_time(double ns, char *buf, size_t size)
 {
@@ -35,10 +69,11 @@ cases(lab_lineout *o, const lab_runreport *r)
 
     for (size_t i = 0; i < r->ncases; i++)
         shapes |= r->cases[i].block[0] != '\0';
-    lab_lineout_put(o, LAB_TEXT_PLAIN, "  %-10s ", "n");
+    lab_lineout_put(o, LAB_TEXT_PLAIN, "  ");
+    lab_lineout_pad(o, LAB_TEXT_PLAIN, "n", 11);
     if (shapes)
-        lab_lineout_put(o, LAB_TEXT_PLAIN, "%-8s ", "block");
-    lab_lineout_put(o, LAB_TEXT_PLAIN, "%-10s ", "student");
+        lab_lineout_pad(o, LAB_TEXT_PLAIN, "block", 9);
+    lab_lineout_pad(o, LAB_TEXT_PLAIN, "student", 11);
     lab_lineout_end(o);
     for (size_t i = 0; i < r->ncases; i++) {
         const lab_case *c = &r->cases[i], *c2;
@@ -49,12 +84,12 @@ cases(lab_lineout *o, const lab_runreport *r)
         if (shapes)
             lab_lineout_put(o, LAB_TEXT_PLAIN, "%-8s ", c->block);
         if (c2 && !c2->correct) {
-            lab_lineout_put(o, LAB_TEXT_BAD, "%-10s", "wrong");
+            lab_lineout_pad(o, LAB_TEXT_BAD, "wrong", 10);
             lab_lineout_put(o, LAB_TEXT_PLAIN, " on new inputs in the same buffers: %s",
                             c2->detail);
         } else {
-            lab_lineout_put(o, c->correct ? LAB_TEXT_GOOD : LAB_TEXT_BAD, "%-10s",
-                            c->correct ? "ok" : "wrong");
+            lab_lineout_pad(o, c->correct ? LAB_TEXT_GOOD : LAB_TEXT_BAD,
+                            c->correct ? "ok" : "wrong", 10);
             if (!c->correct)
                 lab_lineout_put(o, LAB_TEXT_PLAIN, " %s", c->detail);
             else if (c2)
@@ -86,16 +121,18 @@ timing(lab_lineout *o, const lab_grading *g)
         "  n = %lu (%.1f MiB)   copy bandwidth measured now: %.0f GB/s   peak %.0f GB/s", t->size,
         t->bytes / (1 << 20), t->copy_gbps, g->report.peak_gbps);
     lab_lineout_end(o);
-    lab_lineout_put(o, LAB_TEXT_PLAIN, "  %-10s %12s %8s %8s %8s %7s %7s %8s", "kernel", "median",
-                    "CI95", "samples", "GB/s", "% peak", "% copy", "speedup");
+    header(o, kernel_columns, ARRAY_SIZE(kernel_columns));
     lab_lineout_end(o);
     for (size_t i = 0; i < t->nkernels; i++) {
         const lab_kernel_time *k = &t->kernels[i];
         char med[32];
         format_time(k->median_ns, med, sizeof(med));
+        lab_lineout_put(o, LAB_TEXT_PLAIN, "  ");
+        lab_lineout_pad(o, !strcmp(k->role, "student") ? LAB_TEXT_BOLD : LAB_TEXT_PLAIN, k->role,
+                        10);
         lab_lineout_put(o, !strcmp(k->role, "student") ? LAB_TEXT_BOLD : LAB_TEXT_PLAIN,
-                        "  %-10s %12s %7.2f%% %8lu %8.0f %7.1f %7.1f %7.2fx%s", k->role, med,
-                        100 * k->ci_rel, k->samples, k->gbps, k->pct_peak, k->pct_copy,
+                        " %12s %7.2f%% %8lu %8.0f %7.1f %7.1f %7.2fx%s", med, 100 * k->ci_rel,
+                        k->samples, k->gbps, k->pct_peak, k->pct_copy,
                         base && k->median_ns > 0 ? base->median_ns / k->median_ns : 0,
                         k->cpu ? "  (CPU)" : "");
         lab_lineout_end(o);
@@ -116,8 +153,7 @@ sweep(lab_lineout *o, const lab_runreport *r)
                     "  n = %lu (%.1f MiB moved per launch), every shape timed interleaved", s->size,
                     s->bytes / (1 << 20));
     lab_lineout_end(o);
-    lab_lineout_put(o, LAB_TEXT_PLAIN, "  %-10s %12s %8s %8s %8s %10s %9s", "block", "median",
-                    "CI95", "samples", "GB/s", "occupancy", "vs best");
+    header(o, sweep_columns, ARRAY_SIZE(sweep_columns));
     lab_lineout_end(o);
     for (size_t i = 0; i < s->nrows; i++) {
         const lab_sweep_row *w = &s->rows[i];
@@ -186,9 +222,13 @@ modelled(lab_lineout *o, const lab_grading *g)
             if (len >= sizeof(next))
                 break;
         }
-        lab_lineout_put(o, r == LAB_MODELLED_STUDENT ? LAB_TEXT_BOLD : LAB_TEXT_PLAIN,
-                        "  %-10s %12s  %s %-13s", lab_modelled_role_names[r], t, bar,
-                        lab_model_bound_names[w->top]);
+        lab_lineout_put(o, r == LAB_MODELLED_STUDENT ? LAB_TEXT_BOLD : LAB_TEXT_PLAIN, "  ");
+        lab_lineout_pad(o, r == LAB_MODELLED_STUDENT ? LAB_TEXT_BOLD : LAB_TEXT_PLAIN,
+                        lab_modelled_role_names[r], 10);
+        lab_lineout_put(o, r == LAB_MODELLED_STUDENT ? LAB_TEXT_BOLD : LAB_TEXT_PLAIN, " %12s  %s ",
+                        t, bar);
+        lab_lineout_pad(o, r == LAB_MODELLED_STUDENT ? LAB_TEXT_BOLD : LAB_TEXT_PLAIN,
+                        lab_model_bound_names[w->top], 13);
         lab_lineout_put(o, LAB_TEXT_DIM, " then %s", next);
         lab_lineout_end(o);
     }
