@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # tests/e2e/l10n.sh - the translation fixtures (tests/fixtures/l10n) laid beside a copy of the
 # English tree, for the tests of the content in other languages.  Sourced after lib.sh.
 #
@@ -35,7 +36,9 @@ l10n_install() {
         else
             ini=$data/exercises/$id/exercise.ini section=exercise
         fi
-        [ -f "$ini" ] && [ ! -e "$(l10n_path "$ini" "$lang")" ] || continue
+        if [ ! -f "$ini" ] || [ -e "$(l10n_path "$ini" "$lang")" ]; then
+            continue
+        fi
         printf '[%s]\ntitle = %s\n' "$section" "$title" | l10n_write "$ini" "$lang"
     done <"$FIXTURES/l10n/titles.$lang.tsv"
     for f in task.md hints.md; do
