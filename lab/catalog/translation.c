@@ -62,36 +62,40 @@ lab_translation_marker_len(const char *text, size_t len)
     return 0;
 }
 
-/* The revision the first line of text names for english's base name into follows. */
+/* Whether the n bytes at h are hex digits. */
+static bool
+all_hex(const char *h, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!isxdigit((unsigned char)h[i]))
+            return false;
+    return true;
+}
+
+/* The revision the first line of text names for english's base name, into follows. */
 static int
 read_marker(const char *text, size_t len, const char *english, const char *path,
             char follows[LAB_TRANSLATION_HASH_LEN + 1], lab_err *err)
 {
     const char *name = base_name(english);
-    size_t line = strcspn(text, "\n"), n;
+    size_t n = strlen(name), line = lab_translation_marker_len(text, len);
     char want[512];
 
-    if (line > len)
-        line = len;
-    if (line && text[line - 1] == '\r')
+    while (line && (text[line - 1] == '\n' || text[line - 1] == '\r'))
         line--;
-    for (size_t i = 0; i < ARRAY_SIZE(markers); i++) {
-        const char *p = text + strlen(markers[i].open), *h;
-        if (!lab_translation_marker_len(text, len) || strncmp(text, markers[i].open, p - text))
+    for (size_t i = 0; line && i < ARRAY_SIZE(markers); i++) {
+        size_t open = strlen(markers[i].open), close = strlen(markers[i].close);
+        const char *p = text + open, *hash = p + n + 3;
+
+        if (line < open || memcmp(text, markers[i].open, open))
             continue;
-        n = strlen(name);
-        if ((size_t)(p - text) + n + 3 > line || memcmp(p, name, n) || memcmp(p + n, " @ ", 3))
+        if (line != open + n + 3 + LAB_TRANSLATION_HASH_LEN + close || memcmp(p, name, n) ||
+            memcmp(p + n, " @ ", 3) || !all_hex(hash, LAB_TRANSLATION_HASH_LEN) ||
+            memcmp(hash + LAB_TRANSLATION_HASH_LEN, markers[i].close, close))
             break;
-        h = p + n + 3;
-        for (n = 0; h + n < text + line && isxdigit((unsigned char)h[n]); n++)
-            ;
-        if (n != LAB_TRANSLATION_HASH_LEN ||
-            (size_t)(h + n - text) + strlen(markers[i].close) != line ||
-            memcmp(h + n, markers[i].close, strlen(markers[i].close)))
-            break;
-        for (size_t k = 0; k < n; k++)
-            follows[k] = (char)tolower((unsigned char)h[k]);
-        follows[n] = '\0';
+        for (size_t k = 0; k < LAB_TRANSLATION_HASH_LEN; k++)
+            follows[k] = (char)tolower((unsigned char)hash[k]);
+        follows[LAB_TRANSLATION_HASH_LEN] = '\0';
         return 0;
     }
     snprintf(want, sizeof(want), "%s%s @ <12 hex digits of sha256sum %s>%s", markers[0].open, name,
