@@ -94,3 +94,12 @@ Test(textwidth, fit_ends_in_dots_within_the_width, .init = utf8_locale)
     cr_expect_str_eq(b.buf, "并行归约");
     lab_buf_release(&b);
 }
+
+Test(textwidth, breaks_before_hanzi_and_kana_not_hangul, .init = utf8_locale)
+{
+    cr_expect(lab_text_breaks_before("归约", 6), "a Hanzi");
+    cr_expect(lab_text_breaks_before("カーネル", 3), "katakana");
+    cr_expect_not(lab_text_breaks_before("리덕션", 9), "Hangul: Korean breaks at spaces");
+    cr_expect_not(lab_text_breaks_before("，", 3), "full-width punctuation never starts a line");
+    cr_expect_not(lab_text_breaks_before("warp", 4), "a Latin letter");
+}

@@ -383,13 +383,12 @@ flush(layout *ly)
         avail = ly->width > (int)pre + 10 ? (size_t)ly->width - pre : 10;
         end = start;
         while (end < n) {
-            size_t bytes = 1, cw;
+            size_t bytes = 1;
             while (end + bytes < n && ((unsigned char)s[end + bytes] & 0xc0) == 0x80)
                 bytes++;
-            cw = lab_text_width(s + end, bytes);
-            if (s[end] == ' ' || (cw == 2 && end > start))
-                last_space = end; /* a line may break at a space or before a Hanzi/Hangul */
-            w += cw;
+            if (s[end] == ' ' || (end > start && lab_text_breaks_before(s + end, bytes)))
+                last_space = end; /* a line may break at a space, or before a Hanzi */
+            w += lab_text_width(s + end, bytes);
             if (w > avail && last_space > start)
                 break;
             end += bytes;

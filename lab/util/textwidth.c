@@ -28,6 +28,34 @@ next_char(const char *s, size_t len, size_t *bytes)
     return w < 0 ? 1 : (size_t)w;
 }
 
+/* Code points a line may break before: Han ideographs and kana. */
+static const struct {
+    wchar_t first, last;
+} breakable[] = {
+    { 0x3040, 0x30ff },   /* hiragana, katakana */
+    { 0x3400, 0x4dbf },   /* CJK extension A */
+    { 0x4e00, 0x9fff },   /* CJK unified ideographs */
+    { 0xf900, 0xfaff },   /* CJK compatibility ideographs */
+    { 0x20000, 0x3ffff }, /* CJK extensions B and after */
+};
+
+bool
+lab_text_breaks_before(const char *s, size_t len)
+{
+    mbstate_t st;
+    wchar_t wc;
+    size_t n;
+
+    memset(&st, 0, sizeof(st));
+    n = mbrtowc(&wc, s, len, &st);
+    if (n == (size_t)-1 || n == (size_t)-2 || n == 0)
+        return false;
+    for (size_t i = 0; i < sizeof(breakable) / sizeof(breakable[0]); i++)
+        if (wc >= breakable[i].first && wc <= breakable[i].last)
+            return true;
+    return false;
+}
+
 size_t
 lab_text_width(const char *s, size_t len)
 {

@@ -14,6 +14,7 @@
 #ifndef LAB_UTIL_TEXTWIDTH_H
 #define LAB_UTIL_TEXTWIDTH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "lab/util/buf.h"
@@ -24,6 +25,12 @@ size_t lab_text_width(const char *s, size_t len);
 size_t lab_text_widths(const char *s);
 /* How many bytes of s (len bytes) fit in cols columns, whole characters only. */
 size_t lab_text_cut(const char *s, size_t len, size_t cols);
+/*
+ * Whether a line may break before the character at s (len bytes) though no space precedes it:
+ * a Han ideograph or kana, as Chinese and Japanese are written without spaces.  Not Hangul
+ * (Korean breaks at its spaces) and not full-width punctuation (it never starts a line).
+ */
+bool lab_text_breaks_before(const char *s, size_t len);
 /* Appends s cut to cols columns, then spaces up to cols columns. */
 int lab_text_pad(lab_buf *b, const char *s, size_t cols);
 /* Appends s padded with spaces on the left up to cols columns (numbers, right-aligned). */

@@ -5,7 +5,7 @@ columns, combining marks none), for tests/e2e/test-l10n-screen.sh.
 
   fits      no line is wider than COLS
   status W  the lines that end in W all start W in the same column (two lines at least)
-  table     the ' | ' and '-+-' of a drawn table stand in the same columns on every row
+  table     the ' | ' and '-+-' of each drawn table stand in the same columns on every row
   underline a line of '=' is as wide as the line above it
 
 Exit 0 when the check holds; else 1 with the lines that break it."""
@@ -46,12 +46,20 @@ def main():
         elif len({c for c, _ in rows}) > 1:
             bad = [f"'{word}' at column {c}: {l}" for c, l in rows]
     elif check == "table":
-        rows = [l for l in lines if " | " in l or "-+-" in l]
-        shapes = {tuple(columns_of(l, [" | ", "-+-"])) for l in rows}
-        if len(rows) < 3:
+        # each run of consecutive table lines is one table: its bars line up
+        runs, run = [], []
+        for l in lines + [""]:
+            if " | " in l or "-+-" in l:
+                run.append(l)
+            else:
+                if len(run) >= 2:
+                    runs.append(run)
+                run = []
+        if not any(len(r) >= 3 for r in runs):
             bad = ["no table of three rows or more on the screen"]
-        elif len(shapes) > 1:
-            bad = [f"bars at {columns_of(l, [' | ', '-+-'])}: {l}" for l in rows]
+        for r in runs:
+            if len({tuple(columns_of(l, [" | ", "-+-"])) for l in r}) > 1:
+                bad += [f"bars at {columns_of(l, [' | ', '-+-'])}: {l}" for l in r]
     elif check == "underline":
         n = 0
         for above, l in zip(lines, lines[1:]):

@@ -14,11 +14,14 @@ set -u
 data=$T/data
 copy_datadir "$data"
 export CUDALAB_DATADIR=$data LC_ALL=C.UTF-8 # tmux and the lab both in UTF-8
+# the warp chapter's text is always the fixture's: a long paragraph and a table, in both scripts
 for lang in ko zh_CN; do
     l10n_install "$data" "$lang"
-    [ -e "$(l10n_path "$data/docs/warp.md" "$lang")" ] ||
-        l10n_write "$data/docs/warp.md" "$lang" <"$FIXTURES/l10n/warp-chapter.$lang.md"
+    l10n_write "$data/docs/warp.md" "$lang" <"$FIXTURES/l10n/warp-chapter.$lang.md"
 done
+# where the course has its own chapter texts, the tables of one of them (blockshape, or a chapter
+# near it) are measured too: its place among the chapters on the home screen
+nth_blockshape=$(cudalab list | grep -E '  \([a-z]+\)$' | grep -n '(blockshape)$' | cut -d: -f1)
 
 # measure NAME CHECK [ARGS...]: a check of screen-widths.py on the screen now
 measure() {
@@ -52,7 +55,15 @@ screens() {
     measure "$at: the chapter text wraps within the screen" fits
     measure "$at: the chapter's table aligned by display width" table
     measure "$at: the heading's underline as wide as the heading" underline
-    tmux_keys q / thread Enter Enter
+    if [ -e "$(l10n_path "$data/docs/blockshape.md" "$lang")" ] && [ -n "$nth_blockshape" ]; then
+        tmux_keys q Home / "(chapter text)" Enter
+        for ((i = 1; i < nth_blockshape; i++)); do tmux_keys n; done
+        tmux_keys Enter / -+- Enter
+        wait_screen "$at: a chapter of the course's own with a table" "-+-"
+        sleep 0.3
+        measure "$at: the course's own tables aligned by display width" table
+    fi
+    tmux_keys q Home / thread Enter Enter
     wait_screen "$at: the exercise" "(warp/thread-ids)"
     sleep 0.3
     measure "$at: the exercise page fits" fits
