@@ -5,6 +5,7 @@
  * otherwise, file by file (localize.h; the file format in translation.h).  A stale or broken
  * translation is not shown; the item's translation_note names it, once, where it is read.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,12 +31,22 @@ base_name(const char *path)
     return slash ? slash + 1 : path;
 }
 
+static int add_note(struct localize *lz, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* One more translation passed over, onto the item's note. */
 static int
-add_note(struct localize *lz, const char *fmt, const char *a, const char *b)
+add_note(struct localize *lz, const char *fmt, ...)
 {
+    va_list ap;
+    int rc;
+
     if (lz->note.len && lab_buf_adds(&lz->note, "; ") < 0)
         return LAB_ENOMEM;
-    return lab_buf_printf(&lz->note, fmt, a, b);
+    va_start(ap, fmt);
+    rc = lab_buf_vprintf(&lz->note, fmt, ap);
+    va_end(ap);
+    return rc;
 }
 
 /*
@@ -59,7 +70,7 @@ pick(struct localize *lz, const char *english, const char **out)
         } else if (rc == 0 && t.state == LAB_TRANSLATION_STALE) {
             rc = add_note(lz, "%s translates an older %s", base_name(t.path), base_name(english));
         } else if (rc == 0 && t.state == LAB_TRANSLATION_BROKEN) {
-            rc = add_note(lz, "%s%s", err.msg, "");
+            rc = add_note(lz, "%s", err.msg);
         }
         free(t.path);
         if (rc == LAB_ENOMEM)
@@ -86,7 +97,7 @@ pick_title(struct localize *lz, const char *ini, const char *section, const char
     if ((rc = pick(lz, ini, &path)) < 0 || path == ini)
         return rc;
     if ((rc = lab_translated_ini_read(path, ini, title_keys, &t, &err)) < 0)
-        return rc == LAB_ENOMEM ? rc : add_note(lz, "%s%s", err.msg, "");
+        return rc == LAB_ENOMEM ? rc : add_note(lz, "%s", err.msg);
     if ((k = lab_translated_ini_find(&t, section, "title")) && *k->value) {
         if (!(title = lab_arena_strdup(lz->arena, k->value)))
             rc = LAB_ENOMEM;
@@ -113,7 +124,7 @@ pick_hints(struct localize *lz, lab_exercise *ex)
     if ((rc = pick(lz, ex->hints_file, &path)) < 0 || path == ex->hints_file)
         return rc;
     if ((rc = lab_buf_read_regular(&text, path, LAB_CATALOG_TEXT_CAP, &err)) < 0) {
-        rc = rc == LAB_ENOMEM ? rc : add_note(lz, "%s%s", err.msg, "");
+        rc = rc == LAB_ENOMEM ? rc : add_note(lz, "%s", err.msg);
         goto out;
     }
     skip = lab_translation_marker_len(text.buf, text.len);
@@ -122,9 +133,8 @@ pick_hints(struct localize *lz, lab_exercise *ex)
     if (n == ex->nhints) {
         ex->local_hints = hints;
     } else {
-        char counts[64];
-        snprintf(counts, sizeof(counts), "%zu hints, not %zu as in", n, ex->nhints);
-        rc = add_note(lz, "%s has %s hints.md", base_name(path), counts);
+        rc = add_note(lz, "%s has %zu hints, %s %zu", base_name(path), n, base_name(ex->hints_file),
+                      ex->nhints);
     }
 out:
     lab_buf_release(&text);
