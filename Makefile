@@ -397,10 +397,13 @@ FUZZ_RUNS ?=
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -I. -isystem /usr/include/cjson $(WARN) -MMD -MP -O1 -g \
                -fno-omit-frame-pointer -fsanitize=fuzzer-no-link $(FUZZ_SAN)
-FUZZ_TARGETS := ptx manifest questions runreport ncu
+FUZZ_TARGETS := ptx manifest questions runreport ncu translation
 FUZZ_SRC_ptx := $(SIM_SRC)
-FUZZ_SRC_manifest := lab/catalog/catalog.c lab/catalog/family.c
-FUZZ_SRC_questions := lab/catalog/catalog.c lab/catalog/family.c lab/catalog/questions.c
+FUZZ_CATALOG_SRC := lab/catalog/catalog.c lab/catalog/family.c lab/catalog/localize.c \
+                    lab/catalog/translation.c
+FUZZ_SRC_manifest := $(FUZZ_CATALOG_SRC)
+FUZZ_SRC_questions := $(FUZZ_CATALOG_SRC) lab/catalog/questions.c
+FUZZ_SRC_translation := $(FUZZ_CATALOG_SRC) lab/catalog/questions.c
 FUZZ_SRC_runreport := lab/grade/runreport.c
 FUZZ_SRC_ncu := lab/instruments/ncu.c
 FUZZ_BINS := $(FUZZ_TARGETS:%=build/fuzz/fuzz-%)

@@ -6,6 +6,7 @@
 #include "lab/menu/doc.h"
 
 #include <criterion/criterion.h>
+#include <locale.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -122,9 +123,70 @@ Test(doc, quote_prefixed)
     cr_assert_eq(doc.lines[0].style[0], LAB_STYLE_QUOTE);
 }
 
-Test(doc, width_counts_code_points)
+Test(doc, width_counts_display_columns)
 {
+    cr_assert_not_null(setlocale(LC_CTYPE, "C.UTF-8"));
     cr_assert_eq(lab_doc_width("1.8\xc3\x97", 5), 4); /* "1.8×" */
+    cr_assert_eq(lab_doc_width("병렬", 6), 4);        /* Hangul: two columns each */
+}
+
+Test(doc, chinese_wraps_at_the_width_without_spaces)
+{
+    const char *src =
+        "用 shuffle 处理最后一个 warp 时，每个 lane 从另一个 lane 的寄存器里直接读取数值，"
+        "不经过 shared memory，也不需要 __syncthreads()。";
+    lab_doc d = LAB_DOC_INIT;
+
+    cr_assert_not_null(setlocale(LC_CTYPE, "C.UTF-8"));
+    cr_assert_eq(lab_doc_markdown(&d, src, strlen(src), 30), 0);
+    cr_expect_gt(d.nlines, 2, "a long Chinese paragraph is wrapped");
+    for (size_t i = 0; i < d.nlines; i++)
+        cr_expect_leq(lab_doc_width(d.lines[i].text, d.lines[i].len), 30, "line %zu: '%s'", i,
+                      d.lines[i].text);
+    lab_doc_release(&d);
+}
+
+/* Whether w stands in text as a whole word, between spaces or the ends. */
+static bool
+is_word_of(const char *text, const char *w)
+{
+    size_t n = strlen(w);
+
+    for (const char *at = strstr(text, w); at; at = strstr(at + 1, w))
+        if ((at == text || at[-1] == ' ') && (!at[n] || at[n] == ' '))
+            return true;
+    return false;
+}
+
+Test(doc, korean_wraps_at_its_spaces_only)
+{
+    const char *src = "block의 모양이 warp에 어떻게 나뉘는지 알아야 occupancy와 divergence를 "
+                      "이해할 수 있습니다. 이 문단은 화면 폭에 맞춰 줄이 바뀌는지 봅니다.";
+    lab_doc d = LAB_DOC_INIT;
+
+    cr_assert_not_null(setlocale(LC_CTYPE, "C.UTF-8"));
+    cr_assert_eq(lab_doc_markdown(&d, src, strlen(src), 30), 0);
+    cr_expect_gt(d.nlines, 2);
+    for (size_t i = 0; i < d.nlines; i++) {
+        char *line = strdup(d.lines[i].text), *save = NULL;
+        cr_expect_leq(lab_doc_width(d.lines[i].text, d.lines[i].len), 30);
+        for (char *w = strtok_r(line, " ", &save); w; w = strtok_r(NULL, " ", &save))
+            cr_expect(is_word_of(src, w), "line %zu: '%s' is not a whole word of the text", i, w);
+        free(line);
+    }
+    lab_doc_release(&d);
+}
+
+Test(doc, translation_first_line_not_shown)
+{
+    const char *src = "<!-- translation of task.md @ 3f2a9c0d1e4b -->\n# 과제\n";
+    lab_doc d = LAB_DOC_INIT;
+
+    cr_assert_eq(lab_doc_markdown(&d, src, strlen(src), 60), 0);
+    for (size_t i = 0; i < d.nlines; i++)
+        cr_expect_null(strstr(d.lines[i].text, "translation of"), "line %zu: %s", i,
+                       d.lines[i].text);
+    lab_doc_release(&d);
 }
 
 Test(doc, the_lab_chapter_lays_out)

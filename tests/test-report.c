@@ -13,6 +13,7 @@
  */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
+#include <locale.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -24,6 +25,7 @@
 #include "lab/report/inspection.h"
 #include "lab/report/lines.h"
 #include "lab/report/profiling.h"
+#include "lab/util/textwidth.h"
 
 /* --- helpers ------------------------------------------------------------------------------- */
 
@@ -632,4 +634,50 @@ Test(report, lines_kept_and_replayed)
     lab_lines_release(&a);
     lab_lines_release(&b);
     lab_grading_release(&g);
+}
+
+/* --- display width: Korean and Chinese take two columns a character ----------------------- */
+
+Test(report, flow_wraps_korean_and_chinese_by_display_width)
+{
+    const char *texts[] = {
+        "빠른 kernel이 결과를 틀리게 냈습니다: 마지막 블록의 thread가 n 너머를 읽습니다. "
+        "경계 검사를 넣으세요.",
+        "最后一个块中的 thread 读到了 n 之外的元素，结果因此出错。请在读取之前检查下标是否小于 n。",
+    };
+
+    cr_assert_not_null(setlocale(LC_CTYPE, "C.UTF-8"));
+    for (size_t t = 0; t < sizeof(texts) / sizeof(texts[0]); t++) {
+        lab_lines l = LAB_LINES_INIT;
+        lab_lineout o;
+        lab_lineout_init(&o, lab_lines_collect, &l);
+        lab_lineout_put(&o, LAB_TEXT_BAD, "WRONG  ");
+        lab_lineout_flow(&o, LAB_TEXT_PLAIN, texts[t], 40, 7);
+        lab_lineout_end(&o);
+        lab_lineout_release(&o);
+        cr_expect_gt(l.n, 1, "text %zu wraps", t);
+        for (size_t i = 0; i < l.n; i++)
+            cr_expect_leq(lab_text_widths(l.v[i].text), 40, "text %zu line %zu: %zu columns: '%s'",
+                          t, i, lab_text_widths(l.v[i].text), l.v[i].text);
+        lab_lines_release(&l);
+    }
+}
+
+Test(report, pad_lines_up_translated_headings)
+{
+    const char *names[] = { "student", "학생", "学生" };
+
+    cr_assert_not_null(setlocale(LC_CTYPE, "C.UTF-8"));
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        lab_lines l = LAB_LINES_INIT;
+        lab_lineout o;
+        lab_lineout_init(&o, lab_lines_collect, &l);
+        lab_lineout_pad(&o, LAB_TEXT_PLAIN, names[i], 10);
+        lab_lineout_pad_left(&o, LAB_TEXT_PLAIN, "1.82x", 8);
+        lab_lineout_end(&o);
+        lab_lineout_release(&o);
+        cr_assert_eq(l.n, 1);
+        cr_expect_eq(lab_text_widths(l.v[0].text), 18, "'%s'", l.v[0].text);
+        lab_lines_release(&l);
+    }
 }

@@ -22,6 +22,7 @@
  */
 #include "lab/catalog/catalog.h"
 #include "lab/catalog/family.h"
+#include "lab/catalog/localize.h"
 #include "lab/util/arena.h"
 #include "lab/util/buf.h"
 #include "lab/util/inifile.h"
@@ -54,6 +55,7 @@ struct lab_catalog {
     size_t nproblems;
     const lab_broken_exercise **broken; /* sorted by id */
     size_t nbroken;
+    const char *language; /* the local_* fields' language; NULL: English */
 };
 
 /* A growable array of pointers, used only while loading. */
@@ -934,7 +936,7 @@ is_hint_heading(const char *line)
 }
 
 static int
-add_hint(struct load *ld, struct ptrs *hints, const char *start, const char *end)
+add_hint(lab_arena *arena, struct ptrs *hints, const char *start, const char *end)
 {
     static const char ws[] = " \t\r\n";
     char *s;
@@ -945,25 +947,57 @@ add_hint(struct load *ld, struct ptrs *hints, const char *start, const char *end
         end--;
     if (start == end)
         return 0;
-    if (!(s = lab_arena_strndup(ld->arena, start, (size_t)(end - start))))
+    if (!(s = lab_arena_strndup(arena, start, (size_t)(end - start))))
         return LAB_ENOMEM;
     return ptrs_push(hints, s);
 }
 
 /*
- * The hints are the bodies of the "## " sections of a Markdown file (headings
- * inside fenced code do not count); a file with no such heading is one hint.
+ * The hints are the bodies of the "## " sections of a Markdown text (headings
+ * inside fenced code do not count); a text with no such heading is one hint.
  */
-static int
-read_hints(struct manifest *m, struct exercise *e, const char *path)
+int
+lab_catalog__split_hints(lab_arena *arena, const char *text, const char *const **out, size_t *n)
 {
-    struct load *ld = m->ld;
     struct ptrs hints = { 0 };
-    lab_buf text = LAB_BUF_INIT;
-    lab_err err = LAB_ERR_INIT;
     const char *body = NULL, *p;
     const char **v = NULL;
     bool fenced = false;
+    int rc;
+
+    for (p = text; *p;) {
+        const char *nl = strchr(p, '\n');
+        const char *next = nl ? nl + 1 : p + strlen(p);
+
+        if (is_fence(p)) {
+            fenced = !fenced;
+        } else if (!fenced && is_hint_heading(p)) {
+            if (body && (rc = add_hint(arena, &hints, body, p)) < 0)
+                goto out;
+            body = next;
+        }
+        p = next;
+    }
+    if ((rc = add_hint(arena, &hints, body ? body : text, p)) < 0)
+        goto out;
+    if (hints.n && !(v = lab_arena_calloc(arena, hints.n, sizeof(*v)))) {
+        rc = LAB_ENOMEM;
+        goto out;
+    }
+    if (hints.n)
+        memcpy(v, hints.v, hints.n * sizeof(*v));
+    *out = v;
+    *n = hints.n;
+out:
+    ptrs_release(&hints);
+    return rc;
+}
+
+static int
+read_hints(struct manifest *m, struct exercise *e, const char *path)
+{
+    lab_buf text = LAB_BUF_INIT;
+    lab_err err = LAB_ERR_INIT;
     int rc;
 
     if ((rc = lab_buf_read_regular(&text, path, LAB_CATALOG_TEXT_CAP, &err)) < 0) {
@@ -971,31 +1005,9 @@ read_hints(struct manifest *m, struct exercise *e, const char *path)
             rc = problem(m, key_line(m, "hints"), "'hints': %s", err.msg);
         goto out;
     }
-    for (p = text.buf; *p;) {
-        const char *nl = strchr(p, '\n');
-        const char *next = nl ? nl + 1 : p + strlen(p);
-
-        if (is_fence(p)) {
-            fenced = !fenced;
-        } else if (!fenced && is_hint_heading(p)) {
-            if (body && (rc = add_hint(ld, &hints, body, p)) < 0)
-                goto out;
-            body = next;
-        }
-        p = next;
-    }
-    if ((rc = add_hint(ld, &hints, body ? body : text.buf, p)) < 0)
-        goto out;
-    if (hints.n && !(v = lab_arena_calloc(ld->arena, hints.n, sizeof(*v)))) {
-        rc = LAB_ENOMEM;
-        goto out;
-    }
-    if (hints.n)
-        memcpy(v, hints.v, hints.n * sizeof(*v));
-    e->ex.hints = v;
-    e->ex.nhints = hints.n;
+    if ((rc = lab_catalog__split_hints(m->ld->arena, text.buf, &e->ex.hints, &e->ex.nhints)) == 0)
+        e->ex.hints_file = path;
 out:
-    ptrs_release(&hints);
     lab_buf_release(&text);
     return rc;
 }
@@ -1381,6 +1393,12 @@ finish(struct load *ld, lab_catalog *cat)
 int
 lab_catalog_load(const char *datadir, lab_catalog **out, lab_err *err)
 {
+    return lab_catalog_load_lang(datadir, NULL, out, err);
+}
+
+int
+lab_catalog_load_lang(const char *datadir, const lab_lang *lang, lab_catalog **out, lab_err *err)
+{
     struct load ld = { .datadir = datadir };
     struct ptrs names = { 0 };
     lab_catalog *cat = NULL;
@@ -1411,6 +1429,8 @@ lab_catalog_load(const char *datadir, lab_catalog **out, lab_err *err)
         rc = check_baselines(&ld);
     if (rc == 0)
         rc = finish(&ld, cat);
+    if (rc == 0)
+        rc = lab_catalog__localize(cat, &cat->arena, datadir, lang);
     if (rc < 0) {
         rc = lab_err_set(err, LAB_ENOMEM, "out of memory loading the catalog");
         goto out;
@@ -1428,6 +1448,18 @@ out:
     free(ld.real_datadir);
     lab_catalog_free(cat);
     return rc;
+}
+
+const char *
+lab_catalog_language(const lab_catalog *cat)
+{
+    return cat->language;
+}
+
+void
+lab_catalog__set_language(lab_catalog *cat, const char *language)
+{
+    cat->language = language;
 }
 
 void

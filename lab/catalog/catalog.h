@@ -116,10 +116,18 @@ typedef struct lab_exercise {
     const char *entry;       /* NULL: mangled from kernel and the family */
     lab_kind kind;
     lab_output output;
-    unsigned grid_per_sm; /* 0: grid = ceil(n / (block * unroll)) */
-    bool rdc;             /* build with -rdc=true and link libcudadevrt */
-    bool choose_block;    /* graded on the block shape chosenBlock names (lab/harness/choose.h) */
-    bool sim_check;       /* a GPU grading runs the simulator's checks too */
+    unsigned grid_per_sm;   /* 0: grid = ceil(n / (block * unroll)) */
+    bool rdc;               /* build with -rdc=true and link libcudadevrt */
+    bool choose_block;      /* graded on the block shape chosenBlock names (lab/harness/choose.h) */
+    bool sim_check;         /* a GPU grading runs the simulator's checks too */
+    const char *hints_file; /* the hints file's path, NULL when there is none */
+    /* What the learner reads, in the catalog's language (English where a file has no current
+     * translation; the fields above stay English for --json and the store): */
+    const char *local_title;
+    const char *local_task;         /* path of the task text to show */
+    const char *const *local_hints; /* nhints of them */
+    const char *translation_note;   /* one line: the stale translations shown in
+                                       English; NULL when none */
 } lab_exercise;
 
 typedef struct lab_chapter {
@@ -131,6 +139,9 @@ typedef struct lab_chapter {
     bool demo_sim;                        /* the demo runs on the simulator when there is no GPU */
     const lab_exercise *const *exercises; /* sorted by order, then id */
     size_t nexercises;
+    const char *local_title;      /* in the catalog's language, as lab_exercise's */
+    const char *local_text;       /* path of the chapter text to show, NULL if absent */
+    const char *translation_note; /* as lab_exercise's */
 } lab_chapter;
 
 /* The largest text file of the catalog the lab reads: a task, hints, a chapter text. */
@@ -139,6 +150,16 @@ typedef struct lab_chapter {
 typedef struct lab_catalog lab_catalog;
 
 int lab_catalog_load(const char *datadir, lab_catalog **out, lab_err *err);
+/*
+ * The same, with the local_* fields in the first of lang's languages each file has a current
+ * translation in (lab/catalog/translation.h); lang NULL or empty: English.  A stale or
+ * broken translation is not shown: English is, and the item's translation_note says so.
+ */
+struct lab_lang;
+int lab_catalog_load_lang(const char *datadir, const struct lab_lang *lang, lab_catalog **out,
+                          lab_err *err);
+/* The language the catalog was loaded in ("ko"), NULL for English. */
+const char *lab_catalog_language(const lab_catalog *cat);
 void lab_catalog_free(lab_catalog *cat);
 
 size_t lab_catalog_chapter_count(const lab_catalog *cat);

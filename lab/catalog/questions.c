@@ -2,7 +2,9 @@
  * questions.c - the prediction questions' file (see questions.h).
  */
 #include "lab/catalog/questions.h"
+#include "lab/catalog/translation.h"
 #include "lab/util/inifile.h"
+#include "lab/util/lang.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -233,6 +235,10 @@ lab_questions_release(lab_questions *q)
         free(x->measure);
         free(x->exercise);
         free(x->explain);
+        free(x->local_prompt);
+        free(x->local_explain);
+        for (size_t c = 0; c < LAB_QUESTION_CHOICES_MAX; c++)
+            free(x->local_choices[c]);
     }
     free(q->v);
     free(q->path);
@@ -256,13 +262,123 @@ lab_question_judge(const lab_question *q, const char *answer, lab_err *err)
     if (!strcmp(q->answer, "measured"))
         return lab_err_set(err, LAB_ENOSYS, "'%s' is answered by the run (%s)", q->id, q->measure);
     if (q->kind == LAB_QUESTION_CHOICE) {
-        for (size_t i = 0; i < q->nchoices; i++)
-            if (!strcasecmp(q->choices[i], answer))
-                return !strcmp(q->choices[i], q->answer);
+        int i = lab_question_choice_index(q, answer);
+        if (i >= 0)
+            return !strcmp(q->choices[i], q->answer);
         return lab_err_set(err, LAB_EINVAL, "'%s' is not one of the choices", answer);
     }
     if (!lab_inifile_number(answer, &got))
         return lab_err_set(err, LAB_EINVAL, "'%s' is not a number", answer);
     want = strtod(q->answer, NULL);
     return fabs(got - want) <= q->tolerance * fabs(want) + 1e-12;
+}
+
+const char *
+lab_question_prompt(const lab_question *q)
+{
+    return q->local_prompt ? q->local_prompt : q->prompt;
+}
+
+const char *
+lab_question_explain(const lab_question *q)
+{
+    return q->local_explain ? q->local_explain : q->explain;
+}
+
+const char *
+lab_question_choice(const lab_question *q, size_t i)
+{
+    return q->local_choices[i] ? q->local_choices[i] : q->choices[i];
+}
+
+int
+lab_question_choice_index(const lab_question *q, const char *answer)
+{
+    for (size_t i = 0; i < q->nchoices; i++)
+        if (!strcasecmp(q->choices[i], answer) ||
+            (q->local_choices[i] && !strcasecmp(q->local_choices[i], answer)))
+            return (int)i;
+    return -1;
+}
+
+/* A translated value: continuation lines joined by sep ("\n" in t's values). */
+static char *
+joined(const char *value, char sep)
+{
+    char *s = strdup(value);
+
+    for (char *p = s; p && (p = strchr(p, '\n'));)
+        *p = sep;
+    return s;
+}
+
+/* Split a translated choices value into q's local_choices; false when the count differs. */
+static bool
+set_local_choices(lab_question *q, const char *value)
+{
+    char *all = joined(value, '|'), *save = NULL, *item;
+    size_t n = 0;
+
+    for (item = all ? strtok_r(all, "|", &save) : NULL; item && n < LAB_QUESTION_CHOICES_MAX;
+         item = strtok_r(NULL, "|", &save)) {
+        size_t len = strlen(item);
+        while (len && isspace((unsigned char)item[len - 1]))
+            item[--len] = '\0';
+        while (isspace((unsigned char)*item))
+            item++;
+        q->local_choices[n++] = strdup(item);
+    }
+    free(all);
+    if (n == q->nchoices && !item)
+        return true;
+    for (size_t i = 0; i < n; i++) {
+        free(q->local_choices[i]);
+        q->local_choices[i] = NULL;
+    }
+    return false;
+}
+
+static const char *const question_text_keys[] = { "prompt", "explain", "choices", NULL };
+
+int
+lab_questions_translate(lab_questions *q, const lab_lang *lang, bool *note, lab_err *err)
+{
+    lab_translated_ini t = LAB_TRANSLATED_INI_INIT;
+    lab_translation tr = { 0 };
+    int rc = 0;
+
+    if (note)
+        *note = false;
+    for (size_t i = 0; lang && i < lang->n; i++) {
+        if ((rc = lab_translation_check(q->path, lang->code[i], &tr, err)) < 0 ||
+            tr.state != LAB_TRANSLATION_MISSING)
+            break;
+        free(tr.path);
+        tr.path = NULL;
+    }
+    if (rc < 0 || !tr.path || tr.state != LAB_TRANSLATION_CURRENT) {
+        if (note && tr.path && tr.state != LAB_TRANSLATION_MISSING)
+            *note = true;
+        goto out;
+    }
+    if ((rc = lab_translated_ini_read(tr.path, q->path, question_text_keys, &t, err)) < 0) {
+        if (note && rc != LAB_ENOMEM)
+            *note = true, rc = 0;
+        goto out;
+    }
+    for (size_t i = 0; i < t.n; i++) {
+        lab_question *x = (lab_question *)lab_questions_find(q, t.v[i].section + 9);
+        if (strncmp(t.v[i].section, "question ", 9) || !x)
+            continue;
+        if (!strcmp(t.v[i].key, "prompt") && !x->local_prompt)
+            x->local_prompt = joined(t.v[i].value, ' ');
+        else if (!strcmp(t.v[i].key, "explain") && !x->local_explain)
+            x->local_explain = joined(t.v[i].value, ' ');
+        else if (!strcmp(t.v[i].key, "choices") && !set_local_choices(x, t.v[i].value) && note)
+            *note = true;
+    }
+out:
+    lab_translated_ini_release(&t);
+    free(tr.path);
+    return rc == LAB_ENOMEM ? lab_err_set(err, rc, "out of memory") : 0;
 }

@@ -46,6 +46,12 @@ typedef struct lab_question {
     char *exercise;   /* NULL when the question belongs to the chapter only */
     char *explain;
     int line; /* of its section */
+    /* From a translation (lab_questions_translate); NULL where there is none.  The fields
+     * above stay English: the answer is matched by a choice's position, the demo's rows and
+     * --json read the English choices. */
+    char *local_prompt;
+    char *local_choices[LAB_QUESTION_CHOICES_MAX];
+    char *local_explain;
 } lab_question;
 
 typedef struct lab_questions {
@@ -70,6 +76,21 @@ int lab_questions_check(const lab_questions *q, const char *chapter, const lab_c
                         lab_err *err);
 void lab_questions_release(lab_questions *q);
 const lab_question *lab_questions_find(const lab_questions *q, const char *id);
+
+struct lab_lang;
+/*
+ * The local_* fields from the first of lang's languages whose questions.LANG.ini beside
+ * q->path is current (lab/catalog/translation.h).  A stale, broken or missing translation
+ * leaves them NULL: 0, with a broken one's problem in err when note is not NULL (*note set).
+ */
+int lab_questions_translate(lab_questions *q, const struct lab_lang *lang, bool *note,
+                            lab_err *err);
+/* What the learner reads: the translated text, or the English where there is none. */
+const char *lab_question_prompt(const lab_question *q);
+const char *lab_question_explain(const lab_question *q);
+const char *lab_question_choice(const lab_question *q, size_t i);
+/* The position of answer among q's choices, English or translated (case ignored); -1: none. */
+int lab_question_choice_index(const lab_question *q, const char *answer);
 /* 1 when answer matches q's fixed answer, 0 when not, LAB_EINVAL when the answer
  * is not one of the choices or not a number; LAB_ENOSYS when q is "measured". */
 int lab_question_judge(const lab_question *q, const char *answer, lab_err *err);

@@ -2,9 +2,23 @@
  * cmd-check-exercise.c - `cudalab check-exercise EXERCISE... | --all`: the
  * author's check of an exercise (lab/grade/excheck.h); every problem as
  * "file:line: message", then one summary line.  Exit 0 when nothing failed.
+ * Translations (lab/catalog/trcheck.h): a broken one fails; a missing or stale one is a
+ * warning, or fails with --strict-translations; --translations checks them alone.
  */
 #include "lab/cli/cli.h"
 #include "lab/grade/excheck.h"
+
+/* ", translations (ko, zh_CN): 0 missing, 0 stale" when the tree has any. */
+static void
+print_translations(const lab_excheck *c)
+{
+    if (!c->tr.languages.n)
+        return;
+    printf(", translations (");
+    for (size_t i = 0; i < c->tr.languages.n; i++)
+        printf("%s%s", i ? ", " : "", c->tr.languages.v[i]);
+    printf("): %d missing, %d stale", c->translations_missing, c->translations_stale);
+}
 
 static int
 check_exercise_run(lab_cli *cli, const lab_cli_args *args)
@@ -17,6 +31,8 @@ check_exercise_run(lab_cli *cli, const lab_cli_args *args)
     if (all == (args->npos > 0))
         return lab_cli_usage_error(args->cmd, _("give either EXERCISE... or --all"));
     lab_excheck_init(&c);
+    c.translations_only = lab_cli_args_has(args, "translations");
+    c.strict_translations = lab_cli_args_has(args, "strict-translations");
     if (all)
         rc = lab_excheck_run_all(cli->lab, NULL, &c, &err);
     for (size_t i = 0; rc == 0 && !all && i < args->npos; i++)
@@ -32,6 +48,7 @@ check_exercise_run(lab_cli *cli, const lab_cli_args *args)
     printf(_("check-exercise: %d checks, %d examples, %d failed"), c.checks, c.examples, c.failed);
     if (c.modelled)
         printf(_(", %d speed verdicts modelled, not measured"), c.modelled);
+    print_translations(&c);
     if (c.unchecked)
         printf(_(", %d not run on a GPU: speed was not checked (nor correctness, but on the "
                  "simulator)"),
@@ -48,6 +65,9 @@ static const lab_cli_param args[] = {
 };
 static const lab_cli_param opts[] = {
     LAB_CLI_OPT("all", "check every exercise of the catalog"),
+    LAB_CLI_OPT("translations", "check only the translations of the text files (grade nothing)"),
+    LAB_CLI_OPT("strict-translations",
+                "a missing or stale translation fails the check (by default a warning)"),
     LAB_CLI_END,
 };
 

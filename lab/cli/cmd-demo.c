@@ -59,7 +59,7 @@ judge_predictions(lab_cli *cli, const char *chapter, const lab_demo_report *r, b
                    p.measured);
         /* as the menu does: once a run has looked at it, the answer is final (predict.h) */
         if (lab_prediction_is_final(q, chapter, &p))
-            printf("      %s\n", q->explain);
+            printf("      %s\n", lab_question_explain(q));
     }
 out:
     lab_questions_release(&qs);

@@ -4,6 +4,7 @@
  * simulator, 2 not at all.
  */
 #include "lab/cli/cli.h"
+#include "lab/util/textwidth.h"
 #include "lab/instruments/doctor.h"
 
 #include <cJSON.h>
@@ -78,8 +79,10 @@ doctor_run(lab_cli *cli, const lab_cli_args *args)
     } else {
         for (size_t i = 0; i < d->nchecks; i++) {
             const lab_check *c = &d->checks[i];
-            printf("%s%-4s%s  %-18s %s\n", lab_cli_sgr(cli, states[c->state].color),
-                   states[c->state].word, lab_cli_reset(cli), c->name, c->found.buf);
+            int w = (int)lab_text_widths(c->name); /* by display width: a translated name too */
+            printf("%s%-4s%s  %s%*s %s\n", lab_cli_sgr(cli, states[c->state].color),
+                   states[c->state].word, lab_cli_reset(cli), c->name, w < 18 ? 18 - w : 0, "",
+                   c->found.buf);
             if (c->fix.len)
                 printf(_("      %-18s fix: %s\n"), "", c->fix.buf);
         }

@@ -34,7 +34,8 @@ hint_run(lab_cli *cli, const lab_cli_args *args)
         cli->hints_shown = n;
     printf(_("%sHint %llu of %zu%s for %s:\n\n"), lab_cli_sgr(cli, "1"), (unsigned long long)n,
            ex->nhints, lab_cli_reset(cli), ex->id);
-    if ((rc = lab_cli_print_markdown(cli, ex->hints[n - 1], strlen(ex->hints[n - 1]))) < 0)
+    if ((rc = lab_cli_print_markdown(cli, ex->local_hints[n - 1], strlen(ex->local_hints[n - 1]))) <
+        0)
         return lab_cli_error(_("cannot lay out hint %llu: %s"), (unsigned long long)n,
                              lab_strerror(rc));
     if (n < ex->nhints && cli->shell)

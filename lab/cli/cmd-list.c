@@ -4,6 +4,7 @@
  */
 #include "lab/cli/cli.h"
 #include "lab/report/progress.h"
+#include "lab/util/textwidth.h"
 
 #include <cJSON.h>
 #include <stdio.h>
@@ -58,7 +59,8 @@ columns_for(const lab_catalog *cat, int width)
     for (size_t i = 0; i < lab_catalog_exercise_count(cat); i++) {
         const lab_exercise *ex = lab_catalog_exercise(cat, i);
         c.id = (int)strlen(ex->id) > c.id ? (int)strlen(ex->id) : c.id;
-        c.title = (int)strlen(ex->title) > c.title ? (int)strlen(ex->title) : c.title;
+        int title = (int)lab_text_widths(ex->local_title);
+        c.title = title > c.title ? title : c.title;
     }
     if (width && 2 + c.id + 1 + c.title + 1 + STATUS_MIN > width)
         c.title = width - (2 + c.id + 1 + 1 + STATUS_MIN);
@@ -67,21 +69,22 @@ columns_for(const lab_catalog *cat, int width)
     return c;
 }
 
-/* "  id  title  status": a title too long for its column ends in "...". */
+/* "  id  title  status": a title too long for its column ends in "...", columns counted in
+ * display width (a Korean or Chinese title's characters take two). */
 static void
 print_row(const columns *c, const lab_exercise *ex, const lab_progress *p, bool known)
 {
+    lab_buf title = LAB_BUF_INIT;
     char status[128];
-    int len = (int)strlen(ex->title);
 
     if (known)
         lab_progress_text(p, status, sizeof(status));
     else
         snprintf(status, sizeof(status), "%s", status_word(p, false));
-    if (len > c->title)
-        printf("  %-*s %.*s... %s\n", c->id, ex->id, c->title - 3, ex->title, status);
-    else
-        printf("  %-*s %-*s %s\n", c->id, ex->id, c->title, ex->title, status);
+    lab_text_fit(&title, ex->local_title, (size_t)c->title);
+    printf("  %-*s %s%*s %s\n", c->id, ex->id, title.buf,
+           c->title - (int)lab_text_widths(title.buf), "", status);
+    lab_buf_release(&title);
 }
 
 static cJSON *
@@ -125,7 +128,8 @@ list_run(lab_cli *cli, const lab_cli_args *args)
     for (size_t c = 0; c < lab_catalog_chapter_count(cat); c++) {
         const lab_chapter *ch = lab_catalog_chapter(cat, c);
         if (!cli->json)
-            printf("%s%s%s  (%s)\n", lab_cli_sgr(cli, "1"), ch->title, lab_cli_reset(cli), ch->id);
+            printf("%s%s%s  (%s)\n", lab_cli_sgr(cli, "1"), ch->local_title, lab_cli_reset(cli),
+                   ch->id);
         for (size_t i = 0; i < ch->nexercises; i++) {
             const lab_exercise *ex = ch->exercises[i];
             lab_progress p = { 0 };

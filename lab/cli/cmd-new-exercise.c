@@ -39,10 +39,32 @@ new_exercise_run(lab_cli *cli, const lab_cli_args *args)
              "  solutions/     the reference (it must pass); same kernel name as the starter\n"
              "  examples/      wrong/ (3 or more) and cheat/ (2 or more) submissions, each\n"
              "                 starting with '// expect: VERDICT (why)'\n"
-             "then run: cudalab check-exercise %s\n"),
-           id);
+             "then run: cudalab check-exercise %s\n"
+             "translations (optional): beside each text file, the language before the extension\n"
+             "  (task.ko.md, hints.zh_CN.md; exercise.ko.ini holds [exercise] and title only),\n"
+             "  first line '<!-- translation of task.md @ HASH -->' ('; translation of\n"
+             "  exercise.ini @ HASH' in INI), HASH = `sha256sum task.md | cut -c1-12`;\n"
+             "  cudalab check-exercise --translations %s checks them (docs/design/i18n.md)\n"),
+           id, id);
     lab_strvec_release(&created);
     return LAB_EXIT_OK;
+}
+
+/* `cudalab help new-exercise`: how a translation is added, beside the English files. */
+static void
+new_exercise_more_help(FILE *fp)
+{
+    fputs("\ntranslations:\n"
+          "  A translation sits beside its English file, the language before the extension:\n"
+          "  task.ko.md, hints.zh_CN.md, questions.ko.ini, chapter.zh_CN.ini, exercise.ko.ini\n"
+          "  (INI translations hold the same sections and only the text keys: title; prompt,\n"
+          "  explain, choices). Its first line names the English revision it follows:\n"
+          "    <!-- translation of task.md @ HASH -->      (Markdown)\n"
+          "    ; translation of exercise.ini @ HASH       (INI)\n"
+          "  with HASH from `sha256sum task.md | cut -c1-12`. Code blocks and '## ' hint\n"
+          "  headings stay as in English. A missing or stale translation shows English;\n"
+          "  `cudalab check-exercise --translations ID` reports both.\n",
+          fp);
 }
 
 static const lab_cli_param args[] = {
@@ -68,4 +90,5 @@ const lab_cmd lab_cmd_new_exercise = {
     .opts = opts,
     .group = LAB_CLI_TEACH,
     .run = new_exercise_run,
+    .more_help = new_exercise_more_help,
 };

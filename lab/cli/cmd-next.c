@@ -34,7 +34,7 @@ next_run(lab_cli *cli, const lab_cli_args *args)
         printf(_("Every exercise is passed: well done.\n"));
     } else {
         printf(_("Next: %s%s%s  %s\n"), lab_cli_sgr(cli, "1"), ex->id, lab_cli_reset(cli),
-               ex->title);
+               ex->local_title);
         if (started)
             printf(_("Your file: %s   read: %sshow %s   grade: %sgrade %s\n"), work.buf, prog,
                    ex->id, prog, ex->id);

@@ -18,10 +18,10 @@
 static void
 print_question(lab_cli *cli, const lab_question *q, const lab_prediction *p)
 {
-    printf("[%s] %s\n", q->id, q->prompt);
+    printf("[%s] %s\n", q->id, lab_question_prompt(q));
     if (q->kind == LAB_QUESTION_CHOICE)
         for (size_t i = 0; i < q->nchoices; i++)
-            printf("      - %s\n", q->choices[i]);
+            printf("      - %s\n", lab_question_choice(q, i));
     else
         printf(_("      (a number)\n"));
     if (!strcmp(q->answer, "measured"))
@@ -122,6 +122,8 @@ predict_run(lab_cli *cli, const lab_cli_args *args)
         status = lab_cli_error(_("predict: %s"), err.msg);
         goto out;
     }
+    if (q->kind == LAB_QUESTION_CHOICE) /* kept in English: the store's answers are */
+        pos[2] = q->choices[lab_question_choice_index(q, pos[2])];
     lab_prediction old;
     if (find_answer(cli, pos[0], q, &old) && lab_prediction_is_final(q, pos[0], &old)) {
         status = lab_cli_error(_("predict: '%s' is answered already (you said %s: %s) and its "
@@ -148,13 +150,13 @@ predict_run(lab_cli *cli, const lab_cli_args *args)
                pos[2], q->measure);
     } else if (held == LAB_ENOSYS) {
         printf(_("Your prediction: %s. Now run `cudalab %s`: the measurement answers it.\n\n%s\n"),
-               pos[2], q->measure, q->explain);
+               pos[2], q->measure, lab_question_explain(q));
     } else if (held < 0) {
         status = lab_cli_error(_("predict: %s"), err.msg);
     } else {
         printf(_("%s%s%s: the answer is %s.\n\n%s\n"), lab_cli_sgr(cli, held ? "1;32" : "1;31"),
                held ? _("Your prediction held") : _("Not this time"), lab_cli_reset(cli), q->answer,
-               q->explain);
+               lab_question_explain(q));
         status = held ? LAB_EXIT_OK : LAB_EXIT_VERDICT;
     }
 out:

@@ -30,14 +30,16 @@ show_run(lab_cli *cli, const lab_cli_args *args)
 
     if (!(ex = lab_cli_exercise(cli, lab_cli_args_pos(args, 0))))
         return LAB_EXIT_ERROR;
-    if (lab_buf_read_regular(&text, ex->task, LAB_CATALOG_TEXT_CAP, &err) < 0)
+    if (lab_buf_read_regular(&text, ex->local_task, LAB_CATALOG_TEXT_CAP, &err) < 0)
         return lab_cli_error("%s", err.msg);
     lab_work_path(ex, &work);
-    printf("%s%s%s: %s\n\n", lab_cli_sgr(cli, "1"), ex->id, lab_cli_reset(cli), ex->title);
+    printf("%s%s%s: %s\n\n", lab_cli_sgr(cli, "1"), ex->id, lab_cli_reset(cli), ex->local_title);
+    if (ex->translation_note)
+        printf("(%s)\n\n", ex->translation_note);
     if ((rc = lab_cli_print_markdown(cli, text.buf, text.len)) < 0) {
         lab_buf_release(&text);
         lab_buf_release(&work);
-        return lab_cli_error(_("cannot lay out '%s': %s"), ex->task, lab_strerror(rc));
+        return lab_cli_error(_("cannot lay out '%s': %s"), ex->local_task, lab_strerror(rc));
     }
     printf(_("\nKernel: %s   family: %s\nBlock:"), ex->kernel, ex->family);
     for (size_t i = 0; i < ex->nblocks; i++) {

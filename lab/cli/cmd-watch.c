@@ -145,7 +145,7 @@ move_on(watch_state *w)
     set_current(w, next);
     w->made = created && watched ? next : NULL;
     printf(_("\nNext: %s%s%s  %s\n%s %s   read: %sshow %s\n"), lab_cli_sgr(w->cli, "1"), next->id,
-           lab_cli_reset(w->cli), next->title,
+           lab_cli_reset(w->cli), next->local_title,
            created ? _("Your file, made from the starter:") : _("Your file:"), path.buf,
            lab_cli_prog(w->cli), next->id);
     /* its chapter's folder may be new */

@@ -13,6 +13,7 @@
 #include "lab/build/toolchain.h"
 #include "lab/util/trace.h"
 
+#include <locale.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>

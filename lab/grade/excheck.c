@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define EXPECT_TAG "expect:"
 #define CHECK_SEED 20240601
@@ -35,6 +36,8 @@ lab_excheck_release(lab_excheck *c)
 {
     lab_strvec_release(&c->problems);
     lab_strvec_release(&c->notes);
+    lab_trcheck_release(&c->tr);
+    lab_strvec_release(&c->chapters);
 }
 
 /* Add "file:line: [kind]message" to list. */
@@ -295,6 +298,80 @@ manifest_problems(lab *l, const char *id, lab_excheck *c)
     return n;
 }
 
+/* The lines of from onto to (as problems when fail), counted into *count; from is emptied. */
+static int
+move_lines(lab_excheck *c, lab_strvec *from, bool fail, int *count)
+{
+    int rc = 0;
+
+    for (size_t i = 0; rc == 0 && i < from->n; i++)
+        rc = lab_strvec_push(fail ? &c->problems : &c->notes, from->v[i]);
+    if (count)
+        *count += (int)from->n;
+    if (fail)
+        c->failed += (int)from->n;
+    lab_strvec_release(from);
+    return rc;
+}
+
+static const lab_chapter *
+chapter_of(const lab_catalog *cat, const char *id)
+{
+    for (size_t i = 0; i < lab_catalog_chapter_count(cat); i++)
+        if (!strcmp(lab_catalog_chapter(cat, i)->id, id))
+            return lab_catalog_chapter(cat, i);
+    return NULL;
+}
+
+/* The chapter's files, once: its chapter.ini, its text and its questions. */
+static int
+check_chapter_translations(lab *l, const char *id, lab_excheck *c, lab_err *err)
+{
+    const lab_chapter *ch = chapter_of(lab_catalog_of(l), id);
+    lab_buf ini = LAB_BUF_INIT, questions = LAB_BUF_INIT;
+    int rc;
+
+    for (size_t i = 0; i < c->chapters.n; i++)
+        if (!strcmp(c->chapters.v[i], id))
+            return 0;
+    if ((rc = lab_strvec_push(&c->chapters, id)) < 0)
+        return lab_err_set(err, rc, "out of memory");
+    lab_buf_printf(&ini, "%s/exercises/%s/chapter.ini", lab_datadir(l), id);
+    lab_buf_printf(&questions, "%s/exercises/%s/questions.ini", lab_datadir(l), id);
+    if (access(ini.buf, F_OK) == 0)
+        rc = lab_trcheck_file(&c->tr, ini.buf, LAB_TRCHECK_TITLE, err);
+    if (rc == 0 && ch && ch->text)
+        rc = lab_trcheck_file(&c->tr, ch->text, LAB_TRCHECK_TEXT, err);
+    if (rc == 0 && access(questions.buf, F_OK) == 0)
+        rc = lab_trcheck_file(&c->tr, questions.buf, LAB_TRCHECK_QUESTIONS, err);
+    lab_buf_release(&ini);
+    lab_buf_release(&questions);
+    return rc;
+}
+
+static int
+check_translations(lab *l, const lab_exercise *ex, lab_excheck *c, lab_err *err)
+{
+    int rc = 0;
+
+    if (!c->tr_ready && (rc = lab_trcheck_init(&c->tr, lab_datadir(l), err)) < 0)
+        return rc;
+    c->tr_ready = true;
+    if (!c->tr.languages.n)
+        return 0;
+    if ((rc = check_chapter_translations(l, ex->chapter, c, err)) == 0 &&
+        (rc = lab_trcheck_file(&c->tr, ex->manifest, LAB_TRCHECK_TITLE, err)) == 0 &&
+        (rc = lab_trcheck_file(&c->tr, ex->task, LAB_TRCHECK_TEXT, err)) == 0 && ex->hints_file)
+        rc = lab_trcheck_file(&c->tr, ex->hints_file, LAB_TRCHECK_HINTS, err);
+    if (rc == 0 &&
+        ((rc = move_lines(c, &c->tr.missing, c->strict_translations, &c->translations_missing)) <
+             0 ||
+         (rc = move_lines(c, &c->tr.stale, c->strict_translations, &c->translations_stale)) < 0 ||
+         (rc = move_lines(c, &c->tr.broken, true, NULL)) < 0))
+        rc = lab_err_set(err, rc, "out of memory");
+    return rc;
+}
+
 int
 lab_excheck_run(lab *l, const char *id, const volatile sig_atomic_t *cancel, lab_excheck *c,
                 lab_err *err)
@@ -307,6 +384,8 @@ lab_excheck_run(lab *l, const char *id, const volatile sig_atomic_t *cancel, lab
     c->checks++;
     if (!ex)
         return nprob ? 0 : lab_err_set(err, LAB_ENOENT, "unknown exercise '%s'", id);
+    if ((rc = check_translations(l, ex, c, err)) < 0 || c->translations_only)
+        return rc;
     if (ex->format == 0)
         note(c, ex->manifest, 1, "no 'format = 1': the manifest should name its format version");
     if ((rc = grade(l, ex, ex->solution, cancel, &g, err)) == 0)

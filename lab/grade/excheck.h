@@ -21,14 +21,18 @@
  * that disagrees fails the solution or the starter (students without a GPU get
  * it) and leaves an example unchecked.
  *
- * Call order: lab_excheck_init; lab_excheck_run (once per exercise, or
- * lab_excheck_run_all); read problems/notes/counters; lab_excheck_release.
+ * Translations: for each language the tree has, every text file of the exercise and of its
+ * chapter (titles, task, hints, chapter text, questions) is checked as trcheck.h says.
+ *
+ * Call order: lab_excheck_init (then set translations_only, strict_translations); lab_excheck_run
+ * (once per exercise, or lab_excheck_run_all); read problems/notes/counters; lab_excheck_release.
  */
 #ifndef LAB_GRADE_EXCHECK_H
 #define LAB_GRADE_EXCHECK_H
 
 #include <signal.h>
 
+#include "lab/catalog/trcheck.h"
 #include "lab/grade/grade.h"
 #include "lab/util/strvec.h"
 
@@ -40,6 +44,15 @@ typedef struct lab_excheck {
     int unchecked;       /* gradings whose run could not happen here (no GPU) */
     int modelled;        /* speed verdicts on modelled times that agreed, not measured */
     int examples;        /* example submissions graded */
+    /* The translations of the exercise's and its chapter's text files (lab/catalog/trcheck.h):
+     * a broken one is a problem; a missing or stale one a note, or a problem when strict. */
+    bool translations_only;   /* check the translations, grade nothing */
+    bool strict_translations; /* a missing or stale translation fails */
+    int translations_missing;
+    int translations_stale;
+    lab_trcheck tr; /* its languages: those the tree has, once tr_ready */
+    bool tr_ready;
+    lab_strvec chapters; /* chapters whose files were checked */
 } lab_excheck;
 
 void lab_excheck_init(lab_excheck *c);

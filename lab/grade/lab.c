@@ -6,6 +6,7 @@
 #include "lab/grade/env.h"
 #include "lab/grade/runner.h"
 #include "lab/util/i18n.h"
+#include "lab/util/lang.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,7 @@ struct lab {
     bool probed;
     lab_device device;
     bool sandboxed; /* student compiles and drivers run under bubblewrap */
+    lab_lang lang;  /* the learner's languages for content; none in a locale not UTF-8 */
 };
 
 static bool
@@ -183,7 +185,10 @@ lab_open(lab **out, lab_err *err)
         lab_close(l);
         return lab_err_set(err, LAB_ENOENT, _("cannot find the lab's files: set CUDALAB_DATADIR"));
     }
-    if ((rc = lab_catalog_load(l->datadir, &l->catalog, err)) < 0 ||
+    lab_lang_from_env(&l->lang);
+    if (!lab_lang_utf8())
+        l->lang.n = 0; /* Hangul and Hanzi need a UTF-8 terminal: English, as main() says */
+    if ((rc = lab_catalog_load_lang(l->datadir, &l->lang, &l->catalog, err)) < 0 ||
         (rc = sandbox_from_env(l, err)) < 0) {
         lab_close(l);
         return rc;
@@ -212,6 +217,12 @@ const lab_catalog *
 lab_catalog_of(const lab *l)
 {
     return l->catalog;
+}
+
+const lab_lang *
+lab_language(const lab *l)
+{
+    return &l->lang;
 }
 
 const char *

@@ -52,6 +52,10 @@ const char *lab_datadir(const lab *l);
  * PREFIX/share/locale in an installed copy, else build/locale in a checkout.  Needs no lab, for
  * the messages come before it opens; the caller frees it; NULL when out of memory. */
 char *lab_localedir_find(void);
+
+/* The languages the learner reads the course in (lab/util/lang.h): none (English) in a
+ * locale that is not UTF-8. */
+const struct lab_lang *lab_language(const lab *l);
 const char *lab_libexecdir(const lab *l);
 /* Compiled kernels' cache folder. */
 const char *lab_builddir(const lab *l);

@@ -21,6 +21,8 @@ lab_predict_questions(lab *l, const char *chapter, lab_questions *out, lab_err *
     lab_buf_printf(&path, "%s/exercises/%s/questions.ini", lab_datadir(l), chapter);
     if ((rc = lab_questions_load(path.buf, out, err)) == 0)
         rc = lab_questions_check(out, chapter, lab_catalog_of(l), err);
+    if (rc == 0) /* a translation that is not current leaves the questions English */
+        rc = lab_questions_translate(out, lab_language(l), NULL, err);
     lab_buf_release(&path);
     return rc;
 }
@@ -44,9 +46,8 @@ lab_question_check_answer(const lab_question *q, const char *answer, lab_err *er
             return lab_err_set(err, LAB_EINVAL, "'%s' is not a number", answer);
         return 0;
     }
-    for (size_t i = 0; i < q->nchoices; i++)
-        if (!strcasecmp(q->choices[i], answer))
-            return 0;
+    if (lab_question_choice_index(q, answer) >= 0)
+        return 0;
     return lab_err_set(err, LAB_EINVAL, "'%s' is not one of the choices", answer);
 }
 

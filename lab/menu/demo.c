@@ -95,7 +95,7 @@ add_predictions(lab_menu *m, lab_doc *d, const lab_chapter *ch, int width)
             any = true;
         }
         lab_doc_add(d, LAB_STYLE_TEXT, "");
-        lab_doc_markdown(d, q->prompt, strlen(q->prompt), width);
+        lab_doc_markdown(d, lab_question_prompt(q), strlen(lab_question_prompt(q)), width);
         lab_buf_reset(&line);
         lab_buf_printf(&line, _("  you said: %s  -> %s"), p.answer, lab_prediction_state(&p));
         lab_doc_add_wrapped(d,
@@ -109,7 +109,7 @@ add_predictions(lab_menu *m, lab_doc *d, const lab_chapter *ch, int width)
                        p.measured);
         if (*p.measured)
             lab_doc_add_wrapped(d, LAB_STYLE_TEXT, line.buf, width, "    ");
-        lab_doc_markdown(d, q->explain, strlen(q->explain), width);
+        lab_doc_markdown(d, lab_question_explain(q), strlen(lab_question_explain(q)), width);
     }
     lab_buf_release(&line);
     lab_questions_release(&qs);
@@ -123,7 +123,7 @@ demo_build(lab_menu *m, lab_menu_view *v, int width)
     const lab_demo_layout_opts opts = { .width = width > 20 ? width - 2 : 78, .shade_chars = true };
 
     if (s->vj.running) {
-        lab_doc_addf(&v->doc, LAB_STYLE_HEADING, _("The %s demo is running"), s->ch->title);
+        lab_doc_addf(&v->doc, LAB_STYLE_HEADING, _("The %s demo is running"), s->ch->local_title);
         lab_doc_add(&v->doc, LAB_STYLE_DIM,
                     _("It compiles the chapter's solutions, then runs the demo driver; the line "
                       "below shows how long. c cancels it."));
@@ -233,7 +233,7 @@ run_demo(lab_menu *m, const lab_chapter *ch)
         .result_free = demo_run_free,
     };
     snprintf(d->base.base.subject, sizeof(d->base.base.subject), "%s", ch->id);
-    snprintf(title, sizeof(title), _("demo: %s"), ch->title);
+    snprintf(title, sizeof(title), _("demo: %s"), ch->local_title);
     if (m->depth && m->stack[m->depth - 1]->screen == &lab_menu_demo)
         lab_menu_pop(m); /* run again: one view */
     return lab_menu_open_job(m, &lab_menu_demo, s, title, &d->base);
@@ -276,12 +276,12 @@ predict_build(lab_menu *m, lab_menu_view *v, int width)
                               "when it runs on a GPU."),
                             width, "");
     lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");
-    lab_doc_markdown(&v->doc, q->prompt, strlen(q->prompt), width);
+    lab_doc_markdown(&v->doc, lab_question_prompt(q), strlen(lab_question_prompt(q)), width);
     lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");
     if (q->kind == LAB_QUESTION_CHOICE) {
         for (size_t i = 0; i < q->nchoices; i++) {
             lab_menu_add_item(v, q->choices[i], false);
-            lab_doc_addf(&v->doc, LAB_STYLE_TEXT, "  %s", q->choices[i]);
+            lab_doc_addf(&v->doc, LAB_STYLE_TEXT, "  %s", lab_question_choice(q, i));
         }
         lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");
         lab_doc_add(&v->doc, LAB_STYLE_DIM, _("Enter answers   s skip   q back (no demo)"));

@@ -9,6 +9,7 @@
  */
 #include "lab/menu/doc.h"
 #include "lab/catalog/catalog.h"
+#include "lab/catalog/translation.h"
 
 #include <ctype.h>
 #include <md4c.h>
@@ -21,6 +22,7 @@
 #include "lab/util/buf.h"
 #include "lab/util/err.h"
 #include "lab/util/strvec.h"
+#include "lab/util/textwidth.h"
 
 void
 lab_doc_release(lab_doc *d)
@@ -37,11 +39,7 @@ lab_doc_release(lab_doc *d)
 size_t
 lab_doc_width(const char *text, size_t len)
 {
-    size_t w = 0;
-
-    for (size_t i = 0; i < len; i++)
-        w += ((unsigned char)text[i] & 0xc0) != 0x80;
-    return w;
+    return lab_text_width(text, len);
 }
 
 /* Appends a line of len bytes with their styles (style NULL: all in fill). */
@@ -94,13 +92,12 @@ lab_doc_add_wrapped(lab_doc *d, lab_style style, const char *text, int width, co
     while (*p && rc == 0) {
         size_t room = p == text ? w : w - in, len = strlen(p), cut = len;
         if (lab_doc_width(p, len) > room) {
-            cut = room;
+            size_t fits = lab_text_cut(p, len, room);
+            cut = fits;
             while (cut > 0 && p[cut] != ' ')
                 cut--;
-            if (!cut)
-                cut = room;
-            while (cut < len && ((unsigned char)p[cut] & 0xc0) == 0x80)
-                cut++;
+            if (!cut) /* no space to break at (Chinese): break where the room ends */
+                cut = fits ? fits : lab_text_cut(p, len, 2);
         }
         lab_buf_reset(&line);
         if (p != text)
@@ -386,15 +383,18 @@ flush(layout *ly)
         avail = ly->width > (int)pre + 10 ? (size_t)ly->width - pre : 10;
         end = start;
         while (end < n) {
-            if (s[end] == ' ')
-                last_space = end;
-            w += ((unsigned char)s[end] & 0xc0) != 0x80;
+            size_t bytes = 1;
+            while (end + bytes < n && ((unsigned char)s[end + bytes] & 0xc0) == 0x80)
+                bytes++;
+            if (s[end] == ' ' || (end > start && lab_text_breaks_before(s + end, bytes)))
+                last_space = end; /* a line may break at a space, or before a Hanzi */
+            w += lab_text_width(s + end, bytes);
             if (w > avail && last_space > start)
                 break;
-            end++;
+            end += bytes;
         }
-        if (end < n)
-            end = last_space > start ? last_space : end;
+        if (end < n && last_space > start)
+            end = last_space;
         lab_buf_add(&line, s + start, end - start);
         style = malloc(line.len + 1);
         if (!style) {
@@ -649,8 +649,10 @@ lab_doc_markdown(lab_doc *d, const char *src, size_t len, int width)
     };
     int rc;
 
+    size_t marker = lab_translation_marker_len(src, len); /* a translation's first line */
+
     lab_buf_init(&ly.text);
-    rc = md_parse(src, (MD_SIZE)len, &parser, &ly);
+    rc = md_parse(src + marker, (MD_SIZE)(len - marker), &parser, &ly);
     if (ly.text.len)
         flush(&ly);
     lab_buf_release(&ly.text);

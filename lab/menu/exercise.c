@@ -57,7 +57,9 @@ ex_build(lab_menu *m, lab_menu_view *v, int width)
     lab_work_path(ex, &work);
     lab_store_progress(m->store, ex->id, &p, &err);
     lab_progress_text(&p, st, sizeof(st));
-    lab_doc_addf(&v->doc, LAB_STYLE_HEADING, "%s  (%s)", ex->title, ex->id);
+    lab_doc_addf(&v->doc, LAB_STYLE_HEADING, "%s  (%s)", ex->local_title, ex->id);
+    if (ex->translation_note)
+        lab_doc_addf(&v->doc, LAB_STYLE_DIM, "(%s)", ex->translation_note);
     lab_doc_addf(&v->doc, LAB_STYLE_TEXT, _("File: %s%s"), work.buf,
                  access(work.buf, F_OK) ? _("  (not there yet: e creates it from the starter)")
                                         : "");
@@ -71,7 +73,7 @@ ex_build(lab_menu *m, lab_menu_view *v, int width)
         lab_menu_graded_layout(s->last, &v->doc, width, true);
     }
     lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");
-    lab_doc_file(&v->doc, ex->task, false, width);
+    lab_doc_file(&v->doc, ex->local_task, false, width);
     shown = p.passed ? ex->nhints : s->hints_shown;
     for (size_t i = 0; i < shown && i < ex->nhints; i++) {
         lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");
@@ -80,7 +82,7 @@ ex_build(lab_menu *m, lab_menu_view *v, int width)
             s->show_hint = false;
         }
         lab_doc_addf(&v->doc, LAB_STYLE_HEADING, _("Hint %zu of %zu"), i + 1, ex->nhints);
-        lab_doc_markdown(&v->doc, ex->hints[i], strlen(ex->hints[i]), width);
+        lab_doc_markdown(&v->doc, ex->local_hints[i], strlen(ex->local_hints[i]), width);
     }
     if (shown < ex->nhints)
         lab_doc_addf(&v->doc, LAB_STYLE_DIM, _("(h: hint %zu of %zu)"), shown + 1, ex->nhints);

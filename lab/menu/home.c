@@ -12,6 +12,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lab/util/buf.h"
+#include "lab/util/textwidth.h"
+
 static lab_progress
 progress_of(lab_menu *m, const lab_exercise *ex)
 {
@@ -65,21 +68,27 @@ home_build(lab_menu *m, lab_menu_view *v, int width)
         lab_menu_add_item(v, ch, true);
         char score[64];
         lab_menu_prediction_score(m, ch, score, sizeof(score));
-        lab_doc_addf(&v->doc, LAB_STYLE_HEADING, _("%s  (chapter text)%s%s%s"), ch->title,
+        lab_doc_addf(&v->doc, LAB_STYLE_HEADING, _("%s  (chapter text)%s%s%s"), ch->local_title,
                      ch->demo ? _("  d: demo") : "", *score ? ", " : "", score);
         for (size_t i = 0; i < ch->nexercises; i++) {
             const lab_exercise *ex = ch->exercises[i];
             lab_progress p = progress_of(m, ex);
+            lab_buf row = LAB_BUF_INIT;
             char st[64];
             status_short(&p, st, sizeof(st));
             lab_menu_add_item(v, ex, false);
-            lab_doc_addf(&v->doc, p.passed ? LAB_STYLE_GOOD : LAB_STYLE_TEXT, "  %-*.*s %s", tw, tw,
-                         ex->title, st);
+            /* the status column starts at one display column, whatever the title's script */
+            lab_buf_adds(&row, "  ");
+            lab_text_pad(&row, ex->local_title, (size_t)tw);
+            lab_buf_printf(&row, " %s", st);
+            lab_doc_add(&v->doc, p.passed ? LAB_STYLE_GOOD : LAB_STYLE_TEXT, row.buf);
+            lab_buf_release(&row);
         }
         for (size_t i = 0; i < lab_catalog_broken_count(cat); i++) {
             const lab_broken_exercise *b = lab_catalog_broken(cat, i);
             if (!strcmp(b->chapter, ch->id)) /* not to open: its manifest is what to fix */
-                lab_doc_addf(&v->doc, LAB_STYLE_BAD, _("  %-*.*s broken (below)"), tw, tw, b->id);
+                lab_doc_addf(&v->doc, LAB_STYLE_BAD, _("  %-*.*s broken (below)"), tw, tw,
+                             b->id); /* an id is ASCII: bytes are columns */
         }
     }
     for (size_t i = 0; i < lab_catalog_problem_count(cat); i++)

@@ -30,6 +30,8 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "lab/util/textwidth.h"
+
 #define LAB_CTRL(c) ((c)&0x1f)
 
 /* For the signal handler only: what puts the terminal back (set once, before handlers). */
@@ -289,11 +291,7 @@ draw_line(const lab_menu *m, const lab_menu_view *v, int row, const lab_doc_line
     const char *hit = v->search[0] ? strstr(l->text, v->search) : NULL;
     size_t hit_len = strlen(v->search);
 
-    for (size_t skip = v->left; i < l->len && skip > 0; skip--) { /* scrolled right */
-        i++;
-        while (i < l->len && ((unsigned char)l->text[i] & 0xc0) == 0x80)
-            i++;
-    }
+    i = lab_text_cut(l->text, l->len, v->left); /* scrolled right, by columns */
     move(row, 0);
     while (i < l->len && col < cols) {
         size_t j = i;
@@ -304,15 +302,10 @@ draw_line(const lab_menu *m, const lab_menu_view *v, int row, const lab_doc_line
             j++;
         size_t w = lab_doc_width(l->text + i, j - i);
         if (col + w > cols) { /* cut at the screen edge, on a character boundary */
-            size_t k = i, c = col;
-            while (k < j && c < cols) {
-                k++;
-                while (k < j && ((unsigned char)l->text[k] & 0xc0) == 0x80)
-                    k++;
-                c++;
-            }
-            j = k;
-            w = c - col;
+            j = i + lab_text_cut(l->text + i, j - i, cols - col);
+            w = lab_doc_width(l->text + i, j - i);
+            if (j == i) /* a wide character that does not fit: the line ends here */
+                break;
         }
         attr_t a = style_attr(m, s) | (sel ? A_REVERSE : 0) | (in_hit ? A_STANDOUT : 0);
         attron(a);
@@ -341,11 +334,11 @@ draw_cut(int row, const char *text)
 {
     size_t len = strlen(text);
 
-    if (COLS > 3 && len > (size_t)COLS) {
-        mvaddnstr(row, 0, text, COLS - 3);
+    if (COLS > 3 && lab_text_width(text, len) > (size_t)COLS) {
+        mvaddnstr(row, 0, text, (int)lab_text_cut(text, len, (size_t)COLS - 3));
         addstr("...");
     } else {
-        mvaddnstr(row, 0, text, COLS);
+        mvaddnstr(row, 0, text, (int)len);
     }
 }
 
@@ -394,7 +387,7 @@ draw(lab_menu *m)
     mvhline(0, 0, ' ', COLS);
     mvaddnstr(0, 1, "cudalab", COLS - 1);
     if (COLS > 12)
-        mvaddnstr(0, 10, v->title, COLS - 11);
+        mvaddnstr(0, 10, v->title, (int)lab_text_cut(v->title, strlen(v->title), COLS - 11));
     attroff(A_REVERSE | A_BOLD);
     for (int r = 0; r < rows && v->top + (size_t)r < v->doc.nlines; r++) {
         size_t line = v->top + (size_t)r;
@@ -407,7 +400,8 @@ draw(lab_menu *m)
         attroff(style_attr(m, LAB_STYLE_WARN));
     } else if (m->watch_ex) {
         mvaddnstr(LINES - 2, 0, _("watching "), COLS);
-        addnstr(m->watch_name, COLS - 9);
+        addnstr(m->watch_name, (int)lab_text_cut(m->watch_name, strlen(m->watch_name),
+                                                 COLS - (int)lab_text_widths(_("watching "))));
         addnstr(_(": saving the file grades it"), COLS);
     }
     attron(A_REVERSE);
@@ -415,7 +409,8 @@ draw(lab_menu *m)
     draw_cut(LINES - 1, m->status[0] ? m->status
                         : cut        ? _(" ? keys   q back   Right: the rest of the lines marked >")
                                      : _(" ? keys   q back"));
-    if (v->doc.nlines > (size_t)rows && COLS > 30 && strlen(m->status) + 12 < (size_t)COLS) {
+    if (v->doc.nlines > (size_t)rows && COLS > 30 &&
+        lab_text_widths(m->status) + 12 < (size_t)COLS) {
         char pos[32];
         snprintf(pos, sizeof(pos), " %zu/%zu ", v->top + 1, v->doc.nlines);
         mvaddnstr(LINES - 1, COLS - (int)strlen(pos), pos, -1);

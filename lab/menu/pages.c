@@ -25,9 +25,12 @@ chapter_build(lab_menu *m, lab_menu_view *v, int width)
     if (ch->demo)
         lab_doc_addf(&v->doc, LAB_STYLE_DIM, _("d runs the chapter's demo%s%s"), *score ? "; " : "",
                      score);
-    if (!ch->text)
-        return lab_doc_addf(&v->doc, LAB_STYLE_DIM, _("%s has no chapter text yet"), ch->title);
-    return lab_doc_file(&v->doc, ch->text, false, width);
+    if (!ch->local_text)
+        return lab_doc_addf(&v->doc, LAB_STYLE_DIM, _("%s has no chapter text yet"),
+                            ch->local_title);
+    if (ch->translation_note)
+        lab_doc_addf(&v->doc, LAB_STYLE_DIM, "(%s)", ch->translation_note);
+    return lab_doc_file(&v->doc, ch->local_text, false, width);
 }
 
 static int
@@ -51,7 +54,7 @@ const lab_menu_screen lab_menu_chapter = {
 int
 lab_menu_open_chapter(lab_menu *m, const lab_chapter *ch)
 {
-    return lab_menu_push(m, &lab_menu_chapter, (void *)ch, ch->title);
+    return lab_menu_push(m, &lab_menu_chapter, (void *)ch, ch->local_title);
 }
 
 /* --- reference solution --- */

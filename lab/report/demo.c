@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lab/util/textwidth.h"
+
 #define BAR_WIDTH 40
 #define TEXT_WIDTH 78
 #define CELL_WIDTH 9
@@ -41,28 +43,29 @@ table(lab_lineout *o, const lab_demo_section *s)
 
     for (size_t c = 0; c < ncols; c++) {
         column_header(&s->columns[c], text, sizeof(text));
-        width[c] = strlen(text);
+        width[c] = lab_text_widths(text);
         dec[c] = lab_demo_column_decimals(s, c);
         for (size_t r = 0; r < s->nrows; r++) {
             lab_demo_format_cell(lab_demo_cell_at(s, r, c), dec[c], text, sizeof(text));
-            width[c] = strlen(text) > width[c] ? strlen(text) : width[c];
+            width[c] = lab_text_widths(text) > width[c] ? lab_text_widths(text) : width[c];
         }
     }
     for (size_t c = 0; c < ncols; c++) {
         column_header(&s->columns[c], text, sizeof(text));
-        lab_lineout_put(o, LAB_TEXT_BOLD, "  %-*s", c + 1 < ncols ? (int)width[c] : 0,
-                        text); /* no trailing blanks */
+        lab_lineout_put(o, LAB_TEXT_BOLD, "  ");
+        lab_lineout_pad(o, LAB_TEXT_BOLD, text, c + 1 < ncols ? width[c] : 0); /* no trailing
+                                                                                  blanks */
     }
     lab_lineout_end(o);
     for (size_t r = 0; r < s->nrows; r++) {
         for (size_t c = 0; c < ncols; c++) {
             const lab_demo_cell *cell = lab_demo_cell_at(s, r, c);
             lab_demo_format_cell(cell, dec[c], text, sizeof(text));
+            lab_lineout_put(o, LAB_TEXT_PLAIN, "  ");
             if (cell->kind == LAB_DEMO_CELL_STRING)
-                lab_lineout_put(o, LAB_TEXT_PLAIN, "  %-*s", c + 1 < ncols ? (int)width[c] : 0,
-                                text);
+                lab_lineout_pad(o, LAB_TEXT_PLAIN, text, c + 1 < ncols ? width[c] : 0);
             else
-                lab_lineout_put(o, LAB_TEXT_PLAIN, "  %*s", (int)width[c], text);
+                lab_lineout_pad_left(o, LAB_TEXT_PLAIN, text, width[c]);
         }
         lab_lineout_end(o);
     }
@@ -81,7 +84,7 @@ bars(lab_lineout *o, const lab_demo_section *s)
     for (size_t r = 0; r < s->nrows; r++) {
         const lab_demo_cell *v = lab_demo_cell_at(s, r, ch->value);
         lab_demo_format_cell(lab_demo_cell_at(s, r, ch->label), dl, text, sizeof(text));
-        label_width = strlen(text) > label_width ? strlen(text) : label_width;
+        label_width = lab_text_widths(text) > label_width ? lab_text_widths(text) : label_width;
         if (v->kind == LAB_DEMO_CELL_NUMBER && v->num > max)
             max = v->num;
     }
@@ -94,7 +97,9 @@ bars(lab_lineout *o, const lab_demo_section *s)
         int n = 0;
 
         lab_demo_format_cell(lab_demo_cell_at(s, r, ch->label), dl, text, sizeof(text));
-        lab_lineout_put(o, LAB_TEXT_PLAIN, "  %-*s |", (int)label_width, text);
+        lab_lineout_put(o, LAB_TEXT_PLAIN, "  ");
+        lab_lineout_pad(o, LAB_TEXT_PLAIN, text, label_width);
+        lab_lineout_put(o, LAB_TEXT_PLAIN, " |");
         if (v->kind != LAB_DEMO_CELL_NUMBER) {
             lab_lineout_put(o, LAB_TEXT_PLAIN, _(" (none)"));
             lab_lineout_end(o);
@@ -188,12 +193,14 @@ heatmap(lab_lineout *o, const lab_demo_section *s, bool shade_chars)
     lab_lineout_put(o, LAB_TEXT_PLAIN, "  %*s", CELL_WIDTH - 2, "");
     for (size_t i = 0; i < nx; i++) {
         lab_demo_format_cell(xs[i], dx, text, sizeof(text));
-        lab_lineout_put(o, LAB_TEXT_BOLD, " %*s", CELL_WIDTH, text);
+        lab_lineout_put(o, LAB_TEXT_BOLD, " ");
+        lab_lineout_pad_left(o, LAB_TEXT_BOLD, text, CELL_WIDTH);
     }
     lab_lineout_end(o);
     for (size_t j = 0; j < ny; j++) {
         lab_demo_format_cell(ys[j], dy, text, sizeof(text));
-        lab_lineout_put(o, LAB_TEXT_BOLD, "  %*s", CELL_WIDTH - 2, text);
+        lab_lineout_put(o, LAB_TEXT_BOLD, "  ");
+        lab_lineout_pad_left(o, LAB_TEXT_BOLD, text, CELL_WIDTH - 2);
         for (size_t i = 0; i < nx; i++) {
             const lab_demo_cell *v = heat_value(s, xs[i], ys[j]);
             size_t shade = 0;

@@ -8,6 +8,41 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lab/util/err.h"
+
+/* A table's column: its heading (marked ones translated when laid out) and its width in display columns.
+ * The first is left-aligned, the others right-aligned over the numbers below them. */
+typedef struct column {
+    const char *name;
+    size_t width;
+} column;
+
+static const column kernel_columns[] = {
+    { N_("kernel"), 10 }, { N_("median"), 12 }, { "CI95", 8 },   { N_("samples"), 8 },
+    { "GB/s", 8 },        { "% peak", 7 },      { "% copy", 7 }, { N_("speedup"), 8 },
+};
+
+static const column sweep_columns[] = {
+    { N_("block"), 10 }, { N_("median"), 12 },  { "CI95", 8 },       { N_("samples"), 8 },
+    { "GB/s", 8 },       { "occupancy", 10 },   { N_("vs best"), 9 },
+};
+
+/* The headings' line, each heading padded by display width. */
+static void
+header(lab_lineout *o, const column *c, size_t n)
+{
+    lab_lineout_put(o, LAB_TEXT_PLAIN, "  ");
+    for (size_t i = 0; i < n; i++) {
+        const char *name = _(c[i].name); /* the unmarked ones (CI95, GB/s) have no translation */
+        if (i)
+            lab_lineout_put(o, LAB_TEXT_PLAIN, " ");
+        if (i)
+            lab_lineout_pad_left(o, LAB_TEXT_PLAIN, name, c[i].width);
+        else
+            lab_lineout_pad(o, LAB_TEXT_PLAIN, name, c[i].width);
+    }
+}
+
 /* The student's case of the second round (new inputs in the same buffers) at c's size, or NULL. */
 static const lab_case *
 again(const lab_runreport *r, const lab_case *c)
@@ -28,10 +63,11 @@ cases(lab_lineout *o, const lab_runreport *r)
 
     for (size_t i = 0; i < r->ncases; i++)
         shapes |= r->cases[i].block[0] != '\0';
-    lab_lineout_put(o, LAB_TEXT_PLAIN, "  %-10s ", "n");
+    lab_lineout_put(o, LAB_TEXT_PLAIN, "  ");
+    lab_lineout_pad(o, LAB_TEXT_PLAIN, "n", 11);
     if (shapes)
-        lab_lineout_put(o, LAB_TEXT_PLAIN, "%-8s ", _("block"));
-    lab_lineout_put(o, LAB_TEXT_PLAIN, "%-10s ", _("student"));
+        lab_lineout_pad(o, LAB_TEXT_PLAIN, _("block"), 9);
+    lab_lineout_pad(o, LAB_TEXT_PLAIN, _("student"), 11);
     lab_lineout_end(o);
     for (size_t i = 0; i < r->ncases; i++) {
         const lab_case *c = &r->cases[i], *c2;
@@ -42,12 +78,12 @@ cases(lab_lineout *o, const lab_runreport *r)
         if (shapes)
             lab_lineout_put(o, LAB_TEXT_PLAIN, "%-8s ", c->block);
         if (c2 && !c2->correct) {
-            lab_lineout_put(o, LAB_TEXT_BAD, "%-10s", _("wrong"));
+            lab_lineout_pad(o, LAB_TEXT_BAD, _("wrong"), 10);
             lab_lineout_put(o, LAB_TEXT_PLAIN, _(" on new inputs in the same buffers: %s"),
                             c2->detail);
         } else {
-            lab_lineout_put(o, c->correct ? LAB_TEXT_GOOD : LAB_TEXT_BAD, "%-10s",
-                            c->correct ? _("ok") : _("wrong"));
+            lab_lineout_pad(o, c->correct ? LAB_TEXT_GOOD : LAB_TEXT_BAD,
+                            c->correct ? _("ok") : _("wrong"), 10);
             if (!c->correct)
                 lab_lineout_put(o, LAB_TEXT_PLAIN, " %s", c->detail);
             else if (c2)
@@ -79,16 +115,18 @@ timing(lab_lineout *o, const lab_grading *g)
         _("  n = %lu (%.1f MiB)   copy bandwidth measured now: %.0f GB/s   peak %.0f GB/s"),
         t->size, t->bytes / (1 << 20), t->copy_gbps, g->report.peak_gbps);
     lab_lineout_end(o);
-    lab_lineout_put(o, LAB_TEXT_PLAIN, "  %-10s %12s %8s %8s %8s %7s %7s %8s", _("kernel"),
-                    _("median"), "CI95", _("samples"), "GB/s", "% peak", "% copy", _("speedup"));
+    header(o, kernel_columns, ARRAY_SIZE(kernel_columns));
     lab_lineout_end(o);
     for (size_t i = 0; i < t->nkernels; i++) {
         const lab_kernel_time *k = &t->kernels[i];
         char med[32];
         lab_lines_format_ns(k->median_ns, med, sizeof(med));
+        lab_lineout_put(o, LAB_TEXT_PLAIN, "  ");
+        lab_lineout_pad(o, !strcmp(k->role, "student") ? LAB_TEXT_BOLD : LAB_TEXT_PLAIN, k->role,
+                        10);
         lab_lineout_put(o, !strcmp(k->role, "student") ? LAB_TEXT_BOLD : LAB_TEXT_PLAIN,
-                        "  %-10s %12s %7.2f%% %8lu %8.0f %7.1f %7.1f %7.2fx%s", k->role, med,
-                        100 * k->ci_rel, k->samples, k->gbps, k->pct_peak, k->pct_copy,
+                        " %12s %7.2f%% %8lu %8.0f %7.1f %7.1f %7.2fx%s", med, 100 * k->ci_rel,
+                        k->samples, k->gbps, k->pct_peak, k->pct_copy,
                         base && k->median_ns > 0 ? base->median_ns / k->median_ns : 0,
                         k->cpu ? _("  (CPU)") : "");
         lab_lineout_end(o);
@@ -109,8 +147,7 @@ sweep(lab_lineout *o, const lab_runreport *r)
                     _("  n = %lu (%.1f MiB moved per launch), every shape timed interleaved"),
                     s->size, s->bytes / (1 << 20));
     lab_lineout_end(o);
-    lab_lineout_put(o, LAB_TEXT_PLAIN, "  %-10s %12s %8s %8s %8s %10s %9s", _("block"), _("median"),
-                    "CI95", _("samples"), "GB/s", "occupancy", _("vs best"));
+    header(o, sweep_columns, ARRAY_SIZE(sweep_columns));
     lab_lineout_end(o);
     for (size_t i = 0; i < s->nrows; i++) {
         const lab_sweep_row *w = &s->rows[i];

@@ -297,10 +297,9 @@ diff_row(lab_lineout *o, const char *what, double a, double b)
 
     snprintf(x, sizeof(x), "%.0f", a);
     snprintf(y, sizeof(y), "%.0f", b);
-    lab_lineout_put(o, LAB_TEXT_PLAIN, "  %-22s %12s %12s  %s", what, x, y,
-                    a == b  ? ""
-                    : b > a ? "up"
-                            : "down");
+    lab_lineout_put(o, LAB_TEXT_PLAIN, "  ");
+    lab_lineout_pad(o, LAB_TEXT_PLAIN, what, 22);
+    lab_lineout_put(o, LAB_TEXT_PLAIN, " %12s %12s  %s", x, y, a == b ? "" : b > a ? "up" : "down");
     lab_lineout_end(o);
 }
 

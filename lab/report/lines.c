@@ -4,6 +4,7 @@
  * text, its NUL, then the style bytes.
  */
 #include "lab/report/lines.h"
+#include "lab/util/textwidth.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -119,6 +120,22 @@ lab_lineout_end(lab_lineout *o)
 }
 
 void
+lab_lineout_pad(lab_lineout *o, lab_text_style style, const char *text, size_t cols)
+{
+    size_t w = lab_text_widths(text);
+
+    lab_lineout_put(o, style, "%s%*s", text, w < cols ? (int)(cols - w) : 0, "");
+}
+
+void
+lab_lineout_pad_left(lab_lineout *o, lab_text_style style, const char *text, size_t cols)
+{
+    size_t w = lab_text_widths(text);
+
+    lab_lineout_put(o, style, "%*s%s", w < cols ? (int)(cols - w) : 0, "", text);
+}
+
+void
 lab_lineout_text(lab_lineout *o, lab_text_style style, const char *text)
 {
     for (const char *p = text; *p;) {
@@ -136,14 +153,15 @@ lab_lineout_flow(lab_lineout *o, lab_text_style style, const char *text, size_t 
     const char *p = text;
 
     while (*p) {
-        size_t col = o->text.len, len = strcspn(p, "\n");
+        size_t col = lab_text_width(o->text.buf, o->text.len), len = strcspn(p, "\n");
         size_t room = width > col ? width - col : 0;
-        if (width && len > room) {
-            size_t cut = room;
+        if (width && lab_text_width(p, len) > room) {
+            size_t fits = lab_text_cut(p, len, room), cut = fits;
             while (cut > 0 && p[cut] != ' ')
                 cut--;
-            /* no space to cut at: a new line first, unless this one holds only its indent */
-            len = cut ? cut : col > indent ? 0 : room ? room : len;
+            /* no space to cut at (Chinese has none): a new line first, unless this one holds
+             * only its indent; then as much as fits, by display columns */
+            len = cut ? cut : col > indent ? 0 : fits ? fits : len;
         }
         lab_lineout_put(o, style, "%.*s", (int)len, p);
         p += len;

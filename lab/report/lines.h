@@ -85,6 +85,11 @@ void lab_lineout_release(lab_lineout *o);
 /* Appends a run of text in style to the line being written. */
 void lab_lineout_put(lab_lineout *o, lab_text_style style, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* Appends text in style, padded with spaces to cols display columns: on the right (pad) or on
+ * the left (pad_left, for numbers); Korean and Chinese characters take two columns, so a
+ * table's columns are laid out with these, never with printf's "%-10s". */
+void lab_lineout_pad(lab_lineout *o, lab_text_style style, const char *text, size_t cols);
+void lab_lineout_pad_left(lab_lineout *o, lab_text_style style, const char *text, size_t cols);
 /* Hands the line written so far (maybe empty) to the function and starts the next. */
 void lab_lineout_end(lab_lineout *o);
 /* Text (a compiler's log) as lines in style, split at its newlines; a last newline makes no

@@ -18,6 +18,7 @@ seeds() { # TARGET: the lab's files of its kind
     ptx) ls tests/fixtures/ptx/*.ptx build/tests/sim-*.ptx 2>/dev/null ;;
     manifest) ls exercises/*/*/exercise.ini ;;
     questions) ls exercises/*/questions.ini ;;
+    translation) ls exercises/*/questions.*.ini exercises/*/*/hints.*.md 2>/dev/null ;;
     runreport) ls tests/fixtures/reports/*.json ;;
     ncu) ls tests/fixtures/ncu/*.csv ;;
     esac
