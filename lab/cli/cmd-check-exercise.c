@@ -8,16 +8,19 @@
 #include "lab/cli/cli.h"
 #include "lab/grade/excheck.h"
 
-/* ", translations (ko, zh_CN): 0 missing, 0 stale" when the tree has any. */
+/* "translations (ko, zh_CN): 0 missing, 0 stale", a line of its own, when the tree has any. */
 static void
 print_translations(const lab_excheck *c)
 {
+    lab_buf langs = LAB_BUF_INIT;
+
     if (!c->tr.languages.n)
         return;
-    printf(", translations (");
     for (size_t i = 0; i < c->tr.languages.n; i++)
-        printf("%s%s", i ? ", " : "", c->tr.languages.v[i]);
-    printf("): %d missing, %d stale", c->translations_missing, c->translations_stale);
+        lab_buf_printf(&langs, "%s%s", i ? ", " : "", c->tr.languages.v[i]);
+    printf(_("translations (%s): %d missing, %d stale\n"), langs.buf, c->translations_missing,
+           c->translations_stale);
+    lab_buf_release(&langs);
 }
 
 static int
@@ -48,12 +51,12 @@ check_exercise_run(lab_cli *cli, const lab_cli_args *args)
     printf(_("check-exercise: %d checks, %d examples, %d failed"), c.checks, c.examples, c.failed);
     if (c.modelled)
         printf(_(", %d speed verdicts modelled, not measured"), c.modelled);
-    print_translations(&c);
     if (c.unchecked)
         printf(_(", %d not run on a GPU: speed was not checked (nor correctness, but on the "
                  "simulator)"),
                c.unchecked);
     printf("\n");
+    print_translations(&c);
     rc = c.failed ? LAB_EXIT_VERDICT : LAB_EXIT_OK;
     lab_excheck_release(&c);
     return rc;

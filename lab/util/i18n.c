@@ -120,6 +120,7 @@ lab_i18n_start(const char *localedir, const char *lang, lab_buf *note, lab_err *
 {
     const char *messages;
     bool english_locale;
+    char wanted[32];
 
     lab_buf_reset(note);
     snprintf(chosen.localedir, sizeof(chosen.localedir), "%s", localedir ? localedir : "");
@@ -148,11 +149,18 @@ lab_i18n_start(const char *localedir, const char *lang, lab_buf *note, lab_err *
     messages = setlocale(LC_MESSAGES, NULL);
     english_locale = is_plain_c(messages);
     find_current(english_locale, chosen.current);
-    if (!chosen.utf8 && strcmp(chosen.current, "en")) {
+    /* the language asked for: the one gettext found, else LANGUAGE's first (which gettext
+     * ignores in the plain C locale, where a learner may still have set it) */
+    snprintf(wanted, sizeof(wanted), "%.*s",
+             (int)strcspn(getenv("LANGUAGE") ? getenv("LANGUAGE") : "", ":"),
+             getenv("LANGUAGE") ? getenv("LANGUAGE") : "");
+    if (strcmp(chosen.current, "en"))
+        snprintf(wanted, sizeof(wanted), "%s", chosen.current);
+    if (!chosen.utf8 && *wanted && strcmp(wanted, "en") && !is_plain_c(wanted)) {
         lab_buf_printf(note,
                        "the locale (%s) is not UTF-8, which %s needs: the messages stay in "
                        "English (LANG=C.UTF-8 or a UTF-8 locale shows them)",
-                       nl_langinfo(CODESET), chosen.current);
+                       nl_langinfo(CODESET), wanted);
         setlocale(LC_MESSAGES, "C");
         /* the chapter texts follow LANGUAGE too: English for them as well */
         setenv("LANGUAGE", "en", 1);

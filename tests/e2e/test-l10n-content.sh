@@ -23,7 +23,7 @@ zh() { LC_ALL=C.UTF-8 LANGUAGE=zh_CN cudalab "$@"; }
 # --- shown in the language asked for, file by file ----------------------------------------
 run ko list
 expect_status "list in Korean" 0
-expect_out_re "the Korean title of warp/thread-ids" '^  warp/thread-ids +1D, 2D, 3D 블록의 thread, warp, lane 번호 +not started$'
+expect_out_re "the Korean title of warp/thread-ids" '^  warp/thread-ids +1D, 2D, 3D 블록의 thread, warp, lane 번호 +시작 전$'
 expect_out "the Korean title of the chapter" "warp 실행  (warp)"
 run ko show warp/thread-ids
 expect_out "show: the Korean task" "각 thread는 자신의 전역 선형 id"
@@ -43,7 +43,7 @@ run env LC_ALL=C.UTF-8 LANG=ko_KR.UTF-8 "$CUDALAB_TEST_BIN" list
 expect_out "LC_ALL=C.UTF-8 wins over LANG: English" "Thread, warp and lane ids in 1D, 2D and 3D blocks"
 run env LC_ALL=C LANGUAGE=ko "$CUDALAB_TEST_BIN" show warp/thread-ids
 expect_out "a locale that is not UTF-8: English" "Write writeThreadIds"
-expect_err "... and a note says why" "the locale is not UTF-8: the course is shown in English"
+expect_err "... and a note says why" "is not UTF-8, which ko needs: the messages stay in English"
 
 # --- --json is the same in every language ---------------------------------------------------
 for cmd in "list --json" "predict warp --json"; do
@@ -60,7 +60,7 @@ expect_out_lacks "no warning about the translated task" "task.md:0: warning"
 expect_out "the exercise's untranslated chapter text is a warning" \
     "$data/docs/warp.md:0: warning: no ko translation (warp.ko.md)"
 expect_out_re "the summary names the languages" \
-    '^check-exercise: .*translations \(ko, zh_CN\): [1-9][0-9]* missing, 0 stale$'
+    '^translations \(ko, zh_CN\): [1-9][0-9]* missing, 0 stale$'
 
 # --- stale: the English task changed after the translation ----------------------------------
 echo "One more English line." >>"$ids/task.md"

@@ -35,28 +35,40 @@ measure() {
 }
 
 # screens LANG COLS ROWS: home, the chapter text and an exercise, each measured
+# msg LANG TEXT: the lab's message TEXT in LANG, as its catalog has it
+msg() {
+    LC_ALL=C.UTF-8 LANGUAGE=$1 TEXTDOMAINDIR=$CUDALAB_LOCALEDIR gettext -d cudalab -- "$2"
+}
+
 screens() {
-    local lang=$1 at="$1 $2x$3" title
+    local lang=$1 at="$1 $2x$3" title heading chapter_text not_started
     COLS_NOW=$2
     TMUX_COLS=$2 TMUX_ROWS=$3 tmux_start env LANGUAGE="$lang" bash -c '"$0"; echo EXITED; sleep 60' \
         "$CUDALAB_TEST_BIN"
-    wait_screen "$at: the menu" "Progress:"
     title=$(sed -n 's/^title = //p' "$(l10n_path "$data/exercises/warp/chapter.ini" "$lang")")
-    wait_screen "$at: the chapter's title in $lang" "$title  (chapter text)"
+    # the chapter's heading, "%s  (chapter text)%s%s%s" in LANG, up to its second %s
+    heading=$(msg "$lang" '%s  (chapter text)%s%s%s')
+    heading=${heading/\%s/$title}
+    heading=${heading%%\%s*}
+    chapter_text=${heading#"$title  "}
+    not_started=$(msg "$lang" "not started")
+    [ "$chapter_text" != "(chapter text)" ] && [ "$not_started" != "not started" ] ||
+        fail "$at: the menu's words have a $lang translation" "$chapter_text, $not_started"
+    wait_screen "$at: the menu, with the chapter's title in $lang" "$heading"
     measure "$at: home fits the screen" fits
-    measure "$at: home's status column is one column for every title" status "not started"
+    measure "$at: home's status column is one column for every title" status "$not_started"
     tmux_keys NPage
     sleep 0.3
-    measure "$at: home, next page: still one status column" status "not started"
+    measure "$at: home, next page: still one status column" status "$not_started"
     tmux_keys Home
-    tmux_keys / "(chapter text)" Enter Enter
+    tmux_keys / "$chapter_text" Enter Enter
     wait_screen "$at: the warp chapter text" "warp"
     sleep 0.3
     measure "$at: the chapter text wraps within the screen" fits
     measure "$at: the chapter's table aligned by display width" table
     measure "$at: the heading's underline as wide as the heading" underline
     if [ -e "$(l10n_path "$data/docs/blockshape.md" "$lang")" ] && [ -n "$nth_blockshape" ]; then
-        tmux_keys q Home / "(chapter text)" Enter
+        tmux_keys q Home / "$chapter_text" Enter
         for ((i = 1; i < nth_blockshape; i++)); do tmux_keys n; done
         tmux_keys Enter / -+- Enter
         wait_screen "$at: a chapter of the course's own with a table" "-+-"
