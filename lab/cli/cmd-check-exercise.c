@@ -12,12 +12,15 @@
 static void
 print_translations(const lab_excheck *c)
 {
+    lab_buf langs = LAB_BUF_INIT;
+
     if (!c->tr.languages.n)
         return;
-    printf(", translations (");
     for (size_t i = 0; i < c->tr.languages.n; i++)
-        printf("%s%s", i ? ", " : "", c->tr.languages.v[i]);
-    printf("): %d missing, %d stale", c->translations_missing, c->translations_stale);
+        lab_buf_printf(&langs, "%s%s", i ? ", " : "", c->tr.languages.v[i]);
+    printf(_(", translations (%s): %d missing, %d stale"), langs.len ? langs.buf : "",
+           c->translations_missing, c->translations_stale);
+    lab_buf_release(&langs);
 }
 
 static int

@@ -10,8 +10,8 @@
 
 #include "lab/util/err.h"
 
-/* A table's column: its heading (marked ones translated when laid out) and its width in display columns.
- * The first is left-aligned, the others right-aligned over the numbers below them. */
+/* A table's column: its heading (marked ones translated when laid out) and its width in display
+ * columns. The first is left-aligned, the others right-aligned over the numbers below them. */
 typedef struct column {
     const char *name;
     size_t width;
@@ -23,8 +23,8 @@ static const column kernel_columns[] = {
 };
 
 static const column sweep_columns[] = {
-    { N_("block"), 10 }, { N_("median"), 12 },  { "CI95", 8 },       { N_("samples"), 8 },
-    { "GB/s", 8 },       { "occupancy", 10 },   { N_("vs best"), 9 },
+    { N_("block"), 10 }, { N_("median"), 12 }, { "CI95", 8 },        { N_("samples"), 8 },
+    { "GB/s", 8 },       { "occupancy", 10 },  { N_("vs best"), 9 },
 };
 
 /* The headings' line, each heading padded by display width. */
