@@ -13,6 +13,7 @@
 #include "lab/catalog/localize.h"
 #include "lab/catalog/translation.h"
 #include "lab/util/buf.h"
+#include "lab/util/i18n.h"
 
 /* The keys an INI translation may hold, by the English file's name. */
 static const char *const title_keys[] = { "title", NULL };
@@ -68,7 +69,8 @@ pick(struct localize *lz, const char *english, const char **out)
             if (!lz->language && !(lz->language = lab_arena_strdup(lz->arena, lz->lang->code[i])))
                 rc = LAB_ENOMEM;
         } else if (rc == 0 && t.state == LAB_TRANSLATION_STALE) {
-            rc = add_note(lz, "%s translates an older %s", base_name(t.path), base_name(english));
+            rc =
+                add_note(lz, _("%s translates an older %s"), base_name(t.path), base_name(english));
         } else if (rc == 0 && t.state == LAB_TRANSLATION_BROKEN) {
             rc = add_note(lz, "%s", err.msg);
         }
@@ -133,8 +135,8 @@ pick_hints(struct localize *lz, lab_exercise *ex)
     if (n == ex->nhints) {
         ex->local_hints = hints;
     } else {
-        rc = add_note(lz, "%s has %zu hints, %s %zu", base_name(path), n, base_name(ex->hints_file),
-                      ex->nhints);
+        rc = add_note(lz, ngettext("%s has %zu hint, %s %zu", "%s has %zu hints, %s %zu", n),
+                      base_name(path), n, base_name(ex->hints_file), ex->nhints);
     }
 out:
     lab_buf_release(&text);
@@ -145,14 +147,18 @@ out:
 static int
 take_note(struct localize *lz, const char **out)
 {
+    lab_buf shown = LAB_BUF_INIT;
+    int rc = 0;
+
     *out = NULL;
     if (!lz->note.len)
         return 0;
-    if (lab_buf_adds(&lz->note, ": English shown") < 0 ||
-        !(*out = lab_arena_strdup(lz->arena, lz->note.buf)))
-        return LAB_ENOMEM;
+    if (lab_buf_printf(&shown, _("%s: English shown"), lz->note.buf) < 0 ||
+        !(*out = lab_arena_strdup(lz->arena, shown.buf)))
+        rc = LAB_ENOMEM;
+    lab_buf_release(&shown);
     lab_buf_reset(&lz->note);
-    return 0;
+    return rc;
 }
 
 static int

@@ -36,9 +36,9 @@ device_run(lab_cli *cli, const lab_cli_args *args)
                  "simulator's counts, and says so; measured times need an NVIDIA GPU.\n"),
                dev->reason);
         printf(lab_occupancy_arch(lab_target_arch(dev))
-                   ? "The occupancy calculator is checked against the lab's own limits for %s.\n"
-                   : "The lab has no limits of %s of its own: the occupancy calculator needs a "
-                     "GPU.\n",
+                   ? _("The occupancy calculator is checked against the lab's own limits for %s.\n")
+                   : _("The lab has no limits of %s of its own: the occupancy calculator needs a "
+                       "GPU.\n"),
                lab_target_arch(dev));
     }
     return dev->present ? LAB_EXIT_OK : LAB_EXIT_VERDICT;

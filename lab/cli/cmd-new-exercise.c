@@ -54,16 +54,16 @@ new_exercise_run(lab_cli *cli, const lab_cli_args *args)
 static void
 new_exercise_more_help(FILE *fp)
 {
-    fputs("\ntranslations:\n"
-          "  A translation sits beside its English file, the language before the extension:\n"
-          "  task.ko.md, hints.zh_CN.md, questions.ko.ini, chapter.zh_CN.ini, exercise.ko.ini\n"
-          "  (INI translations hold the same sections and only the text keys: title; prompt,\n"
-          "  explain, choices). Its first line names the English revision it follows:\n"
-          "    <!-- translation of task.md @ HASH -->      (Markdown)\n"
-          "    ; translation of exercise.ini @ HASH       (INI)\n"
-          "  with HASH from `sha256sum task.md | cut -c1-12`. Code blocks and '## ' hint\n"
-          "  headings stay as in English. A missing or stale translation shows English;\n"
-          "  `cudalab check-exercise --translations ID` reports both.\n",
+    fputs(_("\ntranslations:\n"
+            "  A translation sits beside its English file, the language before the extension:\n"
+            "  task.ko.md, hints.zh_CN.md, questions.ko.ini, chapter.zh_CN.ini, exercise.ko.ini\n"
+            "  (INI translations hold the same sections and only the text keys: title; prompt,\n"
+            "  explain, choices). Its first line names the English revision it follows:\n"
+            "    <!-- translation of task.md @ HASH -->      (Markdown)\n"
+            "    ; translation of exercise.ini @ HASH       (INI)\n"
+            "  with HASH from `sha256sum task.md | cut -c1-12`. Code blocks and '## ' hint\n"
+            "  headings stay as in English. A missing or stale translation shows English;\n"
+            "  `cudalab check-exercise --translations ID` reports both.\n"),
           fp);
 }
 

@@ -10,6 +10,7 @@
 #include "lab/build/ptxas.h"
 #include "lab/build/resusage.h"
 #include "lab/util/hash.h"
+#include "lab/util/i18n.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -114,7 +115,7 @@ occupancy_args(lab *l, const char *arch, const unsigned long *sizes, size_t nsiz
     int rc;
 
     if (!a) {
-        lab_buf_printf(said, "the lab has no tables for %s", arch);
+        lab_buf_printf(said, _("the lab has no tables for %s"), arch);
         return 0;
     }
     if ((rc = kernel_resources(l, a->arch, cancel, res, err)) < 0)
@@ -141,7 +142,7 @@ occupancy_args(lab *l, const char *arch, const unsigned long *sizes, size_t nsiz
                 lab_buf_printf(&list, "%s%d", list.len ? "," : "", r.blocks_per_sm);
             }
     lab_strvec_pushf(args, "--occupancy-expected=%s", list.buf);
-    lab_buf_printf(said, "the lab's tables for %s: %s", a->arch, a->example);
+    lab_buf_printf(said, _("the lab's tables for %s: %s"), a->arch, a->example);
     rc = 1;
 out:
     lab_buf_release(&list);

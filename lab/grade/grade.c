@@ -385,13 +385,13 @@ judge_model_run(lab *l, lab_proc *p, const lab_family *fam, lab_grading *g, cons
 
 /* What to do next when the speed could not be modelled: NO_GPU's own advice ("grade --sim
  * checks it on the simulator") would send the student where they are. */
-static const char not_modelled_advice[] =
-    "your kernel is correct; its speed step needs a GPU here: grade it on a machine with an "
-    "NVIDIA GPU";
+static const char *const not_modelled_advice =
+    N_("your kernel is correct; its speed step needs a GPU here: grade it on a machine with an "
+       "NVIDIA GPU");
 /* What to do next when the simulator's cap refused the model its sizes. */
-static const char model_needs_advice[] =
-    "the lab's cap, not your kernel: unset CUDALAB_SIM_MAX_SIZE (or raise it) to have its speed "
-    "modelled, or grade it on a machine with an NVIDIA GPU";
+static const char *const model_needs_advice =
+    N_("the lab's cap, not your kernel: unset CUDALAB_SIM_MAX_SIZE (or raise it) to have its "
+       "speed modelled, or grade it on a machine with an NVIDIA GPU");
 
 static int
 run_and_judge(lab *l, const lab_grade_request *req, const lab_family *fam, lab_grading *g,
@@ -492,9 +492,9 @@ run_and_judge(lab *l, const lab_grade_request *req, const lab_family *fam, lab_g
             lab_modelled_judge(ex, g->baseline_name, &g->model, &g->result);
         else if (g->model_needs) {
             lab_grade_set(&g->result, ex, LAB_VERDICT_NO_GPU,
-                          "correct on the simulator; no speed verdict: the performance model "
-                          "counts at n = %lu, and CUDALAB_SIM_MAX_SIZE=%lu keeps the simulator "
-                          "below it, where modelled times would mislead",
+                          _("correct on the simulator; no speed verdict: the performance model "
+                            "counts at n = %lu, and CUDALAB_SIM_MAX_SIZE=%lu keeps the simulator "
+                            "below it, where modelled times would mislead"),
                           g->model_needs, g->sim_max_size);
             g->result.advice = model_needs_advice;
         } else {
@@ -562,8 +562,8 @@ choose_backend(const lab_grade_request *req, const lab_device *dev, lab_grading 
     snprintf(g->backend, sizeof(g->backend), "%s", want);
     if (req->model_gpu && !strcmp(want, "cuda"))
         return lab_err_set(err, LAB_EINVAL,
-                           "--gpu %s names the GPU the model stands for on the simulator, and "
-                           "this grading measures the %s: add --sim to model it",
+                           _("--gpu %s names the GPU the model stands for on the simulator, and "
+                             "this grading measures the %s: add --sim to model it"),
                            req->model_gpu, dev->name);
     if (!strcmp(want, "sim")) {
         g->sim_max_size = LAB_SIM_MAX_SIZE;

@@ -9,6 +9,7 @@
 #include "lab/instruments/inspect.h"
 #include "lab/instruments/profile.h"
 #include "lab/platform/proc.h"
+#include "lab/util/i18n.h"
 
 #include <stdio.h>
 
@@ -32,7 +33,7 @@ run(lab_inspection *in, const lab_strvec *argv, const unsigned long sizes[2], la
         return false;
     }
     if (!proc->report.len) {
-        snprintf(in->model_why, sizeof(in->model_why), "the simulator's run %.200s",
+        snprintf(in->model_why, sizeof(in->model_why), _("the simulator's run %.200s"),
                  lab_proc_describe(proc, how, sizeof(how)));
         return false;
     }
@@ -56,8 +57,8 @@ lab_inspect__model(lab *l, lab_inspection *in)
     if (!fam || !ex->ntiming_sizes)
         goto out; /* not timed: nothing to model, nothing to say */
     if (ex->choose_block) {
-        snprintf(in->model_why, sizeof(in->model_why),
-                 "the performance model does not sweep block shapes yet");
+        snprintf(in->model_why, sizeof(in->model_why), "%s",
+                 _("the performance model does not sweep block shapes yet"));
         goto out;
     }
     lab_modelled_sizes(fam, lab_modelled_largest(ex->sizes, ex->nsizes), sizes);
@@ -68,7 +69,7 @@ lab_inspect__model(lab *l, lab_inspection *in)
                                 &err) < 0 ||
         !compiled) {
         snprintf(in->model_why, sizeof(in->model_why), "%.250s",
-                 compiled || err.code ? err.msg : "the file does not compile");
+                 compiled || err.code ? err.msg : _("the file does not compile"));
         goto out;
     }
     if (!run(in, &argv, sizes, &proc))

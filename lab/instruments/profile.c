@@ -5,6 +5,7 @@
 #include "lab/grade/compile.h"
 #include "lab/grade/runner.h"
 #include "lab/platform/proc.h"
+#include "lab/util/i18n.h"
 
 #include <cJSON.h>
 #include <errno.h>
@@ -317,7 +318,7 @@ lab_profile(lab *l, const lab_exercise *ex, const char *file, lab_profiling *p, 
     int rc;
 
     if (ex->kind == LAB_KIND_HOST) /* nothing runs on a GPU, nor on the simulator */
-        return lab_err_set(err, LAB_EINVAL, "%s is host code: there is no kernel to profile",
+        return lab_err_set(err, LAB_EINVAL, _("%s is host code: there is no kernel to profile"),
                            ex->id);
     if ((rc = lab_metrics_for_chapter(lab_datadir(l), ex->chapter, &p->set, err)) < 0 ||
         (rc = lab_toolchain_of(l, &tc, err)) < 0)

@@ -105,7 +105,7 @@ add_predictions(lab_menu *m, lab_doc *d, const lab_chapter *ch, int width)
                             line.buf, width, "    ");
         lab_buf_reset(&line);
         /* a question with an answer of its own was not measured: it just says the answer */
-        lab_buf_printf(&line, strcmp(q->answer, "measured") ? "  %s" : "  measured: %s",
+        lab_buf_printf(&line, strcmp(q->answer, "measured") ? "  %s" : _("  measured: %s"),
                        p.measured);
         if (*p.measured)
             lab_doc_add_wrapped(d, LAB_STYLE_TEXT, line.buf, width, "    ");

@@ -147,7 +147,7 @@ home_language(lab_menu *m, lab_menu_view *v)
     if (lab_i18n_choose(next, &err) < 0 || lab_store_set_setting(m->store, "lang", next, &err) < 0)
         lab_menu_status(m, "%s", err.msg);
     else if (strcmp(lab_i18n_current(), next))
-        lab_menu_status(m, "language %s needs a UTF-8 locale (LANG=C.UTF-8): kept for next time",
+        lab_menu_status(m, _("language %s needs a UTF-8 locale (LANG=C.UTF-8): kept for next time"),
                         next);
     else
         lab_menu_status(m, _("language: %s (kept for next time; L changes it)"), next);

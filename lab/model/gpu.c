@@ -14,6 +14,7 @@
 
 #include "lab/util/buf.h"
 #include "lab/util/dirlist.h"
+#include "lab/util/i18n.h"
 #include "lab/util/inifile.h"
 
 struct parse {
@@ -110,8 +111,11 @@ lab_model_gpu_find(const char *dir, const char *name, lab_model_gpu *gpu, lab_er
     lab_model_gpu_names(dir, &names);
     for (size_t i = 0; i < names.n; i++)
         lab_buf_printf(&known, "%s%s", i ? ", " : "", names.v[i]);
-    rc = lab_err_set(err, LAB_EINVAL, "unknown GPU '%s': the model knows %s", name,
-                     names.n ? known.buf : "none (no kernels/gpus/*.ini)");
+    rc = names.n ? lab_err_set(err, LAB_EINVAL, _("unknown GPU '%s': the model knows %s"), name,
+                               known.buf)
+                 : lab_err_set(err, LAB_EINVAL,
+                               _("unknown GPU '%s': the model knows none (no kernels/gpus/*.ini)"),
+                               name);
 out:
     lab_strvec_release(&names);
     lab_buf_release(&known);

@@ -59,12 +59,20 @@ occupancy(lab_lineout *o, const lab_inspection *in)
     }
     if (!in->has_occ)
         return;
-    lab_lineout_put(o, LAB_TEXT_PLAIN,
-                    _("  occupancy at block %u (%d warps%s%s) on %s (%s): %d blocks/SM, %d of %d "
-                      "warps = %.0f%%"),
-                    in->block, occ->warps_per_block, *in->block_from ? "; your " : "",
-                    in->block_from, in->arch, in->limits->example, occ->blocks_per_sm,
-                    occ->active_warps, in->limits->max_warps_per_sm, 100.0 * occ->occupancy);
+    if (*in->block_from)
+        lab_lineout_put(o, LAB_TEXT_PLAIN,
+                        _("  occupancy at block %u (%d warps; your %s) on %s (%s): %d blocks/SM, "
+                          "%d of %d warps = %.0f%%"),
+                        in->block, occ->warps_per_block, in->block_from, in->arch,
+                        in->limits->example, occ->blocks_per_sm, occ->active_warps,
+                        in->limits->max_warps_per_sm, 100.0 * occ->occupancy);
+    else
+        lab_lineout_put(o, LAB_TEXT_PLAIN,
+                        _("  occupancy at block %u (%d warps) on %s (%s): %d blocks/SM, %d of %d "
+                          "warps = %.0f%%"),
+                        in->block, occ->warps_per_block, in->arch, in->limits->example,
+                        occ->blocks_per_sm, occ->active_warps, in->limits->max_warps_per_sm,
+                        100.0 * occ->occupancy);
     lab_lineout_end(o);
     if (occ->why) {
         lab_lineout_put(o, LAB_TEXT_BAD, _("  cannot launch: %s"), occ->why);
@@ -162,7 +170,7 @@ model(lab_lineout *o, const lab_inspection *in)
         return;
     }
     lab_lineout_put(o, LAB_TEXT_PLAIN,
-                    "Speed on the simulator: what bounds each kernel (modelled, not measured)");
+                    _("Speed on the simulator: what bounds each kernel (modelled, not measured)"));
     lab_lineout_end(o);
     lab_modelled_layout(o, &in->model);
 }
@@ -299,7 +307,10 @@ diff_row(lab_lineout *o, const char *what, double a, double b)
     snprintf(y, sizeof(y), "%.0f", b);
     lab_lineout_put(o, LAB_TEXT_PLAIN, "  ");
     lab_lineout_pad(o, LAB_TEXT_PLAIN, what, 22);
-    lab_lineout_put(o, LAB_TEXT_PLAIN, " %12s %12s  %s", x, y, a == b ? "" : b > a ? "up" : "down");
+    lab_lineout_put(o, LAB_TEXT_PLAIN, " %12s %12s  %s", x, y,
+                    a == b  ? ""
+                    : b > a ? _("up")
+                            : _("down"));
     lab_lineout_end(o);
 }
 
@@ -336,7 +347,7 @@ lab_inspection_diff_layout(const lab_inspection *a, const lab_inspection *b, lab
     lab_lineout_put(&o, LAB_TEXT_PLAIN, _("  instruction mix (%s)"),
                     ma == &a->sass_mix ? "SASS" : "PTX");
     lab_lineout_end(&o);
-    diff_row(&o, "instructions", (double)ma->total, (double)mb->total);
+    diff_row(&o, _("instructions"), (double)ma->total, (double)mb->total);
     for (int i = 1; i < LAB_MARK_COUNT; i++)
         diff_row(&o, lab_marks[i].name, (double)ma->marks[i], (double)mb->marks[i]);
     rc = o.rc;

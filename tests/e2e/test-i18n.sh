@@ -36,7 +36,7 @@ hanzi='[一-龥]'
 
 # --- a grading in Korean and in Chinese ------------------------------------------------
 slow_advice="correct; now make it faster: read the task's hints (cudalab show)"
-wrong_advice="a value came out wrong: work the first wrong block by hand at that n (its range, the tail past n, the order of the rounds)"
+wrong_advice="a value came out wrong: work the first wrong block by hand at that n: which elements it owns, the partial last block, each step of its loop"
 for lang in ko zh_CN; do
     script=$hangul
     [ $lang = zh_CN ] && script=$hanzi
