@@ -120,7 +120,7 @@ lab_i18n_start(const char *localedir, const char *lang, lab_buf *note, lab_err *
 {
     const char *messages;
     bool english_locale;
-    char wanted[32];
+    char wanted[sizeof(chosen.current)];
 
     lab_buf_reset(note);
     snprintf(chosen.localedir, sizeof(chosen.localedir), "%s", localedir ? localedir : "");

@@ -138,7 +138,7 @@ check_installed() {
         expect_eq "$label: bash completes the .cu file" "$OUT" "work/reduction/neighbored-less.cu"
         run completions_bash "$bashcomp" cudalab grade --
         expect_eq "$label: bash completes grade's options" "$(paste -sd' ' <<<"$OUT")" \
-            "--json --seed --no-record --sim --no-sim-check"
+            "--json --seed --no-record --sim --gpu --no-sim-check"
         run completions_bash "$bashcomp" cudalab help d
         expect_eq "$label: bash completes commands after help" "$(paste -sd' ' <<<"$OUT")" \
             "demo device doctor"
