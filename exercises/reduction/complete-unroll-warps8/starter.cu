@@ -6,7 +6,7 @@
  * counter, a compare and a branch back each round).  The exercise forbids
  * loops (CONSTRAINT).
  *
- * Your task: blockDim.x is at most 1024, so the tree has at most five rounds
+ * Your task: blockDim.x is at most 1024, so the tree has at most four rounds
  * above the last warp.  Write each round out as an if on blockDim.x, with its
  * __syncthreads, and leave no loop in the kernel.  See task.md.
  */
