@@ -177,6 +177,19 @@ Test(doc, korean_wraps_at_its_spaces_only)
     lab_doc_release(&d);
 }
 
+Test(doc, a_line_break_between_hanzi_joins_them_without_a_space)
+{
+    cr_assert_not_null(setlocale(LC_CTYPE, "C.UTF-8"));
+    /* a source line broken after Chinese punctuation, between Hanzi, and before a Latin word */
+    layout(
+        "这是第一章。\n各章沿着笔记展开，\n重做其中的\nkernel 实验。\nKorean 한국어\n문장입니다.\n",
+        80);
+    cr_expect_geq(find("这是第一章。各章沿着笔记展开，重做其中的 kernel 实验。"), 0,
+                  "Hanzi on both sides of a break join directly: '%s'", doc.lines[0].text);
+    cr_expect_geq(find("Korean 한국어 문장입니다."), 0, "Hangul is written with spaces: '%s'",
+                  doc.lines[0].text);
+}
+
 Test(doc, translation_first_line_not_shown)
 {
     const char *src = "<!-- translation of task.md @ 3f2a9c0d1e4b -->\n# 과제\n";

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 
 #include "lab/util/buf.h"
 #include "lab/util/err.h"
@@ -275,6 +276,7 @@ typedef struct layout {
     size_t style_alloc;
     /* spans and blocks we are inside */
     int strong, emph, code_span, heading, quote, table;
+    bool soft_break; /* a line break of the source, laid out once the next text is known */
     bool in_code;
     bool need_blank;
     /* lists: marker of each level ("- " or "3. ") and its next number */
@@ -614,6 +616,41 @@ leave_span(MD_SPANTYPE type, void *detail, void *arg)
     return 0;
 }
 
+/* Whether the character at s (len bytes) belongs to a script written without spaces: two
+ * columns wide and not Hangul (Korean puts spaces between its words). */
+static bool
+spaceless(const char *s, size_t len)
+{
+    mbstate_t st = { 0 };
+    wchar_t wc;
+
+    if (mbrtowc(&wc, s, len, &st) != len || lab_text_width(s, len) != 2)
+        return false;
+    return !((wc >= 0x1100 && wc <= 0x11ff) || (wc >= 0x3130 && wc <= 0x318f) ||
+             (wc >= 0xac00 && wc <= 0xd7af));
+}
+
+/* Whether the paragraph collected so far ends in such a character. */
+static bool
+spaceless_at_end(const lab_buf *b)
+{
+    size_t i = b->len;
+
+    while (i > 0 && (b->buf[i - 1] & 0xc0) == 0x80)
+        i--;
+    return i > 0 && spaceless(b->buf + i - 1, b->len - i + 1);
+}
+
+/* Whether the text s (n bytes) starts with one. */
+static bool
+spaceless_at_start(const char *s, size_t n)
+{
+    unsigned char c = n ? (unsigned char)s[0] : 0;
+    size_t len = c < 0xc0 ? 1 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
+
+    return n >= len && spaceless(s, len);
+}
+
 static int
 text(MD_TEXTTYPE type, const MD_CHAR *s, MD_SIZE n, void *arg)
 {
@@ -623,7 +660,17 @@ text(MD_TEXTTYPE type, const MD_CHAR *s, MD_SIZE n, void *arg)
         fail(ly, lab_buf_add(&ly->text, s, n));
         return 0;
     }
-    if (type == MD_TEXT_SOFTBR || type == MD_TEXT_BR)
+    if (type == MD_TEXT_SOFTBR) {
+        ly->soft_break = true;
+        return 0;
+    }
+    /* a source line broken between two characters of a script without spaces (Chinese) joins
+     * them with nothing; every other break is a space */
+    if (ly->soft_break &&
+        !(type == MD_TEXT_NORMAL && spaceless_at_end(&ly->text) && spaceless_at_start(s, n)))
+        collect(ly, " ", 1, LAB_STYLE_TEXT);
+    ly->soft_break = false;
+    if (type == MD_TEXT_BR)
         collect(ly, " ", 1, LAB_STYLE_TEXT);
     else if (type == MD_TEXT_NULLCHAR)
         collect(ly, "?", 1, LAB_STYLE_TEXT);
