@@ -44,7 +44,9 @@ printf '#!/bin/sh\n# %s\ncat "%s" >&3\n' "$E2E_MARK" "$FIXTURES/reports/less-sta
 chmod +x "$fx/device-probe" "$fx/reduce-int"
 export CUDALAB_LIBEXECDIR=$fx CUDALAB_ARCH=sm_90
 
-cudalab watch $less >"$T/watch.out" 2>&1 &
+# the binary itself in the background, not the cudalab function: a function runs in a subshell,
+# and the TERM below would end the subshell and leave the watch running
+"$CUDALAB_TEST_BIN" watch $less >"$T/watch.out" 2>&1 &
 watcher=$!
 wait_for() { # FILE TEXT SECONDS
     local i
@@ -68,6 +70,10 @@ kill -TERM $watcher # (a background job of a script ignores SIGINT)
 wait $watcher
 expect_eq "watch: SIGTERM ends it" "$?" 143
 expect_no_process "watch: no child process left" "$E2E_MARK"
+left=$(for p in $(pgrep -f -- "watch $less"); do
+    grep -qz "^E2E_TMP=$T\$" "/proc/$p/environ" 2>/dev/null && echo "$p"
+done)
+expect_eq "watch: the watch itself is gone, not only its shell" "$left" ""
 
 run cudalab history $less
 expect_out_re "history: the SLOW attempt" '^    1  .*SLOW .* 1\.00x$'
