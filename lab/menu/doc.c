@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <wchar.h>
 
 #include "lab/util/buf.h"
 #include "lab/util/err.h"
@@ -616,21 +615,7 @@ leave_span(MD_SPANTYPE type, void *detail, void *arg)
     return 0;
 }
 
-/* Whether the character at s (len bytes) belongs to a script written without spaces: two
- * columns wide and not Hangul (Korean puts spaces between its words). */
-static bool
-spaceless(const char *s, size_t len)
-{
-    mbstate_t st = { 0 };
-    wchar_t wc;
-
-    if (mbrtowc(&wc, s, len, &st) != len || lab_text_width(s, len) != 2)
-        return false;
-    return !((wc >= 0x1100 && wc <= 0x11ff) || (wc >= 0x3130 && wc <= 0x318f) ||
-             (wc >= 0xac00 && wc <= 0xd7af));
-}
-
-/* Whether the paragraph collected so far ends in such a character. */
+/* Whether the paragraph collected so far ends in a character of a script without spaces. */
 static bool
 spaceless_at_end(const lab_buf *b)
 {
@@ -638,17 +623,7 @@ spaceless_at_end(const lab_buf *b)
 
     while (i > 0 && (b->buf[i - 1] & 0xc0) == 0x80)
         i--;
-    return i > 0 && spaceless(b->buf + i - 1, b->len - i + 1);
-}
-
-/* Whether the text s (n bytes) starts with one. */
-static bool
-spaceless_at_start(const char *s, size_t n)
-{
-    unsigned char c = n ? (unsigned char)s[0] : 0;
-    size_t len = c < 0xc0 ? 1 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
-
-    return n >= len && spaceless(s, len);
+    return i > 0 && lab_text_spaceless(b->buf + i - 1, b->len - i + 1);
 }
 
 static int
@@ -667,7 +642,7 @@ text(MD_TEXTTYPE type, const MD_CHAR *s, MD_SIZE n, void *arg)
     /* a source line broken between two characters of a script without spaces (Chinese) joins
      * them with nothing; every other break is a space */
     if (ly->soft_break &&
-        !(type == MD_TEXT_NORMAL && spaceless_at_end(&ly->text) && spaceless_at_start(s, n)))
+        !(type == MD_TEXT_NORMAL && spaceless_at_end(&ly->text) && lab_text_spaceless(s, n)))
         collect(ly, " ", 1, LAB_STYLE_TEXT);
     ly->soft_break = false;
     if (type == MD_TEXT_BR)

@@ -32,14 +32,10 @@ static void
 header(lab_lineout *o, const column *c, size_t n)
 {
     lab_lineout_put(o, LAB_TEXT_PLAIN, "  ");
-    for (size_t i = 0; i < n; i++) {
-        const char *name = _(c[i].name); /* the unmarked ones (CI95, GB/s) have no translation */
-        if (i)
-            lab_lineout_put(o, LAB_TEXT_PLAIN, " ");
-        if (i)
-            lab_lineout_pad_left(o, LAB_TEXT_PLAIN, name, c[i].width);
-        else
-            lab_lineout_pad(o, LAB_TEXT_PLAIN, name, c[i].width);
+    lab_lineout_pad(o, LAB_TEXT_PLAIN, _(c[0].name), c[0].width);
+    for (size_t i = 1; i < n; i++) { /* the unmarked ones (CI95, GB/s) have no translation */
+        lab_lineout_put(o, LAB_TEXT_PLAIN, " ");
+        lab_lineout_pad_left(o, LAB_TEXT_PLAIN, _(c[i].name), c[i].width);
     }
 }
 

@@ -8,6 +8,7 @@
  * locale's messages: LC_MESSAGES "C" makes gettext ignore LANGUAGE and return the msgids.
  */
 #include "lab/util/i18n.h"
+#include "lab/util/lang.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -94,21 +95,6 @@ find_current(bool english_locale, char out[NAME_MAX_LEN])
         snprintf(out, NAME_MAX_LEN, "en");
 }
 
-/* The locale the environment names for the messages (LC_ALL, LC_MESSAGES, LANG), or "". */
-static const char *
-asked_locale(void)
-{
-    static const char *const vars[] = { "LC_ALL", "LC_MESSAGES", "LANG" };
-
-    for (size_t i = 0; i < ARRAY_SIZE(vars); i++) {
-        const char *v = getenv(vars[i]);
-
-        if (v && *v)
-            return v;
-    }
-    return "";
-}
-
 static bool
 is_plain_c(const char *locale)
 {
@@ -120,7 +106,8 @@ lab_i18n_start(const char *localedir, const char *lang, lab_buf *note, lab_err *
 {
     const char *messages;
     bool english_locale;
-    char wanted[sizeof(chosen.current)];
+    const char *wanted;
+    lab_lang env;
 
     lab_buf_reset(note);
     snprintf(chosen.localedir, sizeof(chosen.localedir), "%s", localedir ? localedir : "");
@@ -132,7 +119,7 @@ lab_i18n_start(const char *localedir, const char *lang, lab_buf *note, lab_err *
     if (!setlocale(LC_ALL, "")) {
         /* a locale this machine has not generated: its characters through C.UTF-8, its
          * language through LANGUAGE (unless LANGUAGE already names one) */
-        const char *asked = asked_locale();
+        const char *asked = lab_lang_locale_env();
         const char *language = getenv("LANGUAGE");
         char name[NAME_MAX_LEN];
 
@@ -145,18 +132,15 @@ lab_i18n_start(const char *localedir, const char *lang, lab_buf *note, lab_err *
     }
     /* 1.5, never 1,5: the JSON, the CSV and the tables read alike in every language */
     setlocale(LC_NUMERIC, "C");
-    chosen.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
+    chosen.utf8 = lab_lang_utf8();
     messages = setlocale(LC_MESSAGES, NULL);
     english_locale = is_plain_c(messages);
     find_current(english_locale, chosen.current);
-    /* the language asked for: the one gettext found, else LANGUAGE's first (which gettext
-     * ignores in the plain C locale, where a learner may still have set it) */
-    snprintf(wanted, sizeof(wanted), "%.*s",
-             (int)strcspn(getenv("LANGUAGE") ? getenv("LANGUAGE") : "", ":"),
-             getenv("LANGUAGE") ? getenv("LANGUAGE") : "");
-    if (strcmp(chosen.current, "en"))
-        snprintf(wanted, sizeof(wanted), "%s", chosen.current);
-    if (!chosen.utf8 && *wanted && strcmp(wanted, "en") && !is_plain_c(wanted)) {
+    /* the language asked for: the one gettext found, else the environment's first (LANGUAGE,
+     * which gettext ignores in the plain C locale, where a learner may still have set it) */
+    lab_lang_from_env(&env);
+    wanted = strcmp(chosen.current, "en") ? chosen.current : lab_lang_first(&env);
+    if (!chosen.utf8 && wanted) {
         lab_buf_printf(note,
                        "the locale (%s) is not UTF-8, which %s needs: the messages stay in "
                        "English (LANG=C.UTF-8 or a UTF-8 locale shows them)",

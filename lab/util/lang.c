@@ -84,24 +84,25 @@ lab_lang_parse(const char *spec, lab_lang *out)
     }
 }
 
+const char *
+lab_lang_locale_env(void)
+{
+    static const char *const vars[] = { "LC_ALL", "LC_MESSAGES", "LANG" };
+
+    for (size_t i = 0; i < ARRAY_SIZE(vars); i++) {
+        const char *v = getenv(vars[i]);
+        if (v && *v)
+            return v;
+    }
+    return "";
+}
+
 void
 lab_lang_from_env(lab_lang *out)
 {
-    static const char *const vars[] = { "LC_ALL", "LC_MESSAGES", "LANG" };
     const char *language = getenv("LANGUAGE");
 
-    out->n = 0;
-    if (language && *language) {
-        lab_lang_parse(language, out);
-        return;
-    }
-    for (size_t i = 0; i < ARRAY_SIZE(vars); i++) {
-        const char *v = getenv(vars[i]);
-        if (v && *v) {
-            lab_lang_parse(v, out);
-            return;
-        }
-    }
+    lab_lang_parse(language && *language ? language : lab_lang_locale_env(), out);
 }
 
 const char *

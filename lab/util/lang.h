@@ -32,7 +32,10 @@ typedef struct lab_lang {
 
 /* The languages a gettext-style list names ("ko_KR.UTF-8", "zh_CN:en", "ko:zh_CN"). */
 void lab_lang_parse(const char *spec, lab_lang *out);
-/* The languages the environment names (LANGUAGE, LC_ALL, LC_MESSAGES, LANG). */
+/* The locale the environment names for messages: the first set of LC_ALL, LC_MESSAGES, LANG,
+ * or "". */
+const char *lab_lang_locale_env(void);
+/* The languages the environment names (LANGUAGE, else that locale). */
 void lab_lang_from_env(lab_lang *out);
 /* The first language wanted, "ko" or "zh_CN", or NULL for English. */
 const char *lab_lang_first(const lab_lang *l);

@@ -8,18 +8,28 @@
 
 #include "lab/util/textwidth.h"
 
+/* The first character of s (len bytes) into *wc: its bytes, or 0 where the locale cannot
+ * decode it. */
+static size_t
+decode(const char *s, size_t len, wchar_t *wc)
+{
+    mbstate_t st;
+    size_t n;
+
+    memset(&st, 0, sizeof(st));
+    n = mbrtowc(wc, s, len, &st);
+    return n == (size_t)-1 || n == (size_t)-2 ? 0 : n;
+}
+
 /* The next character of s (len > 0 bytes): its bytes into *bytes, its columns returned. */
 static size_t
 next_char(const char *s, size_t len, size_t *bytes)
 {
-    mbstate_t st;
     wchar_t wc;
-    size_t n;
+    size_t n = decode(s, len, &wc);
     int w;
 
-    memset(&st, 0, sizeof(st));
-    n = mbrtowc(&wc, s, len, &st);
-    if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
+    if (n == 0) {
         *bytes = 1;
         return 1;
     }
@@ -42,18 +52,36 @@ static const struct {
 bool
 lab_text_breaks_before(const char *s, size_t len)
 {
-    mbstate_t st;
     wchar_t wc;
-    size_t n;
 
-    memset(&st, 0, sizeof(st));
-    n = mbrtowc(&wc, s, len, &st);
-    if (n == (size_t)-1 || n == (size_t)-2 || n == 0)
+    if (!decode(s, len, &wc))
         return false;
     for (size_t i = 0; i < sizeof(breakable) / sizeof(breakable[0]); i++)
         if (wc >= breakable[i].first && wc <= breakable[i].last)
             return true;
     return false;
+}
+
+/* Hangul: jamo, compatibility jamo, syllables. */
+static const struct {
+    wchar_t first, last;
+} hangul[] = {
+    { 0x1100, 0x11ff },
+    { 0x3130, 0x318f },
+    { 0xac00, 0xd7af },
+};
+
+bool
+lab_text_spaceless(const char *s, size_t len)
+{
+    wchar_t wc;
+
+    if (!decode(s, len, &wc) || wcwidth(wc) != 2)
+        return false;
+    for (size_t i = 0; i < sizeof(hangul) / sizeof(hangul[0]); i++)
+        if (wc >= hangul[i].first && wc <= hangul[i].last)
+            return false;
+    return true;
 }
 
 size_t

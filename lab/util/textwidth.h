@@ -31,6 +31,12 @@ size_t lab_text_cut(const char *s, size_t len, size_t cols);
  * (Korean breaks at its spaces) and not full-width punctuation (it never starts a line).
  */
 bool lab_text_breaks_before(const char *s, size_t len);
+/*
+ * Whether the character at s (len bytes) is of a script written without spaces between its
+ * words: two columns wide and not Hangul (Korean puts spaces between its words).  A source
+ * line broken between two such characters joins them with nothing.
+ */
+bool lab_text_spaceless(const char *s, size_t len);
 /* Appends s cut to cols columns, then spaces up to cols columns. */
 int lab_text_pad(lab_buf *b, const char *s, size_t cols);
 /* Appends s padded with spaces on the left up to cols columns (numbers, right-aligned). */
