@@ -8,9 +8,9 @@
  * locale's messages: LC_MESSAGES "C" makes gettext ignore LANGUAGE and return the msgids.
  */
 #include "lab/util/i18n.h"
+#include "lab/util/dirlist.h"
 #include "lab/util/lang.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <langinfo.h>
 #include <stdio.h>
@@ -195,32 +195,17 @@ lab_i18n_current(void)
     return chosen.current;
 }
 
-static int
-by_name(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int
 lab_i18n_languages(lab_strvec *out, lab_err *err)
 {
-    DIR *dir = *chosen.localedir ? opendir(chosen.localedir) : NULL;
-    struct dirent *d;
-    size_t first;
+    lab_strvec names = LAB_STRVEC_INIT;
+    int rc = lab_strvec_push(out, "en");
 
-    if (lab_strvec_push(out, "en") < 0)
-        goto nomem;
-    first = out->n;
-    while (dir && (d = readdir(dir)))
-        if (d->d_name[0] != '.' && lab_i18n_valid_name(d->d_name) && has_catalog(d->d_name) &&
-            lab_strvec_push(out, d->d_name) < 0)
-            goto nomem;
-    if (dir)
-        closedir(dir);
-    qsort(out->v + first, out->n - first, sizeof(*out->v), by_name);
-    return 0;
-nomem:
-    if (dir)
-        closedir(dir);
-    return lab_err_set(err, LAB_ENOMEM, "out of memory");
+    if (rc == 0 && *chosen.localedir)
+        rc = lab_dirlist(chosen.localedir, "", false, &names); /* sorted */
+    for (size_t i = 0; rc == 0 && i < names.n; i++)
+        if (lab_i18n_valid_name(names.v[i]) && has_catalog(names.v[i]))
+            rc = lab_strvec_push(out, names.v[i]);
+    lab_strvec_release(&names);
+    return rc < 0 ? lab_err_set(err, LAB_ENOMEM, "out of memory") : 0;
 }
