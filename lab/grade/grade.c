@@ -444,10 +444,11 @@ run_and_judge(lab *l, const lab_grade_request *req, const lab_family *fam, lab_g
     lab_trace_mark("driver: starting%s%s", sim_started ? " (the simulator's check started)" : "",
                    model_started ? " (the model's run started)" : "");
     /* host code and the simulator leave the GPU alone: no need to wait for it */
-    if (ex->kind == LAB_KIND_HOST || sim ||
-        (rc = lab_devlock_acquire(&lock, lab_cachedir(l), g->device.name,
-                                  getenv("CUDA_VISIBLE_DEVICES"), 0, req->cancel, err)) == 0)
+    if (ex->kind == LAB_KIND_HOST || sim)
         rc = lab_runner_run(l, ex->family, &args, ex->run_timeout_s, req->cancel, true, &p, err);
+    else
+        rc = lab_runner_run_locked(l, ex->family, &args, ex->run_timeout_s, req->cancel,
+                                   g->device.name, &lock, &p, err);
     lab_devlock_release(&lock);
     lab_strvec_release(&args);
     lab_trace_mark("driver: done");

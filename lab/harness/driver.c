@@ -53,6 +53,7 @@ enum {
     OPT_STUDENT_ONLY,
     OPT_GLOBALS,
     OPT_BRANCH_COUNTS,
+    OPT_WAIT_GO,
     OPT_OCCUPANCY_TABLES,
     OPT_OCCUPANCY_DEVICE,
     OPT_OCCUPANCY_KERNELS,
@@ -88,6 +89,7 @@ static const struct option options[] = {
     { "student-only", no_argument, NULL, OPT_STUDENT_ONLY },
     { "globals", required_argument, NULL, OPT_GLOBALS },
     { "branch-counts", no_argument, NULL, OPT_BRANCH_COUNTS },
+    { "wait-go", no_argument, NULL, OPT_WAIT_GO },
     { "occupancy-tables", required_argument, NULL, OPT_OCCUPANCY_TABLES },
     { "occupancy-device", required_argument, NULL, OPT_OCCUPANCY_DEVICE },
     { "occupancy-kernels", required_argument, NULL, OPT_OCCUPANCY_KERNELS },
@@ -188,7 +190,7 @@ usage(const char *prog, const char *what)
             "[--grid-per-sm K] [--baseline-block N] [--baseline-unroll N] "
             "[--baseline-output partials|total] [--baseline-grid-per-sm K] [--seed N] "
             "[--min-samples N] [--time-cap S] [--choose-block] [--student-only] "
-            "[--globals NAME,...] [--branch-counts] [--occupancy-tables ARCH "
+            "[--globals NAME,...] [--branch-counts] [--wait-go] [--occupancy-tables ARCH "
             "--occupancy-device N,... --occupancy-kernels R:S,... --occupancy-expected N,...] "
             "[--probe]\n",
             prog);
@@ -294,6 +296,9 @@ parse_args(lab_driver_args *a, const char *prog, int argc, char **argv)
             break;
         case OPT_BRANCH_COUNTS:
             a->branch_counts = true;
+            break;
+        case OPT_WAIT_GO:
+            a->wait_go = true;
             break;
         case OPT_GLOBALS:
             a->globals = optarg;
@@ -549,6 +554,23 @@ report_driver_library(cJSON *report)
     dlclose(lib);
 }
 
+/* --wait-go: the lab's byte on stdin, sent once it holds the GPU's lock (lab/grade/runner.h).
+ * Until then the driver has only opened the device and loaded its modules. */
+static int
+wait_for_go(lab_err *err)
+{
+    char go;
+    ssize_t n;
+
+    while ((n = read(STDIN_FILENO, &go, 1)) < 0 && errno == EINTR)
+        ;
+    if (n != 1)
+        return lab_err_set(err, LAB_ECANCEL, "the lab never let the driver use the GPU: %s",
+                           n < 0 ? strerror(errno) : "its channel closed");
+    lab_trace_mark("go");
+    return 0;
+}
+
 int
 lab_driver_start(lab_driver *d, int argc, char **argv, const char *program)
 {
@@ -598,6 +620,8 @@ lab_driver_start(lab_driver *d, int argc, char **argv, const char *program)
     if ((rc = snapshot_globals(d, &err)) < 0)
         return lab_driver_fail(d, LAB_ROLE_STUDENT, "load", 0, &err);
     lab_trace_mark("modules loaded");
+    if (d->args.wait_go && (rc = wait_for_go(&err)) < 0)
+        return lab_driver_fail(d, LAB_ROLE_STUDENT, "setup", 0, &err);
     if (lab_driver_is_sim(d)) { /* no timers: correctness only, and the metrics */
         d->args.ntiming_sizes = 0;
         d->metrics = cJSON_AddArrayToObject(d->report, "sim_metrics");
@@ -931,6 +955,8 @@ lab_driver_finish(lab_driver *d)
         fprintf(stderr, "driver: %s\n", err.msg);
         status = 2;
     }
+    /* the report is whole: the lab may give the GPU to the next grading during the teardown */
+    close(d->args.report_fd);
     cJSON_Delete(d->report);
     lab_arena_release(&d->size_memory);
     lab_timing_release(&d->timing);

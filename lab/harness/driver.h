@@ -91,6 +91,8 @@ typedef struct lab_driver_args {
     bool branch_counts;  /* --branch-counts: on the simulator, the report's "sim_branches" */
     bool student_only;   /* --student-only: only the student's module (the simulator's checks
                             beside a GPU grading) */
+    bool wait_go;        /* --wait-go: after loading the modules, wait for a byte on stdin (the
+                            lab holds the GPU's lock then) before the first work on the GPU */
     const char *globals; /* --globals a,b: the student module's __device__ variables, restored
                             to their load-time contents before every run */
     struct {
