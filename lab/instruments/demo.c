@@ -15,6 +15,7 @@
 #include "lab/grade/compile.h"
 #include "lab/instruments/ncu.h"
 #include "lab/grade/runner.h"
+#include "lab/grade/modelled.h"
 
 #include <cJSON.h>
 #include <math.h>
@@ -145,6 +146,7 @@ parse_section(lab_demo_report *r, const cJSON *js, lab_demo_section *s, size_t i
     }
     s->columns = columns;
     s->cells = cells;
+    s->modelled = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(js, "modelled"));
     return parse_chart(cJSON_GetObjectItemCaseSensitive(js, "chart"), s, i, err);
 }
 
@@ -175,7 +177,7 @@ int
 lab_demo_parse(const char *json, size_t len, lab_demo_report *out, lab_err *err)
 {
     cJSON *root = cJSON_ParseWithLength(json, len);
-    const cJSON *v, *sections, *js, *kind, *device;
+    const cJSON *v, *sections, *js, *kind, *device, *model;
     lab_demo_section *secs = NULL;
     size_t i = 0;
     int rc = 0;
@@ -208,7 +210,16 @@ lab_demo_parse(const char *json, size_t len, lab_demo_report *out, lab_err *err)
     out->reason = dup_string(out, root, "reason");
     device = cJSON_GetObjectItemCaseSensitive(root, "device");
     out->device = dup_string(out, device, "name");
-    if (!out->chapter || !out->backend || !out->status || !out->reason || !out->device) {
+    v = cJSON_GetObjectItemCaseSensitive(root, "timing");
+    out->timing = lab_arena_strdup(&out->arena, cJSON_IsString(v) ? v->valuestring : "measured");
+    model = cJSON_GetObjectItemCaseSensitive(root, "model");
+    out->model_gpu = dup_string(out, model, "gpu");
+    v = cJSON_GetObjectItemCaseSensitive(model, "median_abs_error");
+    out->model_error = cJSON_IsNumber(v) ? v->valuedouble : 0;
+    v = cJSON_GetObjectItemCaseSensitive(model, "kernels");
+    out->model_kernels = cJSON_IsNumber(v) ? v->valueint : 0;
+    if (!out->chapter || !out->backend || !out->status || !out->reason || !out->device ||
+        !out->timing || !out->model_gpu) {
         rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
         goto out;
     }
@@ -281,6 +292,12 @@ lab_demo_format_cell(const lab_demo_cell *c, int decimals, char *buf, size_t siz
         snprintf(buf, size, "%.*f", decimals, c->num);
     else
         snprintf(buf, size, "-");
+}
+
+bool
+lab_demo_is_modelled(const lab_demo_report *r)
+{
+    return r->timing && !strcmp(r->timing, "modelled");
 }
 
 bool
@@ -513,8 +530,11 @@ lab_demo_run_chapter(lab *l, const char *chapter, const volatile sig_atomic_t *c
     const lab_chapter *ch = find_chapter(lab_catalog_of(l), chapter);
     const lab_device *dev;
     lab_strvec args = LAB_STRVEC_INIT;
+    lab_buf gpu_path = LAB_BUF_INIT;
+    lab_model_gpu gpu;
     lab_proc p;
     char how[128];
+    bool sim;
     int rc;
 
     lab_proc_init(&p);
@@ -528,14 +548,19 @@ lab_demo_run_chapter(lab *l, const char *chapter, const volatile sig_atomic_t *c
     }
     if ((rc = lab_device_probe(l, &dev, err)) < 0)
         goto out;
-    /* $CUDALAB_BACKEND=sim forces the simulator, as for grading; a demo_sim chapter uses it
-     * when there is no GPU */
-    lab_strvec_pushf(&args, "--backend=%s",
-                     (getenv("CUDALAB_BACKEND") && !strcmp(getenv("CUDALAB_BACKEND"), "sim")) ||
-                             (ch->demo_sim && !dev->present)
-                         ? "sim"
-                         : "cuda");
+    /* $CUDALAB_BACKEND=sim forces the simulator, as for grading; with no GPU every demo runs
+     * there, its times modelled for a GPU (a demo_sim chapter's demo needs no times at all) */
+    sim = (getenv("CUDALAB_BACKEND") && !strcmp(getenv("CUDALAB_BACKEND"), "sim")) || !dev->present;
+    lab_strvec_pushf(&args, "--backend=%s", sim ? "sim" : "cuda");
     lab_strvec_pushf(&args, "--lab-kernels=%s/lab-kernels.ptx", lab_libexecdir(l));
+    if (sim && !ch->demo_sim) {
+        const char *name = r->model_gpu ? r->model_gpu : LAB_MODEL_GPU_DEFAULT;
+        lab_buf_printf(&gpu_path, "%s/" LAB_MODEL_GPU_DIR, lab_datadir(l));
+        if ((rc = lab_model_gpu_find(gpu_path.buf, name, &gpu, err)) < 0)
+            goto out;
+        lab_buf_printf(&gpu_path, "/%s.ini", name);
+        lab_strvec_pushf(&args, "--model-gpu=%s", gpu_path.buf);
+    }
     if ((rc = add_steps(l, ch, lab_target_arch(dev), cancel, &args, r, err)) < 0)
         goto out;
     if ((rc = lab_runner_run(l, ch->demo, &args, LAB_DEMO_TIMEOUT_S, cancel, false, &p, err)) < 0)
@@ -556,6 +581,7 @@ lab_demo_run_chapter(lab *l, const char *chapter, const volatile sig_atomic_t *c
         goto out;
     r->has_report = true;
 out:
+    lab_buf_release(&gpu_path);
     lab_strvec_release(&args);
     lab_proc_release(&p);
     return rc;
