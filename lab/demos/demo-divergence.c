@@ -275,9 +275,12 @@ run(lab_demodrv *d, lab_err *err)
         else
             ncu_section(d);
     }
-    lab_demodrv_note(d, "the notes time each kernel with gettimeofday around launch and "
-                        "cudaDeviceSynchronize: on an H100 that measures 18-21 us of "
-                        "overhead for a kernel that runs in 12; this demo uses CUDA events");
+    lab_demodrv_note(d,
+                     "the notes time each kernel with gettimeofday around launch and "
+                     "cudaDeviceSynchronize: on an H100 that measures 18-21 us of overhead for a "
+                     "kernel that runs in 12; this demo %s",
+                     lab_demodrv_is_sim(d) ? "models the kernel's own time (launch cost included)"
+                                           : "uses CUDA events");
     return rc;
 }
 

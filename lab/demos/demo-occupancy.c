@@ -3,6 +3,10 @@
  * on CUDA 13 (attributes, not the removed cudaDeviceProp clock fields), the
  * measured copy bandwidth beside the theoretical one, and the notes' Little's
  * law tables for Fermi and Kepler with the same arithmetic done for this GPU.
+ *
+ * On the simulator the device is the H100 the simulator stands for (its limits; the peak
+ * bandwidth, SM clock and L2 of the GPU modelled), and the copy bandwidth is the performance
+ * model's (demomodel.h), labelled so; Little's law then uses the model's load latency.
  */
 #include "lab/harness/demodrv.h"
 
@@ -16,12 +20,18 @@ query_section(lab_demodrv *d)
 {
     const lab_dev_info *i = &d->info;
     char cc[16];
+    const bool sim = lab_demodrv_is_sim(d);
     cJSON *rows = lab_demodrv_section(
         d, "Device query",
-        "Read with cuDeviceGetAttribute, the driver API twin of cudaDeviceGetAttribute: CUDA 13 "
-        "removed cudaDeviceProp's clock fields, so the notes' property-struct code no longer "
-        "compiles for clocks. The copy bandwidth is measured: a device-to-device copy, bytes "
-        "read plus bytes written per second.",
+        sim ? "On the simulator: the limits of the H100 it stands for (as a kernel reads them), "
+              "and the datasheet figures of the GPU modelled. CUDA 13 removed cudaDeviceProp's "
+              "clock fields, so on a GPU the lab reads them with cuDeviceGetAttribute. The copy "
+              "bandwidth is modelled, not measured: the model's rate for a device-to-device "
+              "copy (peak x its DRAM efficiency)."
+            : "Read with cuDeviceGetAttribute, the driver API twin of cudaDeviceGetAttribute: "
+              "CUDA 13 removed cudaDeviceProp's clock fields, so the notes' property-struct code "
+              "no longer compiles for clocks. The copy bandwidth is measured: a device-to-device "
+              "copy, bytes read plus bytes written per second.",
         "property", "", "value", "", "unit", "", NULL);
 
     snprintf(cc, sizeof(cc), "%d.%d", i->cc_major, i->cc_minor);
@@ -43,11 +53,14 @@ query_section(lab_demodrv *d)
                     "KiB");
     lab_demodrv_row(rows, "sns", "constant memory", i->const_mem / KIB, "KiB");
     lab_demodrv_row(rows, "sns", "L2 cache", i->l2_bytes / (KIB * KIB), "MiB");
-    lab_demodrv_row(rows, "sns", "memory bus width", (double)i->bus_width_bits, "bit");
-    lab_demodrv_row(rows, "sns", "memory clock", i->mem_clock_khz / 1e3, "MHz");
+    if (!sim) { /* the simulator has no memory clock or bus */
+        lab_demodrv_row(rows, "sns", "memory bus width", (double)i->bus_width_bits, "bit");
+        lab_demodrv_row(rows, "sns", "memory clock", i->mem_clock_khz / 1e3, "MHz");
+    }
     lab_demodrv_row(rows, "sns", "SM clock", i->sm_clock_khz / 1e3, "MHz");
     lab_demodrv_row(rows, "sns", "theoretical bandwidth (2 x clock x bus)", i->peak_gbps, "GB/s");
-    lab_demodrv_row(rows, "sns", "measured copy bandwidth", d->copy_gbps, "GB/s");
+    lab_demodrv_row(rows, "sns", sim ? "modelled copy bandwidth" : "measured copy bandwidth",
+                    d->copy_gbps, "GB/s");
     lab_demodrv_row(rows, "sns", "copy / theoretical",
                     i->peak_gbps > 0 ? 100.0 * d->copy_gbps / i->peak_gbps : 0, "%");
 }
@@ -56,16 +69,23 @@ static void
 littles_law_memory(lab_demodrv *d)
 {
     const lab_dev_info *i = &d->info;
+    const bool sim = lab_demodrv_is_sim(d);
     double ghz = i->mem_clock_khz / 1e6;
     double bpc = ghz > 0 ? d->copy_gbps / ghz : 0; /* bytes per memory cycle */
-    double bytes = bpc * MEM_LATENCY_CYCLES;
+    /* the simulator has no memory clock: the model's load latency in ns (GB/s = bytes/ns) */
+    double bytes =
+        sim ? d->copy_gbps * d->model_gpu.p[LAB_MODEL_P_LATENCY_NS] : bpc * MEM_LATENCY_CYCLES;
     double warps = bytes / 4 / 32;
     cJSON *rows = lab_demodrv_section(
         d, "Little's law for memory: bytes in flight to hide latency",
-        "Required parallelism = latency x throughput. With 800-cycle loads (the notes' figure, "
-        "assumed here too) and one 4-byte load per thread, this many warps must be waiting on "
-        "memory at once to keep it busy. This GPU's row uses the measured copy rate and its "
-        "memory clock.",
+        sim ? "Required parallelism = latency x throughput. With one 4-byte load per thread, "
+              "this many warps must be waiting on memory at once to keep it busy. The notes' "
+              "rows assume 800-cycle loads; the modelled GPU's row uses the model's copy rate and "
+              "its fitted load latency (in ns: the simulator has no memory clock)."
+            : "Required parallelism = latency x throughput. With 800-cycle loads (the notes' "
+              "figure, assumed here too) and one 4-byte load per thread, this many warps must "
+              "be waiting on memory at once to keep it busy. This GPU's row uses the measured "
+              "copy rate and its memory clock.",
         "GPU", "", "bandwidth", "GB/s", "memory clock", "GHz", "bytes/cycle", "B", "in flight",
         "KiB", "threads", "", "warps", "", "SMs", "", "warps per SM", "", "max warps per SM", "",
         NULL);
@@ -75,9 +95,14 @@ littles_law_memory(lab_demodrv *d)
                     579.0, 14.0, 41.0, 48.0);
     lab_demodrv_row(rows, "snnnnnnnnn", "Kepler (notes)", 250.0, 1.6, 96.0, 77.0, 19250.0, 602.0,
                     13.0, 46.0, 64.0);
-    lab_demodrv_row(rows, "snnnnnnnnn", i->name, d->copy_gbps, ghz, bpc, bytes / KIB, bytes / 4,
-                    warps, (double)i->sm_count, i->sm_count ? warps / i->sm_count : 0,
-                    (double)(i->warp_size ? i->max_threads_per_sm / i->warp_size : 0));
+    if (sim)
+        lab_demodrv_row(rows, "sn--nnnnnn", d->model_gpu.name, d->copy_gbps, bytes / KIB, bytes / 4,
+                        warps, (double)i->sm_count, i->sm_count ? warps / i->sm_count : 0,
+                        (double)(i->warp_size ? i->max_threads_per_sm / i->warp_size : 0));
+    else
+        lab_demodrv_row(rows, "snnnnnnnnn", i->name, d->copy_gbps, ghz, bpc, bytes / KIB, bytes / 4,
+                        warps, (double)i->sm_count, i->sm_count ? warps / i->sm_count : 0,
+                        (double)(i->warp_size ? i->max_threads_per_sm / i->warp_size : 0));
     lab_demodrv_bars(d, 0, 8);
 }
 

@@ -145,6 +145,12 @@ parse_args(lab_demodrv *d, const char *prog, int argc, char **argv)
     return 0;
 }
 
+bool
+lab_demodrv_is_sim(const lab_demodrv *d)
+{
+    return d->ops == &lab_dev_sim;
+}
+
 int
 lab_demodrv_load_path(lab_demodrv *d, const char *path, lab_module **out, lab_err *err)
 {
@@ -219,17 +225,13 @@ start(lab_demodrv *d, int argc, char **argv, const char *program, const char *ch
     }
     if ((rc = d->ops->info(d->dev, &d->info, &err)) < 0)
         return lab_demodrv_fail(d, "device", &err);
-    lab_report_set_device(d->report, &d->info);
     if (d->ops == &lab_dev_sim) { /* no clock: no yardstick, nothing to flush; a model, maybe */
         cJSON_ReplaceItemInObject(d->report, "timing", cJSON_CreateString("none"));
         if (d->model_gpu_path && (rc = lab_demomodel_open(d, d->model_gpu_path, &err)) < 0)
             return lab_demodrv_fail(d, "the performance model", &err);
-        if (d->modelled) /* what the model's DRAM bound reaches: a copy's rate, modelled */
-            d->copy_gbps =
-                d->model_gpu.p[LAB_MODEL_P_DRAM_GBPS] * d->model_gpu.p[LAB_MODEL_P_DRAM_EFF];
-        return 0;
     }
-    if (d->ncu_child)
+    lab_report_set_device(d->report, &d->info);
+    if (d->ncu_child || d->ops == &lab_dev_sim)
         return 0;
     if ((rc = lab_timing_init(&d->timing, d->ops, d->dev, &d->info, d->lab_kernels, &err)) < 0 ||
         (rc = lab_timing_copy_gbps(&d->timing, &d->copy_gbps, &err)) < 0)

@@ -71,6 +71,8 @@ typedef struct lab_demodrv {
     bool failed;
 } lab_demodrv;
 
+/* Does the demo run on the simulator (whose times, if any, are modelled)? */
+bool lab_demodrv_is_sim(const lab_demodrv *d);
 /* Loads the module at PATH (a step's cubin). */
 int lab_demodrv_load_path(lab_demodrv *d, const char *path, lab_module **out, lab_err *err);
 /* The entry of C++ kernel `kernel` in the PTX file NAME beside lab-kernels.ptx: the one whose

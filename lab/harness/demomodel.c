@@ -18,6 +18,12 @@ lab_demomodel_open(lab_demodrv *d, const char *path, lab_err *err)
     if ((rc = lab_model_gpu_load(path, &d->model_gpu, err)) < 0)
         return rc;
     d->modelled = true;
+    /* the simulator stands for the GPU modelled: its datasheet figures, and a copy's rate as
+     * the model's DRAM bound reaches it */
+    d->info.peak_gbps = d->model_gpu.p[LAB_MODEL_P_DRAM_GBPS];
+    d->info.sm_clock_khz = (int)(d->model_gpu.p[LAB_MODEL_P_CLOCK_GHZ] * 1e6);
+    d->info.l2_bytes = (int)d->model_gpu.p[LAB_MODEL_P_L2_BYTES];
+    d->copy_gbps = d->model_gpu.p[LAB_MODEL_P_DRAM_GBPS] * d->model_gpu.p[LAB_MODEL_P_DRAM_EFF];
     cJSON_ReplaceItemInObject(d->report, "timing", cJSON_CreateString("modelled"));
     if (!(m = cJSON_AddObjectToObject(d->report, "model")))
         return lab_err_set(err, LAB_ENOMEM, "out of memory");

@@ -27,7 +27,9 @@
 #define LAB_DEMOMODEL_WORK (1ul << 18)
 
 /* Loads d->model_gpu from path and marks the report: "timing": "modelled" and "model":
- * {gpu, file, median_abs_error, within_20, kernels, counted_work}. */
+ * {gpu, file, median_abs_error, within_20, kernels, counted_work}.  d->info gets the modelled
+ * GPU's peak bandwidth, SM clock and L2, and d->copy_gbps the model's copy rate (peak ×
+ * dram_eff): the simulator stands for that GPU. */
 int lab_demomodel_open(lab_demodrv *d, const char *path, lab_err *err);
 
 /* The counts of one launch from the simulator's metrics of it (in and out bytes from l). */

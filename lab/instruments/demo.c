@@ -444,22 +444,23 @@ out:
     return rc;
 }
 
-/* The report's ncu sections filled by Nsight Compute (a GPU demo only); json is rewritten when
- * there were any.  A cancel is an error; anything else ncu does is a section's status. */
+/* The report's ncu sections filled by Nsight Compute (a GPU demo only; on the simulator their
+ * status says it needs one); json is rewritten when there were any.  A cancel is an error; anything
+ * else ncu does is a section's status. */
 static int
 fill_ncu(lab *l, const char *program, const volatile sig_atomic_t *cancel, lab_buf *json,
          lab_err *err)
 {
     cJSON *root = cJSON_ParseWithLength(json->buf, json->len), *s;
-    bool filled = false;
+    bool filled = false, sim;
     char *text;
     int rc = 0;
 
     if (!root || !cJSON_IsString(cJSON_GetObjectItem(root, "backend")) ||
-        strcmp(cJSON_GetObjectItem(root, "backend")->valuestring, "cuda") ||
         !cJSON_IsString(cJSON_GetObjectItem(root, "status")) ||
         strcmp(cJSON_GetObjectItem(root, "status")->valuestring, "ok"))
         goto out;
+    sim = strcmp(cJSON_GetObjectItem(root, "backend")->valuestring, "cuda") != 0;
     cJSON_ArrayForEach(s, cJSON_GetObjectItem(root, "sections"))
     {
         cJSON *ncu = cJSON_GetObjectItem(s, "ncu");
@@ -467,7 +468,10 @@ fill_ncu(lab *l, const char *program, const volatile sig_atomic_t *cancel, lab_b
         char why[256] = "";
         if (!cJSON_IsObject(ncu))
             continue;
-        rc = run_ncu(l, program, ncu, cancel, &t, why, sizeof(why), err);
+        if (sim) /* the simulator's own counts are not Nsight Compute's: not filled in */
+            snprintf(why, sizeof(why), "%s", _("Nsight Compute needs a GPU"));
+        else
+            rc = run_ncu(l, program, ncu, cancel, &t, why, sizeof(why), err);
         if (rc == 0)
             fill_section(s, &t, why);
         lab_ncu_table_release(&t);
@@ -485,10 +489,11 @@ out:
     return rc;
 }
 
-/* One --step per exercise whose solution compiles; a cancel is an error, a broken solution not. */
+/* One --step per exercise whose solution compiles (its PTX for the simulator); a cancel is an
+ * error, a broken solution not. */
 static int
-add_steps(lab *l, const lab_chapter *ch, const char *arch, const volatile sig_atomic_t *cancel,
-          lab_strvec *args, lab_demo_run *r, lab_err *err)
+add_steps(lab *l, const lab_chapter *ch, const char *arch, bool sim,
+          const volatile sig_atomic_t *cancel, lab_strvec *args, lab_demo_run *r, lab_err *err)
 {
     for (size_t i = 0; i < ch->nexercises; i++) {
         const lab_exercise *ex = ch->exercises[i];
@@ -503,7 +508,7 @@ add_steps(lab *l, const lab_chapter *ch, const char *arch, const volatile sig_at
             lab_block_shape_format(&ex->blocks[0], shape, sizeof(shape));
             lab_buf step = LAB_BUF_INIT;
             lab_buf_printf(&step, "--step=%s,%s,%s,%s,%u,%s", ex->id, ex->kernel, ex->family, shape,
-                           ex->unroll, lab_compile_module(ex, &b, false));
+                           ex->unroll, lab_compile_module(ex, &b, sim));
             if (ex->output == LAB_OUTPUT_TOTAL)
                 lab_buf_adds(&step, ",output=total");
             if (ex->grid_per_sm)
@@ -561,7 +566,7 @@ lab_demo_run_chapter(lab *l, const char *chapter, const volatile sig_atomic_t *c
         lab_buf_printf(&gpu_path, "/%s.ini", name);
         lab_strvec_pushf(&args, "--model-gpu=%s", gpu_path.buf);
     }
-    if ((rc = add_steps(l, ch, lab_target_arch(dev), cancel, &args, r, err)) < 0)
+    if ((rc = add_steps(l, ch, lab_target_arch(dev), sim, cancel, &args, r, err)) < 0)
         goto out;
     if ((rc = lab_runner_run(l, ch->demo, &args, LAB_DEMO_TIMEOUT_S, cancel, false, &p, err)) < 0)
         goto out;

@@ -235,7 +235,7 @@ void
 lab_demo_model_label(const lab_demo_report *r, lab_buf *out)
 {
     lab_buf_printf(out,
-                   _("On the PTX simulator: the times are modelled for an %s from the "
+                   _("On the PTX simulator: the times and rates are modelled for an %s from the "
                      "simulator's exact counts, not measured"),
                    r->model_gpu);
     if (r->model_kernels > 0)
