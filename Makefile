@@ -378,8 +378,8 @@ build/san/libexec/cudalab/%.ptx: build/libexec/cudalab/%.ptx
 	@mkdir -p $(@D)
 	$(call say,CP,$@)cp $< $@
 
-build/san/tests/%: build/san/obj/tests/%.o build/san/libgrader.a build/san/libharness.a build/san/libsim.a \
-                   build/san/libutil.a
+build/san/tests/%: build/san/obj/tests/%.o build/san/libgrader.a build/san/libharness.a \
+                   build/san/libmodel.a build/san/libsim.a build/san/libutil.a
 	@mkdir -p $(@D)
 	$(call say,LINK,$@)$(CC) $(SAN_CFLAGS) -o $@ $^ $(LIBS) $(TEST_LIBS)
 
