@@ -108,6 +108,16 @@ expect_out_re "occupancy: the copy bandwidth is labelled modelled" '^  modelled 
 expect_out_lacks "occupancy: nothing called measured" "measured copy bandwidth"
 saved_json "$T/occupancy.json" "occupancy: Little's law row of the H100 modelled" \
     '[r[0] for r in j["sections"][1]["rows"]][-1] == "H100" and j["sections"][1]["rows"][-1][1] > 2000'
+expect_out "occupancy: the sweep, modelled" \
+    "The occupancy sweep: a 40 KiB table per block, 2^24 ints [times modelled for an H100, not measured]"
+saved_json "$T/occupancy.json" "occupancy sweep: the table-map reference right at every block size" \
+    '(lambda s: s["modelled"] and len(s["rows"]) >= 9 and all(r[5] == 0 for r in s["rows"]))(j["sections"][3])'
+saved_json "$T/occupancy.json" "occupancy sweep: shared memory limits 256 and 512 to 5 and 4 blocks per SM" \
+    '{r[0]: r[1] for r in j["sections"][3]["rows"]}[256] == 5 and {r[0]: r[1] for r in j["sections"][3]["rows"]}[512] == 4'
+saved_json "$T/occupancy.json" "occupancy sweep: fewer resident warps, slower (32 < 128 < 256 < 512 threads)" \
+    '(lambda t: t[32] > t[128] > t[256] > t[512])({r[0]: r[4] for r in j["sections"][3]["rows"]})'
+saved_json "$T/occupancy.json" "occupancy sweep: one wave of blocks, a fixed grid, counted at 2^16 and 2^18" \
+    'all(l["counted"] == [65536, 262144] and l["work"] == 2**24 for l in j["sections"][3]["model_launches"])'
 
 # --- another GPU's model ---
 run cudalab demo reduction --gpu h200 --json
