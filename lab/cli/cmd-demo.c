@@ -90,6 +90,10 @@ demo_run(lab_cli *cli, const lab_cli_args *args)
     }
     if (r.steps.len)
         fprintf(stderr, "%s", r.steps.buf);
+    if (r.model_gpu && !lab_demo_is_modelled(&r.report)) /* on a GPU, or a demo of no times */
+        fprintf(stderr, "%s\n",
+                _("note: --gpu names the GPU whose times the simulator models; this demo "
+                  "modelled none"));
     if (save && lab_write_file(save, r.json.buf, r.json.len, &err) < 0) {
         status = lab_cli_error("%s", err.msg);
         goto out;

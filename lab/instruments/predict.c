@@ -166,11 +166,18 @@ judge_measured(const lab_question *q, const char *answer, const lab_demo_report 
         winner = other;
     } else if (modelled && fabs(second - best) <= model_margin(r) * fmin(best, second)) {
         /* the model cannot rank kernels closer than its own error: a GPU decides */
-        lab_buf_printf(measured,
-                       "; %s at %.4g %s is within twice the model's median error (%.0f %%), so "
-                       "the model cannot tell them apart: it is decided when the demo runs on "
-                       "a GPU",
-                       next, second, unit, 100 * model_margin(r) / 2);
+        if (r->model_error > 0)
+            lab_buf_printf(measured,
+                           "; %s at %.4g %s is within twice the model's median error "
+                           "(%.0f %%)",
+                           next, second, unit, 100 * r->model_error);
+        else
+            lab_buf_printf(measured,
+                           "; %s at %.4g %s is within %.0f %% (the model's error on "
+                           "this GPU is not measured)",
+                           next, second, unit, 100 * model_margin(r));
+        lab_buf_printf(measured, ", so the model cannot tell them apart: it is decided when the "
+                                 "demo runs on a GPU");
         return lab_err_set(err, LAB_ENOSYS, "the model cannot tell %s from %s", winner, next);
     }
     lab_buf_printf(measured, ", so the answer here is: %s", winner);
