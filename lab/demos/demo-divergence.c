@@ -13,6 +13,7 @@
  * (demomodel.h): every kernel is counted at 2^16 and 2^18 threads and scaled to 2^22.
  */
 #include "lab/harness/demodrv.h"
+#include "lab/harness/demomodel.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -333,9 +333,11 @@ run(lab_demodrv *d, lab_err *err)
     query_section(d);
     littles_law_memory(d);
     littles_law_arith(d);
+    /* the sweep is the last table: one that cannot run (a driver without the occupancy API)
+     * leaves the others standing, and says why */
     for (size_t i = 0; i < d->nsteps; i++)
         if (!strcmp(d->steps[i].family, "table-map") && occupancy_sweep(d, &d->steps[i], err) < 0)
-            return lab_demodrv_fail(d, "the occupancy sweep", err);
+            lab_demodrv_note(d, "the occupancy sweep did not run: %s", err->msg);
     lab_demodrv_note(d, "the notes read clocks from cudaDeviceProp::memoryClockRate; CUDA 13 "
                         "removed it (cudaDeviceGetAttribute(&v, cudaDevAttrMemoryClockRate, "
                         "0) works)");

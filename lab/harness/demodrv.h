@@ -100,10 +100,6 @@ struct lab_demodrv_launch {
     void *ctx;                                            /* resize's */
 };
 
-/* A resize for a launch of one thread per element on a 1-D grid of whole blocks: the grid of
- * work / block.x blocks. */
-double lab_demodrv_resize_grid(lab_demodrv_launch *l, double work);
-
 #define LAB_DEMODRV_TIMING                                                                         \
     {                                                                                              \
         100, 0.005, 2.0                                                                            \

@@ -42,6 +42,10 @@ void lab_demomodel_counts(const lab_sim_metrics *m, const lab_demodrv_launch *l,
 int lab_demomodel_time(lab_demodrv *d, lab_demodrv_launch *launches, size_t n, double *us,
                        lab_err *err);
 
+/* A resize (demodrv.h) for a launch of one thread per element on a 1-D grid of whole blocks:
+ * the grid of work / block.x blocks. */
+double lab_demodrv_resize_grid(lab_demodrv_launch *l, double work);
+
 /* The modelled launches since the last call (the caller's), or NULL when there were none. */
 cJSON *lab_demomodel_take(lab_demodrv *d);
 

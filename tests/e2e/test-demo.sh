@@ -38,6 +38,8 @@ check "the fake libcuda builds" $?
 LD_LIBRARY_PATH=$T/fake run cudalab demo occupancy
 expect_out_re "demo occupancy: the notes' C2070, 579 warps over its 14 SMs: 41 of 48" \
     '^  Fermi C2070 \(notes\) +144 +1\.57 +92 +74 +18500 +579 +14 +41 +48$'
+expect_status "demo occupancy with a driver that has no occupancy calls: the tables stand" 0
+expect_out "... and the sweep says why it did not run" "note: the occupancy sweep did not run: the NVIDIA"
 
 # the warp chapter's demo times nothing: with no GPU it runs on the PTX simulator
 run cudalab demo warp --json
