@@ -244,7 +244,8 @@ lab_demo_model_label(const lab_demo_report *r, lab_buf *out)
                                 " (the model's median error: %.0f%% on %d kernels of the course)",
                                 r->model_kernels),
                        100 * r->model_error, r->model_kernels);
-    lab_buf_adds(out, ".");
+    /* TRANSLATORS: the full stop that ends the sentence above, after its part in parentheses */
+    lab_buf_adds(out, _("."));
 }
 
 int
