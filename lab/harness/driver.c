@@ -697,6 +697,12 @@ add_metrics(lab_driver *d, const char *role, unsigned long size, const lab_sim_r
     cJSON_AddNumberToObject(o, "gld_block_sectors", (double)m->gld_block_sectors);
     cJSON_AddNumberToObject(o, "in_bytes", d->in_bytes);
     cJSON_AddNumberToObject(o, "out_bytes", d->out_bytes);
+    cJSON_AddNumberToObject(o, "in_small_bytes", d->in_small_bytes);
+    if (d->shape_now) { /* which of the shapes counted: the model's sweep of a choice */
+        char shape[32];
+        lab_dim3_format(*d->shape_now, "", "x", "", shape, sizeof(shape));
+        cJSON_AddStringToObject(o, "block", shape);
+    }
     cJSON_AddItemToArray(d->metrics, o);
 }
 
@@ -780,6 +786,8 @@ lab_driver_input(lab_driver *d, size_t bytes, lab_input *in, lab_err *err)
 
     in->bytes = bytes;
     d->in_bytes += (double)bytes;
+    if (d->in_small_bytes == 0 || (double)bytes < d->in_small_bytes)
+        d->in_small_bytes = (double)bytes;
     if ((rc = d->ops->alloc(d->dev, bytes, &in->dev, err)) < 0)
         return rc;
     return d->ops->alloc(d->dev, bytes, &in->pristine, err);

@@ -134,6 +134,7 @@ typedef struct lab_driver {
     /* this size's device buffers, for the performance model: what the inputs' working copies
      * and the outputs hold, the most a kernel can read from or write to DRAM once each */
     double in_bytes, out_bytes;
+    double in_small_bytes;     /* the smallest input buffer's: what may stay in the L2 (a table) */
     unsigned round;            /* 1, or 2 for the checks on new contents in the same buffers */
     const lab_dim3 *shape_now; /* the block shape being checked, where there are several */
     lab_global globals[LAB_DRIVER_MAX_GLOBALS];
