@@ -81,8 +81,9 @@ for name in neighbored neighbored-less; do
     smi=$!
     t0=$(date +%s.%N)
     head -1 /proc/stat >"$out/cpu-$name.txt"
-    "$bin" batch "reduction/$name" "$subs"/*.cu --out "$out/gb-$name" --jobs "$jobs" \
-        "${sandbox[@]}" >"$out/batch-$name.log" 2>&1
+    # the trace's lock marks show how much of the wall time one GPU run at a time held the GPU
+    CUDALAB_TRACE=$out/trace-$name.txt "$bin" batch "reduction/$name" "$subs"/*.cu \
+        --out "$out/gb-$name" --jobs "$jobs" "${sandbox[@]}" >"$out/batch-$name.log" 2>&1
     rc=$?
     t1=$(date +%s.%N)
     head -1 /proc/stat >>"$out/cpu-$name.txt"
@@ -110,7 +111,16 @@ hz = os.sysconf("SC_CLK_TCK")
 user = (b[0] + b[1] - a[0] - a[1]) / hz
 sys_ = sum(b[i] - a[i] for i in (2, 5, 6, 7)) / hz
 wall = t1 - t0
+# the GPU's lock: held from "taken" to "given back" (lab/grade/runner.c), one holder at a time
+held, taken = 0.0, None
+for line in sorted(open(f"{out}/trace-{name}.txt", errors="replace"), key=lambda l: float(l.split()[0])):
+    t, what = float(line.split()[0]), line.split(None, 3)[3] if len(line.split()) > 3 else ""
+    if what.startswith("the GPU's lock taken"):
+        taken = t
+    elif what.startswith("the GPU's lock given back") and taken is not None:
+        held, taken = held + t - taken, None
 print(f"reduction/{name}: {len(want)} submissions in {wall:.1f} s = {60 * len(want) / wall:.1f}/min; "
+      f"the GPU's lock held {held:.1f} s ({100 * held / wall:.0f} % of the wall time); "
       f"CPU {user + sys_:.0f} s (user {user:.0f}, sys {sys_:.0f}); "
       f"GPU utilization mean {sum(util) / max(len(util), 1):.0f}% over {len(util)} samples; "
       f"verdicts right {len(want) - len(wrong)}/{len(want)}; "
