@@ -539,18 +539,27 @@ out:
 /* cuda when asked or when a GPU is there, sim when asked or when none is (device-side
  * launches included: the simulator runs them); "" when nothing can run it (NO_GPU, *why
  * says why): cuda asked for and no GPU. */
+/* The backend asked for (--sim, $CUDALAB_BACKEND), auto made cuda or sim by the device. */
+static const char *
+wanted_backend(const lab_grade_request *req, const lab_device *dev)
+{
+    const char *want = req->backend, *env = getenv("CUDALAB_BACKEND");
+
+    if (!want && env && *env)
+        want = env;
+    if (!want || !strcmp(want, "auto"))
+        want = dev->present ? "cuda" : "sim";
+    return want;
+}
+
 static int
 choose_backend(const lab_grade_request *req, const lab_device *dev, lab_grading *g,
                const char **why, lab_err *err)
 {
-    const char *want = req->backend, *env = getenv("CUDALAB_BACKEND"), *cap;
+    const char *want = wanted_backend(req, dev), *cap;
 
-    if (!want && env && *env)
-        want = env;
-    if (want && strcmp(want, "cuda") && strcmp(want, "sim") && strcmp(want, "auto"))
+    if (strcmp(want, "cuda") && strcmp(want, "sim"))
         return lab_err_set(err, LAB_EINVAL, "unknown backend '%s' (cuda, sim or auto)", want);
-    if (!want || !strcmp(want, "auto"))
-        want = dev->present ? "cuda" : "sim";
     g->backend[0] = '\0';
     if (req->ex->kind == LAB_KIND_HOST) { /* host code runs on the CPU, GPU or not */
         snprintf(g->backend, sizeof(g->backend), "host");
@@ -598,6 +607,7 @@ lab_grade(lab *l, const lab_grade_request *req, lab_grading *g, lab_err *err)
     lab_buf why = LAB_BUF_INIT, mangled = LAB_BUF_INIT, found = LAB_BUF_INIT;
     const lab_family *fam;
     const char *no_run = "";
+    bool on_sim;
     int rc;
 
     lab_build_init(&student);
@@ -631,9 +641,11 @@ lab_grade(lab *l, const lab_grade_request *req, lab_grading *g, lab_err *err)
         goto out;
     g->device = *dev;
     snprintf(g->arch, sizeof(g->arch), "%s", lab_target_arch(dev));
+    /* the simulator reads PTX alone: no cubin is built for a grading there */
+    on_sim = ex->kind != LAB_KIND_HOST && !strcmp(wanted_backend(req, dev), "sim");
 
     stage(req, LAB_STAGE_COMPILE, req->file);
-    rc = lab_compile_file(l, ex, req->file, g->arch, req->cancel, true, &student, err);
+    rc = lab_compile_file_for(l, ex, req->file, g->arch, req->cancel, true, on_sim, &student, err);
     memcpy(g->file_hash, student.hash, sizeof(g->file_hash));
     lab_buf_add(&g->compiler_log, student.log.buf, student.log.len);
     if (rc < 0)
@@ -673,9 +685,9 @@ lab_grade(lab *l, const lab_grade_request *req, lab_grading *g, lab_err *err)
         goto judged;
     }
 built:
-    if ((rc = lab_compile_solution(l, ex, g->arch, req->cancel, &reference, err)) < 0 ||
-        (base_ex &&
-         (rc = lab_compile_solution(l, base_ex, g->arch, req->cancel, &baseline, err)) < 0))
+    if ((rc = lab_compile_solution_for(l, ex, g->arch, req->cancel, on_sim, &reference, err)) < 0 ||
+        (base_ex && (rc = lab_compile_solution_for(l, base_ex, g->arch, req->cancel, on_sim,
+                                                   &baseline, err)) < 0))
         goto out;
     if ((rc = choose_backend(req, dev, g, &no_run, err)) < 0)
         goto out;
