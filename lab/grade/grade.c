@@ -209,12 +209,12 @@ check_complete(const lab_runreport *r, const unsigned long *sizes, size_t nsizes
 #define SIM_CHECK_TIMEOUT_S 30.0
 
 /* Starts a run of the simulator beside the grading's own driver, with its arguments for these
- * sizes, for cap_s seconds at most (the exercise's run timeout if shorter): true, or false and
- * why in skipped. */
+ * sizes and option (--student-only, --counts-only), for cap_s seconds at most (the exercise's run
+ * timeout if shorter): true, or false and why in skipped. */
 static bool
 start_beside(lab *l, const lab_exercise *ex, const lab_exercise *base_ex, lab_grading *g,
              lab_build *student, lab_build *baseline, lab_build *reference,
-             const unsigned long *sizes, size_t nsizes, bool student_only, double cap_s,
+             const unsigned long *sizes, size_t nsizes, const char *option, double cap_s,
              const volatile sig_atomic_t *cancel, lab_proc *p, char *skipped, size_t skipped_size)
 {
     lab_strvec args = LAB_STRVEC_INIT;
@@ -222,8 +222,7 @@ start_beside(lab *l, const lab_exercise *ex, const lab_exercise *base_ex, lab_gr
     bool started;
 
     driver_args(l, ex, base_ex, g, "sim", student, baseline, reference, sizes, nsizes, &args);
-    if (student_only)
-        lab_strvec_push(&args, "--student-only");
+    lab_strvec_push(&args, option);
     started = lab_runner_start(l, ex->family, &args,
                                ex->run_timeout_s < cap_s ? ex->run_timeout_s : cap_s, cancel, true,
                                p, &err) == 0;
@@ -271,9 +270,9 @@ start_sim_check(lab *l, const lab_grade_request *req, const lab_family *fam, lab
     }
     grading_sizes(ex, lab_family_sim_limit(fam, LAB_SIM_MAX_SIZE), sizes, ARRAY_SIZE(sizes),
                   &nsizes);
-    *started =
-        start_beside(l, ex, base_ex, g, student, baseline, reference, sizes, nsizes, true,
-                     SIM_CHECK_TIMEOUT_S, req->cancel, p, g->sim_skipped, sizeof(g->sim_skipped));
+    *started = start_beside(l, ex, base_ex, g, student, baseline, reference, sizes, nsizes,
+                            "--student-only", SIM_CHECK_TIMEOUT_S, req->cancel, p, g->sim_skipped,
+                            sizeof(g->sim_skipped));
 }
 
 /* What the simulator's run found, against a GPU verdict: a hazard makes a right result WRONG;
@@ -327,7 +326,9 @@ judge_sim_check(lab_proc *p, lab_grading *g, const lab_exercise *ex)
  * (lab/grade/modelled.h).  *started, or why not in g->model_skipped; g->model_needs when the
  * simulator's cap kept the run below the sizes the model counts at: counts of smaller runs,
  * scaled up, would mislead (neighbored-less's reference at a cap of 1000 was 5.96x, where the
- * H100 measures 1.82x), so then there is no run and no speed verdict. */
+ * H100 measures 1.82x), so then there is no run and no speed verdict.  The run looks for no
+ * races or hazards (--counts-only: the same counts in less time); the student's own run
+ * beside it, at every graded size, does. */
 static void
 start_model_run(lab *l, const lab_exercise *ex, const lab_family *fam, lab_grading *g,
                 lab_build *student, lab_build *baseline, lab_build *reference,
@@ -353,8 +354,8 @@ start_model_run(lab *l, const lab_exercise *ex, const lab_family *fam, lab_gradi
         return;
     }
     *started = start_beside(l, ex, base_ex, g, student, baseline, reference, sizes,
-                            sizes[0] < sizes[1] ? 2 : 1, false, MODEL_RUN_TIMEOUT_S, NULL, p,
-                            g->model_skipped, sizeof(g->model_skipped));
+                            sizes[0] < sizes[1] ? 2 : 1, "--counts-only", MODEL_RUN_TIMEOUT_S, NULL,
+                            p, g->model_skipped, sizeof(g->model_skipped));
 }
 
 /* The model run's counts made times, and a correct kernel's PASS on the simulator made PASS or
