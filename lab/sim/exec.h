@@ -159,6 +159,7 @@ struct sim_worker {
     sim_shadow *sh_res;
     uint8_t *local; /* local_bytes per thread */
     unsigned ctaid[3];
+    bool tids_set; /* the warps' tid, the same in every block, computed by its first */
     uint64_t block_linear;
     uint32_t epoch;
     uint32_t red_true, red_lanes; /* bar.red of this barrier interval: lanes with c, lanes */
