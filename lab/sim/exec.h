@@ -72,6 +72,13 @@ typedef struct sim_shadow {
     uint32_t r_tid, r_epoch, r_sync;
 } sim_shadow;
 
+/* The bytes of an allocation's race shadow (lab_sim__zalloc'd on its first check) */
+static inline size_t
+lab_sim__shadow_bytes(const sim_alloc *a)
+{
+    return (a->size / 4 + 1) * sizeof(sim_shadow);
+}
+
 /* Dynamic parallelism (CUDA 12's CDP2).  A device-side launch is queued by the worker
  * that ran it and started after its parent grid has run to its end (launch.c), a legal
  * schedule since a CDP2 parent cannot wait for its children. */
