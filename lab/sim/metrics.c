@@ -120,10 +120,31 @@ lab_sim__count_global(lab_sim_metrics *mt, sim_access kind, const uint64_t *addr
     }
 }
 
+/* A 4-byte access where every lane l of mask is at the same base + 4 * l: 32 words in 32 banks,
+ * one wavefront (what the loop below finds, without looking for the words) */
+static bool
+lane_words(const uint64_t *addr, uint32_t mask, uint32_t bytes)
+{
+    uint64_t base, off = 0;
+
+    if (bytes != 4 || !mask)
+        return false;
+    base = addr[__builtin_ctz(mask)] - 4 * (uint64_t)__builtin_ctz(mask);
+    for (int l = 0; l < 32; l++)
+        off |= (addr[l] - 4 * (uint64_t)l - base) & (0 - (uint64_t)(mask >> l & 1u));
+    return off == 0;
+}
+
 void
 lab_sim__count_shared(lab_sim_metrics *mt, const uint64_t *addr, uint32_t mask, uint32_t bytes)
 {
     uint32_t group = bytes <= 4 ? 32 : 128 / bytes, wavefronts = 0, ideal = 0;
+
+    if (lane_words(addr, mask, bytes)) {
+        mt->shared_requests++;
+        mt->shared_wavefronts++;
+        return;
+    }
 
     for (int g0 = 0; g0 < 32; g0 += (int)group) {
         uint64_t words[32][32];
