@@ -85,7 +85,7 @@ SAN_CFLAGS := $(BASE_CFLAGS) -Werror -O1 -g -fno-omit-frame-pointer $(SAN_FLAGS)
 
 LIBS := -linih -lcjson -lsqlite3 -lstdc++ -ldl -lm -lpthread
 UI_LIBS := -lncursesw -ltinfo -lmd4c -lreadline
-DRIVER_LIBS := -lcjson -ldl -lm -lpthread
+DRIVER_LIBS := -linih -lcjson -ldl -lm -lpthread
 TEST_LIBS := -lcriterion
 
 # The libraries, bottom up (docs/design/architecture.md): util is all that the simulator, the
@@ -93,6 +93,8 @@ TEST_LIBS := -lcriterion
 UTIL_SRC := $(sort $(wildcard lab/util/*.c))
 SIM_SRC := $(sort $(wildcard lab/sim/*.c))
 HARNESS_SRC := $(filter-out lab/harness/main.c,$(sort $(wildcard lab/harness/*.c)))
+# the performance model's arithmetic: the grader's, and the demo drivers' on the simulator
+MODEL_SRC := $(sort $(wildcard lab/model/*.c))
 GRADER_DIRS := model catalog build platform grade instruments batch report
 GRADER_SRC := $(sort $(wildcard $(GRADER_DIRS:%=lab/%/*.c)))
 CLI_SRC := $(sort $(wildcard lab/cli/*.c lab/menu/*.c lab/shell/*.c))
@@ -213,6 +215,8 @@ build/rel/libsim.a: $(call objs,rel,$(SIM_SRC))
 	$(call say,AR,$@)rm -f $@; ar rcs $@ $^
 build/rel/libharness.a: $(call objs,rel,$(HARNESS_SRC))
 	$(call say,AR,$@)rm -f $@; ar rcs $@ $^
+build/rel/libmodel.a: $(call objs,rel,$(MODEL_SRC))
+	$(call say,AR,$@)rm -f $@; ar rcs $@ $^
 build/rel/libgrader.a: $(call objs,rel,$(GRADER_SRC))
 	$(call say,AR,$@)rm -f $@; ar rcs $@ $^
 
@@ -220,7 +224,7 @@ bin/cudalab: $(call objs,rel,$(CLI_SRC)) build/rel/libgrader.a build/rel/libutil
 	@mkdir -p $(@D)
 	$(call say,LINK,$@)$(CC) $(REL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) $(UI_LIBS)
 
-DRIVER_LIBS_REL := build/rel/libharness.a build/rel/libsim.a build/rel/libutil.a
+DRIVER_LIBS_REL := build/rel/libharness.a build/rel/libmodel.a build/rel/libsim.a build/rel/libutil.a
 build/libexec/cudalab/$(DRIVER): $(call objs,rel,$(DRIVER_SRC)) $(DRIVER_LIBS_REL)
 	@mkdir -p $(@D)
 	$(call say,LINK,$@)$(CC) $(REL_CFLAGS) $(LDFLAGS) -o $@ $^ $(DRIVER_LIBS)
@@ -353,6 +357,8 @@ build/san/libsim.a: $(call objs,san,$(SIM_SRC))
 	$(call say,AR,$@)rm -f $@; ar rcs $@ $^
 build/san/libharness.a: $(call objs,san,$(HARNESS_SRC))
 	$(call say,AR,$@)rm -f $@; ar rcs $@ $^
+build/san/libmodel.a: $(call objs,san,$(MODEL_SRC))
+	$(call say,AR,$@)rm -f $@; ar rcs $@ $^
 build/san/libgrader.a: $(call objs,san,$(GRADER_SRC))
 	$(call say,AR,$@)rm -f $@; ar rcs $@ $^
 
@@ -360,7 +366,7 @@ build/san/bin/cudalab: $(call objs,san,$(CLI_SRC)) build/san/libgrader.a build/s
 	@mkdir -p $(@D)
 	$(call say,LINK,$@)$(CC) $(SAN_CFLAGS) -o $@ $^ $(LIBS) $(UI_LIBS)
 
-DRIVER_LIBS_SAN := build/san/libharness.a build/san/libsim.a build/san/libutil.a
+DRIVER_LIBS_SAN := build/san/libharness.a build/san/libmodel.a build/san/libsim.a build/san/libutil.a
 build/san/libexec/cudalab/$(DRIVER): $(call objs,san,$(DRIVER_SRC)) $(DRIVER_LIBS_SAN)
 	@mkdir -p $(@D)
 	$(call say,LINK,$@)$(CC) $(SAN_CFLAGS) -o $@ $^ $(DRIVER_LIBS)
@@ -372,8 +378,8 @@ build/san/libexec/cudalab/%.ptx: build/libexec/cudalab/%.ptx
 	@mkdir -p $(@D)
 	$(call say,CP,$@)cp $< $@
 
-build/san/tests/%: build/san/obj/tests/%.o build/san/libgrader.a build/san/libharness.a build/san/libsim.a \
-                   build/san/libutil.a
+build/san/tests/%: build/san/obj/tests/%.o build/san/libgrader.a build/san/libharness.a \
+                   build/san/libmodel.a build/san/libsim.a build/san/libutil.a
 	@mkdir -p $(@D)
 	$(call say,LINK,$@)$(CC) $(SAN_CFLAGS) -o $@ $^ $(LIBS) $(TEST_LIBS)
 

@@ -1,7 +1,8 @@
 #!/bin/bash
 # tests/check-layers.sh - the architecture's arrows (docs/design/architecture.md), checked on
 # the sources: each folder of lab/ includes only from the folders below it, the simulator, the
-# harness, the drivers and the demos include nothing of the grader (the drivers read only the
+# harness, the drivers and the demos include nothing of the grader (the harness and the demos
+# use the performance model's arithmetic, lab/model, for modelled times on the simulator) (the drivers read only the
 # family registry's data file, lab/catalog/families.def, and the occupancy calculator's cases,
 # lab/catalog/occupancy-cases.def), no menu file includes the CLI, and
 # no file in lab/drivers or lab/demos defines main.  Prints "layers: ok" or each violation.
@@ -10,9 +11,9 @@ cd "$(dirname "$0")/.."
 declare -A allowed=(
     [util]=""
     [sim]="util"
-    [harness]="sim util"
+    [harness]="model sim util"
     [drivers]="harness sim util"
-    [demos]="harness sim util"
+    [demos]="harness model sim util"
     [catalog]="util"
     [model]="util"
     [build]="platform util"

@@ -6,6 +6,7 @@
 #include "lab/grade/modelled.h"
 
 #include <criterion/criterion.h>
+#include <string.h>
 
 Test(modelled, sizes_of_elements)
 {
@@ -78,5 +79,101 @@ Test(modelled, from_report_keeps_the_simulated_counts_and_scales_them)
     /* without the reference's counts: no model */
     cr_expect_eq(lab_modelled_from_report(report, sizeof(report) - 1, fam, &gpu, 1024, 8192,
                                           1 << 20, &m, &err),
+                 LAB_EPARSE);
+}
+
+Test(modelled, a_matrix_sweep_keeps_the_timed_sides_remainder)
+{
+    const lab_family *matrix = lab_family_find("sum-matrix"),
+                     *elements = lab_family_find("table-map");
+    unsigned long side;
+
+    cr_assert(matrix && elements);
+    side = lab_modelled_sweep_size(matrix, 4099);
+    cr_expect_eq(side % 64, 4099 % 64, "rows meet the sectors as the timed matrix's do");
+    cr_expect_leq(side, lab_family_sim_limit(matrix, LAB_MODELLED_ELEMENTS));
+    cr_expect_gt(side + 64, lab_family_sim_limit(matrix, LAB_MODELLED_ELEMENTS));
+    cr_expect_eq(lab_modelled_sweep_size(elements, 1ul << 24), LAB_MODELLED_ELEMENTS / 128);
+}
+
+Test(modelled, static_shared_memory_of_the_ptx)
+{
+    static const char ptx[] = ".visible .entry _Z1kPi(\n"
+                              ")\n{\n"
+                              "\t.reg .b32 %r<4>;\n"
+                              "\t// demoted variable\n"
+                              "\t.shared .align 4 .b8 _ZZ1kPiE3lut[40960];\n"
+                              "\t.shared .align 4 .u32 _ZZ1kPiE4last;\n"
+                              "\t.extern .shared .align 16 .b8 dyn[];\n"
+                              "\tret;\n}\n";
+
+    cr_expect_float_eq(lab_modelled_ptx_smem(ptx), 40964, 1e-9,
+                       "a table and a scalar, not the dynamic part");
+    cr_expect_float_eq(lab_modelled_ptx_smem("\tret;\n"), 0, 1e-9);
+}
+
+/* A sweep of a grid-stride kernel at n = 2048: blocks of 1024 and 256 threads (2 and 8 blocks,
+ * each copying a 40 KiB table: 320 requests), and the graded run of the 1024 choice at two
+ * sizes on a fixed grid of 528 blocks (a request per 32 elements, then the tables). */
+static const char sweep[] =
+    "{\"sim_metrics\": ["
+    "  {\"role\": \"student\", \"size\": 2048, \"block\": \"1024\", \"warps\": 64,"
+    "   \"gld_requests\": 704, \"in_bytes\": 49152},"
+    "  {\"role\": \"student\", \"size\": 2048, \"block\": \"256\", \"warps\": 64,"
+    "   \"gld_requests\": 2624, \"in_bytes\": 49152}],"
+    " \"cases\": ["
+    "  {\"role\": \"student\", \"size\": 2048, \"block\": \"1024\", \"grid\": 2},"
+    "  {\"role\": \"student\", \"size\": 2048, \"block\": \"256\", \"grid\": 8}]}";
+static const char graded[] =
+    "{\"sim_metrics\": ["
+    "  {\"role\": \"student\", \"size\": 1000, \"gld_requests\": 1},"
+    "  {\"role\": \"student\", \"size\": 983040, \"gld_requests\": 199680, \"in_bytes\": 3973120},"
+    "  {\"role\": \"student\", \"size\": 1048576, \"gld_requests\": 201728,"
+    "   \"in_bytes\": 4235264}],"
+    " \"cases\": ["
+    "  {\"role\": \"student\", \"size\": 1000, \"grid\": 1},"
+    "  {\"role\": \"student\", \"size\": 983040, \"grid\": 528},"
+    "  {\"role\": \"student\", \"size\": 1048576, \"grid\": 528}]}";
+
+Test(modelled, a_sweep_of_one_wave_and_its_verdicts)
+{
+    const lab_family *fam = lab_family_find("table-map");
+    lab_exercise ex = { .id = "occupancy/block-size", .points = 10 };
+    lab_model_gpu gpu;
+    lab_modelled m;
+    lab_grade_result r;
+    lab_err err = LAB_ERR_INIT;
+
+    lab_model_gpu_defaults(&gpu);
+    cr_assert_eq(lab_modelled_sweep_from_report(sweep, sizeof(sweep) - 1, graded,
+                                                sizeof(graded) - 1, fam, &gpu, 2048, 1ul << 24,
+                                                40960, "256", &m, &err),
+                 0, "%s", err.msg);
+    cr_assert(m.wave, "the graded run's grid stayed at 528: one wave");
+    cr_assert_eq(m.nshapes, 2);
+    cr_assert_str_eq(m.shapes[m.chosen].block, "256");
+    /* the H100's wave: 2 blocks of 1024 an SM, 5 of 256 (40 KiB of shared memory each) */
+    cr_expect_float_eq(m.shapes[0].counts.c[LAB_MODEL_C_BLOCKS], 264, 1e-9);
+    cr_expect_float_eq(m.shapes[1].counts.c[LAB_MODEL_C_BLOCKS], 660, 1e-9);
+    cr_expect_float_eq(m.shapes[1].counts.c[LAB_MODEL_C_GLD_REQUESTS], 660 * 320 + (1 << 24) / 32.0,
+                       1, "a table per block, a request per 32 elements");
+    cr_expect_float_eq(m.ns[LAB_MODELLED_STUDENT], m.shapes[1].ns, 1e-9);
+    /* the verdicts: the fastest passes, past 5 % over it is SLOW, between the model cannot say */
+    m.shapes[0].ns = 100, m.shapes[1].ns = 104;
+    lab_modelled_judge_choice(&ex, &m, &r);
+    cr_expect_eq(r.verdict, LAB_VERDICT_NO_GPU, "%s", r.message);
+    cr_expect_not_null(r.advice);
+    m.shapes[1].ns = 106;
+    lab_modelled_judge_choice(&ex, &m, &r);
+    cr_expect_eq(r.verdict, LAB_VERDICT_SLOW, "%s", r.message);
+    cr_expect(strstr(r.message, "modelled for an H100, not measured") != NULL, "%s", r.message);
+    m.shapes[1].ns = 99;
+    lab_modelled_judge_choice(&ex, &m, &r);
+    cr_expect_eq(r.verdict, LAB_VERDICT_PASS, "%s", r.message);
+    cr_expect_eq(r.points, 10);
+    /* a choice the sweep has no counts of: no model */
+    cr_expect_eq(lab_modelled_sweep_from_report(sweep, sizeof(sweep) - 1, graded,
+                                                sizeof(graded) - 1, fam, &gpu, 2048, 1ul << 24,
+                                                40960, "512", &m, &err),
                  LAB_EPARSE);
 }

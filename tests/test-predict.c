@@ -11,6 +11,7 @@
 
 #include <criterion/criterion.h>
 
+#include <cJSON.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,6 +142,97 @@ Test(predict, about_the_same_within_the_tolerance)
     cr_expect(strstr(m.buf, "so the answer here is: (128,2)"), "%s", m.buf);
     lab_buf_release(&m);
     lab_demo_report_release(&r);
+}
+
+/* The recorded H100 report made into a modelled one (timing "modelled", the H100's model with a
+ * 7 % median error), the (128,2) shape's time set to us. */
+static void
+load_modelled_report(lab_demo_report *r, double us_128x2)
+{
+    lab_buf text = LAB_BUF_INIT, path = LAB_BUF_INIT;
+    lab_err err = LAB_ERR_INIT;
+    cJSON *root, *model, *row, *section;
+    char *json;
+
+    lab_buf_printf(&path, "%s/tests/fixtures/demo/blockshape.json", src_dir());
+    cr_assert_eq(lab_buf_read_file(&text, path.buf, &err), 0, "%s", err.msg);
+    cr_assert_not_null(root = cJSON_Parse(text.buf));
+    cJSON_AddStringToObject(root, "timing", "modelled");
+    model = cJSON_AddObjectToObject(root, "model");
+    cJSON_AddStringToObject(model, "gpu", "H100");
+    cJSON_AddNumberToObject(model, "median_abs_error", 0.07);
+    cJSON_AddNumberToObject(model, "kernels", 49);
+    section = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "sections"), 0);
+    cJSON_AddBoolToObject(section, "modelled", 1);
+    cJSON_ArrayForEach(row, cJSON_GetObjectItem(section, "rows"))
+    {
+        if (cJSON_GetArrayItem(row, 0)->valuedouble == 128 &&
+            cJSON_GetArrayItem(row, 1)->valuedouble == 2)
+            cJSON_ReplaceItemInArray(row, 3, cJSON_CreateNumber(us_128x2));
+    }
+    json = cJSON_PrintUnformatted(root);
+    cr_assert_eq(lab_demo_parse(json, strlen(json), r, &err), 0, "%s", err.msg);
+    cr_expect(lab_demo_is_modelled(r));
+    free(json);
+    cJSON_Delete(root);
+    lab_buf_release(&text);
+    lab_buf_release(&path);
+}
+
+Test(predict, modelled_times_decide_only_what_the_model_can_tell_apart)
+{
+    lab_questions qs = LAB_QUESTIONS_INIT;
+    const lab_question *q;
+    lab_demo_report r;
+    lab_buf m = LAB_BUF_INIT;
+    lab_err err = LAB_ERR_INIT;
+
+    load_questions("blockshape", &qs);
+    q = lab_questions_find(&qs, "best-shape");
+    /* (128,2) at 1175 us and (256,1) at 1176: closer than twice the 7 % error, undecided */
+    load_modelled_report(&r, 1175);
+    cr_expect_eq(lab_question_judge_demo(q, "(128,2)", &r, &m, &err), LAB_ENOSYS);
+    cr_expect_str_eq(m.buf,
+                     "modelled for an H100, not measured: fastest time: (128,2) at 1175 us, "
+                     "spread 17 %; (256,1) at 1176 us is within twice the model's median error "
+                     "(7 %), so the model cannot tell them apart: it is decided when the demo "
+                     "runs on a GPU");
+    lab_demo_report_release(&r);
+    /* 900 us: 23 % ahead of the next, past 14 %: decided, and says it was modelled */
+    load_modelled_report(&r, 900);
+    lab_buf_reset(&m);
+    cr_expect_eq(lab_question_judge_demo(q, "(128,2)", &r, &m, &err), 1);
+    cr_expect_str_eq(m.buf, "modelled for an H100, not measured: fastest time: (128,2) at 900 us, "
+                            "spread 53 %, so the answer here is: (128,2)");
+    lab_prediction p = { .measured = m.buf };
+    cr_expect(lab_prediction_is_modelled(&p));
+    lab_buf_reset(&m);
+    cr_expect_eq(lab_question_judge_demo(q, "(256,1)", &r, &m, &err), 0);
+    lab_demo_report_release(&r);
+    lab_buf_release(&m);
+    lab_questions_release(&qs);
+}
+
+Test(predict, modelled_about_the_same_is_decided)
+{
+    char *choices[] = { "(32,32)", "(128,2)", "about the same" };
+    lab_question q = { .id = "t",
+                       .kind = LAB_QUESTION_CHOICE,
+                       .answer = "measured",
+                       .measure = "demo blockshape",
+                       .nchoices = 3,
+                       .tolerance = 0.2 };
+    lab_demo_report r;
+    lab_buf m = LAB_BUF_INIT;
+    lab_err err = LAB_ERR_INIT;
+
+    memcpy(q.choices, choices, sizeof(choices));
+    load_modelled_report(&r, 1175); /* 1373 against 1175 us: within the tolerance */
+    cr_expect_eq(lab_question_judge_demo(&q, "about the same", &r, &m, &err), 1);
+    cr_expect(strstr(m.buf, "modelled for an H100, not measured: ") == m.buf, "%s", m.buf);
+    cr_expect(strstr(m.buf, "so the answer here is: about the same"), "%s", m.buf);
+    lab_demo_report_release(&r);
+    lab_buf_release(&m);
 }
 
 Test(predict, nothing_measured_decides_nothing)

@@ -253,6 +253,112 @@ Test(proc, stdin_is_dev_null)
     lab_proc_release(&p);
 }
 
+/* Starts p (wait_go), waits secs as a caller waiting for a lock would, sends the go, finishes. */
+static void
+go_after(lab_proc *p, double secs)
+{
+    lab_err err = LAB_ERR_INIT;
+
+    p->wait_go = true;
+    cr_assert_eq(lab_proc_start(p, &err), 0, "%s", err.msg);
+    sleep_s(secs);
+    lab_proc_go(p);
+    lab_proc_go(p); /* once only */
+    cr_assert_eq(lab_proc_finish(p, &err), 0, "%s", err.msg);
+}
+
+/* wait_go: the child reads the go byte on stdin, then goes on */
+Test(proc, go_byte_on_stdin)
+{
+    lab_proc p;
+
+    proc_sh(&p, "c=$(dd bs=1 count=1 2>/dev/null); echo \"got $c\"; cat; echo done");
+    go_after(&p, 0.2);
+    cr_assert_str_eq(p.out.buf, "got g\ndone\n");
+    lab_proc_release(&p);
+}
+
+/* no go before finish: the child reads the end of its stdin instead of waiting forever */
+Test(proc, no_go_is_end_of_stdin)
+{
+    lab_proc p;
+
+    proc_sh(
+        &p,
+        "c=$(dd bs=1 count=1 2>/dev/null); if [ -n \"$c\" ]; then echo went; else echo closed; fi");
+    p.wait_go = true;
+    run_ok(&p);
+    cr_assert_str_eq(p.out.buf, "closed\n");
+    cr_assert_lt(p.elapsed_s, 2.0);
+    lab_proc_release(&p);
+}
+
+/* a go to a child that has gone is no error, and no SIGPIPE for the caller */
+Test(proc, go_to_a_child_gone)
+{
+    lab_proc p;
+
+    proc_sh(&p, "exec 0<&-; exit 4");
+    go_after(&p, 0.3);
+    cr_assert(p.exited && p.exit_code == 4);
+    lab_proc_release(&p);
+}
+
+/* the timeout counts from the go, not from the start */
+Test(proc, timeout_counts_from_the_go)
+{
+    lab_proc p;
+
+    proc_sh(&p, "dd bs=1 count=1 2>/dev/null; sleep 0.4; echo finished");
+    p.timeout_s = 0.8;
+    go_after(&p, 0.6); /* waiting, as for a lock, is not running */
+    cr_assert(!p.timed_out, "timed out though it ran 0.4 s of its 0.8 s");
+    cr_assert_str_eq(p.out.buf, "gfinished\n");
+    lab_proc_release(&p);
+}
+
+static void
+count_report_done(void *ctx)
+{
+    double *at = ctx;
+
+    at[0] += 1;
+    at[1] = now_s();
+}
+
+/* report_done: once, when the report pipe closes, before the child has exited */
+Test(proc, report_done_when_the_report_closes)
+{
+    lab_proc p;
+    double at[2] = { 0, 0 }, t0 = now_s();
+
+    proc_sh(&p, "echo report >&3; exec 3>&-; sleep 0.5");
+    p.report_fd = 3;
+    p.report_done = count_report_done;
+    p.report_done_ctx = at;
+    run_ok(&p);
+    cr_assert_eq(at[0], 1);
+    cr_assert_lt(at[1] - t0, 0.4, "called %.2f s after the start, not at the report's end",
+                 at[1] - t0);
+    cr_assert_geq(p.elapsed_s, 0.5);
+    cr_assert_str_eq(p.report.buf, "report\n");
+    lab_proc_release(&p);
+}
+
+/* report_done also when the child never wrote or closed a report: at its end, once */
+Test(proc, report_done_without_a_report)
+{
+    lab_proc p;
+    double at[2] = { 0, 0 };
+
+    proc_sh(&p, "exit 0");
+    p.report_done = count_report_done;
+    p.report_done_ctx = at;
+    run_ok(&p);
+    cr_assert_eq(at[0], 1);
+    lab_proc_release(&p);
+}
+
 Test(proc, other_fds_closed)
 {
     lab_proc p;

@@ -60,8 +60,9 @@
  * Chapter keys (exercises/<chapter>/chapter.ini, section [chapter]):
  *   title, order, text (docs/<chapter>.md)
  *   demo        the chapter's demo driver program (`cudalab demo CHAPTER`)   default none
- *   demo_sim    "true": the demo measures nothing a clock is needed for, so with no GPU it
- *               runs on the PTX simulator                                    default false
+ *   demo_sim    "true": the demo measures nothing a clock is needed for: with no GPU it runs
+ *               on the PTX simulator as it is (the other demos run there too, their times
+ *               modelled for a GPU: lab/instruments/demo.h)                  default false
  */
 #ifndef LAB_CATALOG_CATALOG_H
 #define LAB_CATALOG_CATALOG_H

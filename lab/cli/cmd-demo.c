@@ -1,9 +1,11 @@
 /*
- * cmd-demo.c - `cudalab demo CHAPTER [--json] [--save FILE]`: run a chapter's
+ * cmd-demo.c - `cudalab demo CHAPTER [--json] [--save FILE] [--gpu NAME]`: run a chapter's
  * demo on the GPU and print what it measured (--save also keeps the report), laid out by
  * lab/report/demo.h (the menu's demo view uses the same layout); here its styles become
- * terminal colours (print.c), the heat map's shades background colours.  Predictions given with
- * `cudalab predict` that the demo measures are then judged, stored and shown, as in the menu.
+ * terminal colours (print.c), the heat map's shades background colours.  Without a GPU the demo
+ * runs on the simulator and its times are modelled for an H100 (or GPU NAME), labelled so.
+ * Predictions given with `cudalab predict` that the demo measures are then judged, stored and
+ * shown, as in the menu.
  */
 #include "lab/cli/cli.h"
 #include "lab/instruments/demo.h"
@@ -54,8 +56,11 @@ judge_predictions(lab_cli *cli, const char *chapter, const lab_demo_report *r, b
                                 : p.held == 0 ? "1;31"
                                               : "33"),
                lab_prediction_state(&p), lab_cli_reset(cli));
-        if (*p.measured) /* a question with an answer of its own was not measured */
-            printf(strcmp(q->answer, "measured") ? "      %s\n" : _("      measured: %s\n"),
+        /* a question with an answer of its own was not measured; a modelled one says so */
+        if (*p.measured)
+            printf(strcmp(q->answer, "measured") || lab_prediction_is_modelled(&p)
+                       ? "      %s\n"
+                       : _("      measured: %s\n"),
                    p.measured);
         /* as the menu does: once a run has looked at it, the answer is final (predict.h) */
         if (lab_prediction_is_final(q, chapter, &p))
@@ -76,6 +81,7 @@ demo_run(lab_cli *cli, const lab_cli_args *args)
 
     cli->json = lab_cli_args_has(args, "json");
     lab_demo_run_init(&r);
+    r.model_gpu = lab_cli_args_value(args, "gpu");
     if (lab_demo_run_chapter(cli->lab, chapter, NULL, &r, &err) < 0) {
         status = lab_cli_error("%s", err.msg);
         if (r.errout.len)
@@ -84,6 +90,10 @@ demo_run(lab_cli *cli, const lab_cli_args *args)
     }
     if (r.steps.len)
         fprintf(stderr, "%s", r.steps.buf);
+    if (r.model_gpu && !lab_demo_is_modelled(&r.report)) /* on a GPU, or a demo of no times */
+        fprintf(stderr, "%s\n",
+                _("note: --gpu names the GPU whose times the simulator models; this demo "
+                  "modelled none"));
     if (save && lab_write_file(save, r.json.buf, r.json.len, &err) < 0) {
         status = lab_cli_error("%s", err.msg);
         goto out;
@@ -102,6 +112,20 @@ out:
     return status;
 }
 
+/* `cudalab help demo`: what the demos do without a GPU. */
+static void
+demo_more_help(FILE *fp)
+{
+    fprintf(fp, "\n%s",
+            _("Without a GPU (or with CUDALAB_BACKEND=sim) the demo runs on the PTX simulator:\n"
+              "its outputs are the simulator's, and its times are modelled for an H100 (--gpu\n"
+              "h200 models an H200) from the simulator's exact counts, labelled \"modelled for\n"
+              "an H100, not measured\". Sizes the simulator cannot afford are counted at 2^16\n"
+              "and 2^18 elements and scaled, as grading does. A prediction decided on modelled\n"
+              "times says so; where the model cannot tell the choices apart (closer than twice\n"
+              "its median error) it stays for a GPU to decide.\n"));
+}
+
 static const lab_cli_param args[] = {
     LAB_CLI_ARG("CHAPTER", LAB_CLI_CHAPTER, LAB_CLI_REQUIRED, "whose demo to run, e.g. occupancy"),
     LAB_CLI_END,
@@ -109,13 +133,17 @@ static const lab_cli_param args[] = {
 static const lab_cli_param opts[] = {
     LAB_CLI_OPT("json", "the demo's report as JSON"),
     LAB_CLI_OPT_VALUE("save", LAB_CLI_FILE, "FILE", "also write the demo's report (JSON) to FILE"),
+    LAB_CLI_OPT_VALUE("gpu", LAB_CLI_STRING, "NAME",
+                      "on the simulator, model the times of GPU NAME (kernels/gpus/NAME.ini: h100, "
+                      "the default, or h200)"),
     LAB_CLI_END,
 };
 
 const lab_cmd lab_cmd_demo = {
     .name = "demo",
-    .help = N_("run a chapter's demo on the GPU and show what it measured"),
+    .help = N_("run a chapter's demo: measured on the GPU, modelled on the simulator without one"),
     .args = args,
     .opts = opts,
     .run = demo_run,
+    .more_help = demo_more_help,
 };

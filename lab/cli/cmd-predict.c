@@ -74,6 +74,8 @@ print_json(lab_cli *cli, const char *chapter, const lab_questions *qs)
             else
                 cJSON_AddNullToObject(j, "held");
             cJSON_AddStringToObject(j, "measured", p.measured ? p.measured : "");
+            /* decided (or not) on times the performance model gave, not a GPU's */
+            cJSON_AddBoolToObject(j, "modelled", lab_prediction_is_modelled(&p));
         }
         cJSON_AddItemToArray(arr, j);
     }

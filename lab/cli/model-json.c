@@ -41,4 +41,19 @@ lab_cli_model_json(cJSON *o, const lab_modelled *m)
         if (m->has_small[r])
             add_counts(cJSON_AddObjectToObject(ro, "counts_small"), &m->at_small[r]);
     }
+    if (m->nshapes) { /* a choice exercise: the student's kernel at every shape */
+        cJSON *sweep = cJSON_AddArrayToObject(mo, "sweep");
+        cJSON_AddStringToObject(mo, "choice", m->shapes[m->chosen].block);
+        cJSON_AddBoolToObject(mo, "wave", m->wave);
+        for (size_t i = 0; i < m->nshapes; i++) {
+            const lab_modelled_shape *sh = &m->shapes[i];
+            cJSON *so = cJSON_CreateObject();
+            cJSON_AddStringToObject(so, "block", sh->block);
+            cJSON_AddNumberToObject(so, "ns", sh->ns);
+            cJSON_AddStringToObject(so, "bound", lab_model_bound_names[sh->why.top]);
+            add_counts(cJSON_AddObjectToObject(so, "counts"), &sh->counts);
+            add_counts(cJSON_AddObjectToObject(so, "counts_simulated"), &sh->at);
+            cJSON_AddItemToArray(sweep, so);
+        }
+    }
 }

@@ -209,20 +209,30 @@ check_complete(const lab_runreport *r, const unsigned long *sizes, size_t nsizes
 #define SIM_CHECK_TIMEOUT_S 30.0
 
 /* Starts a run of the simulator beside the grading's own driver, with its arguments for these
- * sizes and option (--student-only, --counts-only), for cap_s seconds at most (the exercise's run
- * timeout if shorter): true, or false and why in skipped. */
+ * sizes (the student's alone with student_only; its checks off with counts_only), for cap_s
+ * seconds at most (the exercise's run timeout if shorter): true, or false and why in skipped. */
 static bool
 start_beside(lab *l, const lab_exercise *ex, const lab_exercise *base_ex, lab_grading *g,
              lab_build *student, lab_build *baseline, lab_build *reference,
-             const unsigned long *sizes, size_t nsizes, const char *option, double cap_s,
-             const volatile sig_atomic_t *cancel, lab_proc *p, char *skipped, size_t skipped_size)
+             const unsigned long *sizes, size_t nsizes, bool student_only, bool counts_only,
+             double cap_s, const volatile sig_atomic_t *cancel, lab_proc *p, char *skipped,
+             size_t skipped_size)
 {
-    lab_strvec args = LAB_STRVEC_INIT;
+    lab_strvec all = LAB_STRVEC_INIT, args = LAB_STRVEC_INIT;
     lab_err err = LAB_ERR_INIT;
     bool started;
 
-    driver_args(l, ex, base_ex, g, "sim", student, baseline, reference, sizes, nsizes, &args);
-    lab_strvec_push(&args, option);
+    driver_args(l, ex, base_ex, g, "sim", student, baseline, reference, sizes, nsizes, &all);
+    /* a choice exercise's sweep for the model: without --choose-block, the driver runs the
+     * student's kernel at every shape of --block, each case and its counts naming the shape */
+    for (size_t i = 0; i < all.n; i++)
+        if (!(ex->choose_block && !student_only && !strcmp(all.v[i], "--choose-block")))
+            lab_strvec_push(&args, all.v[i]);
+    lab_strvec_release(&all);
+    if (student_only || ex->choose_block)
+        lab_strvec_push(&args, "--student-only");
+    if (counts_only)
+        lab_strvec_push(&args, "--counts-only");
     started = lab_runner_start(l, ex->family, &args,
                                ex->run_timeout_s < cap_s ? ex->run_timeout_s : cap_s, cancel, true,
                                p, &err) == 0;
@@ -270,9 +280,9 @@ start_sim_check(lab *l, const lab_grade_request *req, const lab_family *fam, lab
     }
     grading_sizes(ex, lab_family_sim_limit(fam, LAB_SIM_MAX_SIZE), sizes, ARRAY_SIZE(sizes),
                   &nsizes);
-    *started = start_beside(l, ex, base_ex, g, student, baseline, reference, sizes, nsizes,
-                            "--student-only", SIM_CHECK_TIMEOUT_S, req->cancel, p, g->sim_skipped,
-                            sizeof(g->sim_skipped));
+    *started =
+        start_beside(l, ex, base_ex, g, student, baseline, reference, sizes, nsizes, true, false,
+                     SIM_CHECK_TIMEOUT_S, req->cancel, p, g->sim_skipped, sizeof(g->sim_skipped));
 }
 
 /* What the simulator's run found, against a GPU verdict: a hazard makes a right result WRONG;
@@ -341,11 +351,6 @@ start_model_run(lab *l, const lab_exercise *ex, const lab_family *fam, lab_gradi
     *started = false;
     if (strcmp(g->backend, "sim") || ex->kind == LAB_KIND_HOST || !ex->ntiming_sizes)
         return;
-    if (ex->choose_block) {
-        snprintf(g->model_skipped, sizeof(g->model_skipped),
-                 "the performance model does not sweep block shapes yet");
-        return;
-    }
     grading_sizes(ex, 0, uncapped, ARRAY_SIZE(uncapped), &nuncapped);
     lab_modelled_sizes(fam, lab_modelled_largest(graded, ngraded), sizes);
     lab_modelled_sizes(fam, lab_modelled_largest(uncapped, nuncapped), needed);
@@ -353,9 +358,21 @@ start_model_run(lab *l, const lab_exercise *ex, const lab_family *fam, lab_gradi
         g->model_needs = needed[1];
         return;
     }
+    /* a choice exercise: the student's kernel at every shape, at one size (see
+     * lab_modelled_sweep_size); a grid-stride loop's part per element comes from the graded
+     * run, which must then reach the simulator's full size */
+    if (ex->choose_block) {
+        if (fam->size == LAB_FAMILY_SIZE_ELEMENTS &&
+            lab_modelled_largest(graded, ngraded) < lab_family_sim_limit(fam, LAB_SIM_MAX_SIZE)) {
+            g->model_needs = lab_family_sim_limit(fam, LAB_SIM_MAX_SIZE);
+            return;
+        }
+        sizes[0] = sizes[1] =
+            lab_modelled_sweep_size(fam, lab_modelled_largest(ex->timing_sizes, ex->ntiming_sizes));
+    }
     *started = start_beside(l, ex, base_ex, g, student, baseline, reference, sizes,
-                            sizes[0] < sizes[1] ? 2 : 1, "--counts-only", MODEL_RUN_TIMEOUT_S, NULL,
-                            p, g->model_skipped, sizeof(g->model_skipped));
+                            sizes[0] < sizes[1] ? 2 : 1, false, true, MODEL_RUN_TIMEOUT_S, NULL, p,
+                            g->model_skipped, sizeof(g->model_skipped));
 }
 
 /* The model run's counts made times, and a correct kernel's PASS on the simulator made PASS or
@@ -363,19 +380,33 @@ start_model_run(lab *l, const lab_exercise *ex, const lab_family *fam, lab_gradi
  * lab could not do costs the student nothing beyond the speed step's points. */
 static void
 judge_model_run(lab *l, lab_proc *p, const lab_family *fam, lab_grading *g, const lab_exercise *ex,
-                const char *gpu_name, const unsigned long sizes[2])
+                const char *gpu_name, const unsigned long sizes[2], const char *ptx)
 {
+    static const char *const dims[] = { "chosenBlockX", "chosenBlockY", "chosenBlockZ" };
+    unsigned long v[3] = { 0, 1, 1 };
+    lab_block_shape shape;
+    char choice[48] = "";
     lab_model_gpu gpu;
     lab_buf path = LAB_BUF_INIT;
     lab_err err = LAB_ERR_INIT;
+
+    for (int d = 0; ex->choose_block && d < 3; d++)
+        lab_ptx_global(ptx, dims[d], &v[d]); /* checked by lab_compile_bad_choice already */
+    shape = (lab_block_shape){ (unsigned)v[0], (unsigned)v[1], (unsigned)v[2] };
+    lab_block_shape_format(&shape, choice, sizeof(choice));
 
     if (!finish_beside(p, "the model's run", g->model_skipped, sizeof(g->model_skipped)))
         return;
     lab_buf_printf(&path, "%s/" LAB_MODEL_GPU_DIR, lab_datadir(l));
     if (lab_model_gpu_find(path.buf, gpu_name ? gpu_name : LAB_MODEL_GPU_DEFAULT, &gpu, &err) < 0 ||
-        lab_modelled_from_report(p->report.buf, p->report.len, fam, &gpu, sizes[0], sizes[1],
-                                 lab_modelled_largest(ex->timing_sizes, ex->ntiming_sizes),
-                                 &g->model, &err) < 0) {
+        (ex->choose_block
+             ? lab_modelled_sweep_from_report(
+                   p->report.buf, p->report.len, g->report_json.buf, g->report_json.len, fam, &gpu,
+                   sizes[1], lab_modelled_largest(ex->timing_sizes, ex->ntiming_sizes),
+                   lab_modelled_ptx_smem(ptx), choice, &g->model, &err)
+             : lab_modelled_from_report(p->report.buf, p->report.len, fam, &gpu, sizes[0], sizes[1],
+                                        lab_modelled_largest(ex->timing_sizes, ex->ntiming_sizes),
+                                        &g->model, &err)) < 0) {
         snprintf(g->model_skipped, sizeof(g->model_skipped), "%.250s", err.msg);
         lab_buf_release(&path);
         return;
@@ -445,10 +476,11 @@ run_and_judge(lab *l, const lab_grade_request *req, const lab_family *fam, lab_g
     lab_trace_mark("driver: starting%s%s", sim_started ? " (the simulator's check started)" : "",
                    model_started ? " (the model's run started)" : "");
     /* host code and the simulator leave the GPU alone: no need to wait for it */
-    if (ex->kind == LAB_KIND_HOST || sim ||
-        (rc = lab_devlock_acquire(&lock, lab_cachedir(l), g->device.name,
-                                  getenv("CUDA_VISIBLE_DEVICES"), 0, req->cancel, err)) == 0)
+    if (ex->kind == LAB_KIND_HOST || sim)
         rc = lab_runner_run(l, ex->family, &args, ex->run_timeout_s, req->cancel, true, &p, err);
+    else
+        rc = lab_runner_run_locked(l, ex->family, &args, ex->run_timeout_s, req->cancel,
+                                   g->device.name, &lock, &p, err);
     lab_devlock_release(&lock);
     lab_strvec_release(&args);
     lab_trace_mark("driver: done");
@@ -486,10 +518,12 @@ run_and_judge(lab *l, const lab_grade_request *req, const lab_family *fam, lab_g
     rc = lab_grade_judge(&tuned, g->baseline_name, &g->report, &g->result, err);
     if (rc == 0 && sim && ex->ntiming_sizes && g->result.verdict == LAB_VERDICT_PASS) {
         if (model_started) {
-            judge_model_run(l, &modelp, fam, g, ex, req->model_gpu, model_sizes);
+            judge_model_run(l, &modelp, fam, g, ex, req->model_gpu, model_sizes, student->ptx.buf);
             model_started = false;
         }
-        if (g->has_model)
+        if (g->has_model && ex->choose_block)
+            lab_modelled_judge_choice(ex, &g->model, &g->result);
+        else if (g->has_model)
             lab_modelled_judge(ex, g->baseline_name, &g->model, &g->result);
         else if (g->model_needs) {
             lab_grade_set(&g->result, ex, LAB_VERDICT_NO_GPU,
@@ -537,9 +571,6 @@ out:
     return rc;
 }
 
-/* cuda when asked or when a GPU is there, sim when asked or when none is (device-side
- * launches included: the simulator runs them); "" when nothing can run it (NO_GPU, *why
- * says why): cuda asked for and no GPU. */
 /* The backend asked for (--sim, $CUDALAB_BACKEND), auto made cuda or sim by the device. */
 static const char *
 wanted_backend(const lab_grade_request *req, const lab_device *dev)
@@ -553,6 +584,9 @@ wanted_backend(const lab_grade_request *req, const lab_device *dev)
     return want;
 }
 
+/* cuda when asked or when a GPU is there, sim when asked or when none is (device-side
+ * launches included: the simulator runs them); "" when nothing can run it (NO_GPU, *why
+ * says why): cuda asked for and no GPU. */
 static int
 choose_backend(const lab_grade_request *req, const lab_device *dev, lab_grading *g,
                const char **why, lab_err *err)

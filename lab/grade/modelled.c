@@ -5,7 +5,9 @@
 #include "lab/util/i18n.h"
 
 #include <cJSON.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char *const lab_modelled_role_names[LAB_MODELLED_ROLE_COUNT] = {
@@ -60,9 +62,19 @@ is(const cJSON *o, const char *role, unsigned long size)
            (unsigned long)number(o, "size") == size;
 }
 
-/* The role's counts at size from sim_metrics, its grid from the cases: false if missing. */
+/* o is role's at size, and at the block named when block is not NULL (a sweep's). */
 static bool
-role_counts(const cJSON *root, const char *role, unsigned long size, double block_threads,
+is_at(const cJSON *o, const char *role, unsigned long size, const char *block)
+{
+    const cJSON *b = cJSON_GetObjectItemCaseSensitive(o, "block");
+
+    return is(o, role, size) && (!block || (cJSON_IsString(b) && !strcmp(b->valuestring, block)));
+}
+
+/* The role's counts at size (and block) from sim_metrics, its grid from the cases: false if
+ * missing.  The caller sets the threads per block. */
+static bool
+role_counts(const cJSON *root, const char *role, unsigned long size, const char *block,
             lab_model_counts *out)
 {
     const cJSON *m, *c;
@@ -73,7 +85,7 @@ role_counts(const cJSON *root, const char *role, unsigned long size, double bloc
     memset(out, 0, sizeof(*out));
     cJSON_ArrayForEach(m, metrics)
     {
-        if (!is(m, role, size))
+        if (!is_at(m, role, size, block))
             continue;
         for (size_t i = 0; i < LAB_MODEL_C_COUNT; i++)
             out->c[i] = number(m, lab_model_count_names[i]);
@@ -82,17 +94,14 @@ role_counts(const cJSON *root, const char *role, unsigned long size, double bloc
     }
     if (!found)
         return false;
-    found = false;
     cJSON_ArrayForEach(c, cases)
     {
-        if (is(c, role, size)) {
+        if (is_at(c, role, size, block)) {
             out->c[LAB_MODEL_C_BLOCKS] = number(c, "grid");
-            found = true;
-            break;
+            return out->c[LAB_MODEL_C_BLOCKS] > 0;
         }
     }
-    out->c[LAB_MODEL_C_BLOCK_THREADS] = block_threads;
-    return found && out->c[LAB_MODEL_C_BLOCKS] > 0;
+    return false;
 }
 
 int
@@ -115,10 +124,12 @@ lab_modelled_from_report(const char *json, size_t len, const lab_family *fam,
     block = number(root, "block");
     sim_sms = number(cJSON_GetObjectItemCaseSensitive(root, "device"), "sm_count");
     for (int r = 0; r < LAB_MODELLED_ROLE_COUNT; r++) {
-        if (!role_counts(root, lab_modelled_role_names[r], big, block, &out->at_big[r]))
+        if (!role_counts(root, lab_modelled_role_names[r], big, NULL, &out->at_big[r]))
             continue;
+        out->at_big[r].c[LAB_MODEL_C_BLOCK_THREADS] = block;
         out->has_small[r] = small < big && role_counts(root, lab_modelled_role_names[r], small,
-                                                       block, &out->at_small[r]);
+                                                       NULL, &out->at_small[r]);
+        out->at_small[r].c[LAB_MODEL_C_BLOCK_THREADS] = block;
         lab_model_scale(out->has_small[r] ? &out->at_small[r] : NULL, lab_modelled_work(fam, small),
                         &out->at_big[r], lab_modelled_work(fam, big), lab_modelled_work(fam, timed),
                         gpu->p[LAB_MODEL_P_SM_COUNT] / (sim_sms > 0 ? sim_sms : 1),
@@ -173,4 +184,213 @@ lab_modelled_judge(const lab_exercise *ex, const char *baseline_name, const lab_
         out->fraction = fraction;
     }
     out->median_ns = st;
+}
+
+unsigned long
+lab_modelled_sweep_size(const lab_family *fam, unsigned long timed)
+{
+    unsigned long side, keep = timed % 64;
+
+    if (fam->size != LAB_FAMILY_SIZE_MATRIX_SIDE)
+        return LAB_MODELLED_ELEMENTS / 128;
+    /* a row of the timed matrix starts keep x 4 bytes past a multiple of 256 from the last: the
+     * sweep's rows meet the sectors as the timed one's do (4099 x 4099/2: 3 floats past) */
+    side = lab_family_sim_limit(fam, LAB_MODELLED_ELEMENTS);
+    return side > 64 + keep ? (side - keep) / 64 * 64 + keep : side;
+}
+
+/* The bytes of one PTX type: .b8 .u16 .f32 .s64 ... */
+static double
+type_bytes(const char *t)
+{
+    static const struct {
+        const char *bits;
+        double bytes;
+    } widths[] = { { "8", 1 }, { "16", 2 }, { "32", 4 }, { "64", 8 } };
+
+    t += strspn(t, "bsuf"); /* .b8, .s32, .u64, .f16 */
+    for (size_t i = 0; i < ARRAY_SIZE(widths); i++)
+        if (!strncmp(t, widths[i].bits, strlen(widths[i].bits)))
+            return widths[i].bytes;
+    return 0;
+}
+
+double
+lab_modelled_ptx_smem(const char *ptx)
+{
+    double total = 0;
+
+    for (const char *line = ptx; line && *line; line = strchr(line, '\n'), line += !!line) {
+        const char *p = line + strspn(line, " \t"), *type, *bracket;
+        const char *end = strchr(p, '\n');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        double count = 1;
+        if (strncmp(p, ".shared ", 8))
+            continue; /* .extern .shared is dynamic: the launch's, not the kernel's */
+        /* ".shared .align 4 .b8 _ZZ...lut[40960];": the type is the last dotted word */
+        type = NULL;
+        for (const char *q = p + 1; q < p + len; q++)
+            if (q[-1] == ' ' && *q == '.')
+                type = q + 1;
+        bracket = memchr(p, '[', len);
+        if (bracket)
+            count = strtod(bracket + 1, NULL);
+        if (type)
+            total += type_bytes(type) * count;
+    }
+    return total;
+}
+
+/* The threads of a shape named "128x2" (or "128", "8x8x4"). */
+static double
+shape_threads(const char *block)
+{
+    double threads = 1;
+    char *end;
+
+    for (const char *p = block; *p; p = end + (*end == 'x')) {
+        threads *= strtod(p, &end);
+        if (end == p)
+            return 0;
+    }
+    return threads;
+}
+
+/* The graded run's part of every count per unit of work, from the student's two largest sizes
+ * when its grid was the same at both (a fixed grid); false otherwise. */
+static bool
+graded_per_work(const char *graded, size_t len, const lab_family *fam, lab_model_counts *out)
+{
+    cJSON *root = cJSON_ParseWithLength(graded, len);
+    const cJSON *m;
+    unsigned long top[2] = { 0, 0 };
+    lab_model_counts c[2];
+    bool ok = false;
+
+    if (!root)
+        return false;
+    cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(root, "sim_metrics"))
+    {
+        unsigned long size = (unsigned long)number(m, "size");
+        const cJSON *r = cJSON_GetObjectItemCaseSensitive(m, "role");
+        if (!cJSON_IsString(r) || strcmp(r->valuestring, "student"))
+            continue;
+        if (size > top[1])
+            top[0] = top[1], top[1] = size;
+        else if (size > top[0] && size < top[1])
+            top[0] = size;
+    }
+    if (top[0] && role_counts(root, "student", top[0], NULL, &c[0]) &&
+        role_counts(root, "student", top[1], NULL, &c[1]) &&
+        c[0].c[LAB_MODEL_C_BLOCKS] == c[1].c[LAB_MODEL_C_BLOCKS]) {
+        double dw = lab_modelled_work(fam, top[1]) - lab_modelled_work(fam, top[0]);
+        for (size_t i = 0; i < LAB_MODEL_C_COUNT; i++)
+            out->c[i] = (c[1].c[i] - c[0].c[i]) / dw;
+        out->c[LAB_MODEL_C_BLOCKS] = out->c[LAB_MODEL_C_WARPS] = 0;
+        ok = true;
+    }
+    cJSON_Delete(root);
+    return ok;
+}
+
+int
+lab_modelled_sweep_from_report(const char *json, size_t len, const char *graded, size_t graded_len,
+                               const lab_family *fam, const lab_model_gpu *gpu, unsigned long size,
+                               unsigned long timed, double smem_block, const char *choice,
+                               lab_modelled *out, lab_err *err)
+{
+    cJSON *root = cJSON_ParseWithLength(json, len);
+    const cJSON *m;
+    lab_model_counts per_work;
+    const double work = lab_modelled_work(fam, size), timed_work = lab_modelled_work(fam, timed);
+    int rc = 0;
+
+    memset(out, 0, sizeof(*out));
+    out->chosen = -1;
+    if (!root)
+        return lab_err_set(err, LAB_EPARSE, "the simulator's report for the model does not parse");
+    out->gpu = *gpu;
+    out->simulated = out->small = size;
+    out->timed = timed;
+    out->work = timed_work / work;
+    out->wave = graded_per_work(graded, graded_len, fam, &per_work);
+    cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(root, "sim_metrics"))
+    {
+        const cJSON *b = cJSON_GetObjectItemCaseSensitive(m, "block");
+        lab_modelled_shape *s = &out->shapes[out->nshapes];
+        if (!cJSON_IsString(b) || !is(m, "student", size) ||
+            out->nshapes == LAB_MODELLED_MAX_SHAPES)
+            continue;
+        snprintf(s->block, sizeof(s->block), "%s", b->valuestring);
+        if (!role_counts(root, "student", size, s->block, &s->at))
+            continue;
+        s->at.c[LAB_MODEL_C_BLOCK_THREADS] = shape_threads(s->block);
+        s->at.c[LAB_MODEL_C_SMEM_BLOCK] = smem_block;
+        if (out->wave)
+            lab_model_scale_wave(gpu->p, &s->at, work, &per_work, timed_work,
+                                 ceil(timed_work / s->at.c[LAB_MODEL_C_BLOCK_THREADS]), &s->counts);
+        else
+            lab_model_scale(NULL, 0, &s->at, work, timed_work, 1, &s->counts);
+        s->ns = lab_model_time(&out->gpu, &s->counts, &s->why);
+        if (!strcmp(s->block, choice))
+            out->chosen = (int)out->nshapes;
+        out->nshapes++;
+    }
+    if (out->chosen < 0) {
+        rc = lab_err_set(err, LAB_EPARSE,
+                         "the simulator's report has no counts of the student's kernel at block "
+                         "%s at n = %lu",
+                         choice, size);
+    } else {
+        const lab_modelled_shape *s = &out->shapes[out->chosen];
+        out->at_big[LAB_MODELLED_STUDENT] = s->at;
+        out->counts[LAB_MODELLED_STUDENT] = s->counts;
+        out->ns[LAB_MODELLED_STUDENT] = s->ns;
+        out->why[LAB_MODELLED_STUDENT] = s->why;
+        out->has[LAB_MODELLED_STUDENT] = true;
+    }
+    cJSON_Delete(root);
+    return rc;
+}
+
+/* What to do next when the model cannot rank the choice against the fastest. */
+static const char *const too_close_advice =
+    N_("the model cannot rank shapes this close: grade it on a machine with an NVIDIA GPU, whose "
+       "sweep measures every shape");
+
+void
+lab_modelled_judge_choice(const lab_exercise *ex, const lab_modelled *m, lab_grade_result *out)
+{
+    const lab_modelled_shape *mine = &m->shapes[m->chosen], *best = mine;
+    double over;
+
+    for (size_t i = 0; i < m->nshapes; i++)
+        if (m->shapes[i].ns < best->ns)
+            best = &m->shapes[i];
+    over = mine->ns / best->ns - 1;
+    if (mine == best) {
+        lab_grade_set(out, ex, LAB_VERDICT_PASS,
+                      _("modelled for an %s, not measured: block %s is the fastest of the %zu "
+                        "shapes modelled (%.1f us)"),
+                      m->gpu.name, mine->block, m->nshapes, mine->ns / 1e3);
+    } else if (over > LAB_MODELLED_CHOICE_SLOW) {
+        lab_grade_set(out, ex, LAB_VERDICT_SLOW,
+                      _("modelled for an %s, not measured: block %s takes %.1f us, %.1f%% over "
+                        "the fastest modelled, %s (%.1f us); past %.0f%% the model calls it "
+                        "slow: pick again"),
+                      m->gpu.name, mine->block, mine->ns / 1e3, 100 * over, best->block,
+                      best->ns / 1e3, 100 * LAB_MODELLED_CHOICE_SLOW);
+    } else {
+        lab_grade_set(out, ex, LAB_VERDICT_NO_GPU,
+                      _("correct on the simulator; modelled for an %s, block %s takes %.1f us, "
+                        "%.1f%% over the fastest modelled, %s (%.1f us): closer than the model "
+                        "can rank shapes (it passes only the fastest and calls slow past %.0f%%)"),
+                      m->gpu.name, mine->block, mine->ns / 1e3, 100 * over, best->block,
+                      best->ns / 1e3, 100 * LAB_MODELLED_CHOICE_SLOW);
+        out->advice = too_close_advice; /* translated where it is shown */
+    }
+    out->median_ns = mine->ns;
+    out->speedup = best->ns / mine->ns;
+    out->reference_speedup = 1;
+    out->fraction = out->speedup;
 }

@@ -39,6 +39,18 @@ typedef enum lab_modelled_role {
 
 extern const char *const lab_modelled_role_names[LAB_MODELLED_ROLE_COUNT];
 
+/* The most shapes of a choice exercise's sweep the model times. */
+#define LAB_MODELLED_MAX_SHAPES 32
+
+/* One shape of a choice exercise's sweep: the student's kernel launched with it. */
+typedef struct lab_modelled_shape {
+    char block[32];          /* "128x2", as the driver names it */
+    lab_model_counts at;     /* as simulated, at lab_modelled.simulated */
+    lab_model_counts counts; /* at the timed size */
+    double ns;
+    lab_model_why why;
+} lab_modelled_shape;
+
 typedef struct lab_modelled {
     lab_model_gpu gpu;
     unsigned long simulated;                          /* the larger size the counts were taken at */
@@ -53,6 +65,12 @@ typedef struct lab_modelled {
     bool has_small[LAB_MODELLED_ROLE_COUNT];
     double ns[LAB_MODELLED_ROLE_COUNT];
     lab_model_why why[LAB_MODELLED_ROLE_COUNT];
+    /* a choice exercise (choose_block): the student's kernel at every shape, and the shape it
+     * chose (the student's role holds that shape's counts and time) */
+    size_t nshapes;
+    lab_modelled_shape shapes[LAB_MODELLED_MAX_SHAPES];
+    int chosen; /* index in shapes */
+    bool wave;  /* one wave of resident blocks: a part per block and a part per element */
 } lab_modelled;
 
 /* The elements the model's larger run counts (its smaller run, a quarter): the counts grow with
@@ -78,6 +96,45 @@ void lab_modelled_sizes(const lab_family *fam, unsigned long largest, unsigned l
 int lab_modelled_from_report(const char *json, size_t len, const lab_family *fam,
                              const lab_model_gpu *gpu, unsigned long small, unsigned long big,
                              unsigned long timed, lab_modelled *out, lab_err *err);
+
+/* The size a choice exercise whose timing size is timed sweeps every shape at (as n of fam):
+ * for a matrix, whose grid grows with it, a side of at most 2^18 elements' with the timed side's
+ * remainder modulo 64, so that its rows meet the 32-byte sectors as the timed matrix's do; 2^11
+ * elements otherwise, where a grid-stride loop's part per element comes from the graded run
+ * instead (lab_modelled_sweep_from_report), so that the sweep pays each shape's blocks and
+ * little more: a grading stays under issue 20's 1.5 s. */
+unsigned long lab_modelled_sweep_size(const lab_family *fam, unsigned long timed);
+
+/* The static shared memory a module's PTX declares (.shared, not .extern), bytes. */
+double lab_modelled_ptx_smem(const char *ptx);
+
+/* A choice exercise's modelled sweep, from the simulator's run of the student's kernel at every
+ * shape at size (json: sim_metrics and cases naming their block) and the graded run's report
+ * (graded: the student's counts at its two largest sizes).  Where the graded run's grid stayed
+ * the same at both (a grid-stride loop over one wave of resident blocks: occupancy/block-size),
+ * its counts give the part per element, the sweep's the part per block of each shape, and the
+ * GPU's wave is the model's occupancy with smem_block bytes of shared memory per block
+ * (lab_model_scale_wave); otherwise every count grows with the work.  choice: the shape the
+ * student chose ("1024"); it must be among the shapes swept.  LAB_EPARSE when a report lacks
+ * what this needs. */
+int lab_modelled_sweep_from_report(const char *json, size_t len, const char *graded,
+                                   size_t graded_len, const lab_family *fam,
+                                   const lab_model_gpu *gpu, unsigned long size,
+                                   unsigned long timed, double smem_block, const char *choice,
+                                   lab_modelled *out, lab_err *err);
+
+/* How far (relative) over the modelled fastest shape a modelled choice is SLOW
+ * (docs/bench/model.md, "Block-shape choices").  The model ranks the shapes of the course's two
+ * choice exercises in the H100's order but compresses their spread (the H100's +3.9 % is +0.5 %
+ * modelled), so a choice PASSes only as the modelled fastest, is SLOW past this margin (every
+ * shape the H100 passes is modelled within 2.6 % of the fastest; the starters at +13 % and
+ * +20 %), and between the two the model cannot tell: NO_GPU, measure it on a GPU. */
+#define LAB_MODELLED_CHOICE_SLOW 0.05
+
+/* PASS, SLOW or NO_GPU (too close to call) for a choice exercise from its modelled sweep, the
+ * message saying that the times are modelled; the advice for NO_GPU in *advice (static). */
+void lab_modelled_judge_choice(const lab_exercise *ex, const lab_modelled *m,
+                               lab_grade_result *out);
 
 /* PASS or SLOW from the modelled times, with ex's thresholds (a CPU baseline cannot be
  * modelled: then the fraction of the reference alone decides), the message saying that the

@@ -5,6 +5,7 @@
 #include "lab/build/ptx.h"
 #include "lab/catalog/family.h"
 #include "lab/grade/runreport.h"
+#include "lab/util/trace.h"
 #include "lab/util/buf.h"
 
 #include <errno.h>
@@ -16,6 +17,10 @@
 
 #define PROBE_TIMEOUT_S 30
 
+static int start_driver(lab *l, const char *program, const lab_strvec *args, double timeout_s,
+                        const volatile sig_atomic_t *cancel, bool untrusted, bool wait_go,
+                        lab_proc *p, lab_err *err);
+
 int
 lab_runner_run(lab *l, const char *program, const lab_strvec *args, double timeout_s,
                const volatile sig_atomic_t *cancel, bool untrusted, lab_proc *p, lab_err *err)
@@ -24,6 +29,41 @@ lab_runner_run(lab *l, const char *program, const lab_strvec *args, double timeo
 
     if ((rc = lab_runner_start(l, program, args, timeout_s, cancel, untrusted, p, err)) < 0)
         return rc;
+    if ((rc = lab_proc_finish(p, err)) < 0)
+        return lab_err_wrap(err, "driver '%s'", program);
+    return 0;
+}
+
+static void
+release_lock(void *lock)
+{
+    lab_devlock_release(lock);
+    lab_trace_mark("the GPU's lock given back");
+}
+
+int
+lab_runner_run_locked(lab *l, const char *program, const lab_strvec *args, double timeout_s,
+                      const volatile sig_atomic_t *cancel, const char *device, lab_devlock *lock,
+                      lab_proc *p, lab_err *err)
+{
+    int rc;
+
+    if ((rc = start_driver(l, program, args, timeout_s, cancel, true, true, p, err)) < 0)
+        return rc;
+    p->report_done = release_lock;
+    p->report_done_ctx = lock;
+    rc = lab_devlock_acquire(lock, lab_cachedir(l), device, getenv("CUDA_VISIBLE_DEVICES"), 0,
+                             cancel, err);
+    if (rc < 0) {
+        lab_err ignored = LAB_ERR_INIT;
+
+        lab_proc_kill(p); /* cancelled, or no lock file: the driver ends unheard */
+        p->report_done = NULL;
+        lab_proc_finish(p, &ignored);
+        return rc;
+    }
+    lab_trace_mark("the GPU's lock taken: go");
+    lab_proc_go(p);
     if ((rc = lab_proc_finish(p, err)) < 0)
         return lab_err_wrap(err, "driver '%s'", program);
     return 0;
@@ -87,6 +127,14 @@ int
 lab_runner_start(lab *l, const char *program, const lab_strvec *args, double timeout_s,
                  const volatile sig_atomic_t *cancel, bool untrusted, lab_proc *p, lab_err *err)
 {
+    return start_driver(l, program, args, timeout_s, cancel, untrusted, false, p, err);
+}
+
+static int
+start_driver(lab *l, const char *program, const lab_strvec *args, double timeout_s,
+             const volatile sig_atomic_t *cancel, bool untrusted, bool wait_go, lab_proc *p,
+             lab_err *err)
+{
     /* the drivers, and of the build cache only the modules this run loads by their path */
     const char *show[1 + ARRAY_SIZE(module_args) + 1] = { lab_libexecdir(l) };
     const char *hide[] = { lab_builddir(l), NULL };
@@ -103,6 +151,7 @@ lab_runner_start(lab *l, const char *program, const lab_strvec *args, double tim
     p->timeout_s = timeout_s;
     p->cancel = cancel;
     p->die_with_parent = true;
+    p->wait_go = wait_go;
     if ((rc = module_arguments(p, args, &tail, show, 1, err)) < 0)
         goto out;
     if (untrusted && lab_sandboxed(l)) {
@@ -113,6 +162,7 @@ lab_runner_start(lab *l, const char *program, const lab_strvec *args, double tim
     if ((rc = lab_strvec_pushf(&p->argv, "%s/" LAB_RUNNER_PROGRAM, lab_libexecdir(l))) < 0 ||
         (rc = lab_strvec_push(&p->argv, program)) < 0 ||
         (rc = lab_strvec_pushf(&p->argv, "--report-fd=%d", LAB_RUNNER_REPORT_FD)) < 0 ||
+        (wait_go && (rc = lab_strvec_push(&p->argv, "--wait-go")) < 0) ||
         (tail.n && (rc = lab_strvec_pushv(&p->argv, (const char *const *)tail.v)) < 0)) {
         rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
         goto out;

@@ -18,6 +18,7 @@
 
 #include "lab/catalog/catalog.h"
 #include "lab/grade/lab.h"
+#include "lab/platform/devlock.h"
 #include "lab/platform/proc.h"
 #include "lab/util/buf.h"
 #include "lab/util/strvec.h"
@@ -31,6 +32,15 @@
  * with lab_proc_release, also after a failure. */
 int lab_runner_run(lab *l, const char *program, const lab_strvec *args, double timeout_s,
                    const volatile sig_atomic_t *cancel, bool untrusted, lab_proc *p, lab_err *err);
+/* lab_runner_run on a GPU, which times kernels, one grading at a time: the driver starts, opens
+ * the device and loads its modules (--wait-go) while the lab waits for the device's lock (lock,
+ * lab/platform/devlock.h, for device and CUDA_VISIBLE_DEVICES), and touches the GPU only once the
+ * lab holds it and lets it go on (a byte on its stdin); the lock goes back as soon as the
+ * driver's report is complete, before its CUDA teardown, and in any case before this returns.
+ * The timeout counts from the go.  Cancelled while waiting: the driver is killed, LAB_ECANCEL. */
+int lab_runner_run_locked(lab *l, const char *program, const lab_strvec *args, double timeout_s,
+                          const volatile sig_atomic_t *cancel, const char *device,
+                          lab_devlock *lock, lab_proc *p, lab_err *err);
 /* lab_runner_run without the wait: the driver runs beside the caller until lab_proc_finish. */
 int lab_runner_start(lab *l, const char *program, const lab_strvec *args, double timeout_s,
                      const volatile sig_atomic_t *cancel, bool untrusted, lab_proc *p,

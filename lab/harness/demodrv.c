@@ -2,6 +2,7 @@
  * demodrv.c - the shared skeleton of the demo drivers (see demodrv.h).
  */
 #include "lab/harness/demodrv.h"
+#include "lab/harness/demomodel.h"
 #include "lab/harness/driver.h"
 #include "lab/harness/report.h"
 #include "lab/util/buf.h"
@@ -13,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_BACKEND = 256, OPT_REPORT_FD, OPT_LAB_KERNELS, OPT_STEP, OPT_NCU_CHILD };
+enum { OPT_BACKEND = 256, OPT_REPORT_FD, OPT_LAB_KERNELS, OPT_STEP, OPT_NCU_CHILD, OPT_MODEL_GPU };
 
 static const struct option options[] = {
     { "backend", required_argument, NULL, OPT_BACKEND },
@@ -21,6 +22,7 @@ static const struct option options[] = {
     { "lab-kernels", required_argument, NULL, OPT_LAB_KERNELS },
     { "step", required_argument, NULL, OPT_STEP },
     { "ncu-child", no_argument, NULL, OPT_NCU_CHILD },
+    { "model-gpu", required_argument, NULL, OPT_MODEL_GPU },
     { NULL, 0, NULL, 0 },
 };
 
@@ -31,7 +33,7 @@ usage(const char *prog, const char *what)
     fprintf(stderr,
             "usage: cudalab-driver %s --backend cuda|sim --report-fd N --lab-kernels PTX "
             "[--step ID,KERNEL,FAMILY,BLOCK,UNROLL,MODULE,entry=MANGLED[,KEY=VALUE...]]... "
-            "[--ncu-child]\n",
+            "[--ncu-child] [--model-gpu GPU.ini]\n",
             prog);
     return -2;
 }
@@ -122,6 +124,9 @@ parse_args(lab_demodrv *d, const char *prog, int argc, char **argv)
         case OPT_NCU_CHILD:
             d->ncu_child = true;
             break;
+        case OPT_MODEL_GPU:
+            d->model_gpu_path = optarg;
+            break;
         case OPT_STEP:
             if (d->nsteps == LAB_DEMODRV_MAX_STEPS ||
                 parse_step(optarg, &d->steps[d->nsteps++]) < 0)
@@ -138,6 +143,12 @@ parse_args(lab_demodrv *d, const char *prog, int argc, char **argv)
     if ((d->report_fd < 0 && !d->ncu_child) || !d->lab_kernels)
         return usage(prog, "--report-fd and --lab-kernels are required");
     return 0;
+}
+
+bool
+lab_demodrv_is_sim(const lab_demodrv *d)
+{
+    return d->ops == &lab_dev_sim;
 }
 
 int
@@ -200,6 +211,7 @@ start(lab_demodrv *d, int argc, char **argv, const char *program, const char *ch
     cJSON_AddStringToObject(d->report, "chapter", chapter);
     cJSON_AddStringToObject(d->report, "backend", d->backend);
     cJSON_AddStringToObject(d->report, "status", "ok");
+    cJSON_AddStringToObject(d->report, "timing", "measured");
     d->sections = cJSON_AddArrayToObject(d->report, "sections");
     d->notes = cJSON_AddArrayToObject(d->report, "notes");
     if (!(d->ops = lab_dev_backend(d->backend))) {
@@ -213,9 +225,14 @@ start(lab_demodrv *d, int argc, char **argv, const char *program, const char *ch
     }
     if ((rc = d->ops->info(d->dev, &d->info, &err)) < 0)
         return lab_demodrv_fail(d, "device", &err);
+    if (d->ops == &lab_dev_sim) { /* no clock: no yardstick, nothing to flush; a model, maybe */
+        cJSON_ReplaceItemInObject(d->report, "timing", cJSON_CreateString("none"));
+        if (d->model_gpu_path && (rc = lab_demomodel_open(d, d->model_gpu_path, &err)) < 0)
+            return lab_demodrv_fail(d, "the performance model", &err);
+    }
     lab_report_set_device(d->report, &d->info);
     if (d->ncu_child || d->ops == &lab_dev_sim)
-        return 0; /* the simulator has no clock: no yardstick, nothing to flush */
+        return 0;
     if ((rc = lab_timing_init(&d->timing, d->ops, d->dev, &d->info, d->lab_kernels, &err)) < 0 ||
         (rc = lab_timing_copy_gbps(&d->timing, &d->copy_gbps, &err)) < 0)
         return lab_demodrv_fail(d, "the lab's own kernels", &err);
@@ -239,6 +256,8 @@ lab_demodrv_time(lab_demodrv *d, lab_demodrv_launch *launches, size_t n, double 
     lab_timing_result res[8];
     int rc;
 
+    if (d->ops == &lab_dev_sim && d->modelled)
+        return lab_demomodel_time(d, launches, n, us, err);
     if (d->ops == &lab_dev_sim)
         return lab_err_set(err, LAB_ENOSYS, "the simulator has no clock: timing needs a GPU");
     for (size_t at = 0; at < n; at += ARRAY_SIZE(k)) {
@@ -259,7 +278,7 @@ lab_demodrv_time(lab_demodrv *d, lab_demodrv_launch *launches, size_t n, double 
 static cJSON *
 add_section(lab_demodrv *d, const char *title, const char *text, va_list ap)
 {
-    cJSON *s = cJSON_CreateObject(), *cols;
+    cJSON *s = cJSON_CreateObject(), *cols, *modelled;
     const char *name;
 
     if (!s)
@@ -268,6 +287,10 @@ add_section(lab_demodrv *d, const char *title, const char *text, va_list ap)
     cJSON_AddStringToObject(s, "title", title);
     if (text)
         cJSON_AddStringToObject(s, "text", text);
+    if ((modelled = lab_demomodel_take(d))) { /* its times are the model's, not a clock's */
+        cJSON_AddBoolToObject(s, "modelled", 1);
+        cJSON_AddItemToObject(s, "model_launches", modelled);
+    }
     cols = cJSON_AddArrayToObject(s, "columns");
     while ((name = va_arg(ap, const char *))) {
         const char *unit = va_arg(ap, const char *);
@@ -413,6 +436,7 @@ finish(lab_demodrv *d)
         status = 2;
     }
     cJSON_Delete(d->report);
+    cJSON_Delete(lab_demomodel_take(d));
     lab_timing_release(&d->timing);
     if (d->dev)
         d->ops->close(d->dev);

@@ -17,6 +17,13 @@
  * launches, lab_demodrv_time, lab_demodrv_section + rows, lab_demodrv_note;
  * a failure told with lab_demodrv_fail) and, when it has ncu sections, the
  * launches ncu measures.  lab_demodrv_main does the rest.
+ *
+ * On the simulator (--backend sim) there is no clock: given --model-gpu FILE (a GPU's model
+ * data file, kernels/gpus/NAME.ini), lab_demodrv_time gives the times the performance model
+ * (lab/model) predicts for that GPU from the simulator's counts of each launch
+ * (lab/harness/demomodel.h); the report then says "timing": "modelled", and every section
+ * added after such times carries "modelled": true and the modelled launches.  Without
+ * --model-gpu it refuses, as before.
  */
 #ifndef LAB_HARNESS_DEMODRV_H
 #define LAB_HARNESS_DEMODRV_H
@@ -27,6 +34,7 @@
 
 #include "lab/harness/dev.h"
 #include "lab/harness/timing.h"
+#include "lab/model/model.h"
 
 #define LAB_DEMODRV_MAX_STEPS 32
 
@@ -52,13 +60,19 @@ typedef struct lab_demodrv {
     lab_dev_info info;
     lab_timing timing;
     double copy_gbps;
-    bool ncu_child; /* --ncu-child: launch the kernels once each for ncu, no report */
+    bool ncu_child;             /* --ncu-child: launch the kernels once each for ncu, no report */
+    const char *model_gpu_path; /* --model-gpu FILE: the simulator's times modelled, or NULL */
+    bool modelled;              /* the model's GPU is loaded: lab_demodrv_time models */
+    lab_model_gpu model_gpu;    /* the GPU modelled (when modelled) */
+    cJSON *model_launches;      /* modelled launches not yet given to a section, or NULL */
     cJSON *report;
     cJSON *sections;
     cJSON *notes;
     bool failed;
 } lab_demodrv;
 
+/* Does the demo run on the simulator (whose times, if any, are modelled)? */
+bool lab_demodrv_is_sim(const lab_demodrv *d);
 /* Loads the module at PATH (a step's cubin). */
 int lab_demodrv_load_path(lab_demodrv *d, const char *path, lab_module **out, lab_err *err);
 /* The entry of C++ kernel `kernel` in the PTX file NAME beside lab-kernels.ptx: the one whose
@@ -67,14 +81,24 @@ int lab_demodrv_entry(lab_demodrv *d, const char *name, const char *kernel, char
                       lab_err *err);
 /* Loads NAME (e.g. "divergence.ptx") from the directory of lab-kernels.ptx. */
 int lab_demodrv_load(lab_demodrv *d, const char *name, lab_module **out, lab_err *err);
-/* One kernel launch of a demo: what lab_demodrv_time times. */
-typedef struct lab_demodrv_launch {
+/* One kernel launch of a demo: what lab_demodrv_time times.  The fields after args serve the
+ * model on the simulator (demomodel.h) and may stay zero: work is the launch's size (elements),
+ * in_bytes and out_bytes what it reads and writes at that size (0: not known, the model then
+ * counts the sectors alone), and resize, when not NULL, shapes the launch (its grid and the
+ * arguments ctx holds) for a smaller work and returns the work it shaped; the simulator then
+ * counts it at two affordable sizes and the model scales the counts to work. */
+typedef struct lab_demodrv_launch lab_demodrv_launch;
+struct lab_demodrv_launch {
     lab_demodrv *d;
     lab_module *m;
     const char *kernel; /* mangled name */
     lab_dim3 grid, block;
     void **args;
-} lab_demodrv_launch;
+    double work;                                          /* elements at this launch's size */
+    double in_bytes, out_bytes;                           /* at that size; 0: unknown */
+    double (*resize)(lab_demodrv_launch *l, double work); /* NULL: simulated as it is */
+    void *ctx;                                            /* resize's */
+};
 
 #define LAB_DEMODRV_TIMING                                                                         \
     {                                                                                              \
@@ -82,7 +106,8 @@ typedef struct lab_demodrv_launch {
     }
 
 /* Times launches[0..n) interleaved (in groups of 8), the L2 read-flushed before each
- * sample; median microseconds into us[i]. */
+ * sample; median microseconds into us[i].  On the simulator with a model: each launch's
+ * modelled time (demomodel.h); without one: LAB_ENOSYS. */
 int lab_demodrv_time(lab_demodrv *d, lab_demodrv_launch *launches, size_t n, double *us,
                      lab_err *err);
 

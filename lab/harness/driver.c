@@ -54,6 +54,7 @@ enum {
     OPT_GLOBALS,
     OPT_BRANCH_COUNTS,
     OPT_COUNTS_ONLY,
+    OPT_WAIT_GO,
     OPT_OCCUPANCY_TABLES,
     OPT_OCCUPANCY_DEVICE,
     OPT_OCCUPANCY_KERNELS,
@@ -90,6 +91,7 @@ static const struct option options[] = {
     { "globals", required_argument, NULL, OPT_GLOBALS },
     { "branch-counts", no_argument, NULL, OPT_BRANCH_COUNTS },
     { "counts-only", no_argument, NULL, OPT_COUNTS_ONLY },
+    { "wait-go", no_argument, NULL, OPT_WAIT_GO },
     { "occupancy-tables", required_argument, NULL, OPT_OCCUPANCY_TABLES },
     { "occupancy-device", required_argument, NULL, OPT_OCCUPANCY_DEVICE },
     { "occupancy-kernels", required_argument, NULL, OPT_OCCUPANCY_KERNELS },
@@ -190,7 +192,8 @@ usage(const char *prog, const char *what)
             "[--grid-per-sm K] [--baseline-block N] [--baseline-unroll N] "
             "[--baseline-output partials|total] [--baseline-grid-per-sm K] [--seed N] "
             "[--min-samples N] [--time-cap S] [--choose-block] [--student-only] "
-            "[--globals NAME,...] [--branch-counts] [--counts-only] [--occupancy-tables ARCH "
+            "[--globals NAME,...] [--branch-counts] [--counts-only] [--wait-go] "
+            "[--occupancy-tables ARCH "
             "--occupancy-device N,... --occupancy-kernels R:S,... --occupancy-expected N,...] "
             "[--probe]\n",
             prog);
@@ -299,6 +302,9 @@ parse_args(lab_driver_args *a, const char *prog, int argc, char **argv)
             break;
         case OPT_COUNTS_ONLY:
             a->counts_only = true;
+            break;
+        case OPT_WAIT_GO:
+            a->wait_go = true;
             break;
         case OPT_GLOBALS:
             a->globals = optarg;
@@ -554,6 +560,23 @@ report_driver_library(cJSON *report)
     dlclose(lib);
 }
 
+/* --wait-go: the lab's byte on stdin, sent once it holds the GPU's lock (lab/grade/runner.h).
+ * Until then the driver has only opened the device and loaded its modules. */
+static int
+wait_for_go(lab_err *err)
+{
+    char go;
+    ssize_t n;
+
+    while ((n = read(STDIN_FILENO, &go, 1)) < 0 && errno == EINTR)
+        ;
+    if (n != 1)
+        return lab_err_set(err, LAB_ECANCEL, "the lab never let the driver use the GPU: %s",
+                           n < 0 ? strerror(errno) : "its channel closed");
+    lab_trace_mark("go");
+    return 0;
+}
+
 int
 lab_driver_start(lab_driver *d, int argc, char **argv, const char *program)
 {
@@ -605,6 +628,8 @@ lab_driver_start(lab_driver *d, int argc, char **argv, const char *program)
     if ((rc = snapshot_globals(d, &err)) < 0)
         return lab_driver_fail(d, LAB_ROLE_STUDENT, "load", 0, &err);
     lab_trace_mark("modules loaded");
+    if (d->args.wait_go && (rc = wait_for_go(&err)) < 0)
+        return lab_driver_fail(d, LAB_ROLE_STUDENT, "setup", 0, &err);
     if (lab_driver_is_sim(d)) { /* no timers: correctness only, and the metrics */
         d->args.ntiming_sizes = 0;
         d->metrics = cJSON_AddArrayToObject(d->report, "sim_metrics");
@@ -680,6 +705,12 @@ add_metrics(lab_driver *d, const char *role, unsigned long size, const lab_sim_r
     cJSON_AddNumberToObject(o, "gld_block_sectors", (double)m->gld_block_sectors);
     cJSON_AddNumberToObject(o, "in_bytes", d->in_bytes);
     cJSON_AddNumberToObject(o, "out_bytes", d->out_bytes);
+    cJSON_AddNumberToObject(o, "in_small_bytes", d->in_small_bytes);
+    if (d->shape_now) { /* which of the shapes counted: the model's sweep of a choice */
+        char shape[32];
+        lab_dim3_format(*d->shape_now, "", "x", "", shape, sizeof(shape));
+        cJSON_AddStringToObject(o, "block", shape);
+    }
     cJSON_AddItemToArray(d->metrics, o);
 }
 
@@ -763,6 +794,8 @@ lab_driver_input(lab_driver *d, size_t bytes, lab_input *in, lab_err *err)
 
     in->bytes = bytes;
     d->in_bytes += (double)bytes;
+    if (d->in_small_bytes == 0 || (double)bytes < d->in_small_bytes)
+        d->in_small_bytes = (double)bytes;
     if ((rc = d->ops->alloc(d->dev, bytes, &in->dev, err)) < 0)
         return rc;
     return d->ops->alloc(d->dev, bytes, &in->pristine, err);
@@ -938,6 +971,8 @@ lab_driver_finish(lab_driver *d)
         fprintf(stderr, "driver: %s\n", err.msg);
         status = 2;
     }
+    /* the report is whole: the lab may give the GPU to the next grading during the teardown */
+    close(d->args.report_fd);
     cJSON_Delete(d->report);
     lab_arena_release(&d->size_memory);
     lab_timing_release(&d->timing);

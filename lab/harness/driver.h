@@ -93,6 +93,8 @@ typedef struct lab_driver_args {
                             alone (the performance model's), whose findings nobody reads */
     bool student_only;   /* --student-only: only the student's module (the simulator's checks
                             beside a GPU grading) */
+    bool wait_go;        /* --wait-go: after loading the modules, wait for a byte on stdin (the
+                            lab holds the GPU's lock then) before the first work on the GPU */
     const char *globals; /* --globals a,b: the student module's __device__ variables, restored
                             to their load-time contents before every run */
     struct {
@@ -134,6 +136,7 @@ typedef struct lab_driver {
     /* this size's device buffers, for the performance model: what the inputs' working copies
      * and the outputs hold, the most a kernel can read from or write to DRAM once each */
     double in_bytes, out_bytes;
+    double in_small_bytes;     /* the smallest input buffer's: what may stay in the L2 (a table) */
     unsigned round;            /* 1, or 2 for the checks on new contents in the same buffers */
     const lab_dim3 *shape_now; /* the block shape being checked, where there are several */
     lab_global globals[LAB_DRIVER_MAX_GLOBALS];

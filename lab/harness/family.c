@@ -236,7 +236,7 @@ run_size(lab_driver *d, const lab_family_driver *f, unsigned long n, lab_rng *rn
     lab_size size = { .n = n };
     bound b = { .d = d, .f = f, .n = n };
 
-    d->in_bytes = d->out_bytes = 0;
+    d->in_bytes = d->out_bytes = d->in_small_bytes = 0;
     if (new_problem(d, f, &size, rng, &b.problem[0], &err) < 0) {
         if (!d->failed)
             lab_driver_fail(d, LAB_ROLE_STUDENT, "setup", n, &err);

@@ -15,6 +15,7 @@
 #include "lab/grade/compile.h"
 #include "lab/instruments/ncu.h"
 #include "lab/grade/runner.h"
+#include "lab/grade/modelled.h"
 
 #include <cJSON.h>
 #include <math.h>
@@ -145,6 +146,7 @@ parse_section(lab_demo_report *r, const cJSON *js, lab_demo_section *s, size_t i
     }
     s->columns = columns;
     s->cells = cells;
+    s->modelled = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(js, "modelled"));
     return parse_chart(cJSON_GetObjectItemCaseSensitive(js, "chart"), s, i, err);
 }
 
@@ -175,7 +177,7 @@ int
 lab_demo_parse(const char *json, size_t len, lab_demo_report *out, lab_err *err)
 {
     cJSON *root = cJSON_ParseWithLength(json, len);
-    const cJSON *v, *sections, *js, *kind, *device;
+    const cJSON *v, *sections, *js, *kind, *device, *model;
     lab_demo_section *secs = NULL;
     size_t i = 0;
     int rc = 0;
@@ -208,7 +210,16 @@ lab_demo_parse(const char *json, size_t len, lab_demo_report *out, lab_err *err)
     out->reason = dup_string(out, root, "reason");
     device = cJSON_GetObjectItemCaseSensitive(root, "device");
     out->device = dup_string(out, device, "name");
-    if (!out->chapter || !out->backend || !out->status || !out->reason || !out->device) {
+    v = cJSON_GetObjectItemCaseSensitive(root, "timing");
+    out->timing = lab_arena_strdup(&out->arena, cJSON_IsString(v) ? v->valuestring : "measured");
+    model = cJSON_GetObjectItemCaseSensitive(root, "model");
+    out->model_gpu = dup_string(out, model, "gpu");
+    v = cJSON_GetObjectItemCaseSensitive(model, "median_abs_error");
+    out->model_error = cJSON_IsNumber(v) ? v->valuedouble : 0;
+    v = cJSON_GetObjectItemCaseSensitive(model, "kernels");
+    out->model_kernels = cJSON_IsNumber(v) ? v->valueint : 0;
+    if (!out->chapter || !out->backend || !out->status || !out->reason || !out->device ||
+        !out->timing || !out->model_gpu) {
         rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
         goto out;
     }
@@ -281,6 +292,12 @@ lab_demo_format_cell(const lab_demo_cell *c, int decimals, char *buf, size_t siz
         snprintf(buf, size, "%.*f", decimals, c->num);
     else
         snprintf(buf, size, "-");
+}
+
+bool
+lab_demo_is_modelled(const lab_demo_report *r)
+{
+    return r->timing && !strcmp(r->timing, "modelled");
 }
 
 bool
@@ -427,22 +444,23 @@ out:
     return rc;
 }
 
-/* The report's ncu sections filled by Nsight Compute (a GPU demo only); json is rewritten when
- * there were any.  A cancel is an error; anything else ncu does is a section's status. */
+/* The report's ncu sections filled by Nsight Compute (a GPU demo only; on the simulator their
+ * status says it needs one); json is rewritten when there were any.  A cancel is an error; anything
+ * else ncu does is a section's status. */
 static int
 fill_ncu(lab *l, const char *program, const volatile sig_atomic_t *cancel, lab_buf *json,
          lab_err *err)
 {
     cJSON *root = cJSON_ParseWithLength(json->buf, json->len), *s;
-    bool filled = false;
+    bool filled = false, sim;
     char *text;
     int rc = 0;
 
     if (!root || !cJSON_IsString(cJSON_GetObjectItem(root, "backend")) ||
-        strcmp(cJSON_GetObjectItem(root, "backend")->valuestring, "cuda") ||
         !cJSON_IsString(cJSON_GetObjectItem(root, "status")) ||
         strcmp(cJSON_GetObjectItem(root, "status")->valuestring, "ok"))
         goto out;
+    sim = strcmp(cJSON_GetObjectItem(root, "backend")->valuestring, "cuda") != 0;
     cJSON_ArrayForEach(s, cJSON_GetObjectItem(root, "sections"))
     {
         cJSON *ncu = cJSON_GetObjectItem(s, "ncu");
@@ -450,7 +468,10 @@ fill_ncu(lab *l, const char *program, const volatile sig_atomic_t *cancel, lab_b
         char why[256] = "";
         if (!cJSON_IsObject(ncu))
             continue;
-        rc = run_ncu(l, program, ncu, cancel, &t, why, sizeof(why), err);
+        if (sim) /* the simulator's own counts are not Nsight Compute's: not filled in */
+            snprintf(why, sizeof(why), "%s", _("Nsight Compute needs a GPU"));
+        else
+            rc = run_ncu(l, program, ncu, cancel, &t, why, sizeof(why), err);
         if (rc == 0)
             fill_section(s, &t, why);
         lab_ncu_table_release(&t);
@@ -468,10 +489,11 @@ out:
     return rc;
 }
 
-/* One --step per exercise whose solution compiles; a cancel is an error, a broken solution not. */
+/* One --step per exercise whose solution compiles (its PTX for the simulator); a cancel is an
+ * error, a broken solution not. */
 static int
-add_steps(lab *l, const lab_chapter *ch, const char *arch, const volatile sig_atomic_t *cancel,
-          lab_strvec *args, lab_demo_run *r, lab_err *err)
+add_steps(lab *l, const lab_chapter *ch, const char *arch, bool sim,
+          const volatile sig_atomic_t *cancel, lab_strvec *args, lab_demo_run *r, lab_err *err)
 {
     for (size_t i = 0; i < ch->nexercises; i++) {
         const lab_exercise *ex = ch->exercises[i];
@@ -486,7 +508,7 @@ add_steps(lab *l, const lab_chapter *ch, const char *arch, const volatile sig_at
             lab_block_shape_format(&ex->blocks[0], shape, sizeof(shape));
             lab_buf step = LAB_BUF_INIT;
             lab_buf_printf(&step, "--step=%s,%s,%s,%s,%u,%s", ex->id, ex->kernel, ex->family, shape,
-                           ex->unroll, lab_compile_module(ex, &b, false));
+                           ex->unroll, lab_compile_module(ex, &b, sim));
             if (ex->output == LAB_OUTPUT_TOTAL)
                 lab_buf_adds(&step, ",output=total");
             if (ex->grid_per_sm)
@@ -513,8 +535,11 @@ lab_demo_run_chapter(lab *l, const char *chapter, const volatile sig_atomic_t *c
     const lab_chapter *ch = find_chapter(lab_catalog_of(l), chapter);
     const lab_device *dev;
     lab_strvec args = LAB_STRVEC_INIT;
+    lab_buf gpu_path = LAB_BUF_INIT;
+    lab_model_gpu gpu;
     lab_proc p;
     char how[128];
+    bool sim;
     int rc;
 
     lab_proc_init(&p);
@@ -528,15 +553,20 @@ lab_demo_run_chapter(lab *l, const char *chapter, const volatile sig_atomic_t *c
     }
     if ((rc = lab_device_probe(l, &dev, err)) < 0)
         goto out;
-    /* $CUDALAB_BACKEND=sim forces the simulator, as for grading; a demo_sim chapter uses it
-     * when there is no GPU */
-    lab_strvec_pushf(&args, "--backend=%s",
-                     (getenv("CUDALAB_BACKEND") && !strcmp(getenv("CUDALAB_BACKEND"), "sim")) ||
-                             (ch->demo_sim && !dev->present)
-                         ? "sim"
-                         : "cuda");
+    /* $CUDALAB_BACKEND=sim forces the simulator, as for grading; with no GPU every demo runs
+     * there, its times modelled for a GPU (a demo_sim chapter's demo needs no times at all) */
+    sim = (getenv("CUDALAB_BACKEND") && !strcmp(getenv("CUDALAB_BACKEND"), "sim")) || !dev->present;
+    lab_strvec_pushf(&args, "--backend=%s", sim ? "sim" : "cuda");
     lab_strvec_pushf(&args, "--lab-kernels=%s/lab-kernels.ptx", lab_libexecdir(l));
-    if ((rc = add_steps(l, ch, lab_target_arch(dev), cancel, &args, r, err)) < 0)
+    if (sim && !ch->demo_sim) {
+        const char *name = r->model_gpu ? r->model_gpu : LAB_MODEL_GPU_DEFAULT;
+        lab_buf_printf(&gpu_path, "%s/" LAB_MODEL_GPU_DIR, lab_datadir(l));
+        if ((rc = lab_model_gpu_find(gpu_path.buf, name, &gpu, err)) < 0)
+            goto out;
+        lab_buf_printf(&gpu_path, "/%s.ini", name);
+        lab_strvec_pushf(&args, "--model-gpu=%s", gpu_path.buf);
+    }
+    if ((rc = add_steps(l, ch, lab_target_arch(dev), sim, cancel, &args, r, err)) < 0)
         goto out;
     if ((rc = lab_runner_run(l, ch->demo, &args, LAB_DEMO_TIMEOUT_S, cancel, false, &p, err)) < 0)
         goto out;
@@ -556,6 +586,7 @@ lab_demo_run_chapter(lab *l, const char *chapter, const volatile sig_atomic_t *c
         goto out;
     r->has_report = true;
 out:
+    lab_buf_release(&gpu_path);
     lab_strvec_release(&args);
     lab_proc_release(&p);
     return rc;

@@ -9,6 +9,11 @@
  *   backend   "cuda" | "sim"
  *   status    "ok" | "no_gpu" | "error"
  *   reason    one line, for no_gpu and error
+ *   timing    "measured" (CUDA events) | "modelled" (the simulator's counts through the
+ *             performance model) | "none" (the simulator without a model); absent in older
+ *             reports: "measured"
+ *   model     with "modelled": {gpu: "H100", file, median_abs_error, within_20 (fractions),
+ *             kernels (the model was validated on), counted_work (the largest work simulated)}
  *   device    the same object as grade reports ({name, cc, ...})
  *   sections  [{title, text (optional paragraph),
  *               columns: [{name, unit}], rows: [[cell, ...]] (cells: string, number or null),
@@ -16,15 +21,20 @@
  *                               | {type: "heatmap", x: COL, y: COL, value: COL},
  *               ncu (optional): {kernels: REGEX, metrics: [NAME], columns: [COL], status: COL}:
  *                   the lab runs Nsight Compute on the driver's --ncu-child and puts metric m
- *                   of launch i into row i's columns[m], "measured" or why not into status}]
+ *                   of launch i into row i's columns[m], "measured" or why not into status,
+ *               modelled (optional): true when the section's times are modelled, with
+ *               model_launches: [{kernel, grid, block, us, bound, work, counted: [WORK...]}]}]
  *   notes     ["one line each"]
  * Unknown fields are ignored; a report whose version is newer is refused.
  *
  * The driver runs as
  *   cudalab-driver demo-CHAPTER --backend cuda|sim --report-fd 3 --lab-kernels PATH
+ *          [--model-gpu kernels/gpus/NAME.ini]
  *          [--step ID,KERNEL,FAMILY,BLOCK,UNROLL,MODULE_PATH,entry=MANGLED[,...]]...
  * one --step for every exercise of the chapter, in order, whose reference
- * solution compiles (BLOCK is the first block shape, "512" or "40x2").
+ * solution compiles (BLOCK is the first block shape, "512" or "40x2").  With no GPU (or
+ * $CUDALAB_BACKEND=sim) every demo runs on the simulator with --model-gpu: its times are
+ * modelled for that GPU (the H100 unless lab_demo_run.model_gpu names another).
  *
  * Call order: lab_demo_run (or lab_demo_parse on a report text), read the
  * lab_demo_report, lab_demo_release (also after a failure).
@@ -81,6 +91,7 @@ typedef struct lab_demo_section {
     const lab_demo_cell *cells; /* nrows * ncolumns, row by row */
     size_t nrows;
     lab_demo_chart chart;
+    bool modelled; /* its times are modelled, not measured */
 } lab_demo_section;
 
 typedef struct lab_demo_report {
@@ -91,6 +102,11 @@ typedef struct lab_demo_report {
     const char *status; /* "ok", "no_gpu", "error" */
     const char *reason; /* "" when none */
     const char *device; /* the device's name, "" when none */
+    const char *timing; /* "measured", "modelled" or "none" */
+    /* with timing "modelled": the GPU modelled and the model's measured error on it */
+    const char *model_gpu; /* "H100" */
+    double model_error;    /* median absolute error, a fraction; 0: not measured */
+    int model_kernels;     /* kernels it was measured on */
     const lab_demo_section *sections;
     size_t nsections;
     const char *const *notes;
@@ -98,6 +114,8 @@ typedef struct lab_demo_report {
 } lab_demo_report;
 
 typedef struct lab_demo_run {
+    const char *model_gpu;  /* set before lab_demo_run_chapter: the GPU modelled on the
+                               simulator (kernels/gpus/NAME.ini); NULL: the H100 */
     lab_demo_report report; /* valid when has_report */
     bool has_report;
     lab_buf json;   /* the report as sent */
@@ -114,6 +132,8 @@ const lab_demo_cell *lab_demo_cell_at(const lab_demo_section *s, size_t row, siz
 int lab_demo_column_decimals(const lab_demo_section *s, size_t col);
 /* A cell as tables show it with decimals ("-" for null). */
 void lab_demo_format_cell(const lab_demo_cell *c, int decimals, char *buf, size_t size);
+/* Is the report's timing modelled (a simulator's counts through the performance model)? */
+bool lab_demo_is_modelled(const lab_demo_report *r);
 /* A charted row's label: the bar chart's label cell, or "(x,y)" of a heat map; false when the
  * section has no chart. */
 bool lab_demo_row_label(const lab_demo_section *s, size_t row, char *buf, size_t size);

@@ -58,7 +58,7 @@ lab_inspect__model(lab *l, lab_inspection *in)
         goto out; /* not timed: nothing to model, nothing to say */
     if (ex->choose_block) {
         snprintf(in->model_why, sizeof(in->model_why), "%s",
-                 _("the performance model does not sweep block shapes yet"));
+                 _("inspect does not sweep block shapes; cudalab grade models every shape"));
         goto out;
     }
     lab_modelled_sizes(fam, lab_modelled_largest(ex->sizes, ex->nsizes), sizes);

@@ -10,7 +10,8 @@
 #include <string.h>
 #include <strings.h>
 
-#define DEFAULT_SPREAD 0.1 /* "about the same" when a question gives no tolerance */
+#define DEFAULT_SPREAD 0.1          /* "about the same" when a question gives no tolerance */
+#define MODELLED "modelled for an " /* how a decision on modelled times starts */
 
 int
 lab_predict_questions(lab *l, const char *chapter, lab_questions *out, lab_err *err)
@@ -93,15 +94,23 @@ deciding_section(const lab_question *q, const lab_demo_report *r)
     return best;
 }
 
+/* The margin by which a modelled winner must lead the next choice: twice the model's median
+ * error (a plain 20 % where its error was not measured). */
+static double
+model_margin(const lab_demo_report *r)
+{
+    return r->model_error > 0 ? 2 * r->model_error : 0.2;
+}
+
 static int
 judge_measured(const lab_question *q, const char *answer, const lab_demo_report *r,
                lab_buf *measured, lab_err *err)
 {
     const lab_demo_section *s;
-    const char *winner = NULL, *other = NULL, *unit;
-    double lo = INFINITY, hi = -INFINITY, best = 0;
+    const char *winner = NULL, *next = NULL, *other = NULL, *unit;
+    double lo = INFINITY, hi = -INFINITY, best = 0, second = 0;
     size_t others = 0, values = 0;
-    bool lower;
+    bool lower, modelled;
 
     if (q->kind != LAB_QUESTION_CHOICE) {
         lab_buf_printf(measured, "a number the demo's tables do not give: see them above");
@@ -117,6 +126,7 @@ judge_measured(const lab_question *q, const char *answer, const lab_demo_report 
         lab_buf_printf(measured, "the demo's report has no rows for these choices");
         return lab_err_set(err, LAB_ENOSYS, "no rows for the choices of '%s'", q->id);
     }
+    modelled = s->modelled || lab_demo_is_modelled(r);
     unit = s->columns[s->chart.value].unit;
     lower = is_time_unit(unit);
     for (size_t c = 0; c < q->nchoices; c++) {
@@ -133,20 +143,43 @@ judge_measured(const lab_question *q, const char *answer, const lab_demo_report 
         lo = v->num < lo ? v->num : lo;
         hi = v->num > hi ? v->num : hi;
         if (!winner || (lower ? v->num < best : v->num > best)) {
+            next = winner;
+            second = best;
             winner = q->choices[c];
             best = v->num;
+        } else if (!next || (lower ? v->num < second : v->num > second)) {
+            next = q->choices[c];
+            second = v->num;
         }
     }
     if (values < 2) {
         lab_buf_printf(measured, "the demo measured fewer than two of the choices");
         return lab_err_set(err, LAB_ENOSYS, "fewer than two values for '%s'", q->id);
     }
+    if (modelled) /* a modelled decision says so, wherever it is shown */
+        lab_buf_printf(measured, MODELLED "%s, not measured: ", r->model_gpu);
     lab_buf_printf(measured, "%s %s: %s at %.4g %s, spread %.0f %%", lower ? "fastest" : "highest",
                    s->columns[s->chart.value].name, winner, best, unit,
                    lo > 0 ? 100 * (hi - lo) / lo : 0.0);
     if (others == 1 && lo > 0 &&
-        (hi - lo) / lo <= (q->tolerance > 0 ? q->tolerance : DEFAULT_SPREAD))
+        (hi - lo) / lo <= (q->tolerance > 0 ? q->tolerance : DEFAULT_SPREAD)) {
         winner = other;
+    } else if (modelled && fabs(second - best) <= model_margin(r) * fmin(best, second)) {
+        /* the model cannot rank kernels closer than its own error: a GPU decides */
+        if (r->model_error > 0)
+            lab_buf_printf(measured,
+                           "; %s at %.4g %s is within twice the model's median error "
+                           "(%.0f %%)",
+                           next, second, unit, 100 * r->model_error);
+        else
+            lab_buf_printf(measured,
+                           "; %s at %.4g %s is within %.0f %% (the model's error on "
+                           "this GPU is not measured)",
+                           next, second, unit, 100 * model_margin(r));
+        lab_buf_printf(measured, ", so the model cannot tell them apart: it is decided when the "
+                                 "demo runs on a GPU");
+        return lab_err_set(err, LAB_ENOSYS, "the model cannot tell %s from %s", winner, next);
+    }
     lab_buf_printf(measured, ", so the answer here is: %s", winner);
     return !strcasecmp(answer, winner);
 }
@@ -201,6 +234,12 @@ lab_prediction_is_final(const lab_question *q, const char *chapter, const lab_pr
     /* undecided and no run has looked at it: only a question the demo answers kept its
      * explanation back (the others printed it with the answer) */
     return strcmp(q->answer, "measured") || !lab_question_before_demo(q, chapter);
+}
+
+bool
+lab_prediction_is_modelled(const lab_prediction *p)
+{
+    return p->measured && !strncmp(p->measured, MODELLED, strlen(MODELLED));
 }
 
 const char *

@@ -11,6 +11,12 @@
  * ("about the same") and the values of the others lie within the question's
  * tolerance of each other: then that choice is the answer.
  *
+ * A demo run on the simulator gives modelled times (lab_demo_is_modelled): a decision on them
+ * says "modelled for an H100, not measured".  "About the same" is decided as above (kernels
+ * whose counts differ little get times that differ little); a winner only when it leads the
+ * next choice by more than twice the model's median error (docs/bench/model.md: 7 % on the
+ * course), else the question stays undecided, saying that the model cannot tell them apart.
+ *
  * The learner's answers live in the store (lab_store_add_prediction).
  */
 #ifndef LAB_INSTRUMENTS_PREDICT_H
@@ -38,6 +44,9 @@ int lab_question_check_answer(const lab_question *q, const char *answer, lab_err
  * run that looked at it (held decided, or measured says why not).  A final answer is not replaced:
  * answering again, knowing the explanation, would turn a prediction into a recollection. */
 bool lab_prediction_is_final(const lab_question *q, const char *chapter, const lab_prediction *p);
+/* Was p judged on modelled times (its measured text says "modelled for an ..., not
+ * measured")? */
+bool lab_prediction_is_modelled(const lab_prediction *p);
 /* The word for p's state: "your prediction held", "not this time" or "not decided yet". */
 const char *lab_prediction_state(const lab_prediction *p);
 /* After the demo: 1 held, 0 not, LAB_ENOSYS when r cannot decide (nothing

@@ -104,8 +104,12 @@ add_predictions(lab_menu *m, lab_doc *d, const lab_chapter *ch, int width)
                                           : LAB_STYLE_WARN,
                             line.buf, width, "    ");
         lab_buf_reset(&line);
-        /* a question with an answer of its own was not measured: it just says the answer */
-        lab_buf_printf(&line, strcmp(q->answer, "measured") ? "  %s" : _("  measured: %s"),
+        /* a question with an answer of its own was not measured: it just says the answer; a
+         * modelled one says so itself */
+        lab_buf_printf(&line,
+                       strcmp(q->answer, "measured") || lab_prediction_is_modelled(&p)
+                           ? "  %s"
+                           : _("  measured: %s"),
                        p.measured);
         if (*p.measured)
             lab_doc_add_wrapped(d, LAB_STYLE_TEXT, line.buf, width, "    ");
@@ -271,9 +275,10 @@ predict_build(lab_menu *m, lab_menu_view *v, int width)
                  s->at + 1, s->nask);
     if (!s->ch->demo_sim && !(m->device && m->device->present) && !strcmp(q->answer, "measured"))
         lab_doc_add_wrapped(&v->doc, LAB_STYLE_WARN,
-                            _("No GPU here, so the demo cannot measure this one: your answer is "
-                              "kept, the explanation follows the demo, and the demo decides it "
-                              "when it runs on a GPU."),
+                            _("No GPU here: the demo runs on the simulator and models the times "
+                              "for an H100. A modelled answer decides this one only where the "
+                              "model can tell the choices apart (it says so); otherwise the demo "
+                              "decides it when it runs on a GPU."),
                             width, "");
     lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");
     lab_doc_markdown(&v->doc, lab_question_prompt(q), strlen(lab_question_prompt(q)), width);

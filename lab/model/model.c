@@ -51,6 +51,29 @@ at_least(double x, double floor)
     return x > floor ? x : floor;
 }
 
+static double
+at_most(double x, double ceiling)
+{
+    return x < ceiling ? x : ceiling;
+}
+
+double
+lab_model_blocks_per_sm(const double *p, double block_threads, double smem_block,
+                        double regs_thread)
+{
+    const double wpb = at_least(ceil(block_threads / 32), 1);
+    /* the architecture table's rules (lab/build/occupancy.h): warps, the block limit, shared
+     * memory in 128-byte units with the runtime's reserve, registers in 256 per warp */
+    double n = at_most(floor(p[LAB_MODEL_P_MAX_WARPS_SM] / wpb), p[LAB_MODEL_P_MAX_BLOCKS_SM]);
+
+    if (smem_block > 0)
+        n = at_most(n, floor(p[LAB_MODEL_P_SMEM_SM] /
+                             (ceil((smem_block + p[LAB_MODEL_P_SMEM_RESERVED]) / 128) * 128)));
+    if (regs_thread > 0)
+        n = at_most(n, floor(p[LAB_MODEL_P_REGS_SM] / (ceil(regs_thread * 32 / 256) * 256 * wpb)));
+    return at_least(n, 1);
+}
+
 double
 lab_model_time_raw(const double *p, const double *c, double *why_ns)
 {
@@ -59,22 +82,29 @@ lab_model_time_raw(const double *p, const double *c, double *why_ns)
     const double clock = at_least(p[LAB_MODEL_P_CLOCK_GHZ], 0.1); /* cycles per ns */
     const double blocks = at_least(c[LAB_MODEL_C_BLOCKS], 1);
     const double wpb = at_least(ceil(c[LAB_MODEL_C_BLOCK_THREADS] / 32), 1);
-    /* resident blocks per SM by warps and by the block limit (registers and shared memory
-     * are not counted: the course's kernels are limited by neither) */
-    const double fit = at_least(floor(p[LAB_MODEL_P_MAX_WARPS_SM] / wpb), 1);
-    const double per_sm = fit < p[LAB_MODEL_P_MAX_BLOCKS_SM] ? fit : p[LAB_MODEL_P_MAX_BLOCKS_SM];
+    const double per_sm = lab_model_blocks_per_sm(
+        p, c[LAB_MODEL_C_BLOCK_THREADS], c[LAB_MODEL_C_SMEM_BLOCK], c[LAB_MODEL_C_REGS_THREAD]);
     /* the busiest SM's blocks: the time follows it, so the grid counts as that many SMs */
     const double busiest = ceil(blocks / sms);
     const double in_use = blocks / busiest;
     const double resident_warps = (busiest < per_sm ? busiest : per_sm) * wpb;
+    /* where blocks turn over (more than one round of them per SM), a new block's warps start
+     * one after another while its slots wait: a share of the time per warp of the block */
+    const double rounds = busiest / per_sm;
+    const double ramp = 1 + p[LAB_MODEL_P_RAMP] * (wpb - 1) * (rounds > 1 ? 1 - 1 / rounds : 0);
     const double loaded = 32 * c[LAB_MODEL_C_GLD_SECTORS];
     const double stored = 32 * c[LAB_MODEL_C_GST_SECTORS];
     const double ins = c[LAB_MODEL_C_IN_BYTES], all = ins + c[LAB_MODEL_C_OUT_BYTES];
     /* the L2 is flushed before a timed run: a block's loads read each sector it touches from
-     * DRAM once (a re-read within the block is an L2 hit), and re-reads across blocks hit only
-     * where the inputs fit in the L2 */
+     * DRAM once (a re-read within the block is an L2 hit); re-reads across blocks hit where the
+     * inputs fit in the L2, and else only those of a buffer small enough to stay there (a
+     * lookup table every block reads): at most that buffer once per block after the first */
     const double fresh = 32 * c[LAB_MODEL_C_GLD_BLOCK_SECTORS];
-    const double reads = ins > 0 && ins <= p[LAB_MODEL_P_L2_BYTES] && ins < fresh ? ins : fresh;
+    const double small = c[LAB_MODEL_C_IN_SMALL_BYTES];
+    const double kept = small > 0 && small <= p[LAB_MODEL_P_L2_BYTES] ? small * (blocks - 1) : 0;
+    const double reads = ins <= 0 || fresh <= ins         ? fresh
+                         : ins <= p[LAB_MODEL_P_L2_BYTES] ? ins
+                                                          : at_least(fresh - kept, ins);
     const double dram =
         reads + p[LAB_MODEL_P_WRITE_BACK] * (all > 0 && all < stored ? all : stored);
     const double l2 = loaded + stored;
@@ -99,13 +129,13 @@ lab_model_time_raw(const double *p, const double *c, double *why_ns)
     t[LAB_MODEL_BOUND_ATOMICS] =
         c[LAB_MODEL_C_GATOM_SECTORS] * p[LAB_MODEL_P_ATOM_NS] +
         c[LAB_MODEL_C_SATOM_REQUESTS] * p[LAB_MODEL_P_SATOM_CYCLES] / (in_use * clock);
-    t[LAB_MODEL_BOUND_BLOCKS] = busiest * p[LAB_MODEL_P_BLOCK_NS];
+    t[LAB_MODEL_BOUND_BLOCKS] = busiest * (p[LAB_MODEL_P_BLOCK_NS] + wpb * p[LAB_MODEL_P_WARP_NS]);
     t[LAB_MODEL_BOUND_LAUNCH] = (1 + c[LAB_MODEL_C_CHILD_GRIDS]) * p[LAB_MODEL_P_LAUNCH_NS];
     for (size_t b = 0; b < LAB_MODEL_BOUND_LAUNCH; b++)
         top = t[b] > top ? t[b] : top;
     for (size_t b = 0; top > 0 && b < LAB_MODEL_BOUND_LAUNCH; b++)
         sum += pow(t[b] / top, pnorm); /* each <= 1: no overflow for a large p */
-    total = t[LAB_MODEL_BOUND_LAUNCH] + top * pow(sum, 1 / pnorm);
+    total = t[LAB_MODEL_BOUND_LAUNCH] + top * pow(sum, 1 / pnorm) * ramp;
     if (why_ns)
         memcpy(why_ns, t, sizeof(t));
     return total;
@@ -148,9 +178,44 @@ lab_model_scale(const lab_model_counts *small, double small_work, const lab_mode
         if (out->c[i] < 0)
             out->c[i] = 0;
     }
+    /* the smallest input: a table of its own size at both sizes stays so */
+    if (small && small->c[LAB_MODEL_C_IN_SMALL_BYTES] == big->c[LAB_MODEL_C_IN_SMALL_BYTES])
+        out->c[LAB_MODEL_C_IN_SMALL_BYTES] = big->c[LAB_MODEL_C_IN_SMALL_BYTES];
+    /* what a block is, not what it does: never scaled */
     out->c[LAB_MODEL_C_BLOCK_THREADS] = big->c[LAB_MODEL_C_BLOCK_THREADS];
+    out->c[LAB_MODEL_C_SMEM_BLOCK] = big->c[LAB_MODEL_C_SMEM_BLOCK];
+    out->c[LAB_MODEL_C_REGS_THREAD] = big->c[LAB_MODEL_C_REGS_THREAD];
     if (fixed) {
         out->c[LAB_MODEL_C_BLOCKS] = blocks * sm_ratio;
         out->c[LAB_MODEL_C_WARPS] = big->c[LAB_MODEL_C_WARPS] * sm_ratio;
     }
+}
+
+void
+lab_model_scale_wave(const double *params, const lab_model_counts *at, double work_at,
+                     const lab_model_counts *per_work, double timed_work, double max_blocks,
+                     lab_model_counts *out)
+{
+    const double blocks = at_least(at->c[LAB_MODEL_C_BLOCKS], 1);
+    const double wave =
+        params[LAB_MODEL_P_SM_COUNT] *
+        lab_model_blocks_per_sm(params, at->c[LAB_MODEL_C_BLOCK_THREADS],
+                                at->c[LAB_MODEL_C_SMEM_BLOCK], at->c[LAB_MODEL_C_REGS_THREAD]);
+    const double grid = max_blocks > 0 ? at_most(wave, max_blocks) : wave;
+
+    for (size_t i = 0; i < LAB_MODEL_C_COUNT; i++) {
+        double per_block = at_least((at->c[i] - per_work->c[i] * work_at) / blocks, 0);
+        out->c[i] = per_block * grid + per_work->c[i] * timed_work;
+    }
+    out->c[LAB_MODEL_C_BLOCKS] = grid;
+    out->c[LAB_MODEL_C_WARPS] = at->c[LAB_MODEL_C_WARPS] / blocks * grid;
+    out->c[LAB_MODEL_C_BLOCK_THREADS] = at->c[LAB_MODEL_C_BLOCK_THREADS];
+    out->c[LAB_MODEL_C_SMEM_BLOCK] = at->c[LAB_MODEL_C_SMEM_BLOCK];
+    out->c[LAB_MODEL_C_REGS_THREAD] = at->c[LAB_MODEL_C_REGS_THREAD];
+    /* the buffers: a part per element and a fixed part (a table), none of it per block; the
+     * inputs' fixed part is what may stay in the L2 */
+    for (size_t i = LAB_MODEL_C_IN_BYTES; i <= LAB_MODEL_C_OUT_BYTES; i++)
+        out->c[i] = at_least(at->c[i] - per_work->c[i] * work_at, 0) + per_work->c[i] * timed_work;
+    out->c[LAB_MODEL_C_IN_SMALL_BYTES] =
+        at_least(at->c[LAB_MODEL_C_IN_BYTES] - per_work->c[LAB_MODEL_C_IN_BYTES] * work_at, 0);
 }

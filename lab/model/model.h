@@ -9,8 +9,8 @@
  * of the GPU would need alone:
  *   memory   DRAM bytes / (peak × dram_eff): the distinct sectors each block loaded (the L2
  *            is flushed before a timed run and serves a block's re-reads; re-reads across
- *            blocks only where the inputs fit in it), and the stores' × write_back, at most
- *            the buffers' bytes
+ *            blocks where the inputs fit in it, or one block's share of the re-reads does),
+ *            and the stores' × write_back, at most the buffers' bytes
  *   l2       every sector through the L2 / l2_gbps
  *   l1       every sector a request touched / (SMs in use × l1_spc × clock): an uncoalesced
  *            request costs the SM's load pipeline a cycle per few sectors
@@ -22,9 +22,16 @@
  *   atomics  global atomics × atom_ns, counted as the simulator does (per sector, the most lanes
  *            at one address: they serialize in the L2),
  *            shared atomic requests × satom_cycles per SM
- *   blocks   blocks per SM × block_ns
- * combined as a p-norm (p = overlap: high is the largest alone).  "SMs in use" is the grid over
- * the busiest SM's blocks, which counts the tail of the last wave and grids smaller than the GPU.
+ *   blocks   blocks on the busiest SM × (block_ns + warps per block × warp_ns): starting a
+ *            block and its warps (one element per thread pays it: the divergence chapter's
+ *            kernels, 128-thread blocks of a matrix sum)
+ * combined as a p-norm (p = overlap: high is the largest alone), times 1 + ramp × (warps per
+ * block - 1) where blocks turn over (more than one round of them per SM): a new block's warps
+ * start one after another while its slots wait, the longer the larger the block (a matrix sum
+ * is 12 % slower in blocks of 1024 threads than of 256 on the H100); none in one wave.  "SMs in
+ * use" is the grid over the busiest SM's blocks, which counts the tail of the last wave and grids
+ * smaller than the GPU; resident warps follow the occupancy calculator's rules: warps, blocks,
+ * shared memory per block and registers per thread (lab_model_blocks_per_sm).
  *
  * Counts scale from two simulated sizes to the timed one (lab_model_scale): every count is a
  * sum over the launch's work, so all grow with the size's work (elements, or a matrix's
@@ -108,6 +115,12 @@ int lab_model_gpu_names(const char *dir, lab_strvec *out);
  * there are, for a NAME that has none (or is not a name: letters, digits and '-'). */
 int lab_model_gpu_find(const char *dir, const char *name, lab_model_gpu *gpu, lab_err *err);
 
+/* Resident blocks per SM of block_threads threads, smem_block bytes of static shared memory and
+ * regs_thread registers per thread (0: not limiting) on the GPU of params (model.def's order):
+ * the occupancy calculator's rules, at least 1. */
+double lab_model_blocks_per_sm(const double *params, double block_threads, double smem_block,
+                               double regs_thread);
+
 /* The modelled time of one launch in ns; *why (may be NULL) gets the bounds. */
 double lab_model_time(const lab_model_gpu *gpu, const lab_model_counts *counts, lab_model_why *why);
 /* The same on plain arrays in model.def's order (for the fit script, through ctypes); why_ns
@@ -122,5 +135,15 @@ double lab_model_time_raw(const double *params, const double *counts, double *wh
  * solved from the two sizes. */
 void lab_model_scale(const lab_model_counts *small, double small_work, const lab_model_counts *big,
                      double big_work, double timed_work, double sm_ratio, lab_model_counts *out);
+
+/* A grid-stride loop over one wave of resident blocks (a grid the driver sizes by the
+ * occupancy), from one simulated launch (at, of work work_at, its blocks in at) and the part of
+ * every count per unit of work (per_work: two sizes of a fixed grid give it): each count is a
+ * part per block, (at - per_work x work_at) / at's blocks, times the GPU's wave (its blocks per
+ * SM by lab_model_blocks_per_sm times its SMs, at most max_blocks: a size that needs fewer),
+ * plus per_work x timed_work. */
+void lab_model_scale_wave(const double *params, const lab_model_counts *at, double work_at,
+                          const lab_model_counts *per_work, double timed_work, double max_blocks,
+                          lab_model_counts *out);
 
 #endif

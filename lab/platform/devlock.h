@@ -3,9 +3,10 @@
  *
  * The lock is flock(2) on <cachedir>/locks/gpu-<key>.lock, where the key is
  * the device's name and the CUDA_VISIBLE_DEVICES the drivers see, made safe
- * for a file name.  Every grading that runs a driver on a GPU takes it
- * (lab_grade), so two lab windows, a batch and a student's lab on one machine
- * never time kernels on the same GPU at once.  The kernel drops the lock when
+ * for a file name.  Every grading that runs a driver on a GPU holds it while
+ * the driver works on the GPU (lab_runner_run_locked), so two lab windows, a
+ * batch and a student's lab on one machine never time kernels on the same GPU
+ * at once.  The kernel drops the lock when
  * its holder dies, so a killed grading never leaves it taken.
  *
  * Call order: lab_devlock_init; lab_devlock_acquire (waits, polling *cancel);

@@ -40,6 +40,7 @@
 #include <sys/pidfd.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -75,7 +76,7 @@ struct child_plan {
     char *const *envp;
     char *const *paths; /* where to try argv[0], in PATH order */
     const char *dir;
-    int devnull;
+    int in_r; /* stdin: /dev/null, or the go channel's end */
     int out_w;
     int err_w;
     int report_w; /* -1 without a report pipe */
@@ -100,6 +101,7 @@ struct live_chunk {
 
 struct lab_proc__run {
     int fd[3];              /* read ends: stdout, stderr, report; -1 once closed */
+    int go_w;               /* the go channel's end (wait_go), -1 once the byte is sent */
     int pidfd;              /* readable once the child exits; -1 without one */
     struct live_slot *slot; /* this child's entry in the live list */
     double start;           /* CLOCK_MONOTONIC seconds at start */
@@ -418,15 +420,14 @@ child_run(struct child_plan *cp)
         sigaction(sig, &dfl, NULL); /* fails, harmlessly, for KILL, STOP and libc's own */
     sigemptyset(&none);
 
-    if (child_lift(&cp->devnull, low) < 0 || child_lift(&cp->out_w, low) < 0 ||
+    if (child_lift(&cp->in_r, low) < 0 || child_lift(&cp->out_w, low) < 0 ||
         child_lift(&cp->err_w, low) < 0 || child_lift(&cp->report_w, low) < 0 ||
         child_lift(&cp->notify_w, low) < 0)
         child_fail(cp->notify_w, STAGE_SETUP);
     for (size_t i = 0; i < cp->npass; i++)
         if (child_lift(&cp->pass[i], low) < 0)
             child_fail(cp->notify_w, STAGE_SETUP);
-    if (child_dup(cp->devnull, 0) < 0 || child_dup(cp->out_w, 1) < 0 ||
-        child_dup(cp->err_w, 2) < 0 ||
+    if (child_dup(cp->in_r, 0) < 0 || child_dup(cp->out_w, 1) < 0 || child_dup(cp->err_w, 2) < 0 ||
         (cp->report_w >= 0 && child_dup(cp->report_w, cp->report_fd) < 0))
         child_fail(cp->notify_w, STAGE_SETUP);
     for (size_t i = 0; i < cp->npass; i++)
@@ -482,6 +483,17 @@ open_pipe(int fds[2], bool parent_reads, const char *prog, lab_err *err)
     /* only our end is non-blocking: the child writes as usual */
     if (parent_reads && fcntl(fds[0], F_SETFL, O_NONBLOCK) < 0)
         return lab_err_set(err, LAB_ECHILD, "cannot set up a pipe for '%s': %s", prog,
+                           strerror(errno));
+    return 0;
+}
+
+/* The go channel: a socket pair, so that the go byte can be sent with MSG_NOSIGNAL (a child
+ * already gone is no SIGPIPE for the lab); [0] becomes the child's stdin. */
+static int
+open_go_channel(int fds[2], const char *prog, lab_err *err)
+{
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) < 0)
+        return lab_err_set(err, LAB_ECHILD, "cannot create the go channel for '%s': %s", prog,
                            strerror(errno));
     return 0;
 }
@@ -589,6 +601,7 @@ lab_proc_start(lab_proc *p, lab_err *err)
     int err_pipe[2] = { -1, -1 };
     int report_pipe[2] = { -1, -1 };
     int notify_pipe[2] = { -1, -1 };
+    int go_channel[2] = { -1, -1 };
     int devnull = -1;
     sigset_t all;
     sigset_t old;
@@ -622,20 +635,22 @@ lab_proc_start(lab_proc *p, lab_err *err)
     if ((rc = open_pipe(out_pipe, true, prog, err)) < 0 ||
         (rc = open_pipe(err_pipe, true, prog, err)) < 0 ||
         (p->report_fd >= 3 && (rc = open_pipe(report_pipe, true, prog, err)) < 0) ||
-        (rc = open_pipe(notify_pipe, false, prog, err)) < 0)
+        (rc = open_pipe(notify_pipe, false, prog, err)) < 0 ||
+        (p->wait_go && (rc = open_go_channel(go_channel, prog, err)) < 0))
         goto out;
     if (!(run = calloc(1, sizeof(*run))) || !(run->slot = live_claim())) {
         rc = lab_err_set(err, LAB_ENOMEM, "cannot run '%s': %s", prog, lab_strerror(LAB_ENOMEM));
         goto out;
     }
     run->pidfd = -1;
+    run->go_w = -1;
 
     cp = (struct child_plan){
         .argv = p->argv.v,
         .envp = envp.v ? envp.v : no_strings,
         .paths = paths.v,
         .dir = p->dir,
-        .devnull = devnull,
+        .in_r = p->wait_go ? go_channel[0] : devnull,
         .out_w = out_pipe[1],
         .err_w = err_pipe[1],
         .report_w = report_pipe[1],
@@ -668,6 +683,7 @@ lab_proc_start(lab_proc *p, lab_err *err)
     p->pid = pid;
 
     close_fd(&devnull);
+    close_fd(&go_channel[0]);
     close_fd(&out_pipe[1]);
     close_fd(&err_pipe[1]);
     close_fd(&report_pipe[1]);
@@ -684,7 +700,8 @@ lab_proc_start(lab_proc *p, lab_err *err)
     run->fd[0] = out_pipe[0];
     run->fd[1] = err_pipe[0];
     run->fd[2] = report_pipe[0];
-    out_pipe[0] = err_pipe[0] = report_pipe[0] = -1;
+    run->go_w = go_channel[1];
+    out_pipe[0] = err_pipe[0] = report_pipe[0] = go_channel[1] = -1;
     run->pidfd = pidfd_open(pid, 0); /* -1 on old kernels: finish then ticks */
     p->run = run;
     run = NULL;
@@ -696,6 +713,7 @@ out:
     }
     close_fd(&devnull);
     for (int i = 0; i < 2; i++) {
+        close_fd(&go_channel[i]);
         close_fd(&out_pipe[i]);
         close_fd(&err_pipe[i]);
         close_fd(&report_pipe[i]);
@@ -791,6 +809,7 @@ reap(lab_proc *p, int wait_errno, lab_err *err)
 
     for (int i = 0; i < 3; i++)
         close_fd(&run->fd[i]);
+    close_fd(&run->go_w);
     close_fd(&run->pidfd);
     live_release(&run->slot);
     if (!wait_errno && wait_retry(p->pid, &status) < 0)
@@ -810,6 +829,17 @@ reap(lab_proc *p, int wait_errno, lab_err *err)
     free(run);
     p->run = NULL;
     return rc;
+}
+
+/* The caller's report_done, once. */
+static void
+report_done(lab_proc *p)
+{
+    void (*done)(void *) = p->report_done;
+
+    p->report_done = NULL;
+    if (done)
+        done(p->report_done_ctx);
 }
 
 int
@@ -833,6 +863,7 @@ lab_proc_finish(lab_proc *p, lab_err *err)
 
     if (!run)
         return lab_err_set(err, LAB_EINVAL, "no started child to finish");
+    close_fd(&run->go_w); /* a child still waiting for a go that never came reads its end */
     if (p->timeout_s > 0)
         deadline = run->start + p->timeout_s;
 
@@ -907,11 +938,14 @@ lab_proc_finish(lab_proc *p, lab_err *err)
             rc = read_capped(&run->fd[i], bufs[i], dropped[i], cap, &got_data);
             if (rc < 0 && !io_rc)
                 io_rc = rc;
+            if (i == 2 && run->fd[2] < 0)
+                report_done(p);
         }
         if (got_data)
             last_data = lab_clock_now();
     }
 
+    report_done(p); /* given up on, if it had not ended */
     if ((rc = reap(p, wait_errno, err)) < 0)
         return rc;
     if (io_rc == LAB_ENOMEM)
@@ -931,6 +965,20 @@ lab_proc_run(lab_proc *p, lab_err *err)
     if ((rc = lab_proc_start(p, err)) < 0)
         return rc;
     return lab_proc_finish(p, err);
+}
+
+void
+lab_proc_go(lab_proc *p)
+{
+    struct lab_proc__run *run = p->run;
+
+    if (!run || run->go_w < 0)
+        return;
+    /* a full or closed channel (the child is gone) is no error: finish tells how it ended */
+    while (send(run->go_w, "g", 1, MSG_NOSIGNAL | MSG_DONTWAIT) < 0 && errno == EINTR)
+        ;
+    close_fd(&run->go_w);
+    run->start = lab_clock_now();
 }
 
 void

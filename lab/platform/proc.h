@@ -3,10 +3,10 @@
  *
  * Every external program the lab runs (nvcc, an exercise driver) goes through
  * one lab_proc.  The child runs in its own process group with default signal
- * dispositions, stdin from /dev/null, stdout and stderr captured (capped), and
- * optionally a "report" pipe: a third pipe whose write end is dup'ed to
- * report_fd in the child (the driver writes its JSON report there, so nothing
- * the student's code prints on stdout can reach the grader).
+ * dispositions, stdin from /dev/null (or the go channel: wait_go), stdout and stderr captured
+ * (capped), and optionally a "report" pipe: a third pipe whose write end is dup'ed to report_fd in
+ * the child (the driver writes its JSON report there, so nothing the student's code prints on
+ * stdout can reach the grader).
  *
  * Call order (as in git's run-command.h):
  *   1. lab_proc_init(&p);  fill p.argv (argv[0] is looked up on PATH), and
@@ -76,6 +76,12 @@ typedef struct lab_proc {
                              started it dies (even by SIGKILL, which no cleanup handler sees):
                              a keeper process leads the group, the program runs as its child,
                              and pid is the keeper's; that thread must outlive the child */
+    bool wait_go;         /* stdin is the go channel: the child may read one byte from it once
+                             the parent calls lab_proc_go (EOF when finish starts without it, or
+                             the parent dies); the timeout counts from the go */
+    void (*report_done)(void *ctx); /* called once in finish when the report pipe reaches its
+                                       end (the child closed it, or exited): before the reaping */
+    void *report_done_ctx;
 
     /* results, valid after lab_proc_finish */
     pid_t pid;
@@ -100,6 +106,9 @@ void lab_proc_init(lab_proc *p);
 int lab_proc_start(lab_proc *p, lab_err *err);
 int lab_proc_finish(lab_proc *p, lab_err *err);
 int lab_proc_run(lab_proc *p, lab_err *err);
+/* For a child started with wait_go: one byte on its stdin, which it may be waiting for, and its
+ * timeout starts now.  A child already gone is no error (finish tells how it ended). */
+void lab_proc_go(lab_proc *p);
 /* Kill the child's process group now (SIGKILL); finish still reaps it. */
 void lab_proc_kill(lab_proc *p);
 void lab_proc_release(lab_proc *p);

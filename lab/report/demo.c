@@ -231,6 +231,23 @@ heatmap(lab_lineout *o, const lab_demo_section *s, bool shade_chars)
     lab_lineout_end(o);
 }
 
+void
+lab_demo_model_label(const lab_demo_report *r, lab_buf *out)
+{
+    lab_buf_printf(out,
+                   _("On the PTX simulator: the times and rates are modelled for an %s from the "
+                     "simulator's exact counts, not measured"),
+                   r->model_gpu);
+    if (r->model_kernels > 0)
+        lab_buf_printf(out,
+                       ngettext(" (the model's median error: %.0f%% on %d kernel of the course)",
+                                " (the model's median error: %.0f%% on %d kernels of the course)",
+                                r->model_kernels),
+                       100 * r->model_error, r->model_kernels);
+    /* TRANSLATORS: the full stop that ends the sentence above, after its part in parentheses */
+    lab_buf_adds(out, _("."));
+}
+
 int
 lab_demo_layout(const lab_demo_report *r, const lab_demo_layout_opts *opts, lab_line_fn fn,
                 void *arg)
@@ -245,7 +262,12 @@ lab_demo_layout(const lab_demo_report *r, const lab_demo_layout_opts *opts, lab_
     lab_lineout_put(&o, LAB_TEXT_PLAIN, _(" on %s (%s)"), *r->device ? r->device : _("no device"),
                     r->backend);
     lab_lineout_end(&o);
+    if (lab_demo_is_modelled(r)) {
+        lab_demo_model_label(r, &line);
+        lab_lineout_wrap(&o, LAB_TEXT_WARN, line.buf, width);
+    }
     if (strcmp(r->status, "ok")) {
+        lab_buf_reset(&line);
         if (lab_buf_printf(&line, "%s: %s", !strcmp(r->status, "no_gpu") ? "no GPU" : "error",
                            r->reason) < 0)
             o.rc = LAB_ENOMEM;
@@ -255,6 +277,9 @@ lab_demo_layout(const lab_demo_report *r, const lab_demo_layout_opts *opts, lab_
         const lab_demo_section *s = &r->sections[i];
         lab_lineout_end(&o);
         lab_lineout_put(&o, LAB_TEXT_TITLE, "%s", s->title);
+        if (s->modelled) /* every table with modelled times says so, where it is read */
+            lab_lineout_put(&o, LAB_TEXT_WARN, _(" [times modelled for an %s, not measured]"),
+                            r->model_gpu);
         lab_lineout_end(&o);
         if (s->text)
             lab_lineout_wrap(&o, LAB_TEXT_PLAIN, s->text, width);

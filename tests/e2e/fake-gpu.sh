@@ -15,9 +15,35 @@ printf '#!/bin/sh\ncat "%s" >&3\n' "$reports/probe.json" >"$fx/device-probe"
 chmod +x "$fx/device-probe"
 export CUDALAB_LIBEXECDIR=$fx CUDALAB_ARCH=sm_90
 
-# fake_driver BODY: reduce-int becomes a bash script running BODY.
+# fake_driver BODY: reduce-int becomes a bash script running BODY.  On a GPU run (--wait-go) it
+# first does what the real driver does before it may touch the GPU: it waits FAKE_INIT seconds
+# (opening the device) and logs "ready", then reads the lab's go byte on stdin (the lab holds the
+# GPU's lock then) and logs "start"; after BODY it logs "end", closes the report pipe, waits
+# FAKE_TEARDOWN seconds (the CUDA teardown) and logs "gone".  The events go to FAKE_LOG, when
+# set, with the driver's pid and the time; the simulator's run beside a GPU grading (no lock)
+# logs nothing.
 fake_driver() {
-    printf '#!/bin/bash\n# %s\n%s\n' "$E2E_MARK" "$1" >"$fx/reduce-int"
+    {
+        printf '#!/bin/bash\n# %s\n' "$E2E_MARK"
+        cat <<'SH'
+case " $* " in *' --backend=sim '*) FAKE_LOG= ;; esac
+fake_log() { [ -z "${FAKE_LOG:-}" ] || echo "$1 $$ $(date +%s.%N)" >>"$FAKE_LOG"; }
+case " $* " in
+*' --wait-go '*)
+    sleep "${FAKE_INIT:-0}"
+    fake_log ready
+    IFS= read -r -n1 _ || exit 3
+    fake_log start ;;
+esac
+SH
+        printf '%s\n' "$1"
+        cat <<'SH'
+fake_log end
+exec 3>&-
+sleep "${FAKE_TEARDOWN:-0}"
+fake_log gone
+SH
+    } >"$fx/reduce-int"
     chmod +x "$fx/reduce-int"
 }
 

@@ -29,20 +29,15 @@ for ex in $exercises; do
         continue
     fi
     ini=$src/exercises/$ch/$name/exercise.ini
-    if grep -qx 'choose_block *= *true' "$ini"; then
-        # the block-shape sweep is not modelled: no speed verdict, and no points for speed
-        expect_json "$ex reference: correct, its choice of block not modelled (NO_GPU)" \
-            'j["verdict"] == "NO_GPU" and j["backend"] == "sim"
-             and j["message"].startswith("correct on the simulator; its speed could not be modelled")
-             and j["advice"].startswith("your kernel is correct; its speed step needs a GPU here")'
-    elif grep -qx 'timing_sizes *= *none' "$ini"; then
+    if grep -qx 'timing_sizes *= *none' "$ini"; then
         expect_json "$ex reference: PASS on the simulator, correct only" \
             'j["verdict"] == "PASS" and j["backend"] == "sim"
              and j["message"].startswith("correct on the simulator; speed needs a GPU")'
     else
         # 70000 is below the 2^18 elements the model counts at (or a matrix's side of them):
         # no speed verdict, rather than a misleading one, and the correctness stands (issue 20;
-        # the modelled PASS of every reference is test-model.sh's)
+        # the modelled PASS of every reference is test-model.sh's, and so is the modelled sweep
+        # of the block-shape choices)
         expect_json "$ex reference: correct, no speed verdict under a cap below the model's sizes" \
             'j["verdict"] == "NO_GPU" and j["backend"] == "sim" and "model" not in j
              and j["message"].startswith("correct on the simulator; no speed verdict: the performance model counts at n = %d, and CUDALAB_SIM_MAX_SIZE=70000 keeps the simulator below it" % j["model_needs_size"])
@@ -57,8 +52,8 @@ for ex in $exercises; do
          and j["report"]["timings"] == []'
     CUDALAB_SIM_MAX_SIZE=5000 run cudalab grade "$ex" "$src/exercises/$ch/$name/starter.cu" --json --no-record --seed 11
     v=$(verdict)
-    # SLOW (modelled) or PASS (untimed) when only slow, NO_GPU for a block choice (not
-    # modelled), WRONG when wrong, CONSTRAINT when the step demands a new form,
+    # SLOW (modelled) or PASS (untimed) when only slow, NO_GPU under this cap (no speed
+    # verdict), WRONG when wrong, CONSTRAINT when the step demands a new form,
     # COMPILE_ERROR where that is the lesson (dynamic parallelism: CUDA 12 removed the
     # device-side wait the starter uses); never a simulator failure (RUNTIME_ERROR) or a lab error
     if grep -qx 'rdc *= *true' "$src/exercises/$ch/$name/exercise.ini"; then

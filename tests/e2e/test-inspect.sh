@@ -110,7 +110,7 @@ run cudalab inspect blockshape/fastest-shape "$E2E_SRC/solutions/blockshape/fast
 expect_out "occupancy at the file's chosen 128x2 block" \
     "occupancy at block 256 (8 warps; your chosenBlockX 128, chosenBlockY 2) on sm_90"
 expect_out "a choice exercise: its speed not modelled, said why" \
-    "Speed on the simulator: not modelled: the performance model does not sweep block shapes yet"
+    "Speed on the simulator: not modelled: inspect does not sweep block shapes; cudalab grade models every shape"
 printf '__device__ unsigned int chosenBlockX = 512;\n' >"$T/choice.cu"
 sed '/chosenBlockX/d' "$E2E_SRC/exercises/occupancy/block-size/starter.cu" >>"$T/choice.cu"
 run cudalab inspect occupancy/block-size "$T/choice.cu" --json --summary

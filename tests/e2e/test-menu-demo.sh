@@ -5,8 +5,8 @@
 #   questions asked first (a choice from a list), the answers in the store,
 #   the report's table, heat map and bar chart on screen, each prediction
 #   judged by the measurement, and the score on the home screen;
-# - the real demo driver without a GPU: questions of every kind (a number
-#   typed), the no-GPU report, a measured question left undecided;
+# - the real demo driver without a GPU: questions of every kind (a number typed), the demo on
+#   the simulator with its modelled label, a measured question decided on modelled times;
 # - a hanging demo driver cancelled with c: no process left;
 # - quitting leaves nothing running and the terminal restored.
 set -u
@@ -28,8 +28,8 @@ tmux_keys d
 wait_screen "d asks the first unanswered question" "Predict before you run: question 1 of 3"
 wait_screen "the question's prompt" "which of mathKernel1 to mathKernel4 is"
 wait_screen "its choices as a list" "about the same"
-wait_screen "no GPU: says the demo cannot measure this one, and what happens to the answer" \
-    "No GPU here, so the demo cannot measure this one: your answer is"
+wait_screen "no GPU: says the demo models this one, and when a model decides it" \
+    "No GPU here: the demo runs on the simulator and models the times"
 tmux_keys Down Down Down Enter
 wait_screen "an answer leads to the next question" "question 2 of 3"
 expect_eq "no GPU: a question with a fixed answer has no such line" \
@@ -43,30 +43,32 @@ wait_screen "a number question refuses words" "'two hundred' is not a number"
 tmux_keys Enter
 tmux_keys 200 Enter
 wait_screen "the demo runs after the last answer" "demo divergence" 60
-wait_screen "the real driver reports no GPU" "no GPU: no " 120
-wait_screen "the predictions come after the report" "Your predictions" 5
-screen >"$T/divergence.screen"
+wait_screen "the real driver runs on the simulator, its times modelled" "modelled for an H100" 120
 tmux_keys End
+wait_screen "the predictions come after the report" "you said: 200" 5
+screen >"$T/divergence.screen"
+tmux_keys PPage
 sleep 0.5
 screen >>"$T/divergence.screen"
-grep -Fq "you said: mathKernel4  -> not decided yet" "$T/divergence.screen"
-check "a measured question stays undecided without a GPU" $?
-grep -Fq "measured: not measured here (no " "$T/divergence.screen"
-check "and says why" $?
+grep -Fq "you said: mathKernel4  -> not this time" "$T/divergence.screen"
+check "a measured question is judged on modelled times without a GPU" $?
+grep -Fq "modelled for an H100, not measured: fastest" "$T/divergence.screen" &&
+    ! grep -Fq "measured: modelled" "$T/divergence.screen"
+check "and says it was modelled, not measured" $?
 grep -Fq "you said: 200  -> your prediction held" "$T/divergence.screen"
 check "the number question is judged: held" $?
 grep -Eq "^ +the answer is [0-9]" "$T/divergence.screen" && ! grep -Fq "measured: the answer is" "$T/divergence.screen"
 check "a question with an answer of its own says it, not that it was measured" $?
 expect_eq "the store keeps the three answers, judged where it could" \
     "$(db_rows "select question, answer, coalesce(held, 'null') from predictions order by id")" \
-    "fastest-mathkernel|mathKernel4|null
+    "fastest-mathkernel|mathKernel4|0
 branch-in-sass|no|1
 mathkernel4-values|200|1"
 tmux_keys q
-wait_screen "home: the chapter's score" "predictions right: 2 of 2"
+wait_screen "home: the chapter's score" "predictions right: 2 of 3"
 tmux_keys d
 wait_screen "answered questions are not asked again: the demo runs at once" "demo divergence" 30
-wait_screen "and ends" "no GPU: no " 120
+wait_screen "and ends" "modelled for an H100" 120
 tmux_keys q q
 wait_screen "q on home quits" "EXITED rc=0"
 wait_screen "the terminal is restored" "TTY-RESTORED" 3

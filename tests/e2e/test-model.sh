@@ -9,7 +9,9 @@
 # the speed steps are never PASS on the simulator; the counts grow with the work from 2^16 to
 # 2^18 elements (what scaling them to the timing size rests on) and the grading's own run
 # counts the student's kernel as the model's run does; --gpu h200 models the H200's memory, an
-# unknown GPU is refused.
+# unknown GPU is refused.  The block-shape choices are judged on the modelled sweep of every
+# shape (PASS, SLOW, or too close to call: NO_GPU), and no shape of the H100's sweep gets the
+# opposite of the H100's verdict there.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -27,8 +29,45 @@ CUDALAB_SIM_MAX_SIZE=262144 CUDALAB_BIN=$CUDALAB_TEST_BIN \
 expect_status "the simulator's counts of every timed file" 0
 expect_eq "one line of counts per recorded file" "$(wc -l <"$T/counts.jsonl")" "$(wc -l <"$times")"
 
+# the block-shape choices sweep every shape on the simulator: block-size's part per element comes
+# from the graded run at the simulator's full size (2^20), which a cap below refuses; their lines
+# replace the capped run's
+CUDALAB_BIN=$CUDALAB_TEST_BIN run python3 "$E2E_SRC/tests/model/collect.py" "$T/choice.jsonl" \
+    occupancy/block-size blockshape/fastest-shape
+expect_status "the simulator's counts of the block-shape choices' sweeps" 0
+python3 - "$T/counts.jsonl" "$T/choice.jsonl" <<'PY'
+import json, sys
+choice = [json.loads(l) for l in open(sys.argv[2])]
+keys = {(c["exercise"], c["file"]) for c in choice}
+lines = [l for l in open(sys.argv[1]) if tuple(json.loads(l)[k] for k in ("exercise", "file")) not in keys]
+open(sys.argv[1], "w").write("".join(lines) + "".join(json.dumps(c) + "\n" for c in choice))
+PY
+verdict_of() {
+    python3 -c '
+import json, sys
+for line in open(sys.argv[1]):
+    c = json.loads(line)
+    if c["exercise"] == sys.argv[2] and c["file"] == sys.argv[3]:
+        m = c.get("model") or {}
+        print(c["verdict"], m.get("choice", "-"), len(m.get("sweep", [])))' "$T/choice.jsonl" "$1" "$2"
+}
+# the modelled sweep's verdicts (docs/bench/model.md, "Block-shape choices"): the H100's fastest
+# block size passes as the modelled fastest, the starters are SLOW past 5 %, and the matrix sum's
+# reference, 0.8 % behind the modelled fastest, is closer than the model can rank
+expect_eq "block-size: the reference's 1024 passes on the modelled sweep of 15 sizes" \
+    "$(verdict_of occupancy/block-size solutions/occupancy/block-size.cu)" "PASS 1024 15"
+expect_eq "block-size: the starter's 256 is SLOW on the modelled sweep" \
+    "$(verdict_of occupancy/block-size exercises/occupancy/block-size/starter.cu)" "SLOW 256 15"
+expect_eq "fastest-shape: the starter's 32x32 is SLOW on the modelled sweep of 14 shapes" \
+    "$(verdict_of blockshape/fastest-shape exercises/blockshape/fastest-shape/starter.cu)" \
+    "SLOW 32x32 14"
+expect_eq "fastest-shape: the reference's 128x2 is too close to call on the model" \
+    "$(verdict_of blockshape/fastest-shape solutions/blockshape/fastest-shape.cu)" "NO_GPU 128x2 14"
+
 run python3 "$E2E_SRC/tests/model/fit.py" "$times" "$T/counts.jsonl" --check
-expect_status "the model stays within issue 20's bounds on the H100's times" 0
+expect_status "the model stays within issue 20's bounds on the H100's times, and no shape of a sweep gets the opposite of the H100's verdict" 0
+expect_out_re "fit.py counts the sweeps' 29 shapes" '29 shapes: median error [0-9.]+ %.*0 false passes, 0 false SLOW'
+
 expect_out_re "fit.py says how close" '^model: [0-9]+ kernels, median error [0-9.]+ %'
 
 # the eight starters issue 20 names: none passes a speed step on the simulator

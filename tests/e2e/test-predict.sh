@@ -60,12 +60,15 @@ expect_out_lacks "does not give the answer away" "predicated select"
 run cudalab predict divergence fastest-mathkernel mathKernel1
 expect_status "changed before the demo: accepted" 0
 run cudalab demo divergence
-expect_out "demo without a GPU: the newest answer, undecided" \
-    "[fastest-mathkernel] you said: mathKernel1  -> not decided yet"
+expect_out "demo without a GPU: the newest answer, judged on modelled times" \
+    "[fastest-mathkernel] you said: mathKernel1  -> not this time"
+expect_out "demo without a GPU: the decision says it was modelled" \
+    "modelled for an H100, not measured: fastest block 512"
+expect_out_lacks "demo without a GPU: not called measured" "measured: modelled"
 expect_out "demo without a GPU: the explanation, as the menu shows it" "predicated select"
 run cudalab predict divergence fastest-mathkernel mathKernel4
 expect_status "after the demo showed the explanation: refused" 2
-expect_err "after the demo: says so" "(you said mathKernel1: not decided yet) and its explanation was shown"
+expect_err "after the demo: says so" "(you said mathKernel1: not this time) and its explanation was shown"
 
 # the warp demo runs on the simulator: it judges the chapter's answers and shows them
 run cudalab predict warp warps-40x2 2

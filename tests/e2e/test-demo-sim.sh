@@ -1,0 +1,136 @@
+#!/bin/bash
+# The demos without a GPU (issue 20, item 4): divergence, occupancy, blockshape and reduction run
+# on the PTX simulator, their outputs the simulator's, their times modelled for an H100 from its
+# counts and labelled so in the text and in the JSON; the relations the chapters teach hold in
+# the modelled times; the predictions these demos decide are decided on modelled times, saying
+# so, or left undecided where the model cannot tell the choices apart.  Each demo runs once
+# (text on stdout, the report kept with --save) and its time is printed.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+# saved_json FILE NAME EXPR: expect_json on a report kept with --save
+saved_json() {
+    local OUT
+    OUT=$(cat "$1")
+    expect_json "${@:2}"
+}
+
+# demo_on_sim CHAPTER [OPTION...]: runs it, keeps its report in $T/CHAPTER.json, checks the labels
+demo_on_sim() {
+    local ch=$1
+    shift
+    run cudalab demo "$ch" --save "$T/$ch.json" "$@"
+    echo "# demo $ch on the simulator: $MS ms (sanitized build)"
+    expect_status "demo $ch without a GPU: runs" 0
+    expect_out "demo $ch: on the simulator" "demo $ch on cudalab PTX simulator (sim)"
+    expect_out "demo $ch: says the times are modelled, not measured" \
+        "the times and rates are modelled for an H100 from the"
+    saved_json "$T/$ch.json" "demo $ch --save: status ok, timing modelled for the H100" \
+        'j["status"] == "ok" and j["backend"] == "sim" and j["timing"] == "modelled"
+         and j["model"]["gpu"] == "H100" and 0 < j["model"]["median_abs_error"] < 0.2'
+}
+
+# --- divergence: mathKernel1-4 and the long branch ---
+run cudalab predict divergence fastest-mathkernel mathKernel1
+expect_status "a prediction the divergence demo decides" 0
+demo_on_sim divergence
+expect_out "divergence: each timed table says modelled" \
+    "mathKernel1-4: short branches, 2^22 floats [times modelled for an H100, not measured]"
+expect_out "divergence: the long branch too" \
+    "Long branches: divergence that costs time [times modelled for an H100, not measured]"
+expect_out_re "divergence: mathKernel4 wrote 200 everywhere, on the simulator at 2^22" \
+    '^  mathKernel4 +itid & 0x01 == 0 \(bug\) +[0-9.]+ +[0-9.]+ +0 +4194304 +0 '
+saved_json "$T/divergence.json" "divergence: every output right, counted at the full 2^22" \
+    'all(r[6] == 0 and r[4] + r[5] == 4194304 for r in j["sections"][0]["rows"])'
+saved_json "$T/divergence.json" "divergence: both timed sections modelled, the ncu one not" \
+    '[s.get("modelled", False) for s in j["sections"]] == [True, True, False]'
+saved_json "$T/divergence.json" "divergence: each kernel counted at 2^16 and 2^18 threads, scaled to 2^22" \
+    'all(l["counted"] == [65536, 262144] and l["work"] == 4194304 and l["bound"]
+         for s in j["sections"][:2] for l in s["model_launches"])'
+saved_json "$T/divergence.json" "divergence: the short branches are modelled alike (a select each)" \
+    'len({round(r[3], 3) for r in j["sections"][0]["rows"]}) == 1'
+saved_json "$T/divergence.json" "divergence: by thread is modelled slower than uniform and than by warp" \
+    '(lambda t: t["longBranch by thread"] > t["longBranch by warp"] > t["longBranch uniform, FMA side"]
+       and t["longBranch by thread"] > t["longBranch uniform, rsqrt side"])(
+       {r[0]: r[2] for r in j["sections"][1]["rows"]})'
+saved_json "$T/divergence.json" "divergence: by thread costs ~2x the undivided mix, by warp ~1x" \
+    '(lambda x: x["longBranch by thread"] > 1.5 and x["longBranch by warp"] < 1.2)(
+       {r[0]: r[4] for r in j["sections"][1]["rows"]})'
+saved_json "$T/divergence.json" "divergence: Nsight Compute's table says it needs a GPU" \
+    'all(r[3] == "Nsight Compute needs a GPU" for r in j["sections"][2]["rows"])'
+expect_out "divergence: the prediction is judged on the modelled times" \
+    "[fastest-mathkernel] you said: mathKernel1  -> not this time"
+expect_out "divergence: and says they were modelled" \
+    "modelled for an H100, not measured: fastest block 512:"
+expect_out "divergence: about the same, as on the H100" "so the answer here is: about the same"
+run cudalab predict divergence --json
+expect_json "predict --json: the modelled decision is marked" \
+    '[(q["held"], q["modelled"]) for q in j["questions"] if q["id"] == "fastest-mathkernel"] == [(False, True)]'
+
+# --- reduction: the staircase ---
+demo_on_sim reduction
+expect_out "reduction: the note says where the sums were checked" \
+    "on the simulator every sum was checked on 2^18 ints"
+saved_json "$T/reduction.json" "reduction: every rung's sum right on the simulator" \
+    'all(r[-1] == "ok" for s in j["sections"] for r in s["rows"]) and len(j["sections"][0]["rows"]) >= 9'
+saved_json "$T/reduction.json" "reduction: the staircase: each named rung modelled faster than the one before" \
+    '(lambda t: t["reduceNeighbored"] > t["reduceNeighboredLess"] > t["reduceInterleaved"]
+       > t["reduceUnrolling2"] > t["reduceUnrolling4"] > t["reduceUnrolling8"])(
+       {r[0]: r[2] for r in j["sections"][0]["rows"]})'
+saved_json "$T/reduction.json" "reduction: the later rungs are at least 5x faster than neighbored" \
+    'all(r[6] > 5 for r in j["sections"][0]["rows"][5:])'
+saved_json "$T/reduction.json" "reduction: at 2^28 no rung beats the modelled copy rate by more than 5 %" \
+    'all(0 < r[5] < 105 for r in j["sections"][1]["rows"])'
+saved_json "$T/reduction.json" "reduction: the grid-stride rung scales as a fixed grid" \
+    '[l["counted"] for l in j["sections"][0]["model_launches"] if l["grid"] == "528"] == [[65536, 262144]]'
+
+# --- blockshape: the heat map ---
+run cudalab predict blockshape best-shape "(128,2)"
+expect_status "a prediction the blockshape demo decides" 0
+demo_on_sim blockshape
+expect_out "blockshape: the heat map, modelled" "time by block.y (rows) and block.x (columns)"
+saved_json "$T/blockshape.json" "blockshape: every shape's sums right on the simulator, (256,8) refused" \
+    'all(r[6] == 0 for r in j["sections"][0]["rows"][:-1]) and j["sections"][0]["rows"][-1][3] is None'
+saved_json "$T/blockshape.json" "blockshape: each shape counted on 256^2 and 512^2, scaled to 16384^2" \
+    'all(l["counted"] == [65536, 262144] and l["work"] == 16384 * 16384
+         for l in j["sections"][0]["model_launches"]) and len(j["sections"][0]["model_launches"]) == 14'
+expect_out "blockshape: the prediction is judged on the modelled times, saying so" \
+    "[best-shape] you said: (128,2)"
+expect_out "blockshape: a modelled ranking says so" "modelled for an H100, not measured: fastest time:"
+if grep -Fq "[best-shape] you said: (128,2)  -> not decided yet" <<<"$OUT"; then
+    expect_out "blockshape: undecided only where the model cannot tell the shapes apart" \
+        "so the model cannot tell them apart: it is decided when the demo runs on a GPU"
+fi
+
+# --- occupancy: the device it stands for, the copy rate modelled ---
+demo_on_sim occupancy
+expect_out_re "occupancy: the copy bandwidth is labelled modelled" '^  modelled copy bandwidth +[0-9]+ +GB/s$'
+expect_out_lacks "occupancy: nothing called measured" "measured copy bandwidth"
+saved_json "$T/occupancy.json" "occupancy: Little's law row of the H100 modelled" \
+    '[r[0] for r in j["sections"][1]["rows"]][-1] == "H100" and j["sections"][1]["rows"][-1][1] > 2000'
+expect_out "occupancy: the sweep, modelled" \
+    "The occupancy sweep: a 40 KiB table per block, 2^24 ints [times modelled for an H100, not measured]"
+saved_json "$T/occupancy.json" "occupancy sweep: the table-map reference right at every block size" \
+    '(lambda s: s["modelled"] and len(s["rows"]) >= 9 and all(r[5] == 0 for r in s["rows"]))(j["sections"][3])'
+saved_json "$T/occupancy.json" "occupancy sweep: shared memory limits 256 and 512 to 5 and 4 blocks per SM" \
+    '{r[0]: r[1] for r in j["sections"][3]["rows"]}[256] == 5 and {r[0]: r[1] for r in j["sections"][3]["rows"]}[512] == 4'
+saved_json "$T/occupancy.json" "occupancy sweep: fewer resident warps, slower (32 < 128 < 256 < 512 threads)" \
+    '(lambda t: t[32] > t[128] > t[256] > t[512])({r[0]: r[4] for r in j["sections"][3]["rows"]})'
+saved_json "$T/occupancy.json" "occupancy sweep: one wave of blocks, a fixed grid, counted at 2^16 and 2^18" \
+    'all(l["counted"] == [65536, 262144] and l["work"] == 2**24 for l in j["sections"][3]["model_launches"])'
+
+# --- another GPU's model ---
+run cudalab demo reduction --gpu h200 --json
+expect_status "demo --gpu h200" 0
+expect_json "demo --gpu h200: modelled for the H200" \
+    'j["timing"] == "modelled" and j["model"]["gpu"] == "H200" and j["sections"][0]["modelled"]'
+run cudalab demo reduction --gpu nosuch
+expect_status "demo --gpu of a GPU the model does not know" 2
+expect_err "names the GPUs it knows" "unknown GPU 'nosuch': the model knows h100, h200"
+
+# --- the driver alone: no model, no times ---
+run sh -c '"$0" demo-divergence --backend sim --report-fd 3 --lab-kernels "$1" 3>"$2"' \
+    "$CUDALAB_LIBEXECDIR_TEST/cudalab-driver" "$CUDALAB_LIBEXECDIR_TEST/lab-kernels.ptx" "$T/nomodel.json"
+saved_json "$T/nomodel.json" "the driver on the simulator without --model-gpu: refuses to time, says why" \
+    'j["status"] == "error" and "no clock" in j["reason"] and j["timing"] == "none"'
+e2e_finish
