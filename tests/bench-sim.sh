@@ -5,7 +5,7 @@
 # warp-inst/s per core = warp instructions / CPU time of the launch (all threads).
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
-tool=$root/build/tools/kernel-run
+tool=${KERNEL_RUN:-$root/build/tools/kernel-run} # another build's, to compare
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo "| kernel | n | threads | checks | warp insts | wall s | CPU s | M warp-inst/s per core |"

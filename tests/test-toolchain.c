@@ -49,8 +49,8 @@ write_source(const char *name, const char *text)
 }
 
 static int
-build_opts(const char *src, const char *instantiate, double timeout, bool host, bool rdc,
-           lab_build *b, lab_err *err)
+build_for(const char *src, const char *instantiate, double timeout, bool host, bool rdc,
+          bool ptx_only, lab_build *b, lab_err *err)
 {
     lab_buf cache = LAB_BUF_INIT;
     int rc;
@@ -62,11 +62,26 @@ build_opts(const char *src, const char *instantiate, double timeout, bool host, 
                               .cache_dir = cache.buf,
                               .timeout_s = timeout,
                               .host = host,
-                              .rdc = rdc };
+                              .rdc = rdc,
+                              .ptx_only = ptx_only };
     lab_build_init(b);
     rc = lab_toolchain_build(tc, &req, b, err);
     lab_buf_release(&cache);
     return rc;
+}
+
+static int
+build_opts(const char *src, const char *instantiate, double timeout, bool host, bool rdc,
+           lab_build *b, lab_err *err)
+{
+    return build_for(src, instantiate, timeout, host, rdc, false, b, err);
+}
+
+/* A build for the simulator: the PTX alone. */
+static int
+build_ptx_only(const char *src, bool rdc, lab_build *b, lab_err *err)
+{
+    return build_for(src, NULL, 120, false, rdc, true, b, err);
 }
 
 static int
@@ -331,4 +346,87 @@ Test(toolchain, device_launch_needs_rdc_and_rdc_is_in_the_cache_key)
     lab_build_release(&r2);
     free(src);
     free(plain);
+}
+
+Test(toolchain, ptx_only_builds_no_cubin_and_a_later_build_makes_it)
+{
+    char *src = write_source("k.cu", "__global__ void k(int *p) { p[threadIdx.x] = 3; }\n");
+    lab_build b1, b2, b3, b4;
+    lab_buf img = LAB_BUF_INIT;
+    lab_err err = LAB_ERR_INIT;
+
+    cr_assert_eq(build_ptx_only(src, false, &b1, &err), 0, "%s", err.msg);
+    cr_assert(b1.ok, "log: %s", b1.log.buf);
+    cr_expect(!b1.cached && !b1.has_cubin);
+    cr_expect(strstr(b1.ptx.buf, ".entry _Z1kPi"));
+    cr_expect_eq(access(b1.ptx_path.buf, R_OK), 0, "the PTX is in the cache");
+    cr_expect_neq(access(b1.cubin_path.buf, F_OK), 0, "no cubin was built");
+    cr_assert_eq(build_ptx_only(src, false, &b2, &err), 0, "%s", err.msg);
+    cr_expect(b2.ok && b2.cached && !b2.has_cubin, "the PTX alone is a cache hit for the PTX");
+    /* a GPU's build of the same file: the cubin is made from the cached PTX */
+    cr_assert_eq(build(src, NULL, 120, &b3, &err), 0, "%s", err.msg);
+    cr_assert(b3.ok, "log: %s", b3.log.buf);
+    cr_expect(!b3.cached && b3.has_cubin, "nvcc made the cubin");
+    cr_expect_str_eq(b3.hash, b1.hash);
+    cr_expect(strstr(b3.ptx.buf, ".entry _Z1kPi"));
+    cr_assert_eq(lab_buf_read_file(&img, b3.cubin_path.buf, &err), 0, "%s", err.msg);
+    cr_assert_gt(img.len, sizeof(Elf64_Ehdr));
+    cr_expect_eq(memcmp(img.buf, ELFMAG, SELFMAG), 0, "a cubin is an ELF file");
+    cr_expect(elf_defines(&img, "_Z1kPi"));
+    cr_assert_eq(build(src, NULL, 120, &b4, &err), 0, "%s", err.msg);
+    cr_expect(b4.ok && b4.cached && b4.has_cubin, "then PTX and cubin are a cache hit");
+    lab_build_release(&b1);
+    lab_build_release(&b2);
+    lab_build_release(&b3);
+    lab_build_release(&b4);
+    lab_buf_release(&img);
+    free(src);
+}
+
+Test(toolchain, ptx_only_then_rdc_cubin_is_linked_with_the_device_runtime)
+{
+    char *src = write_source("dp.cu", launcher);
+    lab_build b1, b2;
+    lab_buf img = LAB_BUF_INIT;
+    lab_err err = LAB_ERR_INIT;
+
+    cr_assert_eq(build_ptx_only(src, true, &b1, &err), 0, "%s", err.msg);
+    cr_assert(b1.ok, "log: %s", b1.log.buf);
+    cr_expect_neq(access(b1.cubin_path.buf, F_OK), 0, "no cubin was built");
+    cr_assert_eq(build_opts(src, NULL, 120, false, true, &b2, &err), 0, "%s", err.msg);
+    cr_assert(b2.ok, "log: %s", b2.log.buf);
+    cr_expect(!b2.cached && b2.has_cubin);
+    cr_assert_eq(lab_buf_read_file(&img, b2.cubin_path.buf, &err), 0, "%s", err.msg);
+    cr_assert_gt(img.len, sizeof(Elf64_Ehdr));
+    cr_expect_eq(((const Elf64_Ehdr *)img.buf)->e_type, ET_EXEC, "linked, not relocatable");
+    cr_expect(elf_defines(&img, "__cudaCDP2LaunchDeviceV2"), "libcudadevrt linked in");
+    lab_build_release(&b1);
+    lab_build_release(&b2);
+    lab_buf_release(&img);
+    free(src);
+}
+
+/* What only ptxas refuses (64 KiB of static shared memory; 48 KiB is the most): the PTX alone
+ * builds, and the GPU's build, which needs the cubin, fails with ptxas's words. */
+Test(toolchain, ptxas_errors_come_with_the_cubin)
+{
+    char *src = write_source("big.cu", "__global__ void k(int *p)\n"
+                                       "{\n"
+                                       "    __shared__ int s[16384];\n"
+                                       "    s[threadIdx.x] = p[threadIdx.x];\n"
+                                       "    __syncthreads();\n"
+                                       "    p[threadIdx.x] = s[16383 - threadIdx.x];\n"
+                                       "}\n");
+    lab_build b1, b2;
+    lab_err err = LAB_ERR_INIT;
+
+    cr_assert_eq(build_ptx_only(src, false, &b1, &err), 0, "%s", err.msg);
+    cr_expect(b1.ok, "log: %s", b1.log.buf);
+    cr_assert_eq(build(src, NULL, 120, &b2, &err), 0, "%s", err.msg);
+    cr_expect_not(b2.ok);
+    cr_expect(strstr(b2.log.buf, "too much shared data"), "log: %s", b2.log.buf);
+    cr_expect_neq(access(b2.cubin_path.buf, F_OK), 0, "no cubin");
+    lab_build_release(&b1);
+    lab_build_release(&b2);
+    free(src);
 }

@@ -555,7 +555,24 @@ build_linked_cubin(build_job *j, bool *ok, lab_err *err)
     return rc;
 }
 
-/* The student's file to PTX and a cubin. */
+/* The job's out.ptx to the cubin, stored in the cache. */
+static int
+build_and_store_cubin(build_job *j, bool *ok, lab_err *err)
+{
+    int rc;
+
+    if (j->req->rdc)
+        rc = build_linked_cubin(j, ok, err);
+    else
+        rc = build_cubin(j, "", "out.cubin", ok, err);
+    if (rc < 0 || !*ok)
+        return rc;
+    if ((rc = store(j, "out.cubin", j->b->cubin_path.buf, err)) == 0)
+        j->b->has_cubin = true;
+    return rc;
+}
+
+/* The student's file to PTX and, unless the request wants the PTX alone, a cubin. */
 static int
 build_device(build_job *j, bool *ok, lab_err *err)
 {
@@ -571,26 +588,53 @@ build_device(build_job *j, bool *ok, lab_err *err)
                      req->instantiate ? WRAPPER_NAME : SOURCE_NAME, NULL);
     if ((rc = run_nvcc(j, &argv, ok, err)) < 0 || !*ok)
         goto out;
-    if (req->rdc)
-        rc = build_linked_cubin(j, ok, err);
-    else
-        rc = build_cubin(j, "", "out.cubin", ok, err);
-    if (rc < 0 || !*ok)
+    /* cubin first: a build that wants both never finds the PTX without the cubin that the
+     * same build makes (it would make the cubin again, from that PTX) */
+    if (!req->ptx_only && ((rc = build_and_store_cubin(j, ok, err)) < 0 || !*ok))
         goto out;
-    /* cubin first: a PTX without its cubin is never taken for a cache hit */
-    if ((rc = store(j, "out.cubin", j->b->cubin_path.buf, err)) == 0)
-        rc = store(j, "out.ptx", j->b->ptx_path.buf, err);
+    rc = store(j, "out.ptx", j->b->ptx_path.buf, err);
 out:
     lab_strvec_release(&argv);
     return rc;
 }
 
-static bool
-cached(const lab_build_request *req, const lab_build *b)
+/* The cubin of a PTX that an earlier build with ptx_only left in the cache alone: the same
+ * cubin steps as build_device's, on that PTX, which the cache key already made for this
+ * request (source, flags, arch, nvcc). */
+static int
+build_cubin_of_cached(build_job *j, bool *ok, lab_err *err)
 {
+    lab_buf ptx = LAB_BUF_INIT, path = LAB_BUF_INIT;
+    int rc;
+
+    if ((rc = lab_buf_read_file(&ptx, j->b->ptx_path.buf, err)) < 0)
+        goto out;
+    if (lab_buf_printf(&path, "%s/out.ptx", j->dir.buf) < 0) {
+        rc = lab_err_set(err, LAB_ENOMEM, _("out of memory"));
+        goto out;
+    }
+    if ((rc = lab_write_file(path.buf, ptx.buf, ptx.len, err)) < 0)
+        goto out;
+    rc = build_and_store_cubin(j, ok, err);
+out:
+    lab_buf_release(&ptx);
+    lab_buf_release(&path);
+    return rc;
+}
+
+/* What the cache holds for req: true when it has all the request needs; *cubin_missing when it
+ * has the PTX of a ptx_only build and the request needs the cubin too. */
+static bool
+cached(const lab_build_request *req, lab_build *b, bool *cubin_missing)
+{
+    *cubin_missing = false;
     if (req->host)
         return access(b->so_path.buf, R_OK) == 0;
-    return access(b->ptx_path.buf, R_OK) == 0 && access(b->cubin_path.buf, R_OK) == 0;
+    if (access(b->ptx_path.buf, R_OK) < 0)
+        return false;
+    b->has_cubin = access(b->cubin_path.buf, R_OK) == 0;
+    *cubin_missing = !b->has_cubin && !req->ptx_only;
+    return !*cubin_missing;
 }
 
 int
@@ -600,7 +644,7 @@ lab_toolchain_build(const lab_toolchain *tc, const lab_build_request *req, lab_b
     build_job j = { .tc = tc, .req = req, .b = b, .dir = LAB_BUF_INIT };
     lab_buf src = LAB_BUF_INIT;
     lab_hash h;
-    bool ok = false;
+    bool ok = false, cubin_missing = false;
     int rc;
 
     if (!lab_toolchain_arch_valid(req->arch))
@@ -631,9 +675,14 @@ lab_toolchain_build(const lab_toolchain *tc, const lab_build_request *req, lab_b
         rc = lab_err_set(err, LAB_ENOMEM, _("out of memory"));
         goto out;
     }
-    if (cached(req, b)) {
+    if (cached(req, b, &cubin_missing)) {
         b->cached = ok = true;
         lab_trace_mark("build %.12s: cached", b->hash);
+    } else if (cubin_missing) {
+        lab_trace_mark("build %.12s: the cubin of the cached PTX", b->hash);
+        if ((rc = make_workdir(&j, &src, err)) < 0 ||
+            (rc = build_cubin_of_cached(&j, &ok, err)) < 0 || !ok)
+            goto out;
     } else if ((rc = make_workdir(&j, &src, err)) < 0 ||
                (rc = req->host ? build_host(&j, &ok, err) : build_device(&j, &ok, err)) < 0 || !ok)
         goto out;

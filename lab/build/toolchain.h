@@ -16,8 +16,12 @@
  * The student's host code is never compiled into anything that runs, except
  * for host-code exercises (req->host): then
  *   nvcc -shared -Xcompiler -fPIC -O2 -arch=ARCH SRC  -> HASH.so
- * which a driver loads in a child process of its own (lab/harness/host.h).  The
- * cache key covers the source bytes, the instantiation line, the arch, the
+ * which a driver loads in a child process of its own (lab/harness/host.h).
+ * With req->ptx_only (a run on the simulator, which reads PTX alone) only the
+ * first step runs and only HASH.ptx is stored; a later build of the same
+ * request without it finds that PTX and makes the cubin from it (the cubin
+ * steps above, on the cached PTX), so either order leaves the same files.
+ * The cache key covers the source bytes, the instantiation line, the arch, the
  * flags, nvcc's version and the file's name (the PTX's line information names
  * the file); failed builds are not cached.  nvcc's messages
  * are rewritten from "file.cu(12): error" to "file.cu:12: error".
@@ -74,12 +78,14 @@ typedef struct lab_build_request {
     const lab_sandbox_plan *sandbox; /* nvcc runs in it, or NULL; its writable is the job's
                                         private folder, handed to the sandbox's user */
     lab_proc_limits limits;          /* rlimits for nvcc; zero: none */
-    bool rdc; /* relocatable device code linked with the device runtime (libcudadevrt) */
+    bool rdc;      /* relocatable device code linked with the device runtime (libcudadevrt) */
+    bool ptx_only; /* the PTX alone: no cubin is built (a run on the simulator) */
 } lab_build_request;
 
 typedef struct lab_build {
-    bool ok;        /* PTX and cubin exist (host: the shared object) */
+    bool ok;        /* PTX and cubin exist (ptx_only: the PTX; host: the shared object) */
     bool cached;    /* found in the cache, nvcc not run */
+    bool has_cubin; /* cubin_path exists (false after a ptx_only build that found none) */
     bool timed_out; /* nvcc ran past the timeout */
     bool cancelled;
     char hash[LAB_HASH_HEX];

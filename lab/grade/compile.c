@@ -25,9 +25,10 @@ toolkit_root(const char *nvcc, lab_buf *out)
     return rc;
 }
 
-int
-lab_compile_file(lab *l, const lab_exercise *ex, const char *path, const char *arch,
-                 const volatile sig_atomic_t *cancel, bool untrusted, lab_build *b, lab_err *err)
+static int
+compile(lab *l, const lab_exercise *ex, const char *path, const char *arch,
+        const volatile sig_atomic_t *cancel, bool untrusted, bool ptx_only, lab_build *b,
+        lab_err *err)
 {
     lab_build_request br = { .source = path,
                              .instantiate = ex->instantiate,
@@ -36,7 +37,8 @@ lab_compile_file(lab *l, const lab_exercise *ex, const char *path, const char *a
                              .timeout_s = ex->build_timeout_s,
                              .cancel = cancel,
                              .host = ex->kind == LAB_KIND_HOST,
-                             .rdc = ex->rdc };
+                             .rdc = ex->rdc,
+                             .ptx_only = ptx_only };
     /* nvcc reads the lab's private copy of the file, in a private folder of the build cache
      * (toolchain.h), which alone it sees of the cache; the toolkit is shown wherever it is */
     const char *hide[] = { lab_builddir(l), NULL };
@@ -71,17 +73,39 @@ out:
 }
 
 int
-lab_compile_solution(lab *l, const lab_exercise *ex, const char *arch,
-                     const volatile sig_atomic_t *cancel, lab_build *b, lab_err *err)
+lab_compile_file(lab *l, const lab_exercise *ex, const char *path, const char *arch,
+                 const volatile sig_atomic_t *cancel, bool untrusted, lab_build *b, lab_err *err)
+{
+    return compile(l, ex, path, arch, cancel, untrusted, false, b, err);
+}
+
+int
+lab_compile_file_for(lab *l, const lab_exercise *ex, const char *path, const char *arch,
+                     const volatile sig_atomic_t *cancel, bool untrusted, bool sim, lab_build *b,
+                     lab_err *err)
+{
+    return compile(l, ex, path, arch, cancel, untrusted, sim, b, err);
+}
+
+int
+lab_compile_solution_for(lab *l, const lab_exercise *ex, const char *arch,
+                         const volatile sig_atomic_t *cancel, bool sim, lab_build *b, lab_err *err)
 {
     int rc;
 
-    if ((rc = lab_compile_file(l, ex, ex->solution, arch, cancel, false, b, err)) < 0)
+    if ((rc = compile(l, ex, ex->solution, arch, cancel, false, sim, b, err)) < 0)
         return rc;
     if (!b->ok)
         return lab_err_set(err, LAB_ETOOL, "the lab's own '%s' does not compile: %s", ex->solution,
                            b->timed_out ? "timed out" : b->log.buf);
     return 0;
+}
+
+int
+lab_compile_solution(lab *l, const lab_exercise *ex, const char *arch,
+                     const volatile sig_atomic_t *cancel, lab_build *b, lab_err *err)
+{
+    return lab_compile_solution_for(l, ex, arch, cancel, false, b, err);
 }
 
 const char *

@@ -24,6 +24,15 @@ int lab_compile_file(lab *l, const lab_exercise *ex, const char *path, const cha
 /* Compiles ex's reference solution (cached); a failed build is an error of the lab's. */
 int lab_compile_solution(lab *l, const lab_exercise *ex, const char *arch,
                          const volatile sig_atomic_t *cancel, lab_build *b, lab_err *err);
+/* The same, for the backend that will load the build: on the simulator (sim) the PTX alone,
+ * which is all it reads (no cubin is built; a later build for a GPU makes it from the cached
+ * PTX); else PTX and cubin, as above. */
+int lab_compile_file_for(lab *l, const lab_exercise *ex, const char *path, const char *arch,
+                         const volatile sig_atomic_t *cancel, bool untrusted, bool sim,
+                         lab_build *b, lab_err *err);
+int lab_compile_solution_for(lab *l, const lab_exercise *ex, const char *arch,
+                             const volatile sig_atomic_t *cancel, bool sim, lab_build *b,
+                             lab_err *err);
 /* A choice exercise's (ex->choose_block) file says the block it picks with __device__ unsigned
  * ints chosenBlockX (and chosenBlockY, chosenBlockZ, 1 when missing); true, with the problem
  * in why ("declares no chosenBlockX: ...", "chooses block 48x32, which is not one of ..."),

@@ -209,13 +209,14 @@ check_complete(const lab_runreport *r, const unsigned long *sizes, size_t nsizes
 #define SIM_CHECK_TIMEOUT_S 30.0
 
 /* Starts a run of the simulator beside the grading's own driver, with its arguments for these
- * sizes, for cap_s seconds at most (the exercise's run timeout if shorter): true, or false and
- * why in skipped. */
+ * sizes (the student's alone with student_only; its checks off with counts_only), for cap_s
+ * seconds at most (the exercise's run timeout if shorter): true, or false and why in skipped. */
 static bool
 start_beside(lab *l, const lab_exercise *ex, const lab_exercise *base_ex, lab_grading *g,
              lab_build *student, lab_build *baseline, lab_build *reference,
-             const unsigned long *sizes, size_t nsizes, bool student_only, double cap_s,
-             const volatile sig_atomic_t *cancel, lab_proc *p, char *skipped, size_t skipped_size)
+             const unsigned long *sizes, size_t nsizes, bool student_only, bool counts_only,
+             double cap_s, const volatile sig_atomic_t *cancel, lab_proc *p, char *skipped,
+             size_t skipped_size)
 {
     lab_strvec all = LAB_STRVEC_INIT, args = LAB_STRVEC_INIT;
     lab_err err = LAB_ERR_INIT;
@@ -230,6 +231,8 @@ start_beside(lab *l, const lab_exercise *ex, const lab_exercise *base_ex, lab_gr
     lab_strvec_release(&all);
     if (student_only || ex->choose_block)
         lab_strvec_push(&args, "--student-only");
+    if (counts_only)
+        lab_strvec_push(&args, "--counts-only");
     started = lab_runner_start(l, ex->family, &args,
                                ex->run_timeout_s < cap_s ? ex->run_timeout_s : cap_s, cancel, true,
                                p, &err) == 0;
@@ -278,7 +281,7 @@ start_sim_check(lab *l, const lab_grade_request *req, const lab_family *fam, lab
     grading_sizes(ex, lab_family_sim_limit(fam, LAB_SIM_MAX_SIZE), sizes, ARRAY_SIZE(sizes),
                   &nsizes);
     *started =
-        start_beside(l, ex, base_ex, g, student, baseline, reference, sizes, nsizes, true,
+        start_beside(l, ex, base_ex, g, student, baseline, reference, sizes, nsizes, true, false,
                      SIM_CHECK_TIMEOUT_S, req->cancel, p, g->sim_skipped, sizeof(g->sim_skipped));
 }
 
@@ -333,7 +336,9 @@ judge_sim_check(lab_proc *p, lab_grading *g, const lab_exercise *ex)
  * (lab/grade/modelled.h).  *started, or why not in g->model_skipped; g->model_needs when the
  * simulator's cap kept the run below the sizes the model counts at: counts of smaller runs,
  * scaled up, would mislead (neighbored-less's reference at a cap of 1000 was 5.96x, where the
- * H100 measures 1.82x), so then there is no run and no speed verdict. */
+ * H100 measures 1.82x), so then there is no run and no speed verdict.  The run looks for no
+ * races or hazards (--counts-only: the same counts in less time); the student's own run
+ * beside it, at every graded size, does. */
 static void
 start_model_run(lab *l, const lab_exercise *ex, const lab_family *fam, lab_grading *g,
                 lab_build *student, lab_build *baseline, lab_build *reference,
@@ -366,7 +371,7 @@ start_model_run(lab *l, const lab_exercise *ex, const lab_family *fam, lab_gradi
             lab_modelled_sweep_size(fam, lab_modelled_largest(ex->timing_sizes, ex->ntiming_sizes));
     }
     *started = start_beside(l, ex, base_ex, g, student, baseline, reference, sizes,
-                            sizes[0] < sizes[1] ? 2 : 1, false, MODEL_RUN_TIMEOUT_S, NULL, p,
+                            sizes[0] < sizes[1] ? 2 : 1, false, true, MODEL_RUN_TIMEOUT_S, NULL, p,
                             g->model_skipped, sizeof(g->model_skipped));
 }
 
@@ -566,6 +571,19 @@ out:
     return rc;
 }
 
+/* The backend asked for (--sim, $CUDALAB_BACKEND), auto made cuda or sim by the device. */
+static const char *
+wanted_backend(const lab_grade_request *req, const lab_device *dev)
+{
+    const char *want = req->backend, *env = getenv("CUDALAB_BACKEND");
+
+    if (!want && env && *env)
+        want = env;
+    if (!want || !strcmp(want, "auto"))
+        want = dev->present ? "cuda" : "sim";
+    return want;
+}
+
 /* cuda when asked or when a GPU is there, sim when asked or when none is (device-side
  * launches included: the simulator runs them); "" when nothing can run it (NO_GPU, *why
  * says why): cuda asked for and no GPU. */
@@ -573,14 +591,10 @@ static int
 choose_backend(const lab_grade_request *req, const lab_device *dev, lab_grading *g,
                const char **why, lab_err *err)
 {
-    const char *want = req->backend, *env = getenv("CUDALAB_BACKEND"), *cap;
+    const char *want = wanted_backend(req, dev), *cap;
 
-    if (!want && env && *env)
-        want = env;
-    if (want && strcmp(want, "cuda") && strcmp(want, "sim") && strcmp(want, "auto"))
+    if (strcmp(want, "cuda") && strcmp(want, "sim"))
         return lab_err_set(err, LAB_EINVAL, "unknown backend '%s' (cuda, sim or auto)", want);
-    if (!want || !strcmp(want, "auto"))
-        want = dev->present ? "cuda" : "sim";
     g->backend[0] = '\0';
     if (req->ex->kind == LAB_KIND_HOST) { /* host code runs on the CPU, GPU or not */
         snprintf(g->backend, sizeof(g->backend), "host");
@@ -628,6 +642,7 @@ lab_grade(lab *l, const lab_grade_request *req, lab_grading *g, lab_err *err)
     lab_buf why = LAB_BUF_INIT, mangled = LAB_BUF_INIT, found = LAB_BUF_INIT;
     const lab_family *fam;
     const char *no_run = "";
+    bool on_sim;
     int rc;
 
     lab_build_init(&student);
@@ -661,9 +676,11 @@ lab_grade(lab *l, const lab_grade_request *req, lab_grading *g, lab_err *err)
         goto out;
     g->device = *dev;
     snprintf(g->arch, sizeof(g->arch), "%s", lab_target_arch(dev));
+    /* the simulator reads PTX alone: no cubin is built for a grading there */
+    on_sim = ex->kind != LAB_KIND_HOST && !strcmp(wanted_backend(req, dev), "sim");
 
     stage(req, LAB_STAGE_COMPILE, req->file);
-    rc = lab_compile_file(l, ex, req->file, g->arch, req->cancel, true, &student, err);
+    rc = lab_compile_file_for(l, ex, req->file, g->arch, req->cancel, true, on_sim, &student, err);
     memcpy(g->file_hash, student.hash, sizeof(g->file_hash));
     lab_buf_add(&g->compiler_log, student.log.buf, student.log.len);
     if (rc < 0)
@@ -703,9 +720,9 @@ lab_grade(lab *l, const lab_grade_request *req, lab_grading *g, lab_err *err)
         goto judged;
     }
 built:
-    if ((rc = lab_compile_solution(l, ex, g->arch, req->cancel, &reference, err)) < 0 ||
-        (base_ex &&
-         (rc = lab_compile_solution(l, base_ex, g->arch, req->cancel, &baseline, err)) < 0))
+    if ((rc = lab_compile_solution_for(l, ex, g->arch, req->cancel, on_sim, &reference, err)) < 0 ||
+        (base_ex && (rc = lab_compile_solution_for(l, base_ex, g->arch, req->cancel, on_sim,
+                                                   &baseline, err)) < 0))
         goto out;
     if ((rc = choose_backend(req, dev, g, &no_run, err)) < 0)
         goto out;

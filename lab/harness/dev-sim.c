@@ -285,6 +285,12 @@ lab_dev_sim_count_branches(lab_dev *dev)
     lab_sim_set_branch_counts(dev->sim, true);
 }
 
+void
+lab_dev_sim_checks_off(lab_dev *dev)
+{
+    lab_sim_set_checks(dev->sim, false);
+}
+
 static int
 add_branch(const lab_sim_branch *b, void *arg)
 {

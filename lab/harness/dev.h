@@ -130,6 +130,9 @@ bool lab_dev_sim_take(lab_dev *dev, struct lab_sim_result *out, struct lab_buf *
  * appended to the cJSON array out (lab_sim_branches). */
 struct cJSON;
 void lab_dev_sim_count_branches(lab_dev *dev);
+/* dev (a "sim" device) runs without the simulator's checks (races, hazards, barriers, masks;
+ * bounds stay): the counts are the same, the findings are not looked for. */
+void lab_dev_sim_checks_off(lab_dev *dev);
 void lab_dev_sim_report_branches(lab_module *m, struct cJSON *out);
 
 /* A shape as "128x2" (sep "x") or "(128,2)" (open "(", sep ",", close ")"), its trailing

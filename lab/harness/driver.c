@@ -53,6 +53,7 @@ enum {
     OPT_STUDENT_ONLY,
     OPT_GLOBALS,
     OPT_BRANCH_COUNTS,
+    OPT_COUNTS_ONLY,
     OPT_WAIT_GO,
     OPT_OCCUPANCY_TABLES,
     OPT_OCCUPANCY_DEVICE,
@@ -89,6 +90,7 @@ static const struct option options[] = {
     { "student-only", no_argument, NULL, OPT_STUDENT_ONLY },
     { "globals", required_argument, NULL, OPT_GLOBALS },
     { "branch-counts", no_argument, NULL, OPT_BRANCH_COUNTS },
+    { "counts-only", no_argument, NULL, OPT_COUNTS_ONLY },
     { "wait-go", no_argument, NULL, OPT_WAIT_GO },
     { "occupancy-tables", required_argument, NULL, OPT_OCCUPANCY_TABLES },
     { "occupancy-device", required_argument, NULL, OPT_OCCUPANCY_DEVICE },
@@ -190,7 +192,8 @@ usage(const char *prog, const char *what)
             "[--grid-per-sm K] [--baseline-block N] [--baseline-unroll N] "
             "[--baseline-output partials|total] [--baseline-grid-per-sm K] [--seed N] "
             "[--min-samples N] [--time-cap S] [--choose-block] [--student-only] "
-            "[--globals NAME,...] [--branch-counts] [--wait-go] [--occupancy-tables ARCH "
+            "[--globals NAME,...] [--branch-counts] [--counts-only] [--wait-go] "
+            "[--occupancy-tables ARCH "
             "--occupancy-device N,... --occupancy-kernels R:S,... --occupancy-expected N,...] "
             "[--probe]\n",
             prog);
@@ -296,6 +299,9 @@ parse_args(lab_driver_args *a, const char *prog, int argc, char **argv)
             break;
         case OPT_BRANCH_COUNTS:
             a->branch_counts = true;
+            break;
+        case OPT_COUNTS_ONLY:
+            a->counts_only = true;
             break;
         case OPT_WAIT_GO:
             a->wait_go = true;
@@ -614,6 +620,8 @@ lab_driver_start(lab_driver *d, int argc, char **argv, const char *program)
         return 0;
     if (d->args.branch_counts && lab_driver_is_sim(d))
         lab_dev_sim_count_branches(d->dev);
+    if (d->args.counts_only && lab_driver_is_sim(d))
+        lab_dev_sim_checks_off(d->dev);
     for (int role = 0; role < LAB_ROLE_COUNT; role++)
         if ((rc = load_role(d, (lab_role)role, &err)) < 0)
             return lab_driver_fail(d, (lab_role)role, "load", 0, &err);

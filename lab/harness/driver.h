@@ -89,6 +89,8 @@ typedef struct lab_driver_args {
     bool choose_block;   /* --choose-block: the student's module names its shape
                             (lab/harness/choose.h) */
     bool branch_counts;  /* --branch-counts: on the simulator, the report's "sim_branches" */
+    bool counts_only;    /* --counts-only: on the simulator, its checks off: a run for the counts
+                            alone (the performance model's), whose findings nobody reads */
     bool student_only;   /* --student-only: only the student's module (the simulator's checks
                             beside a GPU grading) */
     bool wait_go;        /* --wait-go: after loading the modules, wait for a byte on stdin (the

@@ -156,7 +156,7 @@ lab_sim__global_shadow(sim_worker *wk, const sim_alloc *a, uint64_t addr)
         lab_sim *s = wk->L->sim;
         pthread_mutex_lock(&s->lock);
         if (!(sh = (sim_shadow *)ma->shadow)) {
-            sh = calloc(a->size / 4 + 1, sizeof(sim_shadow));
+            sh = lab_sim__zalloc(lab_sim__shadow_bytes(a), 64);
             __atomic_store_n((sim_shadow **)&ma->shadow, sh, __ATOMIC_RELEASE);
         }
         pthread_mutex_unlock(&s->lock);

@@ -72,6 +72,13 @@ typedef struct sim_shadow {
     uint32_t r_tid, r_epoch, r_sync;
 } sim_shadow;
 
+/* The bytes of an allocation's race shadow (lab_sim__zalloc'd on its first check) */
+static inline size_t
+lab_sim__shadow_bytes(const sim_alloc *a)
+{
+    return (a->size / 4 + 1) * sizeof(sim_shadow);
+}
+
 /* Dynamic parallelism (CUDA 12's CDP2).  A device-side launch is queued by the worker
  * that ran it and started after its parent grid has run to its end (launch.c), a legal
  * schedule since a CDP2 parent cannot wait for its children. */
@@ -159,6 +166,7 @@ struct sim_worker {
     sim_shadow *sh_res;
     uint8_t *local; /* local_bytes per thread */
     unsigned ctaid[3];
+    bool tids_set; /* the warps' tid, the same in every block, computed by its first */
     uint64_t block_linear;
     uint32_t epoch;
     uint32_t red_true, red_lanes; /* bar.red of this barrier interval: lanes with c, lanes */

@@ -552,6 +552,11 @@ int lab_sim__surf_at(const lab_sim *s, uint64_t handle, unsigned geom, const uin
 /* the allocation with the highest base at or below addr, or NULL (for messages) */
 const sim_alloc *lab_sim__nearest(lab_sim *s, uint64_t addr);
 int lab_sim__alloc_internal(lab_sim *s, size_t bytes, uint64_t *out, lab_err *err);
+/* memory.c: bytes of zeroed memory aligned to align (a power of two, at least a pointer's size),
+ * on huge pages when large; NULL: out of memory.  Freed with lab_sim__zfree, given the same
+ * bytes. */
+void *lab_sim__zalloc(size_t bytes, size_t align);
+void lab_sim__zfree(void *p, size_t bytes);
 /* Room for n more elements of size in the malloc'd array *p (used of *cap, which doubles);
  * false: out of memory, *p unchanged. */
 bool lab_sim__reserve(void **p, size_t used, size_t n, size_t *cap, size_t size);

@@ -56,6 +56,20 @@ atomic_sectors(uint64_t *a, uint32_t n)
     return sectors + worst;
 }
 
+/* The common access: all 32 lanes, lane l at addr[0] + l * bytes, at most a sector each (so
+ * a lane touches its first and last sector only, as below): the sectors are the range. */
+static bool
+contiguous(const uint64_t *addr, uint32_t mask, uint32_t bytes)
+{
+    uint64_t off = 0;
+
+    if (mask != 0xffffffffu || bytes > 32)
+        return false;
+    for (int l = 1; l < 32; l++)
+        off |= addr[l] - addr[l - 1] - bytes;
+    return off == 0;
+}
+
 void
 lab_sim__count_global(lab_sim_metrics *mt, sim_access kind, const uint64_t *addr, uint32_t mask,
                       uint32_t bytes)
@@ -72,16 +86,29 @@ lab_sim__count_global(lab_sim_metrics *mt, sim_access kind, const uint64_t *addr
         mt->gatom_sectors += atomic_sectors(at, n);
         return;
     }
-    for (int l = 0; l < 32; l++) {
-        if (!(mask >> l & 1u))
-            continue;
-        uint64_t first = addr[l] >> 5, last = (addr[l] + bytes - 1) >> 5;
-        sec[n++] = first;
-        if (last != first && n < 64)
-            sec[n++] = last;
-        lanes++;
+    if (contiguous(addr, mask, bytes)) {
+        lanes = 32;
+        sectors = (uint32_t)(((addr[31] + bytes - 1) >> 5) - (addr[0] >> 5) + 1);
+    } else {
+        /* distinct() in the same pass while the sectors come in order (the lanes' addresses
+         * mostly rise): how many differ from the one before */
+        bool sorted = true;
+        uint32_t rising = 0;
+        for (int l = 0; l < 32; l++) {
+            if (!(mask >> l & 1u))
+                continue;
+            uint64_t first = addr[l] >> 5, last = (addr[l] + bytes - 1) >> 5;
+            sorted &= n == 0 || first >= sec[n - 1];
+            rising += n == 0 || first != sec[n - 1];
+            sec[n++] = first;
+            if (last != first && n < 64) {
+                rising++; /* last > first */
+                sec[n++] = last;
+            }
+            lanes++;
+        }
+        sectors = sorted ? rising : distinct(sec, n);
     }
-    sectors = distinct(sec, n);
     if (kind == SIM_ACCESS_LOAD) { /* l1tex__t_{requests,sectors}_pipe_lsu_mem_global_op_ld */
         mt->gld_requests++;
         mt->gld_sectors += sectors;
@@ -93,10 +120,31 @@ lab_sim__count_global(lab_sim_metrics *mt, sim_access kind, const uint64_t *addr
     }
 }
 
+/* A 4-byte access where every lane l of mask is at the same base + 4 * l: 32 words in 32 banks,
+ * one wavefront (what the loop below finds, without looking for the words) */
+static bool
+lane_words(const uint64_t *addr, uint32_t mask, uint32_t bytes)
+{
+    uint64_t base, off = 0;
+
+    if (bytes != 4 || !mask)
+        return false;
+    base = addr[__builtin_ctz(mask)] - 4 * (uint64_t)__builtin_ctz(mask);
+    for (int l = 0; l < 32; l++)
+        off |= (addr[l] - 4 * (uint64_t)l - base) & (0 - (uint64_t)(mask >> l & 1u));
+    return off == 0;
+}
+
 void
 lab_sim__count_shared(lab_sim_metrics *mt, const uint64_t *addr, uint32_t mask, uint32_t bytes)
 {
     uint32_t group = bytes <= 4 ? 32 : 128 / bytes, wavefronts = 0, ideal = 0;
+
+    if (lane_words(addr, mask, bytes)) {
+        mt->shared_requests++;
+        mt->shared_wavefronts++;
+        return;
+    }
 
     for (int g0 = 0; g0 < 32; g0 += (int)group) {
         uint64_t words[32][32];
@@ -180,11 +228,17 @@ lab_sim__count_block_loads(sim_sectorset *set, uint32_t epoch, lab_sim_metrics *
         set->epoch = epoch;
         set->n = 0;
     }
+    /* neighbouring lanes mostly share a sector: one the lane before added (or found) is in the
+     * set already, and is not looked up again */
+    uint64_t last = UINT64_MAX;
     for (int l = 0; l < 32; l++) {
         if (!(mask >> l & 1u))
             continue;
         for (uint64_t sec = addr[l] >> 5; sec <= (addr[l] + bytes - 1) >> 5; sec++)
-            mt->gld_block_sectors += sectorset_add(set, sec);
+            if (sec != last) {
+                mt->gld_block_sectors += sectorset_add(set, sec);
+                last = sec;
+            }
     }
 }
 

@@ -8,16 +8,10 @@
 # step since the previous line, the process (cudalab, a driver: the GPU's or the
 # simulator's) and the mark.
 set -u
-root=$(cd "$(dirname "$0")/../.." && pwd)
-bin=${CUDALAB_BIN:-$root/bin/cudalab}
-n=5 edit=false
-while getopts n:e o; do
-    case $o in
-    n) n=$OPTARG ;;
-    e) edit=true ;;
-    *) echo "usage: latency.sh [-n N] [-e] EXERCISE FILE [GRADE-OPTION...]" >&2; exit 2 ;;
-    esac
-done
+n=5
+# shellcheck source=tests/bench/opts.sh
+. "$(dirname "$0")/opts.sh"
+bench_opts "latency.sh [-n N] [-e] EXERCISE FILE [GRADE-OPTION...]" "$@"
 shift $((OPTIND - 1))
 ex=${1:?usage: latency.sh [-n N] [-e] EXERCISE FILE [GRADE-OPTION...]}
 file=${2:?usage: latency.sh [-n N] [-e] EXERCISE FILE [GRADE-OPTION...]}

@@ -1,0 +1,89 @@
+#!/bin/bash
+# The compile cache of a grading on the simulator (issue 22): the simulator reads PTX alone, so
+# nvcc builds no cubin for it; a later grading on a GPU (the pretend one of fake-gpu.sh) or an
+# inspection makes the cubin from the cached PTX, without compiling the file again, and a
+# grading on the simulator after a GPU's finds everything it needs in the cache.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+nvcc_real=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+printf '#!/bin/sh\necho "$*" >>"%s"\nexec "%s" "$@"\n' "$T/nvcc.log" "$nvcc_real" >"$T/nvcc-logged"
+chmod +x "$T/nvcc-logged"
+export CUDALAB_NVCC=$T/nvcc-logged
+
+less=reduction/neighbored-less
+cp "$CUDALAB_DATADIR_TEST/solutions/reduction/neighbored-less.cu" less.cu
+
+# nvcc_runs KIND: how many of the logged nvcc runs were builds of KIND: -ptx (a file compiled),
+# -cubin (a build's cubin from its PTX; not inspect's `-cubin -Xptxas -v`)
+nvcc_runs() {
+    case $1 in
+    -ptx) grep -c -- "^-ptx " "$T/nvcc.log" ;;
+    -cubin) grep -c -- "^-cubin .*-o out.cubin out.ptx\$" "$T/nvcc.log" ;;
+    esac
+}
+# cached EXT: how many of the cache's files end in .EXT
+cached() {
+    ls "$CACHE" 2>/dev/null | grep -c "\.$1\$"
+}
+
+# --- on the simulator: PTX only ---
+CUDALAB_SIM_MAX_SIZE=70000 run cudalab grade $less less.cu --sim --no-record --json
+expect_json "on the simulator: graded there, correct" \
+    'j["backend"] == "sim" and j["message"].startswith("correct on the simulator")'
+expect_eq "on the simulator: nvcc -ptx for the student, the reference and the baseline" \
+    "$(nvcc_runs -ptx)" 3
+expect_eq "on the simulator: no nvcc -cubin" "$(nvcc_runs -cubin)" 0
+expect_eq "on the simulator: the cache holds three PTX files and no cubin" \
+    "$(cached ptx) $(cached cubin)" "3 0"
+
+: >"$T/nvcc.log"
+CUDALAB_SIM_MAX_SIZE=70000 run cudalab grade $less less.cu --sim --no-record --json
+expect_json "on the simulator again: graded" 'j["backend"] == "sim"'
+expect_eq "on the simulator again: from the cache, nvcc only asked its version" \
+    "$(cat "$T/nvcc.log")" "--version"
+
+# --- then on a GPU: the cubins of the cached PTX, which the driver gets ---
+. "$(dirname "$0")/fake-gpu.sh"
+# the GPU's driver checks that every role's module is a cubin (an ELF file), then replays the
+# H100's report; the simulator's check beside it replays it too
+fake_driver "for a in \"\$@\"; do
+    case \$a in
+    --backend=sim) cat '$reports/less-ref.json' >&3; exit 0 ;;
+    --student=*|--reference=*|--baseline=*)
+        [ \"\$(head -c 4 \"\${a#*=}\" | tail -c 3)\" = ELF ] || { echo \"not a cubin: \$a\" >&2; exit 3; } ;;
+    esac
+done
+cat '$reports/less-ref.json' >&3"
+: >"$T/nvcc.log"
+run cudalab grade $less less.cu --no-record --json --seed 42
+expect_json "on the GPU: the driver got three cubins and reported" \
+    'j["backend"] == "cuda" and j["verdict"] in ("PASS", "SLOW")'
+expect_eq "on the GPU: no file compiled again (no nvcc -ptx)" "$(nvcc_runs -ptx)" 0
+expect_eq "on the GPU: nvcc -cubin from the cached PTX, once for each file" \
+    "$(nvcc_runs -cubin)" 3
+expect_eq "on the GPU: the cache holds three PTX files and their cubins" \
+    "$(cached ptx) $(cached cubin)" "3 3"
+
+: >"$T/nvcc.log"
+run cudalab grade $less less.cu --no-record --json --seed 42
+expect_eq "on the GPU again: from the cache, nvcc only asked its version" \
+    "$(cat "$T/nvcc.log")" "--version"
+unset CUDALAB_ARCH
+export CUDALAB_LIBEXECDIR=$CUDALAB_LIBEXECDIR_TEST
+
+# --- an inspection after a grading on the simulator: the cubin of the cached PTX ---
+printf '\n// an edit\n' >>less.cu
+CUDALAB_SIM_MAX_SIZE=70000 run cudalab grade $less less.cu --sim --no-record --json
+expect_json "an edited file on the simulator: graded" 'j["backend"] == "sim"'
+expect_eq "an edited file on the simulator: one more PTX file, no cubin" \
+    "$(cached ptx) $(cached cubin)" "4 3"
+: >"$T/nvcc.log"
+run cudalab inspect $less less.cu --no-run --json
+expect_json "inspect after the simulator: registers from ptxas" \
+    'j["compiled"] and j["kernel"]["registers"] > 0'
+expect_eq "inspect after the simulator: no nvcc -ptx" "$(nvcc_runs -ptx)" 0
+expect_eq "inspect after the simulator: the cubin from the cached PTX" "$(nvcc_runs -cubin)" 1
+expect_eq "inspect after the simulator: the cache holds its cubin" "$(cached cubin)" 4
+
+e2e_finish
