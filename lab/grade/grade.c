@@ -676,11 +676,12 @@ lab_grade(lab *l, const lab_grade_request *req, lab_grading *g, lab_err *err)
         goto out;
     g->device = *dev;
     snprintf(g->arch, sizeof(g->arch), "%s", lab_target_arch(dev));
-    /* the simulator reads PTX alone: no cubin is built for a grading there */
+    /* the simulator reads PTX alone: the lab's own files need no cubin there; the student's
+     * does, for ptxas's checks (too much shared data is an error on every GPU) */
     on_sim = ex->kind != LAB_KIND_HOST && !strcmp(wanted_backend(req, dev), "sim");
 
     stage(req, LAB_STAGE_COMPILE, req->file);
-    rc = lab_compile_file_for(l, ex, req->file, g->arch, req->cancel, true, on_sim, &student, err);
+    rc = lab_compile_file(l, ex, req->file, g->arch, req->cancel, true, &student, err);
     memcpy(g->file_hash, student.hash, sizeof(g->file_hash));
     lab_buf_add(&g->compiler_log, student.log.buf, student.log.len);
     if (rc < 0)
