@@ -5,17 +5,18 @@
 #include "lab/util/i18n.h"
 #include "lab/build/ptx.h"
 #include "lab/catalog/family.h"
+#include "lab/grade/beside.h"
 #include "lab/grade/calib.h"
 #include "lab/grade/compile.h"
 #include "lab/grade/env.h"
 #include "lab/grade/expected.h"
+#include "lab/grade/gradeargs.h"
 #include "lab/grade/runner.h"
 #include "lab/platform/devlock.h"
 #include "lab/util/trace.h"
 
 #include <errno.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,18 +60,6 @@ stage(const lab_grade_request *req, lab_stage s, const char *what)
     lab_trace_mark("stage %d: %s", (int)s, what);
     if (req->on_stage)
         req->on_stage(s, what, req->arg);
-}
-
-/* Adds a remark to a verdict's message (cut where the message is full). */
-static void __attribute__((format(printf, 2, 3)))
-append_message(lab_grade_result *r, const char *fmt, ...)
-{
-    size_t len = strlen(r->message);
-    va_list ap;
-
-    va_start(ap, fmt);
-    vsnprintf(r->message + len, sizeof(r->message) - len, fmt, ap);
-    va_end(ap);
 }
 
 static int
@@ -119,67 +108,6 @@ calibrated_threshold(const lab_runreport *r, lab_exercise *ex, lab_grading *g)
     lab_buf_release(&path);
 }
 
-/* The largest size at most cap with size's remainder modulo a power of two (at most 2^16, at
- * most half the cap): 2^20 + 3 capped at 2^20 becomes 983043, so the case whose last block owns
- * three elements is still checked, whatever the block (a power of two up to 1024, times an unroll
- * up to 64). */
-static unsigned long
-cap_keeping_remainder(unsigned long size, unsigned long cap)
-{
-    unsigned long m = 1, r, v;
-
-    while (m < 65536 && 4 * m <= cap)
-        m *= 2;
-    r = size % m;
-    v = (cap - r) / m * m + r;
-    return v > cap ? v - m : v;
-}
-
-/* The exercise's sizes, each at most cap (0: none; a larger one keeps its remainder), without
- * repeats; true when one was cut. */
-static bool
-grading_sizes(const lab_exercise *ex, unsigned long cap, unsigned long *sizes, size_t max,
-              size_t *n)
-{
-    bool capped = false;
-
-    *n = 0;
-    for (size_t i = 0; i < ex->nsizes && *n < max; i++) {
-        unsigned long size = ex->sizes[i];
-        bool seen = false;
-        if (cap && size > cap) {
-            size = cap_keeping_remainder(size, cap);
-            capped = true;
-        }
-        for (size_t k = 0; k < *n; k++)
-            seen |= sizes[k] == size;
-        if (!seen)
-            sizes[(*n)++] = size;
-    }
-    return capped;
-}
-
-/* The driver's arguments for ex at these sizes on backend: the roles, the sizes, the seed, the
- * student's __device__ variables to restore before every run. */
-static void
-driver_args(lab *l, const lab_exercise *ex, const lab_exercise *base_ex, const lab_grading *g,
-            const char *backend, lab_build *student, lab_build *baseline, lab_build *reference,
-            const unsigned long *sizes, size_t nsizes, lab_strvec *args)
-{
-    bool sim = !strcmp(backend, "sim");
-    lab_buf globals = LAB_BUF_INIT;
-
-    lab_strvec_pushf(args, "--backend=%s", backend);
-    lab_runner_roles_args(l, args, ex, base_ex, lab_compile_module(ex, student, sim),
-                          lab_compile_module(ex, reference, sim),
-                          base_ex ? lab_compile_module(base_ex, baseline, sim) : NULL);
-    lab_runner_sizes_arg(args, "sizes", sizes, nsizes);
-    lab_strvec_pushf(args, "--seed=%llu", (unsigned long long)g->seed);
-    if (student->ptx.len && lab_ptx_list_globals(student->ptx.buf, &globals) == 0 && globals.len)
-        lab_strvec_pushf(args, "--globals=%s", globals.buf);
-    lab_buf_release(&globals);
-}
-
 /* A report that says every case was right must have the student's case at every size: one
  * cut short, or not the driver's, is a lab error, never a verdict. */
 static int
@@ -201,218 +129,6 @@ check_complete(const lab_runreport *r, const unsigned long *sizes, size_t nsizes
                                sizes[s]);
     }
     return 0;
-}
-
-/* How long the simulator's run beside a GPU grading may take: a kernel the GPU runs in
- * microseconds can take the simulator minutes, and then the check is skipped, saying so, rather
- * than holding the verdict up. */
-#define SIM_CHECK_TIMEOUT_S 30.0
-
-/* Starts a run of the simulator beside the grading's own driver, with its arguments for these
- * sizes (the student's alone with student_only; its checks off with counts_only), for cap_s
- * seconds at most (the exercise's run timeout if shorter): true, or false and why in skipped. */
-static bool
-start_beside(lab *l, const lab_exercise *ex, const lab_exercise *base_ex, lab_grading *g,
-             lab_build *student, lab_build *baseline, lab_build *reference,
-             const unsigned long *sizes, size_t nsizes, bool student_only, bool counts_only,
-             double cap_s, const volatile sig_atomic_t *cancel, lab_proc *p, char *skipped,
-             size_t skipped_size)
-{
-    lab_strvec all = LAB_STRVEC_INIT, args = LAB_STRVEC_INIT;
-    lab_err err = LAB_ERR_INIT;
-    bool started;
-
-    driver_args(l, ex, base_ex, g, "sim", student, baseline, reference, sizes, nsizes, &all);
-    /* a choice exercise's sweep for the model: without --choose-block, the driver runs the
-     * student's kernel at every shape of --block, each case and its counts naming the shape */
-    for (size_t i = 0; i < all.n; i++)
-        if (!(ex->choose_block && !student_only && !strcmp(all.v[i], "--choose-block")))
-            lab_strvec_push(&args, all.v[i]);
-    lab_strvec_release(&all);
-    if (student_only || ex->choose_block)
-        lab_strvec_push(&args, "--student-only");
-    if (counts_only)
-        lab_strvec_push(&args, "--counts-only");
-    started = lab_runner_start(l, ex->family, &args,
-                               ex->run_timeout_s < cap_s ? ex->run_timeout_s : cap_s, cancel, true,
-                               p, &err) == 0;
-    if (!started)
-        snprintf(skipped, skipped_size, "%.250s", err.msg);
-    lab_strvec_release(&args);
-    return started;
-}
-
-/* Waits for a run beside the grading (WHAT in the trace): true when it ended with a report,
- * else false and why in skipped. */
-static bool
-finish_beside(lab_proc *p, const char *what, char *skipped, size_t skipped_size)
-{
-    lab_err err = LAB_ERR_INIT;
-    char how[128];
-    int rc = lab_proc_finish(p, &err);
-
-    lab_trace_mark("%s: done", what);
-    if (rc == 0 && !p->timed_out && !p->cancelled && p->report.len)
-        return true;
-    snprintf(skipped, skipped_size, "the simulator %.230s",
-             err.code ? err.msg : lab_proc_describe(p, how, sizeof(how)));
-    return false;
-}
-
-/* Starts the simulator's run of the student's kernel beside a GPU grading (student only, the
- * simulator's caps): 0 and *started, or the reason it did not start in g->sim_skipped. */
-static void
-start_sim_check(lab *l, const lab_grade_request *req, const lab_family *fam, lab_grading *g,
-                lab_build *student, lab_build *baseline, lab_build *reference,
-                const lab_exercise *base_ex, lab_proc *p, bool *started)
-{
-    const lab_exercise *ex = req->ex;
-    unsigned long sizes[16];
-    size_t nsizes;
-
-    *started = false;
-    if (ex->kind == LAB_KIND_HOST || strcmp(g->backend, "cuda"))
-        return;
-    if (req->no_sim_check || !ex->sim_check) {
-        snprintf(g->sim_skipped, sizeof(g->sim_skipped), "turned off %s",
-                 req->no_sim_check ? "for this grading" : "for this exercise");
-        return;
-    }
-    grading_sizes(ex, lab_family_sim_limit(fam, LAB_SIM_MAX_SIZE), sizes, ARRAY_SIZE(sizes),
-                  &nsizes);
-    *started =
-        start_beside(l, ex, base_ex, g, student, baseline, reference, sizes, nsizes, true, false,
-                     SIM_CHECK_TIMEOUT_S, req->cancel, p, g->sim_skipped, sizeof(g->sim_skipped));
-}
-
-/* What the simulator's run found, against a GPU verdict: a hazard makes a right result WRONG;
- * a run the simulator could not make is said, and costs nothing. */
-static void
-judge_sim_check(lab_proc *p, lab_grading *g, const lab_exercise *ex)
-{
-    lab_grade_result *res = &g->result;
-    lab_runreport r;
-    lab_err err = LAB_ERR_INIT;
-    const lab_case *hazard = NULL, *differs = NULL;
-
-    if (!finish_beside(p, "the simulator's check", g->sim_skipped, sizeof(g->sim_skipped)))
-        return;
-    if (lab_runreport_parse(p->report.buf, p->report.len, &r, &err) < 0 || strcmp(r.status, "ok")) {
-        snprintf(g->sim_skipped, sizeof(g->sim_skipped), "the simulator cannot run it: %.200s",
-                 err.code ? err.msg : r.reason);
-        lab_runreport_release(&r);
-        return;
-    }
-    g->sim_checked = true;
-    for (size_t i = 0; i < r.ncases; i++) {
-        const lab_case *c = &r.cases[i];
-        if (!c->correct && c->check[0] && !hazard)
-            hazard = c;
-        else if (!c->correct && !differs)
-            differs = c;
-    }
-    if (hazard && (res->verdict == LAB_VERDICT_PASS || res->verdict == LAB_VERDICT_SLOW)) {
-        lab_grade_set(res, ex, LAB_VERDICT_WRONG,
-                      _("right on this GPU by luck: at n = %lu the simulator found a %s: %s; that "
-                        "is undefined behaviour, which another GPU, another run or another "
-                        "compiler can turn into a wrong result"),
-                      hazard->size, hazard->check, hazard->detail);
-        res->advice = lab_grade_wrong_advice(LAB_WRONG_BY_LUCK, hazard->check, hazard->detail);
-    } else if (differs && res->verdict == LAB_VERDICT_PASS) {
-        append_message(res,
-                       _(" (the simulator computed another result at n = %lu: %s; not "
-                         "counted)"),
-                       differs->size, differs->detail);
-    }
-    lab_runreport_release(&r);
-}
-
-/* How long the simulator's run for the performance model may take: it runs the three roles
- * at two sizes, beside the student's run of every size. */
-#define MODEL_RUN_TIMEOUT_S 30.0
-
-/* On the simulator, a speed exercise's second run: student, baseline and reference at two
- * sizes, whose counts the performance model turns into times
- * (lab/grade/modelled.h).  *started, or why not in g->model_skipped; g->model_needs when the
- * simulator's cap kept the run below the sizes the model counts at: counts of smaller runs,
- * scaled up, would mislead (neighbored-less's reference at a cap of 1000 was 5.96x, where the
- * H100 measures 1.82x), so then there is no run and no speed verdict.  The run looks for no
- * races or hazards (--counts-only: the same counts in less time); the student's own run
- * beside it, at every graded size, does. */
-static void
-start_model_run(lab *l, const lab_exercise *ex, const lab_family *fam, lab_grading *g,
-                lab_build *student, lab_build *baseline, lab_build *reference,
-                const lab_exercise *base_ex, const unsigned long *graded, size_t ngraded,
-                unsigned long sizes[2], lab_proc *p, bool *started)
-{
-    unsigned long uncapped[16], needed[2];
-    size_t nuncapped;
-
-    *started = false;
-    if (strcmp(g->backend, "sim") || ex->kind == LAB_KIND_HOST || !ex->ntiming_sizes)
-        return;
-    grading_sizes(ex, 0, uncapped, ARRAY_SIZE(uncapped), &nuncapped);
-    lab_modelled_sizes(fam, lab_modelled_largest(graded, ngraded), sizes);
-    lab_modelled_sizes(fam, lab_modelled_largest(uncapped, nuncapped), needed);
-    if (sizes[1] < needed[1]) {
-        g->model_needs = needed[1];
-        return;
-    }
-    /* a choice exercise: the student's kernel at every shape, at one size (see
-     * lab_modelled_sweep_size); a grid-stride loop's part per element comes from the graded
-     * run, which must then reach the simulator's full size */
-    if (ex->choose_block) {
-        if (fam->size == LAB_FAMILY_SIZE_ELEMENTS &&
-            lab_modelled_largest(graded, ngraded) < lab_family_sim_limit(fam, LAB_SIM_MAX_SIZE)) {
-            g->model_needs = lab_family_sim_limit(fam, LAB_SIM_MAX_SIZE);
-            return;
-        }
-        sizes[0] = sizes[1] =
-            lab_modelled_sweep_size(fam, lab_modelled_largest(ex->timing_sizes, ex->ntiming_sizes));
-    }
-    *started = start_beside(l, ex, base_ex, g, student, baseline, reference, sizes,
-                            sizes[0] < sizes[1] ? 2 : 1, false, true, MODEL_RUN_TIMEOUT_S, NULL, p,
-                            g->model_skipped, sizeof(g->model_skipped));
-}
-
-/* The model run's counts made times, and a correct kernel's PASS on the simulator made PASS or
- * SLOW on them; without them, NO_GPU: speed is never passed without evidence, and what the
- * lab could not do costs the student nothing beyond the speed step's points. */
-static void
-judge_model_run(lab *l, lab_proc *p, const lab_family *fam, lab_grading *g, const lab_exercise *ex,
-                const char *gpu_name, const unsigned long sizes[2], const char *ptx)
-{
-    static const char *const dims[] = { "chosenBlockX", "chosenBlockY", "chosenBlockZ" };
-    unsigned long v[3] = { 0, 1, 1 };
-    lab_block_shape shape;
-    char choice[48] = "";
-    lab_model_gpu gpu;
-    lab_buf path = LAB_BUF_INIT;
-    lab_err err = LAB_ERR_INIT;
-
-    for (int d = 0; ex->choose_block && d < 3; d++)
-        lab_ptx_global(ptx, dims[d], &v[d]); /* checked by lab_compile_bad_choice already */
-    shape = (lab_block_shape){ (unsigned)v[0], (unsigned)v[1], (unsigned)v[2] };
-    lab_block_shape_format(&shape, choice, sizeof(choice));
-
-    if (!finish_beside(p, "the model's run", g->model_skipped, sizeof(g->model_skipped)))
-        return;
-    lab_buf_printf(&path, "%s/" LAB_MODEL_GPU_DIR, lab_datadir(l));
-    if (lab_model_gpu_find(path.buf, gpu_name ? gpu_name : LAB_MODEL_GPU_DEFAULT, &gpu, &err) < 0 ||
-        (ex->choose_block
-             ? lab_modelled_sweep_from_report(
-                   p->report.buf, p->report.len, g->report_json.buf, g->report_json.len, fam, &gpu,
-                   sizes[1], lab_modelled_largest(ex->timing_sizes, ex->ntiming_sizes),
-                   lab_modelled_ptx_smem(ptx), choice, &g->model, &err)
-             : lab_modelled_from_report(p->report.buf, p->report.len, fam, &gpu, sizes[0], sizes[1],
-                                        lab_modelled_largest(ex->timing_sizes, ex->ntiming_sizes),
-                                        &g->model, &err)) < 0) {
-        snprintf(g->model_skipped, sizeof(g->model_skipped), "%.250s", err.msg);
-        lab_buf_release(&path);
-        return;
-    }
-    lab_buf_release(&path);
-    g->has_model = true;
 }
 
 /* What to do next when the speed could not be modelled: NO_GPU's own advice ("grade --sim
@@ -450,8 +166,9 @@ run_and_judge(lab *l, const lab_grade_request *req, const lab_family *fam, lab_g
     lab_proc_init(&p);
     lab_proc_init(&simp);
     lab_proc_init(&modelp);
-    g->sizes_capped = grading_sizes(ex, cap, sizes, ARRAY_SIZE(sizes), &nsizes);
-    driver_args(l, ex, base_ex, g, g->backend, student, baseline, reference, sizes, nsizes, &args);
+    g->sizes_capped = lab_grading_sizes(ex, cap, sizes, ARRAY_SIZE(sizes), &nsizes);
+    lab_grading_driver_args(l, ex, base_ex, g, g->backend, student, baseline, reference, sizes,
+                            nsizes, &args);
     if (ex->ntiming_sizes && !sim)
         lab_runner_sizes_arg(&args, "timing-sizes", ex->timing_sizes, ex->ntiming_sizes);
     /* nothing is timed on the simulator: the lab's own kernels have nothing to show there, and
@@ -469,10 +186,11 @@ run_and_judge(lab *l, const lab_grade_request *req, const lab_family *fam, lab_g
         from_tables = rc == 1;
     }
     /* the simulator's checks run on the CPU while the GPU measures */
-    start_sim_check(l, req, fam, g, student, baseline, reference, base_ex, &simp, &sim_started);
+    lab_beside_start_check(l, req, fam, g, student, baseline, reference, base_ex, &simp,
+                           &sim_started);
     /* on the simulator, the three roles' counts for the performance model, beside it */
-    start_model_run(l, ex, fam, g, student, baseline, reference, base_ex, sizes, nsizes,
-                    model_sizes, &modelp, &model_started);
+    lab_beside_start_model(l, ex, fam, g, student, baseline, reference, base_ex, sizes, nsizes,
+                           model_sizes, &modelp, &model_started);
     lab_trace_mark("driver: starting%s%s", sim_started ? " (the simulator's check started)" : "",
                    model_started ? " (the model's run started)" : "");
     /* host code and the simulator leave the GPU alone: no need to wait for it */
@@ -518,7 +236,8 @@ run_and_judge(lab *l, const lab_grade_request *req, const lab_family *fam, lab_g
     rc = lab_grade_judge(&tuned, g->baseline_name, &g->report, &g->result, err);
     if (rc == 0 && sim && ex->ntiming_sizes && g->result.verdict == LAB_VERDICT_PASS) {
         if (model_started) {
-            judge_model_run(l, &modelp, fam, g, ex, req->model_gpu, model_sizes, student->ptx.buf);
+            lab_beside_judge_model(l, &modelp, fam, g, ex, req->model_gpu, model_sizes,
+                                   student->ptx.buf);
             model_started = false;
         }
         if (g->has_model && ex->choose_block)
@@ -541,22 +260,23 @@ run_and_judge(lab *l, const lab_grade_request *req, const lab_family *fam, lab_g
         }
     }
     if (rc == 0 && g->calibrated && g->result.speedup > 0)
-        append_message(&g->result, _(" (threshold calibrated on this GPU)"));
+        lab_grade_append(&g->result, _(" (threshold calibrated on this GPU)"));
     if (rc == 0 && sim && g->sizes_capped && g->result.verdict == LAB_VERDICT_PASS)
-        append_message(&g->result,
-                       cap != g->sim_max_size ? _(" (matrix sides capped at %lu on the simulator)")
-                                              : _(" (sizes capped at %lu on the simulator)"),
-                       cap);
+        lab_grade_append(&g->result,
+                         cap != g->sim_max_size
+                             ? _(" (matrix sides capped at %lu on the simulator)")
+                             : _(" (sizes capped at %lu on the simulator)"),
+                         cap);
     if (rc == 0 && lab_ptx_reads_any(student->ptx.buf, LAB_PTX_READS_GPU_IDS))
-        append_message(&g->result,
-                       sim ? _(" (the kernel reads %s: the simulator shows an H100's)")
-                           : _(" (the kernel reads %s, which graders see flagged)"),
-                       lab_ptx_reads_names(LAB_PTX_READS_GPU_IDS));
+        lab_grade_append(&g->result,
+                         sim ? _(" (the kernel reads %s: the simulator shows an H100's)")
+                             : _(" (the kernel reads %s, which graders see flagged)"),
+                         lab_ptx_reads_names(LAB_PTX_READS_GPU_IDS));
     if (rc == 0 && tables.len)
-        append_message(&g->result, from_tables ? _(" (no GPU: checked against %s)") : " (%s)",
-                       tables.buf);
+        lab_grade_append(&g->result, from_tables ? _(" (no GPU: checked against %s)") : " (%s)",
+                         tables.buf);
     if (rc == 0 && sim_started) {
-        judge_sim_check(&simp, g, ex);
+        lab_beside_judge_check(&simp, g, ex);
         sim_started = false;
     }
 out:

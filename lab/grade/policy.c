@@ -74,6 +74,17 @@ lab_grade_set(lab_grade_result *out, const lab_exercise *ex, lab_verdict v, cons
     out->points = points_for(ex, v);
 }
 
+void
+lab_grade_append(lab_grade_result *r, const char *fmt, ...)
+{
+    size_t len = strlen(r->message);
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(r->message + len, sizeof(r->message) - len, fmt, ap);
+    va_end(ap);
+}
+
 /* What to do next about a launch the device refused. */
 static const char launch_advice[] = N_("a launch with a grid or block the GPU refuses: at most "
                                        "1024 threads a block, and no zero dimension");

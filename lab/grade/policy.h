@@ -83,6 +83,9 @@ typedef struct lab_grade_result {
 /* Set a verdict that needs no report (compile error, timeout, ...). */
 void lab_grade_set(lab_grade_result *out, const lab_exercise *ex, lab_verdict v, const char *fmt,
                    ...) __attribute__((format(printf, 4, 5)));
+/* Adds a remark to a verdict's message (cut where the message is full). */
+void lab_grade_append(lab_grade_result *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 /* How far (relative) a choice's median may lie above the fastest's and still count as a tie:
  * twice both medians' 95 % intervals, and at least 2 %, since medians of separate processes

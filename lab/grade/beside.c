@@ -1,0 +1,226 @@
+/*
+ * beside.c - the simulator's runs beside a grading (see beside.h).
+ */
+#include "lab/grade/beside.h"
+#include "lab/build/ptx.h"
+#include "lab/grade/gradeargs.h"
+#include "lab/grade/runner.h"
+#include "lab/util/i18n.h"
+#include "lab/util/trace.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* How long the simulator's run beside a GPU grading may take: a kernel the GPU runs in
+ * microseconds can take the simulator minutes, and then the check is skipped, saying so, rather
+ * than holding the verdict up. */
+#define SIM_CHECK_TIMEOUT_S 30.0
+
+/* Starts a run of the simulator beside the grading's own driver, with its arguments for these
+ * sizes (the student's alone with student_only; its checks off with counts_only), for cap_s
+ * seconds at most (the exercise's run timeout if shorter): true, or false and why in skipped. */
+static bool
+start_beside(lab *l, const lab_exercise *ex, const lab_exercise *base_ex, lab_grading *g,
+             lab_build *student, lab_build *baseline, lab_build *reference,
+             const unsigned long *sizes, size_t nsizes, bool student_only, bool counts_only,
+             double cap_s, const volatile sig_atomic_t *cancel, lab_proc *p, char *skipped,
+             size_t skipped_size)
+{
+    lab_strvec all = LAB_STRVEC_INIT, args = LAB_STRVEC_INIT;
+    lab_err err = LAB_ERR_INIT;
+    bool started;
+
+    lab_grading_driver_args(l, ex, base_ex, g, "sim", student, baseline, reference, sizes, nsizes,
+                            &all);
+    /* a choice exercise's sweep for the model: without --choose-block, the driver runs the
+     * student's kernel at every shape of --block, each case and its counts naming the shape */
+    for (size_t i = 0; i < all.n; i++)
+        if (!(ex->choose_block && !student_only && !strcmp(all.v[i], "--choose-block")))
+            lab_strvec_push(&args, all.v[i]);
+    lab_strvec_release(&all);
+    if (student_only || ex->choose_block)
+        lab_strvec_push(&args, "--student-only");
+    if (counts_only)
+        lab_strvec_push(&args, "--counts-only");
+    started = lab_runner_start(l, ex->family, &args,
+                               ex->run_timeout_s < cap_s ? ex->run_timeout_s : cap_s, cancel, true,
+                               p, &err) == 0;
+    if (!started)
+        snprintf(skipped, skipped_size, "%.250s", err.msg);
+    lab_strvec_release(&args);
+    return started;
+}
+
+/* Waits for a run beside the grading (WHAT in the trace): true when it ended with a report,
+ * else false and why in skipped. */
+static bool
+finish_beside(lab_proc *p, const char *what, char *skipped, size_t skipped_size)
+{
+    lab_err err = LAB_ERR_INIT;
+    char how[128];
+    int rc = lab_proc_finish(p, &err);
+
+    lab_trace_mark("%s: done", what);
+    if (rc == 0 && !p->timed_out && !p->cancelled && p->report.len)
+        return true;
+    snprintf(skipped, skipped_size, "the simulator %.230s",
+             err.code ? err.msg : lab_proc_describe(p, how, sizeof(how)));
+    return false;
+}
+
+/* Starts the simulator's run of the student's kernel beside a GPU grading (student only, the
+ * simulator's caps): 0 and *started, or the reason it did not start in g->sim_skipped. */
+void
+lab_beside_start_check(lab *l, const lab_grade_request *req, const lab_family *fam, lab_grading *g,
+                       lab_build *student, lab_build *baseline, lab_build *reference,
+                       const lab_exercise *base_ex, lab_proc *p, bool *started)
+{
+    const lab_exercise *ex = req->ex;
+    unsigned long sizes[16];
+    size_t nsizes;
+
+    *started = false;
+    if (ex->kind == LAB_KIND_HOST || strcmp(g->backend, "cuda"))
+        return;
+    if (req->no_sim_check || !ex->sim_check) {
+        snprintf(g->sim_skipped, sizeof(g->sim_skipped), "turned off %s",
+                 req->no_sim_check ? "for this grading" : "for this exercise");
+        return;
+    }
+    lab_grading_sizes(ex, lab_family_sim_limit(fam, LAB_SIM_MAX_SIZE), sizes, ARRAY_SIZE(sizes),
+                      &nsizes);
+    *started =
+        start_beside(l, ex, base_ex, g, student, baseline, reference, sizes, nsizes, true, false,
+                     SIM_CHECK_TIMEOUT_S, req->cancel, p, g->sim_skipped, sizeof(g->sim_skipped));
+}
+
+/* What the simulator's run found, against a GPU verdict: a hazard makes a right result WRONG;
+ * a run the simulator could not make is said, and costs nothing. */
+void
+lab_beside_judge_check(lab_proc *p, lab_grading *g, const lab_exercise *ex)
+{
+    lab_grade_result *res = &g->result;
+    lab_runreport r;
+    lab_err err = LAB_ERR_INIT;
+    const lab_case *hazard = NULL, *differs = NULL;
+
+    if (!finish_beside(p, "the simulator's check", g->sim_skipped, sizeof(g->sim_skipped)))
+        return;
+    if (lab_runreport_parse(p->report.buf, p->report.len, &r, &err) < 0 || strcmp(r.status, "ok")) {
+        snprintf(g->sim_skipped, sizeof(g->sim_skipped), "the simulator cannot run it: %.200s",
+                 err.code ? err.msg : r.reason);
+        lab_runreport_release(&r);
+        return;
+    }
+    g->sim_checked = true;
+    for (size_t i = 0; i < r.ncases; i++) {
+        const lab_case *c = &r.cases[i];
+        if (!c->correct && c->check[0] && !hazard)
+            hazard = c;
+        else if (!c->correct && !differs)
+            differs = c;
+    }
+    if (hazard && (res->verdict == LAB_VERDICT_PASS || res->verdict == LAB_VERDICT_SLOW)) {
+        lab_grade_set(res, ex, LAB_VERDICT_WRONG,
+                      _("right on this GPU by luck: at n = %lu the simulator found a %s: %s; that "
+                        "is undefined behaviour, which another GPU, another run or another "
+                        "compiler can turn into a wrong result"),
+                      hazard->size, hazard->check, hazard->detail);
+        res->advice = lab_grade_wrong_advice(LAB_WRONG_BY_LUCK, hazard->check, hazard->detail);
+    } else if (differs && res->verdict == LAB_VERDICT_PASS) {
+        lab_grade_append(res,
+                         _(" (the simulator computed another result at n = %lu: %s; not "
+                           "counted)"),
+                         differs->size, differs->detail);
+    }
+    lab_runreport_release(&r);
+}
+
+/* How long the simulator's run for the performance model may take: it runs the three roles
+ * at two sizes, beside the student's run of every size. */
+#define MODEL_RUN_TIMEOUT_S 30.0
+
+/* On the simulator, a speed exercise's second run: student, baseline and reference at two
+ * sizes, whose counts the performance model turns into times
+ * (lab/grade/modelled.h).  *started, or why not in g->model_skipped; g->model_needs when the
+ * simulator's cap kept the run below the sizes the model counts at: counts of smaller runs,
+ * scaled up, would mislead (neighbored-less's reference at a cap of 1000 was 5.96x, where the
+ * H100 measures 1.82x), so then there is no run and no speed verdict.  The run looks for no
+ * races or hazards (--counts-only: the same counts in less time); the student's own run
+ * beside it, at every graded size, does. */
+void
+lab_beside_start_model(lab *l, const lab_exercise *ex, const lab_family *fam, lab_grading *g,
+                       lab_build *student, lab_build *baseline, lab_build *reference,
+                       const lab_exercise *base_ex, const unsigned long *graded, size_t ngraded,
+                       unsigned long sizes[2], lab_proc *p, bool *started)
+{
+    unsigned long uncapped[16], needed[2];
+    size_t nuncapped;
+
+    *started = false;
+    if (strcmp(g->backend, "sim") || ex->kind == LAB_KIND_HOST || !ex->ntiming_sizes)
+        return;
+    lab_grading_sizes(ex, 0, uncapped, ARRAY_SIZE(uncapped), &nuncapped);
+    lab_modelled_sizes(fam, lab_modelled_largest(graded, ngraded), sizes);
+    lab_modelled_sizes(fam, lab_modelled_largest(uncapped, nuncapped), needed);
+    if (sizes[1] < needed[1]) {
+        g->model_needs = needed[1];
+        return;
+    }
+    /* a choice exercise: the student's kernel at every shape, at one size (see
+     * lab_modelled_sweep_size); a grid-stride loop's part per element comes from the graded
+     * run, which must then reach the simulator's full size */
+    if (ex->choose_block) {
+        if (fam->size == LAB_FAMILY_SIZE_ELEMENTS &&
+            lab_modelled_largest(graded, ngraded) < lab_family_sim_limit(fam, LAB_SIM_MAX_SIZE)) {
+            g->model_needs = lab_family_sim_limit(fam, LAB_SIM_MAX_SIZE);
+            return;
+        }
+        sizes[0] = sizes[1] =
+            lab_modelled_sweep_size(fam, lab_modelled_largest(ex->timing_sizes, ex->ntiming_sizes));
+    }
+    *started = start_beside(l, ex, base_ex, g, student, baseline, reference, sizes,
+                            sizes[0] < sizes[1] ? 2 : 1, false, true, MODEL_RUN_TIMEOUT_S, NULL, p,
+                            g->model_skipped, sizeof(g->model_skipped));
+}
+
+/* The model run's counts made times, and a correct kernel's PASS on the simulator made PASS or
+ * SLOW on them; without them, NO_GPU: speed is never passed without evidence, and what the
+ * lab could not do costs the student nothing beyond the speed step's points. */
+void
+lab_beside_judge_model(lab *l, lab_proc *p, const lab_family *fam, lab_grading *g,
+                       const lab_exercise *ex, const char *gpu_name, const unsigned long sizes[2],
+                       const char *ptx)
+{
+    static const char *const dims[] = { "chosenBlockX", "chosenBlockY", "chosenBlockZ" };
+    unsigned long v[3] = { 0, 1, 1 };
+    lab_block_shape shape;
+    char choice[48] = "";
+    lab_model_gpu gpu;
+    lab_buf path = LAB_BUF_INIT;
+    lab_err err = LAB_ERR_INIT;
+
+    for (int d = 0; ex->choose_block && d < 3; d++)
+        lab_ptx_global(ptx, dims[d], &v[d]); /* checked by lab_compile_bad_choice already */
+    shape = (lab_block_shape){ (unsigned)v[0], (unsigned)v[1], (unsigned)v[2] };
+    lab_block_shape_format(&shape, choice, sizeof(choice));
+
+    if (!finish_beside(p, "the model's run", g->model_skipped, sizeof(g->model_skipped)))
+        return;
+    lab_buf_printf(&path, "%s/" LAB_MODEL_GPU_DIR, lab_datadir(l));
+    if (lab_model_gpu_find(path.buf, gpu_name ? gpu_name : LAB_MODEL_GPU_DEFAULT, &gpu, &err) < 0 ||
+        (ex->choose_block
+             ? lab_modelled_sweep_from_report(
+                   p->report.buf, p->report.len, g->report_json.buf, g->report_json.len, fam, &gpu,
+                   sizes[1], lab_modelled_largest(ex->timing_sizes, ex->ntiming_sizes),
+                   lab_modelled_ptx_smem(ptx), choice, &g->model, &err)
+             : lab_modelled_from_report(p->report.buf, p->report.len, fam, &gpu, sizes[0], sizes[1],
+                                        lab_modelled_largest(ex->timing_sizes, ex->ntiming_sizes),
+                                        &g->model, &err)) < 0) {
+        snprintf(g->model_skipped, sizeof(g->model_skipped), "%.250s", err.msg);
+        lab_buf_release(&path);
+        return;
+    }
+    lab_buf_release(&path);
+    g->has_model = true;
+}
