@@ -80,6 +80,14 @@ lab_compile_file(lab *l, const lab_exercise *ex, const char *path, const char *a
 }
 
 int
+lab_compile_file_for(lab *l, const lab_exercise *ex, const char *path, const char *arch,
+                     const volatile sig_atomic_t *cancel, bool untrusted, bool sim, lab_build *b,
+                     lab_err *err)
+{
+    return compile(l, ex, path, arch, cancel, untrusted, sim, b, err);
+}
+
+int
 lab_compile_solution_for(lab *l, const lab_exercise *ex, const char *arch,
                          const volatile sig_atomic_t *cancel, bool sim, lab_build *b, lab_err *err)
 {

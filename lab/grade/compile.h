@@ -26,8 +26,12 @@ int lab_compile_solution(lab *l, const lab_exercise *ex, const char *arch,
                          const volatile sig_atomic_t *cancel, lab_build *b, lab_err *err);
 /* The same, for the backend that will load the build: on the simulator (sim) the PTX alone,
  * which is all it reads (no cubin is built; a later build for a GPU makes it from the cached
- * PTX); else PTX and cubin, as above.  For the lab's own files alone: a student's file always
- * gets its cubin, as ptxas's checks are part of its verdict. */
+ * PTX); else PTX and cubin, as above.  A student's file built for the simulator still owes
+ * ptxas's checks to its verdict (too much shared data is an error on every GPU): the grading
+ * makes its cubin with lab_compile_file while the simulator runs (lab/grade/grade.c). */
+int lab_compile_file_for(lab *l, const lab_exercise *ex, const char *path, const char *arch,
+                         const volatile sig_atomic_t *cancel, bool untrusted, bool sim,
+                         lab_build *b, lab_err *err);
 int lab_compile_solution_for(lab *l, const lab_exercise *ex, const char *arch,
                              const volatile sig_atomic_t *cancel, bool sim, lab_build *b,
                              lab_err *err);

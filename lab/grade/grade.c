@@ -141,6 +141,58 @@ static const char *const model_needs_advice =
     N_("the lab's cap, not your kernel: unset CUDALAB_SIM_MAX_SIZE (or raise it) to have its "
        "speed modelled, or grade it on a machine with an NVIDIA GPU");
 
+/* On the simulator the student's build was its PTX alone: ptxas's checks of it (too much
+ * shared data is an error on every GPU), which the verdict needs, run while the simulator does.
+ * 1 and a COMPILE_ERROR when ptxas refuses it, 0 when it accepts, <0 a lab error (the file
+ * changed in the meantime, or nvcc could not run). */
+static int
+ptxas_beside(lab *l, const lab_grade_request *req, lab_grading *g, const lab_build *ptx,
+             lab_err *err)
+{
+    lab_build full;
+    int rc;
+
+    lab_build_init(&full);
+    rc = lab_compile_file(l, req->ex, req->file, g->arch, req->cancel, true, &full, err);
+    if (rc == 0 && memcmp(full.hash, ptx->hash, sizeof(full.hash)))
+        rc = lab_err_set(err, LAB_EINVAL, _("%s changed while it was graded: grade it again"),
+                         req->file);
+    if (rc == 0 && !full.ok) {
+        lab_buf_add(&g->compiler_log, full.log.buf, full.log.len);
+        if (full.timed_out)
+            lab_grade_set(&g->result, req->ex, LAB_VERDICT_COMPILE_ERROR,
+                          _("nvcc did not finish within %.0f s"), req->ex->build_timeout_s);
+        else
+            lab_grade_set(&g->result, req->ex, LAB_VERDICT_COMPILE_ERROR, _("%s does not compile"),
+                          req->file);
+        rc = 1;
+    }
+    lab_build_release(&full);
+    return rc;
+}
+
+/* lab_runner_run on the simulator, with ptxas_beside while the driver runs: 1 when ptxas
+ * refused (the driver stopped, the verdict set), else as lab_runner_run. */
+static int
+run_sim_with_ptxas(lab *l, const lab_grade_request *req, lab_grading *g, const lab_build *ptx,
+                   const lab_strvec *args, lab_proc *p, lab_err *err)
+{
+    lab_err ignored = LAB_ERR_INIT;
+    int rc, checked;
+
+    if ((rc = lab_runner_start(l, req->ex->family, args, req->ex->run_timeout_s, req->cancel, true,
+                               p, err)) < 0)
+        return rc;
+    if ((checked = ptxas_beside(l, req, g, ptx, err)) != 0) {
+        lab_proc_kill(p);
+        lab_proc_finish(p, &ignored);
+        return checked;
+    }
+    if ((rc = lab_proc_finish(p, err)) < 0)
+        return lab_err_wrap(err, "driver '%s'", req->ex->family);
+    return 0;
+}
+
 static int
 run_and_judge(lab *l, const lab_grade_request *req, const lab_family *fam, lab_grading *g,
               lab_build *student, lab_build *baseline, lab_build *reference,
@@ -194,7 +246,9 @@ run_and_judge(lab *l, const lab_grade_request *req, const lab_family *fam, lab_g
     lab_trace_mark("driver: starting%s%s", sim_started ? " (the simulator's check started)" : "",
                    model_started ? " (the model's run started)" : "");
     /* host code and the simulator leave the GPU alone: no need to wait for it */
-    if (ex->kind == LAB_KIND_HOST || sim)
+    if (sim && ex->kind != LAB_KIND_HOST && !student->has_cubin)
+        rc = run_sim_with_ptxas(l, req, g, student, &args, &p, err);
+    else if (ex->kind == LAB_KIND_HOST || sim)
         rc = lab_runner_run(l, ex->family, &args, ex->run_timeout_s, req->cancel, true, &p, err);
     else
         rc = lab_runner_run_locked(l, ex->family, &args, ex->run_timeout_s, req->cancel,
@@ -202,6 +256,10 @@ run_and_judge(lab *l, const lab_grade_request *req, const lab_family *fam, lab_g
     lab_devlock_release(&lock);
     lab_strvec_release(&args);
     lab_trace_mark("driver: done");
+    if (rc == 1) { /* ptxas refused what the simulator ran: the verdict is set */
+        rc = 0;
+        goto out;
+    }
     if (rc < 0)
         goto out;
     if (p.cancelled) {
@@ -396,12 +454,12 @@ lab_grade(lab *l, const lab_grade_request *req, lab_grading *g, lab_err *err)
         goto out;
     g->device = *dev;
     snprintf(g->arch, sizeof(g->arch), "%s", lab_target_arch(dev));
-    /* the simulator reads PTX alone: the lab's own files need no cubin there; the student's
-     * does, for ptxas's checks (too much shared data is an error on every GPU) */
+    /* the simulator reads PTX alone: no cubin is built before a grading there (the student's
+     * is made while the simulator runs, for ptxas's checks: ptxas_beside) */
     on_sim = ex->kind != LAB_KIND_HOST && !strcmp(wanted_backend(req, dev), "sim");
 
     stage(req, LAB_STAGE_COMPILE, req->file);
-    rc = lab_compile_file(l, ex, req->file, g->arch, req->cancel, true, &student, err);
+    rc = lab_compile_file_for(l, ex, req->file, g->arch, req->cancel, true, on_sim, &student, err);
     memcpy(g->file_hash, student.hash, sizeof(g->file_hash));
     lab_buf_add(&g->compiler_log, student.log.buf, student.log.len);
     if (rc < 0)

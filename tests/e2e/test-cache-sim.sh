@@ -1,8 +1,8 @@
 #!/bin/bash
 # The compile cache of a grading on the simulator (issue 22): the simulator reads PTX alone, so
 # nvcc builds no cubin of the lab's own files for it; the student's file gets its cubin all the
-# same, as ptxas's checks are part of its verdict (too much shared data is a COMPILE_ERROR on the
-# simulator too).  A later grading on a GPU (the pretend one of fake-gpu.sh) makes the lab's
+# same, while the simulator runs, as ptxas's checks are part of its verdict (too much shared data
+# is a COMPILE_ERROR on the simulator too; a file saved again in the meantime is graded again).  A later grading on a GPU (the pretend one of fake-gpu.sh) makes the lab's
 # cubins from the cached PTX, without compiling the files again, and a grading on the simulator
 # after a GPU's finds everything it needs in the cache.
 set -u
@@ -87,5 +87,18 @@ check "big.cu: the kernel declares 64 KiB of shared memory" $?
 CUDALAB_SIM_MAX_SIZE=70000 run cudalab grade $less big.cu --sim --no-record
 expect_out_re "64 KiB of static shared memory on the simulator: COMPILE_ERROR" '^COMPILE_ERROR '
 expect_out "64 KiB of static shared memory on the simulator: ptxas's message" "too much shared data"
+
+# --- the file saved again while the simulator runs: ptxas's check is of what the simulator ran ---
+# an nvcc that, on its first -ptx, saves the student's file again (as an editor would)
+cp less.cu moving.cu
+printf '#!/bin/sh\ncase "$1" in -ptx) [ -e "%s" ] || { touch "%s"; echo "// saved again" >>"%s"; } ;; esac\nexec "%s" "$@"\n' \
+    "$T/saved" "$T/saved" "$T/moving.cu" "$nvcc_real" >"$T/nvcc-saving"
+chmod +x "$T/nvcc-saving"
+CUDALAB_NVCC=$T/nvcc-saving CUDALAB_SIM_MAX_SIZE=70000 run cudalab grade $less moving.cu --sim \
+    --no-record
+expect_status "saved again while graded: no verdict (exit 2)" 2
+expect_err "saved again while graded: says so" "moving.cu changed while it was graded: grade it again"
+CUDALAB_SIM_MAX_SIZE=70000 run cudalab grade $less moving.cu --sim --no-record
+expect_out_re "saved again while graded: graded again, a verdict" '^NO_GPU +correct on the simulator'
 
 e2e_finish
