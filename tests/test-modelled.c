@@ -2,6 +2,7 @@
  * test-modelled.c - speed on the simulator (lab/grade/modelled.h): the sizes the model's run
  * counts at, for the element and the matrix families, and below the sizes graded.
  */
+#include "lab/build/ptx.h"
 #include "lab/catalog/family.h"
 #include "lab/grade/modelled.h"
 
@@ -107,9 +108,9 @@ Test(modelled, static_shared_memory_of_the_ptx)
                               "\t.extern .shared .align 16 .b8 dyn[];\n"
                               "\tret;\n}\n";
 
-    cr_expect_float_eq(lab_modelled_ptx_smem(ptx), 40964, 1e-9,
+    cr_expect_float_eq(lab_ptx_static_shared(ptx), 40964, 1e-9,
                        "a table and a scalar, not the dynamic part");
-    cr_expect_float_eq(lab_modelled_ptx_smem("\tret;\n"), 0, 1e-9);
+    cr_expect_float_eq(lab_ptx_static_shared("\tret;\n"), 0, 1e-9);
 }
 
 /* A sweep of a grid-stride kernel at n = 2048: blocks of 1024 and 256 threads (2 and 8 blocks,

@@ -23,6 +23,8 @@ int lab_ptx_list_entries(const char *ptx, lab_buf *out);
 /* Appends the names of the module's own __device__ variables (`.global` declarations at module
  * scope, not `.extern` ones), comma-separated, to out. */
 int lab_ptx_list_globals(const char *ptx, lab_buf *out);
+/* The static shared memory a module's PTX declares (.shared, not .extern .shared), bytes. */
+double lab_ptx_static_shared(const char *ptx);
 /* The mangled name of `void name(params)` for a family's parameter code,
  * e.g. ("scale", "Pfi") -> "_Z5scalePfi". */
 int lab_ptx_mangle(const char *name, const char *param_code, lab_buf *out);

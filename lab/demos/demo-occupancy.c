@@ -176,27 +176,20 @@ typedef struct sweep {
 } sweep;
 
 /* Blocks of `block` threads resident on one SM: the CUDA occupancy API, or on the simulator
- * the chapter's rule for this kernel (registers are not its limit). */
+ * the performance model's rule for the GPU modelled (registers are not this kernel's limit). */
 static int
 blocks_per_sm(lab_demodrv *d, const sweep *s, unsigned block, unsigned *out, lab_err *err)
 {
-    const lab_dev_info *i = &d->info;
-    const unsigned smem = TABLE_INTS * 4 + (unsigned)i->smem_reserved_per_block;
-    const unsigned warps = (block + 31) / 32, max_warps = (unsigned)i->max_threads_per_sm / 32;
     lab_occupancy o;
-    unsigned n;
     int rc;
 
-    if (d->ops->occupancy) {
-        if ((rc = d->ops->occupancy(s->m, s->entry, block, 0, &o, err)) < 0)
-            return rc;
-        *out = o.blocks_per_sm > 0 ? (unsigned)o.blocks_per_sm : 0;
+    if (!d->ops->occupancy) {
+        *out = (unsigned)lab_model_blocks_per_sm(d->model_gpu.p, block, TABLE_INTS * 4, 0);
         return 0;
     }
-    n = (unsigned)i->max_blocks_per_sm;
-    n = max_warps / warps < n ? max_warps / warps : n;
-    n = (unsigned)i->smem_per_sm / smem < n ? (unsigned)i->smem_per_sm / smem : n;
-    *out = n;
+    if ((rc = d->ops->occupancy(s->m, s->entry, block, 0, &o, err)) < 0)
+        return rc;
+    *out = o.blocks_per_sm > 0 ? (unsigned)o.blocks_per_sm : 0;
     return 0;
 }
 

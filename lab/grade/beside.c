@@ -3,6 +3,7 @@
  */
 #include "lab/grade/beside.h"
 #include "lab/build/ptx.h"
+#include "lab/grade/compile.h"
 #include "lab/grade/gradeargs.h"
 #include "lab/grade/runner.h"
 #include "lab/util/i18n.h"
@@ -192,18 +193,16 @@ lab_beside_judge_model(lab *l, lab_proc *p, const lab_family *fam, lab_grading *
                        const lab_exercise *ex, const char *gpu_name, const unsigned long sizes[2],
                        const char *ptx)
 {
-    static const char *const dims[] = { "chosenBlockX", "chosenBlockY", "chosenBlockZ" };
-    unsigned long v[3] = { 0, 1, 1 };
     lab_block_shape shape;
     char choice[48] = "";
     lab_model_gpu gpu;
     lab_buf path = LAB_BUF_INIT;
     lab_err err = LAB_ERR_INIT;
 
-    for (int d = 0; ex->choose_block && d < 3; d++)
-        lab_ptx_global(ptx, dims[d], &v[d]); /* checked by lab_compile_bad_choice already */
-    shape = (lab_block_shape){ (unsigned)v[0], (unsigned)v[1], (unsigned)v[2] };
-    lab_block_shape_format(&shape, choice, sizeof(choice));
+    if (ex->choose_block) { /* checked by lab_compile_bad_choice already */
+        lab_compile_chosen_block(ptx, &shape);
+        lab_block_shape_format(&shape, choice, sizeof(choice));
+    }
 
     if (!finish_beside(p, "the model's run", g->model_skipped, sizeof(g->model_skipped)))
         return;
@@ -213,7 +212,7 @@ lab_beside_judge_model(lab *l, lab_proc *p, const lab_family *fam, lab_grading *
              ? lab_modelled_sweep_from_report(
                    p->report.buf, p->report.len, g->report_json.buf, g->report_json.len, fam, &gpu,
                    sizes[1], lab_modelled_largest(ex->timing_sizes, ex->ntiming_sizes),
-                   lab_modelled_ptx_smem(ptx), choice, &g->model, &err)
+                   lab_ptx_static_shared(ptx), choice, &g->model, &err)
              : lab_modelled_from_report(p->report.buf, p->report.len, fam, &gpu, sizes[0], sizes[1],
                                         lab_modelled_largest(ex->timing_sizes, ex->ntiming_sizes),
                                         &g->model, &err)) < 0) {

@@ -117,22 +117,30 @@ lab_compile_module(const lab_exercise *ex, const lab_build *b, bool sim)
 }
 
 bool
-lab_compile_bad_choice(const lab_exercise *ex, const char *ptx, lab_buf *why)
+lab_compile_chosen_block(const char *ptx, lab_block_shape *out)
 {
     static const char *const dims[] = { "chosenBlockX", "chosenBlockY", "chosenBlockZ" };
     unsigned long v[3] = { 0, 1, 1 };
+    bool declared = lab_ptx_global(ptx, dims[0], &v[0]);
+
+    for (int d = 1; d < 3; d++)
+        lab_ptx_global(ptx, dims[d], &v[d]); /* declared without a value: 0, as the driver reads */
+    *out = (lab_block_shape){ (unsigned)v[0], (unsigned)v[1], (unsigned)v[2] };
+    return declared;
+}
+
+bool
+lab_compile_bad_choice(const lab_exercise *ex, const char *ptx, lab_buf *why)
+{
     lab_block_shape chosen;
     char shape[48];
 
-    if (!lab_ptx_global(ptx, dims[0], &v[0])) {
+    if (!lab_compile_chosen_block(ptx, &chosen)) {
         lab_buf_adds(why, "declares no chosenBlockX: say the block you choose with __device__ "
                           "unsigned int chosenBlockX = ...; (and chosenBlockY, chosenBlockZ if "
                           "not 1)");
         return true;
     }
-    for (int d = 1; d < 3; d++)
-        lab_ptx_global(ptx, dims[d], &v[d]); /* declared without a value: 0, as the driver reads */
-    chosen = (lab_block_shape){ (unsigned)v[0], (unsigned)v[1], (unsigned)v[2] };
     for (size_t i = 0; i < ex->nblocks; i++)
         if (ex->blocks[i].x == chosen.x && ex->blocks[i].y == chosen.y &&
             ex->blocks[i].z == chosen.z)

@@ -40,6 +40,10 @@ int lab_compile_solution_for(lab *l, const lab_exercise *ex, const char *arch,
  * in why ("declares no chosenBlockX: ...", "chooses block 48x32, which is not one of ..."),
  * when the PTX shows it picks none or one the exercise does not sweep. */
 bool lab_compile_bad_choice(const lab_exercise *ex, const char *ptx, lab_buf *why);
+/* The block the PTX's chosenBlockX, chosenBlockY and chosenBlockZ name (Y and Z: 1 when not
+ * declared, 0 when declared without a value, as the driver reads them); false when it declares
+ * no chosenBlockX. */
+bool lab_compile_chosen_block(const char *ptx, lab_block_shape *out);
 /* The file a driver loads for ex's build b: the PTX on the simulator (sim), else the cubin;
  * a host-code exercise's shared object on either. */
 const char *lab_compile_module(const lab_exercise *ex, const lab_build *b, bool sim);

@@ -199,48 +199,6 @@ lab_modelled_sweep_size(const lab_family *fam, unsigned long timed)
     return side > 64 + keep ? (side - keep) / 64 * 64 + keep : side;
 }
 
-/* The bytes of one PTX type: .b8 .u16 .f32 .s64 ... */
-static double
-type_bytes(const char *t)
-{
-    static const struct {
-        const char *bits;
-        double bytes;
-    } widths[] = { { "8", 1 }, { "16", 2 }, { "32", 4 }, { "64", 8 } };
-
-    t += strspn(t, "bsuf"); /* .b8, .s32, .u64, .f16 */
-    for (size_t i = 0; i < ARRAY_SIZE(widths); i++)
-        if (!strncmp(t, widths[i].bits, strlen(widths[i].bits)))
-            return widths[i].bytes;
-    return 0;
-}
-
-double
-lab_modelled_ptx_smem(const char *ptx)
-{
-    double total = 0;
-
-    for (const char *line = ptx; line && *line; line = strchr(line, '\n'), line += !!line) {
-        const char *p = line + strspn(line, " \t"), *type, *bracket;
-        const char *end = strchr(p, '\n');
-        size_t len = end ? (size_t)(end - p) : strlen(p);
-        double count = 1;
-        if (strncmp(p, ".shared ", 8))
-            continue; /* .extern .shared is dynamic: the launch's, not the kernel's */
-        /* ".shared .align 4 .b8 _ZZ...lut[40960];": the type is the last dotted word */
-        type = NULL;
-        for (const char *q = p + 1; q < p + len; q++)
-            if (q[-1] == ' ' && *q == '.')
-                type = q + 1;
-        bracket = memchr(p, '[', len);
-        if (bracket)
-            count = strtod(bracket + 1, NULL);
-        if (type)
-            total += type_bytes(type) * count;
-    }
-    return total;
-}
-
 /* The threads of a shape named "128x2" (or "128", "8x8x4"). */
 static double
 shape_threads(const char *block)

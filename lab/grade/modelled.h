@@ -105,9 +105,6 @@ int lab_modelled_from_report(const char *json, size_t len, const lab_family *fam
  * little more: a grading stays under issue 20's 1.5 s. */
 unsigned long lab_modelled_sweep_size(const lab_family *fam, unsigned long timed);
 
-/* The static shared memory a module's PTX declares (.shared, not .extern), bytes. */
-double lab_modelled_ptx_smem(const char *ptx);
-
 /* A choice exercise's modelled sweep, from the simulator's run of the student's kernel at every
  * shape at size (json: sim_metrics and cases naming their block) and the graded run's report
  * (graded: the student's counts at its two largest sizes).  Where the graded run's grid stayed

@@ -24,8 +24,7 @@ lab_demomodel_open(lab_demodrv *d, const char *path, lab_err *err)
     d->info.sm_clock_khz = (int)(d->model_gpu.p[LAB_MODEL_P_CLOCK_GHZ] * 1e6);
     d->info.l2_bytes = (int)d->model_gpu.p[LAB_MODEL_P_L2_BYTES];
     d->copy_gbps = d->model_gpu.p[LAB_MODEL_P_DRAM_GBPS] * d->model_gpu.p[LAB_MODEL_P_DRAM_EFF];
-    cJSON_DeleteItemFromObject(d->report, "timing");
-    cJSON_AddStringToObject(d->report, "timing", "modelled");
+    cJSON_ReplaceItemInObject(d->report, "timing", cJSON_CreateString("modelled"));
     if (!(m = cJSON_AddObjectToObject(d->report, "model")))
         return lab_err_set(err, LAB_ENOMEM, "out of memory");
     cJSON_AddStringToObject(m, "gpu", d->model_gpu.name);
