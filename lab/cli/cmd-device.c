@@ -14,6 +14,7 @@ device_run(lab_cli *cli, const lab_cli_args *args)
     lab_err err = LAB_ERR_INIT;
 
     cli->json = lab_cli_args_has(args, "json");
+    lab_device_forget(cli->lab); /* this command looks again, and keeps what it finds */
     if (lab_device_probe(cli->lab, &dev, &err) < 0)
         return lab_cli_error("%s", err.msg);
     if (cli->json) {

@@ -411,8 +411,10 @@ known_model_gpu(lab *l, const char *name, lab_err *err)
     return rc;
 }
 
-int
-lab_grade(lab *l, const lab_grade_request *req, lab_grading *g, lab_err *err)
+/* One grading; *gpu_gone when the probe's answer was a kept one (lab/grade/probecache.h) and
+ * the driver then found no GPU: nothing is judged or recorded, lab_grade probes again. */
+static int
+grade_once(lab *l, const lab_grade_request *req, lab_grading *g, bool *gpu_gone, lab_err *err)
 {
     const lab_exercise *ex = req->ex, *base_ex = NULL;
     const lab_device *dev;
@@ -514,6 +516,10 @@ built:
     stage(req, LAB_STAGE_RUN, strcmp(g->backend, "sim") ? dev->name : _("the PTX simulator"));
     if ((rc = run_and_judge(l, req, fam, g, &student, &baseline, &reference, base_ex, err)) < 0)
         goto out;
+    if (dev->from_cache && g->has_report && !strcmp(g->report.status, "no_gpu")) {
+        *gpu_gone = true;
+        goto out;
+    }
 judged:
     g->judged = true;
     if (req->record) {
@@ -527,5 +533,21 @@ out:
     lab_buf_release(&why);
     lab_buf_release(&mangled);
     lab_buf_release(&found);
+    return rc;
+}
+
+int
+lab_grade(lab *l, const lab_grade_request *req, lab_grading *g, lab_err *err)
+{
+    bool gpu_gone = false;
+    int rc = grade_once(l, req, g, &gpu_gone, err);
+
+    if (rc == 0 && gpu_gone) { /* the kept answer is stale: probe again, and grade again */
+        lab_trace_mark("device: the kept probe's GPU was not found: probing again");
+        lab_device_forget(l);
+        lab_grading_release(g);
+        lab_grading_init(g);
+        rc = grade_once(l, req, g, &gpu_gone, err);
+    }
     return rc;
 }

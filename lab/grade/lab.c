@@ -4,9 +4,11 @@
  */
 #include "lab/grade/lab.h"
 #include "lab/grade/env.h"
+#include "lab/grade/probecache.h"
 #include "lab/grade/runner.h"
 #include "lab/util/i18n.h"
 #include "lab/util/lang.h"
+#include "lab/util/trace.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -280,13 +282,32 @@ lab_device_probe(lab *l, const lab_device **out, lab_err *err)
 {
     int rc;
 
+    lab_buf key = LAB_BUF_INIT;
+    bool keyed;
+
     if (!l->probed) {
-        if ((rc = lab_runner_probe(l, "cuda", &l->device, err)) < 0)
-            return rc;
+        keyed = lab_probecache_key(l->libexecdir, &key) == 0;
+        if (!keyed || !lab_probecache_load(l->cachedir, key.buf, &l->device)) {
+            if ((rc = lab_runner_probe(l, "cuda", &l->device, err)) < 0) {
+                lab_buf_release(&key);
+                return rc;
+            }
+            if (keyed)
+                lab_probecache_store(l->cachedir, key.buf, &l->device);
+        }
         l->probed = true;
+        lab_trace_mark(l->device.from_cache ? "device: the kept probe" : "device: probed");
     }
+    lab_buf_release(&key);
     *out = &l->device;
     return 0;
+}
+
+void
+lab_device_forget(lab *l)
+{
+    lab_probecache_forget(l->cachedir);
+    l->probed = false;
 }
 
 const char *

@@ -42,6 +42,7 @@ typedef struct lab_device {
     bool driver_found;        /* libcuda.so.1 could be loaded by the probe */
     int driver_version;       /* cuDriverGetVersion: 13000 = CUDA 13.0; 0 unknown */
     char driver_library[256]; /* where it was loaded from, or why not */
+    bool from_cache;          /* kept from an earlier probe (lab/grade/probecache.h) */
 } lab_device;
 
 int lab_open(lab **out, lab_err *err);
@@ -74,6 +75,9 @@ bool lab_sandboxed(const lab *l);
 int lab_store_of(lab *l, lab_store **out, lab_err *err);
 /* What GPU the drivers see (probed once per lab, in a child process: lab_runner_probe). */
 int lab_device_probe(lab *l, const lab_device **out, lab_err *err);
+/* Forgets what the probe found, here and in the kept answer: the next lab_device_probe probes
+ * again (a grading whose driver found no GPU where the kept answer had one; `cudalab device`). */
+void lab_device_forget(lab *l);
 /* The build target: $CUDALAB_ARCH, else the probed GPU's, else LAB_DEFAULT_ARCH. */
 const char *lab_target_arch(const lab_device *dev);
 

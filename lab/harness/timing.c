@@ -31,7 +31,6 @@ lab_timing_init(lab_timing *t, const lab_dev_ops *ops, lab_dev *dev, const lab_d
 {
     const size_t total_mem = info->total_mem;
     size_t bytes = (size_t)info->l2_bytes * 5;
-    void *zeros = NULL;
     int rc;
 
     memset(t, 0, sizeof(*t));
@@ -49,12 +48,9 @@ lab_timing_init(lab_timing *t, const lab_dev_ops *ops, lab_dev *dev, const lab_d
     if ((rc = ops->alloc(dev, bytes, &t->flush_buf, err)) < 0 ||
         (rc = ops->alloc(dev, sizeof(int), &t->sink, err)) < 0)
         return lab_err_wrap(err, "flush buffer");
-    /* zeros: the flush kernel's xor never matches its sentinel */
-    if (!(zeros = calloc(1, bytes)))
-        return lab_err_set(err, LAB_ENOMEM, "out of memory");
-    rc = ops->copy_in(dev, t->flush_buf, zeros, bytes, err);
-    free(zeros);
-    return rc;
+    /* zeros, written on the device rather than filled on the host and copied:
+     * the flush kernel's xor never matches its sentinel */
+    return lab_dev_fill32(ops, dev, t->flush_buf, 0, bytes / sizeof(uint32_t), err);
 }
 
 int
