@@ -76,7 +76,7 @@ with_examples=${CUDALAB_GPU_EXAMPLES:-$(cd "$root/exercises" && for d in */*/exa
 if ! part examples; then
     :
 elif "$bin" check-exercise $with_examples >"$log/check-exercise.txt" 2>&1; then
-    pass=$((pass + 1)); printf 'ok   %-32s %s\n' check-exercise-all "$(tail -1 "$log/check-exercise.txt")"
+    pass=$((pass + 1)); printf 'ok   %-32s %s\n' check-exercise-all "$(grep "^check-exercise: " "$log/check-exercise.txt" | tail -1)"
 else
     fail=$((fail + 1)); printf 'FAIL %-32s\n' check-exercise-all; grep -v ' note: ' "$log/check-exercise.txt"
 fi
