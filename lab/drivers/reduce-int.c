@@ -21,6 +21,7 @@
  * untouched.  The CPU baseline is the notes' recursiveReduce (made correct
  * for any n).
  */
+#include "lab/harness/devgen.h"
 #include "lab/harness/driver.h"
 #include "lab/harness/report.h"
 #include "lab/harness/rng.h"
@@ -55,6 +56,7 @@ typedef struct problem {
     layout lay[LAB_ROLE_COUNT];
     lab_input in;
     lab_dptr d_out;
+    lab_dptr d_sums; /* the expected sums made on the device (lab/harness/devgen.h), or 0 */
 } problem;
 
 /* The notes' recursiveReduce, with the odd element folded in so any size works. */
@@ -151,7 +153,34 @@ setup(lab_driver *d, void *problem_, lab_size *size, lab_err *err)
         return err->code;
     if ((rc = lab_driver_input(d, p->padded * sizeof(uint32_t), &p->in, err)) < 0)
         return rc;
+    if (lab_devgen_ready(d) &&
+        (rc = d->ops->alloc(d->dev, out_words * sizeof(uint32_t), &p->d_sums, err)) < 0)
+        return rc;
     return d->ops->alloc(d->dev, out_words * sizeof(uint32_t), &p->d_out, err);
+}
+
+/* The input and every role's expected sums made by the lab's kernels; the host gets the sums,
+ * and the input only for the CPU baseline. */
+static int
+fill_on_device(problem *p, lab_rng *rng, lab_err *err)
+{
+    lab_driver *d = p->d;
+    int rc;
+
+    if ((rc = lab_devgen_bytes(d, p->in.pristine, p->n, p->padded, lab_rng_next(rng), POISON_IN,
+                               err)) < 0)
+        return rc;
+    for (int r = 0; r < LAB_ROLE_COUNT; r++) {
+        layout *l = &p->lay[r];
+        if (!l->shared &&
+            (rc = lab_devgen_sums(d, p->in.pristine, p->n, l->total ? 0 : l->per_block, p->d_sums,
+                                  l->expected, l->total ? 1 : l->grid, err)) < 0)
+            return rc;
+    }
+    if (p->work &&
+        (rc = d->ops->copy_out(d->dev, p->input, p->in.pristine, p->n * sizeof(uint32_t), err)) < 0)
+        return rc;
+    return lab_driver_input_restore(d, &p->in, err);
 }
 
 static int
@@ -159,6 +188,8 @@ fill(void *problem_, lab_rng *rng, lab_err *err)
 {
     problem *p = problem_;
 
+    if (p->d_sums)
+        return fill_on_device(p, rng, err);
     lab_rng_fill_bytes(rng, p->input, p->n);
     for (size_t i = p->n; i < p->padded; i++)
         p->input[i] = POISON_IN;

@@ -59,6 +59,7 @@ enum {
     OPT_OCCUPANCY_DEVICE,
     OPT_OCCUPANCY_KERNELS,
     OPT_OCCUPANCY_EXPECTED,
+    OPT_DEVICE_INPUTS,
 };
 
 static const struct option options[] = {
@@ -92,6 +93,7 @@ static const struct option options[] = {
     { "branch-counts", no_argument, NULL, OPT_BRANCH_COUNTS },
     { "counts-only", no_argument, NULL, OPT_COUNTS_ONLY },
     { "wait-go", no_argument, NULL, OPT_WAIT_GO },
+    { "device-inputs", no_argument, NULL, OPT_DEVICE_INPUTS },
     { "occupancy-tables", required_argument, NULL, OPT_OCCUPANCY_TABLES },
     { "occupancy-device", required_argument, NULL, OPT_OCCUPANCY_DEVICE },
     { "occupancy-kernels", required_argument, NULL, OPT_OCCUPANCY_KERNELS },
@@ -192,7 +194,7 @@ usage(const char *prog, const char *what)
             "[--grid-per-sm K] [--baseline-block N] [--baseline-unroll N] "
             "[--baseline-output partials|total] [--baseline-grid-per-sm K] [--seed N] "
             "[--min-samples N] [--time-cap S] [--choose-block] [--student-only] "
-            "[--globals NAME,...] [--branch-counts] [--counts-only] [--wait-go] "
+            "[--globals NAME,...] [--branch-counts] [--counts-only] [--wait-go] [--device-inputs] "
             "[--occupancy-tables ARCH "
             "--occupancy-device N,... --occupancy-kernels R:S,... --occupancy-expected N,...] "
             "[--probe]\n",
@@ -305,6 +307,9 @@ parse_args(lab_driver_args *a, const char *prog, int argc, char **argv)
             break;
         case OPT_WAIT_GO:
             a->wait_go = true;
+            break;
+        case OPT_DEVICE_INPUTS:
+            a->device_inputs = true;
             break;
         case OPT_GLOBALS:
             a->globals = optarg;
@@ -632,6 +637,11 @@ lab_driver_start(lab_driver *d, int argc, char **argv, const char *program)
         return lab_driver_fail(d, LAB_ROLE_STUDENT, "setup", 0, &err);
     if (lab_driver_is_sim(d)) { /* no timers: correctness only, and the metrics */
         d->args.ntiming_sizes = 0;
+        /* --device-inputs: the lab's kernels make the inputs here too, as on a GPU (a test of
+         * them without one) */
+        if (d->args.device_inputs && (rc = lab_dev_load_file(d->ops, d->dev, d->args.lab_kernels,
+                                                             &d->timing.kernels, &err)) < 0)
+            return lab_driver_fail(d, LAB_ROLE_REFERENCE, "setup", 0, &err);
         d->metrics = cJSON_AddArrayToObject(d->report, "sim_metrics");
         cJSON_AddStringToObject(d->report, "timing", "skipped: the simulator has no clock");
         return 0;

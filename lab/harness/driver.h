@@ -95,6 +95,8 @@ typedef struct lab_driver_args {
                             beside a GPU grading) */
     bool wait_go;        /* --wait-go: after loading the modules, wait for a byte on stdin (the
                             lab holds the GPU's lock then) before the first work on the GPU */
+    bool device_inputs;  /* --device-inputs: on the simulator, inputs made by the lab's kernels
+                            as on a GPU (lab/harness/devgen.h), to test them without one */
     const char *globals; /* --globals a,b: the student module's __device__ variables, restored
                             to their load-time contents before every run */
     struct {
