@@ -55,7 +55,7 @@ CUDA_TOOLS_PIP := 'nvidia-cuda-cuobjdump==13.2.*' 'nvidia-cuda-nvdisasm==13.2.*'
 DEB_TEST_PACKAGES := debhelper dpkg-dev fakeroot man-db groff-base zsh bubblewrap \
                      slurmctld slurmd slurm-client munge gnumeric clang libclang-rt-14-dev
 DEB_PACKAGES := pkg-config libinih-dev libcjson-dev libsqlite3-dev libcriterion-dev \
-                libncurses-dev libreadline-dev libmd4c-dev clang-format tmux gettext \
+                libncurses-dev libreadline-dev libmd4c-dev nettle-dev clang-format tmux gettext \
                 $(DEB_TEST_PACKAGES)
 DEB_BUILD_PACKAGES := $(filter-out $(DEB_TEST_PACKAGES),$(DEB_PACKAGES))
 
@@ -83,7 +83,7 @@ REL_CFLAGS := $(BASE_CFLAGS) -O2 -g $(CPPFLAGS) $(CFLAGS)
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all
 SAN_CFLAGS := $(BASE_CFLAGS) -Werror -O1 -g -fno-omit-frame-pointer $(SAN_FLAGS)
 
-LIBS := -linih -lcjson -lsqlite3 -lstdc++ -ldl -lm -lpthread
+LIBS := -linih -lcjson -lsqlite3 -lnettle -lstdc++ -ldl -lm -lpthread
 UI_LIBS := -lncursesw -ltinfo -lmd4c -lreadline
 DRIVER_LIBS := -linih -lcjson -ldl -lm -lpthread
 TEST_LIBS := -lcriterion
