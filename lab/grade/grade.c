@@ -141,6 +141,13 @@ static const char *const model_needs_advice =
     N_("the lab's cap, not your kernel: unset CUDALAB_SIM_MAX_SIZE (or raise it) to have its "
        "speed modelled, or grade it on a machine with an NVIDIA GPU");
 
+/* What to do next when the driver ended without a report: no kernel fault (those are reported),
+ * so not the usual index past the end. */
+static const char *const no_report_advice =
+    N_("the driver stopped before it could report: a kernel that asks for far more memory or "
+       "stack than a GPU has can end it so; if yours does not, the failure is the lab's: run "
+       "`cudalab doctor` and report it with this message");
+
 /* On the simulator the student's build was its PTX alone: ptxas's checks of it (too much
  * shared data is an error on every GPU), which the verdict needs, run while the simulator does.
  * 1 and a COMPILE_ERROR when ptxas refuses it, 0 when it accepts, <0 a lab error (the file
@@ -277,10 +284,12 @@ run_and_judge(lab *l, const lab_grade_request *req, const lab_family *fam, lab_g
         if (p.exited && p.exit_code == 2)
             rc = lab_err_set(err, LAB_ECHILD, "driver '%s' refused its arguments: %s", ex->family,
                              p.errout.buf);
-        else
+        else {
             lab_grade_set(&g->result, ex, LAB_VERDICT_RUNTIME_ERROR,
                           _("the run ended without a report: the driver %s"),
                           lab_proc_describe(&p, how, sizeof(how)));
+            g->result.advice = no_report_advice;
+        }
         goto out;
     }
     if ((rc = lab_runreport_parse(p.report.buf, p.report.len, &g->report, err)) < 0 ||

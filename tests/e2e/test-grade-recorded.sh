@@ -246,6 +246,9 @@ expect_status "driver writing nothing: RUNTIME_ERROR" 1
 expect_out_re "driver writing nothing: verdict RUNTIME_ERROR" '^RUNTIME_ERROR  '
 expect_out "driver writing nothing: 'without a report'" \
     "the run ended without a report: the driver exited with status 0"
+expect_out "driver writing nothing: the advice says whose failure it may be, not an index past the end" \
+    "the driver stopped before it could report"
+expect_out_lacks "driver writing nothing: no index-past-the-end advice" "an index past the end"
 
 fake_driver 'echo "reduce-int: --frob: unknown option" >&2
 exit 2'
