@@ -60,7 +60,9 @@ int recursiveReduce(int *data, int const size)
 }
 CU
 run cudalab grade $ex attempts/forge.cu
-expect_out_re "a function writing a forged report is still WRONG" '^WRONG  wrong at n = 1: returned 0'
+# (an input of one 0 byte, 1 in 256, makes the first run right and the message "right on the first
+# run, then wrong at n = 1 on new inputs": WRONG all the same)
+expect_out_re "a function writing a forged report is still WRONG" '^WRONG  .*wrong at n = 1.*: returned 0'
 
 # the driver's report pipe through /proc/DRIVER/fd/3, then the driver killed: the driver is
 # non-dumpable (and a child of root's runs as nobody), so the pipe is out of reach
@@ -86,7 +88,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
         CUDALAB_DATADIR="$lab/data" CUDALAB_LIBEXECDIR="$lab/libexec" \
         CUDALAB_LOCALEDIR="$lab/locale" "$lab/bin/cudalab" grade $ex "$T/nobody/forge.cu"
     expect_out_re "as a user of its own (not root): the forged report is out of reach too, WRONG" \
-        '^WRONG  wrong at n = 1: returned 0'
+        '^WRONG  .*wrong at n = 1.*: returned 0'
 fi
 
 cat >attempts/syntax.cu <<'CU'
