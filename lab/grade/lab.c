@@ -280,27 +280,24 @@ lab_store_of(lab *l, lab_store **out, lab_err *err)
 int
 lab_device_probe(lab *l, const lab_device **out, lab_err *err)
 {
-    int rc;
-
     lab_buf key = LAB_BUF_INIT;
     bool keyed;
+    int rc = 0;
 
     if (!l->probed) {
         keyed = lab_probecache_key(l->libexecdir, &key) == 0;
         if (!keyed || !lab_probecache_load(l->cachedir, key.buf, &l->device)) {
-            if ((rc = lab_runner_probe(l, "cuda", &l->device, err)) < 0) {
-                lab_buf_release(&key);
-                return rc;
-            }
-            if (keyed)
+            rc = lab_runner_probe(l, "cuda", &l->device, err);
+            if (rc == 0 && keyed)
                 lab_probecache_store(l->cachedir, key.buf, &l->device);
         }
-        l->probed = true;
-        lab_trace_mark(l->device.from_cache ? "device: the kept probe" : "device: probed");
+        l->probed = rc == 0;
+        if (l->probed)
+            lab_trace_mark(l->device.from_cache ? "device: the kept probe" : "device: probed");
     }
     lab_buf_release(&key);
     *out = &l->device;
-    return 0;
+    return rc;
 }
 
 void
