@@ -254,17 +254,21 @@ build/libexec/cudalab/%.ptx: kernels/%.cu
 	$(call say,NVCC,$<)$(NVCC) -ptx -arch=compute_75 -O3 -o $@ $<
 
 # --- messages (GNU gettext; docs/design/i18n.md) ------------------------------
-# po/cudalab.pot: the marked strings of the lab's own C code (not the drivers', which run
-# the student's kernel and report to the grader, not to the student); po/LANG.po: one
-# language; build/locale/LANG/LC_MESSAGES/cudalab.mo: what the lab reads.
-I18N_SRC := $(sort $(UTIL_SRC) $(GRADER_SRC) $(CLI_SRC) \
+# po/cudalab.pot: the marked strings of the lab's own C code, and of the drivers only their
+# descriptions of a wrong result (below); po/LANG.po: one language;
+# build/locale/LANG/LC_MESSAGES/cudalab.mo: what the lab reads.
+# The drivers' descriptions of a wrong result (lab_finding_detail's format, lab/util/fmtargs.h):
+# the report carries them in English, and the grader shows them translated.
+I18N_SRC := $(sort $(UTIL_SRC) $(GRADER_SRC) $(CLI_SRC) $(wildcard lab/drivers/*.c) \
+                   lab/harness/driver.c \
                    $(wildcard $(GRADER_DIRS:%=lab/%/*.h) lab/cli/*.h lab/menu/*.h))
 # the command table's help lines are the last argument of its declaration macros (lab/cli/cli.h)
 XGETTEXT_FLAGS := --language=C --from-code=UTF-8 --keyword=_ --keyword=N_ \
                   --keyword=ngettext:1,2 --keyword=LAB_CLI_ARG:4 --keyword=LAB_CLI_OPT:2 \
                   --keyword=LAB_CLI_OPT_VALUE:4 --keyword=LAB_CLI_OPT_OCCURS:5 \
                   --keyword=LAB_CLI_ARG_CHOICE:4 --keyword=LAB_CLI_OPT_NUMBER:5 \
-                  --keyword=LAB_CLI_OPT_CHOICE:4 --add-comments=TRANSLATORS: --sort-by-file \
+                  --keyword=LAB_CLI_OPT_CHOICE:4 --keyword=lab_finding_detail:2 \
+                  --flag=lab_finding_detail:2:c-format --add-comments=TRANSLATORS: --sort-by-file \
                   --package-name=cudalab --package-version=$(VERSION) \
                   --msgid-bugs-address=cudalab@example.org
 

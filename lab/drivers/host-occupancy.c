@@ -262,11 +262,11 @@ check(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
         if (a->got[i] == c[i].expected || bad++)
             continue;
         first_bad = (long)i;
-        snprintf(f.detail, sizeof(f.detail),
-                 "%d threads per block, %d registers per thread, %d bytes of shared memory per "
-                 "block (kernel %s): returned %d blocks per SM, %s %d",
-                 c[i].threads, c[i].regs, c[i].smem, c[i].kernel, a->got[i], p->source,
-                 c[i].expected);
+        lab_finding_detail(
+            &f,
+            "%d threads per block, %d registers per thread, %d bytes of shared memory per "
+            "block (kernel %s): returned %d blocks per SM, %s %d",
+            c[i].threads, c[i].regs, c[i].smem, c[i].kernel, a->got[i], p->source, c[i].expected);
     }
     lab_finding_count(&f, 0, NCONFIGS, bad, first_bad);
     rc = lab_driver_add_case(p->d, p->dyn, role, &f, err);

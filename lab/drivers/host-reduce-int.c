@@ -93,12 +93,12 @@ check(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
         goto out;
     correct = (uint32_t)a->result == p->sum;
     if (!correct)
-        snprintf(f.detail, sizeof(f.detail), "returned %d for %lu elements whose sum is %d",
-                 a->result, n, (int32_t)p->sum);
+        lab_finding_detail(&f, "returned %d for %lu elements whose sum is %d", a->result, n,
+                           (int32_t)p->sum);
     for (size_t i = n; i < n + GUARD && correct; i++)
         if (a->data[i] != POISON) {
             correct = false;
-            snprintf(f.detail, sizeof(f.detail), "wrote data[%zu], past the %lu elements", i, n);
+            lab_finding_detail(&f, "wrote data[%zu], past the %lu elements", i, n);
         }
     f.expected = (int32_t)p->sum;
     f.got = a->result;

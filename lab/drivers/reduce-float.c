@@ -246,8 +246,8 @@ verify_sum(void *ctx, lab_role role, lab_dim3 shape, lab_finding *out, lab_err *
     out->got = got;
     out->bad = !(fabs(got - p->sum) <= p->tol);
     if (out->bad)
-        snprintf(out->detail, sizeof(out->detail),
-                 "the sum is %.9g, expected %.9g (tolerance %.3g)", (double)got, p->sum, p->tol);
+        lab_finding_detail(out, "the sum is %.9g, expected %.9g (tolerance %.3g)", (double)got,
+                           p->sum, p->tol);
     return 0;
 }
 

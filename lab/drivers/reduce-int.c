@@ -234,8 +234,7 @@ verify(void *ctx, lab_role role, lab_dim3 shape, lab_finding *out, lab_err *err)
 {
     problem *p = ctx;
     const layout *l = &p->lay[role];
-    const size_t results = l->total ? 1 : l->grid, len = sizeof(out->detail);
-    char *detail = out->detail;
+    const size_t results = l->total ? 1 : l->grid;
     uint32_t total_expected = 0, total_got = 0;
     size_t bad = 0;
     int rc;
@@ -251,21 +250,23 @@ verify(void *ctx, lab_role role, lab_dim3 shape, lab_finding *out, lab_err *err)
             continue;
         out->first_bad = (long)b;
         if (l->total)
-            snprintf(detail, len, "g_odata[0]: expected the sum %d, got %d", (int)l->expected[0],
-                     (int)p->got[0]);
+            lab_finding_detail(out, "g_odata[0]: expected the sum %d, got %d", (int)l->expected[0],
+                               (int)p->got[0]);
         else if (p->got[b] == POISON_OUT)
-            snprintf(detail, len, "g_odata[%zu] was never written (block %zu)", b, b);
+            lab_finding_detail(out, "g_odata[%zu] was never written (block %zu)", b, b);
         else
-            snprintf(detail, len, "block %zu (elements %zu..%zu): expected %d, got %d", b,
-                     b * l->per_block,
-                     ((b + 1) * l->per_block < p->n ? (b + 1) * l->per_block : p->n) - 1,
-                     (int)l->expected[b], (int)p->got[b]);
+            lab_finding_detail(out, "block %zu (elements %zu..%zu): expected %d, got %d", b,
+                               b * l->per_block,
+                               ((b + 1) * l->per_block < p->n ? (b + 1) * l->per_block : p->n) - 1,
+                               (int)l->expected[b], (int)p->got[b]);
     }
     for (size_t i = results; i < l->out_words && !bad; i++)
         if (p->got[i] != POISON_OUT) {
             bad = 1;
-            snprintf(detail, len, "wrote g_odata[%zu], past the %zu result%s", i, results,
-                     results == 1 ? "" : "s");
+            if (results == 1)
+                lab_finding_detail(out, "wrote g_odata[%zu], past its one result", i);
+            else
+                lab_finding_detail(out, "wrote g_odata[%zu], past the %zu results", i, results);
         }
     out->grid = l->grid;
     out->expected = (int32_t)total_expected;

@@ -162,7 +162,6 @@ static int
 verify(void *problem, lab_role role, lab_dim3 shape, lab_finding *out, lab_err *err)
 {
     nested *p = problem;
-    const size_t len = sizeof(out->detail);
     uint32_t sum_expected = 0, sum_got = 0;
     size_t bad = 0;
     int rc;
@@ -181,18 +180,19 @@ verify(void *problem, lab_role role, lab_dim3 shape, lab_finding *out, lab_err *
             continue;
         out->first_bad = (long)b;
         if (p->got[b] == POISON_OUT)
-            snprintf(out->detail, len,
-                     "g_odata[%zu] was never written (block %zu): did its chain of child grids "
-                     "reach one element, and was every launch accepted?",
-                     b, b);
+            lab_finding_detail(
+                out,
+                "g_odata[%zu] was never written (block %zu): did its chain of child grids "
+                "reach one element, and was every launch accepted?",
+                b, b);
         else
-            snprintf(out->detail, len, "block %zu (elements %zu..%zu): expected %d, got %d", b,
-                     b * p->block, last - 1, (int)p->expected[b], (int)p->got[b]);
+            lab_finding_detail(out, "block %zu (elements %zu..%zu): expected %d, got %d", b,
+                               b * p->block, last - 1, (int)p->expected[b], (int)p->got[b]);
     }
     for (size_t i = p->grid; i < p->out_words && !bad; i++)
         if (p->got[i] != POISON_OUT) {
             bad = 1;
-            snprintf(out->detail, len, "wrote g_odata[%zu], past the %u block sums", i, p->grid);
+            lab_finding_detail(out, "wrote g_odata[%zu], past the %u block sums", i, p->grid);
         }
     out->grid = p->grid;
     out->expected = (int32_t)sum_expected;

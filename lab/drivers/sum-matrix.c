@@ -86,19 +86,20 @@ verify(void *ctx, lab_role role, lab_dim3 s, lab_finding *out, lab_err *err)
             continue;
         first_bad = (long)i;
         if (i >= p->cells)
-            snprintf(out->detail, sizeof(out->detail),
-                     "block %ux%u, %dx%d matrix: wrote C[%zu], past the matrix's %zu elements "
-                     "(check ix < nx and iy < ny)",
-                     s.x, s.y, p->nx, p->ny, i, p->cells);
+            lab_finding_detail(
+                out,
+                "block %ux%u, %dx%d matrix: wrote C[%zu], past the matrix's %zu elements "
+                "(check ix < nx and iy < ny)",
+                s.x, s.y, p->nx, p->ny, i, p->cells);
         else if (p->c.host[i] == POISON)
-            snprintf(out->detail, sizeof(out->detail),
-                     "block %ux%u, %dx%d matrix: C[%zu] (row %zu, column %zu) was never written",
-                     s.x, s.y, p->nx, p->ny, i, i / (size_t)p->nx, i % (size_t)p->nx);
+            lab_finding_detail(
+                out, "block %ux%u, %dx%d matrix: C[%zu] (row %zu, column %zu) was never written",
+                s.x, s.y, p->nx, p->ny, i, i / (size_t)p->nx, i % (size_t)p->nx);
         else
-            snprintf(out->detail, sizeof(out->detail),
-                     "block %ux%u, %dx%d matrix: C[%zu] (row %zu, column %zu) = %g, expected %g",
-                     s.x, s.y, p->nx, p->ny, i, i / (size_t)p->nx, i % (size_t)p->nx, (double)got,
-                     (double)want);
+            lab_finding_detail(
+                out, "block %ux%u, %dx%d matrix: C[%zu] (row %zu, column %zu) = %g, expected %g",
+                s.x, s.y, p->nx, p->ny, i, i / (size_t)p->nx, i % (size_t)p->nx, (double)got,
+                (double)want);
     }
     lab_finding_count(out, (unsigned long)g.x * g.y, p->cells, bad, first_bad);
     return 0;

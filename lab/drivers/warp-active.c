@@ -71,18 +71,19 @@ verify(void *ctx, lab_role role, lab_dim3 shape, lab_finding *out, lab_err *err)
             continue;
         first_bad = (long)i;
         if (i >= used)
-            snprintf(out->detail, sizeof(out->detail),
-                     "block %ux%ux%u: wrote active[%zu], past the %zu warps of the grid", shape.x,
-                     shape.y, shape.z, i, used);
+            lab_finding_detail(out,
+                               "block %ux%ux%u: wrote active[%zu], past the %zu warps of the grid",
+                               shape.x, shape.y, shape.z, i, used);
         else if (host[i] == POISON)
-            snprintf(out->detail, sizeof(out->detail),
-                     "block %ux%ux%u: active[%zu] (warp %u of block %zu) was never written",
-                     shape.x, shape.y, shape.z, i, w, i / warps);
+            lab_finding_detail(
+                out, "block %ux%ux%u: active[%zu] (warp %u of block %zu) was never written",
+                shape.x, shape.y, shape.z, i, w, i / warps);
         else
-            snprintf(out->detail, sizeof(out->detail),
-                     "block %ux%ux%u (%u threads, %u warps): active[%zu] (warp %u of block %zu) "
-                     "= %u, expected %u",
-                     shape.x, shape.y, shape.z, threads, warps, i, w, i / warps, host[i], want);
+            lab_finding_detail(
+                out,
+                "block %ux%ux%u (%u threads, %u warps): active[%zu] (warp %u of block %zu) "
+                "= %u, expected %u",
+                shape.x, shape.y, shape.z, threads, warps, i, w, i / warps, host[i], want);
     }
     lab_finding_count(out, p->n, used, bad, first_bad);
     return 0;

@@ -100,17 +100,15 @@ verify(void *ctx, lab_role role, lab_dim3 shape, lab_finding *out, lab_err *err)
                 continue;
             first_bad = (long)g;
             if (g >= n)
-                snprintf(out->detail, sizeof(out->detail),
-                         "%s: wrote %s[%zu], past n = %lu (threads past n must not write)", block,
-                         out_names[o], g, n);
+                lab_finding_detail(
+                    out, "%s: wrote %s[%zu], past n = %lu (threads past n must not write)", block,
+                    out_names[o], g, n);
             else if (host[g] == POISON)
-                snprintf(out->detail, sizeof(out->detail),
-                         "%s: %s[%zu] was never written (thread %zu of block %zu)", block,
-                         out_names[o], g, g % threads, g / threads);
+                lab_finding_detail(out, "%s: %s[%zu] was never written (thread %zu of block %zu)",
+                                   block, out_names[o], g, g % threads, g / threads);
             else
-                snprintf(out->detail, sizeof(out->detail),
-                         "%s: %s[%zu] = %u, expected %u (thread %zu of block %zu)", block,
-                         out_names[o], g, host[g], want, g % threads, g / threads);
+                lab_finding_detail(out, "%s: %s[%zu] = %u, expected %u (thread %zu of block %zu)",
+                                   block, out_names[o], g, host[g], want, g % threads, g / threads);
         }
     }
     lab_finding_count(out, grid_of(p, shape).x, n, bad, first_bad);

@@ -104,6 +104,7 @@ lab_beside_judge_check(lab_proc *p, lab_grading *g, const lab_exercise *ex)
     lab_runreport r;
     lab_err err = LAB_ERR_INIT;
     const lab_case *hazard = NULL, *differs = NULL;
+    char detail[512];
 
     if (!finish_beside(p, "the simulator's check", g->sim_skipped, sizeof(g->sim_skipped)))
         return;
@@ -126,13 +127,13 @@ lab_beside_judge_check(lab_proc *p, lab_grading *g, const lab_exercise *ex)
                       _("right on this GPU by luck: at n = %lu the simulator found a %s: %s; that "
                         "is undefined behaviour, which another GPU, another run or another "
                         "compiler can turn into a wrong result"),
-                      hazard->size, hazard->check, hazard->detail);
+                      hazard->size, hazard->check, lab_case_detail(hazard, detail, sizeof(detail)));
         res->advice = lab_grade_wrong_advice(LAB_WRONG_BY_LUCK, hazard->check, hazard->detail);
     } else if (differs && res->verdict == LAB_VERDICT_PASS) {
         lab_grade_append(res,
                          _(" (the simulator computed another result at n = %lu: %s; not "
                            "counted)"),
-                         differs->size, differs->detail);
+                         differs->size, lab_case_detail(differs, detail, sizeof(detail)));
     }
     lab_runreport_release(&r);
 }

@@ -308,6 +308,8 @@ lab_grade_judge(const lab_exercise *ex, const char *baseline_name, const lab_run
     const lab_case *first_wrong = NULL;
     const lab_kernel_time *st, *bt, *rt;
     size_t wrong_sizes = 0;
+    char detail[512];
+    const char *shown = "";
 
     memset(out, 0, sizeof(*out));
     if (!strcmp(r->status, "no_gpu")) {
@@ -328,6 +330,8 @@ lab_grade_judge(const lab_exercise *ex, const char *baseline_name, const lab_run
             first_wrong = c;
         wrong_sizes++;
     }
+    if (first_wrong)
+        shown = lab_case_detail(first_wrong, detail, sizeof(detail));
     if (first_wrong && first_wrong->round > 1) {
         lab_grade_set(out, ex, LAB_VERDICT_WRONG,
                       strcmp(r->backend, "sim")
@@ -335,7 +339,7 @@ lab_grade_judge(const lab_exercise *ex, const char *baseline_name, const lab_run
                               "the same buffers: %s; %s")
                           : _("right on the first run, then wrong on the simulator at n = %lu on "
                               "new inputs in the same buffers: %s; %s"),
-                      first_wrong->size, first_wrong->detail, _(KEEPS_STATE));
+                      first_wrong->size, shown, _(KEEPS_STATE));
         out->advice =
             lab_grade_wrong_advice(LAB_WRONG_REPLAYED, first_wrong->check, first_wrong->detail);
         return 0;
@@ -344,8 +348,7 @@ lab_grade_judge(const lab_exercise *ex, const char *baseline_name, const lab_run
         lab_grade_set(out, ex, LAB_VERDICT_WRONG,
                       strcmp(r->backend, "sim") ? _("wrong at n = %lu: %s%s")
                                                 : _("wrong on the simulator at n = %lu: %s%s"),
-                      first_wrong->size, first_wrong->detail,
-                      wrong_sizes > 1 ? _(" (and at other sizes)") : "");
+                      first_wrong->size, shown, wrong_sizes > 1 ? _(" (and at other sizes)") : "");
         out->advice = lab_grade_wrong_advice(ex->kind == LAB_KIND_HOST ? LAB_WRONG_HOST_VALUE
                                                                        : LAB_WRONG_VALUE,
                                              first_wrong->check, first_wrong->detail);

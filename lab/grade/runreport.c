@@ -2,6 +2,7 @@
  * runreport.c - parsing a driver's JSON report with cJSON (see runreport.h).
  */
 #include "lab/grade/runreport.h"
+#include "lab/util/i18n.h"
 
 #include <cJSON.h>
 #include <limits.h>
@@ -57,6 +58,52 @@ boolean(const cJSON *obj, const char *key)
     return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(obj, key));
 }
 
+/* A case's detail_format and detail_args (lab/harness/report.h), where they are whole. */
+static void
+detail_format(lab_case *k, const cJSON *c)
+{
+    const cJSON *args = cJSON_GetObjectItemCaseSensitive(c, "detail_args"), *a;
+    lab_fmtargs *v = &k->detail_args;
+
+    copy_string(k->detail_format, sizeof(k->detail_format), c, "detail_format");
+    if (!k->detail_format[0] || !cJSON_IsArray(args))
+        goto none;
+    cJSON_ArrayForEach(a, args)
+    {
+        const cJSON *x = a->child;
+        lab_fmtarg *t = &v->v[v->n];
+
+        if (v->n == LAB_FMTARGS_MAX || !cJSON_IsObject(a) || !x || x->next || !x->string ||
+            strlen(x->string) != 1 || !strchr("iufs", x->string[0]) ||
+            (x->string[0] == 's') != cJSON_IsString(x) ||
+            (x->string[0] != 's' && !cJSON_IsNumber(x)))
+            goto none;
+        memset(t, 0, sizeof(*t));
+        t->kind = x->string[0];
+        if (t->kind == 's')
+            snprintf(t->s, sizeof(t->s), "%s", x->valuestring);
+        else if (t->kind == 'i')
+            t->i = (long long)x->valuedouble;
+        else if (t->kind == 'u')
+            t->u = x->valuedouble > 0 ? (unsigned long long)x->valuedouble : 0;
+        else
+            t->f = x->valuedouble;
+        v->n++;
+    }
+    return;
+none:
+    k->detail_format[0] = '\0';
+    v->n = 0;
+}
+
+const char *
+lab_case_detail(const lab_case *c, char *buf, size_t size)
+{
+    if (c->detail_format[0] && lab_fmtargs_format(_(c->detail_format), &c->detail_args, buf, size))
+        return buf;
+    return c->detail;
+}
+
 static int
 parse_cases(const cJSON *cases, lab_runreport *r, lab_err *err)
 {
@@ -84,6 +131,7 @@ parse_cases(const cJSON *cases, lab_runreport *r, lab_err *err)
                        : 1;
         copy_string(k->check, sizeof(k->check), c, "check");
         copy_string(k->block, sizeof(k->block), c, "block");
+        detail_format(k, c);
     }
     r->ncases = n;
     return 0;

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "lab/util/fmtargs.h"
 #include "lab/util/err.h"
 
 #define LAB_RUNREPORT_VERSION 1
@@ -30,6 +31,10 @@ typedef struct lab_case {
     unsigned round; /* 1, or 2: new inputs in the same buffers */
     char check[48]; /* the simulator's check that made it wrong ("shared-memory race"), or "" */
     char block[32]; /* its block shape ("40x2") where the exercise runs several, else "" */
+    /* detail's format and arguments (lab/util/fmtargs.h), for lab_case_detail; "" and none when
+     * the driver gave none */
+    char detail_format[256];
+    lab_fmtargs detail_args;
 } lab_case;
 
 /* What checking a kernel's timed runs found (lab/harness/timing.h). */
@@ -119,6 +124,10 @@ typedef struct lab_runreport {
 int lab_runreport_parse(const char *json, size_t len, lab_runreport *out, lab_err *err);
 void lab_runreport_release(lab_runreport *r);
 /* The timing of role at the largest timed size, or NULL. */
+/* The case's detail as the learner reads it: its format translated (a message of the catalog)
+ * and filled with its arguments, into buf; where there is no format, or its translation does
+ * not fit the arguments, the driver's English detail.  Programs and the advice read c->detail. */
+const char *lab_case_detail(const lab_case *c, char *buf, size_t size);
 const lab_kernel_time *lab_runreport_time(const lab_runreport *r, const char *role);
 const lab_size_timing *lab_runreport_last_timing(const lab_runreport *r);
 

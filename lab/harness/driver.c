@@ -742,6 +742,8 @@ lab_driver_push_case(lab_driver *d, lab_role role, cJSON *c)
             /* the simulator's checks: wrong even where the values came out right */
             cJSON_ReplaceItemInObject(c, "correct", cJSON_CreateBool(0));
             cJSON_ReplaceItemInObject(c, "detail", cJSON_CreateString(r->first.msg));
+            cJSON_DeleteItemFromObject(c, "detail_format"); /* the driver's, of the values */
+            cJSON_DeleteItemFromObject(c, "detail_args");
             cJSON_AddStringToObject(c, "check", lab_sim_check_name(r->first.kind));
         }
     }
@@ -873,15 +875,13 @@ lab_driver_output_verify(lab_driver *d, lab_output *o, const lab_output_spec *sp
             continue;
         first_bad = (long)i;
         if (i >= o->n) {
-            snprintf(out->detail, sizeof(out->detail), "%swrote %s[%zu], past n = %lu", prefix,
-                     spec->name, i, o->n);
+            lab_finding_detail(out, "%swrote %s[%zu], past n = %lu", prefix, spec->name, i, o->n);
         } else if (got == o->poison) {
-            snprintf(out->detail, sizeof(out->detail), "%s%s[%zu] was never written", prefix,
-                     spec->name, i);
+            lab_finding_detail(out, "%s%s[%zu] was never written", prefix, spec->name, i);
         } else {
             spec->explain(ctx, i, want, expected, sizeof(expected));
-            snprintf(out->detail, sizeof(out->detail), "%s%s[%zu] = %d, expected %s", prefix,
-                     spec->name, i, (int32_t)got, expected);
+            lab_finding_detail(out, "%s%s[%zu] = %d, expected %s", prefix, spec->name, i,
+                               (int32_t)got, expected);
         }
     }
     lab_finding_count(out, out->grid, o->n, bad, first_bad);
@@ -960,8 +960,21 @@ lab_driver_add_case(lab_driver *d, unsigned long size, lab_role role, const lab_
     cJSON_AddNumberToObject(c, "bad", (double)f->bad);
     cJSON_AddNumberToObject(c, "first_bad", (double)f->first_bad);
     cJSON_AddStringToObject(c, "detail", f->detail);
+    if (f->detail_format && f->detail_args.n)
+        lab_report_add_detail_format(c, f->detail_format, &f->detail_args);
     lab_driver_push_case(d, role, c);
     return 0;
+}
+
+void
+lab_finding_detail(lab_finding *f, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    f->detail_format =
+        lab_fmtargs_vcapture(&f->detail_args, f->detail, sizeof(f->detail), fmt, ap) ? fmt : NULL;
+    va_end(ap);
 }
 
 int

@@ -47,6 +47,7 @@
 #include "lab/harness/rng.h"
 #include "lab/util/arena.h"
 #include "lab/harness/timing.h"
+#include "lab/util/fmtargs.h"
 #include "lab/util/buf.h"
 
 typedef enum lab_role {
@@ -199,7 +200,15 @@ typedef struct lab_finding {
     size_t bad;           /* wrong results; 0: right */
     long first_bad;       /* index of the first, or -1 */
     char detail[256];     /* the first wrong result, in the student's terms */
+    /* detail's format (a message of the catalog) and its arguments, for the lab to show it in
+     * the learner's language (lab/util/fmtargs.h): set by lab_finding_detail; NULL: none */
+    const char *detail_format;
+    lab_fmtargs detail_args;
 } lab_finding;
+
+/* f->detail formatted from fmt, an English message that the lab translates: xgettext takes fmt
+ * from every call (its keyword, in the Makefile), so fmt must be a literal. */
+void lab_finding_detail(lab_finding *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* An input the kernel reads: a working copy on the device, which the kernel gets and may
  * overwrite, and a pristine copy it is restored from before every run (stream-ordered). */

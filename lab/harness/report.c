@@ -98,3 +98,31 @@ lab_report_emit(cJSON *report, int fd, lab_err *err)
     free(text);
     return rc;
 }
+
+void
+lab_report_add_detail_format(cJSON *c, const char *fmt, const lab_fmtargs *args)
+{
+    cJSON *list = cJSON_CreateArray();
+    char key[2] = "";
+
+    for (size_t i = 0; list && i < args->n; i++) {
+        const lab_fmtarg *a = &args->v[i];
+        cJSON *o = cJSON_CreateObject();
+
+        key[0] = a->kind;
+        if (!o)
+            break;
+        if (a->kind == 's')
+            cJSON_AddStringToObject(o, key, a->s);
+        else
+            cJSON_AddNumberToObject(o, key,
+                                    a->kind == 'i'   ? (double)a->i
+                                    : a->kind == 'u' ? (double)a->u
+                                                     : a->f);
+        cJSON_AddItemToArray(list, o);
+    }
+    if (!list)
+        return;
+    cJSON_AddStringToObject(c, "detail_format", fmt);
+    cJSON_AddItemToObject(c, "detail_args", list);
+}

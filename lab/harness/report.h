@@ -25,6 +25,10 @@
  *              shared_bank_conflicts, gatom_requests, gatom_sectors, shared_atom_requests,
  *              child_grids, findings}  (lab/sim/sim.h defines each)
  *   cases[].check  (simulator) the check that made the case wrong ("shared-memory race", ...)
+ *   cases[].detail_format, cases[].detail_args  (optional) detail's printf format, a message of
+ *              the catalog, and its arguments, each {"i": n}, {"u": n}, {"f": x} or {"s": text}
+ *              in the format's order: the lab shows the detail in the learner's language from
+ *              them (lab/util/fmtargs.h); detail itself stays the English text
  *
  * Call order: lab_report_new, fill with cJSON calls and the helpers below,
  * lab_report_emit (once), cJSON_Delete.
@@ -36,6 +40,7 @@
 
 #include "lab/harness/dev.h"
 #include "lab/harness/stats.h"
+#include "lab/util/fmtargs.h"
 
 #define LAB_REPORT_VERSION 1
 
@@ -47,6 +52,8 @@ void lab_report_set_status(cJSON *report, const char *status, const char *reason
 void lab_report_add_timing(cJSON *kernels, const char *role, const lab_stats *ns, double bytes,
                            double peak_gbps, double copy_gbps);
 /* Writes the whole object to fd and closes nothing. */
+/* A case's detail_format and detail_args (above). */
+void lab_report_add_detail_format(cJSON *c, const char *fmt, const lab_fmtargs *args);
 int lab_report_emit(cJSON *report, int fd, lab_err *err);
 
 #endif

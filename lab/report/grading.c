@@ -56,6 +56,7 @@ static void
 cases(lab_lineout *o, const lab_runreport *r)
 {
     bool shapes = false; /* an exercise run at several block shapes: a column for the shape */
+    char detail[512];
 
     for (size_t i = 0; i < r->ncases; i++)
         shapes |= r->cases[i].block[0] != '\0';
@@ -76,12 +77,13 @@ cases(lab_lineout *o, const lab_runreport *r)
         if (c2 && !c2->correct) {
             lab_lineout_pad(o, LAB_TEXT_BAD, _("wrong"), 10);
             lab_lineout_put(o, LAB_TEXT_PLAIN, _(" on new inputs in the same buffers: %s"),
-                            c2->detail);
+                            lab_case_detail(c2, detail, sizeof(detail)));
         } else {
             lab_lineout_pad(o, c->correct ? LAB_TEXT_GOOD : LAB_TEXT_BAD,
                             c->correct ? _("ok") : _("wrong"), 10);
             if (!c->correct)
-                lab_lineout_put(o, LAB_TEXT_PLAIN, " %s", c->detail);
+                lab_lineout_put(o, LAB_TEXT_PLAIN, " %s",
+                                lab_case_detail(c, detail, sizeof(detail)));
             else if (c2)
                 lab_lineout_put(o, LAB_TEXT_DIM, "%s", _(" and again on new inputs"));
         }

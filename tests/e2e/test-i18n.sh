@@ -55,6 +55,23 @@ for lang in ko zh_CN; do
     expect_status "$lang: a wrong sum, WRONG" 1
     expect_out_re "$lang: WRONG keeps its name" "^WRONG  .*$script"
     expect_out "$lang: the advice about the wrong value" "$(tr $lang "$wrong_advice")"
+    # the driver's description of the wrong block: its format translated, its numbers filled in
+    expect_out_lacks "$lang: the wrong block's detail is not English" "(elements 0..0): expected"
+    expect_out_re "$lang: the wrong block's detail in $lang, block 0's numbers in it" \
+        "^WRONG  .*block 0.*0\.\.0.*$script.*[0-9]"
+done
+for cmd in "grade reduction/neighbored $wrong --no-record --seed 11"; do
+    # shellcheck disable=SC2086 # the words of cmd
+    en=$(in_lang en $cmd --json 2>/dev/null)
+    for lang in ko zh_CN; do
+        # shellcheck disable=SC2086
+        run in_lang $lang $cmd --json
+        expect_eq "$lang: a WRONG grading's --json (the driver's detail included) is the English one" \
+            "$OUT" "$en"
+    done
+    OUT=$en
+    expect_json "the WRONG detail in --json is the driver's English" \
+        '"block 0 (elements 0..0): expected " in j["message"]'
 done
 
 # --- what programs read: the same in every language -------------------------------------
