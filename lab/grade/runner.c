@@ -41,6 +41,13 @@ release_lock(void *lock)
     lab_trace_mark("the GPU's lock given back");
 }
 
+/* The lock's wait gives up when the driver waiting for its go has ended. */
+static bool
+driver_ended(const void *p)
+{
+    return lab_proc_ended(p);
+}
+
 int
 lab_runner_run_locked(lab *l, const char *program, const lab_strvec *args, double timeout_s,
                       const volatile sig_atomic_t *cancel, const char *device, lab_devlock *lock,
@@ -53,7 +60,14 @@ lab_runner_run_locked(lab *l, const char *program, const lab_strvec *args, doubl
     p->report_done = release_lock;
     p->report_done_ctx = lock;
     rc = lab_devlock_acquire(lock, lab_cachedir(l), device, getenv("CUDA_VISIBLE_DEVICES"), 0,
-                             cancel, err);
+                             cancel, driver_ended, p, err);
+    if (rc == 1) { /* it ended before its go (a module it could not load): no GPU work to do */
+        lab_trace_mark("the driver ended before its go");
+        p->report_done = NULL;
+        if ((rc = lab_proc_finish(p, err)) < 0)
+            return lab_err_wrap(err, "driver '%s'", program);
+        return 0;
+    }
     if (rc < 0) {
         lab_err ignored = LAB_ERR_INIT;
 

@@ -45,7 +45,8 @@ lab_devlock_path(const char *cachedir, const char *device, const char *visible, 
 
 int
 lab_devlock_acquire(lab_devlock *lk, const char *cachedir, const char *device, const char *visible,
-                    double timeout_s, const volatile sig_atomic_t *cancel, lab_err *err)
+                    double timeout_s, const volatile sig_atomic_t *cancel,
+                    bool (*no_longer_needed)(const void *ctx), const void *ctx, lab_err *err)
 {
     lab_buf dir = LAB_BUF_INIT;
     double t0 = lab_clock_now();
@@ -69,6 +70,10 @@ lab_devlock_acquire(lab_devlock *lk, const char *cachedir, const char *device, c
         }
         if (cancel && *cancel) {
             rc = lab_err_set(err, LAB_ECANCEL, "cancelled");
+            goto fail;
+        }
+        if (no_longer_needed && no_longer_needed(ctx)) {
+            rc = 1;
             goto fail;
         }
         if (timeout_s > 0 && lab_clock_now() - t0 > timeout_s) {

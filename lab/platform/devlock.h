@@ -31,10 +31,11 @@ void lab_devlock_init(lab_devlock *lk);
 /* The lock file for a device: "<cachedir>/locks/gpu-<safe name>-<visible>.lock". */
 int lab_devlock_path(const char *cachedir, const char *device, const char *visible, lab_buf *out);
 /* Wait for the device's lock; LAB_ECANCEL when *cancel becomes nonzero, LAB_ETIMEOUT after
- * timeout_s (0: wait forever), LAB_EIO when the lock file cannot be opened. */
+ * timeout_s (0: wait forever), LAB_EIO when the lock file cannot be opened; 1, not holding it,
+ * when no_longer_needed(ctx) turns true while it waits (NULL: never). */
 int lab_devlock_acquire(lab_devlock *lk, const char *cachedir, const char *device,
                         const char *visible, double timeout_s, const volatile sig_atomic_t *cancel,
-                        lab_err *err);
+                        bool (*no_longer_needed)(const void *ctx), const void *ctx, lab_err *err);
 /* true when another process holds the lock at path now (tests, `cudalab batch` status). */
 bool lab_devlock_busy(const char *path);
 void lab_devlock_release(lab_devlock *lk);

@@ -981,6 +981,18 @@ lab_proc_go(lab_proc *p)
     run->start = lab_clock_now();
 }
 
+bool
+lab_proc_ended(const lab_proc *p)
+{
+    siginfo_t info;
+
+    if (!p->run || p->pid <= 0)
+        return true;
+    memset(&info, 0, sizeof(info));
+    return waitid(P_PID, (id_t)p->pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+           info.si_pid == p->pid;
+}
+
 void
 lab_proc_kill(lab_proc *p)
 {

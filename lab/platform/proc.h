@@ -109,6 +109,9 @@ int lab_proc_run(lab_proc *p, lab_err *err);
 /* For a child started with wait_go: one byte on its stdin, which it may be waiting for, and its
  * timeout starts now.  A child already gone is no error (finish tells how it ended). */
 void lab_proc_go(lab_proc *p);
+/* Whether the child has ended (not reaped: finish still collects it), e.g. a wait_go child that
+ * gave up before its go. */
+bool lab_proc_ended(const lab_proc *p);
 /* Kill the child's process group now (SIGKILL); finish still reaps it. */
 void lab_proc_kill(lab_proc *p);
 void lab_proc_release(lab_proc *p);

@@ -18,7 +18,8 @@ export CUDALAB_LIBEXECDIR=$fx CUDALAB_ARCH=sm_90
 # fake_driver BODY: reduce-int becomes a bash script running BODY.  On a GPU run (--wait-go) it
 # first does what the real driver does before it may touch the GPU: it waits FAKE_INIT seconds
 # (opening the device) and logs "ready", then reads the lab's go byte on stdin (the lab holds the
-# GPU's lock then) and logs "start"; after BODY it logs "end", closes the report pipe, waits
+# GPU's lock then) and logs "start" (with FAKE_EARLY set, it writes that report and ends before
+# the go instead); after BODY it logs "end", closes the report pipe, waits
 # FAKE_TEARDOWN seconds (the CUDA teardown) and logs "gone".  The events go to FAKE_LOG, when
 # set, with the driver's pid and the time; the simulator's run beside a GPU grading (no lock)
 # logs nothing.
@@ -31,6 +32,8 @@ fake_log() { [ -z "${FAKE_LOG:-}" ] || echo "$1 $$ $(date +%s.%N)" >>"$FAKE_LOG"
 case " $* " in
 *' --wait-go '*)
     sleep "${FAKE_INIT:-0}"
+    # FAKE_EARLY: a report written before the go, and the driver gone (a module it cannot load)
+    [ -z "${FAKE_EARLY:-}" ] || { printf '%s\n' "$FAKE_EARLY" >&3; exit 0; }
     fake_log ready
     IFS= read -r -n1 _ || exit 3
     fake_log start ;;

@@ -3,7 +3,8 @@
 # GPU whose driver takes FAKE_INIT s to open the device before the lab's go and FAKE_TEARDOWN s
 # to tear it down after its report, two gradings at once open and tear down side by side and
 # never use the GPU at the same time; the run timeout counts from the go, not from the start;
-# a grading cancelled while it waits for the lock leaves no driver behind.
+# a grading cancelled while it waits for the lock leaves no driver behind; a driver that ends
+# before its go is not waited for.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -80,6 +81,19 @@ wait $pa
 expect_eq "SIGINT while waiting for the lock: the other grading goes on (exit 0)" "$?" 0
 unset FAKE_SLEEP
 expect_no_process "SIGINT while waiting for the lock: no driver left behind" "$E2E_MARK"
+
+# --- a driver that ends before its go (a module it cannot load) does not wait for the lock ---
+FAKE_SLEEP=6 cudalab grade $less a.cu --no-record >a.out 2>&1 &
+pa=$!
+sleep 1 # a.cu's driver is on the GPU now, for 6 s
+FAKE_EARLY='{"version":1,"family":"reduce-int","backend":"cuda","status":"error","cases":[],"timings":[],"reason":"cuModuleLoadData: CUDA_ERROR_INVALID_PTX (218)","error":{"role":"student","stage":"load","size":0,"code":218,"name":"CUDA_ERROR_INVALID_PTX","message":"cuModuleLoadData: CUDA_ERROR_INVALID_PTX (218)"}}' \
+    CUDALAB_TRACE=$T/trace.early run cudalab grade $less b.cu --no-record
+expect_faster "a driver that ended before its go: its grading does not wait for the GPU's lock" 3
+expect_out "a driver that ended before its go: its report is the verdict's" "CUDA_ERROR_INVALID_PTX"
+expect_cmd "a driver that ended before its go: the trace says so" \
+    grep -q "the driver ended before its go" "$T/trace.early"
+wait $pa
+expect_eq "a driver that ended before its go: the grading on the GPU goes on (exit 0)" "$?" 0
 
 # --- the real driver: --wait-go holds it before its first work on the device ---
 nvcc_real=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
