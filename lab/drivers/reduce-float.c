@@ -265,7 +265,7 @@ typedef struct verdict {
     bool ok;
     double got;
     unsigned levels;
-    char detail[256];
+    lab_finding why; /* its detail (lab_finding_detail) only */
 } verdict;
 
 /* After the first level: which mode the kernel used, or why neither.  The partials are
@@ -284,8 +284,7 @@ classify(problem *p, lab_role role, float dev_sum, verdict *v)
     }
     for (size_t i = p->grid; i < p->part_words; i++)
         if (lab_bits_of_float(p->part[i]) != POISON_PART) {
-            snprintf(v->detail, sizeof(v->detail), "wrote pPartial[%zu], past the %u blocks", i,
-                     p->grid);
+            lab_finding_detail(&v->why, "wrote pPartial[%zu], past the %u blocks", i, p->grid);
             return;
         }
     if (written == p->grid) {
@@ -296,13 +295,13 @@ classify(problem *p, lab_role role, float dev_sum, verdict *v)
         v->ok = true;
         v->got = dev_sum;
     } else if (written == 0) {
-        snprintf(v->detail, sizeof(v->detail),
-                 "the file has no `__device__ float %s` and wrote no pPartial[] either",
-                 SUM_SYMBOL);
+        lab_finding_detail(&v->why,
+                           "the file has no `__device__ float %s` and wrote no pPartial[] either",
+                           SUM_SYMBOL);
     } else {
-        snprintf(v->detail, sizeof(v->detail),
-                 "pPartial[%zu] was never written (%zu of the %u blocks wrote theirs)",
-                 first_missing, written, p->grid);
+        lab_finding_detail(&v->why,
+                           "pPartial[%zu] was never written (%zu of the %u blocks wrote theirs)",
+                           first_missing, written, p->grid);
     }
 }
 
@@ -314,9 +313,9 @@ check_blocks(const problem *p, verdict *v)
         if (!(fabs(p->part[b] - p->block_sum[b]) <= p->block_tol)) {
             size_t lo = b * p->per_block, hi = lo + p->per_block < p->n ? lo + p->per_block : p->n;
             v->ok = false;
-            snprintf(v->detail, sizeof(v->detail),
-                     "pPartial[%zu] (elements %zu..%zu): expected %.9g, got %.9g", b, lo, hi - 1,
-                     p->block_sum[b], p->part[b]);
+            lab_finding_detail(&v->why,
+                               "pPartial[%zu] (elements %zu..%zu): expected %.9g, got %.9g", b, lo,
+                               hi - 1, p->block_sum[b], p->part[b]);
             return;
         }
 }
@@ -364,7 +363,7 @@ add_case(lab_driver *d, const problem *p, lab_role role, const verdict *v)
     else
         cJSON_AddNullToObject(c, "got");
     cJSON_AddNumberToObject(c, "tolerance", p->tol);
-    cJSON_AddStringToObject(c, "detail", v->detail);
+    lab_driver_add_detail(c, &v->why);
     lab_driver_push_case(d, role, c);
 }
 
@@ -397,9 +396,14 @@ check(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
     }
     if (v.ok && !(fabs(v.got - p->sum) <= p->tol)) {
         v.ok = false;
-        snprintf(v.detail, sizeof(v.detail), "the sum is %.9g, expected %.9g (tolerance %.3g)%s",
-                 v.got, p->sum, p->tol,
-                 isnan(v.got) ? ": NaN, the lab's poison past n, was added in" : "");
+        if (isnan(v.got))
+            lab_finding_detail(&v.why,
+                               "the sum is %.9g, expected %.9g (tolerance %.3g): NaN, the lab's "
+                               "poison past n, was added in",
+                               v.got, p->sum, p->tol);
+        else
+            lab_finding_detail(&v.why, "the sum is %.9g, expected %.9g (tolerance %.3g)", v.got,
+                               p->sum, p->tol);
     }
     add_case(d, p, role, &v);
     return 0;

@@ -6,6 +6,7 @@
 
 #include <cJSON.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +59,23 @@ boolean(const cJSON *obj, const char *key)
     return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(obj, key));
 }
 
+/* A double the report wrote as "nan", "inf" or "-inf" (JSON has none), into *out. */
+static bool
+not_finite(const cJSON *x, double *out)
+{
+    if (!cJSON_IsString(x))
+        return false;
+    if (!strcmp(x->valuestring, "nan"))
+        *out = NAN;
+    else if (!strcmp(x->valuestring, "inf"))
+        *out = INFINITY;
+    else if (!strcmp(x->valuestring, "-inf"))
+        *out = -INFINITY;
+    else
+        return false;
+    return true;
+}
+
 /* A case's detail_format and detail_args (lab/harness/report.h), where they are whole. */
 static void
 detail_format(lab_case *k, const cJSON *c)
@@ -75,12 +93,15 @@ detail_format(lab_case *k, const cJSON *c)
 
         if (v->n == LAB_FMTARGS_MAX || !cJSON_IsObject(a) || !x || x->next || !x->string ||
             strlen(x->string) != 1 || !strchr("iufs", x->string[0]) ||
-            (x->string[0] == 's') != cJSON_IsString(x) ||
-            (x->string[0] != 's' && !cJSON_IsNumber(x)))
+            (x->string[0] == 's' && !cJSON_IsString(x)) ||
+            (strchr("iu", x->string[0]) && !cJSON_IsNumber(x)) ||
+            (x->string[0] == 'f' && !cJSON_IsNumber(x) && !not_finite(x, &t->f)))
             goto none;
         memset(t, 0, sizeof(*t));
         t->kind = x->string[0];
-        if (t->kind == 's')
+        if (t->kind == 'f' && !cJSON_IsNumber(x))
+            not_finite(x, &t->f);
+        else if (t->kind == 's')
             snprintf(t->s, sizeof(t->s), "%s", x->valuestring);
         else if (t->kind == 'i')
             t->i = (long long)x->valuedouble;

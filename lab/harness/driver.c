@@ -959,11 +959,17 @@ lab_driver_add_case(lab_driver *d, unsigned long size, lab_role role, const lab_
     cJSON_AddNumberToObject(c, "got", f->got);
     cJSON_AddNumberToObject(c, "bad", (double)f->bad);
     cJSON_AddNumberToObject(c, "first_bad", (double)f->first_bad);
+    lab_driver_add_detail(c, f);
+    lab_driver_push_case(d, role, c);
+    return 0;
+}
+
+void
+lab_driver_add_detail(cJSON *c, const lab_finding *f)
+{
     cJSON_AddStringToObject(c, "detail", f->detail);
     if (f->detail_format && f->detail_args.n)
         lab_report_add_detail_format(c, f->detail_format, &f->detail_args);
-    lab_driver_push_case(d, role, c);
-    return 0;
 }
 
 void

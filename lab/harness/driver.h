@@ -209,6 +209,8 @@ typedef struct lab_finding {
 /* f->detail formatted from fmt, an English message that the lab translates: xgettext takes fmt
  * from every call (its keyword, in the Makefile), so fmt must be a literal. */
 void lab_finding_detail(lab_finding *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A case's "detail", and its format and arguments where lab_finding_detail kept them. */
+void lab_driver_add_detail(cJSON *case_, const lab_finding *f);
 
 /* An input the kernel reads: a working copy on the device, which the kernel gets and may
  * overwrite, and a pristine copy it is restored from before every run (stream-ordered). */

@@ -4,6 +4,7 @@
 #include "lab/harness/report.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,6 +115,8 @@ lab_report_add_detail_format(cJSON *c, const char *fmt, const lab_fmtargs *args)
             break;
         if (a->kind == 's')
             cJSON_AddStringToObject(o, key, a->s);
+        else if (a->kind == 'f' && !isfinite(a->f)) /* JSON has no NaN or infinity */
+            cJSON_AddStringToObject(o, key, isnan(a->f) ? "nan" : a->f > 0 ? "inf" : "-inf");
         else
             cJSON_AddNumberToObject(o, key,
                                     a->kind == 'i'   ? (double)a->i
