@@ -70,6 +70,8 @@ Test(fmtargs, a_translation_that_does_not_match_is_refused)
     cr_assert_not(lab_fmtargs_format("%s %zu %d", &a, out, sizeof(out)), "too many");
     cr_assert_not(lab_fmtargs_format("%s %n", &a, out, sizeof(out)), "%n is not known");
     cr_assert_not(lab_fmtargs_format("%s %1$zu", &a, out, sizeof(out)), "no positions");
+    cr_assert_not(lab_fmtargs_format("%s %zu %", &a, out, sizeof(out)), "a lone % at the end");
+    cr_assert_not(lab_fmtargs_format("%s %zu %l", &a, out, sizeof(out)), "a modifier at the end");
     cr_assert(lab_fmtargs_format("%s 의 [%zu]", &a, out, sizeof(out)));
     cr_assert_str_eq(out, "out 의 [9]");
 }

@@ -20,6 +20,7 @@
 #include "lab/build/occupancy.h"
 #include "lab/build/sass.h"
 #include "lab/grade/policy.h"
+#include "lab/grade/runreport.h"
 #include "lab/report/demo.h"
 #include "lab/report/grading.h"
 #include "lab/report/inspection.h"
@@ -217,6 +218,39 @@ Test(report, grading_wrong_cases_in_their_styles)
         styled(&l.v[lab_lines_last_paragraph(&l)], "WRONG", LAB_TEXT_VERDICT + LAB_TONE_FAIL));
     lab_lines_release(&l);
     lab_grading_release(&g);
+}
+
+/* A case's detail as the learner reads it comes from its format and arguments (recorded from
+ * the real driver on the simulator); a format the arguments do not fit shows the English. */
+Test(report, grading_case_detail_from_its_format)
+{
+    lab_buf json = LAB_BUF_INIT;
+    lab_err err = LAB_ERR_INIT;
+    lab_runreport r;
+    const lab_case *c;
+    char buf[256];
+
+    read_fixture("tests/fixtures/reports/sim-wrong-detail.json", &json);
+    cr_assert_eq(lab_runreport_parse(json.buf, json.len, &r, &err), 0, "%s", err.msg);
+    c = &r.cases[0];
+    cr_assert_str_eq(c->detail_format, "block %zu (elements %zu..%zu): expected %d, got %d");
+    cr_assert_eq(c->detail_args.n, 5);
+    cr_assert_eq(lab_case_detail(c, buf, sizeof(buf)), buf, "filled from the format");
+    cr_assert_str_eq(buf, c->detail, "in English, the same words as the driver's");
+    lab_runreport_release(&r);
+
+    lab_buf_reset(&json); /* an argument of another kind than the format's */
+    lab_buf_adds(&json, "{\"version\":1,\"family\":\"reduce-float\",\"backend\":\"sim\","
+                        "\"status\":\"ok\",\"cases\":[{\"size\":1,\"role\":\"student\","
+                        "\"correct\":false,\"detail\":\"the sum is nan\",\"detail_format\":"
+                        "\"the sum is %.9g, then %d\",\"detail_args\":[{\"f\":\"nan\"},"
+                        "{\"s\":\"x\"}]}],\"timings\":[]}");
+    cr_assert_eq(lab_runreport_parse(json.buf, json.len, &r, &err), 0, "%s", err.msg);
+    cr_assert_eq(r.cases[0].detail_args.n, 2, "nan travels as a string");
+    cr_assert_str_eq(lab_case_detail(&r.cases[0], buf, sizeof(buf)), "the sum is nan",
+                     "a %d given a string: the English detail");
+    lab_runreport_release(&r);
+    lab_buf_release(&json);
 }
 
 /* A compiler's log is laid out as it came: its words colour nothing (the menu once searched the

@@ -27,7 +27,7 @@ conversion(const char *fmt, char *kind, char length[3])
         p++;
         p += strspn(p, "0123456789");
     }
-    while (n < 2 && strchr("hlzjt", p[n]) && (n == 0 || p[n] == p[0]))
+    while (n < 2 && p[n] && strchr("hlzjt", p[n]) && (n == 0 || p[n] == p[0]))
         n++;
     memcpy(length, p, n);
     length[n] = '\0';
