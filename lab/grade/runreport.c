@@ -103,11 +103,17 @@ detail_format(lab_case *k, const cJSON *c)
             not_finite(x, &t->f);
         else if (t->kind == 's')
             snprintf(t->s, sizeof(t->s), "%s", x->valuestring);
-        else if (t->kind == 'i')
-            t->i = (long long)x->valuedouble;
-        else if (t->kind == 'u')
-            t->u = x->valuedouble > 0 ? (unsigned long long)x->valuedouble : 0;
-        else
+        else if (t->kind == 'i' || t->kind == 'u') {
+            /* an integer a driver could have written: whole, and within what the kind holds */
+            const double n = x->valuedouble;
+            if (n != floor(n) || n < (t->kind == 'i' ? -0x1p63 : 0) ||
+                n >= (t->kind == 'i' ? 0x1p63 : 0x1p64))
+                goto none;
+            if (t->kind == 'i')
+                t->i = (long long)n;
+            else
+                t->u = (unsigned long long)n;
+        } else
             t->f = x->valuedouble;
         v->n++;
     }
