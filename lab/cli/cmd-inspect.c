@@ -167,14 +167,9 @@ inspect_run(lab_cli *cli, const lab_cli_args *args)
         goto out;
     }
     if (gpu && !lab_occupancy_arch(gpu)) { /* not an architecture: a GPU the model knows? */
-        lab_buf dir = LAB_BUF_INIT;
         lab_model_gpu known;
         lab_err err = LAB_ERR_INIT;
-        int rc;
-        lab_buf_printf(&dir, "%s/" LAB_MODEL_GPU_DIR, lab_datadir(cli->lab));
-        rc = lab_model_gpu_find(dir.buf, gpu, &known, &err);
-        lab_buf_release(&dir);
-        if (rc < 0) {
+        if (lab_modelled_gpu(lab_datadir(cli->lab), gpu, &known, &err) < 0) {
             lab_cli_error(_("inspect: --gpu '%s' is not an architecture the lab knows "
                             "(sm_75, sm_80, sm_86, sm_89, sm_90, sm_100, sm_120), and %s"),
                           gpu, err.msg);

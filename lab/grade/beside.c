@@ -197,7 +197,6 @@ lab_beside_judge_model(lab *l, lab_proc *p, const lab_family *fam, lab_grading *
     lab_block_shape shape;
     char choice[48] = "";
     lab_model_gpu gpu;
-    lab_buf path = LAB_BUF_INIT;
     lab_err err = LAB_ERR_INIT;
 
     if (ex->choose_block) { /* checked by lab_compile_bad_choice already */
@@ -207,8 +206,7 @@ lab_beside_judge_model(lab *l, lab_proc *p, const lab_family *fam, lab_grading *
 
     if (!finish_beside(p, "the model's run", g->model_skipped, sizeof(g->model_skipped)))
         return;
-    lab_buf_printf(&path, "%s/" LAB_MODEL_GPU_DIR, lab_datadir(l));
-    if (lab_model_gpu_find(path.buf, gpu_name ? gpu_name : LAB_MODEL_GPU_DEFAULT, &gpu, &err) < 0 ||
+    if (lab_modelled_gpu(lab_datadir(l), gpu_name, &gpu, &err) < 0 ||
         (ex->choose_block
              ? lab_modelled_sweep_from_report(
                    p->report.buf, p->report.len, g->report_json.buf, g->report_json.len, fam, &gpu,
@@ -218,9 +216,7 @@ lab_beside_judge_model(lab *l, lab_proc *p, const lab_family *fam, lab_grading *
                                         lab_modelled_largest(ex->timing_sizes, ex->ntiming_sizes),
                                         &g->model, &err)) < 0) {
         snprintf(g->model_skipped, sizeof(g->model_skipped), "%.250s", err.msg);
-        lab_buf_release(&path);
         return;
     }
-    lab_buf_release(&path);
     g->has_model = true;
 }

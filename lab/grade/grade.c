@@ -406,20 +406,6 @@ choose_backend(const lab_grade_request *req, const lab_device *dev, lab_grading 
     return 0;
 }
 
-/* 0 when the model knows the GPU named (a data file of its own), before anything is built. */
-static int
-known_model_gpu(lab *l, const char *name, lab_err *err)
-{
-    lab_buf dir = LAB_BUF_INIT;
-    lab_model_gpu gpu;
-    int rc;
-
-    lab_buf_printf(&dir, "%s/" LAB_MODEL_GPU_DIR, lab_datadir(l));
-    rc = lab_model_gpu_find(dir.buf, name, &gpu, err);
-    lab_buf_release(&dir);
-    return rc;
-}
-
 /* One grading; *gpu_gone when the probe's answer was a kept one (lab/grade/probecache.h) and
  * the driver then found no GPU: nothing is judged or recorded, lab_grade probes again. */
 static int
@@ -428,6 +414,7 @@ grade_once(lab *l, const lab_grade_request *req, lab_grading *g, bool *gpu_gone,
     const lab_exercise *ex = req->ex, *base_ex = NULL;
     const lab_device *dev;
     lab_build student, baseline, reference;
+    lab_model_gpu gpu; /* --gpu's, only looked up: a GPU the model does not know fails early */
     lab_buf why = LAB_BUF_INIT, mangled = LAB_BUF_INIT, found = LAB_BUF_INIT;
     const lab_family *fam;
     const char *no_run = "";
@@ -455,7 +442,7 @@ grade_once(lab *l, const lab_grade_request *req, lab_grading *g, bool *gpu_gone,
     } else {
         snprintf(g->baseline_name, sizeof(g->baseline_name), "%s", fam->cpu_baseline);
     }
-    if (req->model_gpu && (rc = known_model_gpu(l, req->model_gpu, err)) < 0)
+    if (req->model_gpu && (rc = lab_modelled_gpu(lab_datadir(l), req->model_gpu, &gpu, err)) < 0)
         goto out;
     if (access(req->file, R_OK) < 0) {
         rc = lab_err_set(err, LAB_ENOENT, "cannot read '%s': %s", req->file, strerror(errno));

@@ -2,6 +2,7 @@
  * modelled.c - speed verdicts on the simulator from the performance model (see modelled.h).
  */
 #include "lab/grade/modelled.h"
+#include "lab/util/buf.h"
 #include "lab/util/i18n.h"
 
 #include <cJSON.h>
@@ -22,6 +23,18 @@ lab_modelled_work(const lab_family *fam, unsigned long n)
     if (fam->size == LAB_FAMILY_SIZE_MATRIX_SIDE)
         return (double)n * (double)(n / 2 + 3);
     return (double)n;
+}
+
+int
+lab_modelled_gpu(const char *datadir, const char *name, lab_model_gpu *out, lab_err *err)
+{
+    lab_buf dir = LAB_BUF_INIT;
+    int rc;
+
+    lab_buf_printf(&dir, "%s/" LAB_MODEL_GPU_DIR, datadir);
+    rc = lab_model_gpu_find(dir.buf, name ? name : LAB_MODEL_GPU_DEFAULT, out, err);
+    lab_buf_release(&dir);
+    return rc;
 }
 
 unsigned long

@@ -68,7 +68,7 @@ lab_probecache_key(const char *libexecdir, lab_buf *key)
     lab_buf_reset(key);
     add_first_line(key, "boot", "/proc/sys/kernel/random/boot_id");
     add_first_line(key, "module", "/proc/driver/nvidia/version");
-    for (size_t i = 0; i < sizeof(env) / sizeof(env[0]); i++) {
+    for (size_t i = 0; i < ARRAY_SIZE(env); i++) {
         const char *v = getenv(env[i]);
         lab_buf_printf(key, "%s%s%s;", env[i], v ? "=" : "", v ? v : "");
     }

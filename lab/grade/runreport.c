@@ -59,21 +59,53 @@ boolean(const cJSON *obj, const char *key)
     return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(obj, key));
 }
 
-/* A double the report wrote as "nan", "inf" or "-inf" (JSON has none), into *out. */
+/* One of detail_args: {"i": n}, {"u": n}, {"f": x} (x a number, or "nan", "inf", "-inf": JSON
+ * has none of these) or {"s": text}, into *t; false for anything no driver writes, such as an
+ * integer that is not whole or does not fit its kind. */
 static bool
-not_finite(const cJSON *x, double *out)
+detail_arg(const cJSON *a, lab_fmtarg *t)
 {
-    if (!cJSON_IsString(x))
+    static const struct {
+        const char *name;
+        double value;
+    } not_finite[] = { { "nan", NAN }, { "inf", INFINITY }, { "-inf", -INFINITY } };
+    const cJSON *x = cJSON_IsObject(a) ? a->child : NULL;
+    double n;
+
+    if (!x || x->next || !x->string || strlen(x->string) != 1)
         return false;
-    if (!strcmp(x->valuestring, "nan"))
-        *out = NAN;
-    else if (!strcmp(x->valuestring, "inf"))
-        *out = INFINITY;
-    else if (!strcmp(x->valuestring, "-inf"))
-        *out = -INFINITY;
-    else
+    memset(t, 0, sizeof(*t));
+    t->kind = x->string[0];
+    n = cJSON_IsNumber(x) ? x->valuedouble : NAN;
+    switch (t->kind) {
+    case 's':
+        if (!cJSON_IsString(x))
+            return false;
+        snprintf(t->s, sizeof(t->s), "%s", x->valuestring);
+        return true;
+    case 'f':
+        t->f = n;
+        if (cJSON_IsNumber(x))
+            return true;
+        for (size_t i = 0; cJSON_IsString(x) && i < ARRAY_SIZE(not_finite); i++)
+            if (!strcmp(x->valuestring, not_finite[i].name)) {
+                t->f = not_finite[i].value;
+                return true;
+            }
         return false;
-    return true;
+    case 'i':
+        if (n != floor(n) || n < -0x1p63 || n >= 0x1p63)
+            return false;
+        t->i = (long long)n;
+        return true;
+    case 'u':
+        if (n != floor(n) || n < 0 || n >= 0x1p64)
+            return false;
+        t->u = (unsigned long long)n;
+        return true;
+    default:
+        return false;
+    }
 }
 
 /* A case's detail_format and detail_args (lab/harness/report.h), where they are whole. */
@@ -88,33 +120,8 @@ detail_format(lab_case *k, const cJSON *c)
         goto none;
     cJSON_ArrayForEach(a, args)
     {
-        const cJSON *x = a->child;
-        lab_fmtarg *t = &v->v[v->n];
-
-        if (v->n == LAB_FMTARGS_MAX || !cJSON_IsObject(a) || !x || x->next || !x->string ||
-            strlen(x->string) != 1 || !strchr("iufs", x->string[0]) ||
-            (x->string[0] == 's' && !cJSON_IsString(x)) ||
-            (strchr("iu", x->string[0]) && !cJSON_IsNumber(x)) ||
-            (x->string[0] == 'f' && !cJSON_IsNumber(x) && !not_finite(x, &t->f)))
+        if (v->n == LAB_FMTARGS_MAX || !detail_arg(a, &v->v[v->n]))
             goto none;
-        memset(t, 0, sizeof(*t));
-        t->kind = x->string[0];
-        if (t->kind == 'f' && !cJSON_IsNumber(x))
-            not_finite(x, &t->f);
-        else if (t->kind == 's')
-            snprintf(t->s, sizeof(t->s), "%s", x->valuestring);
-        else if (t->kind == 'i' || t->kind == 'u') {
-            /* an integer a driver could have written: whole, and within what the kind holds */
-            const double n = x->valuedouble;
-            if (n != floor(n) || n < (t->kind == 'i' ? -0x1p63 : 0) ||
-                n >= (t->kind == 'i' ? 0x1p63 : 0x1p64))
-                goto none;
-            if (t->kind == 'i')
-                t->i = (long long)n;
-            else
-                t->u = (unsigned long long)n;
-        } else
-            t->f = x->valuedouble;
         v->n++;
     }
     return;

@@ -3,8 +3,9 @@
  */
 #include "lab/harness/devgen.h"
 
-#define THREADS 256      /* a multiple of 32: the sums reduce by warps */
-#define FILL_BLOCKS 4096 /* grid-stride: enough blocks to fill an H100's 132 SMs several times */
+#define THREADS 256 /* a multiple of 32: the sums reduce by warps */
+#define STRIDE_BLOCKS                                                                              \
+    4096 /* the grid-stride kernels' blocks: an H100's 132 SMs filled several times */
 
 bool
 lab_devgen_ready(const lab_driver *d)
@@ -18,7 +19,7 @@ lab_devgen_bytes(lab_driver *d, lab_dptr dst, size_t n, size_t padded, uint64_t 
 {
     unsigned long long n_ = n, padded_ = padded, seed_ = seed;
     void *args[] = { &dst, &n_, &padded_, &seed_, &poison };
-    lab_dim3 grid = { FILL_BLOCKS, 1, 1 }, block = { THREADS, 1, 1 };
+    lab_dim3 grid = { STRIDE_BLOCKS, 1, 1 }, block = { THREADS, 1, 1 };
 
     return d->ops->launch(d->timing.kernels, "lab_fill_bytes", grid, block, 0, args, err);
 }
@@ -33,7 +34,7 @@ lab_devgen_sums(lab_driver *d, lab_dptr src, size_t n, size_t per_block, lab_dpt
 
     if (per_block == 0 || per_block >= n) { /* one sum of everything */
         void *args[] = { &src, &n_, &scratch };
-        lab_dim3 grid = { FILL_BLOCKS, 1, 1 };
+        lab_dim3 grid = { STRIDE_BLOCKS, 1, 1 };
         if ((rc = lab_dev_fill32(d->ops, d->dev, scratch, 0, 1, err)) < 0 ||
             (rc = d->ops->launch(d->timing.kernels, "lab_total_sum", grid, block, 0, args, err)) <
                 0)

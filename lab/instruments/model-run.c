@@ -46,7 +46,7 @@ lab_inspect__model(lab *l, lab_inspection *in)
     const lab_exercise *ex = in->ex;
     const lab_family *fam = lab_family_find(ex->family);
     lab_strvec argv = LAB_STRVEC_INIT, kernels = LAB_STRVEC_INIT;
-    lab_buf log = LAB_BUF_INIT, dir = LAB_BUF_INIT;
+    lab_buf log = LAB_BUF_INIT;
     lab_err err = LAB_ERR_INIT;
     lab_model_gpu gpu;
     unsigned long sizes[2];
@@ -62,9 +62,7 @@ lab_inspect__model(lab *l, lab_inspection *in)
         goto out;
     }
     lab_modelled_sizes(fam, lab_modelled_largest(ex->sizes, ex->nsizes), sizes);
-    lab_buf_printf(&dir, "%s/" LAB_MODEL_GPU_DIR, lab_datadir(l));
-    if (lab_model_gpu_find(dir.buf, in->model_gpu ? in->model_gpu : LAB_MODEL_GPU_DEFAULT, &gpu,
-                           &err) < 0 ||
+    if (lab_modelled_gpu(lab_datadir(l), in->model_gpu, &gpu, &err) < 0 ||
         lab_profile_driver_argv(l, ex, in->file, "sim", sizes[1], &argv, &kernels, &compiled, &log,
                                 &err) < 0 ||
         !compiled) {
@@ -86,5 +84,4 @@ out:
     lab_strvec_release(&argv);
     lab_strvec_release(&kernels);
     lab_buf_release(&log);
-    lab_buf_release(&dir);
 }

@@ -984,13 +984,9 @@ lab_proc_go(lab_proc *p)
 bool
 lab_proc_ended(const lab_proc *p)
 {
-    siginfo_t info;
+    int ignored = 0;
 
-    if (!p->run || p->pid <= 0)
-        return true;
-    memset(&info, 0, sizeof(info));
-    return waitid(P_PID, (id_t)p->pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
-           info.si_pid == p->pid;
+    return !p->run || p->pid <= 0 || child_gone(p->pid, &ignored);
 }
 
 void
