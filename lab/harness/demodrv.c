@@ -233,7 +233,8 @@ start(lab_demodrv *d, int argc, char **argv, const char *program, const char *ch
     lab_report_set_device(d->report, &d->info);
     if (d->ncu_child || d->ops == &lab_dev_sim)
         return 0;
-    if ((rc = lab_timing_init(&d->timing, d->ops, d->dev, &d->info, d->lab_kernels, &err)) < 0 ||
+    if ((rc = lab_timing_init(&d->timing, d->ops, d->dev, &d->info, LAB_DEMODRV_FLUSH_L2,
+                              d->lab_kernels, &err)) < 0 ||
         (rc = lab_timing_copy_gbps(&d->timing, &d->copy_gbps, &err)) < 0)
         return lab_demodrv_fail(d, "the lab's own kernels", &err);
     return 0;

@@ -102,8 +102,9 @@ struct lab_demodrv_launch {
 
 #define LAB_DEMODRV_TIMING                                                                         \
     {                                                                                              \
-        100, 0.005, 2.0                                                                            \
+        100, 0.005, 2.0, LAB_DEMODRV_FLUSH_L2                                                      \
     }
+#define LAB_DEMODRV_FLUSH_L2 5.0
 
 /* Times launches[0..n) interleaved (in groups of 8), the L2 read-flushed before each
  * sample; median microseconds into us[i].  On the simulator with a model: each launch's

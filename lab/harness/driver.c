@@ -40,6 +40,7 @@ enum {
     OPT_LAB_KERNELS,
     OPT_MIN_SAMPLES,
     OPT_TIME_CAP,
+    OPT_FLUSH_L2,
     OPT_PROBE,
     OPT_OUTPUT,
     OPT_GRID_PER_SM,
@@ -78,6 +79,7 @@ static const struct option options[] = {
     { "lab-kernels", required_argument, NULL, OPT_LAB_KERNELS },
     { "min-samples", required_argument, NULL, OPT_MIN_SAMPLES },
     { "time-cap", required_argument, NULL, OPT_TIME_CAP },
+    { "flush-l2", required_argument, NULL, OPT_FLUSH_L2 },
     { "probe", no_argument, NULL, OPT_PROBE },
     { "output", required_argument, NULL, OPT_OUTPUT },
     { "grid-per-sm", required_argument, NULL, OPT_GRID_PER_SM },
@@ -193,7 +195,7 @@ usage(const char *prog, const char *what)
             "[--timing-sizes N,...] --block N|XxY[xZ],... [--unroll N] [--output partials|total] "
             "[--grid-per-sm K] [--baseline-block N] [--baseline-unroll N] "
             "[--baseline-output partials|total] [--baseline-grid-per-sm K] [--seed N] "
-            "[--min-samples N] [--time-cap S] [--choose-block] [--student-only] "
+            "[--min-samples N] [--time-cap S] [--flush-l2 X] [--choose-block] [--student-only] "
             "[--globals NAME,...] [--branch-counts] [--counts-only] [--wait-go] [--device-inputs] "
             "[--occupancy-tables ARCH "
             "--occupancy-device N,... --occupancy-kernels R:S,... --occupancy-expected N,...] "
@@ -289,6 +291,11 @@ parse_args(lab_driver_args *a, const char *prog, int argc, char **argv)
             a->timing.time_cap_s = atof(optarg);
             if (a->timing.time_cap_s <= 0)
                 return usage(prog, "--time-cap needs positive seconds");
+            break;
+        case OPT_FLUSH_L2:
+            a->timing.flush_l2 = atof(optarg);
+            if (!(a->timing.flush_l2 >= 1.0 && a->timing.flush_l2 <= 16.0))
+                return usage(prog, "--flush-l2 needs a number of L2 sizes from 1 to 16");
             break;
         case OPT_CHOOSE_BLOCK:
             a->choose_block = true;
@@ -646,8 +653,8 @@ lab_driver_start(lab_driver *d, int argc, char **argv, const char *program)
         cJSON_AddStringToObject(d->report, "timing", "skipped: the simulator has no clock");
         return 0;
     }
-    if ((rc = lab_timing_init(&d->timing, d->ops, d->dev, &d->info, d->args.lab_kernels, &err)) ==
-        0)
+    if ((rc = lab_timing_init(&d->timing, d->ops, d->dev, &d->info, d->args.timing.flush_l2,
+                              d->args.lab_kernels, &err)) == 0)
         rc = lab_timing_copy_gbps(&d->timing, &d->copy_gbps, &err);
     if (rc < 0) {
         lab_err_wrap(&err, "the lab's own kernels");

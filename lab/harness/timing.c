@@ -27,10 +27,10 @@
 
 int
 lab_timing_init(lab_timing *t, const lab_dev_ops *ops, lab_dev *dev, const lab_dev_info *info,
-                const char *lab_kernels_path, lab_err *err)
+                double flush_l2, const char *lab_kernels_path, lab_err *err)
 {
     const size_t total_mem = info->total_mem;
-    size_t bytes = (size_t)info->l2_bytes * 5;
+    size_t bytes = (size_t)((double)info->l2_bytes * flush_l2) & ~(size_t)15;
     int rc;
 
     memset(t, 0, sizeof(*t));

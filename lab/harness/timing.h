@@ -7,7 +7,7 @@
  * random subset of the timed launches, the warm-up and a last round is checked.
  *
  * Call order:
- *   lab_timing_init(&t, ops, dev, &info, lab_kernels_path, &err)   loads the lab's kernels,
+ *   lab_timing_init(&t, ops, dev, &info, 5.0, path, &err)          loads the lab's kernels,
  *                                                                  allocates the flush buffer
  *   lab_timing_copy_gbps(&t, &gbps, &err)                          the D2D copy yardstick
  *   lab_timing_run(&t, kernels, n, &opts, results, &err)      per size
@@ -40,14 +40,15 @@ typedef struct lab_timed_kernel {
 #define LAB_TIMING_MAX_KERNELS 16
 
 typedef struct lab_timing_opts {
-    unsigned min_samples; /* per kernel before the stop rule is looked at; 300 */
+    unsigned min_samples; /* per kernel before the stop rule is looked at; 50 */
     double ci_target;     /* stop when every median's 95 % CI is within this; 0.0025 */
     double time_cap_s;    /* wall-clock cap for one size */
+    double flush_l2;      /* the flush buffer's size, in L2 sizes; 5 */
 } lab_timing_opts;
 
 #define LAB_TIMING_OPTS_DEFAULT                                                                    \
     {                                                                                              \
-        300, 0.0025, 4.0                                                                           \
+        50, 0.0025, 4.0, 5.0                                                                       \
     }
 
 typedef struct lab_timing_result {
@@ -68,9 +69,10 @@ typedef struct lab_timing {
     lab_dptr sink;
 } lab_timing;
 
-/* Loads lab-kernels.ptx from lab_kernels_path and sizes the flush buffer from info's L2. */
+/* Loads lab-kernels.ptx from lab_kernels_path and sizes the flush buffer: flush_l2 times info's
+ * L2, within the bounds timing.c sets. */
 int lab_timing_init(lab_timing *t, const lab_dev_ops *ops, lab_dev *dev, const lab_dev_info *info,
-                    const char *lab_kernels_path, lab_err *err);
+                    double flush_l2, const char *lab_kernels_path, lab_err *err);
 /* Read the flush buffer once (stream-ordered, asynchronous). */
 int lab_timing_flush(lab_timing *t, lab_err *err);
 /* Bytes read + written per second of a large device-to-device copy, in GB/s. */

@@ -25,7 +25,7 @@
         }                                                                                         \
     } while (0)
 
-static const int kBlock = 512, kBlocksPerSm = 4, kSamples = 300;
+static const int kSamples = 300;
 
 __global__ void flush_read(const int4 *p, size_t n, int *sink) {
     int4 acc = make_int4(0, 0, 0, 0);
@@ -36,40 +36,125 @@ __global__ void flush_read(const int4 *p, size_t n, int *sink) {
     if ((acc.x ^ acc.y ^ acc.z ^ acc.w) == 0x7fffffff) *sink = 1;
 }
 
+// Variants of the single pass (issue 22: what each direction gives), beside the reference: more
+// int4 loads in flight per thread, cache hints on the loads (the streaming ld.global.cs; the
+// read-only path without L1 allocation and a 256-byte L2 prefetch; the same with an L2 evict-first
+// cache policy),
+// and the grid: 1, 2 or 4 blocks per SM.  The same contract as the reference: any n, any grid,
+// g_odata[0] zeroed before each run.
+enum Hint { PLAIN, STREAM, NC_256B, NC_256B_EVICT_FIRST };
+
+template <Hint H> __device__ __forceinline__ int4 load4(const int4 *p) {
+    int4 v;
+    if (H == STREAM)
+        v = __ldcs(p);
+    else if (H == NC_256B)
+        asm volatile("ld.global.nc.L1::no_allocate.L2::256B.v4.s32 {%0,%1,%2,%3}, [%4];"
+                     : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
+    else if (H == NC_256B_EVICT_FIRST) { // sm_90 takes L2 eviction priority as a cache policy
+        unsigned long long policy;
+        asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
+        asm volatile("ld.global.nc.L1::no_allocate.L2::cache_hint.L2::256B.v4.s32 {%0,%1,%2,%3}, [%4], %5;"
+                     : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p), "l"(policy));
+    }
+    else
+        v = *p;
+    return v;
+}
+
+template <int LOADS, Hint H> __global__ void reduceVariant(int *g_idata, int *g_odata, unsigned int n) {
+    __shared__ int warp_sums[MAX_WARPS];
+    const unsigned int tid = threadIdx.x;
+    const size_t threads = (size_t)gridDim.x * blockDim.x;
+    const size_t first = (size_t)blockIdx.x * blockDim.x + tid;
+    const size_t quads = n / 4;
+    const int4 *in4 = reinterpret_cast<const int4 *>(g_idata);
+    int s[LOADS] = {};
+    size_t i = first;
+
+    for (; i + (LOADS - 1) * threads < quads; i += LOADS * threads) {
+        int4 v[LOADS];
+#pragma unroll
+        for (int k = 0; k < LOADS; k++) v[k] = load4<H>(in4 + i + k * threads);
+#pragma unroll
+        for (int k = 0; k < LOADS; k++) s[k] += (v[k].x + v[k].y) + (v[k].z + v[k].w);
+    }
+    for (; i < quads; i += threads) {
+        int4 a = load4<H>(in4 + i);
+        s[0] += (a.x + a.y) + (a.z + a.w);
+    }
+    if (first < n - quads * 4) s[0] += g_idata[quads * 4 + first];
+    int v = 0;
+#pragma unroll
+    for (int k = 0; k < LOADS; k++) v += s[k];
+    for (int offset = 16; offset > 0; offset >>= 1) v += __shfl_down_sync(0xffffffff, v, offset);
+    if (tid % 32 == 0) warp_sums[tid / 32] = v;
+    __syncthreads();
+    if (tid < 32) {
+        v = tid < blockDim.x / 32 ? warp_sums[tid] : 0;
+        for (int offset = 16; offset > 0; offset >>= 1) v += __shfl_down_sync(0xffffffff, v, offset);
+        if (tid == 0) atomicAdd(g_odata, v);
+    }
+}
+
+typedef void (*reduce_fn)(int *, int *, unsigned int);
+
+struct Kernel {
+    const char *name;
+    reduce_fn fn;      // nullptr: CUB
+    int block, per_sm; // the launch: per_sm blocks of `block` threads per SM
+};
+
+static const Kernel kKernels[] = {
+    {"reduceSinglePass (reference)", reduceSinglePass, 512, 4},
+    {"cub::DeviceReduce::Sum", nullptr, 0, 0},
+    {"4 loads in flight", reduceVariant<4, PLAIN>, 512, 4},
+    {"8 loads in flight", reduceVariant<8, PLAIN>, 512, 4},
+    {"2 loads, ld.global.cs", reduceVariant<2, STREAM>, 512, 4},
+    {"2 loads, nc no-L1 L2::256B", reduceVariant<2, NC_256B>, 512, 4},
+    {"4 loads, nc no-L1 L2::256B", reduceVariant<4, NC_256B>, 512, 4},
+    {"4 loads, nc no-L1 evict_first 256B", reduceVariant<4, NC_256B_EVICT_FIRST>, 512, 4},
+    {"4 loads, nc 256B, 2 blocks/SM", reduceVariant<4, NC_256B>, 512, 2},
+    {"4 loads, nc 256B, 1 block of 1024/SM", reduceVariant<4, NC_256B>, 1024, 1},
+    {"8 loads, nc 256B, 1 block of 1024/SM", reduceVariant<8, NC_256B>, 1024, 1},
+};
+static const int kCount = sizeof(kKernels) / sizeof(kKernels[0]);
+
 struct Bench {
     int *in, *out, *sink;
     int4 *flush;
     size_t flush_quads;
     void *cub_temp;
     size_t cub_temp_bytes;
-    int grid, sms;
+    int sms;
     cudaEvent_t start, stop;
 };
 
 static void flush_l2(Bench &b) { flush_read<<<b.sms * 4, 512>>>(b.flush, b.flush_quads, b.sink); }
 
-// The launch alone; the single pass's g_odata[0] is zeroed before, untimed.
-static void launch(Bench &b, bool single, unsigned n) {
-    if (single)
-        reduceSinglePass<<<b.grid, kBlock>>>(b.in, b.out, n);
+// The launch alone; a single pass's g_odata[0] is zeroed before, untimed.
+static void launch(Bench &b, int k, unsigned n) {
+    const Kernel &K = kKernels[k];
+    if (K.fn)
+        K.fn<<<b.sms * K.per_sm, K.block>>>(b.in, b.out, n);
     else
         CHECK(cub::DeviceReduce::Sum(b.cub_temp, b.cub_temp_bytes, b.in, b.out, (int)n));
 }
 
-static int result(Bench &b, bool single, unsigned n) {
+static int result(Bench &b, int k, unsigned n) {
     int got;
     CHECK(cudaMemset(b.out, 0, sizeof(int)));
-    launch(b, single, n);
+    launch(b, k, n);
     CHECK(cudaMemcpy(&got, b.out, sizeof(int), cudaMemcpyDeviceToHost));
     return got;
 }
 
-static float time_one(Bench &b, bool single, unsigned n) {
+static float time_one(Bench &b, int k, unsigned n) {
     float ms;
     CHECK(cudaMemsetAsync(b.out, 0, sizeof(int)));
     flush_l2(b);
     CHECK(cudaEventRecord(b.start));
-    launch(b, single, n);
+    launch(b, k, n);
     CHECK(cudaEventRecord(b.stop));
     CHECK(cudaEventSynchronize(b.stop));
     CHECK(cudaEventElapsedTime(&ms, b.start, b.stop));
@@ -93,7 +178,6 @@ int main() {
     CHECK(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, 0));
     const double peak_gbps = 2.0 * mem_khz * 1e3 * (bus_bits / 8) / 1e9;
     b.sms = prop.multiProcessorCount;
-    b.grid = b.sms * kBlocksPerSm;
     b.flush_quads = (size_t)prop.l2CacheSize * 5 / 16;
     CHECK(cudaMalloc(&b.in, (size_t)max_n * sizeof(int)));
     CHECK(cudaMalloc(&b.out, sizeof(int)));
@@ -112,36 +196,34 @@ int main() {
     CHECK(cudaMemcpy(b.in, host.data(), (size_t)max_n * sizeof(int), cudaMemcpyHostToDevice));
 
     printf("GPU: %s, %d SMs, theoretical %.0f GB/s; single pass %d x %d; %d samples each, "
-           "alternating, L2 flushed by a %zu MiB read before each\n\n",
-           prop.name, b.sms, peak_gbps, b.grid, kBlock, kSamples, b.flush_quads * 16 >> 20);
+           "interleaved in rotating order, L2 flushed by a %zu MiB read before each\n\n",
+           prop.name, b.sms, peak_gbps, b.sms * kKernels[0].per_sm, kKernels[0].block, kSamples,
+           b.flush_quads * 16 >> 20);
     printf("| n | kernel | median µs | min µs | GB/s | %% of peak | vs CUB | sum |\n");
     printf("|---|---|---|---|---|---|---|---|\n");
     for (unsigned n : sizes) {
         long long expect = 0;
         for (unsigned i = 0; i < n; i++) expect += host[i];
-        std::vector<float> sp, cb;
-        int got_sp, got_cub;
-        for (int s = 0; s < 3; s++) { // warm-up
-            launch(b, true, n);
-            launch(b, false, n);
-        }
-        for (int s = 0; s < kSamples; s++) { // alternating order
-            bool single_first = s % 2 == 0;
-            (single_first ? sp : cb).push_back(time_one(b, single_first, n));
-            (single_first ? cb : sp).push_back(time_one(b, !single_first, n));
-        }
-        got_sp = result(b, true, n);
-        got_cub = result(b, false, n);
+        std::vector<std::vector<float>> t(kCount);
+        for (int s = 0; s < 3; s++) // warm-up
+            for (int k = 0; k < kCount; k++) launch(b, k, n);
+        for (int s = 0; s < kSamples; s++) // rotating order
+            for (int j = 0; j < kCount; j++) {
+                const int k = (s + j) % kCount;
+                t[k].push_back(time_one(b, k, n));
+            }
         const int want = (int)(unsigned)expect;
         const double bytes = (double)n * sizeof(int);
-        const float msp = median(sp), mcb = median(cb);
-        printf("| 2^%d | reduceSinglePass (reference) | %.1f | %.1f | %.0f | %.1f | %.3fx | %s |\n",
-               __builtin_ctz(n), msp, *std::min_element(sp.begin(), sp.end()), bytes / msp / 1e3,
-               100.0 * bytes / msp / 1e3 / peak_gbps, mcb / msp, got_sp == want ? "ok" : "WRONG");
-        printf("| 2^%d | cub::DeviceReduce::Sum | %.1f | %.1f | %.0f | %.1f | 1.000x | %s |\n",
-               __builtin_ctz(n), mcb, *std::min_element(cb.begin(), cb.end()), bytes / mcb / 1e3,
-               100.0 * bytes / mcb / 1e3 / peak_gbps, got_cub == want ? "ok" : "WRONG");
-        ok &= got_sp == want && got_cub == want;
+        const float mcb = median(t[1]);
+        for (int k = 0; k < kCount; k++) {
+            const float m = median(t[k]);
+            const int got = result(b, k, n);
+            printf("| 2^%d | %s | %.1f | %.1f | %.0f | %.1f | %.3fx | %s |\n", __builtin_ctz(n),
+                   kKernels[k].name, m, *std::min_element(t[k].begin(), t[k].end()),
+                   bytes / m / 1e3, 100.0 * bytes / m / 1e3 / peak_gbps, mcb / m,
+                   got == want ? "ok" : "WRONG");
+            ok &= got == want;
+        }
     }
     return ok ? 0 : 1;
 }
