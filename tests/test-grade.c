@@ -2,9 +2,11 @@
  * test-grade.c - the grading policy on driver reports recorded on an H100
  * (tests/fixtures/reports, see its README), and the verdict table.
  */
+#include <cJSON.h>
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lab/util/buf.h"
@@ -516,4 +518,135 @@ Test(grade, report_numbers_that_do_not_fit_read_as_zero)
     cr_expect_eq(r.block, 0);
     cr_expect_eq(r.unroll, 3);
     lab_runreport_release(&r);
+}
+
+/* nb-ref.json as the GPU's driver writes it with --no-cpu-baseline (the CPU's row left out) into
+ * gpu, and that row as a --cpu-baseline-only run reports it (its bandwidth against its own bytes,
+ * no GPU's peak) into cpu; the recorded report, printed, into whole. */
+static void
+split_cpu_row(lab_buf *gpu, lab_buf *cpu, lab_buf *whole)
+{
+    lab_buf b = LAB_BUF_INIT;
+    lab_err err = LAB_ERR_INIT;
+    cJSON *root, *kernels, *row, *alone, *t;
+    char *text;
+
+    cr_assert_eq(lab_buf_read_file(&b, "tests/fixtures/reports/nb-ref.json", &err), 0, "%s",
+                 err.msg);
+    cr_assert_not_null(root = cJSON_ParseWithLength(b.buf, b.len));
+    lab_buf_adds(whole, text = cJSON_PrintUnformatted(root));
+    free(text);
+    t = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "timings"), 0);
+    kernels = cJSON_GetObjectItem(t, "kernels");
+    row = cJSON_DetachItemFromArray(kernels, cJSON_GetArraySize(kernels) - 1);
+    cr_assert_str_eq(cJSON_GetObjectItem(row, "where")->valuestring, "cpu");
+    lab_buf_adds(gpu, text = cJSON_PrintUnformatted(root));
+    free(text);
+    cJSON_SetNumberValue(cJSON_GetObjectItem(row, "gbps"),
+                         4.0 * 16777216 / cJSON_GetObjectItem(row, "median_ns")->valuedouble);
+    cJSON_SetNumberValue(cJSON_GetObjectItem(row, "pct_peak"), 0);
+    cJSON_SetNumberValue(cJSON_GetObjectItem(row, "pct_copy"), 0);
+    alone = cJSON_Parse("{\"version\":1,\"family\":\"reduce-int\",\"backend\":\"cpu\",\"status\":"
+                        "\"ok\",\"cases\":[],\"timings\":[{\"size\":16777216,\"bytes\":67108864,"
+                        "\"copy_gbps\":0,\"capped\":false,\"kernels\":[]}]}");
+    cJSON_AddItemToArray(
+        cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(alone, "timings"), 0),
+                            "kernels"),
+        row);
+    lab_buf_adds(cpu, text = cJSON_PrintUnformatted(alone));
+    free(text);
+    cJSON_Delete(alone);
+    cJSON_Delete(root);
+    lab_buf_release(&b);
+}
+
+/* Issue 22: the CPU baseline is timed in a run of its own; its row, put back into the GPU run's
+ * report, makes the report the driver wrote when it timed the CPU itself, to the byte. */
+Test(grade, the_cpu_baseline_row_put_back_as_the_driver_wrote_it)
+{
+    lab_buf gpu = LAB_BUF_INIT, cpu = LAB_BUF_INIT, whole = LAB_BUF_INIT, merged = LAB_BUF_INIT;
+    lab_exercise ex = exercise();
+    lab_grade_result res;
+    lab_err err = LAB_ERR_INIT;
+    lab_runreport r;
+
+    split_cpu_row(&gpu, &cpu, &whole);
+    cr_expect(lab_runreport_lacks_baseline(gpu.buf, gpu.len));
+    cr_expect_not(lab_runreport_lacks_baseline(whole.buf, whole.len));
+    cr_assert_eq(lab_runreport_add_cpu_baseline(gpu.buf, gpu.len, cpu.buf, cpu.len, &merged, &err),
+                 0, "%s", err.msg);
+    cr_expect_str_eq(merged.buf, whole.buf);
+    cr_assert_eq(lab_runreport_parse(merged.buf, merged.len, &r, &err), 0, "%s", err.msg);
+    cr_assert_eq(lab_grade_judge(&ex, "baseline", &r, &res, &err), 0, "%s", err.msg);
+    cr_expect_eq(res.verdict, LAB_VERDICT_PASS, "%s", res.message);
+    lab_runreport_release(&r);
+    lab_buf_release(&gpu);
+    lab_buf_release(&cpu);
+    lab_buf_release(&whole);
+    lab_buf_release(&merged);
+}
+
+/* Without the baseline's time there is no speed verdict: a CPU run that failed, timed another
+ * size or no time at all is the lab's error, and so is a report that lacks the row. */
+Test(grade, no_cpu_time_is_the_labs_error_never_a_pass)
+{
+    static const struct {
+        const char *report;
+        const char *says;
+    } bad[] = {
+        { "{\"version\":1,\"status\":\"error\",\"reason\":\"out of memory for 1 x 2 bytes\"}",
+          "the CPU's run failed: out of memory" },
+        { "{\"version\":1,\"status\":\"ok\",\"timings\":[{\"size\":1000,\"kernels\":[{\"role\":"
+          "\"baseline\",\"median_ns\":5,\"where\":\"cpu\"}]}]}",
+          "no time at n = 16777216" },
+        { "{\"version\":1,\"status\":\"ok\",\"timings\":[{\"size\":16777216,\"kernels\":[{"
+          "\"role\":\"baseline\",\"median_ns\":0,\"where\":\"cpu\"}]}]}",
+          "no time at n = 16777216" },
+        { "{\"version\":1,\"status\":\"ok\"", "not JSON" },
+    };
+    lab_buf gpu = LAB_BUF_INIT, cpu = LAB_BUF_INIT, whole = LAB_BUF_INIT, merged = LAB_BUF_INIT;
+    lab_exercise ex = exercise();
+    lab_grade_result res;
+    lab_runreport r;
+
+    split_cpu_row(&gpu, &cpu, &whole);
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        lab_err err = LAB_ERR_INIT;
+        cr_expect_lt(lab_runreport_add_cpu_baseline(gpu.buf, gpu.len, bad[i].report,
+                                                    strlen(bad[i].report), &merged, &err),
+                     0, "%s", bad[i].report);
+        cr_expect(strstr(err.msg, bad[i].says), "'%s' lacks '%s'", err.msg, bad[i].says);
+    }
+    for (int zero = 0; zero < 2; zero++) { /* no baseline row; a baseline row of no time */
+        lab_err err = LAB_ERR_INIT;
+        cr_assert_eq(
+            lab_runreport_parse(zero ? whole.buf : gpu.buf, zero ? whole.len : gpu.len, &r, &err),
+            0, "%s", err.msg);
+        if (zero)
+            r.timings[0].kernels[r.timings[0].nkernels - 1].median_ns = 0;
+        cr_expect_lt(lab_grade_judge(&ex, "baseline", &r, &res, &err), 0, "judged %s",
+                     lab_verdict_describe(res.verdict)->name);
+        cr_expect(strstr(err.msg, "lacks the timings"), "%s", err.msg);
+        lab_runreport_release(&r);
+    }
+    lab_buf_release(&gpu);
+    lab_buf_release(&cpu);
+    lab_buf_release(&whole);
+    lab_buf_release(&merged);
+}
+
+/* A report that timed nothing (a wrong kernel) or is not one needs no CPU time: its run is
+ * stopped, not waited for. */
+Test(grade, nothing_timed_needs_no_cpu_baseline)
+{
+    lab_buf b = LAB_BUF_INIT;
+    lab_err err = LAB_ERR_INIT;
+
+    cr_assert_eq(lab_buf_read_file(&b, "tests/fixtures/reports/nb-starter.json", &err), 0, "%s",
+                 err.msg);
+    cr_expect_not(lab_runreport_lacks_baseline(b.buf, b.len));
+    cr_expect_not(lab_runreport_lacks_baseline("{\"status\":\"ok\"", 15));
+    cr_expect_not(lab_runreport_lacks_baseline(
+        "{\"status\":\"error\",\"timings\":[{\"size\":1,\"kernels\":[]}]}", 54));
+    lab_buf_release(&b);
 }

@@ -141,6 +141,13 @@ setup(lab_driver *d, void *problem_, lab_size *size, lab_err *err)
     return find_sums(d, p, err);
 }
 
+/* One input: k / 2048 with k uniform in [-2048, 2047]. */
+static float
+draw(lab_rng *rng)
+{
+    return ((float)lab_rng_below(rng, 4096) - 2048.0f) / 2048.0f;
+}
+
 static int
 fill(void *problem_, lab_rng *rng, lab_err *err)
 {
@@ -155,7 +162,7 @@ fill(void *problem_, lab_rng *rng, lab_err *err)
             p->input[i] = lab_float_of_bits(POISON_IN);
             continue;
         }
-        p->input[i] = ((float)lab_rng_below(rng, 4096) - 2048.0f) / 2048.0f;
+        p->input[i] = draw(rng);
         p->block_sum[i / p->per_block] += p->input[i];
         sq += (double)p->input[i] * p->input[i];
     }
@@ -423,6 +430,23 @@ serial_sum(void *ctx)
     (void)sink;
 }
 
+/* The serial sum's problem alone (--cpu-baseline-only): n inputs drawn as fill draws them, in
+ * host memory; nothing on a device. */
+static int
+cpu_setup(lab_driver *d, void *problem_, lab_size *size, lab_rng *rng, lab_err *err)
+{
+    problem *p = problem_;
+
+    p->d = d;
+    p->n = size->n;
+    size->bytes = (double)size->n * sizeof(float);
+    if (!(p->input = lab_driver_alloc(d, p->n, sizeof(float), err)))
+        return err->code;
+    for (size_t i = 0; i < p->n; i++)
+        p->input[i] = draw(rng);
+    return 0;
+}
+
 const lab_family_driver lab_driver_reduce_float = {
     .problem_size = sizeof(problem),
     .setup = setup,
@@ -433,4 +457,5 @@ const lab_family_driver lab_driver_reduce_float = {
     .check = check,
     .adopt = adopt,
     .cpu = serial_sum,
+    .cpu_setup = cpu_setup,
 };

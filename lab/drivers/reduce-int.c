@@ -19,7 +19,8 @@
  * with poison so a kernel that reads beyond n gets a wrong sum; g_odata is
  * poisoned before each run and has a guard zone after the grid that must stay
  * untouched.  The CPU baseline is the notes' recursiveReduce (made correct
- * for any n).
+ * for any n), on a copy of the input restored before each run; alone
+ * (--cpu-baseline-only), on random ints of its own.
  */
 #include "lab/harness/devgen.h"
 #include "lab/harness/driver.h"
@@ -292,6 +293,23 @@ cpu_reduce(void *ctx)
     recursive_reduce(p->work, p->n);
 }
 
+/* The CPU baseline's problem alone (--cpu-baseline-only): the input drawn as fill draws it and
+ * the working copy, in host memory; nothing on a device. */
+static int
+cpu_setup(lab_driver *d, void *problem_, lab_size *size, lab_rng *rng, lab_err *err)
+{
+    problem *p = problem_;
+
+    p->d = d;
+    p->n = size->n;
+    size->bytes = (double)size->n * sizeof(uint32_t);
+    if (!(p->input = lab_driver_alloc(d, p->n, sizeof(uint32_t), err)) ||
+        !(p->work = lab_driver_alloc(d, p->n, sizeof(uint32_t), err)))
+        return err->code;
+    lab_rng_fill_bytes(rng, p->input, p->n);
+    return 0;
+}
+
 const lab_family_driver lab_driver_reduce_int = {
     .problem_size = sizeof(problem),
     .setup = setup,
@@ -301,4 +319,5 @@ const lab_family_driver lab_driver_reduce_int = {
     .verify = verify,
     .cpu_restore = cpu_restore,
     .cpu = cpu_reduce,
+    .cpu_setup = cpu_setup,
 };

@@ -6,11 +6,24 @@
 #include "lab/grade/compile.h"
 #include "lab/grade/gradeargs.h"
 #include "lab/grade/runner.h"
+#include "lab/grade/runreport.h"
 #include "lab/util/i18n.h"
 #include "lab/util/trace.h"
 
 #include <stdio.h>
 #include <string.h>
+
+/* The CPU baseline could not be timed (why): the lab's failure, which costs the learner nothing
+ * (a lab error is not recorded as an attempt), said in their words. */
+static int
+cpu_failed(lab_err *err, int code, const char *why)
+{
+    return lab_err_set(err, code,
+                       _("the lab could not time the CPU baseline (%s): the failure is the lab's, "
+                         "not your kernel's, and nothing was recorded; grade it again, and if it "
+                         "fails again run `cudalab doctor` and report it with this message"),
+                       why);
+}
 
 /* How long the simulator's run beside a GPU grading may take: a kernel the GPU runs in
  * microseconds can take the simulator minutes, and then the check is skipped, saying so, rather
@@ -53,9 +66,9 @@ start_beside(lab *l, const lab_exercise *ex, const lab_exercise *base_ex, lab_gr
 }
 
 /* Waits for a run beside the grading (WHAT in the trace): true when it ended with a report,
- * else false and why in skipped. */
+ * else false and why in skipped, after WHO ("the simulator"). */
 static bool
-finish_beside(lab_proc *p, const char *what, char *skipped, size_t skipped_size)
+finish_beside(lab_proc *p, const char *what, const char *who, char *skipped, size_t skipped_size)
 {
     lab_err err = LAB_ERR_INIT;
     char how[128];
@@ -64,7 +77,7 @@ finish_beside(lab_proc *p, const char *what, char *skipped, size_t skipped_size)
     lab_trace_mark("%s: done", what);
     if (rc == 0 && !p->timed_out && !p->cancelled && p->report.len)
         return true;
-    snprintf(skipped, skipped_size, "the simulator %.230s",
+    snprintf(skipped, skipped_size, "%s %.230s", who,
              err.code ? err.msg : lab_proc_describe(p, how, sizeof(how)));
     return false;
 }
@@ -106,7 +119,8 @@ lab_beside_judge_check(lab_proc *p, lab_grading *g, const lab_exercise *ex)
     const lab_case *hazard = NULL, *differs = NULL;
     char detail[512];
 
-    if (!finish_beside(p, "the simulator's check", g->sim_skipped, sizeof(g->sim_skipped)))
+    if (!finish_beside(p, "the simulator's check", "the simulator", g->sim_skipped,
+                       sizeof(g->sim_skipped)))
         return;
     if (lab_runreport_parse(p->report.buf, p->report.len, &r, &err) < 0 || strcmp(r.status, "ok")) {
         snprintf(g->sim_skipped, sizeof(g->sim_skipped), "the simulator cannot run it: %.200s",
@@ -204,7 +218,8 @@ lab_beside_judge_model(lab *l, lab_proc *p, const lab_family *fam, lab_grading *
         lab_block_shape_format(&shape, choice, sizeof(choice));
     }
 
-    if (!finish_beside(p, "the model's run", g->model_skipped, sizeof(g->model_skipped)))
+    if (!finish_beside(p, "the model's run", "the simulator", g->model_skipped,
+                       sizeof(g->model_skipped)))
         return;
     if (lab_modelled_gpu(lab_datadir(l), gpu_name, &gpu, &err) < 0 ||
         (ex->choose_block
@@ -219,4 +234,62 @@ lab_beside_judge_model(lab *l, lab_proc *p, const lab_family *fam, lab_grading *
         return;
     }
     g->has_model = true;
+}
+
+/* Starts `cudalab-driver FAMILY --cpu-baseline-only` at the exercise's timing sizes, on a GPU
+ * grading whose baseline is the CPU's: it runs the lab's code alone (no student module, so no
+ * sandbox, as the device probe), beside the GPU's driver, which then leaves the CPU to it.  Not
+ * on the simulator (nothing is timed there), nor for a choice exercise (its sweep has no
+ * baseline).  Where it cannot start, the GPU's driver times the CPU itself, as it always did. */
+void
+lab_beside_start_cpu(lab *l, const lab_grade_request *req, const lab_grading *g,
+                     const lab_exercise *base_ex, lab_strvec *gpu_args, lab_proc *p, bool *started)
+{
+    const lab_exercise *ex = req->ex;
+    lab_strvec args = LAB_STRVEC_INIT;
+    lab_err err = LAB_ERR_INIT;
+
+    *started = false;
+    if (strcmp(g->backend, "cuda") || ex->kind == LAB_KIND_HOST || base_ex || !ex->ntiming_sizes ||
+        ex->choose_block)
+        return;
+    lab_strvec_push(&args, "--cpu-baseline-only");
+    lab_runner_sizes_arg(&args, "timing-sizes", ex->timing_sizes, ex->ntiming_sizes);
+    lab_strvec_pushf(&args, "--seed=%llu", (unsigned long long)g->seed);
+    *started =
+        lab_runner_start(l, ex->family, &args, ex->run_timeout_s, req->cancel, false, p, &err) == 0;
+    if (*started)
+        lab_strvec_push(gpu_args, "--no-cpu-baseline");
+    else
+        lab_trace_mark("the CPU baseline's run: not started (%s): the GPU's driver times it",
+                       err.msg);
+    lab_strvec_release(&args);
+}
+
+int
+lab_beside_judge_cpu(lab_proc *p, lab_grading *g, lab_err *err)
+{
+    lab_buf merged = LAB_BUF_INIT;
+    char why[256];
+    int rc;
+
+    if (!lab_runreport_lacks_baseline(g->report_json.buf, g->report_json.len)) {
+        lab_proc_kill(p); /* nothing was timed on the GPU: its time would grade nothing */
+        lab_trace_mark("the CPU baseline's run: stopped, nothing to add it to");
+        return 0;
+    }
+    if (!finish_beside(p, "the CPU baseline's run", "its driver", why, sizeof(why)))
+        return cpu_failed(err, LAB_ECHILD, why);
+    if ((rc = lab_runreport_add_cpu_baseline(g->report_json.buf, g->report_json.len, p->report.buf,
+                                             p->report.len, &merged, err)) < 0) {
+        snprintf(why, sizeof(why), "%.250s", err->msg);
+        rc = cpu_failed(err, rc, why);
+    } else {
+        lab_buf_reset(&g->report_json);
+        rc = lab_buf_add(&g->report_json, merged.buf, merged.len) < 0
+                 ? lab_err_set(err, LAB_ENOMEM, "out of memory")
+                 : 0;
+    }
+    lab_buf_release(&merged);
+    return rc;
 }

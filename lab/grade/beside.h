@@ -1,6 +1,6 @@
 /*
- * beside.h - the simulator's runs beside a grading (lab/grade's own), each started before the
- * grading's own driver and judged after it:
+ * beside.h - the runs beside a grading (lab/grade's own), each started before the grading's own
+ * driver and judged after it:
  *
  *   - on a GPU, the simulator's check of the student's kernel (races, divergent barriers, bad
  *     warp masks, accesses out of bounds), on the CPU while the GPU measures: a hazard makes a
@@ -9,10 +9,16 @@
  *   - on the simulator, a speed exercise's run for the performance model: the three roles (a
  *     choice exercise: the student's kernel at every shape) at the sizes the model counts at,
  *     checks off, whose counts lab/grade/modelled.h makes times (g->model, g->has_model), or
- *     why not (g->model_skipped, g->model_needs).
+ *     why not (g->model_skipped, g->model_needs);
+ *   - on a GPU, a "baseline = cpu" exercise's CPU baseline, timed by a driver of its own
+ *     (--cpu-baseline-only: no device, no student code) outside the GPU's lock, so that the
+ *     GPU goes to the next grading while the host times; its row is put into the GPU run's
+ *     report (lab/grade/runreport.h) before anything reads it.  A run that fails is the lab's
+ *     failure, never a verdict: no speed step passes without the baseline's time.
  *
- * Call order: lab_beside_start_check / lab_beside_start_model (each sets *started), the
- * grading's run, then lab_beside_judge_check / lab_beside_judge_model for each one started.
+ * Call order: lab_beside_start_check / lab_beside_start_model / lab_beside_start_cpu (each sets
+ * *started), the grading's run, then lab_beside_judge_cpu (before the report is parsed),
+ * lab_beside_judge_check / lab_beside_judge_model for each one started.
  */
 #ifndef LAB_GRADE_BESIDE_H
 #define LAB_GRADE_BESIDE_H
@@ -39,5 +45,15 @@ void lab_beside_start_model(lab *l, const lab_exercise *ex, const lab_family *fa
 void lab_beside_judge_model(lab *l, lab_proc *p, const lab_family *fam, lab_grading *g,
                             const lab_exercise *ex, const char *gpu_name,
                             const unsigned long sizes[2], const char *ptx);
+
+/* Starts the CPU baseline's run when the grading times a "cpu" baseline on a GPU; the grading's
+ * own driver then gets --no-cpu-baseline (pushed onto gpu_args). */
+void lab_beside_start_cpu(lab *l, const lab_grade_request *req, const lab_grading *g,
+                          const lab_exercise *base_ex, lab_strvec *gpu_args, lab_proc *p,
+                          bool *started);
+/* The CPU baseline's row into g->report_json (the GPU run's report, not parsed yet) where it has
+ * timings that lack it: 0; or the run stopped, where nothing needs it (a wrong kernel, a failed
+ * run).  <0: the lab could not time the CPU baseline (err says so in the learner's words). */
+int lab_beside_judge_cpu(lab_proc *p, lab_grading *g, lab_err *err);
 
 #endif

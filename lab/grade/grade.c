@@ -211,8 +211,8 @@ run_and_judge(lab *l, const lab_grade_request *req, const lab_family *fam, lab_g
     bool from_tables = false;
     lab_exercise tuned;
     lab_devlock lock;
-    lab_proc p, simp, modelp;
-    bool sim_started = false, model_started = false;
+    lab_proc p, simp, modelp, cpup;
+    bool sim_started = false, model_started = false, cpu_started = false;
     char how[128];
     int rc;
 
@@ -225,6 +225,7 @@ run_and_judge(lab *l, const lab_grade_request *req, const lab_family *fam, lab_g
     lab_proc_init(&p);
     lab_proc_init(&simp);
     lab_proc_init(&modelp);
+    lab_proc_init(&cpup);
     g->sizes_capped = lab_grading_sizes(ex, cap, sizes, ARRAY_SIZE(sizes), &nsizes);
     lab_grading_driver_args(l, ex, base_ex, g, g->backend, student, baseline, reference, sizes,
                             nsizes, &args);
@@ -250,8 +251,11 @@ run_and_judge(lab *l, const lab_grade_request *req, const lab_family *fam, lab_g
     /* on the simulator, the three roles' counts for the performance model, beside it */
     lab_beside_start_model(l, ex, fam, g, student, baseline, reference, base_ex, sizes, nsizes,
                            model_sizes, &modelp, &model_started);
-    lab_trace_mark("driver: starting%s%s", sim_started ? " (the simulator's check started)" : "",
-                   model_started ? " (the model's run started)" : "");
+    /* on a GPU, a "cpu" baseline timed by a driver of its own, outside the GPU's lock */
+    lab_beside_start_cpu(l, req, g, base_ex, &args, &cpup, &cpu_started);
+    lab_trace_mark("driver: starting%s%s%s", sim_started ? " (the simulator's check started)" : "",
+                   model_started ? " (the model's run started)" : "",
+                   cpu_started ? " (the CPU baseline's run started)" : "");
     /* host code and the simulator leave the GPU alone: no need to wait for it */
     if (sim && ex->kind != LAB_KIND_HOST && !student->has_cubin)
         rc = run_sim_with_ptxas(l, req, g, student, &args, &p, err);
@@ -292,7 +296,12 @@ run_and_judge(lab *l, const lab_grade_request *req, const lab_family *fam, lab_g
         }
         goto out;
     }
-    if ((rc = lab_runreport_parse(p.report.buf, p.report.len, &g->report, err)) < 0 ||
+    if (cpu_started) { /* its row into the report, before anything reads it */
+        cpu_started = false;
+        if ((rc = lab_beside_judge_cpu(&cpup, g, err)) < 0)
+            goto out;
+    }
+    if ((rc = lab_runreport_parse(g->report_json.buf, g->report_json.len, &g->report, err)) < 0 ||
         (rc = check_complete(&g->report, sizes, nsizes, err)) < 0) {
         lab_runreport_release(&g->report);
         goto out;
@@ -351,6 +360,9 @@ out:
         lab_proc_kill(&simp);
     if (model_started)
         lab_proc_kill(&modelp);
+    if (cpu_started)
+        lab_proc_kill(&cpup);
+    lab_proc_release(&cpup);
     lab_proc_release(&modelp);
     lab_proc_release(&simp);
     lab_proc_release(&p);

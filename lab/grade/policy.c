@@ -368,7 +368,8 @@ lab_grade_judge(const lab_exercise *ex, const char *baseline_name, const lab_run
     st = lab_runreport_time(r, "student");
     bt = lab_runreport_time(r, "baseline");
     rt = lab_runreport_time(r, "reference");
-    if (!st || !bt || !rt || st->median_ns <= 0 || rt->median_ns <= 0)
+    /* no speed verdict without the baseline's time: a "cpu" one comes from a run of its own */
+    if (!st || !bt || !rt || st->median_ns <= 0 || bt->median_ns <= 0 || rt->median_ns <= 0)
         return lab_err_set(err, LAB_EPARSE,
                            _("the driver's report lacks the timings to grade speed"));
     if (bt->checked.wrong || rt->checked.wrong) /* the lab's own kernels */

@@ -373,3 +373,155 @@ lab_runreport_time(const lab_runreport *r, const char *role)
             return &t->kernels[i];
     return NULL;
 }
+
+/* A parsed report whose status is "ok", or NULL. */
+static cJSON *
+parse_ok(const char *json, size_t len)
+{
+    cJSON *root = cJSON_ParseWithLength(json, len);
+    const cJSON *status = cJSON_GetObjectItemCaseSensitive(root, "status");
+
+    if (cJSON_IsString(status) && !strcmp(status->valuestring, "ok"))
+        return root;
+    cJSON_Delete(root);
+    return NULL;
+}
+
+static bool
+has_string(const cJSON *obj, const char *key, const char *value)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+    return cJSON_IsString(v) && !strcmp(v->valuestring, value);
+}
+
+/* A timing's kernels when none of them is the baseline, else NULL. */
+static cJSON *
+kernels_without_baseline(const cJSON *timing)
+{
+    cJSON *kernels = cJSON_GetObjectItemCaseSensitive(timing, "kernels");
+    const cJSON *k;
+
+    if (!cJSON_IsArray(kernels))
+        return NULL;
+    cJSON_ArrayForEach(k, kernels)
+    {
+        if (has_string(k, "role", "baseline"))
+            return NULL;
+    }
+    return kernels;
+}
+
+bool
+lab_runreport_lacks_baseline(const char *json, size_t len)
+{
+    cJSON *root = parse_ok(json, len);
+    const cJSON *t;
+    bool lacks = false;
+
+    cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(root, "timings"))
+    {
+        lacks |= kernels_without_baseline(t) != NULL;
+    }
+    cJSON_Delete(root);
+    return lacks;
+}
+
+/* The CPU's baseline row at size n in a --cpu-baseline-only report, with a positive median;
+ * NULL when there is none. */
+static const cJSON *
+cpu_row(const cJSON *cpu, unsigned long n)
+{
+    const cJSON *timings = cJSON_GetObjectItemCaseSensitive(cpu, "timings"), *t, *k;
+
+    if (!cJSON_IsArray(timings))
+        return NULL;
+    cJSON_ArrayForEach(t, timings)
+    {
+        const cJSON *kernels = cJSON_GetObjectItemCaseSensitive(t, "kernels");
+        if (count(t, "size") != n || !cJSON_IsArray(kernels))
+            continue;
+        cJSON_ArrayForEach(k, kernels)
+        {
+            if (has_string(k, "role", "baseline") && has_string(k, "where", "cpu") &&
+                number(k, "median_ns") > 0)
+                return k;
+        }
+    }
+    return NULL;
+}
+
+/* obj's number key set to v, in its place. */
+static void
+set_number(cJSON *obj, const char *key, double v)
+{
+    cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+    if (cJSON_IsNumber(item))
+        cJSON_SetNumberValue(item, v);
+    else
+        cJSON_ReplaceItemInObjectCaseSensitive(obj, key, cJSON_CreateNumber(v));
+}
+
+/* A copy of the CPU's row for a timing of bytes against the GPU's peak and copy bandwidth, as
+ * lab_report_add_timing computes them; NULL when out of memory. */
+static cJSON *
+cpu_row_for(const cJSON *row, double bytes, double peak_gbps, double copy_gbps)
+{
+    cJSON *k = cJSON_Duplicate(row, true);
+    double gbps = bytes / number(row, "median_ns"); /* bytes per ns = GB/s */
+
+    if (!k)
+        return NULL;
+    set_number(k, "gbps", gbps);
+    set_number(k, "pct_peak", peak_gbps > 0 ? 100 * gbps / peak_gbps : 0);
+    set_number(k, "pct_copy", copy_gbps > 0 ? 100 * gbps / copy_gbps : 0);
+    return k;
+}
+
+/* The CPU's row added to every timing of root that lacks a baseline. */
+static int
+add_cpu_rows(cJSON *root, const cJSON *cpu, lab_err *err)
+{
+    const double peak = number(cJSON_GetObjectItemCaseSensitive(root, "device"), "peak_gbps");
+    const cJSON *t;
+
+    cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(root, "timings"))
+    {
+        cJSON *kernels = kernels_without_baseline(t), *k;
+        const cJSON *row;
+        if (!kernels)
+            continue;
+        if (!(row = cpu_row(cpu, count(t, "size"))))
+            return lab_err_set(err, LAB_EPARSE, "the CPU's report has no time at n = %lu",
+                               count(t, "size"));
+        if (!(k = cpu_row_for(row, number(t, "bytes"), peak, number(t, "copy_gbps"))))
+            return lab_err_set(err, LAB_ENOMEM, "out of memory");
+        cJSON_AddItemToArray(kernels, k);
+    }
+    return 0;
+}
+
+int
+lab_runreport_add_cpu_baseline(const char *json, size_t len, const char *cpu, size_t cpu_len,
+                               lab_buf *out, lab_err *err)
+{
+    cJSON *root = cJSON_ParseWithLength(json, len), *c = cJSON_ParseWithLength(cpu, cpu_len);
+    const cJSON *reason = cJSON_GetObjectItemCaseSensitive(c, "reason");
+    char *text = NULL;
+    int rc;
+
+    lab_buf_reset(out);
+    if (!root || !c)
+        rc = lab_err_set(err, LAB_EPARSE, "the %s report is not JSON", root ? "CPU's" : "GPU's");
+    else if (!has_string(c, "status", "ok"))
+        rc = lab_err_set(err, LAB_EPARSE, "the CPU's run failed: %.400s",
+                         cJSON_IsString(reason) ? reason->valuestring : "its report has no status");
+    else if ((rc = add_cpu_rows(root, c, err)) == 0 &&
+             (!(text = cJSON_PrintUnformatted(root)) || lab_buf_adds(out, text) < 0))
+        rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
+    free(text);
+    cJSON_Delete(root);
+    cJSON_Delete(c);
+    return rc;
+}

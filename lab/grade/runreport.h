@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "lab/util/buf.h"
 #include "lab/util/fmtargs.h"
 #include "lab/util/err.h"
 
@@ -130,5 +131,19 @@ void lab_runreport_release(lab_runreport *r);
 const char *lab_case_detail(const lab_case *c, char *buf, size_t size);
 const lab_kernel_time *lab_runreport_time(const lab_runreport *r, const char *role);
 const lab_size_timing *lab_runreport_last_timing(const lab_runreport *r);
+
+/* A "cpu" baseline is timed in a driver run of its own (--cpu-baseline-only, beside the GPU's
+ * run and outside the GPU's lock), and the GPU's run (--no-cpu-baseline) leaves its row out of
+ * the timings.  Whether json, a GPU run's report, has a timing size without a "baseline" row:
+ * one that lab_runreport_add_cpu_baseline must fill.  false for a report that is not JSON (its
+ * parse says why), is not "ok", or timed nothing. */
+bool lab_runreport_lacks_baseline(const char *json, size_t len);
+/* json with the "baseline" row ("where": "cpu") of cpu, a --cpu-baseline-only run's report,
+ * added to each timing size that lacks one; its gbps, pct_peak and pct_copy computed from json's
+ * bytes, peak and copy bandwidth as the driver computes them: the report the GPU's driver would
+ * have written had it timed the CPU itself, into out (emptied first).  <0 when cpu is not such a
+ * report, failed, or has no positive time at one of those sizes (err says why). */
+int lab_runreport_add_cpu_baseline(const char *json, size_t len, const char *cpu, size_t cpu_len,
+                                   lab_buf *out, lab_err *err);
 
 #endif

@@ -61,6 +61,8 @@ enum {
     OPT_OCCUPANCY_KERNELS,
     OPT_OCCUPANCY_EXPECTED,
     OPT_DEVICE_INPUTS,
+    OPT_CPU_BASELINE_ONLY,
+    OPT_NO_CPU_BASELINE,
 };
 
 static const struct option options[] = {
@@ -96,6 +98,8 @@ static const struct option options[] = {
     { "counts-only", no_argument, NULL, OPT_COUNTS_ONLY },
     { "wait-go", no_argument, NULL, OPT_WAIT_GO },
     { "device-inputs", no_argument, NULL, OPT_DEVICE_INPUTS },
+    { "cpu-baseline-only", no_argument, NULL, OPT_CPU_BASELINE_ONLY },
+    { "no-cpu-baseline", no_argument, NULL, OPT_NO_CPU_BASELINE },
     { "occupancy-tables", required_argument, NULL, OPT_OCCUPANCY_TABLES },
     { "occupancy-device", required_argument, NULL, OPT_OCCUPANCY_DEVICE },
     { "occupancy-kernels", required_argument, NULL, OPT_OCCUPANCY_KERNELS },
@@ -197,10 +201,12 @@ usage(const char *prog, const char *what)
             "[--baseline-output partials|total] [--baseline-grid-per-sm K] [--seed N] "
             "[--min-samples N] [--time-cap S] [--flush-l2 X] [--choose-block] [--student-only] "
             "[--globals NAME,...] [--branch-counts] [--counts-only] [--wait-go] [--device-inputs] "
-            "[--occupancy-tables ARCH "
+            "[--no-cpu-baseline] [--occupancy-tables ARCH "
             "--occupancy-device N,... --occupancy-kernels R:S,... --occupancy-expected N,...] "
-            "[--probe]\n",
-            prog);
+            "[--probe]\n"
+            "   or: cudalab-driver %s --cpu-baseline-only --report-fd N --timing-sizes N,... "
+            "[--seed N]\n",
+            prog, prog);
     return -2;
 }
 
@@ -318,6 +324,12 @@ parse_args(lab_driver_args *a, const char *prog, int argc, char **argv)
         case OPT_DEVICE_INPUTS:
             a->device_inputs = true;
             break;
+        case OPT_CPU_BASELINE_ONLY:
+            a->cpu_only = true;
+            break;
+        case OPT_NO_CPU_BASELINE:
+            a->no_cpu = true;
+            break;
         case OPT_GLOBALS:
             a->globals = optarg;
             break;
@@ -389,6 +401,10 @@ parse_args(lab_driver_args *a, const char *prog, int argc, char **argv)
         return usage(prog, "--report-fd is required");
     if (a->probe)
         return 0;
+    if (a->cpu_only) { /* no device, no module: the host's own run */
+        a->backend = "cpu";
+        return a->ntiming_sizes ? 0 : usage(prog, "--cpu-baseline-only needs --timing-sizes");
+    }
     if (a->student_only) /* the other roles are not run: their modules are not needed */
         a->module[LAB_ROLE_BASELINE] = a->module[LAB_ROLE_REFERENCE] = NULL;
     if (!a->module[LAB_ROLE_STUDENT] ||
@@ -615,6 +631,8 @@ lab_driver_start(lab_driver *d, int argc, char **argv, const char *program)
     cJSON_AddNumberToObject(d->report, "unroll", d->args.unroll);
     if (lab_driver_is_host(d))
         return 0; /* the family calls the modules through lab/harness/host.h */
+    if (d->args.cpu_only)
+        return 0; /* the CPU baseline alone: no device is opened */
     if (!(d->ops = lab_dev_backend(d->args.backend))) {
         lab_err_set(&err, LAB_EINVAL, "unknown backend '%s'", d->args.backend);
         return lab_driver_fail(d, LAB_ROLE_STUDENT, "open", 0, &err);

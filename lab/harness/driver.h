@@ -12,6 +12,7 @@
  *          [--baseline-block N] [--baseline-unroll N] [--baseline-output partials|total]
  *          [--baseline-grid-per-sm K]
  *          [--seed N] [--min-samples 300] [--time-cap 4] [--choose-block] [--probe]
+ *          [--no-cpu-baseline]
  *          [--occupancy-tables ARCH --occupancy-device ... --occupancy-kernels ...
  *           --occupancy-expected ...]
  * and reads one JSON object (lab/harness/report.h) from fd 3
@@ -24,6 +25,14 @@
  * code (lab/harness/host.h).  Usage errors print to stderr and exit 2 with no
  * report; everything else ends in a report and exit 0, whatever the
  * student's kernel did.
+ *
+ * A "cpu" baseline is timed on the host.  The lab times it in a run of its own, beside the
+ * GPU's driver and outside the GPU's lock:
+ *   cudalab-driver FAMILY --cpu-baseline-only --report-fd 3 --timing-sizes 16777216 [--seed N]
+ * opens no device and loads no module: at each timing size it builds the family's host-only
+ * problem (cpu_setup) and reports the baseline's times as the GPU's run would ("timings", each
+ * with its "baseline" kernel, "where": "cpu"; the report's backend "cpu"), and the GPU's driver,
+ * given --no-cpu-baseline, leaves the row out.  The lab puts it back (lab/grade/runreport.h).
  *
  * A family (lab/drivers/FAMILY.c) supplies a lab_family_driver: its problem at
  * one size (inputs, expected values), the check of one role at one block
@@ -94,6 +103,10 @@ typedef struct lab_driver_args {
                             alone (the performance model's), whose findings nobody reads */
     bool student_only;   /* --student-only: only the student's module (the simulator's checks
                             beside a GPU grading) */
+    bool cpu_only;       /* --cpu-baseline-only: no device, no module: the family's CPU baseline
+                            timed alone at --timing-sizes (beside the GPU's driver) */
+    bool no_cpu;         /* --no-cpu-baseline: a "cpu" baseline is not timed here (the lab times
+                            it in a --cpu-baseline-only run of its own) */
     bool wait_go;        /* --wait-go: after loading the modules, wait for a byte on stdin (the
                             lab holds the GPU's lock then) before the first work on the GPU */
     bool device_inputs;  /* --device-inputs: on the simulator, inputs made by the lab's kernels
@@ -340,6 +353,11 @@ typedef struct lab_family_driver {
      * each run of cpu (either may be NULL). */
     void (*cpu_restore)(void *problem);
     void (*cpu)(void *problem);
+    /* The CPU baseline's problem alone (--cpu-baseline-only): no device, host memory only
+     * (lab_driver_alloc), its inputs drawn from rng; size->bytes what the baseline reads.
+     * cpu_restore and cpu then run on it.  A family with a cpu has one; its times do not
+     * depend on the values, so these inputs need not be the GPU run's. */
+    int (*cpu_setup)(lab_driver *d, void *problem, lab_size *size, lab_rng *rng, lab_err *err);
     bool untimed; /* graded on correctness only: timing sizes are ignored */
 } lab_family_driver;
 

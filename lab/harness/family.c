@@ -9,6 +9,10 @@
  * runs between the checked problem and a second one with other buffers and
  * other inputs; every run is prepared the same way, untimed, and a random
  * subset of them verified, so that no timed run can replay an earlier one.
+ *
+ * A "cpu" baseline is timed on the host after the GPU's roles, or, with
+ * --cpu-baseline-only, alone on a host-only problem of the family's
+ * (cpu_setup) in a run that opens no device (run_cpu_baseline).
  */
 #include "lab/harness/choose.h"
 #include "lab/harness/driver.h"
@@ -130,7 +134,37 @@ time_cpu(const lab_family_driver *f, void *problem, lab_stats *out)
     lab_stats_summarize(ns, k, out);
 }
 
-/* Every GPU role timed interleaved (the CPU baseline after them), into the report's timings. */
+/* The CPU baseline timed on problem, appended to a timing's kernels as its "baseline" row. */
+static void
+add_cpu_timing(cJSON *kernels, const lab_family_driver *f, void *problem, const lab_size *size,
+               double peak_gbps, double copy_gbps)
+{
+    lab_stats cpu;
+
+    time_cpu(f, problem, &cpu);
+    lab_report_add_timing(kernels, "baseline", &cpu, size->bytes, peak_gbps, copy_gbps);
+    cJSON_AddStringToObject(cJSON_GetArrayItem(kernels, cJSON_GetArraySize(kernels) - 1), "where",
+                            "cpu");
+}
+
+/* A timing size's object in the report's timings: its kernels' array, or NULL (out of memory). */
+static cJSON *
+add_size_timing(lab_driver *d, const lab_size *size, bool capped)
+{
+    cJSON *t = cJSON_CreateObject();
+
+    if (!t)
+        return NULL;
+    cJSON_AddItemToArray(d->timings, t);
+    cJSON_AddNumberToObject(t, "size", (double)size->n);
+    cJSON_AddNumberToObject(t, "bytes", size->bytes);
+    cJSON_AddNumberToObject(t, "copy_gbps", d->copy_gbps);
+    cJSON_AddBoolToObject(t, "capped", capped);
+    return cJSON_AddArrayToObject(t, "kernels");
+}
+
+/* Every GPU role timed interleaved (the CPU baseline after them, unless --no-cpu-baseline), into
+ * the report's timings. */
 static int
 time_roles(bound *b, const lab_size *size, lab_err *err)
 {
@@ -139,7 +173,7 @@ time_roles(bound *b, const lab_size *size, lab_err *err)
     lab_timing_result results[LAB_ROLE_COUNT];
     timed ctx[LAB_ROLE_COUNT];
     size_t nk = 0;
-    cJSON *t, *list;
+    cJSON *list;
 
     for (int r = 0; r < LAB_ROLE_COUNT; r++) {
         if (!lab_driver_is_gpu_role(d, (lab_role)r))
@@ -151,26 +185,15 @@ time_roles(bound *b, const lab_size *size, lab_err *err)
     }
     if (lab_timing_run(&d->timing, kernels, nk, &d->args.timing, results, err) < 0)
         return lab_driver_fail(d, LAB_ROLE_STUDENT, "timing", size->n, err);
-    if (!(t = cJSON_CreateObject()))
+    if (!(list = add_size_timing(d, size, results[0].capped)))
         return lab_err_set(err, LAB_ENOMEM, "out of memory");
-    cJSON_AddItemToArray(d->timings, t);
-    cJSON_AddNumberToObject(t, "size", (double)size->n);
-    cJSON_AddNumberToObject(t, "bytes", size->bytes);
-    cJSON_AddNumberToObject(t, "copy_gbps", d->copy_gbps);
-    cJSON_AddBoolToObject(t, "capped", results[0].capped);
-    list = cJSON_AddArrayToObject(t, "kernels");
     for (size_t i = 0; i < nk; i++) {
         lab_report_add_timing(list, kernels[i].role, &results[i].ns, size->bytes, d->info.peak_gbps,
                               d->copy_gbps);
         add_verification(cJSON_GetArrayItem(list, cJSON_GetArraySize(list) - 1), &results[i]);
     }
-    if (!lab_driver_is_gpu_role(d, LAB_ROLE_BASELINE) && b->f->cpu) {
-        lab_stats cpu;
-        time_cpu(b->f, b->problem[0], &cpu);
-        lab_report_add_timing(list, "baseline", &cpu, size->bytes, d->info.peak_gbps, d->copy_gbps);
-        cJSON_AddStringToObject(cJSON_GetArrayItem(list, cJSON_GetArraySize(list) - 1), "where",
-                                "cpu");
-    }
+    if (!lab_driver_is_gpu_role(d, LAB_ROLE_BASELINE) && b->f->cpu && !d->args.no_cpu)
+        add_cpu_timing(list, b->f, b->problem[0], size, d->info.peak_gbps, d->copy_gbps);
     return 0;
 }
 
@@ -286,12 +309,54 @@ run_sizes(lab_driver *d, const lab_family_driver *f)
     }
 }
 
+/* --cpu-baseline-only: the family's CPU baseline timed at every timing size on a problem in
+ * host memory alone; no device was opened.  Its bandwidth figures are against no GPU (0 %): the
+ * lab computes them again from the GPU run's report. */
+static void
+run_cpu_baseline(lab_driver *d, const lab_family_driver *f)
+{
+    lab_err err = LAB_ERR_INIT;
+    lab_rng rng;
+
+    if (!f->cpu || !f->cpu_setup) {
+        lab_err_set(&err, LAB_EINVAL, "the %s family has no CPU baseline", d->program);
+        lab_driver_fail(d, LAB_ROLE_BASELINE, "setup", 0, &err);
+        return;
+    }
+    lab_rng_seed(&rng, d->args.seed);
+    for (size_t s = 0; s < d->args.ntiming_sizes && !d->failed; s++) {
+        lab_size size = { .n = d->args.timing_sizes[s] };
+        void *p = lab_driver_alloc(d, 1, f->problem_size, &err);
+        cJSON *list;
+
+        if (p)
+            memset(p, 0, f->problem_size);
+        if (!p || f->cpu_setup(d, p, &size, &rng, &err) < 0) {
+            lab_driver_fail(d, LAB_ROLE_BASELINE, "setup", size.n, &err);
+            break;
+        }
+        lab_trace_mark("n=%lu: the CPU baseline's input ready", size.n);
+        if (!(list = add_size_timing(d, &size, false))) {
+            lab_err_set(&err, LAB_ENOMEM, "out of memory");
+            lab_driver_fail(d, LAB_ROLE_BASELINE, "timing", size.n, &err);
+            break;
+        }
+        add_cpu_timing(list, f, p, &size, 0, 0);
+        lab_trace_mark("n=%lu: the CPU baseline timed", size.n);
+        lab_arena_release(&d->size_memory);
+    }
+}
+
 int
 lab_driver_main(const lab_family_driver *f, const char *program, int argc, char **argv)
 {
     lab_driver d;
 
-    if (lab_driver_start(&d, argc, argv, program) == 0 && !d.args.probe && f)
-        run_sizes(&d, f);
+    if (lab_driver_start(&d, argc, argv, program) == 0 && !d.args.probe && f) {
+        if (d.args.cpu_only)
+            run_cpu_baseline(&d, f);
+        else
+            run_sizes(&d, f);
+    }
     return lab_driver_finish(&d);
 }

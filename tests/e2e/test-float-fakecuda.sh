@@ -3,7 +3,8 @@
 # (tests/fakecuda/fakecuda.c, built here) runs the family's contract on the
 # host, and the real, sanitized driver must tell the two ways of giving a sum
 # apart, relaunch a partial-sums kernel to one value, catch every planted
-# fault with a clear detail, and report timings with the CPU baseline.
+# fault with a clear detail, and report timings with the CPU baseline (or leave it to a
+# --cpu-baseline-only run, which opens no device).
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -116,5 +117,34 @@ module bad.mod k devsum unroll=1 sum_bytes=8
 drive bad.mod cpu 1 1000
 expect_json "a double dev_sum: an error that says so" '
     j["status"] == "error" and "must be one float" in j["reason"]'
+
+# --- the CPU baseline in a run of its own (issue 22) ---
+module ref.mod k devsum unroll=1 cost=4000 sum_bytes=4
+module good.mod k devsum unroll=1 cost=2000 sum_bytes=4
+run env LD_LIBRARY_PATH="$T/fake" bash -c '"$@" 3>report.json' _ "$drv" reduce-float \
+    --backend cuda --report-fd 3 --lab-kernels "$kernels" --student good.mod --baseline cpu \
+    --reference ref.mod --kernel k --entry _Z1kPKfPfj --sizes 1000,1048579 --timing-sizes 1048579 \
+    --block 1024 --unroll 1 --seed 11 --min-samples 20 --time-cap 2 --no-cpu-baseline
+OUT=$(<report.json)
+expect_json "--no-cpu-baseline: the GPU's roles timed, the CPU's row left to a run of its own" '
+    j["status"] == "ok" and [k["role"] for k in j["timings"][0]["kernels"]] == ["student", "reference"]'
+# no libcuda on the library path: a run that opened a device would report no_gpu
+mkdir -p nowhere
+run env LD_LIBRARY_PATH="$T/nowhere" bash -c '"$@" 3>report.json' _ "$drv" reduce-float \
+    --cpu-baseline-only --report-fd 3 --timing-sizes 1000,1048579 --seed 11
+OUT=$(<report.json)
+expect_status "--cpu-baseline-only: a report" 0
+expect_json "--cpu-baseline-only: the serial sum timed at each size, no device opened, no case" '
+    j["status"] == "ok" and j["backend"] == "cpu" and "device" not in j and "copy_gbps" not in j and
+    j["cases"] == [] and
+    [(t["size"], [(k["role"], k["where"]) for k in t["kernels"]]) for t in j["timings"]] ==
+        [(1000, [("baseline", "cpu")]), (1048579, [("baseline", "cpu")])] and
+    all(t["kernels"][0]["median_ns"] > 0 and 5 <= t["kernels"][0]["samples"] <= 30 and
+        t["bytes"] == 4 * t["size"] for t in j["timings"])'
+run env LD_LIBRARY_PATH="$T/nowhere" bash -c '"$@" 3>report.json' _ "$drv" reduce-float \
+    --cpu-baseline-only --report-fd 3 --seed 11
+expect_status "--cpu-baseline-only without --timing-sizes: a usage error" 2
+expect_err "--cpu-baseline-only without --timing-sizes: says so" \
+    "--cpu-baseline-only needs --timing-sizes"
 
 e2e_finish
