@@ -20,6 +20,7 @@
 static int start_driver(lab *l, const char *program, const lab_strvec *args, double timeout_s,
                         const volatile sig_atomic_t *cancel, bool untrusted, bool wait_go,
                         lab_proc *p, lab_err *err);
+static const char *module_of(const char *arg, bool *by_descriptor);
 
 int
 lab_runner_run(lab *l, const char *program, const lab_strvec *args, double timeout_s,
@@ -48,15 +49,13 @@ driver_ended(const void *p)
     return lab_proc_ended(p);
 }
 
-int
-lab_runner_run_locked(lab *l, const char *program, const lab_strvec *args, double timeout_s,
-                      const volatile sig_atomic_t *cancel, const char *device, lab_devlock *lock,
-                      lab_proc *p, lab_err *err)
+/* The driver started (and given its arguments): the lock, the go, and the run to its end. */
+static int
+run_when_locked(lab *l, const char *program, const volatile sig_atomic_t *cancel,
+                const char *device, lab_devlock *lock, lab_proc *p, lab_err *err)
 {
     int rc;
 
-    if ((rc = start_driver(l, program, args, timeout_s, cancel, true, true, p, err)) < 0)
-        return rc;
     p->report_done = release_lock;
     p->report_done_ctx = lock;
     rc = lab_devlock_acquire(lock, lab_cachedir(l), device, getenv("CUDA_VISIBLE_DEVICES"), 0,
@@ -81,6 +80,76 @@ lab_runner_run_locked(lab *l, const char *program, const lab_strvec *args, doubl
     if ((rc = lab_proc_finish(p, err)) < 0)
         return lab_err_wrap(err, "driver '%s'", program);
     return 0;
+}
+
+int
+lab_runner_run_locked(lab *l, const char *program, const lab_strvec *args, double timeout_s,
+                      const volatile sig_atomic_t *cancel, const char *device, lab_devlock *lock,
+                      lab_proc *p, lab_err *err)
+{
+    int rc;
+
+    if ((rc = start_driver(l, program, args, timeout_s, cancel, true, true, p, err)) < 0)
+        return rc;
+    return run_when_locked(l, program, cancel, device, lock, p, err);
+}
+
+int
+lab_runner_prestart(lab *l, const char *program, double timeout_s,
+                    const volatile sig_atomic_t *cancel, lab_proc *p, lab_err *err)
+{
+    lab_strvec args = LAB_STRVEC_INIT;
+    int rc;
+
+    if (lab_sandboxed(l)) /* a sandbox shows the modules by path: they must exist at its start */
+        return lab_err_set(err, LAB_EINVAL, "a sandboxed driver cannot start before its build");
+    if ((rc = lab_strvec_push(&args, "--backend=cuda")) < 0 ||
+        (rc = lab_strvec_push(&args, "--wait-args")) < 0)
+        rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
+    else
+        rc = start_driver(l, program, &args, timeout_s, cancel, false, true, p, err);
+    lab_strvec_release(&args);
+    if (rc == 0)
+        lab_trace_mark("driver: started before the build (--wait-args)");
+    return rc;
+}
+
+int
+lab_runner_run_prestarted(lab *l, const char *program, const lab_strvec *args,
+                          const volatile sig_atomic_t *cancel, const char *device,
+                          lab_devlock *lock, lab_proc *p, lab_err *err)
+{
+    lab_buf all = LAB_BUF_INIT;
+    lab_err ignored_send = LAB_ERR_INIT;
+    int rc = 0;
+
+    for (size_t i = 0; rc == 0 && i < args->n; i++) {
+        bool by_descriptor = false;
+
+        if (module_of(args->v[i], &by_descriptor) && by_descriptor)
+            rc = lab_err_set(err, LAB_EINVAL,
+                             "driver '%s': a module passed open (%s) needs a "
+                             "driver started with its arguments",
+                             program, args->v[i]);
+        else if (!*args->v[i] || lab_buf_add(&all, args->v[i], strlen(args->v[i]) + 1) < 0)
+            rc = lab_err_set(err, LAB_EINVAL, "driver '%s': an empty argument, or out of memory",
+                             program);
+    }
+    if (rc == 0 && lab_buf_add(&all, "", 1) < 0) /* the list's end: an empty argument */
+        rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
+    if (rc < 0) {
+        lab_err ignored = LAB_ERR_INIT;
+
+        lab_buf_release(&all);
+        lab_proc_kill(p); /* the driver cannot go on without them */
+        lab_proc_finish(p, &ignored);
+        return rc;
+    }
+    /* a driver already gone (no GPU after all) reads nothing: its report, or its end, says why,
+     * as for one that ended before its go */
+    lab_proc_send(p, all.buf, all.len, &ignored_send);
+    lab_buf_release(&all);
+    return run_when_locked(l, program, cancel, device, lock, p, err);
 }
 
 /* The driver's arguments that name a module (a path; --baseline=cpu is none).  The reference's

@@ -41,6 +41,17 @@ int lab_runner_run(lab *l, const char *program, const lab_strvec *args, double t
 int lab_runner_run_locked(lab *l, const char *program, const lab_strvec *args, double timeout_s,
                           const volatile sig_atomic_t *cancel, const char *device,
                           lab_devlock *lock, lab_proc *p, lab_err *err);
+/* The GPU's driver started before its build is done (unsandboxed runs only: a sandbox shows the
+ * modules by path, which must exist when it starts): it opens the device and makes its context
+ * while nvcc compiles, then waits for its arguments (--wait-args, docs/design/runner-protocol.md).
+ * *p is the caller's to release (which kills a driver never given its arguments). */
+int lab_runner_prestart(lab *l, const char *program, double timeout_s,
+                        const volatile sig_atomic_t *cancel, lab_proc *p, lab_err *err);
+/* lab_runner_run_locked for the driver lab_runner_prestart started: args (none naming a module
+ * passed open) go to it on its stdin, then the lock, the go and the run as there. */
+int lab_runner_run_prestarted(lab *l, const char *program, const lab_strvec *args,
+                              const volatile sig_atomic_t *cancel, const char *device,
+                              lab_devlock *lock, lab_proc *p, lab_err *err);
 /* lab_runner_run without the wait: the driver runs beside the caller until lab_proc_finish. */
 int lab_runner_start(lab *l, const char *program, const lab_strvec *args, double timeout_s,
                      const volatile sig_atomic_t *cancel, bool untrusted, lab_proc *p,

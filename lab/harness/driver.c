@@ -56,6 +56,7 @@ enum {
     OPT_BRANCH_COUNTS,
     OPT_COUNTS_ONLY,
     OPT_WAIT_GO,
+    OPT_WAIT_ARGS,
     OPT_OCCUPANCY_TABLES,
     OPT_OCCUPANCY_DEVICE,
     OPT_OCCUPANCY_KERNELS,
@@ -97,6 +98,7 @@ static const struct option options[] = {
     { "branch-counts", no_argument, NULL, OPT_BRANCH_COUNTS },
     { "counts-only", no_argument, NULL, OPT_COUNTS_ONLY },
     { "wait-go", no_argument, NULL, OPT_WAIT_GO },
+    { "wait-args", no_argument, NULL, OPT_WAIT_ARGS },
     { "device-inputs", no_argument, NULL, OPT_DEVICE_INPUTS },
     { "cpu-baseline-only", no_argument, NULL, OPT_CPU_BASELINE_ONLY },
     { "no-cpu-baseline", no_argument, NULL, OPT_NO_CPU_BASELINE },
@@ -201,7 +203,7 @@ usage(const char *prog, const char *what)
             "[--baseline-output partials|total] [--baseline-grid-per-sm K] [--seed N] "
             "[--min-samples N] [--time-cap S] [--flush-l2 X] [--choose-block] [--student-only] "
             "[--globals NAME,...] [--branch-counts] [--counts-only] [--wait-go] [--device-inputs] "
-            "[--no-cpu-baseline] [--occupancy-tables ARCH "
+            "[--no-cpu-baseline] [--wait-args] [--occupancy-tables ARCH "
             "--occupancy-device N,... --occupancy-kernels R:S,... --occupancy-expected N,...] "
             "[--probe]\n"
             "   or: cudalab-driver %s --cpu-baseline-only --report-fd N --timing-sizes N,... "
@@ -318,6 +320,9 @@ parse_args(lab_driver_args *a, const char *prog, int argc, char **argv)
         case OPT_COUNTS_ONLY:
             a->counts_only = true;
             break;
+        case OPT_WAIT_ARGS:
+            a->wait_args = true;
+            break;
         case OPT_WAIT_GO:
             a->wait_go = true;
             break;
@@ -399,8 +404,8 @@ parse_args(lab_driver_args *a, const char *prog, int argc, char **argv)
     a->shape[LAB_ROLE_REFERENCE] = *student;
     if (a->report_fd < 0)
         return usage(prog, "--report-fd is required");
-    if (a->probe)
-        return 0;
+    if (a->probe || (a->wait_args && !a->late_args))
+        return 0;      /* the rest, a --wait-args driver reads once its device is open */
     if (a->cpu_only) { /* no device, no module: the host's own run */
         a->backend = "cpu";
         return a->ntiming_sizes ? 0 : usage(prog, "--cpu-baseline-only needs --timing-sizes");
@@ -605,6 +610,56 @@ wait_for_go(lab_err *err)
     return 0;
 }
 
+/* --wait-args: the rest of the arguments, which the lab knows only once its build is done, read
+ * from stdin (each ended by a NUL, the list by an empty one) while the device is open, and
+ * parsed again after argv's; its strings stay for the process's life. */
+static int
+read_late_args(lab_driver *d, int argc, char **argv, const char *program, lab_err *err)
+{
+    lab_buf in = LAB_BUF_INIT;
+    lab_strvec all = LAB_STRVEC_INIT;
+    char c;
+    ssize_t n;
+    int rc = 0;
+
+    while ((n = read(STDIN_FILENO, &c, 1)) == 1 || (n < 0 && errno == EINTR)) {
+        if (n < 0)
+            continue;
+        if (lab_buf_add(&in, &c, 1) < 0)
+            return lab_err_set(err, LAB_ENOMEM, "out of memory");
+        if (!c && (in.len == 1 || !in.buf[in.len - 2]))
+            break;
+    }
+    if (n != 1) {
+        lab_buf_release(&in);
+        return lab_err_set(err, LAB_ECANCEL, "the lab never sent the driver its arguments: %s",
+                           n < 0 ? strerror(errno) : "its channel closed");
+    }
+    for (int i = 0; i < argc && rc == 0; i++)
+        rc = lab_strvec_push(&all, argv[i]);
+    for (size_t at = 0; rc == 0 && at + 1 < in.len; at += strlen(in.buf + at) + 1)
+        rc = lab_strvec_push(&all, in.buf + at);
+    lab_buf_release(&in);
+    if (rc < 0) {
+        lab_strvec_release(&all);
+        return lab_err_set(err, LAB_ENOMEM, "out of memory");
+    }
+    d->late_args = all; /* parse_args keeps pointers into it */
+    d->args.late_args = true;
+    optind = 0; /* getopt from the start again */
+    lab_trace_mark("arguments read");
+    return parse_args(&d->args, program, (int)all.n, all.v) < 0 ? -2 : 0;
+}
+
+/* The run's settings in the report, once the arguments are whole. */
+static void
+report_settings(lab_driver *d)
+{
+    cJSON_AddNumberToObject(d->report, "seed", (double)d->args.seed);
+    cJSON_AddNumberToObject(d->report, "block", d->args.block);
+    cJSON_AddNumberToObject(d->report, "unroll", d->args.unroll);
+}
+
 int
 lab_driver_start(lab_driver *d, int argc, char **argv, const char *program)
 {
@@ -626,9 +681,8 @@ lab_driver_start(lab_driver *d, int argc, char **argv, const char *program)
         report_driver_library(d->report);
     d->cases = cJSON_AddArrayToObject(d->report, "cases");
     d->timings = cJSON_AddArrayToObject(d->report, "timings");
-    cJSON_AddNumberToObject(d->report, "seed", (double)d->args.seed);
-    cJSON_AddNumberToObject(d->report, "block", d->args.block);
-    cJSON_AddNumberToObject(d->report, "unroll", d->args.unroll);
+    if (!d->args.wait_args)
+        report_settings(d);
     if (lab_driver_is_host(d))
         return 0; /* the family calls the modules through lab/harness/host.h */
     if (d->args.cpu_only)
@@ -648,6 +702,15 @@ lab_driver_start(lab_driver *d, int argc, char **argv, const char *program)
     lab_report_set_device(d->report, &d->info);
     if (d->args.probe)
         return 0;
+    if (d->args.wait_args) {
+        if ((rc = read_late_args(d, argc, argv, program, &err)) == -2) {
+            d->args.report_fd = -1; /* a usage error: the lab's arguments were wrong */
+            return rc;
+        }
+        if (rc < 0)
+            return lab_driver_fail(d, LAB_ROLE_STUDENT, "setup", 0, &err);
+        report_settings(d);
+    }
     if (d->args.branch_counts && lab_driver_is_sim(d))
         lab_dev_sim_count_branches(d->dev);
     if (d->args.counts_only && lab_driver_is_sim(d))
@@ -1016,6 +1079,9 @@ lab_driver_finish(lab_driver *d)
 
     if (d->args.report_fd < 0) { /* usage error: nothing to report */
         cJSON_Delete(d->report);
+        if (d->dev) /* --wait-args: the device was open before the arguments were whole */
+            d->ops->close(d->dev);
+        lab_strvec_release(&d->late_args);
         return 2;
     }
     if (d->args.branch_counts && lab_driver_is_sim(d) && d->module[LAB_ROLE_STUDENT])
@@ -1037,6 +1103,7 @@ lab_driver_finish(lab_driver *d)
     cJSON_Delete(d->report);
     lab_arena_release(&d->size_memory);
     lab_timing_release(&d->timing);
+    lab_strvec_release(&d->late_args);
     if (d->dev)
         d->ops->close(d->dev);
     for (int i = 0; i < LAB_ROLE_COUNT; i++)

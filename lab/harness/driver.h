@@ -58,6 +58,7 @@
 #include "lab/harness/timing.h"
 #include "lab/util/fmtargs.h"
 #include "lab/util/buf.h"
+#include "lab/util/strvec.h"
 
 typedef enum lab_role {
     LAB_ROLE_STUDENT,
@@ -109,6 +110,9 @@ typedef struct lab_driver_args {
                             it in a --cpu-baseline-only run of its own) */
     bool wait_go;        /* --wait-go: after loading the modules, wait for a byte on stdin (the
                             lab holds the GPU's lock then) before the first work on the GPU */
+    bool wait_args;      /* --wait-args: open the device, then read the other arguments from
+                            stdin (the lab starts the driver while nvcc builds the modules) */
+    bool late_args;      /* they were read: the arguments are whole */
     bool device_inputs;  /* --device-inputs: on the simulator, inputs made by the lab's kernels
                             as on a GPU (lab/harness/devgen.h), to test them without one */
     const char *globals; /* --globals a,b: the student module's __device__ variables, restored
@@ -157,6 +161,7 @@ typedef struct lab_driver {
     const lab_dim3 *shape_now; /* the block shape being checked, where there are several */
     lab_global globals[LAB_DRIVER_MAX_GLOBALS];
     size_t nglobals;
+    lab_strvec late_args; /* argv and what --wait-args read: args points into it */
 } lab_driver;
 
 /* "40x2,8x4x2,512" into shapes (each 1..1024 threads); 0, or -1 when it is not such a list. */

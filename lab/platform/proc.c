@@ -981,6 +981,28 @@ lab_proc_go(lab_proc *p)
     run->start = lab_clock_now();
 }
 
+int
+lab_proc_send(lab_proc *p, const void *data, size_t len, lab_err *err)
+{
+    struct lab_proc__run *run = p->run;
+    const char *at = data;
+
+    if (!run || run->go_w < 0)
+        return lab_err_set(err, LAB_EINVAL, "no channel to the child's stdin");
+    while (len) {
+        ssize_t n = send(run->go_w, at, len, MSG_NOSIGNAL);
+
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return lab_err_set(err, LAB_ECHILD, "cannot write to the child's stdin: %s",
+                               strerror(errno));
+        at += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
 bool
 lab_proc_ended(const lab_proc *p)
 {

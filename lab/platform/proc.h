@@ -109,6 +109,9 @@ int lab_proc_run(lab_proc *p, lab_err *err);
 /* For a child started with wait_go: one byte on its stdin, which it may be waiting for, and its
  * timeout starts now.  A child already gone is no error (finish tells how it ended). */
 void lab_proc_go(lab_proc *p);
+/* For a child started with wait_go: bytes on its stdin before the go (blocking until they are
+ * written); <0 when the channel is gone (the child ended: finish tells how). */
+int lab_proc_send(lab_proc *p, const void *data, size_t len, lab_err *err);
 /* Whether the child has ended (not reaped: finish still collects it), e.g. a wait_go child that
  * gave up before its go. */
 bool lab_proc_ended(const lab_proc *p);

@@ -108,15 +108,15 @@ struct Kernel {
 static const Kernel kKernels[] = {
     {"reduceSinglePass (reference)", reduceSinglePass, 512, 4},
     {"cub::DeviceReduce::Sum", nullptr, 0, 0},
-    {"4 loads in flight", reduceVariant<4, PLAIN>, 512, 4},
-    {"8 loads in flight", reduceVariant<8, PLAIN>, 512, 4},
-    {"2 loads, ld.global.cs", reduceVariant<2, STREAM>, 512, 4},
-    {"2 loads, nc no-L1 L2::256B", reduceVariant<2, NC_256B>, 512, 4},
-    {"4 loads, nc no-L1 L2::256B", reduceVariant<4, NC_256B>, 512, 4},
-    {"4 loads, nc no-L1 evict_first 256B", reduceVariant<4, NC_256B_EVICT_FIRST>, 512, 4},
-    {"4 loads, nc 256B, 2 blocks/SM", reduceVariant<4, NC_256B>, 512, 2},
+    {"2 loads, 1 block of 1024/SM", reduceVariant<2, PLAIN>, 1024, 1},
+    {"4 loads, 1 block of 1024/SM", reduceVariant<4, PLAIN>, 1024, 1},
+    {"2 loads, nc 256B, 1 block of 1024/SM", reduceVariant<2, NC_256B>, 1024, 1},
     {"4 loads, nc 256B, 1 block of 1024/SM", reduceVariant<4, NC_256B>, 1024, 1},
+    {"4 loads, nc evict_first 256B, 1 block of 1024/SM", reduceVariant<4, NC_256B_EVICT_FIRST>, 1024, 1},
+    {"4 loads, nc 256B, 2 blocks of 1024/SM", reduceVariant<4, NC_256B>, 1024, 2},
     {"8 loads, nc 256B, 1 block of 1024/SM", reduceVariant<8, NC_256B>, 1024, 1},
+    {"4 loads, nc 256B, 4 blocks/SM", reduceVariant<4, NC_256B>, 512, 4},
+    {"8 loads in flight", reduceVariant<8, PLAIN>, 512, 4},
 };
 static const int kCount = sizeof(kKernels) / sizeof(kKernels[0]);
 

@@ -17,7 +17,8 @@ export CUDALAB_LIBEXECDIR=$fx CUDALAB_ARCH=sm_90
 
 # fake_driver BODY: reduce-int becomes a bash script running BODY.  On a GPU run (--wait-go) it
 # first does what the real driver does before it may touch the GPU: it waits FAKE_INIT seconds
-# (opening the device) and logs "ready", then reads the lab's go byte on stdin (the lab holds the
+# (opening the device; started with --wait-args, it then logs "opened" and reads the rest of its
+# arguments) and logs "ready", then reads the lab's go byte on stdin (the lab holds the
 # GPU's lock then) and logs "start" (with FAKE_EARLY set, it writes that report and ends before
 # the go instead); after BODY it logs "end", closes the report pipe, waits
 # FAKE_TEARDOWN seconds (the CUDA teardown) and logs "gone".  The events go to FAKE_LOG, when
@@ -29,9 +30,19 @@ fake_driver() {
         cat <<'SH'
 case " $* " in *' --backend=sim '*) FAKE_LOG= ;; esac
 fake_log() { [ -z "${FAKE_LOG:-}" ] || echo "$1 $$ $(date +%s.%N)" >>"$FAKE_LOG"; }
+# --wait-args (a driver started while nvcc compiles): the device opened, then the rest of the
+# arguments from stdin, each ended by a NUL, the list by an empty one
+opened=
+case " $* " in
+*' --wait-args '*)
+    sleep "${FAKE_INIT:-0}"
+    opened=1
+    fake_log opened
+    while IFS= read -r -d '' a && [ -n "$a" ]; do set -- "$@" "$a"; done ;;
+esac
 case " $* " in
 *' --wait-go '*)
-    sleep "${FAKE_INIT:-0}"
+    [ -n "$opened" ] || sleep "${FAKE_INIT:-0}"
     # FAKE_EARLY: a report written before the go, and the driver gone (a module it cannot load)
     [ -z "${FAKE_EARLY:-}" ] || { printf '%s\n' "$FAKE_EARLY" >&3; exit 0; }
     fake_log ready

@@ -45,8 +45,16 @@ fx=$T/libexec-$E2E_MARK
 fake_programs "$fx"
 cp "$FIXTURES/reports/probe.json" probe.json
 printf '#!/bin/sh\ncat "%s" >&3\n' "$T/probe.json" >"$fx/device-probe"
-printf '#!/bin/sh\n# %s\nprintf "%%s\\n" "$@" >"%s"\ncat "%s" >&3\n' \
-    "$E2E_MARK" "$T/driver-args" "$T/report.json" >"$fx/reduce-float"
+# the GPU's run keeps its arguments (those read from stdin too, when the lab started it while
+# nvcc compiled: --wait-args) and sends report.json; the CPU baseline's run is the real driver's
+cat >"$fx/reduce-float" <<SH
+#!/bin/bash
+# $E2E_MARK
+case " \$* " in *" --cpu-baseline-only "*) exec "\$(dirname "\$0")/cudalab-driver.real" reduce-float "\$@" ;; esac
+case " \$* " in *" --wait-args "*) while IFS= read -r -d '' a && [ -n "\$a" ]; do set -- "\$@" "\$a"; done ;; esac
+printf '%s\\n' "\$@" >"$T/driver-args"
+cat "$T/report.json" >&3
+SH
 chmod +x "$fx/device-probe" "$fx/reduce-float"
 export CUDALAB_LIBEXECDIR=$fx CUDALAB_ARCH=sm_90
 

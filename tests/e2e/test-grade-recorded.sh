@@ -14,9 +14,11 @@ h100="NVIDIA H100 80GB HBM3"
 . "$(dirname "$0")/fake-gpu.sh"
 
 # The replaying driver: keeps its arguments, sends $FAKE_REPORT on fd 3.  The simulator's run
-# beside a GPU grading (--backend=sim) sends $FAKE_SIM_REPORT instead, when it is set.
+# beside a GPU grading (--backend=sim) sends $FAKE_SIM_REPORT instead, when it is set; the CPU
+# baseline's run (--cpu-baseline-only) is the real driver's.
 replay_driver() {
     fake_driver "case \" \$* \" in *' --backend=sim '*) cat \"\${FAKE_SIM_REPORT:-\$FAKE_REPORT}\" >&3; exit 0 ;; esac
+case \" \$* \" in *' --cpu-baseline-only '*) exec \"\$(dirname \"\$0\")/cudalab-driver.real\" reduce-int \"\$@\" ;; esac
 printf '%s\\n' \"\$@\" >'$T/driver-args'
 cat \"\$FAKE_REPORT\" >&3"
 }
