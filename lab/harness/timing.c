@@ -8,7 +8,7 @@
  * adds ~3 us of launch latency and triples the noise (docs/design/timing.md).
  * A round takes one sample of every kernel, starting at a rotating position,
  * then synchronises once and reads the events.  A sample picked for checking
- * (the warm-up, one in VERIFY_ONE_IN at random, and an extra last round that
+ * (the warm-up, one in check_one_in at random, and an extra last round that
  * is not counted in the statistics) synchronises after its stop event and
  * has its output checked there, before the next sample overwrites it: the
  * check sits outside every timed span.
@@ -22,8 +22,9 @@
 
 #define FLUSH_MAX (256u << 20) /* bytes; 5x the H100's 50 MiB L2 */
 #define FLUSH_MIN (16u << 20)
-#define CHECK_EVERY 10   /* rounds between looks at the stop rule */
-#define VERIFY_ONE_IN 16 /* of the timed samples, about one in this many is checked */
+#define CHECK_EVERY 10     /* rounds between looks at the stop rule */
+#define VERIFY_ONE_IN 16   /* of the timed samples, about one in this many is checked, */
+#define VERIFY_AT_LEAST 16 /* or more often: about this many of the minimum's samples are */
 
 int
 lab_timing_init(lab_timing *t, const lab_dev_ops *ops, lab_dev *dev, const lab_dev_info *info,
@@ -87,10 +88,21 @@ lab_timing_copy_gbps(lab_timing *t, double *gbps, lab_err *err)
     return 0;
 }
 
+/* One in how many timed samples is checked: VERIFY_ONE_IN, or more often where the minimum is
+ * short, so that a kernel wrong on a fraction of its launches meets as many checks as in a long
+ * timing (16 of 50 samples, 19 of 300). */
+static unsigned
+check_one_in(const lab_timing_opts *o)
+{
+    unsigned k = o->min_samples / VERIFY_AT_LEAST;
+
+    return k < 1 ? 1 : k > VERIFY_ONE_IN ? VERIFY_ONE_IN : k;
+}
+
 /* Which timed samples are checked: a xorshift stream the kernel cannot predict from its own
  * launches (seeded from the clock), so a kernel cannot be right only on the checked ones. */
 static bool
-pick(uint64_t *state)
+pick(uint64_t *state, unsigned one_in)
 {
     uint64_t x = *state;
 
@@ -98,7 +110,7 @@ pick(uint64_t *state)
     x ^= x >> 7;
     x ^= x << 17;
     *state = x;
-    return x % VERIFY_ONE_IN == 0;
+    return x % one_in == 0;
 }
 
 /* One sample of kernel k: its launch number `index` on input set index % sets; checked when
@@ -157,6 +169,7 @@ lab_timing_run(lab_timing *t, const lab_timed_kernel *kernels, size_t n, const l
     size_t count = 0, alloc = 0, round;
     double deadline = lab_clock_now() + o->time_cap_s;
     uint64_t draw = (uint64_t)(lab_clock_now() * 1e9) | 1;
+    const unsigned one_in = check_one_in(o);
     bool capped = false;
     int rc = 0;
 
@@ -188,8 +201,8 @@ lab_timing_run(lab_timing *t, const lab_timed_kernel *kernels, size_t n, const l
         }
         for (size_t j = 0; j < n; j++) {
             size_t i = (round + j) % n;
-            if ((rc = sample(t, &kernels[i], count + 1, pick(&draw), timers[i], &results[i], err)) <
-                0) {
+            if ((rc = sample(t, &kernels[i], count + 1, pick(&draw, one_in), timers[i], &results[i],
+                             err)) < 0) {
                 lab_err_wrap(err, "%s kernel", kernels[i].role);
                 goto out;
             }
