@@ -102,7 +102,7 @@ struct lab_demodrv_launch {
 
 #define LAB_DEMODRV_TIMING                                                                         \
     {                                                                                              \
-        100, 0.005, 2.0, LAB_DEMODRV_FLUSH_L2                                                      \
+        100, 0.005, 2.0, LAB_DEMODRV_FLUSH_L2, 0                                                   \
     }
 #define LAB_DEMODRV_FLUSH_L2 5.0
 

@@ -22,9 +22,9 @@
 
 #define FLUSH_MAX (256u << 20) /* bytes; 5x the H100's 50 MiB L2 */
 #define FLUSH_MIN (16u << 20)
-#define CHECK_EVERY 10     /* rounds between looks at the stop rule */
-#define VERIFY_ONE_IN 16   /* of the timed samples, about one in this many is checked, */
-#define VERIFY_AT_LEAST 16 /* or more often: about this many of the minimum's samples are */
+#define CHECK_EVERY 10 /* rounds between looks at the stop rule */
+#define VERIFY_ONE_IN                                                                              \
+    16 /* of the timed samples, about one in this many is checked, or more often */
 
 int
 lab_timing_init(lab_timing *t, const lab_dev_ops *ops, lab_dev *dev, const lab_dev_info *info,
@@ -89,12 +89,13 @@ lab_timing_copy_gbps(lab_timing *t, double *gbps, lab_err *err)
 }
 
 /* One in how many timed samples is checked: VERIFY_ONE_IN, or more often where the minimum is
- * short, so that a kernel wrong on a fraction of its launches meets as many checks as in a long
- * timing (16 of 50 samples, 19 of 300). */
+ * short, so that a kernel wrong on a fraction of its launches meets about o->checks checks, as in
+ * a long timing (16 of 50 samples, 19 of 300).  A sweep (checks 0) times one kernel at many
+ * shapes: one in 16 of each shape's samples checks the same code many times over. */
 static unsigned
 check_one_in(const lab_timing_opts *o)
 {
-    unsigned k = o->min_samples / VERIFY_AT_LEAST;
+    unsigned k = o->checks ? o->min_samples / o->checks : VERIFY_ONE_IN;
 
     return k < 1 ? 1 : k > VERIFY_ONE_IN ? VERIFY_ONE_IN : k;
 }

@@ -44,11 +44,13 @@ typedef struct lab_timing_opts {
     double ci_target;     /* stop when every median's 95 % CI is within this; 0.0025 */
     double time_cap_s;    /* wall-clock cap for one size */
     double flush_l2;      /* the flush buffer's size, in L2 sizes; 5 */
+    unsigned checks;      /* timed samples checked at random among the minimum's, about: 16 (a
+                             sweep of one kernel at many shapes: 0, one in 16 of each shape's) */
 } lab_timing_opts;
 
 #define LAB_TIMING_OPTS_DEFAULT                                                                    \
     {                                                                                              \
-        50, 0.0025, 4.0, 5.0                                                                       \
+        50, 0.0025, 4.0, 5.0, 16                                                                   \
     }
 
 typedef struct lab_timing_result {
