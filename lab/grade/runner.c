@@ -107,7 +107,7 @@ lab_runner_prestart(lab *l, const char *program, double timeout_s,
         (rc = lab_strvec_push(&args, "--wait-args")) < 0)
         rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
     else
-        rc = start_driver(l, program, &args, timeout_s, cancel, false, true, p, err);
+        rc = start_driver(l, program, &args, timeout_s, cancel, true, true, p, err);
     lab_strvec_release(&args);
     if (rc == 0)
         lab_trace_mark("driver: started before the build (--wait-args)");
