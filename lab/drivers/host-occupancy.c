@@ -264,8 +264,8 @@ check(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
         first_bad = (long)i;
         lab_finding_detail(
             &f,
-            "%d threads per block, %d registers per thread, %d bytes of shared memory per "
-            "block (kernel %s): returned %d blocks per SM, %s %d",
+            "%d-thread blocks of %d-register threads, %d B of shared memory per block "
+            "(kernel %s): blocks per SM returned %d, %s %d",
             c[i].threads, c[i].regs, c[i].smem, c[i].kernel, a->got[i], p->source, c[i].expected);
     }
     lab_finding_count(&f, 0, NCONFIGS, bad, first_bad);

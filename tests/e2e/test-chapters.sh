@@ -87,7 +87,7 @@ expect_status "occupancy/calculator: the starter does not pass" 1
 expect_out "occupancy/calculator: next, about host code's answer, not a block's" \
     "next: an answer came out wrong: work the case the message gives by hand"
 expect_out "occupancy/calculator: the starter's first wrong answer, from the table" \
-    "WRONG  wrong at n = 1: 1 threads per block, 20 registers per thread, 1 bytes of shared memory per block (kernel labOccFew): returned 64 blocks per SM, the lab's tables for sm_90 say 32"
+    "WRONG  wrong at n = 1: 1-thread blocks of 20-register threads, 1 B of shared memory per block (kernel labOccFew): blocks per SM returned 64, the lab's tables for sm_90 say 32"
 # every example to its verdict, and all of it checked here: host code without speed runs in full
 run cudalab check-exercise occupancy/calculator
 expect_status "check-exercise occupancy/calculator without a GPU" 0
@@ -96,7 +96,7 @@ expect_out_re "check-exercise occupancy/calculator: every check made here, none 
 # another architecture: its own limits and ptxas's registers for it (a T4 holds 16 blocks)
 CUDALAB_ARCH=sm_75 run cudalab grade occupancy/calculator "$CUDALAB_DATADIR_TEST/exercises/occupancy/calculator/starter.cu" --no-record
 expect_out "occupancy/calculator on sm_75: the T4's table" \
-    "returned 32 blocks per SM, the lab's tables for sm_75 say 16"
+    "blocks per SM returned 32, the lab's tables for sm_75 say 16"
 CUDALAB_ARCH=sm_75 run cudalab grade occupancy/calculator "$CUDALAB_DATADIR_TEST/solutions/occupancy/calculator.cu" --no-record
 expect_out "occupancy/calculator on sm_75: the reference passes, naming the T4" \
     "(no GPU: checked against the lab's tables for sm_75: Tesla T4)"
