@@ -259,7 +259,7 @@ run_and_judge(lab *l, const lab_grade_request *req, const lab_family *fam, lab_g
                    model_started ? " (the model's run started)" : "",
                    cpu_started ? " (the CPU baseline's run started)" : "");
     /* host code and the simulator leave the GPU alone: no need to wait for it */
-    if (early && (sim || ex->kind == LAB_KIND_HOST)) {
+    if (early && sim) {
         lab_proc_release(early); /* started for a GPU that does not run this grading */
         early = NULL;
     }
@@ -438,7 +438,7 @@ grade_once(lab *l, const lab_grade_request *req, lab_grading *g, bool *gpu_gone,
     lab_model_gpu gpu; /* --gpu's, only looked up: a GPU the model does not know fails early */
     lab_buf why = LAB_BUF_INIT, mangled = LAB_BUF_INIT, found = LAB_BUF_INIT;
     const lab_family *fam;
-    const char *no_run = "";
+    const char *no_run = "", *want;
     lab_proc early; /* the GPU's driver, started while nvcc compiles */
     bool on_sim, early_started = false;
     int rc;
@@ -477,11 +477,11 @@ grade_once(lab *l, const lab_grade_request *req, lab_grading *g, bool *gpu_gone,
     snprintf(g->arch, sizeof(g->arch), "%s", lab_target_arch(dev));
     /* the simulator reads PTX alone: no cubin is built before a grading there (the student's
      * is made while the simulator runs, for ptxas's checks: ptxas_beside) */
-    on_sim = ex->kind != LAB_KIND_HOST && !strcmp(wanted_backend(req, dev), "sim");
+    want = wanted_backend(req, dev);
+    on_sim = ex->kind != LAB_KIND_HOST && !strcmp(want, "sim");
     /* on a GPU, the driver opens the device and makes its context while nvcc runs (about
      * 0.2 s of the 0.3 s a compile takes); unsandboxed only (lab_runner_prestart) */
-    if (dev->present && ex->kind != LAB_KIND_HOST && !strcmp(wanted_backend(req, dev), "cuda") &&
-        !lab_sandboxed(l)) {
+    if (dev->present && ex->kind != LAB_KIND_HOST && !strcmp(want, "cuda") && !lab_sandboxed(l)) {
         lab_err ignored = LAB_ERR_INIT; /* not started: the driver starts after the build */
         early_started = lab_runner_prestart(l, ex->family, ex->run_timeout_s, req->cancel, &early,
                                             &ignored) == 0;

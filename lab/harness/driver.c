@@ -622,6 +622,7 @@ read_late_args(lab_driver *d, int argc, char **argv, const char *program, lab_er
     ssize_t n;
     int rc = 0;
 
+    /* a byte at a time: the go byte may follow the list on the same channel, and is not ours */
     while ((n = read(STDIN_FILENO, &c, 1)) == 1 || (n < 0 && errno == EINTR)) {
         if (n < 0)
             continue;
