@@ -199,13 +199,37 @@ Test(model, fewer_resident_warps_make_a_latency_bound_kernel_slower)
 
     lab_model_gpu_defaults(&gpu);
     c.c[LAB_MODEL_C_GLD_REQUESTS] = 1e6;
+    c.c[LAB_MODEL_C_GLD_ROUNDS] = 1e6;
     c.c[LAB_MODEL_C_BLOCK_THREADS] = 256;
     c.c[LAB_MODEL_C_BLOCKS] = 132 * 8;
     lab_model_time(&gpu, &c, &plain); /* eight blocks of 8 warps an SM */
+    cr_assert_gt(plain.ns[LAB_MODEL_BOUND_LATENCY], 0);
     c.c[LAB_MODEL_C_SMEM_BLOCK] = 40960;
     lab_model_time(&gpu, &c, &table); /* five fit at once: the busiest SM has 8, 5 resident */
     cr_assert_float_eq(table.ns[LAB_MODEL_BOUND_LATENCY], plain.ns[LAB_MODEL_BOUND_LATENCY] * 8 / 5,
                        1e-6 * plain.ns[LAB_MODEL_BOUND_LATENCY]);
+}
+
+/* the latency is the loads' rounds, not their number: eight loads in flight at once wait one
+ * latency where eight that each need the last wait eight */
+Test(model, loads_in_flight_together_wait_one_latency)
+{
+    lab_model_gpu gpu;
+    lab_model_counts c = { 0 };
+    lab_model_why chained, together;
+
+    lab_model_gpu_defaults(&gpu);
+    c.c[LAB_MODEL_C_GLD_REQUESTS] = 8e5;
+    c.c[LAB_MODEL_C_BLOCK_THREADS] = 256;
+    c.c[LAB_MODEL_C_BLOCKS] = 132 * 8;
+    c.c[LAB_MODEL_C_GLD_ROUNDS] = 8e5;
+    lab_model_time(&gpu, &c, &chained);
+    c.c[LAB_MODEL_C_GLD_ROUNDS] = 1e5;
+    lab_model_time(&gpu, &c, &together);
+    cr_assert_float_eq(together.ns[LAB_MODEL_BOUND_LATENCY] * 8,
+                       chained.ns[LAB_MODEL_BOUND_LATENCY],
+                       1e-6 * chained.ns[LAB_MODEL_BOUND_LATENCY]);
+    cr_assert_eq(chained.top, LAB_MODEL_BOUND_LATENCY, "eight latencies a warp, nothing else");
 }
 
 Test(model, a_small_table_every_block_rereads_stays_in_the_l2)

@@ -317,6 +317,40 @@ Test(sim_metrics, atomics_are_neither_loads_nor_stores, .init = load_kernels, .f
     cr_expect_eq(r.first.kind, LAB_SIM_CHECK_NONE, "%s", r.first.msg);
 }
 
+/* gld_rounds, what the performance model's latency stands on: the loads a warp has in flight
+ * together are one latency (nvcc's PTX interleaves the four loads with the sums, which ptxas
+ * moves after them); a chain of loads that each need the last one's value is one per link */
+Test(sim_metrics, waits_for_loads, .init = load_kernels, .fini = teardown)
+{
+    int in[4 * 256], out[256], next[256], links = 5;
+    for (int t = 0; t < 4 * 256; t++)
+        in[t] = t;
+    for (int t = 0; t < 256; t++)
+        next[t] = (t * 37 + 11) % 256; /* a permutation: every link stays in bounds */
+    uint64_t di = dev_buf(sizeof(in), in), d_o = dev_buf(sizeof(out), NULL);
+    uint64_t dn = dev_buf(sizeof(next), next);
+    void *together[] = { &di, &d_o };
+    lab_sim_result r = launch("loads_together", 2, 128, together);
+    fetch(out, d_o, sizeof(out));
+    for (int t = 0; t < 256; t++)
+        cr_expect_eq(out[t], 4 * t + 6 * 256, "out[%d]", t);
+    cr_expect_eq(r.metrics.gld_requests, 4 * 8, "four loads per warp");
+    cr_expect_eq(r.metrics.gld_rounds, 8,
+                 "one latency per warp: the four loads are in flight together");
+
+    void *chained[] = { &dn, &d_o, &links };
+    r = launch("loads_chained", 2, 128, chained);
+    fetch(out, d_o, sizeof(out));
+    for (int t = 0; t < 256; t++) {
+        int i = t;
+        for (int k = 0; k < links; k++)
+            i = next[i];
+        cr_expect_eq(out[t], i, "out[%d]", t);
+    }
+    cr_expect_eq(r.metrics.gld_requests, 5 * 8, "a load per link per warp");
+    cr_expect_eq(r.metrics.gld_rounds, 5 * 8, "a latency per link per warp: each needs the last");
+}
+
 Test(sim_exec, shuffles_votes_and_redux, .init = load_kernels, .fini = teardown)
 {
     int in[64], out[5 * 64];

@@ -50,6 +50,7 @@ lab_demomodel_counts(const lab_sim_metrics *m, const lab_demodrv_launch *l, lab_
         { LAB_MODEL_C_GLD_REQUESTS, offsetof(lab_sim_metrics, gld_requests) },
         { LAB_MODEL_C_GLD_SECTORS, offsetof(lab_sim_metrics, gld_sectors) },
         { LAB_MODEL_C_GLD_BLOCK_SECTORS, offsetof(lab_sim_metrics, gld_block_sectors) },
+        { LAB_MODEL_C_GLD_ROUNDS, offsetof(lab_sim_metrics, gld_rounds) },
         { LAB_MODEL_C_GST_REQUESTS, offsetof(lab_sim_metrics, gst_requests) },
         { LAB_MODEL_C_GST_SECTORS, offsetof(lab_sim_metrics, gst_sectors) },
         { LAB_MODEL_C_SHARED_REQUESTS, offsetof(lab_sim_metrics, shared_requests) },

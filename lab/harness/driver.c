@@ -802,6 +802,7 @@ add_metrics(lab_driver *d, const char *role, unsigned long size, const lab_sim_r
     cJSON_AddNumberToObject(o, "child_grids", (double)m->child_grids);
     cJSON_AddNumberToObject(o, "findings", (double)r->nfindings);
     cJSON_AddNumberToObject(o, "gld_block_sectors", (double)m->gld_block_sectors);
+    cJSON_AddNumberToObject(o, "gld_rounds", (double)m->gld_rounds);
     cJSON_AddNumberToObject(o, "in_bytes", d->in_bytes);
     cJSON_AddNumberToObject(o, "out_bytes", d->out_bytes);
     cJSON_AddNumberToObject(o, "in_small_bytes", d->in_small_bytes);

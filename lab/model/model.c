@@ -108,7 +108,6 @@ lab_model_time_raw(const double *p, const double *c, double *why_ns)
     const double dram =
         reads + p[LAB_MODEL_P_WRITE_BACK] * (all > 0 && all < stored ? all : stored);
     const double l2 = loaded + stored;
-    const double requests = c[LAB_MODEL_C_GLD_REQUESTS] + c[LAB_MODEL_C_GATOM_REQUESTS];
     const double pnorm = at_least(p[LAB_MODEL_P_OVERLAP], 1);
     /* the simulator counts PTX; ptxas turns a short divergent branch into predicated code */
     const double issued = at_least(c[LAB_MODEL_C_WARP_INSTS] -
@@ -124,8 +123,9 @@ lab_model_time_raw(const double *p, const double *c, double *why_ns)
     t[LAB_MODEL_BOUND_ISSUE] = issued / (in_use * at_least(p[LAB_MODEL_P_IPC], 1e-3) * clock);
     t[LAB_MODEL_BOUND_SHARED] = c[LAB_MODEL_C_SHARED_WAVEFRONTS] /
                                 (in_use * at_least(p[LAB_MODEL_P_SHARED_WPC], 1e-3) * clock);
-    t[LAB_MODEL_BOUND_LATENCY] = requests * p[LAB_MODEL_P_LATENCY_NS] /
-                                 (in_use * resident_warps * at_least(p[LAB_MODEL_P_MLP], 1e-3));
+    /* each warp waits a latency per round of loads; the SM's resident warps wait together */
+    t[LAB_MODEL_BOUND_LATENCY] =
+        c[LAB_MODEL_C_GLD_ROUNDS] * p[LAB_MODEL_P_LATENCY_NS] / (in_use * resident_warps);
     t[LAB_MODEL_BOUND_ATOMICS] =
         c[LAB_MODEL_C_GATOM_SECTORS] * p[LAB_MODEL_P_ATOM_NS] +
         c[LAB_MODEL_C_SATOM_REQUESTS] * p[LAB_MODEL_P_SATOM_CYCLES] / (in_use * clock);

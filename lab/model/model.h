@@ -1,9 +1,9 @@
 /*
  * model.h - a performance model of a GPU: the time of one kernel launch from the simulator's
- * exact counts of it (warp instructions, global requests and sectors, shared wavefronts,
- * atomics), the launch's shape and the GPU's parameters (the architecture table's limits, the
- * datasheet's SMs, clock and bandwidth, and a few rates fitted on the GPU's measured times by
- * tests/model/fit.py; docs/bench/model.md).
+ * exact counts of it (warp instructions, global requests and sectors, the rounds of loads
+ * on each warp's path, shared wavefronts, atomics), the launch's shape and the GPU's parameters
+ * (the architecture table's limits, the datasheet's SMs, clock and bandwidth, and a few rates
+ * fitted on the GPU's measured times by tests/model/fit.py; docs/bench/model.md).
  *
  * The time is a launch's fixed cost plus the bounds that overlap, each the time one resource
  * of the GPU would need alone:
@@ -17,8 +17,10 @@
  *   issue    warp instructions / (SMs in use × ipc × clock), less divergent_insts per
  *            divergent branch (what ptxas predicates away; the H100's fit puts it near 0)
  *   shared   shared wavefronts (bank conflicts included) / (SMs in use × shared_wpc × clock)
- *   latency  global requests / (SMs in use × resident warps × mlp) × latency_ns: too few
- *            warps in flight to cover a load's latency
+ *   latency  rounds of loads / (SMs in use × resident warps) × latency_ns: the loads'
+ *            latencies on each warp's longest path (the simulator counts them: loads in flight
+ *            together are one), while the SM's resident warps wait together: too few warps, or
+ *            too few loads in flight per warp, to cover them
  *   atomics  global atomics × atom_ns, counted as the simulator does (per sector, the most lanes
  *            at one address: they serialize in the L2),
  *            shared atomic requests × satom_cycles per SM

@@ -2515,6 +2515,62 @@ exec_call(sim_worker *wk, sim_warp *w, const sim_insn *in, sim_entry *e, uint32_
  * block of several warps, yields after SIM_SLICE instructions (RUN_YIELD) so that a warp that
  * spins on what another warp writes (cooperative groups' multi-warp tiles) lets it run. */
 #define SIM_SLICE (16u * 8192u)
+/* ---- the loads' latencies (metrics.gld_rounds) ----------------------------- */
+
+static inline uint32_t
+later(uint32_t a, uint32_t b)
+{
+    return a > b ? a : b;
+}
+
+/* The round in which in can issue: when its sources are there (its operands but a written
+ * first one, an address's base, the guard), and not before the stretch of code began.  With no
+ * load in flight past that, every value is there. */
+static uint32_t
+issue_round(const sim_warp *w, const sim_insn *in)
+{
+    uint32_t t = w->start;
+
+    if (w->horizon <= t)
+        return t;
+    if (in->guard >= 0)
+        t = later(t, w->ready[in->guard]);
+    for (unsigned k = 0; k < in->nops; k++) {
+        const sim_opnd *o = &in->o[k];
+        if (o->kind == O_MEM && o->reg >= 0)
+            t = later(t, w->ready[o->reg]);
+        else if (k > 0 && o->kind == O_REG)
+            t = later(t, w->ready[o->reg]);
+        for (unsigned v = 0; k > 0 && o->kind == O_VEC && v < o->nvec && v < 4; v++)
+            if (o->vec[v] >= 0)
+                t = later(t, w->ready[o->vec[v]]);
+    }
+    return t;
+}
+
+/* in issued in round t wrote its first operand's registers: a global load's (or atomic's)
+ * value is there a round later, anything else's at once */
+static void
+note_written(sim_warp *w, const sim_insn *in, uint32_t t, bool loaded)
+{
+    const sim_opnd *d = &in->o[0];
+    uint32_t when = loaded ? t + 1 : t;
+    unsigned n = d->kind == O_VEC ? (d->nvec < 4 ? d->nvec : 4) : 1;
+
+    if (!loaded && w->horizon <= w->start) /* nothing in flight: every value is there */
+        return;
+    if (in->nops == 0 || (d->kind != O_REG && d->kind != O_VEC))
+        return;
+    for (unsigned k = 0; k < n; k++) {
+        int32_t reg = d->kind == O_VEC ? d->vec[k] : d->reg;
+        if (reg >= 0)
+            w->ready[reg] = when;
+    }
+    if (d->kind == O_REG && d->reg2 >= 0)
+        w->ready[d->reg2] = when;
+    w->horizon = later(w->horizon, when);
+}
+
 static int
 run_warp(sim_worker *wk, sim_warp *w)
 {
@@ -2554,6 +2610,17 @@ run_warp(sim_worker *wk, sim_warp *w)
         }
         mt->warp_insts++;
         mt->thread_insts += active == 0xffffffffu ? 32 : lanes_of(active); /* SIMT efficiency */
+        /* the loads' latencies, in the kernel's frame: a branch, barrier, exit or call ends
+         * the stretch ptxas may reorder, so what follows waits for all it issued */
+        uint32_t round = 0;
+        const uint64_t loads = mt->gld_requests + mt->gatom_requests;
+        if (!w->nframes) {
+            round = issue_round(w, in);
+            w->last = later(w->last, round);
+            if (in->cls == CL_BRANCH || in->cls == CL_BARRIER || in->cls == CL_EXIT ||
+                in->cls == CL_CALL)
+                w->start = w->last;
+        }
         rc = 0;
         switch (in->cls) {
         case CL_BRANCH: /* bra{.uni} target: lanes with a true guard jump */
@@ -2742,8 +2809,11 @@ run_warp(sim_worker *wk, sim_warp *w)
         }
         if (rc < 0)
             return -1;
+        if (!w->nframes)
+            note_written(w, in, round, mt->gld_requests + mt->gatom_requests != loads);
         e->pc++;
     }
+    mt->gld_rounds += w->last;
     w->done = true;
     return RUN_DONE;
 }
@@ -2773,6 +2843,9 @@ lab_sim__run_block(sim_worker *wk, uint64_t linear)
         memset(w->kregs, 0, (size_t)nregs * 32 * sizeof(uint64_t));
         w->rtop = 0;
         enter_frame(wk, w, 0);
+        w->ready = wk->ready + (size_t)i * nregs;
+        memset(w->ready, 0, (size_t)nregs * sizeof(uint32_t));
+        w->start = w->last = w->horizon = 0;
         w->valid = n == 32 ? 0xffffffffu : (1u << n) - 1;
         w->exited = ~w->valid;
         w->sp = 1;

@@ -63,6 +63,12 @@ typedef struct sim_warp {
     uint32_t red_mask;   /* the lanes that arrived there */
     uint32_t wsync;      /* warp-synchronisation epoch (checks) */
     uint32_t index;
+    /* the loads' latencies (metrics.gld_rounds), in rounds of one latency, in the kernel's own
+     * frame: when each register's value is there, when the stretch of code since the last
+     * branch or barrier began, the latest any instruction of it could issue, and the latest
+     * value in flight */
+    uint32_t *ready;
+    uint32_t start, last, horizon;
     uint32_t tid[3][32];
 } sim_warp;
 
@@ -160,6 +166,7 @@ struct sim_worker {
     sim_launch *L;
     sim_warp *warps;
     uint64_t *regs;
+    uint32_t *ready; /* each warp's nregs (sim_warp.ready) */
     uint8_t *shared_static, *shared_dyn;
     sim_shadow *sh_static, *sh_dyn;
     uint8_t *shared_res; /* SIM_RESERVED_BYTES: %reserved_smem_offset_*, cg's scratch */

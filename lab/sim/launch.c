@@ -68,6 +68,7 @@ worker_release(sim_worker *wk)
     }
     free(wk->warps);
     free(wk->regs);
+    free(wk->ready);
     free(wk->shared_static);
     free(wk->shared_dyn);
     free(wk->sh_static);
@@ -95,6 +96,7 @@ worker_init(sim_worker *wk, sim_launch *L)
     lab_buf_init(&wk->printf_text);
     wk->warps = calloc(L->nwarps, sizeof(sim_warp));
     wk->regs = malloc((size_t)L->nwarps * nregs * 32 * sizeof(uint64_t));
+    wk->ready = malloc((size_t)L->nwarps * nregs * sizeof(uint32_t));
     wk->shared_static = calloc(L->shared_static + 16, 1);
     wk->shared_dyn = calloc(L->shared_dyn + 16, 1);
     wk->sh_static = calloc(L->shared_static / 4 + 2, sizeof(sim_shadow));
@@ -102,8 +104,8 @@ worker_init(sim_worker *wk, sim_launch *L)
     wk->local = calloc((size_t)L->nwarps * 32 * (L->local_stride + 1), 1);
     wk->shared_res = calloc(SIM_RESERVED_BYTES, 1);
     wk->sh_res = calloc(SIM_RESERVED_BYTES / 4, sizeof(sim_shadow));
-    if (!wk->warps || !wk->regs || !wk->shared_static || !wk->shared_dyn || !wk->sh_static ||
-        !wk->sh_dyn || !wk->local || !wk->shared_res || !wk->sh_res)
+    if (!wk->warps || !wk->regs || !wk->ready || !wk->shared_static || !wk->shared_dyn ||
+        !wk->sh_static || !wk->sh_dyn || !wk->local || !wk->shared_res || !wk->sh_res)
         return lab_err_set(&wk->err, LAB_ENOMEM, "out of memory for a block");
     return 0;
 }

@@ -58,6 +58,12 @@ typedef struct lab_sim_metrics {
     /* distinct sectors each block loaded, summed over the blocks: what the loads would read
      * from DRAM if the L2 kept a block's data for the block alone (the performance model) */
     uint64_t gld_block_sectors;
+    /* the global loads' latencies on each warp's longest path, summed over the warps: within a
+     * stretch of code without a branch or barrier a load waits only for the loads its address
+     * needs (as ptxas schedules it: loads early, uses late); a branch or barrier waits for all
+     * that the stretch used.  A chain of n dependent loads is n; n independent loads and their
+     * sum, 1; a loop with one load per iteration that it uses, one per iteration */
+    uint64_t gld_rounds;
 } lab_sim_metrics;
 
 typedef enum lab_sim_check {

@@ -27,6 +27,7 @@ every file (Nelder-Mead in log space, from the data file's values or model.def's
 The last line: "model: N kernels, median error X %, Y % within 20 %, verdicts A/B agree"."""
 import configparser
 import ctypes
+import functools
 import json
 import math
 import random
@@ -39,6 +40,8 @@ BOUNDS = {"median": 0.10, "within20": 0.90, "agree": 0.95}
 RATIO_WEIGHT = 16
 SHAPE_WEIGHT = 0.1  # a shape's own time: the sweep's 15 shapes are one kernel's
 SWEEP_WEIGHT = 4  # a shape's time over the fastest's: what a choice's verdict stands on
+VERDICT_WEIGHT = 100  # a file's speed-up on the wrong side of its thresholds, or within 1 % of them
+VERDICT_MARGIN = 0.01
 STARTS = 4  # Nelder-Mead runs: from the best so far, and from random points near it  # the speed-ups decide the verdicts: their error weighs more than a time's
 
 
@@ -81,6 +84,7 @@ def load_ini(path):
     return values, name
 
 
+@functools.lru_cache(maxsize=None)
 def manifest(ex):
     cp = configparser.ConfigParser(inline_comment_prefixes=(";",))
     cp.read(os.path.join(root, "exercises", ex, "exercise.ini"))
@@ -110,6 +114,22 @@ def verdict(ex, times):
     else:
         ok = rt / st >= m["min_fraction"]
     return "PASS" if ok else "SLOW"
+
+
+def verdict_miss(ex, times, want):
+    """How far the modelled times fall on the wrong side of the verdict the GPU gave (0 where
+    they give it by more than VERDICT_MARGIN in log terms): what the fit weighs besides the
+    times, as the verdicts stand on thresholds."""
+    m = manifest(ex)
+    st, rt = times["student"], times["reference"]
+    if "baseline" in times and m["baseline"] != "cpu":
+        speedup, ref = times["baseline"] / st, times["baseline"] / rt
+        margin = min(math.log(speedup / m["min_speedup"]),
+                     math.log(speedup / ref / m["min_fraction"]))
+    else:
+        margin = math.log(rt / st / m["min_fraction"])
+    miss = VERDICT_MARGIN - margin if want == "PASS" else margin + VERDICT_MARGIN
+    return miss * miss if miss > 0 else 0.0
 
 
 def choice_slow():
@@ -213,6 +233,8 @@ def loss(params, rows):
         if "baseline" in ns:
             total += RATIO_WEIGHT * huber(math.log(ns["baseline"] / ns["student"]) -
                                           math.log(r["gpu"]["baseline"] / r["gpu"]["student"]))
+        if "block" not in r and "reference" in ns:
+            total += VERDICT_WEIGHT * verdict_miss(r["exercise"], ns, r["gpu_verdict"])
         if "block" in r:
             r["_ns"] = ns["student"]
             best = fastest.get(r["exercise"])

@@ -291,3 +291,20 @@ extern "C" __global__ void heap_free_twice(int *out)
     free(p);
     out[threadIdx.x] = 1;
 }
+
+// the loads' latencies (gld_rounds): four independent loads and then their sum are one per warp;
+// a chain of dependent loads (each index the value the last load brought) is one per link
+extern "C" __global__ void loads_together(const int *in, int *out)
+{
+    int t = blockIdx.x * blockDim.x + threadIdx.x, n = gridDim.x * blockDim.x;
+    out[t] = in[t] + in[t + n] + in[t + 2 * n] + in[t + 3 * n];
+}
+
+extern "C" __global__ void loads_chained(const int *next, int *out, int links)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+#pragma unroll 1
+    for (int k = 0; k < links; k++)
+        i = next[i];
+    out[blockIdx.x * blockDim.x + threadIdx.x] = i;
+}
