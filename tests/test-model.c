@@ -210,6 +210,29 @@ Test(model, fewer_resident_warps_make_a_latency_bound_kernel_slower)
                        1e-6 * plain.ns[LAB_MODEL_BOUND_LATENCY]);
 }
 
+/* starting blocks is a pipeline beside the others: work that takes less than the blocks' start
+ * adds nothing, where one more bound in the p-norm would add to the time */
+Test(model, the_blocks_start_is_a_floor_beside_the_other_bounds)
+{
+    lab_model_gpu gpu;
+    lab_model_counts c = { 0 };
+    lab_model_why idle, busy;
+    double t_idle, t_busy;
+
+    lab_model_gpu_defaults(&gpu);
+    c.c[LAB_MODEL_C_BLOCK_THREADS] = 256;
+    c.c[LAB_MODEL_C_BLOCKS] = 132 * 1000;
+    t_idle = lab_model_time(&gpu, &c, &idle);
+    cr_assert_eq(idle.top, LAB_MODEL_BOUND_BLOCKS);
+    c.c[LAB_MODEL_C_WARP_INSTS] = 1e6; /* issue: a fraction of the blocks' start */
+    t_busy = lab_model_time(&gpu, &c, &busy);
+    cr_assert_gt(busy.ns[LAB_MODEL_BOUND_ISSUE], 0);
+    cr_assert_lt(busy.ns[LAB_MODEL_BOUND_ISSUE], busy.ns[LAB_MODEL_BOUND_BLOCKS]);
+    cr_assert_float_eq(t_busy, t_idle, 1e-9 * t_idle);
+    c.c[LAB_MODEL_C_WARP_INSTS] = 1e9; /* issue past it: the time follows issue */
+    cr_assert_gt(lab_model_time(&gpu, &c, &busy), t_idle);
+}
+
 /* the latency is the loads' rounds, not their number: eight loads in flight at once wait one
  * latency where eight that each need the last wait eight */
 Test(model, loads_in_flight_together_wait_one_latency)

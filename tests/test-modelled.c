@@ -41,14 +41,15 @@ Test(modelled, sizes_of_a_matrix_are_sides)
 }
 
 /* A report of the model's run: the student and the reference at n = 1024 and 4096, a grid that
- * grows with n (2 and 8 blocks of 512), counts that grow with it. */
+ * grows with n (2 and 8 blocks of 512), counts that grow with it: enough instructions that issue,
+ * not the blocks' start, bounds them. */
 static const char report[] =
     "{\"block\": 512, \"device\": {\"sm_count\": 1},"
     " \"sim_metrics\": ["
-    "  {\"role\": \"student\", \"size\": 1024, \"warp_insts\": 1000, \"gld_sectors\": 128},"
-    "  {\"role\": \"student\", \"size\": 4096, \"warp_insts\": 4000, \"gld_sectors\": 512},"
-    "  {\"role\": \"reference\", \"size\": 1024, \"warp_insts\": 500, \"gld_sectors\": 128},"
-    "  {\"role\": \"reference\", \"size\": 4096, \"warp_insts\": 2000, \"gld_sectors\": 512}],"
+    "  {\"role\": \"student\", \"size\": 1024, \"warp_insts\": 10000, \"gld_sectors\": 128},"
+    "  {\"role\": \"student\", \"size\": 4096, \"warp_insts\": 40000, \"gld_sectors\": 512},"
+    "  {\"role\": \"reference\", \"size\": 1024, \"warp_insts\": 5000, \"gld_sectors\": 128},"
+    "  {\"role\": \"reference\", \"size\": 4096, \"warp_insts\": 20000, \"gld_sectors\": 512}],"
     " \"cases\": ["
     "  {\"role\": \"student\", \"size\": 1024, \"grid\": 2},"
     "  {\"role\": \"student\", \"size\": 4096, \"grid\": 8},"
@@ -71,9 +72,9 @@ Test(modelled, from_report_keeps_the_simulated_counts_and_scales_them)
     cr_assert(m.has[LAB_MODELLED_STUDENT] && m.has[LAB_MODELLED_REFERENCE]);
     cr_expect_not(m.has[LAB_MODELLED_BASELINE], "no baseline in the report: the CPU's");
     cr_assert(m.has_small[LAB_MODELLED_STUDENT]);
-    cr_expect_float_eq(m.at_small[LAB_MODELLED_STUDENT].c[LAB_MODEL_C_WARP_INSTS], 1000, 1e-9);
-    cr_expect_float_eq(m.at_big[LAB_MODELLED_STUDENT].c[LAB_MODEL_C_WARP_INSTS], 4000, 1e-9);
-    cr_expect_float_eq(m.counts[LAB_MODELLED_STUDENT].c[LAB_MODEL_C_WARP_INSTS], 4000 * 256, 1e-6,
+    cr_expect_float_eq(m.at_small[LAB_MODELLED_STUDENT].c[LAB_MODEL_C_WARP_INSTS], 10000, 1e-9);
+    cr_expect_float_eq(m.at_big[LAB_MODELLED_STUDENT].c[LAB_MODEL_C_WARP_INSTS], 40000, 1e-9);
+    cr_expect_float_eq(m.counts[LAB_MODELLED_STUDENT].c[LAB_MODEL_C_WARP_INSTS], 40000 * 256, 1e-6,
                        "2^20 / 4096: the work grew 256 times");
     cr_expect_gt(m.ns[LAB_MODELLED_STUDENT], m.ns[LAB_MODELLED_REFERENCE],
                  "twice the instructions, the same loads");

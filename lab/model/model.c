@@ -131,11 +131,14 @@ lab_model_time_raw(const double *p, const double *c, double *why_ns)
         c[LAB_MODEL_C_SATOM_REQUESTS] * p[LAB_MODEL_P_SATOM_CYCLES] / (in_use * clock);
     t[LAB_MODEL_BOUND_BLOCKS] = busiest * (p[LAB_MODEL_P_BLOCK_NS] + wpb * p[LAB_MODEL_P_WARP_NS]);
     t[LAB_MODEL_BOUND_LAUNCH] = (1 + c[LAB_MODEL_C_CHILD_GRIDS]) * p[LAB_MODEL_P_LAUNCH_NS];
-    for (size_t b = 0; b < LAB_MODEL_BOUND_LAUNCH; b++)
+    /* the resources the started warps share overlap as a p-norm; starting the blocks and their
+     * warps is a pipeline of its own beside them: the SM runs no faster than it starts them */
+    for (size_t b = 0; b < LAB_MODEL_BOUND_BLOCKS; b++)
         top = t[b] > top ? t[b] : top;
-    for (size_t b = 0; top > 0 && b < LAB_MODEL_BOUND_LAUNCH; b++)
+    for (size_t b = 0; top > 0 && b < LAB_MODEL_BOUND_BLOCKS; b++)
         sum += pow(t[b] / top, pnorm); /* each <= 1: no overflow for a large p */
-    total = t[LAB_MODEL_BOUND_LAUNCH] + top * pow(sum, 1 / pnorm) * ramp;
+    total = t[LAB_MODEL_BOUND_LAUNCH] +
+            at_least(top * pow(sum, 1 / pnorm) * ramp, t[LAB_MODEL_BOUND_BLOCKS]);
     if (why_ns)
         memcpy(why_ns, t, sizeof(t));
     return total;

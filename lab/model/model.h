@@ -24,13 +24,15 @@
  *   atomics  global atomics × atom_ns, counted as the simulator does (per sector, the most lanes
  *            at one address: they serialize in the L2),
  *            shared atomic requests × satom_cycles per SM
- *   blocks   blocks on the busiest SM × (block_ns + warps per block × warp_ns): starting a
- *            block and its warps (one element per thread pays it: the divergence chapter's
- *            kernels, 128-thread blocks of a matrix sum)
  * combined as a p-norm (p = overlap: high is the largest alone), times 1 + ramp × (warps per
  * block - 1) where blocks turn over (more than one round of them per SM): a new block's warps
  * start one after another while its slots wait, the longer the larger the block (a matrix sum
- * is 12 % slower in blocks of 1024 threads than of 256 on the H100); none in one wave.  "SMs in
+ * is 12 % slower in blocks of 1024 threads than of 256 on the H100); none in one wave.  The
+ * time is at least
+ *   blocks   blocks on the busiest SM × (block_ns + warps per block × warp_ns): starting a
+ *            block and its warps, a pipeline beside the others, not one of their p-norm (one
+ *            element per thread pays it: the divergence chapter's kernels, a matrix sum in
+ *            blocks of 128 threads, and in blocks of 256 as much as the memory).  "SMs in
  * use" is the grid over the busiest SM's blocks, which counts the tail of the last wave and grids
  * smaller than the GPU; resident warps follow the occupancy calculator's rules: warps, blocks,
  * shared memory per block and registers per thread (lab_model_blocks_per_sm).
@@ -65,7 +67,8 @@ typedef enum lab_model_param {
     LAB_MODEL_P_COUNT
 } lab_model_param;
 
-/* What bounds a modelled time, largest share first in lab_model_why.order. */
+/* What bounds a modelled time, largest share first in lab_model_why.order.  The order is the
+ * arithmetic's: those before BLOCKS overlap as a p-norm, BLOCKS is a floor, LAUNCH is added. */
 typedef enum lab_model_bound {
     LAB_MODEL_BOUND_MEMORY,
     LAB_MODEL_BOUND_L2,
