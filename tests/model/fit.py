@@ -12,7 +12,9 @@ holds each role's counts at the timing size).
 The model's arithmetic is the lab's own (build/tools/libcudalab-model.so, lab/model/model.c,
 through ctypes); its parameters are named by lab/model/model.def.  The GPU's architecture values
 come from its report; the fitted ones minimise the squared log error of the student's time over
-every file (Nelder-Mead in log space, from the data file's values or model.def's defaults).
+every file, and the shortfall of a file whose modelled times give its verdict by less than 1 %
+or give the other one (Nelder-Mead in log space, from the data file's values or model.def's
+defaults).
 
 --write   fit, then write the parameters and the measured error to the GPU's data file
 --check   fail (exit 1) unless the model meets the bounds of issue 20: median absolute error
