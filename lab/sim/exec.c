@@ -2511,10 +2511,6 @@ exec_call(sim_worker *wk, sim_warp *w, const sim_insn *in, sim_entry *e, uint32_
     return RUN_CALLED;
 }
 
-/* Runs w until it exits (RUN_DONE), waits at a barrier (RUN_BARRIER) or fails (<0); or, in a
- * block of several warps, yields after SIM_SLICE instructions (RUN_YIELD) so that a warp that
- * spins on what another warp writes (cooperative groups' multi-warp tiles) lets it run. */
-#define SIM_SLICE (16u * 8192u)
 /* ---- the loads' latencies (metrics.gld_rounds) ----------------------------- */
 
 static inline uint32_t
@@ -2571,6 +2567,10 @@ note_written(sim_warp *w, const sim_insn *in, uint32_t t, bool loaded)
     w->horizon = later(w->horizon, when);
 }
 
+/* Runs w until it exits (RUN_DONE), waits at a barrier (RUN_BARRIER) or fails (<0); or, in a
+ * block of several warps, yields after SIM_SLICE instructions (RUN_YIELD) so that a warp that
+ * spins on what another warp writes (cooperative groups' multi-warp tiles) lets it run. */
+#define SIM_SLICE (16u * 8192u)
 static int
 run_warp(sim_worker *wk, sim_warp *w)
 {
