@@ -11,12 +11,24 @@
 #include <string.h>
 #include <unistd.h>
 
+/* A launch of that many blocks of that many threads that does nothing yet: the tests add what
+ * it does. */
+static lab_model_counts
+launch_of(double threads, double blocks)
+{
+    lab_model_counts c = { 0 };
+
+    c.c[LAB_MODEL_C_BLOCK_THREADS] = threads;
+    c.c[LAB_MODEL_C_BLOCKS] = blocks;
+    return c;
+}
+
 /* A streaming kernel: n ints read once and summed per block of 512 threads, 1 store each. */
 static lab_model_counts
 streaming(double n)
 {
-    lab_model_counts c = { 0 };
     double blocks = n / 512;
+    lab_model_counts c = launch_of(512, blocks);
 
     c.c[LAB_MODEL_C_WARPS] = blocks * 16;
     c.c[LAB_MODEL_C_WARP_INSTS] = blocks * 16 * 20;
@@ -27,8 +39,6 @@ streaming(double n)
     c.c[LAB_MODEL_C_GST_SECTORS] = blocks;
     c.c[LAB_MODEL_C_IN_BYTES] = 4 * n;
     c.c[LAB_MODEL_C_OUT_BYTES] = 4 * blocks;
-    c.c[LAB_MODEL_C_BLOCKS] = blocks;
-    c.c[LAB_MODEL_C_BLOCK_THREADS] = 512;
     return c;
 }
 
@@ -112,13 +122,11 @@ Test(model, more_instructions_take_longer_and_say_issue)
 Test(model, a_grid_smaller_than_the_gpu_uses_fewer_sms)
 {
     lab_model_gpu gpu;
-    lab_model_counts c = { 0 };
+    lab_model_counts c = launch_of(256, 1);
     lab_model_why one, full;
 
     lab_model_gpu_defaults(&gpu);
     c.c[LAB_MODEL_C_WARP_INSTS] = 1e6;
-    c.c[LAB_MODEL_C_BLOCK_THREADS] = 256;
-    c.c[LAB_MODEL_C_BLOCKS] = 1;
     lab_model_time(&gpu, &c, &one);
     c.c[LAB_MODEL_C_BLOCKS] = gpu.p[LAB_MODEL_P_SM_COUNT];
     lab_model_time(&gpu, &c, &full);
@@ -194,15 +202,13 @@ Test(model, shared_memory_and_registers_limit_the_resident_blocks)
 Test(model, fewer_resident_warps_make_a_latency_bound_kernel_slower)
 {
     lab_model_gpu gpu;
-    lab_model_counts c = { 0 };
+    lab_model_counts c = launch_of(256, 132 * 8); /* eight blocks of 8 warps an SM */
     lab_model_why plain, table;
 
     lab_model_gpu_defaults(&gpu);
     c.c[LAB_MODEL_C_GLD_REQUESTS] = 1e6;
     c.c[LAB_MODEL_C_GLD_ROUNDS] = 1e6;
-    c.c[LAB_MODEL_C_BLOCK_THREADS] = 256;
-    c.c[LAB_MODEL_C_BLOCKS] = 132 * 8;
-    lab_model_time(&gpu, &c, &plain); /* eight blocks of 8 warps an SM */
+    lab_model_time(&gpu, &c, &plain);
     cr_assert_gt(plain.ns[LAB_MODEL_BOUND_LATENCY], 0);
     c.c[LAB_MODEL_C_SMEM_BLOCK] = 40960;
     lab_model_time(&gpu, &c, &table); /* five fit at once: the busiest SM has 8, 5 resident */
@@ -215,13 +221,11 @@ Test(model, fewer_resident_warps_make_a_latency_bound_kernel_slower)
 Test(model, the_blocks_start_is_a_floor_beside_the_other_bounds)
 {
     lab_model_gpu gpu;
-    lab_model_counts c = { 0 };
+    lab_model_counts c = launch_of(256, 132 * 1000);
     lab_model_why idle, busy;
     double t_idle, t_busy;
 
     lab_model_gpu_defaults(&gpu);
-    c.c[LAB_MODEL_C_BLOCK_THREADS] = 256;
-    c.c[LAB_MODEL_C_BLOCKS] = 132 * 1000;
     t_idle = lab_model_time(&gpu, &c, &idle);
     cr_assert_eq(idle.top, LAB_MODEL_BOUND_BLOCKS);
     c.c[LAB_MODEL_C_WARP_INSTS] = 1e6; /* issue: a fraction of the blocks' start */
@@ -238,13 +242,11 @@ Test(model, the_blocks_start_is_a_floor_beside_the_other_bounds)
 Test(model, loads_in_flight_together_wait_one_latency)
 {
     lab_model_gpu gpu;
-    lab_model_counts c = { 0 };
+    lab_model_counts c = launch_of(256, 132 * 8);
     lab_model_why chained, together;
 
     lab_model_gpu_defaults(&gpu);
     c.c[LAB_MODEL_C_GLD_REQUESTS] = 8e5;
-    c.c[LAB_MODEL_C_BLOCK_THREADS] = 256;
-    c.c[LAB_MODEL_C_BLOCKS] = 132 * 8;
     c.c[LAB_MODEL_C_GLD_ROUNDS] = 8e5;
     lab_model_time(&gpu, &c, &chained);
     c.c[LAB_MODEL_C_GLD_ROUNDS] = 1e5;

@@ -2537,9 +2537,9 @@ issue_round(const sim_warp *w, const sim_insn *in)
             t = later(t, w->ready[o->reg]);
         else if (k > 0 && o->kind == O_REG)
             t = later(t, w->ready[o->reg]);
-        for (unsigned v = 0; k > 0 && o->kind == O_VEC && v < o->nvec && v < 4; v++)
-            if (o->vec[v] >= 0)
-                t = later(t, w->ready[o->vec[v]]);
+        for (unsigned v = 0; k > 0 && o->kind == O_VEC && v < o->nvec; v++)
+            if (lab_sim__vec_reg(o, v) >= 0)
+                t = later(t, w->ready[lab_sim__vec_reg(o, v)]);
     }
     return t;
 }
@@ -2551,14 +2551,14 @@ note_written(sim_warp *w, const sim_insn *in, uint32_t t, bool loaded)
 {
     const sim_opnd *d = &in->o[0];
     uint32_t when = loaded ? t + 1 : t;
-    unsigned n = d->kind == O_VEC ? (d->nvec < 4 ? d->nvec : 4) : 1;
+    unsigned n = d->kind == O_VEC ? d->nvec : 1;
 
     if (!loaded && w->horizon <= w->start) /* nothing in flight: every value is there */
         return;
     if (in->nops == 0 || (d->kind != O_REG && d->kind != O_VEC))
         return;
     for (unsigned k = 0; k < n; k++) {
-        int32_t reg = d->kind == O_VEC ? d->vec[k] : d->reg;
+        int32_t reg = d->kind == O_VEC ? lab_sim__vec_reg(d, k) : d->reg;
         if (reg >= 0)
             w->ready[reg] = when;
     }

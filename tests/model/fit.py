@@ -105,31 +105,28 @@ def measured(report):
     return {k["role"]: k["median_ns"] for k in last["kernels"] if k.get("median_ns", 0) > 0}
 
 
-def verdict(ex, times):
-    """PASS or SLOW from role -> ns with the manifest's thresholds (a CPU baseline: the fraction
-    of the reference alone, as lab/grade/modelled.c judges)."""
+def verdict_margin(ex, times):
+    """How far role -> ns clear the manifest's thresholds, in log terms (>= 0: PASS; a CPU
+    baseline: the fraction of the reference alone, as lab/grade/modelled.c judges)."""
     m = manifest(ex)
     st, rt = times["student"], times["reference"]
     if "baseline" in times and m["baseline"] != "cpu":
         speedup, ref = times["baseline"] / st, times["baseline"] / rt
-        ok = speedup >= m["min_speedup"] and speedup / ref >= m["min_fraction"]
-    else:
-        ok = rt / st >= m["min_fraction"]
-    return "PASS" if ok else "SLOW"
+        return min(math.log(speedup / m["min_speedup"]),
+                   math.log(speedup / ref / m["min_fraction"]))
+    return math.log(rt / st / m["min_fraction"])
+
+
+def verdict(ex, times):
+    """PASS or SLOW from role -> ns with the manifest's thresholds."""
+    return "PASS" if verdict_margin(ex, times) >= 0 else "SLOW"
 
 
 def verdict_miss(ex, times, want):
     """How far the modelled times fall on the wrong side of the verdict the GPU gave (0 where
     they give it by more than VERDICT_MARGIN in log terms): what the fit weighs besides the
     times, as the verdicts stand on thresholds."""
-    m = manifest(ex)
-    st, rt = times["student"], times["reference"]
-    if "baseline" in times and m["baseline"] != "cpu":
-        speedup, ref = times["baseline"] / st, times["baseline"] / rt
-        margin = min(math.log(speedup / m["min_speedup"]),
-                     math.log(speedup / ref / m["min_fraction"]))
-    else:
-        margin = math.log(rt / st / m["min_fraction"])
+    margin = verdict_margin(ex, times)
     miss = VERDICT_MARGIN - margin if want == "PASS" else margin + VERDICT_MARGIN
     return miss * miss if miss > 0 else 0.0
 
