@@ -92,21 +92,21 @@ TEST_LIBS := -lcriterion
 # drivers' harness and the grader share; the grader never links the harness or the simulator.
 UTIL_SRC := $(sort $(wildcard lab/util/*.c))
 SIM_SRC := $(sort $(wildcard lab/sim/*.c))
-HARNESS_SRC := $(filter-out lab/harness/main.c,$(sort $(wildcard lab/harness/*.c)))
+HARNESS_SRC := $(filter-out common/main.c,$(sort $(wildcard common/*.c)))
 # the performance model's arithmetic: the grader's, and the demo drivers' on the simulator
 MODEL_SRC := $(sort $(wildcard lab/model/*.c))
 GRADER_DIRS := model catalog build platform grade instruments batch report
 GRADER_SRC := $(sort $(wildcard $(GRADER_DIRS:%=lab/%/*.c)))
 CLI_SRC := $(sort $(wildcard lab/cli/*.c lab/menu/*.c lab/shell/*.c))
 # The driver program: the harness's main, one file per family, one per chapter demo.
-DRIVER_SRC := lab/harness/main.c $(sort $(wildcard lab/drivers/*.c lab/demos/*.c))
+DRIVER_SRC := common/main.c $(sort $(wildcard lab/drivers/*.c lab/demos/*.c))
 DRIVER := cudalab-driver
 TEST_SRC := $(sort $(wildcard tests/test-*.c))
 TESTS := $(notdir $(TEST_SRC:.c=))
 # kernels/X.cu -> build/libexec/cudalab/X.ptx (lab-kernels and each chapter's demo kernels)
 KERNEL_PTX := $(patsubst kernels/%.cu,%.ptx,$(sort $(wildcard kernels/*.cu)))
-FORMAT_SRC := $(sort $(wildcard lab/*/*.c lab/*/*.h tests/*.c tests/*.h tests/tools/*.c \
-                                 tests/fuzz/*.c tests/fuzz/*.h))
+FORMAT_SRC := $(sort $(wildcard common/*.c common/*.h lab/*/*.c lab/*/*.h \
+                                 tests/*.c tests/*.h tests/tools/*.c tests/fuzz/*.c tests/fuzz/*.h))
 
 # $(call objs,variant,sources)
 objs = $(patsubst %.c,build/$(1)/obj/%.o,$(2))
@@ -260,7 +260,7 @@ build/libexec/cudalab/%.ptx: kernels/%.cu
 # The drivers' descriptions of a wrong result (lab_finding_detail's format, lab/util/fmtargs.h):
 # the report carries them in English, and the grader shows them translated.
 I18N_SRC := $(sort $(UTIL_SRC) $(GRADER_SRC) $(CLI_SRC) $(wildcard lab/drivers/*.c) \
-                   lab/harness/driver.c \
+                   common/driver.c \
                    $(wildcard $(GRADER_DIRS:%=lab/%/*.h) lab/cli/*.h lab/menu/*.h))
 # the command table's help lines are the last argument of its declaration macros (lab/cli/cli.h)
 XGETTEXT_FLAGS := --language=C --from-code=UTF-8 --keyword=_ --keyword=N_ \

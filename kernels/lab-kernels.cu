@@ -1,6 +1,6 @@
 // lab-kernels.cu - the lab's own device code used by the drivers on a GPU: their timing's L2
 // flush, and the inputs and expected sums of the integer reduction; nothing a student writes.
-// Built to PTX by the Makefile and loaded by lab/harness/timing.c; extern "C" so the names are
+// Built to PTX by the Makefile and loaded by common/timing.c; extern "C" so the names are
 // not mangled.
 //
 // The flush READS a buffer several times the L2's size: a copy or memset would
@@ -20,7 +20,7 @@ extern "C" __global__ void lab_flush_l2(const int4 *buf, unsigned long long n, i
         *sink = acc;
 }
 
-// Inputs and expected sums made on the device (lab/harness/devgen.c), so that a grading on a GPU
+// Inputs and expected sums made on the device (common/devgen.c), so that a grading on a GPU
 // does not fill hundreds of MB on the host: the integer reduction's input bytes, its padding, and
 // the sums it must produce.  The sums are the lab's own, computed before any student kernel runs,
 // and copied to the host at once; unsigned additions wrap exactly, in any order.

@@ -1,7 +1,7 @@
 #!/bin/bash
 # tests/check-layers.sh - the architecture's arrows (docs/design/architecture.md), checked on
-# the sources: each folder of lab/ includes only from the folders below it, the simulator, the
-# harness, the drivers and the demos include nothing of the grader (the harness and the demos
+# the sources: each folder of lab/, and common/ (the harness), includes only from the folders below
+# it, the simulator, the harness, the drivers and the demos include nothing of the grader (the harness and the demos
 # use the performance model's arithmetic, lab/model, for modelled times on the simulator) (the drivers read only the
 # family registry's data file, lab/catalog/families.def, and the occupancy calculator's cases,
 # lab/catalog/occupancy-cases.def), no menu file includes the CLI, and
@@ -11,9 +11,9 @@ cd "$(dirname "$0")/.."
 declare -A allowed=(
     [util]=""
     [sim]="util"
-    [harness]="model sim util"
-    [drivers]="harness sim util"
-    [demos]="harness model sim util"
+    [common]="model sim util"
+    [drivers]="common sim util"
+    [demos]="common model sim util"
     [catalog]="util"
     [model]="util"
     [build]="platform util"
@@ -27,7 +27,7 @@ declare -A allowed=(
     [shell]="model cli report instruments batch grade catalog build platform util"
 )
 bad=0
-for dir in lab/*/; do
+for dir in common/ lab/*/; do
     dir=${dir%/}
     layer=${dir#lab/}
     if [ -z "${allowed[$layer]+set}" ]; then
@@ -46,10 +46,11 @@ for dir in lab/*/; do
         [ "$layer" = drivers ] && [ "$inc" = lab/catalog/occupancy-cases.def ] && continue
         echo "layers: $file includes $inc ($layer may use: ${allowed[$layer]:-nothing})"
         bad=1
-    done < <(grep -o '^#include "lab/[^"]*"' "$dir"/*.[ch] 2>/dev/null | sed 's/#include "//; s/"$//')
+    done < <(grep -o '^#include "\(lab\|common\)/[^"]*"' "$dir"/*.[ch] 2>/dev/null |
+             sed 's/#include "//; s/"$//')
 done
 if grep -ln '^main(' lab/drivers/*.c lab/demos/*.c 2>/dev/null; then
-    echo "layers: a file above defines main; the one main is lab/harness/main.c"
+    echo "layers: a file above defines main; the one main is common/main.c"
     bad=1
 fi
 [ $bad = 0 ] && echo "layers: ok"

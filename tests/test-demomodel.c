@@ -1,10 +1,10 @@
 /*
- * test-demomodel.c - a demo's modelled times on the simulator (lab/harness/demomodel.h): the
+ * test-demomodel.c - a demo's modelled times on the simulator (common/demomodel.h): the
  * counts of a launch taken from the simulator's metrics, and the scaling of a demo kernel's
  * counts from 2^16 and 2^18 threads to a larger work against the simulator's own count there
  * (the divergence demo's kernels, build/libexec/cudalab/divergence.ptx).
  */
-#include "lab/harness/demomodel.h"
+#include "common/demomodel.h"
 
 #include <criterion/criterion.h>
 #include <math.h>

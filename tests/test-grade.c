@@ -244,7 +244,7 @@ Test(grade, verdict_table_round_trips)
     cr_expect_eq(lab_verdict_parse("MAYBE", &(lab_verdict){ 0 }), LAB_EINVAL);
 }
 
-/* A choice exercise's sweep (lab/harness/choose.h): the report is built here, not recorded, since
+/* A choice exercise's sweep (common/choose.h): the report is built here, not recorded, since
  * what is tested is the tie rule's arithmetic on given medians and intervals. */
 static void
 sweep_report(const char *choice, double ci, lab_runreport *r)

@@ -50,7 +50,7 @@
  *                                                                       default 0
  *   timing_sizes = none: graded on correctness alone
  *   choose_block "true": the student's file picks the block shape (a __device__ variable
- *               chosenBlock, lab/harness/choose.h); `block` lists the shapes the driver sweeps,
+ *               chosenBlock, common/choose.h); `block` lists the shapes the driver sweeps,
  *               and the grade is whether the choice is within noise of the fastest  default false
  *   sim_check   "false": a GPU grading does not also run the kernel on the simulator with its
  *               hazard checks (races, barriers, masks, bounds)                 default true
@@ -119,7 +119,7 @@ typedef struct lab_exercise {
     lab_output output;
     unsigned grid_per_sm;   /* 0: grid = ceil(n / (block * unroll)) */
     bool rdc;               /* build with -rdc=true and link libcudadevrt */
-    bool choose_block;      /* graded on the block shape chosenBlock names (lab/harness/choose.h) */
+    bool choose_block;      /* graded on the block shape chosenBlock names (common/choose.h) */
     bool sim_check;         /* a GPU grading runs the simulator's checks too */
     const char *hints_file; /* the hints file's path, NULL when there is none */
     /* What the learner reads, in the catalog's language (English where a file has no current

@@ -10,7 +10,7 @@
  * the times are modelled (demomodel.h): each shape counted on 256 x 256 and 512 x 512 and
  * scaled to 16384 x 16384.
  */
-#include "lab/harness/demodrv.h"
+#include "common/demodrv.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -12,8 +12,8 @@
  * On the simulator the outputs are the simulator's, at the full 2^22; the times are modelled
  * (demomodel.h): every kernel is counted at 2^16 and 2^18 threads and scaled to 2^22.
  */
-#include "lab/harness/demodrv.h"
-#include "lab/harness/demomodel.h"
+#include "common/demodrv.h"
+#include "common/demomodel.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -17,8 +17,8 @@
  * SM come from the chapter's rule (threads, blocks, shared memory) where a GPU has the CUDA
  * occupancy API.
  */
-#include "lab/harness/demodrv.h"
-#include "lab/harness/demomodel.h"
+#include "common/demodrv.h"
+#include "common/demomodel.h"
 
 #include <stdio.h>
 #include <stdlib.h>

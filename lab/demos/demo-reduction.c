@@ -16,8 +16,8 @@
  * the times are modelled (demomodel.h): each rung counted at 2^16 and 2^18 and scaled to 2^24
  * and 2^28.
  */
-#include "lab/harness/demodrv.h"
-#include "lab/harness/rng.h"
+#include "common/demodrv.h"
+#include "common/rng.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -8,7 +8,7 @@
  * against ceil(threads / 32) for several shapes.  Nothing is timed, so it
  * runs on the simulator too.
  */
-#include "lab/harness/demodrv.h"
+#include "common/demodrv.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * demos.c - the chapters' demos by program name (`demo = demo-CHAPTER` in a
  * chapter's manifest).
  */
-#include "lab/harness/demodrv.h"
+#include "common/demodrv.h"
 
 extern const lab_demo_driver lab_demo_blockshape, lab_demo_divergence, lab_demo_occupancy,
     lab_demo_reduction, lab_demo_warp;

@@ -2,7 +2,7 @@
  * families.c - the family drivers by name: one per row of the registry
  * (lab/catalog/families.def), so that a family without a driver does not link.
  */
-#include "lab/harness/driver.h"
+#include "common/driver.h"
 
 #define LAB_FAMILY(id, name, ...) extern const lab_family_driver lab_driver_##id;
 #include "lab/catalog/families.def"

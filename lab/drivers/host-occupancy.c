@@ -13,16 +13,16 @@
  * multiples of 32 and not) and each size of the exercise taken as bytes of
  * dynamic shared memory, the driver reads the kernel's registers and static
  * shared memory and asks cuOccupancyMaxActiveBlocksPerMultiprocessor; the
- * student's function, run in a child process of its own (lab/harness/host.h), must
+ * student's function, run in a child process of its own (common/host.h), must
  * give the same number for every configuration.  The configurations are
  * lab/catalog/occupancy-cases.def's.  Without a GPU the grader computes the
  * same numbers from the lab's tables (lab/grade/expected.h) and hands them
  * over with --occupancy-tables and its companions; then no device is opened
  * and the findings name the tables instead of the API.
  */
-#include "lab/harness/driver.h"
-#include "lab/harness/host.h"
-#include "lab/harness/report.h"
+#include "common/driver.h"
+#include "common/host.h"
+#include "common/report.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -5,14 +5,14 @@
  *
  * the notes' CPU oracle, written by the student.  The function may overwrite
  * data[0..size) and returns the sum of its size elements (32-bit wrap-around,
- * as the GPU adds).  It runs in a child process of its own (lab/harness/host.h);
+ * as the GPU adds).  It runs in a child process of its own (common/host.h);
  * data lives in memory shared with the driver, followed by a guard zone that
  * must stay untouched.  Graded on correctness: each size once for the student
  * and once for the reference.
  */
-#include "lab/harness/driver.h"
-#include "lab/harness/host.h"
-#include "lab/harness/rng.h"
+#include "common/driver.h"
+#include "common/host.h"
+#include "common/rng.h"
 
 #include <stdint.h>
 #include <stdio.h>

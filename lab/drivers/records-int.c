@@ -16,8 +16,8 @@
  * poison.  Timing: student, baseline and reference interleaved (8n bytes:
  * one 4-byte field read, one written).
  */
-#include "lab/harness/driver.h"
-#include "lab/harness/rng.h"
+#include "common/driver.h"
+#include "common/rng.h"
 
 #include <stdint.h>
 #include <stdio.h>

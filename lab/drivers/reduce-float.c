@@ -34,8 +34,8 @@
  * tol(block * unroll) of its block's sum.  The CPU baseline is the notes'
  * serial float loop, sum += x[i].
  */
-#include "lab/harness/driver.h"
-#include "lab/harness/rng.h"
+#include "common/driver.h"
+#include "common/rng.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -3,7 +3,7 @@
  *
  *     __global__ void K(int *g_idata, int *g_odata, unsigned int n)
  *
- * Two launch shapes share the signature (lab/harness/driver.h lab_shape):
+ * Two launch shapes share the signature (common/driver.h lab_shape):
  *  - partials (the notes' ladder, Neighbored ... CompleteUnroll): grid =
  *    ceil(n / (block * unroll)); block b reduces the elements
  *    [b*block*unroll, (b+1)*block*unroll) of g_idata (in place, it may
@@ -22,10 +22,10 @@
  * for any n), on a copy of the input restored before each run; alone
  * (--cpu-baseline-only), on random ints of its own.
  */
-#include "lab/harness/devgen.h"
-#include "lab/harness/driver.h"
-#include "lab/harness/report.h"
-#include "lab/harness/rng.h"
+#include "common/devgen.h"
+#include "common/driver.h"
+#include "common/report.h"
+#include "common/rng.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -57,7 +57,7 @@ typedef struct problem {
     layout lay[LAB_ROLE_COUNT];
     lab_input in;
     lab_dptr d_out;
-    lab_dptr d_sums; /* the expected sums made on the device (lab/harness/devgen.h), or 0 */
+    lab_dptr d_sums; /* the expected sums made on the device (common/devgen.h), or 0 */
 } problem;
 
 /* The notes' recursiveReduce, with the odd element folded in so any size works. */

@@ -25,9 +25,9 @@
  * the child grids itself (after their parent; the limit does not bind there);
  * a backend with no device runtime at all reports no_gpu.
  */
-#include "lab/harness/driver.h"
-#include "lab/harness/report.h"
-#include "lab/harness/rng.h"
+#include "common/driver.h"
+#include "common/report.h"
+#include "common/rng.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -14,8 +14,8 @@
  * a guard zone after it that must stay poisoned, src padded with poison past
  * n.  Timing: student, baseline and reference interleaved (8n bytes moved).
  */
-#include "lab/harness/driver.h"
-#include "lab/harness/rng.h"
+#include "common/driver.h"
+#include "common/rng.h"
 
 #include <stdint.h>
 #include <stdio.h>

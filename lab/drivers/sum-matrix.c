@@ -15,11 +15,11 @@
  * nx*ny up to the whole grid's extent plus a guard must stay poisoned.
  * Timing, when the exercise asks for it: interleaved at the first shape
  * (12 bytes per element).  With --choose-block (blockshape/fastest-shape) the
- * student's file names its shape (lab/harness/choose.h): the kernel is checked at
+ * student's file names its shape (common/choose.h): the kernel is checked at
  * that shape and, at the timing size, timed at every shape of --block.
  */
-#include "lab/harness/driver.h"
-#include "lab/harness/rng.h"
+#include "common/driver.h"
+#include "common/rng.h"
 
 #include <stdint.h>
 #include <stdio.h>

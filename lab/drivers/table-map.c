@@ -14,10 +14,10 @@
  * Checks: every element of out, poisoned before each run, and a guard zone
  * after it that must stay poisoned.  Timing: student, baseline and reference
  * interleaved (8n bytes), or with --choose-block (occupancy/block-size) the
- * student's kernel at every shape of --block (lab/harness/choose.h).
+ * student's kernel at every shape of --block (common/choose.h).
  */
-#include "lab/harness/driver.h"
-#include "lab/harness/rng.h"
+#include "common/driver.h"
+#include "common/rng.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -13,7 +13,7 @@
  * each run and a guard zone past the grid that must stay untouched.
  * Correctness only.
  */
-#include "lab/harness/driver.h"
+#include "common/driver.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -15,7 +15,7 @@
  * the grid plus a guard zone must stay poisoned.  Correctness only: there is
  * nothing to time.
  */
-#include "lab/harness/driver.h"
+#include "common/driver.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /*
- * runner.h - running the driver program (lab/harness, libexec/cudalab): the
+ * runner.h - running the driver program (common, libexec/cudalab): the
  * one way the lab's code reaches a GPU or the simulator.
  *
  * The driver is a child in its own process group with a report pipe on fd

@@ -108,7 +108,7 @@ detail_arg(const cJSON *a, lab_fmtarg *t)
     }
 }
 
-/* A case's detail_format and detail_args (lab/harness/report.h), where they are whole. */
+/* A case's detail_format and detail_args (common/report.h), where they are whole. */
 static void
 detail_format(lab_case *k, const cJSON *c)
 {

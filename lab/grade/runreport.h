@@ -1,6 +1,6 @@
 /*
  * runreport.h - the lab's side of the runner protocol: a driver's JSON
- * report (lab/harness/report.h describes the fields) parsed with cJSON into plain
+ * report (common/report.h describes the fields) parsed with cJSON into plain
  * structs.  Unknown fields are ignored; a report whose "version" is newer
  * than LAB_RUNREPORT_VERSION is refused.
  *
@@ -38,7 +38,7 @@ typedef struct lab_case {
     lab_fmtargs detail_args;
 } lab_case;
 
-/* What checking a kernel's timed runs found (lab/harness/timing.h). */
+/* What checking a kernel's timed runs found (common/timing.h). */
 typedef struct lab_timed_check {
     unsigned long verified; /* timed runs whose output was checked */
     bool wrong;
@@ -64,7 +64,7 @@ typedef struct lab_size_timing {
     size_t nkernels;
 } lab_size_timing;
 
-/* A choice exercise's sweep (lab/harness/choose.h): the student's kernel timed at every shape. */
+/* A choice exercise's sweep (common/choose.h): the student's kernel timed at every shape. */
 #define LAB_RUNREPORT_MAX_SWEEP 16
 
 typedef struct lab_sweep_row {

@@ -85,7 +85,7 @@ ptx_u32_initializer(const char *ptx, const char *name, unsigned *out)
     return true;
 }
 
-/* The block the occupancy is for: a choose_block exercise's file names it (lab/harness/choose.h) */
+/* The block the occupancy is for: a choose_block exercise's file names it (common/choose.h) */
 static void
 pick_block(const lab_exercise *ex, const char *ptx, lab_inspection *in)
 {

@@ -16,7 +16,7 @@
  *
  * Simulator figures: the same driver run once more with --backend=sim at a
  * small size (the largest of the exercise's sizes up to LAB_PROFILE_SIM_MAX);
- * its report's optional "sim_metrics" array (lab/harness/report.h:
+ * its report's optional "sim_metrics" array (common/report.h:
  * one {role, size, insts_per_warp, branch_efficiency, simt_efficiency, ...}
  * per case) gives the PTX-level figure of each metric that has one
  * (lab_metric.sim, scaled by sim_scale).  Without it: "not available".

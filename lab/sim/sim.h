@@ -39,7 +39,7 @@ typedef struct lab_sim lab_sim;
 typedef struct lab_sim_module lab_sim_module;
 
 /* Counted per executed warp instruction; "PTX-level": ptxas may restructure code.
- * Only uint64_t members: summed member by member (lab/harness/dev-sim.c). */
+ * Only uint64_t members: summed member by member (common/dev-sim.c). */
 typedef struct lab_sim_metrics {
     uint64_t warps;                                /* launched */
     uint64_t warp_insts;                           /* executed warp instructions */

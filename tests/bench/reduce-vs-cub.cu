@@ -1,6 +1,6 @@
 // reduce-vs-cub.cu - the reduction chapter's last step against NVIDIA's CUB,
 // measured in the same run, on the same buffers, with the same method as the
-// lab's timing (lab/harness/timing.c): L2 flushed by reading a buffer several
+// lab's timing (common/timing.c): L2 flushed by reading a buffer several
 // times its size before every sample, CUDA events around the launch,
 // alternating order, median of many samples.
 //

@@ -1,5 +1,5 @@
 #!/bin/bash
-# A choice exercise's sweep (lab/harness/choose.h) without a GPU: the stand-in
+# A choice exercise's sweep (common/choose.h) without a GPU: the stand-in
 # libcuda (tests/fakecuda/fakecuda.c) runs the sum-matrix contract with a
 # virtual clock on which 256-thread blocks are fastest and 1024-thread ones 16 %
 # slower; the real, sanitized sum-matrix driver must read the module's

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Inputs and expected sums made by the lab's own kernels (lab/harness/devgen.h), as every GPU run
+# Inputs and expected sums made by the lab's own kernels (common/devgen.h), as every GPU run
 # of the integer reduction makes them, tested on the simulator (--device-inputs): the real
 # driver checks a correct kernel right and a wrong one wrong, at sizes whose last block is
 # partial, for per-block sums and for a total; the CPU baseline gets the same input; the

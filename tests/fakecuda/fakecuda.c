@@ -3,7 +3,7 @@
  * without a GPU (tests/e2e/test-float-fakecuda.sh builds it and puts it on
  * LD_LIBRARY_PATH).
  *
- * It answers the driver-API calls lab/harness/dev-cuda.c looks up, on the host:
+ * It answers the driver-API calls common/dev-cuda.c looks up, on the host:
  * device memory is malloc'ed, copies are memcpy, and a "module" is a text
  * file, not a cubin, that says which kernel it holds and how it behaves:
  *
@@ -35,7 +35,7 @@
  *                  |log2(threads / 256)|), so 1024-thread blocks are 16 % slower and
  *                  blocks over 1024 threads fail to launch
  * and `choose=XxY` gives the module __device__ globals chosenBlockX = X and chosenBlockY = Y
- * (lab/harness/choose.h).
+ * (common/choose.h).
  * cuCtxSetLimit accepts any limit, unless $FAKECUDA_REFUSE_LIMIT is set.
  * Time is a virtual clock: a launch adds `cost` ns, a device copy one ns per
  * kilobyte; events read the clock.  Any other module (the lab's own

@@ -20,8 +20,8 @@
  * the first check finding.  --dump DIR also writes every pointer buffer, whole,
  * to DIR/KERNEL.pI.bin (to find which words differ when two runs' hashes do).
  */
-#include "lab/harness/dev.h"
-#include "lab/harness/rng.h"
+#include "common/dev.h"
+#include "common/rng.h"
 #include "lab/util/buf.h"
 #include "lab/util/clock.h"
 #include "lab/sim/sim.h"

@@ -10,7 +10,7 @@
  *
  * and the driver (given --choose-block) checks the kernel at that shape, then
  * times the student's kernel at every shape of --block, interleaved in one
- * process (lab/harness/timing.h), and reports the sweep:
+ * process (common/timing.h), and reports the sweep:
  *
  *   sweep  {size, bytes, choice: "128x2", rows: [{block, threads, launched, error,
  *           median_ns, ci_rel, samples, gbps, occupancy}]}
@@ -28,8 +28,8 @@
 #ifndef LAB_HARNESS_CHOOSE_H
 #define LAB_HARNESS_CHOOSE_H
 
-#include "lab/harness/driver.h"
-#include "lab/harness/rng.h"
+#include "common/driver.h"
+#include "common/rng.h"
 
 /* The shape role's module names; 0, LAB_ENOENT when it defines no chosenBlockX, LAB_EINVAL
  * when one is not a 4-byte unsigned int or the shape is not one of --block (err says which). */

@@ -1,10 +1,10 @@
 /*
  * demodrv.c - the shared skeleton of the demo drivers (see demodrv.h).
  */
-#include "lab/harness/demodrv.h"
-#include "lab/harness/demomodel.h"
-#include "lab/harness/driver.h"
-#include "lab/harness/report.h"
+#include "common/demodrv.h"
+#include "common/demomodel.h"
+#include "common/driver.h"
+#include "common/report.h"
 #include "lab/util/buf.h"
 
 #include <errno.h>

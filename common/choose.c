@@ -2,8 +2,8 @@
  * choose.c - the student picks the block shape; the driver sweeps them all
  * (see choose.h).
  */
-#include "lab/harness/choose.h"
-#include "lab/harness/report.h"
+#include "common/choose.h"
+#include "common/report.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /*
  * host.c - a host function in a child process of its own (see host.h).
  */
-#include "lab/harness/host.h"
+#include "common/host.h"
 #include "lab/util/clock.h"
 
 #include <dlfcn.h>

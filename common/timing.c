@@ -13,7 +13,7 @@
  * has its output checked there, before the next sample overwrites it: the
  * check sits outside every timed span.
  */
-#include "lab/harness/timing.h"
+#include "common/timing.h"
 #include "lab/util/clock.h"
 
 #include <stdint.h>

@@ -1,7 +1,7 @@
 /*
  * report.c - building and writing the driver's JSON report (see report.h).
  */
-#include "lab/harness/report.h"
+#include "common/report.h"
 
 #include <errno.h>
 #include <math.h>

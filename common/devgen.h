@@ -8,7 +8,7 @@
  * sums are still the lab's: made from the input before any student kernel runs and copied to
  * the host at once, where the checks compare against them.
  *
- * Available where the lab's kernels are loaded: every GPU run (lab/harness/timing.h loads them),
+ * Available where the lab's kernels are loaded: every GPU run (common/timing.h loads them),
  * and a simulator run given --device-inputs (a test of this path without a GPU).  Elsewhere the
  * families fill on the host as before.  The bytes differ from the host's for the same seed; each
  * is a function of the seed alone.
@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "lab/harness/driver.h"
+#include "common/driver.h"
 
 /* Whether the lab's kernels are loaded here to make inputs. */
 bool lab_devgen_ready(const lab_driver *d);

@@ -6,7 +6,7 @@
  * median's standard error (1.2533 sigma / sqrt n) with sigma from the MAD, as
  * replayed on H100 samples in docs/design/timing.md, "How many samples".
  */
-#include "lab/harness/stats.h"
+#include "common/stats.h"
 
 #include <math.h>
 #include <stdlib.h>

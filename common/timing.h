@@ -18,8 +18,8 @@
 
 #include <stdbool.h>
 
-#include "lab/harness/dev.h"
-#include "lab/harness/stats.h"
+#include "common/dev.h"
+#include "common/stats.h"
 
 typedef struct lab_timed_kernel {
     const char *role;

@@ -11,7 +11,7 @@
  * out are synchronous, copy_dtod / launch / timer marks are asynchronous and
  * sync waits for them.
  */
-#include "lab/harness/dev.h"
+#include "common/dev.h"
 
 #include <cuda.h>
 #include <dlfcn.h>
@@ -188,7 +188,7 @@ describe(const cuda_api *api, CUresult rc, const char **name, const char **text)
 }
 
 /* Record rc as the device's last error and fill err:
- * "cuCtxSynchronize (lab/harness/dev-cuda.c:420): CUDA_ERROR_X (700): text". */
+ * "cuCtxSynchronize (common/dev-cuda.c:420): CUDA_ERROR_X (700): text". */
 static int
 fail_at(lab_dev *dev, CUresult rc, lab_err *err, const char *what, const char *file, int line)
 {

@@ -5,7 +5,7 @@
  *
  * A check of one role at one shape: the student's __device__ variables
  * restored, the family's prepare (inputs restored, outputs poisoned), launch,
- * wait, verify, one case.  Timing (lab/harness/timing.h) alternates a role's
+ * wait, verify, one case.  Timing (common/timing.h) alternates a role's
  * runs between the checked problem and a second one with other buffers and
  * other inputs; every run is prepared the same way, untimed, and a random
  * subset of them verified, so that no timed run can replay an earlier one.
@@ -14,9 +14,9 @@
  * --cpu-baseline-only, alone on a host-only problem of the family's
  * (cpu_setup) in a run that opens no device (run_cpu_baseline).
  */
-#include "lab/harness/choose.h"
-#include "lab/harness/driver.h"
-#include "lab/harness/report.h"
+#include "common/choose.h"
+#include "common/driver.h"
+#include "common/report.h"
 #include "lab/util/clock.h"
 #include "lab/util/trace.h"
 

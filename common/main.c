@@ -8,13 +8,13 @@
  * lab/catalog/families.def), the demos from lab/demos/demos.c.
  *
  * The driver holds the report pipe and the reference's path, and runs code it does not trust
- * (host-code exercises call the student's function in a child of its own, lab/harness/host.c):
+ * (host-code exercises call the student's function in a child of its own, common/host.c):
  * it makes itself non-dumpable, so that no process of the same user without the rights to trace
  * it can open its descriptors through /proc/PID/fd, and it blanks the modules' paths in its
  * command line after copying it, so that /proc/PID/cmdline shows none of them.
  */
-#include "lab/harness/demodrv.h"
-#include "lab/harness/driver.h"
+#include "common/demodrv.h"
+#include "common/driver.h"
 #include "lab/util/trace.h"
 
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /*
  * dev.c - the table of device backends (see dev.h).
  */
-#include "lab/harness/dev.h"
+#include "common/dev.h"
 #include "lab/util/buf.h"
 
 #include <stdio.h>

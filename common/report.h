@@ -15,7 +15,7 @@
  * first_bad, detail}] timings   [{size, bytes, copy_gbps, capped, kernels: [{role, median_ns,
  * mad_ns, min_ns, max_ns, ci_rel, samples, gbps, pct_peak, pct_copy}]}]
  *
- *   sweep     choice exercises only (lab/harness/choose.h): {size, bytes, choice, capped, rows:
+ *   sweep     choice exercises only (common/choose.h): {size, bytes, choice, capped, rows:
  * [{block, threads, launched, error, median_ns, ci_rel, samples, gbps, occupancy}]} timing
  * "skipped: ..." on the simulator (no clock; "timings" stays empty) sim_metrics  (backend "sim"
  * only; optional) one object per case, in the order of cases: {role, size, level: "PTX", warps,
@@ -38,8 +38,8 @@
 
 #include <cJSON.h>
 
-#include "lab/harness/dev.h"
-#include "lab/harness/stats.h"
+#include "common/dev.h"
+#include "common/stats.h"
 #include "lab/util/fmtargs.h"
 
 #define LAB_REPORT_VERSION 1

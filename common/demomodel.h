@@ -19,7 +19,7 @@
 
 #include <cJSON.h>
 
-#include "lab/harness/demodrv.h"
+#include "common/demodrv.h"
 #include "lab/model/model.h"
 #include "lab/sim/sim.h"
 

@@ -1,7 +1,7 @@
 /*
  * rng.c - splitmix64 (Steele, Lea, Flood 2014), see rng.h.
  */
-#include "lab/harness/rng.h"
+#include "common/rng.h"
 
 void
 lab_rng_seed(lab_rng *r, uint64_t seed)

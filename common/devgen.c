@@ -1,7 +1,7 @@
 /*
  * devgen.c - inputs and expected sums made by the lab's kernels (see devgen.h).
  */
-#include "lab/harness/devgen.h"
+#include "common/devgen.h"
 
 #define THREADS 256 /* a multiple of 32: the sums reduce by warps */
 #define STRIDE_BLOCKS                                                                              \

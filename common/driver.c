@@ -2,8 +2,8 @@
  * driver.c - the grading driver's command line, device, modules and report
  * (see driver.h); the per-size loop is in family.c.
  */
-#include "lab/harness/driver.h"
-#include "lab/harness/report.h"
+#include "common/driver.h"
+#include "common/report.h"
 #include "lab/util/clock.h"
 #include "lab/util/trace.h"
 #include "lab/sim/sim.h"
@@ -685,7 +685,7 @@ lab_driver_start(lab_driver *d, int argc, char **argv, const char *program)
     if (!d->args.wait_args)
         report_settings(d);
     if (lab_driver_is_host(d))
-        return 0; /* the family calls the modules through lab/harness/host.h */
+        return 0; /* the family calls the modules through common/host.h */
     if (d->args.cpu_only)
         return 0; /* the CPU baseline alone: no device is opened */
     if (!(d->ops = lab_dev_backend(d->args.backend))) {

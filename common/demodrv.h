@@ -21,7 +21,7 @@
  * On the simulator (--backend sim) there is no clock: given --model-gpu FILE (a GPU's model
  * data file, kernels/gpus/NAME.ini), lab_demodrv_time gives the times the performance model
  * (lab/model) predicts for that GPU from the simulator's counts of each launch
- * (lab/harness/demomodel.h); the report then says "timing": "modelled", and every section
+ * (common/demomodel.h); the report then says "timing": "modelled", and every section
  * added after such times carries "modelled": true and the modelled launches.  Without
  * --model-gpu it refuses, as before.
  */
@@ -32,8 +32,8 @@
 
 #include <cJSON.h>
 
-#include "lab/harness/dev.h"
-#include "lab/harness/timing.h"
+#include "common/dev.h"
+#include "common/timing.h"
 #include "lab/model/model.h"
 
 #define LAB_DEMODRV_MAX_STEPS 32

@@ -9,7 +9,7 @@
  * parallelism) run inside the launch that made them.  The metrics and the first check
  * finding of the launches since the last look are read with lab_dev_sim_take (dev.h).
  */
-#include "lab/harness/dev.h"
+#include "common/dev.h"
 #include "lab/sim/sim.h"
 #include "lab/util/buf.h"
 

@@ -3,7 +3,7 @@
  * the simulator at the sizes it can afford, its counts scaled to the launch's own work and
  * given to the performance model.
  */
-#include "lab/harness/demomodel.h"
+#include "common/demomodel.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
  * driver.h - the grading driver: its command line, the device, the three
  * roles' modules, the report, and how a failure is told.
  *
- * One driver program (libexec/cudalab/cudalab-driver, lab/harness/main.c)
+ * One driver program (libexec/cudalab/cudalab-driver, common/main.c)
  * serves every kernel-signature family.  The lab runs it as
  *   cudalab-driver FAMILY --backend cuda|sim|host --report-fd 3 --lab-kernels lab-kernels.ptx
  *          --student S.cubin --baseline B.cubin|cpu --reference R.cubin
@@ -15,14 +15,14 @@
  *          [--no-cpu-baseline]
  *          [--occupancy-tables ARCH --occupancy-device ... --occupancy-kernels ...
  *           --occupancy-expected ...]
- * and reads one JSON object (lab/harness/report.h) from fd 3
+ * and reads one JSON object (common/report.h) from fd 3
  * (docs/design/runner-protocol.md).  The student and the reference share one
  * launch shape (block, unroll, output, grid per SM, entry); the baseline, the
  * step before, has its own, which defaults to theirs.  Entries are the
  * kernels' mangled names, which the lab computes from the family registry
  * (lab/catalog/families.def): no driver spells a signature.  With --backend
  * host the driver opens no device: the modules are shared objects of host
- * code (lab/harness/host.h).  Usage errors print to stderr and exit 2 with no
+ * code (common/host.h).  Usage errors print to stderr and exit 2 with no
  * report; everything else ends in a report and exit 0, whatever the
  * student's kernel did.
  *
@@ -39,8 +39,8 @@
  * shape, the timed launch and the bytes it moves.  The harness's one main
  * runs the sizes: for each, setup -> check every role at every shape (the
  * student first: a fault kills the context) -> at a timing size, when every
- * case so far was right, time the roles interleaved (lab/harness/timing.h)
- * or, for a choice exercise, sweep the shapes (lab/harness/choose.h) ->
+ * case so far was right, time the roles interleaved (common/timing.h)
+ * or, for a choice exercise, sweep the shapes (common/choose.h) ->
  * release.
  */
 #ifndef LAB_HARNESS_DRIVER_H
@@ -51,11 +51,11 @@
 
 #include <cJSON.h>
 
-#include "lab/harness/dev.h"
-#include "lab/harness/host.h"
-#include "lab/harness/rng.h"
+#include "common/dev.h"
+#include "common/host.h"
+#include "common/rng.h"
 #include "lab/util/arena.h"
-#include "lab/harness/timing.h"
+#include "common/timing.h"
 #include "lab/util/fmtargs.h"
 #include "lab/util/buf.h"
 #include "lab/util/strvec.h"
@@ -98,7 +98,7 @@ typedef struct lab_driver_args {
     lab_timing_opts timing;
     bool probe;
     bool choose_block;   /* --choose-block: the student's module names its shape
-                            (lab/harness/choose.h) */
+                            (common/choose.h) */
     bool branch_counts;  /* --branch-counts: on the simulator, the report's "sim_branches" */
     bool counts_only;    /* --counts-only: on the simulator, its checks off: a run for the counts
                             alone (the performance model's), whose findings nobody reads */
@@ -114,7 +114,7 @@ typedef struct lab_driver_args {
                             stdin (the lab starts the driver while nvcc builds the modules) */
     bool late_args;      /* they were read: the arguments are whole */
     bool device_inputs;  /* --device-inputs: on the simulator, inputs made by the lab's kernels
-                            as on a GPU (lab/harness/devgen.h), to test them without one */
+                            as on a GPU (common/devgen.h), to test them without one */
     const char *globals; /* --globals a,b: the student module's __device__ variables, restored
                             to their load-time contents before every run */
     struct {
@@ -312,7 +312,7 @@ void lab_finding_count(lab_finding *f, unsigned long grid, size_t total, size_t 
                        long first_bad);
 
 /* A host-code role's function (--backend host): run(function, shared) in a child process
- * (lab/harness/host.h) on the role's shared object, found by its entry, then by its plain
+ * (common/host.h) on the role's shared object, found by its entry, then by its plain
  * name (extern "C").  0 when it returned; <0 when the report already says what went wrong
  * (the object has no such function: stage "load"; it crashed: "run"; it ran out of time:
  * "timeout") at size. */
@@ -326,7 +326,7 @@ int lab_driver_call_host(lab_driver *d, lab_role role, unsigned long size,
  * At each size the harness calls setup, then fill; checks every role at every shape; fills
  * again (new contents in the same buffers) and checks the student again, so that a kernel
  * that replays an earlier launch is wrong.  At a timing size it sets up and fills a second
- * problem, and the timed launches alternate between the two (lab/harness/timing.h), each run
+ * problem, and the timed launches alternate between the two (common/timing.h), each run
  * prepared (inputs restored, outputs poisoned) untimed and a random subset of them verified.
  * A check is prepare -> launch -> wait -> verify -> a case, unless the family has a check of
  * its own.
