@@ -249,9 +249,9 @@ build/tools/sim-call: build/rel/obj/tests/tools/sim-call.o $(DRIVER_LIBS_REL)
 
 # The lab's own device code (L2 flush, copy; the chapters' demo kernels): PTX for
 # the lowest target nvcc 13 supports, so the driver JITs it for whatever GPU it finds.
-build/libexec/cudalab/%.ptx: kernels/%.cu
+build/libexec/cudalab/%.ptx: kernels/%.cu common/common.h
 	@mkdir -p $(@D)
-	$(call say,NVCC,$<)$(NVCC) -ptx -arch=compute_75 -O3 -o $@ $<
+	$(call say,NVCC,$<)$(NVCC) -ptx -arch=compute_75 -O3 -I. -o $@ $<
 
 # --- messages (GNU gettext; docs/design/i18n.md) ------------------------------
 # po/cudalab.pot: the marked strings of the lab's own C code, and of the drivers only their
@@ -315,8 +315,10 @@ install: all
 	install -m 755 bin/cudalab $(I)/bin/cudalab
 	install -m 755 build/libexec/cudalab/$(DRIVER) $(I)/libexec/cudalab/
 	install -m 644 $(KERNEL_PTX:%=build/libexec/cudalab/%) $(I)/libexec/cudalab/
-	rm -rf $(addprefix $(I)/share/cudalab/,$(INSTALL_DATA_DIRS))
+	rm -rf $(addprefix $(I)/share/cudalab/,$(INSTALL_DATA_DIRS) common)
 	cp -R --no-preserve=ownership $(INSTALL_DATA_DIRS) $(I)/share/cudalab/
+	# the header the kernels' sources include (#include "common/common.h")
+	install -D -m 644 common/common.h $(I)/share/cudalab/common/common.h
 	# raw GPU logs (docs/h100/*.txt) are evidence for the source tree, not documentation
 	rm -f $(I)/share/cudalab/docs/h100/*.txt
 	chmod -R u=rwX,go=rX $(I)/share/cudalab
@@ -504,7 +506,7 @@ test-e2e: all $(SAN_ALL) build/.deps-test-ok build/tools/libcudalab-model.so
 	@tests/e2e/run.sh
 
 # The single-pass reduction against CUB in one run (needs an NVIDIA GPU); docs/bench/reduce.md.
-build/bench/reduce-vs-cub: tests/bench/reduce-vs-cub.cu solutions/reduction/single-pass.cu
+build/bench/reduce-vs-cub: tests/bench/reduce-vs-cub.cu solutions/reduction/single-pass.cu common/common.h
 	@mkdir -p $(@D)
 	$(NVCC) -O3 -arch=sm_90 -std=c++17 -I. -o $@ $<
 

@@ -5,6 +5,8 @@
 // 16384 x 16384 sweep needs no host copies of 1 GiB matrices.
 // Built to PTX by the Makefile (build/libexec/cudalab/blockshape.ptx).
 
+#include "common/common.h"
+
 __global__ void sumMatrixOnGPU2D(float *A, float *B, float *C, int nx, int ny)
 {
     unsigned int ix = blockIdx.x * blockDim.x + threadIdx.x;
@@ -19,8 +21,7 @@ __global__ void sumMatrixOnGPU2D(float *A, float *B, float *C, int nx, int ny)
 // A[i] = i % 1024, B[i] = (i % 7) * 0.5: small integers, so every sum is exact.
 extern "C" __global__ void labFillMatrix(float *A, float *B, float *C, unsigned long long n)
 {
-    for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n;
-         i += (unsigned long long)gridDim.x * blockDim.x) {
+    for (unsigned long long i = lab_grid_first(); i < n; i += lab_grid_stride()) {
         A[i] = (float)(i % 1024);
         B[i] = (float)(i % 7) * 0.5f;
         C[i] = -1.0f;
@@ -32,8 +33,7 @@ extern "C" __global__ void labCheckMatrix(const float *A, const float *B, float 
                                           unsigned long long n, unsigned int *bad)
 {
     unsigned int mine = 0;
-    for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n;
-         i += (unsigned long long)gridDim.x * blockDim.x) {
+    for (unsigned long long i = lab_grid_first(); i < n; i += lab_grid_stride()) {
         mine += C[i] != A[i] + B[i];
         C[i] = -1.0f;
     }

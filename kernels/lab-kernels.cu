@@ -7,11 +7,12 @@
 // leave dirty lines that the timed kernel then pays to write back (+20 % on the
 // H100, see docs/design/timing.md "Flush by reading, not by writing").
 
+#include "common/common.h"
+
 extern "C" __global__ void lab_flush_l2(const int4 *buf, unsigned long long n, int *sink)
 {
     int acc = 0;
-    for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n;
-         i += (unsigned long long)gridDim.x * blockDim.x) {
+    for (unsigned long long i = lab_grid_first(); i < n; i += lab_grid_stride()) {
         int4 v = buf[i];
         acc ^= v.x ^ v.y ^ v.z ^ v.w;
     }
@@ -38,8 +39,7 @@ extern "C" __global__ void lab_fill_bytes(unsigned *out, unsigned long long n,
                                           unsigned long long padded, unsigned long long seed,
                                           unsigned poison)
 {
-    for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
-         i < padded; i += (unsigned long long)gridDim.x * blockDim.x)
+    for (unsigned long long i = lab_grid_first(); i < padded; i += lab_grid_stride())
         out[i] = i < n ? (unsigned)(lab_mix64(seed + i * 0x9e3779b97f4a7c15ULL) & 0xFF) : poison;
 }
 
@@ -77,8 +77,7 @@ extern "C" __global__ void lab_block_sums(const unsigned *in, unsigned long long
 extern "C" __global__ void lab_total_sum(const unsigned *in, unsigned long long n, unsigned *out)
 {
     unsigned v = 0;
-    for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n;
-         i += (unsigned long long)gridDim.x * blockDim.x)
+    for (unsigned long long i = lab_grid_first(); i < n; i += lab_grid_stride())
         v += in[i];
     v = lab_block_total(v);
     if (threadIdx.x == 0)

@@ -14,22 +14,14 @@
 #include <cstdlib>
 #include <vector>
 
+#include "common/common.h"
 #include "solutions/reduction/single-pass.cu"
-
-#define CHECK(call)                                                                               \
-    do {                                                                                          \
-        cudaError_t e_ = (call);                                                                  \
-        if (e_ != cudaSuccess) {                                                                  \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-            exit(2);                                                                              \
-        }                                                                                         \
-    } while (0)
 
 static const int kSamples = 300;
 
 __global__ void flush_read(const int4 *p, size_t n, int *sink) {
     int4 acc = make_int4(0, 0, 0, 0);
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+    for (size_t i = lab_grid_first(); i < n; i += lab_grid_stride()) {
         int4 v = p[i];
         acc.x ^= v.x; acc.y ^= v.y; acc.z ^= v.z; acc.w ^= v.w;
     }

@@ -6,16 +6,7 @@
 #include <cstdlib>
 #include <cuda.h>
 
-#define CHECK(x)                                                                                   \
-    do {                                                                                           \
-        CUresult r_ = (x);                                                                         \
-        if (r_ != CUDA_SUCCESS) {                                                                  \
-            const char *s_ = "";                                                                   \
-            cuGetErrorString(r_, &s_);                                                             \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, s_);                        \
-            return 1;                                                                              \
-        }                                                                                          \
-    } while (0)
+#include "common/common.h"
 
 int main(int argc, char **argv)
 {
@@ -29,14 +20,14 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: occ-check CUBIN MANGLED BLOCK\n");
         return 2;
     }
-    CHECK(cuInit(0));
-    CHECK(cuDeviceGet(&dev, 0));
-    CHECK(cuCtxCreate(&ctx, NULL, 0, dev));
-    CHECK(cuModuleLoad(&mod, argv[1]));
-    CHECK(cuModuleGetFunction(&f, mod, argv[2]));
-    CHECK(cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, f, atoi(argv[3]), 0));
-    CHECK(cuFuncGetAttribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, f));
-    CHECK(cuFuncGetAttribute(&smem, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f));
+    CHECK_CU(cuInit(0));
+    CHECK_CU(cuDeviceGet(&dev, 0));
+    CHECK_CU(cuCtxCreate(&ctx, NULL, 0, dev));
+    CHECK_CU(cuModuleLoad(&mod, argv[1]));
+    CHECK_CU(cuModuleGetFunction(&f, mod, argv[2]));
+    CHECK_CU(cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, f, atoi(argv[3]), 0));
+    CHECK_CU(cuFuncGetAttribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, f));
+    CHECK_CU(cuFuncGetAttribute(&smem, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f));
     printf("%d %d %d\n", blocks, regs, smem);
     return 0;
 }

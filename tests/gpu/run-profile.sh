@@ -27,7 +27,7 @@ ok() { pass=$((pass + 1)); printf 'ok   %s\n' "$*"; }
 bad() { fail=$((fail + 1)); printf 'FAIL %s\n' "$*"; }
 arch=$("$bin" device --json 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin).get("arch") or "sm_90")' 2>/dev/null || echo sm_90)
 
-"$nvcc" -o "$tmp/occ-check" "$root/tests/gpu/occ-check.cu" -L"$(dirname "$nvcc")/../lib64/stubs" -lcuda || { bad "occ-check does not build"; exit 1; }
+"$nvcc" -I"$root" -o "$tmp/occ-check" "$root/tests/gpu/occ-check.cu" -L"$(dirname "$nvcc")/../lib64/stubs" -lcuda || { bad "occ-check does not build"; exit 1; }
 list=$("$bin" list --json | python3 -c 'import json,sys; [print(e["id"]) for e in json.load(sys.stdin)["exercises"] if e["kind"] == "device"]')
 list=${CUDALAB_PROFILE_EXERCISES:-$list} # a few ids instead of every device exercise
 
