@@ -3,7 +3,8 @@
 # (docs/bench/model.md): the device (nvidia-smi's name, clocks and driver, and the lab's own
 # probe), then the times and verdicts of every timed device exercise's reference, starter,
 # examples (ok and cheat: the wrong ones carry no time) and held-out files
-# (tests/model/heldout/), recorded by record-times.sh with RECORD_JOBS=${RECORD_JOBS:-4}.
+# (tests/model/heldout/), recorded by record-times.sh with RECORD_JOBS=${RECORD_JOBS:-4}; with
+# RECORD_LIMIT=S it is stopped after S seconds, keeping what it recorded by then.
 # Writes OUTDIR/device.txt, OUTDIR/times.jsonl and OUTDIR/record.log; the last line of the log
 # is record-times.sh's "N recorded, N failed".  Then, anywhere:
 #     python3 tests/model/collect.py counts.jsonl -j 2 --from OUTDIR/times.jsonl
@@ -33,7 +34,9 @@ for path in sorted(glob.glob(os.path.join(root, "exercises", "*", "*", "exercise
         print(e["id"])
 EOF
 )
-RECORD_JOBS=${RECORD_JOBS:-4} "$root/tests/gpu/record-times.sh" --examples ok,cheat --heldout \
+limit=()
+[ -n "${RECORD_LIMIT:-}" ] && limit=(timeout -s TERM "$RECORD_LIMIT")
+RECORD_JOBS=${RECORD_JOBS:-4} "${limit[@]}" "$root/tests/gpu/record-times.sh" --examples ok,cheat --heldout \
     "$dir/times.jsonl" $timed >"$dir/record.log" 2>&1
 rc=$?
 echo "record-times: rc=$rc, $(($(date +%s) - start)) s" >>"$dir/record.log"

@@ -12,7 +12,7 @@
 # to a time.  RECORD_JOBS=J grades J files at once (default 1): they share one cache folder,
 # so the lab's per-GPU lock still lets one driver at a time time the GPU, and only the
 # compiles and process starts overlap (as REPEAT_JOBS in repeat.sh); the lines keep the files'
-# order.  The last line on stdout: "N recorded, N failed".
+# order, and a signal (TERM, INT) keeps those recorded so far.  The last line on stdout: "N recorded, N failed".
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 bin=${CUDALAB_BIN:-$root/bin/cudalab}
@@ -29,7 +29,25 @@ done
 out=${1:?usage: record-times.sh [--no-examples | --examples KINDS] [--heldout] OUT.jsonl [EXERCISE...]}
 shift
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+n=0
+# assemble: the lines recorded so far into OUT.jsonl, in the files' order (also when stopped by
+# a signal: what was recorded is kept) and the summary line
+assemble() {
+    local ok=0 bad=0 i
+    : >"$out"
+    for i in $(seq "$n"); do
+        if [ -f "$tmp/line.$i" ]; then
+            cat "$tmp/line.$i" >>"$out"
+            ok=$((ok + 1))
+        else
+            bad=$((bad + 1))
+        fi
+    done
+    echo "$ok recorded, $bad failed"
+    rm -rf "$tmp"
+    [ "$bad" -eq 0 ]
+}
+trap 'kill $(jobs -p) 2>/dev/null; wait; assemble; exit 143' TERM INT
 export XDG_DATA_HOME=$tmp/data XDG_CACHE_HOME=$tmp/cache
 exercises=${*:-$("$bin" list --json | python3 -c 'import json,sys; [print(e["id"]) for e in json.load(sys.stdin)["exercises"] if e["kind"] == "device"]')}
 jobs=${RECORD_JOBS:-1}
@@ -38,7 +56,7 @@ jobs=${RECORD_JOBS:-1}
 record() {
     local i=$1 ex=$2 f=$3
     "$bin" grade "$ex" "$root/$f" --json --no-record --no-sim-check >"$tmp/g.$i.json" 2>"$tmp/g.$i.err"
-    if python3 - "$ex" "$f" "$tmp/g.$i.json" >"$tmp/line.$i" <<'EOF'; then
+    if python3 - "$ex" "$f" "$tmp/g.$i.json" >"$tmp/part.$i" <<'EOF' && mv "$tmp/part.$i" "$tmp/line.$i"; then
 import json, sys
 ex, f, path = sys.argv[1:4]
 g = json.load(open(path))
@@ -49,13 +67,12 @@ print(json.dumps({"exercise": ex, "file": f, "verdict": g["verdict"], "speedup":
 EOF
         printf '%-34s %-58s %s\n' "$ex" "$f" "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["verdict"])' "$tmp/g.$i.json")" >"$tmp/say.$i"
     else
-        rm -f "$tmp/line.$i"
+        rm -f "$tmp/part.$i"
         printf '%-34s %-58s no report: %s\n' "$ex" "$f" "$(head -c 200 "$tmp/g.$i.err")" >"$tmp/say.$i"
     fi
     rm -f "$tmp/g.$i.json" "$tmp/g.$i.err"
 }
 
-n=0
 for ex in $exercises; do
     ch=${ex%%/*} name=${ex#*/}
     files="solutions/$ch/$name.cu exercises/$ch/$name/starter.cu"
@@ -79,15 +96,4 @@ for ex in $exercises; do
     done
 done
 wait
-: >"$out"
-ok=0 bad=0
-for i in $(seq "$n"); do
-    if [ -f "$tmp/line.$i" ]; then
-        cat "$tmp/line.$i" >>"$out"
-        ok=$((ok + 1))
-    else
-        bad=$((bad + 1))
-    fi
-done
-echo "$ok recorded, $bad failed"
-[ "$bad" -eq 0 ]
+assemble
