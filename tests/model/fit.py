@@ -39,6 +39,8 @@ or over a CPU baseline the time against the reference's), written with the param
 --table   write the validation table (Markdown) there
 --fit     with --write: fit only these parameters (comma-separated model.def names), the
           others kept at the data file's values
+--comment with --write: lines (separated by "|") for the data file's header: where the times
+          came from
 --name    the GPU's name in the table (default: the data file's); with another GPU's times and
           no --write, the prediction of the fitted model on that GPU with only the architecture
           values (SMs, clock, bandwidth, L2) of its report

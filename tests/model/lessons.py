@@ -21,9 +21,7 @@ never be modelled PASS on any GPU.
 The last line: "lessons: N steps on G GPUs: S show, D do not, C too close to call"."""
 import ctypes
 import json
-import math
 import os
-import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -89,6 +87,13 @@ def gpus():
     return out
 
 
+def measured(key):
+    """Whether the GPU's data file holds errors measured on it ([validation]), or predicts it."""
+    cp = fit.configparser.ConfigParser(inline_comment_prefixes=(";",))
+    cp.read(os.path.join(GPUS, key + ".ini"))
+    return cp.has_section("validation")
+
+
 def lessons(counts_path):
     """For every exercise with a reference in the counts: per GPU, the reference's and the
     starter's modelled verdicts and the reference's ratio over its baseline (or its choice)."""
@@ -145,19 +150,17 @@ def cell(ex, g):
         return ""
     if fit.manifest(ex)["choose"]:
         return "%s (fastest %s)" % (SHOWS[g["reference"]], g["fastest"])
-    m = fit.manifest(ex)
-    over = "the reference's time" if m["baseline"] == "cpu" else "x"
-    return "%s (%.2f%s)" % (SHOWS[g["reference"]], g["ratio"],
-                            "x over its baseline" if over == "x" else " of its line")
+    if fit.manifest(ex)["baseline"] == "cpu":  # the CPU is not modelled: no speed-up to show
+        return "%s (over the CPU: not modelled)" % SHOWS[g["reference"]]
+    return "%s (%.2fx over its baseline)" % (SHOWS[g["reference"]], g["ratio"])
 
 
 def table(rows):
     keys = [k for k, _, _, _ in gpus()]
     names = {k: n for k, n, _, _ in gpus()}
-    measured = {k: b for k, _, _, b in gpus()}
+    bands = {k: b for k, _, _, b in gpus()}
     out = ["| step | line | " + " | ".join(
-        "%s%s" % (names[k], "" if fit.load_ini(os.path.join(GPUS, k + ".ini"))[2] != fit.BAND_UNMEASURED
-                  else " (not measured)") for k in keys) + " |",
+        names[k] + ("" if measured(k) else " (not measured)") for k in keys) + " |",
            "| --- | --- | " + " | ".join("---" for _ in keys) + " |"]
     for r in rows:
         m = fit.manifest(r["exercise"])
@@ -166,8 +169,8 @@ def table(rows):
                 else "%.2fx" % m["min_speedup"])
         out.append("| %s | %s | %s |" % (r["exercise"], line, " | ".join(
             cell(r["exercise"], r["gpus"][k]) for k in keys)))
-    bands = ", ".join("%s %.0f %%" % (names[k], 100 * measured[k]) for k in keys)
-    return ["Error bands applied: " + bands + ".", ""] + out
+    return ["Error bands applied: " + ", ".join("%s %.0f %%" % (names[k], 100 * bands[k])
+                                                for k in keys) + ".", ""] + out
 
 
 def check(rows):
