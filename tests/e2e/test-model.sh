@@ -1,5 +1,5 @@
 #!/bin/bash
-# e2e-timeout: 1200
+# e2e-timeout: 2400
 # The performance model against two GPUs' recorded times (issues 20 and 31): the simulator's
 # counts of every file that tests/fixtures/model/h100-times.jsonl or h200-times.jsonl holds a
 # time of, taken now by the lab under test, made times by the model with the parameters of
