@@ -51,6 +51,7 @@ lab_demomodel_counts(const lab_sim_metrics *m, const lab_demodrv_launch *l, lab_
         { LAB_MODEL_C_GLD_SECTORS, offsetof(lab_sim_metrics, gld_sectors) },
         { LAB_MODEL_C_GLD_BLOCK_SECTORS, offsetof(lab_sim_metrics, gld_block_sectors) },
         { LAB_MODEL_C_GLD_ROUNDS, offsetof(lab_sim_metrics, gld_rounds) },
+        { LAB_MODEL_C_INT_DIVS, offsetof(lab_sim_metrics, int_divs) },
         { LAB_MODEL_C_GST_REQUESTS, offsetof(lab_sim_metrics, gst_requests) },
         { LAB_MODEL_C_GST_SECTORS, offsetof(lab_sim_metrics, gst_sectors) },
         { LAB_MODEL_C_SHARED_REQUESTS, offsetof(lab_sim_metrics, shared_requests) },
@@ -58,6 +59,7 @@ lab_demomodel_counts(const lab_sim_metrics *m, const lab_demodrv_launch *l, lab_
         { LAB_MODEL_C_GATOM_REQUESTS, offsetof(lab_sim_metrics, gatom_requests) },
         { LAB_MODEL_C_GATOM_SECTORS, offsetof(lab_sim_metrics, gatom_sectors) },
         { LAB_MODEL_C_SATOM_REQUESTS, offsetof(lab_sim_metrics, shared_atom_requests) },
+        { LAB_MODEL_C_SATOM_SERIAL, offsetof(lab_sim_metrics, shared_atom_serial) },
         { LAB_MODEL_C_CHILD_GRIDS, offsetof(lab_sim_metrics, child_grids) },
     };
 

@@ -799,10 +799,13 @@ add_metrics(lab_driver *d, const char *role, unsigned long size, const lab_sim_r
     cJSON_AddNumberToObject(o, "gatom_requests", (double)m->gatom_requests);
     cJSON_AddNumberToObject(o, "gatom_sectors", (double)m->gatom_sectors);
     cJSON_AddNumberToObject(o, "shared_atom_requests", (double)m->shared_atom_requests);
+    cJSON_AddNumberToObject(o, "shared_atom_serial", (double)m->shared_atom_serial);
     cJSON_AddNumberToObject(o, "child_grids", (double)m->child_grids);
     cJSON_AddNumberToObject(o, "findings", (double)r->nfindings);
     cJSON_AddNumberToObject(o, "gld_block_sectors", (double)m->gld_block_sectors);
     cJSON_AddNumberToObject(o, "gld_rounds", (double)m->gld_rounds);
+    cJSON_AddNumberToObject(o, "barrier_waits", (double)m->barrier_waits);
+    cJSON_AddNumberToObject(o, "int_divs", (double)m->int_divs);
     cJSON_AddNumberToObject(o, "in_bytes", d->in_bytes);
     cJSON_AddNumberToObject(o, "out_bytes", d->out_bytes);
     cJSON_AddNumberToObject(o, "in_small_bytes", d->in_small_bytes);

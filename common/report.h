@@ -23,7 +23,8 @@
  * gld_requests, gld_sectors, gld_sectors_per_request, gld_efficiency, gst_requests, gst_sectors,
  *              gst_sectors_per_request, gst_efficiency, shared_requests, shared_wavefronts,
  *              shared_bank_conflicts, gatom_requests, gatom_sectors, shared_atom_requests,
- *              child_grids, findings}  (lab/sim/sim.h defines each)
+ *              shared_atom_serial, child_grids, findings, gld_block_sectors, gld_rounds,
+ *              barrier_waits, int_divs}  (lab/sim/sim.h defines each)
  *   cases[].check  (simulator) the check that made the case wrong ("shared-memory race", ...)
  *   cases[].detail_format, cases[].detail_args  (optional) detail's printf format, a message of
  *              the catalog, and its arguments, each {"i": n}, {"u": n}, {"f": x} or {"s": text}

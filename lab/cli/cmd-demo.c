@@ -135,7 +135,7 @@ static const lab_cli_param opts[] = {
     LAB_CLI_OPT_VALUE("save", LAB_CLI_FILE, "FILE", "also write the demo's report (JSON) to FILE"),
     LAB_CLI_OPT_VALUE("gpu", LAB_CLI_STRING, "NAME",
                       "on the simulator, model the times of GPU NAME (kernels/gpus/NAME.ini: h100, "
-                      "the default, or h200)"),
+                      "the default, h200; a100, l4, rtx4090 predicted, not measured)"),
     LAB_CLI_END,
 };
 

@@ -175,7 +175,7 @@ static const lab_cli_param opts[] = {
     LAB_CLI_OPT("sim", "run on the PTX simulator, even with a GPU"),
     LAB_CLI_OPT_VALUE("gpu", LAB_CLI_STRING, "NAME",
                       "on the simulator, model the speed of GPU NAME (kernels/gpus/NAME.ini: h100, "
-                      "the default, or h200)"),
+                      "the default, h200; a100, l4, rtx4090 predicted, not measured)"),
     LAB_CLI_OPT("no-sim-check", "on a GPU, do not also run the kernel on the simulator to look "
                                 "for races, divergent barriers, bad warp masks and accesses out "
                                 "of bounds"),

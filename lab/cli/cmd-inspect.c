@@ -220,7 +220,8 @@ out:
 static const lab_cli_param opts[] = {
     LAB_CLI_OPT_VALUE("gpu", LAB_CLI_STRING, "sm_XY|NAME",
                       "build for this architecture (default: $CUDALAB_ARCH, else the GPU's), or "
-                      "model the speed of GPU NAME (kernels/gpus/NAME.ini: h100, h200)"),
+                      "model the speed of GPU NAME (kernels/gpus/NAME.ini: h100, h200; a100, l4, "
+                      "rtx4090 predicted, not measured)"),
     LAB_CLI_OPT("ptx", "list the PTX instead of the SASS"),
     LAB_CLI_OPT("summary", "resources, occupancy and instruction mix, no listing"),
     LAB_CLI_OPT("no-run", "do not run the kernel on the simulator to count how its branches "

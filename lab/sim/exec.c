@@ -1374,7 +1374,8 @@ count_access(sim_worker *wk, const uint64_t *addr, const uint8_t *spaces, uint32
         lab_sim__count_block_loads(&wk->block_loads, (uint32_t)wk->block_linear + 1, &wk->metrics,
                                    addr, gm, bytes);
     if (sm && kind == SIM_ACCESS_ATOM) /* no ld/st wavefronts: ATOMS, or a CAS loop in SASS */
-        wk->metrics.shared_atom_requests++;
+        lab_sim__count_shared_atom(&wk->shared_atoms, (uint32_t)wk->block_linear + 1, &wk->metrics,
+                                   addr, sm);
     else if (sm)
         lab_sim__count_shared(&wk->metrics, addr, sm, bytes);
 }
@@ -2567,6 +2568,25 @@ note_written(sim_warp *w, const sim_insn *in, uint32_t t, bool loaded)
     w->horizon = later(w->horizon, when);
 }
 
+/* Whether the branch at pc skips forward over at most SIM_PREDICATED instructions that hold no
+ * branch, barrier, exit or call: ptxas turns such an if into predicated instructions (a guarded
+ * load in an unrolled loop), so the stretch of code it may reorder goes on across it. */
+#define SIM_PREDICATED 8
+static bool
+predicated_skip(const sim_func *f, int32_t pc)
+{
+    const sim_insn *in = &f->code[pc];
+
+    if (in->target <= pc || in->target - pc > SIM_PREDICATED + 1)
+        return false;
+    for (int32_t k = pc + 1; k < in->target; k++) {
+        sim_class c = f->code[k].cls;
+        if (c == CL_BRANCH || c == CL_BARRIER || c == CL_EXIT || c == CL_CALL)
+            return false;
+    }
+    return true;
+}
+
 /* Runs w until it exits (RUN_DONE), waits at a barrier (RUN_BARRIER) or fails (<0); or, in a
  * block of several warps, yields after SIM_SLICE instructions (RUN_YIELD) so that a warp that
  * spins on what another warp writes (cooperative groups' multi-warp tiles) lets it run. */
@@ -2617,8 +2637,8 @@ run_warp(sim_worker *wk, sim_warp *w)
         if (!w->nframes) {
             round = issue_round(w, in);
             w->last = later(w->last, round);
-            if (in->cls == CL_BRANCH || in->cls == CL_BARRIER || in->cls == CL_EXIT ||
-                in->cls == CL_CALL)
+            if ((in->cls == CL_BRANCH && !predicated_skip(f, e->pc)) || in->cls == CL_BARRIER ||
+                in->cls == CL_EXIT || in->cls == CL_CALL)
                 w->start = w->last;
         }
         rc = 0;
@@ -2692,6 +2712,9 @@ run_warp(sim_worker *wk, sim_warp *w)
             rc = rounded(unary, wk, w, in, m);
             break;
         case CL_BINARY: /* d = a OP b: add sub mul div rem min max and or xor shl shr copysign */
+            if ((in->op == SIM_OP_DIV || in->op == SIM_OP_REM) && !is_float(in->type) &&
+                in->o[2].kind != O_IMM && m)
+                mt->int_divs++; /* a dozen SASS instructions or more; by a constant, a few */
             rc = rounded(binary, wk, w, in, m);
             break;
         case CL_TERNARY: /* mad.lo/.hi/.wide d, a, b, c = a * b + c; fma.rn: rounded once */
@@ -2885,6 +2908,7 @@ lab_sim__run_block(sim_worker *wk, uint64_t linear)
         wk->red_true = wk->red_lanes = 0;
         if (!live)
             return 0;
+        wk->metrics.barrier_waits += live; /* the block waits for its slowest warp here */
         wk->epoch = atomic_fetch_add(&L->sim->epoch, 1) + 1;
     }
 }

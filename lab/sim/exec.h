@@ -152,13 +152,17 @@ struct sim_launch {
     bool checks;
 };
 
-/* The sectors one block loaded (metrics.c): open addressing, an entry valid while its epoch is
- * the block's, so a new block starts empty without clearing. */
+/* The sectors one block loaded, or the shared addresses its atomics hit with a count each
+ * (metrics.c): open addressing, an entry valid while its epoch is the block's, so a new block
+ * starts empty without clearing. */
 typedef struct sim_sectorset {
     uint64_t *keys;
     uint32_t *epochs;
-    size_t cap, n; /* n: entries of epoch */
+    uint32_t *counts; /* counted: lanes per entry */
+    size_t cap, n;    /* n: entries of epoch */
     uint32_t epoch;
+    uint32_t worst; /* counted: the most lanes on one entry of epoch */
+    bool counted;
     bool failed; /* out of memory: counting stopped */
 } sim_sectorset;
 
@@ -179,7 +183,8 @@ struct sim_worker {
     uint32_t red_true, red_lanes; /* bar.red of this barrier interval: lanes with c, lanes */
     const sim_alloc *last_alloc;
     lab_sim_metrics metrics;
-    sim_sectorset block_loads; /* for metrics.gld_block_sectors */
+    sim_sectorset block_loads;  /* for metrics.gld_block_sectors */
+    sim_sectorset shared_atoms; /* for metrics.shared_atom_serial */
     bool has_finding, finding_fatal, fatal;
     uint64_t finding_block;
     lab_sim_finding finding;
@@ -280,6 +285,10 @@ void lab_sim__count_global(lab_sim_metrics *mt, sim_access kind, const uint64_t 
                            uint32_t mask, uint32_t bytes);
 void lab_sim__count_shared(lab_sim_metrics *mt, const uint64_t *addr, uint32_t mask,
                            uint32_t bytes);
+/* A warp-level shared atomic of the block numbered epoch (as for block loads): a request, and its
+ * lanes added to its addresses' in the block, mt->shared_atom_serial growing with the busiest. */
+void lab_sim__count_shared_atom(sim_sectorset *set, uint32_t epoch, lab_sim_metrics *mt,
+                                const uint64_t *addr, uint32_t mask);
 /* A warp-level global load of the block numbered epoch (its linear index + 1, unique in a
  * launch): its sectors new to the block counted in
  * mt->gld_block_sectors. */

@@ -79,6 +79,7 @@ worker_release(sim_worker *wk)
     lab_sim__pbufs_reset(wk);
     free(wk->pbufs);
     lab_sim__sectorset_free(&wk->block_loads);
+    lab_sim__sectorset_free(&wk->shared_atoms);
     for (size_t i = 0; i < wk->nchildren; i++)
         free(wk->children[i].params);
     free(wk->children);

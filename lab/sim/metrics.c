@@ -7,7 +7,9 @@
  * op_red are neither op_ld nor op_st); lanes on one address are served one
  * after another, so a sector counts once per lane on its busiest address
  * (recorded on the H100: a float atomicAdd of 32 lanes to one word is 32
- * sectors).
+ * sectors).  The lanes of a block's shared atomics on one address are served one after another
+ * too, whichever warp they are in (a CAS loop in SASS for a float: one lane wins each round, the
+ * others of every warp try again), so a block counts its busiest shared address's lanes.
  */
 #include "lab/sim/exec.h"
 
@@ -177,21 +179,25 @@ lab_sim__count_shared(lab_sim_metrics *mt, const uint64_t *addr, uint32_t mask, 
     mt->shared_conflicts += wavefronts - ideal;
 }
 
-/* Inserts key: true if it was not there for this epoch. */
-static bool
-sectorset_add(sim_sectorset *s, uint64_t key)
+/* The slot of key in s for this epoch, added if it was not there (*added); SIZE_MAX when out of
+ * memory (s->failed).  A set with counts keeps one per entry. */
+static size_t
+sectorset_slot(sim_sectorset *s, uint64_t key, bool *added)
 {
     size_t i;
 
+    *added = false;
     if ((s->n + 1) * 2 > s->cap) { /* grow, keeping this epoch's entries */
         size_t cap = s->cap ? s->cap * 2 : 1024;
         uint64_t *keys = calloc(cap, sizeof(*keys));
         uint32_t *epochs = calloc(cap, sizeof(*epochs));
-        if (!keys || !epochs) {
+        uint32_t *counts = s->counted ? calloc(cap, sizeof(*counts)) : NULL;
+        if (!keys || !epochs || (s->counted && !counts)) {
             free(keys);
             free(epochs);
+            free(counts);
             s->failed = true;
-            return false;
+            return SIZE_MAX;
         }
         for (size_t j = 0; j < s->cap; j++) {
             if (s->epochs[j] != s->epoch)
@@ -201,33 +207,50 @@ sectorset_add(sim_sectorset *s, uint64_t key)
                 ;
             keys[i] = s->keys[j];
             epochs[i] = s->epoch;
+            if (counts)
+                counts[i] = s->counts[j];
         }
         free(s->keys);
         free(s->epochs);
+        free(s->counts);
         s->keys = keys;
         s->epochs = epochs;
+        s->counts = counts;
         s->cap = cap;
     }
     for (i = (size_t)(key * 0x9e3779b97f4a7c15ull) & (s->cap - 1); s->epochs[i] == s->epoch;
          i = (i + 1) & (s->cap - 1))
         if (s->keys[i] == key)
-            return false;
+            return i;
     s->keys[i] = key;
     s->epochs[i] = s->epoch;
+    if (s->counts)
+        s->counts[i] = 0;
     s->n++;
-    return true;
+    *added = true;
+    return i;
+}
+
+/* A set's entries belong to the block of epoch from here on: a new block starts empty. */
+static void
+sectorset_epoch(sim_sectorset *s, uint32_t epoch)
+{
+    if (s->epoch != epoch) {
+        s->epoch = epoch;
+        s->n = 0;
+        s->worst = 0;
+    }
 }
 
 void
 lab_sim__count_block_loads(sim_sectorset *set, uint32_t epoch, lab_sim_metrics *mt,
                            const uint64_t *addr, uint32_t mask, uint32_t bytes)
 {
+    bool added;
+
     if (set->failed || !epoch)
         return;
-    if (set->epoch != epoch) { /* a new block: every entry is stale */
-        set->epoch = epoch;
-        set->n = 0;
-    }
+    sectorset_epoch(set, epoch);
     /* neighbouring lanes mostly share a sector: one the lane before added (or found) is in the
      * set already, and is not looked up again */
     uint64_t last = UINT64_MAX;
@@ -236,9 +259,32 @@ lab_sim__count_block_loads(sim_sectorset *set, uint32_t epoch, lab_sim_metrics *
             continue;
         for (uint64_t sec = addr[l] >> 5; sec <= (addr[l] + bytes - 1) >> 5; sec++)
             if (sec != last) {
-                mt->gld_block_sectors += sectorset_add(set, sec);
+                sectorset_slot(set, sec, &added);
+                mt->gld_block_sectors += added;
                 last = sec;
             }
+    }
+}
+
+void
+lab_sim__count_shared_atom(sim_sectorset *set, uint32_t epoch, lab_sim_metrics *mt,
+                           const uint64_t *addr, uint32_t mask)
+{
+    bool added;
+    size_t i;
+
+    mt->shared_atom_requests++;
+    if (set->failed || !epoch)
+        return;
+    set->counted = true;
+    sectorset_epoch(set, epoch);
+    for (int l = 0; l < 32; l++) {
+        if (!(mask >> l & 1u) || (i = sectorset_slot(set, addr[l], &added)) == SIZE_MAX)
+            continue;
+        if (++set->counts[i] > set->worst) { /* the block's busiest address so far */
+            mt->shared_atom_serial += set->counts[i] - set->worst;
+            set->worst = set->counts[i];
+        }
     }
 }
 
@@ -247,5 +293,6 @@ lab_sim__sectorset_free(sim_sectorset *set)
 {
     free(set->keys);
     free(set->epochs);
+    free(set->counts);
     memset(set, 0, sizeof(*set));
 }

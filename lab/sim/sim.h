@@ -54,6 +54,10 @@ typedef struct lab_sim_metrics {
     /* atom/red: Nsight Compute counts them apart from loads and stores (op_atom, op_red) */
     uint64_t gatom_requests, gatom_sectors; /* global atomics */
     uint64_t shared_atom_requests;          /* shared atomics (a CAS loop in SASS for floats) */
+    /* the shared atomics' lanes served one after another: per block, the most lanes on one
+     * address, whichever warp they are in (a block of 1024 threads adding into one word: 1024;
+     * one lane per warp into it: 32), summed over the blocks */
+    uint64_t shared_atom_serial;
     uint64_t child_grids; /* grids launched from the device (dynamic parallelism), included */
     /* distinct sectors each block loaded, summed over the blocks: what the loads would read
      * from DRAM if the L2 kept a block's data for the block alone (the performance model) */
@@ -64,6 +68,12 @@ typedef struct lab_sim_metrics {
      * that the stretch used.  A chain of n dependent loads is n; n independent loads and their
      * sum, 1; a loop with one load per iteration that it uses, one per iteration */
     uint64_t gld_rounds;
+    /* integer divisions and remainders by a value not known at compile time: one PTX
+     * instruction, a dozen or more in SASS (a reciprocal and its corrections) */
+    uint64_t int_divs;
+    /* block-wide barriers (bar.sync) times the warps each one held: a block waits at every one
+     * for its slowest warp, and the wait is on all its warps' paths */
+    uint64_t barrier_waits;
 } lab_sim_metrics;
 
 typedef enum lab_sim_check {

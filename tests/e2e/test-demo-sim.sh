@@ -126,7 +126,8 @@ expect_json "demo --gpu h200: modelled for the H200" \
     'j["timing"] == "modelled" and j["model"]["gpu"] == "H200" and j["sections"][0]["modelled"]'
 run cudalab demo reduction --gpu nosuch
 expect_status "demo --gpu of a GPU the model does not know" 2
-expect_err "names the GPUs it knows" "unknown GPU 'nosuch': the model knows h100, h200"
+expect_err "names the GPUs it knows" \
+    "unknown GPU 'nosuch': the model knows a100, h100, h200, l4, rtx4090"
 
 # --- the driver alone: no model, no times ---
 run sh -c '"$0" demo-divergence --backend sim --report-fd 3 --lab-kernels "$1" 3>"$2"' \

@@ -100,10 +100,10 @@ run cudalab inspect reduction/neighbored-less "$sol" --summary --gpu h200
 expect_out "--gpu h200: the modelled times are the H200's" \
     "  modelled H200 times at n = 16777216, from the simulator's counts at n = 262144"
 expect_out "--gpu h200: built for the H200's architecture, the default" "  on sm_90"
-run cudalab inspect reduction/neighbored-less "$sol" --summary --gpu a100
-expect_status "--gpu a100: neither an architecture nor a GPU the model knows" 2
-expect_err "--gpu a100: both lists" \
-    "--gpu 'a100' is not an architecture the lab knows (sm_75, sm_80, sm_86, sm_89, sm_90, sm_100, sm_120), and unknown GPU 'a100': the model knows h100, h200"
+run cudalab inspect reduction/neighbored-less "$sol" --summary --gpu b300
+expect_status "--gpu b300: neither an architecture nor a GPU the model knows" 2
+expect_err "--gpu b300: both lists" \
+    "--gpu 'b300' is not an architecture the lab knows (sm_75, sm_80, sm_86, sm_89, sm_90, sm_100, sm_120), and unknown GPU 'b300': the model knows a100, h100, h200, l4, rtx4090"
 
 # a choice exercise: the occupancy is for the shape the file picks, not the exercise's first
 run cudalab inspect blockshape/fastest-shape "$E2E_SRC/solutions/blockshape/fastest-shape.cu"

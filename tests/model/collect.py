@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""tests/model/collect.py OUT.jsonl [-j N] [--from TIMES.jsonl | EXERCISE...]: the simulator's counts of every reference,
-starter and example of each timed device exercise (default: all of the catalog's), one JSON
+"""tests/model/collect.py OUT.jsonl [-j N] [--from TIMES.jsonl... | EXERCISE...]: the simulator's counts of every reference,
+starter, example and held-out file (tests/model/heldout/) of each timed device exercise (default: all of the catalog's), one JSON
 line per file: the exercise, the file, the simulator's verdict and the student's counts at the
 largest simulated size (report.sim_metrics), its grid and block.  What the performance model
 is fitted on (tests/model/fit.py) beside the GPU's times (tests/gpu/record-times.sh).  With
---from, only the files that TIMES.jsonl holds a GPU time of (the model's validation set).
+--from (once per times file), only the files that those TIMES.jsonl hold a GPU time of.
 With -j N, N gradings at a time (default 1); the lines keep the files' order."""
 import concurrent.futures
 import glob
@@ -23,6 +23,8 @@ def files_of(ex):
     files = ["solutions/%s/%s.cu" % (ch, name), "exercises/%s/%s/starter.cu" % (ch, name)]
     files += sorted(os.path.relpath(f, root)
                     for f in glob.glob(os.path.join(root, "exercises", ch, name, "examples", "*", "*.cu")))
+    files += sorted(os.path.relpath(f, root)
+                    for f in glob.glob(os.path.join(root, "tests", "model", "heldout", ch, name, "*.cu")))
     return files
 
 
@@ -59,8 +61,11 @@ def main():
                XDG_CACHE_HOME=os.environ.get("XDG_CACHE_HOME", os.path.join(tmp, "cache")))
     exercises = args
     only = None
-    if exercises[:1] == ["--from"]:
-        only = [(t["exercise"], t["file"]) for t in map(json.loads, open(exercises[1]))]
+    while exercises[:1] == ["--from"]:  # each file's, once
+        only = (only or []) + [(t["exercise"], t["file"]) for t in map(json.loads, open(exercises[1]))]
+        exercises = exercises[2:]
+    if only is not None:
+        only = list(dict.fromkeys(only))
         exercises = list(dict.fromkeys(e for e, _ in only))
     if not exercises:
         listing = json.loads(subprocess.run([binary, "list", "--json"], env=env, check=True,

@@ -192,6 +192,27 @@ extern "C" __global__ void bad_syncwarp(int *out)
     out[threadIdx.x] = 1;
 }
 
+/* Shared atomics whose lanes do not share an address: each lane into its own slot, and one
+ * lane per warp into one word (the lanes of a request that hit one address take turns). */
+extern "C" __global__ void shared_atom_spread(const int *in, int *out)
+{
+    __shared__ int slots[32], one;
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (threadIdx.x < 32)
+        slots[threadIdx.x] = 0;
+    if (threadIdx.x == 0)
+        one = 0;
+    __syncthreads();
+    atomicAdd(&slots[threadIdx.x % 32], in[t]);
+    if (threadIdx.x % 32 == 0)
+        atomicAdd(&one, 1);
+    __syncthreads();
+    if (threadIdx.x < 32)
+        out[blockIdx.x * 33 + threadIdx.x] = slots[threadIdx.x];
+    if (threadIdx.x == 0)
+        out[blockIdx.x * 33 + 32] = one;
+}
+
 extern "C" __global__ void shared_oob(int *out, int k)
 {
     __shared__ int s[32];
@@ -307,4 +328,30 @@ extern "C" __global__ void loads_chained(const int *next, int *out, int links)
     for (int k = 0; k < links; k++)
         i = next[i];
     out[blockIdx.x * blockDim.x + threadIdx.x] = i;
+}
+
+/* The loads' latencies across a barrier: warp 0 follows a chain of three loads, warp 1 none;
+ * after the barrier each warp loads once more.  Also an integer remainder by a variable. */
+extern "C" __global__ void barrier_rounds(const int *next, int *out, int k)
+{
+    unsigned t = threadIdx.x;
+    int i = (int)t;
+    if (t < 32)
+        for (int c = 0; c < 3; c++)
+            i = next[i];
+    __syncthreads();
+    out[t] = next[i] % k;
+}
+
+/* Four loads each behind its own bound check, unrolled: ptxas predicates the checks, and the
+ * four loads are in flight together. */
+extern "C" __global__ void guarded_loads(const int *in, int *out, unsigned n)
+{
+    unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+    int s = 0;
+#pragma unroll
+    for (unsigned k = 0; k < 4; k++)
+        if (t + k * 64 < n)
+            s += in[t + k * 64];
+    out[t] = s;
 }
