@@ -69,14 +69,15 @@ def texts():
     return out
 
 
-def prose(text):
-    """text with code (fenced, indented, inline) blanked out, lines kept in place"""
+def prose(text, markdown):
+    """text with code (fenced, indented, inline) blanked out, lines kept in place; an INI file's
+    indented lines are its values' continuations, not code"""
     lines, fenced = [], False
     for line in text.split("\n"):
-        if line.lstrip().startswith("```"):
+        if markdown and line.lstrip().startswith("```"):
             fenced = not fenced
             lines.append("")
-        elif fenced or re.match(r"    \S", line) and not re.match(r"    [-*\d]", line):
+        elif fenced or markdown and re.match(r"    \S", line) and not re.match(r"    [-*\d]", line):
             lines.append("")
         else:
             lines.append(re.sub(r"`[^`]*`", "``", line))
@@ -94,7 +95,7 @@ def main():
         with open(path, encoding="utf-8") as f:
             text = f.read()
         quoted = collections.Counter()
-        for n, line in enumerate(prose(text), 1):
+        for n, line in enumerate(prose(text, path.endswith(".md")), 1):
             for name in FIGURE.findall(line):
                 quoted[name] += 1
                 used[name] += 1
