@@ -489,6 +489,7 @@ export UBSAN_OPTIONS := print_stacktrace=1
 test: all $(SAN_ALL) $(FUZZ_BINS) build/.deps-test-ok build/tools/libcudalab-model.so
 	@$(MAKE) --no-print-directory format-check
 	@tests/check-layers.sh
+	@$(PYTHON) tests/check-figures.py
 	@$(MAKE) --no-print-directory po-check
 	@tests/run-unit.sh $(TESTS:%=build/san/tests/%)
 	@tests/e2e/run.sh

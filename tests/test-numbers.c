@@ -2,7 +2,8 @@
  * test-numbers.c - the table of the course's figures (lab/util/numbers.h): read from an INI
  * file with each section's source, GPU and date, every broken line refused with its file and
  * line, and texts that quote figures by name expanded, an unknown name refused with the text's
- * line.  The course's own table (docs/numbers.ini) must load too.
+ * line.  The course's own table (docs/numbers.ini) must load too, and the grading constants it
+ * quotes must be the ones the grader uses.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -10,6 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lab/grade/modelled.h"
+#include "lab/grade/policy.h"
 #include "lab/util/numbers.h"
 
 static char dir[] = "/tmp/test-numbers-XXXXXX";
@@ -182,5 +185,24 @@ Test(numbers, the_course_table_loads)
     snprintf(path, sizeof(path), "%s/docs/numbers.ini", root);
     cr_assert_eq(lab_numbers_load(path, &n, &err), 0, "%s", err.msg);
     cr_expect_gt(lab_numbers_count(n), 100);
+    lab_numbers_free(n);
+}
+
+/* the table's [policy] figures are the texts' words for the grader's constants: they must agree */
+Test(numbers, the_policy_figures_are_the_graders)
+{
+    const char *root = getenv("CUDALAB_DATADIR_TEST");
+    lab_numbers *n = NULL;
+    lab_err err = LAB_ERR_INIT;
+    char path[1024];
+    double v;
+
+    cr_assert_not_null(root);
+    snprintf(path, sizeof(path), "%s/docs/numbers.ini", root);
+    cr_assert_eq(lab_numbers_load(path, &n, &err), 0, "%s", err.msg);
+    cr_assert(lab_numbers_double(n, "policy.choice_floor.pct", &v));
+    cr_expect_float_eq(v, 100 * LAB_GRADE_CHOICE_FLOOR, 1e-9, "the tie floor the tasks quote");
+    cr_assert(lab_numbers_double(n, "policy.modelled_slow.pct", &v));
+    cr_expect_float_eq(v, 100 * LAB_MODELLED_CHOICE_SLOW, 1e-9, "the simulator's SLOW margin");
     lab_numbers_free(n);
 }
