@@ -174,7 +174,9 @@ Test(numbers, texts_quote_figures_by_name, .init = make_dir, .fini = remove_dir)
     lab_numbers_free(n);
 }
 
-Test(numbers, the_course_table_loads)
+/* the course's own table, docs/numbers.ini of the tree under test */
+static lab_numbers *
+course_table(void)
 {
     const char *root = getenv("CUDALAB_DATADIR_TEST");
     lab_numbers *n = NULL;
@@ -184,6 +186,13 @@ Test(numbers, the_course_table_loads)
     cr_assert_not_null(root, "make test sets CUDALAB_DATADIR_TEST");
     snprintf(path, sizeof(path), "%s/docs/numbers.ini", root);
     cr_assert_eq(lab_numbers_load(path, &n, &err), 0, "%s", err.msg);
+    return n;
+}
+
+Test(numbers, the_course_table_loads)
+{
+    lab_numbers *n = course_table();
+
     cr_expect_gt(lab_numbers_count(n), 100);
     lab_numbers_free(n);
 }
@@ -191,15 +200,9 @@ Test(numbers, the_course_table_loads)
 /* the table's [policy] figures are the texts' words for the grader's constants: they must agree */
 Test(numbers, the_policy_figures_are_the_graders)
 {
-    const char *root = getenv("CUDALAB_DATADIR_TEST");
-    lab_numbers *n = NULL;
-    lab_err err = LAB_ERR_INIT;
-    char path[1024];
+    lab_numbers *n = course_table();
     double v;
 
-    cr_assert_not_null(root);
-    snprintf(path, sizeof(path), "%s/docs/numbers.ini", root);
-    cr_assert_eq(lab_numbers_load(path, &n, &err), 0, "%s", err.msg);
     cr_assert(lab_numbers_double(n, "policy.choice_floor.pct", &v));
     cr_expect_float_eq(v, 100 * LAB_GRADE_CHOICE_FLOOR, 1e-9, "the tie floor the tasks quote");
     cr_assert(lab_numbers_double(n, "policy.modelled_slow.pct", &v));

@@ -4,6 +4,7 @@
  * Layout read by lab_catalog_load:
  *   exercises/<chapter>/chapter.ini             [chapter] title, order, text (docs/<chapter>.md)
  *   exercises/<chapter>/<exercise>/exercise.ini  the manifest (keys below)
+ *   docs/numbers.ini                            the figures the texts quote by name (figures.c)
  * Manifests are read with libinih.  A broken manifest or chapter file is not a
  * failure of the load: it becomes a problem "file:line: message" (line 0 when
  * the problem is not on one line) and the rest of the catalog still loads.
