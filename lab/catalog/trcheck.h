@@ -19,9 +19,9 @@
 #define LAB_CATALOG_TRCHECK_H
 
 #include "lab/util/err.h"
+#include "lab/util/strvec.h"
 
 struct lab_catalog;
-#include "lab/util/strvec.h"
 
 typedef enum lab_trcheck_kind {
     LAB_TRCHECK_TEXT,      /* Markdown: the same code blocks */

@@ -122,7 +122,8 @@ littles_law_memory(lab_demodrv *d)
                 lab_demodrv_figure(d, "notes.003.m2070.sms"),
                 lab_demodrv_figure(d, "notes.003.m2070.max_warps_per_sm"));
     littles_row(rows, "Kepler K20 (notes)", lab_demodrv_figure(d, "notes.003.kepler.gbps"),
-                lab_demodrv_figure(d, "notes.003.kepler.mem_clock.ghz"), 13.0,
+                lab_demodrv_figure(d, "notes.003.kepler.mem_clock.ghz"),
+                lab_demodrv_figure(d, "notes.003.k20.sms"),
                 lab_demodrv_figure(d, "notes.003.kepler.max_warps"));
     if (sim)
         lab_demodrv_row(rows, "sn--nnnnnn", d->model_gpu.name, d->copy_gbps, bytes / KIB, bytes / 4,
