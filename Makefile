@@ -411,8 +411,8 @@ FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -I. -isystem /usr/include/cjson $(WARN) -M
                -fno-omit-frame-pointer -fsanitize=fuzzer-no-link $(FUZZ_SAN)
 FUZZ_TARGETS := ptx manifest questions runreport ncu translation
 FUZZ_SRC_ptx := $(SIM_SRC)
-FUZZ_CATALOG_SRC := lab/catalog/catalog.c lab/catalog/family.c lab/catalog/localize.c \
-                    lab/catalog/translation.c
+FUZZ_CATALOG_SRC := lab/catalog/catalog.c lab/catalog/family.c lab/catalog/figures.c \
+                    lab/catalog/localize.c lab/catalog/translation.c
 FUZZ_SRC_manifest := $(FUZZ_CATALOG_SRC)
 FUZZ_SRC_questions := $(FUZZ_CATALOG_SRC) lab/catalog/questions.c
 FUZZ_SRC_translation := $(FUZZ_CATALOG_SRC) lab/catalog/questions.c
@@ -489,6 +489,7 @@ export UBSAN_OPTIONS := print_stacktrace=1
 test: all $(SAN_ALL) $(FUZZ_BINS) build/.deps-test-ok build/tools/libcudalab-model.so
 	@$(MAKE) --no-print-directory format-check
 	@tests/check-layers.sh
+	@$(PYTHON) tests/check-figures.py
 	@$(MAKE) --no-print-directory po-check
 	@tests/run-unit.sh $(TESTS:%=build/san/tests/%)
 	@tests/e2e/run.sh

@@ -9,12 +9,21 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_BACKEND = 256, OPT_REPORT_FD, OPT_LAB_KERNELS, OPT_STEP, OPT_NCU_CHILD, OPT_MODEL_GPU };
+enum {
+    OPT_BACKEND = 256,
+    OPT_REPORT_FD,
+    OPT_LAB_KERNELS,
+    OPT_STEP,
+    OPT_NCU_CHILD,
+    OPT_MODEL_GPU,
+    OPT_NUMBERS
+};
 
 static const struct option options[] = {
     { "backend", required_argument, NULL, OPT_BACKEND },
@@ -23,6 +32,7 @@ static const struct option options[] = {
     { "step", required_argument, NULL, OPT_STEP },
     { "ncu-child", no_argument, NULL, OPT_NCU_CHILD },
     { "model-gpu", required_argument, NULL, OPT_MODEL_GPU },
+    { "numbers", required_argument, NULL, OPT_NUMBERS },
     { NULL, 0, NULL, 0 },
 };
 
@@ -33,7 +43,7 @@ usage(const char *prog, const char *what)
     fprintf(stderr,
             "usage: cudalab-driver %s --backend cuda|sim --report-fd N --lab-kernels PTX "
             "[--step ID,KERNEL,FAMILY,BLOCK,UNROLL,MODULE,entry=MANGLED[,KEY=VALUE...]]... "
-            "[--ncu-child] [--model-gpu GPU.ini]\n",
+            "[--ncu-child] [--model-gpu GPU.ini] [--numbers numbers.ini]\n",
             prog);
     return -2;
 }
@@ -127,6 +137,9 @@ parse_args(lab_demodrv *d, const char *prog, int argc, char **argv)
         case OPT_MODEL_GPU:
             d->model_gpu_path = optarg;
             break;
+        case OPT_NUMBERS:
+            d->numbers_path = optarg;
+            break;
         case OPT_STEP:
             if (d->nsteps == LAB_DEMODRV_MAX_STEPS ||
                 parse_step(optarg, &d->steps[d->nsteps++]) < 0)
@@ -214,6 +227,12 @@ start(lab_demodrv *d, int argc, char **argv, const char *program, const char *ch
     cJSON_AddStringToObject(d->report, "timing", "measured");
     d->sections = cJSON_AddArrayToObject(d->report, "sections");
     d->notes = cJSON_AddArrayToObject(d->report, "notes");
+    /* the recorded figures only fill the columns beside this GPU's: without them the demo
+     * still runs, and says why those columns are empty */
+    if (d->numbers_path && lab_numbers_load(d->numbers_path, &d->numbers, &err) < 0) {
+        lab_demodrv_note(d, "the recorded figures are not shown: %s", err.msg);
+        err = (lab_err)LAB_ERR_INIT;
+    }
     if (!(d->ops = lab_dev_backend(d->backend))) {
         lab_err_set(&err, LAB_EINVAL, "unknown backend '%s'", d->backend);
         return lab_demodrv_fail(d, "open", &err);
@@ -339,6 +358,22 @@ lab_demodrv_ncu_section(lab_demodrv *d, const char *title, const char *text,
     return cJSON_AddArrayToObject(s, "rows");
 }
 
+double
+lab_demodrv_figure(const lab_demodrv *d, const char *key)
+{
+    double v;
+
+    return lab_numbers_double(d->numbers, key, &v) ? v : NAN;
+}
+
+const char *
+lab_demodrv_figure_text(const lab_demodrv *d, const char *key)
+{
+    const lab_number *f = lab_numbers_find(d->numbers, key);
+
+    return f ? f->value : "?";
+}
+
 cJSON *
 lab_demodrv_row(cJSON *rows, const char *fmt, ...)
 {
@@ -351,9 +386,10 @@ lab_demodrv_row(cJSON *rows, const char *fmt, ...)
     for (const char *f = fmt; *f; f++) {
         if (*f == 's')
             cJSON_AddItemToArray(row, cJSON_CreateString(va_arg(ap, const char *)));
-        else if (*f == 'n')
-            cJSON_AddItemToArray(row, cJSON_CreateNumber(va_arg(ap, double)));
-        else
+        else if (*f == 'n') {
+            double v = va_arg(ap, double);
+            cJSON_AddItemToArray(row, isnan(v) ? cJSON_CreateNull() : cJSON_CreateNumber(v));
+        } else
             cJSON_AddItemToArray(row, cJSON_CreateNull());
     }
     va_end(ap);
@@ -438,6 +474,7 @@ finish(lab_demodrv *d)
     }
     cJSON_Delete(d->report);
     cJSON_Delete(lab_demomodel_take(d));
+    lab_numbers_free(d->numbers);
     lab_timing_release(&d->timing);
     if (d->dev)
         d->ops->close(d->dev);

@@ -6,6 +6,7 @@
  * The lab runs
  *   cudalab-driver demo-CHAPTER --backend cuda|sim --report-fd 3 --lab-kernels DIR/lab-kernels.ptx
  *          [--step ID,KERNEL,FAMILY,BLOCK,UNROLL,MODULE_PATH,entry=MANGLED[,KEY=VALUE...]]...
+ *          [--model-gpu GPU.ini] [--numbers numbers.ini]
  * (keys: output=total, grid_per_sm=K) and, under Nsight Compute, the same program as
  *   cudalab-driver demo-CHAPTER --ncu-child --backend cuda --lab-kernels ...
  * when it only launches, once each, the kernels of its ncu sections
@@ -24,6 +25,10 @@
  * (common/demomodel.h); the report then says "timing": "modelled", and every section
  * added after such times carries "modelled": true and the modelled launches.  Without
  * --model-gpu it refuses, as before.
+ *
+ * The columns beside this GPU's (the notes' Tesla M2070, an earlier H100 run) come from the
+ * course's table of figures, --numbers FILE (docs/numbers.ini), the one the chapters quote:
+ * lab_demodrv_figure.  Without it those cells are empty and a note says why.
  */
 #ifndef LAB_HARNESS_DEMODRV_H
 #define LAB_HARNESS_DEMODRV_H
@@ -35,6 +40,7 @@
 #include "common/dev.h"
 #include "common/timing.h"
 #include "lab/model/model.h"
+#include "lab/util/numbers.h"
 
 #define LAB_DEMODRV_MAX_STEPS 32
 
@@ -62,6 +68,8 @@ typedef struct lab_demodrv {
     double copy_gbps;
     bool ncu_child;             /* --ncu-child: launch the kernels once each for ncu, no report */
     const char *model_gpu_path; /* --model-gpu FILE: the simulator's times modelled, or NULL */
+    const char *numbers_path;   /* --numbers FILE: the course's recorded figures, or NULL */
+    lab_numbers *numbers;       /* loaded from it; NULL when not given or unreadable */
     bool modelled;              /* the model's GPU is loaded: lab_demodrv_time models */
     lab_model_gpu model_gpu;    /* the GPU modelled (when modelled) */
     cJSON *model_launches;      /* modelled launches not yet given to a section, or NULL */
@@ -116,7 +124,12 @@ int lab_demodrv_time(lab_demodrv *d, lab_demodrv_launch *launches, size_t n, dou
  * rows array (append rows made with lab_demodrv_row), or NULL without memory. */
 cJSON *lab_demodrv_section(lab_demodrv *d, const char *title, const char *text, ...)
     __attribute__((sentinel));
-/* A row from a format: 's' string, 'n' number (double), '-' null; e.g. "snn-". */
+/* A figure of the course's table (docs/numbers.ini, lab/util/numbers.h), e.g.
+ * "notes.000.neighbored.ms": NAN when the table was not given or has no such number. */
+double lab_demodrv_figure(const lab_demodrv *d, const char *key);
+/* The same figure as the table writes it ("18-21"), for a note's text; "?" when there is none. */
+const char *lab_demodrv_figure_text(const lab_demodrv *d, const char *key);
+/* A row from a format: 's' string, 'n' number (double; NAN: null), '-' null; e.g. "snn-". */
 cJSON *lab_demodrv_row(cJSON *rows, const char *fmt, ...);
 /* Adds a chart to the last section: "bars" with label, value; "heatmap" with x, y, value. */
 void lab_demodrv_bars(lab_demodrv *d, int label, int value);

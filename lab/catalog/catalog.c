@@ -22,6 +22,7 @@
  */
 #include "lab/catalog/catalog.h"
 #include "lab/catalog/family.h"
+#include "lab/catalog/figures.h"
 #include "lab/catalog/localize.h"
 #include "lab/util/arena.h"
 #include "lab/util/buf.h"
@@ -56,6 +57,7 @@ struct lab_catalog {
     const lab_broken_exercise **broken; /* sorted by id */
     size_t nbroken;
     const char *language; /* the local_* fields' language; NULL: English */
+    lab_numbers *numbers; /* docs/numbers.ini, NULL when there is none (figures.h) */
 };
 
 /* A growable array of pointers, used only while loading. */
@@ -1388,6 +1390,24 @@ finish(struct load *ld, lab_catalog *cat)
     return 0;
 }
 
+/* A problem found after finish (lab_catalog__problem_fn): onto the list finish made. */
+static int
+late_problem(void *ctx, const char *text)
+{
+    lab_catalog *cat = ctx;
+    const char **v;
+    char *copy;
+
+    if (!(copy = lab_arena_strdup(&cat->arena, text)) ||
+        !(v = lab_arena_calloc(&cat->arena, cat->nproblems + 1, sizeof(*v))))
+        return LAB_ENOMEM;
+    for (size_t i = 0; i < cat->nproblems; i++)
+        v[i] = cat->problems[i];
+    v[cat->nproblems++] = copy;
+    cat->problems = v;
+    return 0;
+}
+
 /* --- the public API ------------------------------------------------------- */
 
 int
@@ -1431,6 +1451,8 @@ lab_catalog_load_lang(const char *datadir, const lab_lang *lang, lab_catalog **o
         rc = finish(&ld, cat);
     if (rc == 0)
         rc = lab_catalog__localize(cat, &cat->arena, datadir, lang);
+    if (rc == 0)
+        rc = lab_catalog__figures(cat, &cat->arena, datadir, late_problem, cat);
     if (rc < 0) {
         rc = lab_err_set(err, LAB_ENOMEM, "out of memory loading the catalog");
         goto out;
@@ -1457,6 +1479,19 @@ lab_catalog_language(const lab_catalog *cat)
 }
 
 void
+lab_catalog__set_numbers(lab_catalog *cat, lab_numbers *n)
+{
+    lab_numbers_free(cat->numbers);
+    cat->numbers = n;
+}
+
+const lab_numbers *
+lab_catalog_numbers(const lab_catalog *cat)
+{
+    return cat->numbers;
+}
+
+void
 lab_catalog__set_language(lab_catalog *cat, const char *language)
 {
     cat->language = language;
@@ -1467,6 +1502,7 @@ lab_catalog_free(lab_catalog *cat)
 {
     if (!cat)
         return;
+    lab_numbers_free(cat->numbers);
     lab_arena_release(&cat->arena);
     free(cat);
 }

@@ -4,6 +4,7 @@
  * Layout read by lab_catalog_load:
  *   exercises/<chapter>/chapter.ini             [chapter] title, order, text (docs/<chapter>.md)
  *   exercises/<chapter>/<exercise>/exercise.ini  the manifest (keys below)
+ *   docs/numbers.ini                            the figures the texts quote by name (figures.c)
  * Manifests are read with libinih.  A broken manifest or chapter file is not a
  * failure of the load: it becomes a problem "file:line: message" (line 0 when
  * the problem is not on one line) and the rest of the catalog still loads.
@@ -70,7 +71,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "lab/util/buf.h"
 #include "lab/util/err.h"
+#include "lab/util/numbers.h"
 
 typedef enum lab_kind { LAB_KIND_DEVICE, LAB_KIND_HOST, LAB_KIND_COUNT } lab_kind;
 typedef enum lab_output { LAB_OUTPUT_PARTIALS, LAB_OUTPUT_TOTAL, LAB_OUTPUT_COUNT } lab_output;
@@ -168,6 +171,19 @@ const lab_chapter *lab_catalog_chapter(const lab_catalog *cat, size_t i); /* sor
 size_t lab_catalog_exercise_count(const lab_catalog *cat);
 const lab_exercise *lab_catalog_exercise(const lab_catalog *cat, size_t i); /* chapter, order */
 const lab_exercise *lab_catalog_find(const lab_catalog *cat, const char *id);
+
+/*
+ * The course's figures (docs/design/numbers.md): a text names a figure {{name}}, and these
+ * put the value there: from the table docs/numbers.ini (lab/util/numbers.h), or a manifest's
+ * threshold, "EXERCISE.min_speedup" ("1.10") or "EXERCISE.min_fraction_pct" ("75").  A name
+ * neither knows is LAB_EPARSE, "what:line: unknown figure 'name' ...".  lab_catalog_read_text
+ * reads the file at path (a task, a chapter text) whole and fills it in; the hints come filled
+ * in already.  The table is NULL when the data folder has none.
+ */
+const lab_numbers *lab_catalog_numbers(const lab_catalog *cat);
+int lab_catalog_expand(const lab_catalog *cat, const char *text, size_t len, const char *what,
+                       lab_buf *out, lab_err *err);
+int lab_catalog_read_text(const lab_catalog *cat, const char *path, lab_buf *out, lab_err *err);
 
 /* "40x2", "8x4x2", "512": the shape as a manifest writes it, into buf. */
 void lab_block_shape_format(const lab_block_shape *s, char *buf, size_t size);

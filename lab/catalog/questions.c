@@ -340,6 +340,45 @@ set_local_choices(lab_question *q, const char *value)
 
 static const char *const question_text_keys[] = { "prompt", "explain", "choices", NULL };
 
+/* *text with its figures filled in, in a new malloc'ed string (text may be NULL). */
+static int
+fill(char **text, const lab_catalog *cat, const char *what, lab_err *err)
+{
+    lab_buf out = LAB_BUF_INIT;
+    int rc;
+
+    if (!*text || !lab_numbers_quoted(*text, strlen(*text)))
+        return 0;
+    if ((rc = lab_catalog_expand(cat, *text, strlen(*text), what, &out, err)) < 0) {
+        lab_buf_release(&out);
+        return rc;
+    }
+    free(*text);
+    *text = lab_buf_detach(&out);
+    return *text ? 0 : lab_err_set(err, LAB_ENOMEM, "out of memory");
+}
+
+int
+lab_questions_fill(lab_questions *q, const lab_catalog *cat, lab_err *err)
+{
+    lab_buf what = LAB_BUF_INIT;
+    int rc = 0;
+
+    for (size_t i = 0; rc == 0 && i < q->n; i++) {
+        lab_question *x = &q->v[i];
+
+        lab_buf_reset(&what);
+        if (lab_buf_printf(&what, "%s [question %s]", q->path, x->id) < 0)
+            rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
+        else if ((rc = fill(&x->prompt, cat, what.buf, err)) == 0 &&
+                 (rc = fill(&x->explain, cat, what.buf, err)) == 0 &&
+                 (rc = fill(&x->local_prompt, cat, what.buf, err)) == 0)
+            rc = fill(&x->local_explain, cat, what.buf, err);
+    }
+    lab_buf_release(&what);
+    return rc;
+}
+
 int
 lab_questions_translate(lab_questions *q, const lab_lang *lang, bool *note, lab_err *err)
 {

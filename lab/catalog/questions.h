@@ -85,6 +85,10 @@ struct lab_lang;
  */
 int lab_questions_translate(lab_questions *q, const struct lab_lang *lang, bool *note,
                             lab_err *err);
+/* Every prompt and explanation, English and translated, with its figures filled in from cat
+ * (lab_catalog_expand; after lab_questions_translate).  LAB_EPARSE names the file, the question
+ * and the unknown figure. */
+int lab_questions_fill(lab_questions *q, const lab_catalog *cat, lab_err *err);
 /* What the learner reads: the translated text, or the English where there is none. */
 const char *lab_question_prompt(const lab_question *q);
 const char *lab_question_explain(const lab_question *q);

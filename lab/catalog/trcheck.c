@@ -38,6 +38,55 @@ lab_trcheck_release(lab_trcheck *t)
     lab_strvec_release(&t->broken);
 }
 
+/*
+ * text (len bytes) with its figures filled in; a name the catalog does not know is a broken
+ * line "path:line: ...", line counted from first (the line text starts on).
+ */
+static int
+check_figures(lab_trcheck *t, const char *text, size_t len, const char *path, int first)
+{
+    lab_buf out = LAB_BUF_INIT;
+    lab_err err = LAB_ERR_INIT;
+    int rc = 0, line;
+    char *rest;
+
+    if (!t->cat || !lab_numbers_quoted(text, len))
+        return 0;
+    rc = lab_catalog_expand(t->cat, text, len, "", &out, &err);
+    lab_buf_release(&out);
+    if (rc == LAB_ENOMEM)
+        return rc;
+    if (rc < 0) { /* err: ":N: message", N counted within text */
+        line = (int)strtol(err.msg + 1, &rest, 10);
+        rc = lab_strvec_pushf(&t->broken, "%s:%d%s", path, first + line - 1, rest);
+    }
+    return rc;
+}
+
+/* The figures of every prompt and explanation of a questions file (English or translated). */
+static int
+check_question_figures(lab_trcheck *t, const char *path, const lab_translated_ini *tr)
+{
+    lab_questions q = LAB_QUESTIONS_INIT;
+    lab_err err = LAB_ERR_INIT;
+    int rc = 0;
+
+    if (!t->cat)
+        return 0;
+    if (tr) {
+        for (size_t i = 0; rc == 0 && i < tr->n; i++)
+            rc = check_figures(t, tr->v[i].value, strlen(tr->v[i].value), path, tr->v[i].line);
+        return rc;
+    }
+    if (lab_questions_load(path, &q, &err) < 0)
+        return err.code == LAB_ENOMEM ? LAB_ENOMEM : 0; /* the file's own check says */
+    for (size_t i = 0; rc == 0 && i < q.n; i++)
+        if ((rc = check_figures(t, q.v[i].prompt, strlen(q.v[i].prompt), path, q.v[i].line)) == 0)
+            rc = check_figures(t, q.v[i].explain, strlen(q.v[i].explain), path, q.v[i].line);
+    lab_questions_release(&q);
+    return rc;
+}
+
 /* A translated question's choices: as many as the English question's, in the same order. */
 static int
 check_choices(lab_trcheck *t, const char *english, const lab_translated_ini *tr, const char *path)
@@ -81,8 +130,8 @@ check_ini(lab_trcheck *t, const char *english, const char *path, lab_trcheck_kin
         return rc;
     if (rc < 0)
         return lab_strvec_push(&t->broken, err.msg);
-    if (kind == LAB_TRCHECK_QUESTIONS)
-        rc = check_choices(t, english, &tr, path);
+    if (kind == LAB_TRCHECK_QUESTIONS && (rc = check_choices(t, english, &tr, path)) == 0)
+        rc = check_question_figures(t, path, &tr);
     lab_translated_ini_release(&tr);
     return rc;
 }
@@ -97,9 +146,9 @@ check_markdown(lab_trcheck *t, const char *english, const char *path, lab_trchec
     if (lab_buf_read_regular(&en, english, LAB_CATALOG_TEXT_CAP, &err) < 0 ||
         lab_buf_read_regular(&tr, path, LAB_CATALOG_TEXT_CAP, &err) < 0)
         rc = err.code == LAB_ENOMEM ? LAB_ENOMEM : lab_strvec_push(&t->broken, err.msg);
-    else
-        rc = lab_translation_compare_markdown(en.buf, en.len, tr.buf, tr.len, path,
-                                              kind == LAB_TRCHECK_HINTS, &t->broken);
+    else if ((rc = lab_translation_compare_markdown(en.buf, en.len, tr.buf, tr.len, path,
+                                                    kind == LAB_TRCHECK_HINTS, &t->broken)) == 0)
+        rc = check_figures(t, tr.buf, tr.len, path, 1);
     lab_buf_release(&en);
     lab_buf_release(&tr);
     return rc;
@@ -136,11 +185,33 @@ check_one(lab_trcheck *t, const char *english, const char *lang, lab_trcheck_kin
     return rc < 0 ? lab_err_set(err, LAB_ENOMEM, "out of memory") : 0;
 }
 
+/* The English file's own figures. */
+static int
+check_english(lab_trcheck *t, const char *english, lab_trcheck_kind kind)
+{
+    lab_buf text = LAB_BUF_INIT;
+    lab_err err = LAB_ERR_INIT;
+    int rc = 0;
+
+    if (!t->cat || kind == LAB_TRCHECK_TITLE)
+        return 0;
+    if (kind == LAB_TRCHECK_QUESTIONS)
+        return check_question_figures(t, english, NULL);
+    if (lab_buf_read_regular(&text, english, LAB_CATALOG_TEXT_CAP, &err) < 0)
+        rc = err.code == LAB_ENOMEM ? LAB_ENOMEM : 0; /* not this check's to report */
+    else
+        rc = check_figures(t, text.buf, text.len, english, 1);
+    lab_buf_release(&text);
+    return rc;
+}
+
 int
 lab_trcheck_file(lab_trcheck *t, const char *english, lab_trcheck_kind kind, lab_err *err)
 {
     int rc = 0;
 
+    if (check_english(t, english, kind) < 0)
+        return lab_err_set(err, LAB_ENOMEM, "out of memory");
     for (size_t i = 0; rc == 0 && i < t->languages.n; i++)
         rc = check_one(t, english, t->languages.v[i], kind, err);
     return rc;

@@ -9,14 +9,19 @@
  * stale translations (warnings: the lab shows English for them), and broken ones (errors:
  * the translation breaks a rule).
  *
- * Call order: lab_trcheck_init; lab_trcheck_file for each English file; read the lists;
- * lab_trcheck_release.
+ * With a catalog set (cat), every file, the English one too, must also name only figures the
+ * catalog knows (lab_catalog_expand, docs/numbers.ini): a name it does not know is broken.
+ *
+ * Call order: lab_trcheck_init; set cat if wanted; lab_trcheck_file for each English file;
+ * read the lists; lab_trcheck_release.
  */
 #ifndef LAB_CATALOG_TRCHECK_H
 #define LAB_CATALOG_TRCHECK_H
 
 #include "lab/util/err.h"
 #include "lab/util/strvec.h"
+
+struct lab_catalog;
 
 typedef enum lab_trcheck_kind {
     LAB_TRCHECK_TEXT,      /* Markdown: the same code blocks */
@@ -27,11 +32,12 @@ typedef enum lab_trcheck_kind {
 } lab_trcheck_kind;
 
 typedef struct lab_trcheck {
-    lab_strvec languages; /* those the tree has, e.g. "ko", "zh_CN" */
-    lab_strvec missing;   /* "english:0: warning: no ko translation (task.ko.md)" */
-    lab_strvec stale;     /* "translation:1: warning: ..." */
-    lab_strvec broken;    /* "translation:line: ..." */
-    int files;            /* translations looked for */
+    lab_strvec languages;          /* those the tree has, e.g. "ko", "zh_CN" */
+    lab_strvec missing;            /* "english:0: warning: no ko translation (task.ko.md)" */
+    lab_strvec stale;              /* "translation:1: warning: ..." */
+    lab_strvec broken;             /* "translation:line: ..." */
+    int files;                     /* translations looked for */
+    const struct lab_catalog *cat; /* the figures' names are checked when set */
 } lab_trcheck;
 
 /* The languages of the tree under datadir; LAB_ENOMEM. */

@@ -30,8 +30,10 @@ show_run(lab_cli *cli, const lab_cli_args *args)
 
     if (!(ex = lab_cli_exercise(cli, lab_cli_args_pos(args, 0))))
         return LAB_EXIT_ERROR;
-    if (lab_buf_read_regular(&text, ex->local_task, LAB_CATALOG_TEXT_CAP, &err) < 0)
+    if (lab_catalog_read_text(lab_catalog_of(cli->lab), ex->local_task, &text, &err) < 0) {
+        lab_buf_release(&text);
         return lab_cli_error("%s", err.msg);
+    }
     lab_work_path(ex, &work);
     printf("%s%s%s: %s\n\n", lab_cli_sgr(cli, "1"), ex->id, lab_cli_reset(cli), ex->local_title);
     if (ex->translation_note)

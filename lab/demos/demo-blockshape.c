@@ -20,17 +20,51 @@
 #define NY (1 << 14)
 #define SIM_SIDE 512 /* on the simulator: the matrices' side the sums are checked on */
 
+/* Each shape with the figures of docs/numbers.ini its columns show (NULL: not measured there). */
 static const struct shape {
     unsigned x, y;
-    double m2070_ms; /* the notes' elapsed time on a Tesla M2070 */
-    double h100_us;  /* docs/design/gpu-facts.md */
+    const char *m2070_ms;  /* the notes' elapsed time on a Tesla M2070 */
+    const char *h100_us;   /* the lab's H100 run */
+    const char *m2070_occ; /* achieved occupancy (%): the notes' nvprof */
+    const char *h100_occ;  /* and Nsight Compute on the H100 */
 } shapes[] = {
-    { 32, 32, 60, 1373 },   { 32, 16, 38, 1278 },   { 16, 32, 51, 1339 },   { 16, 16, 46, 1263 },
-    { 64, 2, 33.6, 1285 },  { 64, 4, 34.9, 1180 },  { 64, 8, 36.7, 1229 },  { 128, 1, 32.6, 1281 },
-    { 128, 2, 32.7, 1175 }, { 128, 4, 34.8, 1224 }, { 128, 8, 46.2, 1310 }, { 256, 1, 31.0, 1176 },
-    { 256, 2, 32.8, 1218 }, { 256, 4, 38.1, 1300 }, { 256, 8, 0, 0 },
+    { 32, 32, "notes.003.sum_matrix.32x32.ms", "h100.blockshape.32x32.us",
+      "notes.003.sum_matrix.32x32.occupancy.pct", "h100.blockshape.32x32.occupancy.pct" },
+    { 32, 16, "notes.003.sum_matrix.32x16.ms", "h100.blockshape.32x16.us",
+      "notes.003.sum_matrix.32x16.occupancy.pct", "h100.blockshape.32x16.occupancy.pct" },
+    { 16, 32, "notes.003.sum_matrix.16x32.ms", "h100.blockshape.16x32.us",
+      "notes.003.sum_matrix.16x32.occupancy.pct", "h100.blockshape.16x32.occupancy.pct" },
+    { 16, 16, "notes.003.sum_matrix.16x16.ms", "h100.blockshape.16x16.us",
+      "notes.003.sum_matrix.16x16.occupancy.pct", "h100.blockshape.16x16.occupancy.pct" },
+    { 64, 2, "notes.003.sum_matrix.64x2.ms", "h100.blockshape.64x2.us",
+      "notes.003.sum_matrix.64x2.occupancy.pct", NULL },
+    { 64, 4, "notes.003.sum_matrix.64x4.ms", "h100.blockshape.64x4.us",
+      "notes.003.sum_matrix.64x4.occupancy.pct", NULL },
+    { 64, 8, "notes.003.sum_matrix.64x8.ms", "h100.blockshape.64x8.us",
+      "notes.003.sum_matrix.64x8.occupancy.pct", NULL },
+    { 128, 1, "notes.003.sum_matrix.128x1.ms", "h100.blockshape.128x1.us", NULL, NULL },
+    { 128, 2, "notes.003.sum_matrix.128x2.ms", "h100.blockshape.128x2.us",
+      "notes.003.sum_matrix.128x2.occupancy.pct", "h100.blockshape.128x2.occupancy.pct" },
+    { 128, 4, "notes.003.sum_matrix.128x4.ms", "h100.blockshape.128x4.us",
+      "notes.003.sum_matrix.128x4.occupancy.pct", NULL },
+    { 128, 8, "notes.003.sum_matrix.128x8.ms", "h100.blockshape.128x8.us",
+      "notes.003.sum_matrix.128x8.occupancy.pct", NULL },
+    { 256, 1, "notes.003.sum_matrix.256x1.ms", "h100.blockshape.256x1.us",
+      "notes.003.sum_matrix.256x1.occupancy.pct", "h100.blockshape.256x1.occupancy.pct" },
+    { 256, 2, "notes.003.sum_matrix.256x2.ms", "h100.blockshape.256x2.us",
+      "notes.003.sum_matrix.256x2.occupancy.pct", NULL },
+    { 256, 4, "notes.003.sum_matrix.256x4.ms", "h100.blockshape.256x4.us",
+      "notes.003.sum_matrix.256x4.occupancy.pct", NULL },
+    { 256, 8, NULL, NULL, NULL, NULL },
 };
 #define NSHAPES (sizeof(shapes) / sizeof(shapes[0]))
+
+/* A shape's figure from the table; NAN (an empty cell) where it has none. */
+static double
+figure(const lab_demodrv *d, const char *key)
+{
+    return key ? lab_demodrv_figure(d, key) : NAN;
+}
 
 /* blockshape.ptx and the mangled name of its sumMatrixOnGPU2D. */
 typedef struct kernels {
@@ -155,8 +189,8 @@ sweep(lab_demodrv *d, const kernels *k, lab_err *err)
         if (ok[i]) {
             double t = us[t_at++];
             lab_demodrv_row(rows, "nnsnnnnnns", (double)shapes[i].x, (double)shapes[i].y, grid, t,
-                            12.0 * full / (t * 1e3), t / best, (double)bad[i], shapes[i].h100_us,
-                            shapes[i].m2070_ms, "ok");
+                            12.0 * full / (t * 1e3), t / best, (double)bad[i],
+                            figure(d, shapes[i].h100_us), figure(d, shapes[i].m2070_ms), "ok");
         } else {
             lab_demodrv_row(rows, "nns------s", (double)shapes[i].x, (double)shapes[i].y, grid,
                             launch_err[i].msg);
@@ -212,12 +246,6 @@ ncu_section(lab_demodrv *d)
         "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct",
     };
     static const int columns[] = { 2, 3 };
-    /* achieved occupancy: docs/design/gpu-facts.md and the notes' M2070 (nvprof); NAN: not
-     * measured */
-    static const double h100[NSHAPES] = { 62.6, 66.4, 68.1, 74.4, NAN, NAN, NAN, NAN,
-                                          76.6, NAN,  NAN,  76.7, NAN, NAN, NAN };
-    static const double m2070[NSHAPES] = { 50.1, 73.7, 76.6, 81.1, 55.5, 79.9, 75.4, NAN,
-                                           80.3, 74.6, 57.3, 80.9, 76.1, 59.5, NAN };
     cJSON *rows = lab_demodrv_ncu_section(
         d, "Achieved occupancy and load efficiency (Nsight Compute)",
         "nvprof's achieved_occupancy is sm__warps_active.avg.pct_of_peak_sustained_active and "
@@ -228,14 +256,9 @@ ncu_section(lab_demodrv *d)
         "load efficiency", "%", "H100 notes occupancy", "%", "M2070 notes occupancy", "%", "ncu",
         "", NULL);
 
-    for (size_t i = 0; rows && i + 1 < NSHAPES; i++) { /* the last, (256,8), does not launch */
-        const double notes[2] = { h100[i], m2070[i] };
-        cJSON *row = lab_demodrv_row(rows, "nn--", (double)shapes[i].x, (double)shapes[i].y);
-        for (size_t k = 0; k < 2; k++)
-            cJSON_AddItemToArray(row, isnan(notes[k]) ? cJSON_CreateNull()
-                                                      : cJSON_CreateNumber(notes[k]));
-        cJSON_AddItemToArray(row, cJSON_CreateString(""));
-    }
+    for (size_t i = 0; rows && i + 1 < NSHAPES; i++) /* the last, (256,8), does not launch */
+        lab_demodrv_row(rows, "nn--nns", (double)shapes[i].x, (double)shapes[i].y,
+                        figure(d, shapes[i].h100_occ), figure(d, shapes[i].m2070_occ), "");
     lab_demodrv_bars(d, 0, 2);
 }
 

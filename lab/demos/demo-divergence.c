@@ -49,27 +49,39 @@ static const struct math_kernel {
     const char *mangled;
     const char *condition;
     expect_fn expect;
-    double h100_us; /* docs/design/gpu-facts.md, -O3 block 512; 0: not measured */
+    const char *h100_us;  /* this demo's recorded H100 run, block 512 (docs/numbers.ini) */
+    const char *g_branch; /* ncu's branch efficiency of the -G build on the H100; NULL: none */
 } math_kernels[] = {
-    { "mathKernel1", "_Z11mathKernel1Pf", "tid % 2 == 0", by_thread, 11.7 },
-    { "mathKernel2", "_Z11mathKernel2Pf", "(tid / warpSize) % 2 == 0", by_warp, 12.2 },
-    { "mathKernel3", "_Z11mathKernel3Pf", "two ifs on tid % 2 == 0", by_thread, 11.6 },
-    { "mathKernel4", "_Z11mathKernel4Pf", "itid & 0x01 == 0 (bug)", always_200, 11.5 },
-    { "mathKernel4fixed", "_Z16mathKernel4fixedPf", "(itid & 0x01) == 0", by_warp, 0 },
+    { "mathKernel1", "_Z11mathKernel1Pf", "tid % 2 == 0", by_thread,
+      "h100.demo.divergence.mathkernel1.block512.us",
+      "h100.divergence.g.mathkernel1.branch_efficiency.pct" },
+    { "mathKernel2", "_Z11mathKernel2Pf", "(tid / warpSize) % 2 == 0", by_warp,
+      "h100.demo.divergence.mathkernel2.block512.us",
+      "h100.divergence.g.mathkernel2.branch_efficiency.pct" },
+    { "mathKernel3", "_Z11mathKernel3Pf", "two ifs on tid % 2 == 0", by_thread,
+      "h100.demo.divergence.mathkernel3.block512.us",
+      "h100.divergence.g.mathkernel3.branch_efficiency.pct" },
+    { "mathKernel4", "_Z11mathKernel4Pf", "itid & 0x01 == 0 (bug)", always_200,
+      "h100.demo.divergence.mathkernel4.block512.us",
+      "h100.divergence.g.mathkernel4.branch_efficiency.pct" },
+    { "mathKernel4fixed", "_Z16mathKernel4fixedPf", "(itid & 0x01) == 0", by_warp,
+      "h100.demo.divergence.mathkernel4fixed.block512.us", NULL },
 };
 #define NMATH (sizeof(math_kernels) / sizeof(math_kernels[0]))
 
 static const struct long_mode {
     const char *name;
     const char *split;
-    int mode;       /* longBranch's argument */
-    double h100_us; /* docs/h100/demo-divergence.txt, block 512 (docs/design/gpu-facts.md's 25.7
-                       / 31.0 / 50.8 us were another kernel); 0: not measured there */
+    int mode;            /* longBranch's argument */
+    const char *h100_us; /* this demo's recorded H100 run, block 512 (docs/numbers.ini) */
 } long_modes[] = {
-    { "longBranch uniform, FMA side", "all lanes: 128 multiply-adds", 0, 22.8 },
-    { "longBranch uniform, rsqrt side", "all lanes: 128 square roots", 3, 0 },
-    { "longBranch by warp", "(tid / 32) % 2: whole warps", 1, 82.0 },
-    { "longBranch by thread", "tid % 2: both sides in every warp", 2, 150.8 },
+    { "longBranch uniform, FMA side", "all lanes: 128 multiply-adds", 0,
+      "h100.demo.divergence.fma_side.us" },
+    { "longBranch uniform, rsqrt side", "all lanes: 128 square roots", 3,
+      "h100.demo.divergence.rsqrt_side.us" },
+    { "longBranch by warp", "(tid / 32) % 2: whole warps", 1, "h100.demo.divergence.by_warp.us" },
+    { "longBranch by thread", "tid % 2: both sides in every warp", 2,
+      "h100.demo.divergence.by_thread.us" },
 };
 #define NLONG (sizeof(long_modes) / sizeof(long_modes[0]))
 
@@ -143,15 +155,10 @@ math_section(lab_demodrv *d, lab_module *m, lab_dptr c, lab_err *err)
         "how fast it starts 65536 tiny blocks, not by the kernels.",
         "kernel", "", "condition", "", "block 64", "us", "block 512", "us", "c = 100", "",
         "c = 200", "", "wrong", "", "H100 notes, block 512", "us", NULL);
-    for (size_t k = 0; k < NMATH; k++) {
-        cJSON *row =
-            lab_demodrv_row(rows, "ssnnnnn", math_kernels[k].name, math_kernels[k].condition, us[k],
-                            us[NMATH + k], (double)n100[k], (double)n200[k], (double)wrong[k]);
-        if (math_kernels[k].h100_us > 0)
-            cJSON_AddItemToArray(row, cJSON_CreateNumber(math_kernels[k].h100_us));
-        else
-            cJSON_AddItemToArray(row, cJSON_CreateNull());
-    }
+    for (size_t k = 0; k < NMATH; k++)
+        lab_demodrv_row(rows, "ssnnnnnn", math_kernels[k].name, math_kernels[k].condition, us[k],
+                        us[NMATH + k], (double)n100[k], (double)n200[k], (double)wrong[k],
+                        lab_demodrv_figure(d, math_kernels[k].h100_us));
     lab_demodrv_bars(d, 0, 3);
     if (n100[3] == 0)
         lab_demodrv_note(d, "mathKernel4 wrote 200 everywhere: `itid & 0x01 == 0` is "
@@ -192,11 +199,8 @@ long_section(lab_demodrv *d, lab_module *m, lab_dptr c, lab_err *err)
         "H100 earlier run", "us", NULL);
     for (size_t i = 0; i < NLONG; i++) {
         double ref = i < 2 ? us[i] : mix;
-        cJSON *row = lab_demodrv_row(rows, "ssnnn", long_modes[i].name, long_modes[i].split, us[i],
-                                     ref, ref > 0 ? us[i] / ref : 0);
-        cJSON_AddItemToArray(row, long_modes[i].h100_us > 0
-                                      ? cJSON_CreateNumber(long_modes[i].h100_us)
-                                      : cJSON_CreateNull());
+        lab_demodrv_row(rows, "ssnnnn", long_modes[i].name, long_modes[i].split, us[i], ref,
+                        ref > 0 ? us[i] / ref : 0, lab_demodrv_figure(d, long_modes[i].h100_us));
     }
     lab_demodrv_bars(d, 0, 2);
     return 0;
@@ -230,8 +234,6 @@ ncu_section(lab_demodrv *d)
         "smsp__sass_average_branch_targets_threads_uniform.pct",
     };
     static const int columns[] = { 1 };
-    /* docs/design/gpu-facts.md: ncu on a -G build of mathKernel1-4; the long branches optimised */
-    static const double h100[NMATH + NLONG] = { 80, 100, 71.43, 100, NAN, NAN, NAN, NAN, 50 };
     cJSON *rows = lab_demodrv_ncu_section(
         d, "Branch efficiency (Nsight Compute)",
         "nvprof's branch_efficiency is smsp__sass_average_branch_targets_threads_uniform.pct in "
@@ -240,12 +242,12 @@ ncu_section(lab_demodrv *d)
         "mathKernel|longBranch", metrics, columns, 1, 3, "kernel", "", "here", "%", "H100 notes",
         "%", "ncu", "", NULL);
 
+    /* the column is the -G build's (the notes' profile of branches that stay): the optimised
+     * long branch has no such figure, and its own is in the chapter */
     for (size_t i = 0; rows && i < NMATH + NLONG; i++) {
         const char *name = i < NMATH ? math_kernels[i].name : long_modes[i - NMATH].name;
-        if (isnan(h100[i]))
-            lab_demodrv_row(rows, "s--s", name, "");
-        else
-            lab_demodrv_row(rows, "s-ns", name, h100[i], "");
+        const char *g = i < NMATH ? math_kernels[i].g_branch : NULL;
+        lab_demodrv_row(rows, "s-ns", name, g ? lab_demodrv_figure(d, g) : NAN, "");
     }
 }
 
@@ -278,8 +280,9 @@ run(lab_demodrv *d, lab_err *err)
     }
     lab_demodrv_note(d,
                      "the notes time each kernel with gettimeofday around launch and "
-                     "cudaDeviceSynchronize: on an H100 that measures 18-21 us of overhead for a "
-                     "kernel that runs in 12; this demo %s",
+                     "cudaDeviceSynchronize: at their default of 64 elements that reads %s us per "
+                     "kernel on an H100, nearly all of it launch and synchronisation; this demo %s",
+                     lab_demodrv_figure_text(d, "h100.device.notes_timer.overhead.us"),
                      lab_demodrv_is_sim(d) ? "models the kernel's own time (launch cost included)"
                                            : "uses CUDA events");
     return rc;

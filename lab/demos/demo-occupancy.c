@@ -20,6 +20,7 @@
 #include "common/demodrv.h"
 #include "common/demomodel.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,44 +78,60 @@ query_section(lab_demodrv *d)
                     i->peak_gbps > 0 ? 100.0 * d->copy_gbps / i->peak_gbps : 0, "%");
 }
 
+/* One row of Little's law: bandwidth (GB/s) over a clock (GHz) is bytes per cycle, times the
+ * latency in those cycles is the bytes in flight, in 4-byte loads of one thread each. */
+static void
+littles_row(cJSON *rows, const char *gpu, double gbps, double ghz, double sms, double max_warps)
+{
+    double bpc = ghz > 0 ? gbps / ghz : NAN;
+    double bytes = bpc * MEM_LATENCY_CYCLES, warps = bytes / 4 / 32;
+
+    lab_demodrv_row(rows, "snnnnnnnnn", gpu, gbps, ghz, bpc, bytes / KIB, bytes / 4, warps, sms,
+                    sms > 0 ? warps / sms : NAN, max_warps);
+}
+
 static void
 littles_law_memory(lab_demodrv *d)
 {
     const lab_dev_info *i = &d->info;
     const bool sim = lab_demodrv_is_sim(d);
-    double ghz = i->mem_clock_khz / 1e6;
-    double bpc = ghz > 0 ? d->copy_gbps / ghz : 0; /* bytes per memory cycle */
+    /* a latency in cycles counts the SM's cycles (the notes counted the memory's: their rows) */
+    double ghz = i->sm_clock_khz / 1e6;
     /* the simulator has no memory clock: the model's load latency in ns (GB/s = bytes/ns) */
-    double bytes =
-        sim ? d->copy_gbps * d->model_gpu.p[LAB_MODEL_P_LATENCY_NS] : bpc * MEM_LATENCY_CYCLES;
+    double bytes = d->copy_gbps * d->model_gpu.p[LAB_MODEL_P_LATENCY_NS];
     double warps = bytes / 4 / 32;
     cJSON *rows = lab_demodrv_section(
         d, "Little's law for memory: bytes in flight to hide latency",
         sim ? "Required parallelism = latency x throughput. With one 4-byte load per thread, "
               "this many warps must be waiting on memory at once to keep it busy. The notes' "
-              "rows assume 800-cycle loads; the modelled GPU's row uses the model's copy rate and "
-              "its fitted load latency (in ns: the simulator has no memory clock)."
+              "rows assume 800-cycle loads counted at their memory clock, from the notes' own "
+              "bandwidths and clocks; the modelled GPU's row uses the model's copy rate and its "
+              "fitted load latency (in ns: the simulator has no clock of its memory)."
             : "Required parallelism = latency x throughput. With 800-cycle loads (the notes' "
               "figure, assumed here too) and one 4-byte load per thread, this many warps must "
-              "be waiting on memory at once to keep it busy. This GPU's row uses the measured "
-              "copy rate and its memory clock.",
-        "GPU", "", "bandwidth", "GB/s", "memory clock", "GHz", "bytes/cycle", "B", "in flight",
-        "KiB", "threads", "", "warps", "", "SMs", "", "warps per SM", "", "max warps per SM", "",
-        NULL);
+              "be waiting on memory at once to keep it busy. The notes' rows count the cycles at "
+              "their memory clock, as the notes did; this GPU's row uses the measured copy rate "
+              "and counts them at the SM clock, the clock a latency is counted in.",
+        "GPU", "", "bandwidth", "GB/s", "clock", "GHz", "bytes/cycle", "B", "in flight", "KiB",
+        "threads", "", "warps", "", "SMs", "", "warps per SM", "", "max warps per SM", "", NULL);
 
-    /* the notes divided by 16, a full Fermi chip's SMs; their C2070 has 14 (docs/occupancy.md) */
-    lab_demodrv_row(rows, "snnnnnnnnn", "Fermi C2070 (notes)", 144.0, 1.566, 92.0, 74.0, 18500.0,
-                    579.0, 14.0, 41.0, 48.0);
-    lab_demodrv_row(rows, "snnnnnnnnn", "Kepler (notes)", 250.0, 1.6, 96.0, 77.0, 19250.0, 602.0,
-                    13.0, 46.0, 64.0);
+    /* from the notes' inputs (docs/numbers.ini), computed alike: their Kepler row's 96 B/cycle
+     * is not 250 GB/s / 1.6 GHz, and they divided Fermi's warps by 16 SMs where the C2070 has 14 */
+    littles_row(rows, "Fermi C2070 (notes)", lab_demodrv_figure(d, "notes.003.fermi.gbps"),
+                lab_demodrv_figure(d, "notes.003.fermi.mem_clock.ghz"),
+                lab_demodrv_figure(d, "notes.003.m2070.sms"),
+                lab_demodrv_figure(d, "notes.003.m2070.max_warps_per_sm"));
+    littles_row(rows, "Kepler K20 (notes)", lab_demodrv_figure(d, "notes.003.kepler.gbps"),
+                lab_demodrv_figure(d, "notes.003.kepler.mem_clock.ghz"),
+                lab_demodrv_figure(d, "notes.003.k20.sms"),
+                lab_demodrv_figure(d, "notes.003.kepler.max_warps"));
     if (sim)
         lab_demodrv_row(rows, "sn--nnnnnn", d->model_gpu.name, d->copy_gbps, bytes / KIB, bytes / 4,
                         warps, (double)i->sm_count, i->sm_count ? warps / i->sm_count : 0,
                         (double)(i->warp_size ? i->max_threads_per_sm / i->warp_size : 0));
     else
-        lab_demodrv_row(rows, "snnnnnnnnn", i->name, d->copy_gbps, ghz, bpc, bytes / KIB, bytes / 4,
-                        warps, (double)i->sm_count, i->sm_count ? warps / i->sm_count : 0,
-                        (double)(i->warp_size ? i->max_threads_per_sm / i->warp_size : 0));
+        littles_row(rows, i->name, d->copy_gbps, ghz, (double)i->sm_count,
+                    (double)(i->warp_size ? i->max_threads_per_sm / i->warp_size : 0));
     lab_demodrv_bars(d, 0, 8);
 }
 
@@ -147,8 +164,16 @@ littles_law_arith(lab_demodrv *d)
         "GPU", "", "latency", "cycles", "throughput", "ops/cycle/SM", "parallelism", "ops",
         "warps per SM", "", NULL);
 
-    lab_demodrv_row(rows, "snnnn", "Fermi (notes)", 20.0, 32.0, 640.0, 20.0);
-    lab_demodrv_row(rows, "snnnn", "Kepler (notes)", 20.0, 192.0, 3840.0, 120.0);
+    lab_demodrv_row(rows, "snnnn", "Fermi (notes)",
+                    lab_demodrv_figure(d, "notes.003.fma.latency.cycles"),
+                    lab_demodrv_figure(d, "notes.003.fermi.fma_per_cycle"),
+                    lab_demodrv_figure(d, "notes.003.fermi.fma_parallelism"),
+                    lab_demodrv_figure(d, "notes.003.fermi.fma_warps"));
+    lab_demodrv_row(rows, "snnnn", "Kepler (notes)",
+                    lab_demodrv_figure(d, "notes.003.fma.latency.cycles"),
+                    lab_demodrv_figure(d, "notes.003.kepler.fma_per_cycle"),
+                    lab_demodrv_figure(d, "notes.003.kepler.fma_parallelism"),
+                    lab_demodrv_figure(d, "notes.003.kepler.fma_warps"));
     if (lanes)
         lab_demodrv_row(rows, "snnnn", i->name, latency, (double)lanes, latency * lanes,
                         latency * lanes / 32);

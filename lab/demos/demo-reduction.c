@@ -19,6 +19,7 @@
 #include "common/demodrv.h"
 #include "common/rng.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,16 +30,21 @@
 #define N_SIM_CHECK (1u << 18) /* on the simulator: the size every sum is checked at */
 #define SEED 20261122u
 
-/* The notes' table (Tesla M2070, host timer, 2^24 ints, block 512), by kernel name. */
+/* The notes' table (Tesla M2070, host timer, 2^24 ints, block 512), by kernel name: the figure
+ * of docs/numbers.ini each row shows. */
 static const struct notes_row {
     const char *kernel;
-    double m2070_ms;
+    const char *m2070_us;
 } notes[] = {
-    { "reduceNeighbored", 11.722 },    { "reduceNeighboredLess", 9.321 },
-    { "reduceInterleaved", 6.967 },    { "reduceUnrolling2", 3.430 },
-    { "reduceUnrolling4", 1.829 },     { "reduceUnrolling8", 1.422 },
-    { "reduceUnrollWarps8", 1.355 },   { "reduceCompleteUnrollWarps8", 1.280 },
-    { "reduceCompleteUnroll", 1.253 },
+    { "reduceNeighbored", "notes.000.neighbored.us" },
+    { "reduceNeighboredLess", "notes.000.neighbored_less.us" },
+    { "reduceInterleaved", "notes.000.interleaved.us" },
+    { "reduceUnrolling2", "notes.000.unrolling2.us" },
+    { "reduceUnrolling4", "notes.000.unrolling4.us" },
+    { "reduceUnrolling8", "notes.000.unrolling8.us" },
+    { "reduceUnrollWarps8", "notes.000.unroll_warps8.us" },
+    { "reduceCompleteUnrollWarps8", "notes.000.complete_unroll_warps8.us" },
+    { "reduceCompleteUnroll", "notes.000.complete_unroll.us" },
 };
 
 /* The rungs timed again at 2^28. */
@@ -62,12 +68,15 @@ typedef struct rung {
     void *args[3];
 } rung;
 
+/* The notes' time of kernel in ms; 0 when they have none (or the table is missing). */
 static double
-m2070_ms(const char *kernel)
+m2070_ms(const lab_demodrv *d, const char *kernel)
 {
     for (size_t i = 0; i < ARRAY_SIZE(notes); i++)
-        if (!strcmp(notes[i].kernel, kernel))
-            return notes[i].m2070_ms;
+        if (!strcmp(notes[i].kernel, kernel)) {
+            double us = lab_demodrv_figure(d, notes[i].m2070_us);
+            return isnan(us) ? 0 : us / 1e3;
+        }
     return 0;
 }
 
@@ -231,7 +240,7 @@ ladder_table(lab_demodrv *d, rung *rungs, size_t n, buffers *b, uint32_t sum, la
         "", NULL);
     for (size_t i = 0; i < n; i++) {
         const char *k = rungs[i].step->kernel;
-        double ms = m2070_ms(k);
+        double ms = m2070_ms(d, k);
         cJSON *row =
             lab_demodrv_row(rows, "snnnn", k, (double)rungs[i].grid.x, us[i], gbps(N_LADDER, us[i]),
                             100 * gbps(N_LADDER, us[i]) / d->info.peak_gbps);
@@ -257,9 +266,12 @@ ladder_table(lab_demodrv *d, rung *rungs, size_t n, buffers *b, uint32_t sum, la
     if (n > 1)
         lab_demodrv_note(d,
                          "from %s to %s: %.2fx on this GPU%s; the notes' M2070 went from "
-                         "11.722 ms to 1.253 ms (9.35x) over their nine rungs",
+                         "%s us to %s us (%sx) over their nine rungs",
                          rungs[0].step->kernel, rungs[n - 1].step->kernel, first_us / us[n - 1],
-                         lab_demodrv_is_sim(d) ? " (modelled)" : "");
+                         lab_demodrv_is_sim(d) ? " (modelled)" : "",
+                         lab_demodrv_figure_text(d, "notes.000.neighbored.us"),
+                         lab_demodrv_figure_text(d, "notes.000.complete_unroll.us"),
+                         lab_demodrv_figure_text(d, "notes.000.complete_unroll.cumulative.x"));
     return 0;
 }
 
@@ -352,7 +364,8 @@ run(lab_demodrv *d, lab_err *err)
         rc = large_table(d, rungs, n, &b, sum_large, err);
     lab_demodrv_note(d,
                      "the notes timed with a host clock around the launch and "
-                     "cudaDeviceSynchronize(): on an H100 that adds about 16 us to every figure");
+                     "cudaDeviceSynchronize(): on an H100 that adds about %s us to every figure",
+                     lab_demodrv_figure_text(d, "h100.reduce.host_timer.overhead.us"));
     free(input);
     free(b.got);
     return rc;

@@ -357,6 +357,7 @@ check_translations(lab *l, const lab_exercise *ex, lab_excheck *c, lab_err *err)
     if (!c->tr_ready && (rc = lab_trcheck_init(&c->tr, lab_datadir(l), err)) < 0)
         return rc;
     c->tr_ready = true;
+    c->tr.cat = lab_catalog_of(l);
     if (!c->tr.languages.n)
         return 0;
     if ((rc = check_chapter_translations(l, ex->chapter, c, err)) == 0 &&

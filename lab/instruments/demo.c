@@ -558,6 +558,7 @@ lab_demo_run_chapter(lab *l, const char *chapter, const volatile sig_atomic_t *c
     sim = (getenv("CUDALAB_BACKEND") && !strcmp(getenv("CUDALAB_BACKEND"), "sim")) || !dev->present;
     lab_strvec_pushf(&args, "--backend=%s", sim ? "sim" : "cuda");
     lab_strvec_pushf(&args, "--lab-kernels=%s/lab-kernels.ptx", lab_libexecdir(l));
+    lab_strvec_pushf(&args, "--numbers=%s/docs/numbers.ini", lab_datadir(l));
     if (sim && !ch->demo_sim) {
         const char *name = r->model_gpu ? r->model_gpu : LAB_MODEL_GPU_DEFAULT;
         lab_buf_printf(&gpu_path, "%s/" LAB_MODEL_GPU_DIR, lab_datadir(l));

@@ -24,6 +24,8 @@ lab_predict_questions(lab *l, const char *chapter, lab_questions *out, lab_err *
         rc = lab_questions_check(out, chapter, lab_catalog_of(l), err);
     if (rc == 0) /* a translation that is not current leaves the questions English */
         rc = lab_questions_translate(out, lab_language(l), NULL, err);
+    if (rc == 0)
+        rc = lab_questions_fill(out, lab_catalog_of(l), err);
     lab_buf_release(&path);
     return rc;
 }

@@ -73,7 +73,7 @@ ex_build(lab_menu *m, lab_menu_view *v, int width)
         lab_menu_graded_layout(s->last, &v->doc, width, true);
     }
     lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");
-    lab_doc_file(&v->doc, ex->local_task, false, width);
+    lab_menu_course_text(m, &v->doc, ex->local_task, width);
     shown = p.passed ? ex->nhints : s->hints_shown;
     for (size_t i = 0; i < shown && i < ex->nhints; i++) {
         lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");

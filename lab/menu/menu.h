@@ -193,6 +193,10 @@ int lab_menu_open_exercise(lab_menu *m, const lab_exercise *ex);
  * give way), unless it is there. */
 void lab_menu_follow_exercise(lab_menu *m, const lab_exercise *ex);
 int lab_menu_open_chapter(lab_menu *m, const lab_chapter *ch);
+/* The course's text at path (a chapter text, a task) with its figures filled in
+ * (lab_catalog_read_text), laid out for width; a text that cannot be read or names an unknown
+ * figure is one line saying why.  0 or LAB_ENOMEM. */
+int lab_menu_course_text(lab_menu *m, lab_doc *d, const char *path, int width);
 /* A finished grading of an exercise (or why there is none: cancelled, a lab error), shared by the
  * views that show it, each laying it out at its own width on every build, so a resize re-wraps
  * the verdict.  Made by grading.c with one reference; hold adds one, put drops one and frees it

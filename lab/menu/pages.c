@@ -30,7 +30,7 @@ chapter_build(lab_menu *m, lab_menu_view *v, int width)
                             ch->local_title);
     if (ch->translation_note)
         lab_doc_addf(&v->doc, LAB_STYLE_DIM, "(%s)", ch->translation_note);
-    return lab_doc_file(&v->doc, ch->local_text, false, width);
+    return lab_menu_course_text(m, &v->doc, ch->local_text, width);
 }
 
 static int
@@ -50,6 +50,21 @@ const lab_menu_screen lab_menu_chapter = {
     .keys = chapter_keys,
     .nkeys = ARRAY_SIZE(chapter_keys),
 };
+
+int
+lab_menu_course_text(lab_menu *m, lab_doc *d, const char *path, int width)
+{
+    lab_buf text = LAB_BUF_INIT;
+    lab_err err = LAB_ERR_INIT;
+    int rc;
+
+    if ((rc = lab_catalog_read_text(lab_catalog_of(m->lab), path, &text, &err)) < 0)
+        rc = rc == LAB_ENOMEM ? rc : lab_doc_add(d, LAB_STYLE_BAD, err.msg);
+    else
+        rc = lab_doc_markdown(d, text.buf, text.len, width);
+    lab_buf_release(&text);
+    return rc;
+}
 
 int
 lab_menu_open_chapter(lab_menu *m, const lab_chapter *ch)

@@ -119,6 +119,66 @@ saved_json "$T/occupancy.json" "occupancy sweep: fewer resident warps, slower (3
 saved_json "$T/occupancy.json" "occupancy sweep: one wave of blocks, a fixed grid, counted at 2^16 and 2^18" \
     'all(l["counted"] == [65536, 262144] and l["work"] == 2**24 for l in j["sections"][3]["model_launches"])'
 
+# --- the figures the chapters quote are the demos' own (docs/numbers.ini, docs/design/numbers.md) ---
+# table_figure KEY: the value docs/numbers.ini gives KEY, as the texts show it
+table_figure() {
+    python3 - "$CUDALAB_DATADIR_TEST/docs/numbers.ini" "$1" <<'PY'
+import configparser, sys
+cp = configparser.ConfigParser(interpolation=None, inline_comment_prefixes=(";",))
+cp.optionxform = str
+cp.read(sys.argv[1], encoding="utf-8")
+section, _, key = sys.argv[2].rpartition(".")
+while section and not cp.has_section(section):  # names hold dots: the longest section wins
+    section, _, rest = section.rpartition(".")
+    key = rest + "." + key
+print(cp.get(section, key))
+PY
+}
+# figure_is KEY REPORT EXPR: EXPR on the saved report j, written as the table writes KEY
+figure_is() {
+    local want got
+    want=$(table_figure "$1")
+    got=$(python3 - "$2" "$3" "$want" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+rows = lambda s, col: {r[0]: r[col] for r in j["sections"][s]["rows"]}
+v, want = eval(sys.argv[2]), sys.argv[3]
+print(v if v is None else "%.*f" % (len(want.split(".")[1]) if "." in want else 0, v))
+PY
+)
+    expect_eq "the texts' $1 ($want) is what the demo shows" "$got" "$want"
+}
+D=$T/divergence.json R=$T/reduction.json O=$T/occupancy.json B=$T/blockshape.json
+figure_is model.h100.divergence.short.block512.us "$D" 'rows(0, 3)["mathKernel1"]'
+figure_is model.h100.divergence.short.block64.us "$D" 'rows(0, 2)["mathKernel1"]'
+figure_is model.h100.divergence.fma_side.us "$D" 'rows(1, 2)["longBranch uniform, FMA side"]'
+figure_is model.h100.divergence.by_thread.x "$D" 'rows(1, 4)["longBranch by thread"]'
+figure_is model.h100.divergence.by_warp.x "$D" 'rows(1, 4)["longBranch by warp"]'
+for k in neighbored:reduceNeighbored neighbored_less:reduceNeighboredLess \
+         unrolling8:reduceUnrolling8 single_pass:reduceSinglePass; do
+    figure_is "model.h100.reduction.${k%%:*}.us" "$R" "rows(0, 2)[\"${k#*:}\"]"
+done
+figure_is model.h100.copy.gbps "$O" 'rows(0, 1)["modelled copy bandwidth"]'
+for b in 32 256 512 1024; do
+    figure_is "model.h100.occupancy.$b.us" "$O" "rows(3, 4)[$b]"
+done
+figure_is model.h100.occupancy.256.over_1024.x "$O" 'rows(3, 4)[256] / rows(3, 4)[1024]'
+figure_is model.h100.occupancy.512.over_1024.x "$O" 'rows(3, 4)[512] / rows(3, 4)[1024]'
+figure_is model.h100.blockshape.spread.pct "$B" \
+    '(lambda t: 100 * (max(t) / min(t) - 1))([r[3] for r in j["sections"][0]["rows"] if r[3]])'
+# ... and the columns the demos show beside their own times come from the same table
+figure_is h100.demo.divergence.mathkernel2.block512.us "$D" 'rows(0, 7)["mathKernel2"]'
+figure_is h100.demo.divergence.by_thread.us "$D" 'rows(1, 5)["longBranch by thread"]'
+saved_json "$D" "divergence: the -G column has no figure for the optimised long branch (another kernel's 50 % was there)" \
+    '{r[0]: r[2] for r in j["sections"][2]["rows"]}["longBranch by thread"] is None'
+figure_is h100.divergence.g.mathkernel3.branch_efficiency.pct "$D" 'rows(2, 2)["mathKernel3"]'
+figure_is notes.000.unrolling8.us "$R" 'rows(0, 7)["reduceUnrolling8"] * 1000'
+figure_is notes.003.sum_matrix.64x4.ms "$B" \
+    '[r[8] for r in j["sections"][0]["rows"] if r[0] == 64 and r[1] == 4][0]'
+# Little's law from the notes' own inputs: Kepler's 250 GB/s at 1.6 GHz is 156 bytes a cycle, not 96
+figure_is notes.003.kepler.bytes_per_cycle.computed "$O" 'rows(1, 3)["Kepler K20 (notes)"]'
+figure_is notes.003.kepler.warps_per_sm.computed "$O" 'rows(1, 8)["Kepler K20 (notes)"]'
+
 # --- another GPU's model ---
 run cudalab demo reduction --gpu h200 --json
 expect_status "demo --gpu h200" 0

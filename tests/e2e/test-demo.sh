@@ -31,13 +31,19 @@ expect_status "demo divergence without a GPU: runs on the simulator" 0
 expect_json "demo divergence --json: a modelled demo report" \
     'j["kind"] == "demo" and j["chapter"] == "divergence" and j["status"] == "ok"
      and j["backend"] == "sim" and j["timing"] == "modelled" and j["version"] == 1'
-# occupancy's Little's law with the fake libcuda (tests/fakecuda): the notes' C2070 over its 14 SMs
+# occupancy's Little's law with the fake libcuda (tests/fakecuda), every row computed alike from its
+# bandwidth and clock (issue 33): the notes' C2070 over its 14 SMs, their Kepler from their own inputs
+# (250 GB/s / 1.6 GHz is 156 bytes a cycle, not the 96 they printed), this GPU's at its SM clock
 mkdir -p "$T/fake"
 cc -shared -fPIC -O1 -o "$T/fake/libcuda.so.1" "$E2E_SRC/tests/fakecuda/fakecuda.c"
 check "the fake libcuda builds" $?
 LD_LIBRARY_PATH=$T/fake run cudalab demo occupancy
-expect_out_re "demo occupancy: the notes' C2070, 579 warps over its 14 SMs: 41 of 48" \
-    '^  Fermi C2070 \(notes\) +144 +1\.57 +92 +74 +18500 +579 +14 +41 +48$'
+expect_out_re "demo occupancy: the notes' C2070, its 575 warps over its 14 SMs: 41 of 48" \
+    '^  Fermi C2070 \(notes\) +144 +1\.57 +92(\.0)? +72 +18391 +575 +14 +41(\.1)? +48$'
+expect_out_re "demo occupancy: Kepler from the notes' own inputs, 156 bytes a cycle, 75 warps per SM of 64" \
+    '^  Kepler K20 \(notes\) +250 +1\.60 +156(\.2)? +122 +31250 +977 +13 +75(\.1)? +64$'
+expect_out_re "demo occupancy: this GPU's row counts the cycles at its SM clock (the fake's 1 GHz)" \
+    '^  Fake GPU \(tests/fakecuda\) +[0-9]+ +1\.00 '
 expect_status "demo occupancy with a driver that has no occupancy calls: the tables stand" 0
 expect_out "... and the sweep says why it did not run" "note: the occupancy sweep did not run: the NVIDIA"
 

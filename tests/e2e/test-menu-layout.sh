@@ -105,9 +105,13 @@ wait_screen "warp, the first chapter, says what the notes are" \
 tmux_keys q / "Resources, latency hiding and occupancy  (chapter" Enter Enter
 tmux_keys / "blocks per SM" Enter
 wait_screen "occupancy: Fermi's block limit is 8, Kepler's 16" "(8 on Fermi, 16 on Kepler, 32 on the H100)"
-tmux_keys / "C2070, 14 SMs" Enter
-wait_screen "occupancy: the C2070's warps per SM over its 14 SMs" "| 579   | 41 o>"
-wait_screen "occupancy: says how per SM is counted" "(579 / 14 on the C2070, 7 100 / 132 on the H100)"
+tmux_keys / "Fermi C2070 (notes)" Enter
+wait_screen "occupancy: Little's law's rows from the table of figures, cut at 120 columns" \
+    "| 96 in the notes, 156 by their inputs | 125 KB    | 31 250>"
+tmux_keys Right
+wait_screen "occupancy: the C2070's warps per SM over its 14 SMs, the rest of the row" "| 579   | 41 >"
+tmux_keys Left / "The SMs." Enter
+wait_screen "occupancy: says how per SM is counted" "and got 36; their C2070 has 14."
 tmux_end
 run cudalab show occupancy/calculator
 expect_out "calculator: the kernel's shared memory has a name of its own" \

@@ -42,7 +42,7 @@ record() { # FILE: builds, runs every kernel, writes OUTDIR/<file>.json
     name=$(tr / _ <<<"${f%.cu}")
     ptx=$tmp/$name.ptx
     arch=$("$root/tests/sim-corpus.sh" --arch "$f")
-    nvcc -ptx -arch=$arch -O3 -lineinfo -o "$ptx" "$root/$f" || { echo "FAIL nvcc $f"; return 1; }
+    nvcc -ptx -arch=$arch -O3 -lineinfo -I"$root" -o "$ptx" "$root/$f" || { echo "FAIL nvcc $f"; return 1; }
     kernels=$(sed -n 's/^.*\.entry[[:space:]]*\([A-Za-z0-9_$]*\).*/\1/p' "$ptx")
     [ -n "${SIM_DIFF_DUMP:-}" ] && dump=$SIM_DIFF_DUMP/$name && mkdir -p "$dump"
     : >"$tmp/$name.runs"
