@@ -1,8 +1,10 @@
 #!/bin/bash
+# e2e-timeout: 300
 # cudalab batch --slurm against a real single-node Slurm started here
 # (tests/slurm/slurm-local.sh: munged, slurmctld, slurmd, two fake GPUs):
 # an array of 4 tasks and a dependent merge job whose gradebook must equal a
-# local batch's of the same submissions.  Skipped, saying so, only where the
+# local batch's of the same submissions; and, on the stand-in libcuda's two
+# pretend GPUs, tasks given --gres gpu:2 that each time on both.  Skipped, saying so, only where the
 # Slurm packages are not installed (make deps installs them).
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -78,6 +80,46 @@ check "--slurm: every submission in the merged gradebook" $?
 run cudalab batch $less subs/* --out gbad --slurm --gres gpu:3 "${sandbox[@]}"
 expect_status "--slurm --gres gpu:3: sbatch's refusal is an error" 2
 expect_err "--slurm --gres gpu:3: quotes sbatch" "sbatch"
+
+# --- a task given two GPUs (--gres gpu:2) uses both (issue 35): the stand-in libcuda's pretend
+# node of two GPUs, which Slurm hands each task as CUDA_VISIBLE_DEVICES=0,1 ---
+atomic=reduction/sum-atomic
+mkdir -p fake
+cc -shared -fPIC -O1 -o fake/libcuda.so.1 "$E2E_SRC/tests/fakecuda/fakecuda.c"
+check "the fake libcuda builds" $?
+copy_datadir data
+sed -i 's/^sizes = .*/sizes = 1, 1000, 4097/; s/^timing_sizes = .*/timing_sizes = 4097/' \
+    data/exercises/$atomic/exercise.ini
+key() { echo "__device__ char lab_fake_module[] = \"mode=devsum unroll=1 cost=$1 sum_bytes=4 \";"; }
+{ key 4000; cat "$CUDALAB_DATADIR_TEST/solutions/$atomic.cu"; } >data/solutions/$atomic.cu.new
+mv data/solutions/$atomic.cu.new data/solutions/$atomic.cu
+mkdir -p gsubs
+for i in 1 2 3 4 5 6 7 8; do
+    { key $((i % 2 ? 4000 : 100000)); echo "#define STUDENT \"g$i\""
+      cat "$CUDALAB_DATADIR_TEST/solutions/$atomic.cu"; } >gsubs/g$i.cu
+done
+(
+    export CUDALAB_DATADIR=$T/data LD_LIBRARY_PATH=$T/fake FAKECUDA_DEVICES=2
+    unset CUDA_VISIBLE_DEVICES
+    run cudalab batch $atomic gsubs/* --out gl2 "${sandbox[@]}"
+    expect_status "two GPUs, here: graded" 0
+    run cudalab batch $atomic gsubs/* --out gs2 --slurm --chunk 4 --gres gpu:2 --wait "${sandbox[@]}"
+    expect_status "--slurm --gres gpu:2: graded" 0
+    python3 - gs2/parts/0 gs2/parts/1 <<'PY'
+import glob, json, sys
+for part in sys.argv[1:]:
+    used = {json.load(open(f))["gpu"]["index"] for f in glob.glob(part + "/results/*.json")}
+    assert used == {0, 1}, (part, used)
+PY
+    check "--slurm --gres gpu:2: each task timed on both of its GPUs" $?
+    # the CPU baseline is timed for real, so the speed-up column varies from run to run; the
+    # GPUs each submission went to differ too
+    expect_eq "--slurm --gres gpu:2: the merged gradebook equals the local batch's" \
+        "$(cut -d, -f1-6,8-10 gs2/gradebook.csv)" "$(cut -d, -f1-6,8-10 gl2/gradebook.csv)"
+    expect_eq "--slurm --gres gpu:2: 4 PASS, 4 SLOW" \
+        "$(cut -d, -f3 gs2/gradebook.csv | sort | uniq -c | awk '{print $2 $1}' | paste -sd' ')" \
+        "PASS4 SLOW4 verdict1"
+)
 
 stop_cluster
 trap - EXIT
