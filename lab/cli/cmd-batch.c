@@ -50,7 +50,7 @@ static void
 on_progress(const lab_batch_progress *p, void *arg)
 {
     const lab_cli *cli = arg;
-    char eta[32] = "?", gpus[160], on[64] = "";
+    char eta[32] = "?", gpus[160];
     double rate = p->elapsed_s > 0 ? 60.0 * (double)p->graded / p->elapsed_s : 0;
 
     if (p->eta_s >= 0)
@@ -58,16 +58,18 @@ on_progress(const lab_batch_progress *p, void *arg)
     gpu_shares(p, gpus, sizeof(gpus));
     if (cli->tty_err) {
         int fill = p->total ? (int)(BAR_WIDTH * p->done / p->total) : BAR_WIDTH;
-        fprintf(stderr, _("\r\033[K[%.*s%*s] %zu/%zu  %.1f/min  ETA %s  %s  %s %s"), fill,
-                "##############################", BAR_WIDTH - fill, "", p->done, p->total, rate,
-                eta, gpus, p->student, p->verdict);
+        fprintf(stderr, "\r\033[K[%.*s%*s] ", fill, "##############################",
+                BAR_WIDTH - fill, "");
+        fprintf(stderr, _("%zu/%zu  %.1f/min  ETA %s  %s  %s %s"), p->done, p->total, rate, eta,
+                gpus, p->student, p->verdict);
         if (p->done == p->total)
             fputc('\n', stderr);
+    } else if (p->timed_on) {
+        fprintf(stderr, _("[%zu/%zu] %s %s on GPU %d (%.0f s, %.1f/min, ETA %s)\n"), p->done,
+                p->total, p->student, p->verdict, p->timed_on->index, p->elapsed_s, rate, eta);
     } else {
-        if (p->timed_on)
-            snprintf(on, sizeof(on), _(" on GPU %d"), p->timed_on->index);
-        fprintf(stderr, _("[%zu/%zu] %s %s%s (%.0f s, %.1f/min, ETA %s)\n"), p->done, p->total,
-                p->student, p->verdict, on, p->elapsed_s, rate, eta);
+        fprintf(stderr, _("[%zu/%zu] %s %s (%.0f s, %.1f/min, ETA %s)\n"), p->done, p->total,
+                p->student, p->verdict, p->elapsed_s, rate, eta);
     }
 }
 
@@ -84,8 +86,10 @@ print_summary(const lab_batch_summary *sum)
     for (size_t i = 0; i < sum->gpus.n; i++) {
         const lab_batch_gpu *g = &sum->gpus.gpu[i];
 
-        printf(_("GPU %d %s%s%s%s: %zu timed\n"), g->index, g->name, *g->uuid ? " (" : "", g->uuid,
-               *g->uuid ? ")" : "", sum->timed[i]);
+        if (*g->uuid)
+            printf(_("GPU %d %s (%s): %zu timed\n"), g->index, g->name, g->uuid, sum->timed[i]);
+        else
+            printf(_("GPU %d %s: %zu timed\n"), g->index, g->name, sum->timed[i]);
     }
 }
 

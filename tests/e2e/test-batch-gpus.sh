@@ -1,7 +1,7 @@
 #!/bin/bash
 # e2e-timeout: 420
 # Issue 35: `cudalab batch` over every GPU of a node, on a pretend node of three GPUs: the
-# stand-in libcuda (tests/fakecuda, FAKECUDA_DEVICES=3) under the real, sanitized lab and
+# stand-in libcuda (tests/fakecuda, built with FAKECUDA_DEVICES=3) under the real, sanitized lab and
 # driver, with the students' files really compiled by nvcc (each holds the key line the fake
 # reads from its cubin).  Checked: every GPU is used; two timings never share a GPU (the fake
 # logs each process's work on its GPU: no two intervals on one GPU overlap), a student's
@@ -25,7 +25,8 @@ bwrap_usable() {
 bwrap_usable || sandbox=(--no-sandbox)
 
 mkdir -p fake
-cc -shared -fPIC -O1 -o fake/libcuda.so.1 "$E2E_SRC/tests/fakecuda/fakecuda.c"
+# a node of three GPUs of its own: the sandbox passes the driver no FAKECUDA_DEVICES
+cc -shared -fPIC -O1 -DFAKECUDA_DEVICES=3 -o fake/libcuda.so.1 "$E2E_SRC/tests/fakecuda/fakecuda.c"
 check "the fake libcuda builds" $?
 # small sizes: the fake sums them on the host
 copy_datadir data
@@ -36,7 +37,7 @@ key() { # MODE COST: the line the fake reads from a cubin
 }
 { key devsum 4000; cat "$CUDALAB_DATADIR_TEST/solutions/$ex.cu"; } >sol.cu
 cp sol.cu data/solutions/$ex.cu
-export CUDALAB_DATADIR=$T/data LD_LIBRARY_PATH=$T/fake FAKECUDA_DEVICES=3
+export CUDALAB_DATADIR=$T/data LD_LIBRARY_PATH=$T/fake
 unset CUDA_VISIBLE_DEVICES # lib.sh hides real GPUs so; the pretend node's are all wanted here
 uuid() { printf 'GPU-fa4ec0da-0000-4000-8000-0000000000%02x' "$1"; }
 

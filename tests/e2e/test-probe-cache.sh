@@ -60,44 +60,44 @@ expect_eq "and the unpinned one's answer is untouched" "$(probe_count)" 3
 
 echo "a new driver library" >"$T/libcuda.so.1"
 run cudalab grade $less less.cu --no-record
-expect_eq "a changed libcuda probes again" "$(probe_count)" 5
+expect_eq "a changed libcuda probes again" "$(probe_count)" 4
 rm "$T/libcuda.so.1"
 run cudalab grade $less less.cu --no-record
-expect_eq "a libcuda that is gone probes again" "$(probe_count)" 6
+expect_eq "a libcuda that is gone probes again" "$(probe_count)" 5
 echo fake >"$T/libcuda.so.1"
 
 write_probe "$T/libcuda.so.1"
 printf '\n# the same program, one line longer\n' >>"$fx/device-probe"
 run cudalab grade $less less.cu --no-record
-expect_eq "a changed driver program probes again" "$(probe_count)" 7
+expect_eq "a changed driver program probes again" "$(probe_count)" 6
 touch "$fx/a-new-file-beside-the-drivers"
 run cudalab grade $less less.cu --no-record
-expect_eq "a changed libexec folder probes again" "$(probe_count)" 8
+expect_eq "a changed libexec folder probes again" "$(probe_count)" 7
 
 echo '{"key": "not json' >"$kept"
 run cudalab grade $less less.cu --no-record
 expect_out_re "a damaged kept answer: still PASS" '^PASS  '
-expect_eq "a damaged kept answer: probes again" "$(probe_count)" 9
+expect_eq "a damaged kept answer: probes again" "$(probe_count)" 8
 mkfifo "$T/fifo"
 rm "$kept" && ln -s "$T/fifo" "$kept"
 run cudalab grade $less less.cu --no-record
 expect_out_re "a kept answer that is a FIFO: PASS, without waiting on it" '^PASS  '
-expect_eq "a kept answer that is a FIFO: probes again" "$(probe_count)" 10
+expect_eq "a kept answer that is a FIFO: probes again" "$(probe_count)" 9
 rm -f "$kept"
 run cudalab grade $less less.cu --no-record
-expect_eq "kept again" "$(probe_count)" 11
+expect_eq "kept again" "$(probe_count)" 10
 
 run cudalab device
 expect_out "cudalab device shows the GPU" "NVIDIA H100 80GB HBM3"
-expect_eq "cudalab device always probes" "$(probe_count)" 12
+expect_eq "cudalab device always probes" "$(probe_count)" 11
 run cudalab grade $less less.cu --no-record
-expect_eq "and keeps what it found" "$(probe_count)" 12
+expect_eq "and keeps what it found" "$(probe_count)" 11
 
 # the kept GPU went away: the driver finds none; the lab probes again and grades again, once
 fake_driver "echo '{\"version\":1,\"family\":\"reduce-int\",\"backend\":\"cuda\",\"status\":\"no_gpu\",\"reason\":\"no CUDA-capable device is detected\"}' >&3"
 run cudalab grade $less less.cu
 expect_out_re "the GPU gone: NO_GPU, with the driver's reason" '^NO_GPU .*no CUDA-capable device is detected'
-expect_eq "the GPU gone: probed again, once" "$(probe_count)" 13
+expect_eq "the GPU gone: probed again, once" "$(probe_count)" 12
 expect_eq "the GPU gone: one attempt recorded" \
     "$(db_rows "SELECT count(*) FROM attempts WHERE exercise = '$less'")" 1
 # the probe now finds none either (and the real driver grades on the simulator): nothing is
@@ -110,6 +110,6 @@ run cudalab grade $less less.cu --no-record
 expect_out_re "no GPU any more: graded on the simulator" '^PASS  .*simulator|^PASS .*modelled'
 expect_cmd "no GPU any more: nothing kept" test ! -e "$kept"
 run cudalab grade $less less.cu --no-record
-expect_eq "no GPU any more: each grading probes" "$(probe_count)" 15
+expect_eq "no GPU any more: each grading probes" "$(probe_count)" 14
 
 e2e_finish

@@ -85,7 +85,7 @@ expect_err "--slurm --gres gpu:3: quotes sbatch" "sbatch"
 # node of two GPUs, which Slurm hands each task as CUDA_VISIBLE_DEVICES=0,1 ---
 atomic=reduction/sum-atomic
 mkdir -p fake
-cc -shared -fPIC -O1 -o fake/libcuda.so.1 "$E2E_SRC/tests/fakecuda/fakecuda.c"
+cc -shared -fPIC -O1 -DFAKECUDA_DEVICES=2 -o fake/libcuda.so.1 "$E2E_SRC/tests/fakecuda/fakecuda.c"
 check "the fake libcuda builds" $?
 copy_datadir data
 sed -i 's/^sizes = .*/sizes = 1, 1000, 4097/; s/^timing_sizes = .*/timing_sizes = 4097/' \
@@ -99,7 +99,7 @@ for i in 1 2 3 4 5 6 7 8; do
       cat "$CUDALAB_DATADIR_TEST/solutions/$atomic.cu"; } >gsubs/g$i.cu
 done
 (
-    export CUDALAB_DATADIR=$T/data LD_LIBRARY_PATH=$T/fake FAKECUDA_DEVICES=2
+    export CUDALAB_DATADIR=$T/data LD_LIBRARY_PATH=$T/fake
     unset CUDA_VISIBLE_DEVICES
     run cudalab batch $atomic gsubs/* --out gl2 "${sandbox[@]}"
     expect_status "two GPUs, here: graded" 0

@@ -49,13 +49,15 @@
  * lab-kernels.ptx) has no mode, and its launches do nothing.
  *
  * A node of several GPUs (the batch's GPU assignment, lab/batch/gpus.h):
- *   FAKECUDA_DEVICES=N    N identical devices (default 1), "Fake GPU (tests/fakecuda)", device i
- *                         with UUID GPU-fa4ec0da-0000-4000-8000-0000000000ii (i in hex) and PCI
- *                         bus 0x10 + i; with it set, CUDA_VISIBLE_DEVICES picks and orders them
- *                         as the NVIDIA driver does (indices or UUIDs, comma-separated; the
- *                         list ends at the first entry that names none; empty: no device).
- *                         Unset, there is one device whatever CUDA_VISIBLE_DEVICES says (the
- *                         e2e tests set it empty so that a real GPU stays out of them).
+ *   FAKECUDA_DEVICES=N    N identical devices, "Fake GPU (tests/fakecuda)", device i with UUID
+ *                         GPU-fa4ec0da-0000-4000-8000-0000000000ii (i in hex) and PCI bus
+ *                         0x10 + i; with it set, CUDA_VISIBLE_DEVICES picks and orders them as
+ *                         the NVIDIA driver does (indices or UUIDs, comma-separated; the list
+ *                         ends at the first entry that names none; empty: no device).  Built
+ *                         with -DFAKECUDA_DEVICES=N, the library has that node of its own,
+ *                         with no variable (a sandbox passes the driver only the environment
+ *                         it allows).  Neither: one device, whatever CUDA_VISIBLE_DEVICES says
+ *                         (the e2e tests set it empty so that a real GPU stays out of them).
  *   FAKECUDA_BUSY_LOG=DIR the GPU's work, as the test of "two timings never share a GPU"
  *                         reads it: each process that launches writes DIR/busy-<pid>, one line
  *                         "UUID FIRST LAST PID", the wall-clock times (CLOCK_REALTIME, seconds)
@@ -160,17 +162,22 @@ named_device(const char *entry, size_t len, int ndevices)
     return -1;
 }
 
+#ifndef FAKECUDA_DEVICES
+#define FAKECUDA_DEVICES 0 /* no node of its own: one device */
+#endif
+
 /* FAKECUDA_DEVICES and CUDA_VISIBLE_DEVICES: which devices this process sees. */
 static CUresult
 find_devices(void)
 {
     const char *n = getenv("FAKECUDA_DEVICES"), *list = getenv("CUDA_VISIBLE_DEVICES");
-    int ndevices = n ? atoi(n) : 1;
+    int ndevices = n ? atoi(n) : FAKECUDA_DEVICES ? FAKECUDA_DEVICES : 1;
+    int node = n || FAKECUDA_DEVICES;
 
     if (ndevices < 1 || ndevices > MAX_DEVICES)
         return INVALID_VALUE;
     nvisible = 0;
-    if (!n || !list) { /* one device whatever is asked, or every device */
+    if (!node || !list) { /* one device whatever is asked, or every device */
         for (int i = 0; i < ndevices; i++)
             visible[nvisible++] = i;
         return OK;
