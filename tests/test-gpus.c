@@ -56,17 +56,6 @@ Test(gpus, pick_spreads_evenly)
     }
 }
 
-Test(gpus, by_uuid)
-{
-    lab_batch_gpus g = { .n = 2 };
-
-    snprintf(g.gpu[0].uuid, sizeof(g.gpu[0].uuid), "GPU-aaaa");
-    snprintf(g.gpu[1].uuid, sizeof(g.gpu[1].uuid), "GPU-bbbb");
-    cr_expect_eq(lab_batch_gpus_by_uuid(&g, "GPU-bbbb"), &g.gpu[1]);
-    cr_expect_null(lab_batch_gpus_by_uuid(&g, "GPU-cccc"));
-    cr_expect_null(lab_batch_gpus_by_uuid(&g, ""));
-}
-
 Test(gpus, sandbox_system)
 {
     cr_expect(lab_sandbox_in_system("/usr/lib/x86_64-linux-gnu/libcjson.so.1"));

@@ -242,12 +242,3 @@ lab_batch_gpus_pick(const size_t *working, const size_t *given, size_t n)
             best = i;
     return best;
 }
-
-const lab_batch_gpu *
-lab_batch_gpus_by_uuid(const lab_batch_gpus *g, const char *uuid)
-{
-    for (size_t i = 0; uuid && *uuid && i < g->n; i++)
-        if (!strcmp(g->gpu[i].uuid, uuid))
-            return &g->gpu[i];
-    return NULL;
-}

@@ -52,7 +52,5 @@ int lab_batch_gpus_check(lab *l, const lab_batch_gpus *g, lab_err *err);
 /* Which of n GPUs the next grader goes to: the one with the fewest graders working on it now
  * (working[i]), then the fewest given so far (given[i]), then the first. */
 size_t lab_batch_gpus_pick(const size_t *working, const size_t *given, size_t n);
-/* The GPU whose UUID is uuid, or NULL. */
-const lab_batch_gpu *lab_batch_gpus_by_uuid(const lab_batch_gpus *g, const char *uuid);
 
 #endif

@@ -19,6 +19,9 @@
 # BATCH_PER_STEP (150), BATCH_JOBS (nproc) and BATCH_EXERCISES ("neighbored
 # neighbored-less") change the size; BATCH_GPUS is passed as --gpus; BATCH_CACHE names the
 # cache folder to use (default OUT/cache, a fresh one: every submission compiled).
+# BATCH_PRETEND=N grades on a pretend node of N GPUs instead (no GPU needed: the stand-in libcuda
+# of tests/fakecuda, reduction/sum-atomic at small sizes, submissions that pass, are slow or
+# wrong on it): a test of this script and of batch-scale.sh, not a measurement.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 bin=${CUDALAB_BIN:-$root/bin/cudalab}
@@ -26,6 +29,31 @@ out=${1:-$(mktemp -d)}
 per_step=${BATCH_PER_STEP:-150}
 jobs=${BATCH_JOBS:-$(nproc)}
 exercises=${BATCH_EXERCISES:-neighbored neighbored-less}
+datadir=${CUDALAB_DATADIR:-$root}
+if [ -n "${BATCH_PRETEND:-}" ]; then
+    # the pretend node: the stand-in libcuda with BATCH_PRETEND GPUs, which reads how each kernel
+    # behaves from a line of its source (tests/fakecuda/fakecuda.c)
+    exercises=${BATCH_EXERCISES:-sum-atomic}
+    datadir=$out/data
+    mkdir -p "$out/fake" "$datadir/kernels" "$out/src"
+    cc -shared -fPIC -O1 -DFAKECUDA_DEVICES="$BATCH_PRETEND" -o "$out/fake/libcuda.so.1" \
+        "$root/tests/fakecuda/fakecuda.c" || exit 1
+    cp -R "$root/exercises" "$root/solutions" "$root/docs" "$datadir/"
+    cp -R "$root/kernels/gpus" "$datadir/kernels/"
+    chmod -R u+w "$datadir"
+    sed -i 's/^sizes = .*/sizes = 1, 1000, 4097/; s/^timing_sizes = .*/timing_sizes = 4097/' \
+        "$datadir/exercises/reduction/sum-atomic/exercise.ini"
+    pretend() { # MODE COST: a keyed copy of the reference
+        echo "__device__ char lab_fake_module[] = \"mode=$1 unroll=1 cost=$2 sum_bytes=4 \";"
+        cat "$root/solutions/reduction/sum-atomic.cu"
+    }
+    pretend devsum 4000 >"$datadir/solutions/reduction/sum-atomic.cu"
+    pretend devsum 4000 >"$out/src/pass.cu"
+    pretend devsum 100000 >"$out/src/slow.cu"
+    pretend racy 4000 >"$out/src/wrong.cu"
+    export CUDALAB_DATADIR=$datadir LD_LIBRARY_PATH=$out/fake${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    export FAKECUDA_LAUNCH_US=${FAKECUDA_LAUNCH_US:-2000}
+fi
 gpus=()
 [ -n "${BATCH_GPUS:-}" ] && gpus=(--gpus "$BATCH_GPUS")
 mkdir -p "$out"
@@ -44,13 +72,18 @@ fi
 "$bin" device || { echo "batch-300 needs a GPU"; exit 1; }
 if [ ${#sandbox[@]} -eq 0 ]; then
     # pre-flight: the GPU inside the sandbox
-    CUDALAB_SANDBOX=on "$bin" grade reduction/neighbored-less \
-        "$root/solutions/reduction/neighbored-less.cu" --no-record | tail -2
+    first=${exercises%% *}
+    CUDALAB_SANDBOX=on "$bin" grade "reduction/$first" \
+        "$datadir/solutions/reduction/$first.cu" --no-record | tail -2
 fi
 
 # the sources and their expected verdicts: "FILE VERDICT" lines
 sources() { # EXERCISE-NAME
     local name=$1 f
+    if [ -n "${BATCH_PRETEND:-}" ]; then
+        printf '%s\n' "$out/src/pass.cu PASS" "$out/src/slow.cu SLOW" "$out/src/wrong.cu WRONG"
+        return
+    fi
     for f in "$root/exercises/reduction/$name"/examples/*/*.cu; do
         echo "$f $(sed -n '1s/.*expect: *\([A-Z_]*\).*/\1/p' "$f")"
     done

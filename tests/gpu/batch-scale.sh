@@ -20,7 +20,10 @@
 # Writes OUT/batch-scale.md (the table and each check's line), OUT/batch-scale.log (everything
 # the runs printed) and OUT/batch-scale-files.tar.gz (the gradebooks, the runs' summaries and
 # logs, nvidia-smi's samples, the traces); the work goes to BATCH_SCALE_WORK (default a fresh
-# folder in /tmp).  BATCH_SCALE_PARTS chooses the parts (default "scale same class kill").
+# folder in /tmp).  BATCH_SCALE_PARTS chooses the parts (default "scale same class kill");
+# BATCH_SCALE_CLASS the class's size (1000), BATCH_PER_STEP the scale runs' (150 per exercise).
+# BATCH_PRETEND=N runs it all on a pretend node of N GPUs (tests/gpu/batch-300.sh says how): a
+# test of the script on a machine without a GPU, whose numbers measure nothing.
 # Exit 0 only when every check holds.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -38,12 +41,16 @@ log=$out/batch-scale.log
 : >"$log"
 ok=1
 say() { echo "$*" | tee -a "$log"; }
+checks=$out/.checks # a part's checks, written below its table
+: >"$checks"
 check() { # NAME CONDITION-STATUS [DETAIL]
-    if [ "$2" -eq 0 ]; then say "ok   $1${3:+: $3}"; echo "- ok: $1${3:+: $3}" >>"$md"
-    else say "FAIL $1${3:+: $3}"; echo "- **FAIL**: $1${3:+: $3}" >>"$md"; ok=0; fi
+    if [ "$2" -eq 0 ]; then say "ok   $1${3:+: $3}"; echo "- ok: $1${3:+: $3}" >>"$checks"
+    else say "FAIL $1${3:+: $3}"; echo "- **FAIL**: $1${3:+: $3}" >>"$checks"; ok=0; fi
 }
+flush_checks() { cat "$checks" >>"$md"; : >"$checks"; }
 
-ngpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
+ngpus=${BATCH_PRETEND:-$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')}
+class=${BATCH_SCALE_CLASS:-1000}
 if [ "$ngpus" -lt 1 ]; then
     say "batch-scale needs a GPU: nvidia-smi lists none"
     exit 1
@@ -60,14 +67,18 @@ if [ -n "$missing" ]; then
     say "$missing"
     exit 1
 fi
+if [ -n "${BATCH_PRETEND:-}" ]; then
+    gpu_line="a pretend node of $ngpus GPUs (BATCH_PRETEND: the stand-in libcuda; nothing measured)"
+else
+    gpu_line="$(nvidia-smi --query-gpu=name --format=csv,noheader | sort | uniq -c | sed 's/^ *//' | paste -sd';'), driver $(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -1)"
+    nvidia-smi -L >>"$log"
+fi
 {
     echo "# cudalab batch over the GPUs of one node"
     echo
-    echo "$(date -u +%Y-%m-%dT%H:%MZ), $(nvidia-smi --query-gpu=name --format=csv,noheader | sort | uniq -c | sed 's/^ *//' | paste -sd';'), $(nproc) cores, driver $(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -1), $(nvcc --version 2>/dev/null | sed -n 's/.*release \([0-9.]*\).*/nvcc \1/p'), LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}"
+    echo "$(date -u +%Y-%m-%dT%H:%MZ), $gpu_line, $(nproc) cores, $(nvcc --version 2>/dev/null | sed -n 's/.*release \([0-9.]*\).*/nvcc \1/p'), LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}"
     echo
 } >>"$md"
-nvidia-smi -L >>"$log"
-"$bin" device >>"$log" 2>&1
 
 # run NAME VISIBLE [ENV...]: batch-300.sh on GPUs VISIBLE into $work/NAME, its lines logged
 run300() {
@@ -108,7 +119,7 @@ PY
 }
 
 # --- 1. the rate with 1, 2, 4 ... GPUs ----------------------------------------------------------
-declare -A rate
+declare -A rate bound_of
 if [[ $parts == *" scale "* ]]; then
     echo "| GPUs | submissions | wall | rate | x one GPU | verdicts right | identical flags | timed per GPU | GPU locks held | GPU utilization | CPU busy | bound |" >>"$md"
     echo "|---|---|---|---|---|---|---|---|---|---|---|---|" >>"$md"
@@ -118,6 +129,7 @@ if [[ $parts == *" scale "* ]]; then
         rc=$?
         read -r n wall r right ident cpu lock util used share bound <<<"$(stats "gpus-$k")"
         rate[$k]=$r
+        bound_of[$k]=$bound
         x=$(python3 -c "print(f'{$r / ${rate[${counts[0]}]}:.2f}')")
         rows+=("| $k | $n | $wall s | $r / min | ${x}x | $right / $n | $([ "$ident" = 1 ] && echo exact || echo WRONG) | $share | $lock % | $util % | $cpu % | $bound |")
         check "$k GPU(s): every verdict right and the identical flags exact" \
@@ -131,12 +143,22 @@ if [[ $parts == *" scale "* ]]; then
     base=${counts[0]}
     for k in "${counts[@]}"; do
         [ "$k" -gt "$base" ] || continue
-        python3 -c "import sys; sys.exit(0 if ${rate[$k]} >= $(python3 -c "print(0.95 * $k / $base)") * ${rate[$base]} else 1)"
-        check "$k GPUs: at least 0.95 x $k/$base times the rate of $base (issue 35: 1.9x on two)" $? \
-            "$(python3 -c "print(f'{${rate[$k]} / ${rate[$base]}:.2f}x')")"
-        python3 -c "import sys; sys.exit(0 if ${rate[$k]} >= $(python3 -c "print(0.9 * $k / $base)") * ${rate[$base]} else 1)"
-        check "$k GPUs: at least 0.9 x linear (issue 38, until the CPU bounds it)" $?
+        x=$(python3 -c "print(f'{${rate[$k]} / ${rate[$base]}:.2f}')")
+        if [ "$k" -eq 2 ] && [ "$base" -eq 1 ]; then
+            python3 -c "import sys; sys.exit(0 if $x >= 1.9 else 1)"
+            check "2 GPUs: at least 1.9 x the rate of one (issue 35)" $? "${x}x"
+        fi
+        # issue 38: 0.9 x linear, until the CPU cores bound the rate
+        if python3 -c "import sys; sys.exit(0 if $x >= 0.9 * $k / $base else 1)"; then
+            check "$k GPUs: at least 0.9 x linear (issue 38)" 0 "${x}x of $base GPU(s)"
+        elif [ "${bound_of[$k]}" = "the CPU cores" ]; then
+            check "$k GPUs: below 0.9 x linear, bound by the CPU cores (issue 38)" 0 "${x}x of $base GPU(s)"
+        else
+            check "$k GPUs: at least 0.9 x linear (issue 38), or bound by the CPU cores" 1 \
+                "${x}x of $base GPU(s), bound by ${bound_of[$k]}"
+        fi
     done
+    flush_checks
 fi
 
 # --- 2. identical GPUs, identical verdicts -------------------------------------------------------
@@ -163,31 +185,35 @@ print(f"{len(a) - len(diff)}/{len(a)} the same" + "".join(f"; {s}: {a[s]} on GPU
 sys.exit(1 if diff or len(a) != len(b) else 0)
 PY
 )
-        check "identical GPUs: the 300 on GPU $i alone get GPU 0's verdicts" $? "$same"
+        check "identical GPUs: the class on GPU $i alone gets GPU 0's verdicts" $? "$same"
     done
 fi
+flush_checks
 
 # --- 3. a class of 1000 on every GPU ------------------------------------------------------------
 if [[ $parts == *" class "* ]]; then
-    run300 class-1000 "$all" BATCH_PER_STEP=500
+    nex=$(wc -w <<<"${BATCH_EXERCISES:-$([ -n "${BATCH_PRETEND:-}" ] && echo 1 || echo 2)}")
+    run300 class "$all" BATCH_PER_STEP=$((class / nex))
     rc=$?
-    read -r n wall r right ident cpu lock util used share bound <<<"$(stats class-1000)"
+    read -r n wall r right ident cpu lock util used share bound <<<"$(stats class)"
     echo "A class of $n on $ngpus GPUs: $wall s ($r / min), $right / $n right, timed per GPU $share, GPU locks held $lock %, CPU busy $cpu %: bound by $bound." >>"$md"
     python3 -c "import sys; sys.exit(0 if $wall < 150 else 1)"
     fast=$?
-    check "a class of 1000 on $ngpus GPUs in under 2.5 minutes, every verdict right" \
-        $([ $fast -eq 0 ] && [ $rc -eq 0 ] && [ "$right" = "$n" ] && [ "$n" -eq 1000 ] && echo 0 || echo 1) \
+    check "a class of $class on $ngpus GPUs in under 2.5 minutes, every verdict right" \
+        $([ $fast -eq 0 ] && [ $rc -eq 0 ] && [ "$right" = "$n" ] && [ "$n" -eq "$class" ] && echo 0 || echo 1) \
         "$n in $wall s, $right right"
 fi
+flush_checks
 
 # --- 4. kill -9 half-way, then a rerun --------------------------------------------------------------
 if [[ $parts == *" kill "* ]]; then
-    src=$(ls -d "$work"/gpus-*/subs-neighbored-less "$work"/class-1000/subs-neighbored-less 2>/dev/null | head -1)
+    src=$(ls -d "$work"/gpus-*/subs-* 2>/dev/null | tail -1)
     if [ -z "$src" ]; then
-        run300 kill-subs "$all" BATCH_EXERCISES=neighbored-less >/dev/null
-        src=$work/kill-subs/subs-neighbored-less
+        run300 kill-subs "$all" >/dev/null
+        src=$(ls -d "$work"/kill-subs/subs-* | tail -1)
     fi
-    expect=$(dirname "$src")/expected-neighbored-less.csv
+    name=${src##*/subs-}
+    expect=$(dirname "$src")/expected-$name.csv
     total=$(ls "$src"/*.cu | wc -l)
     k=$work/kill
     rm -rf "$k"
@@ -197,7 +223,11 @@ if [[ $parts == *" kill "* ]]; then
     say "--- kill: $total submissions on GPUs $all, kill -9 at half"
     (
         export XDG_DATA_HOME=$k/data XDG_CACHE_HOME=$k/cache CUDA_VISIBLE_DEVICES=$all
-        "$bin" batch reduction/neighbored-less "$src"/*.cu --out "$k/gb" "${sandbox[@]}" \
+        if [ -n "${BATCH_PRETEND:-}" ]; then # the pretend node batch-300.sh made beside the class
+            export CUDALAB_DATADIR=$(dirname "$src")/data FAKECUDA_LAUNCH_US=${FAKECUDA_LAUNCH_US:-2000}
+            export LD_LIBRARY_PATH=$(dirname "$src")/fake${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+        fi
+        "$bin" batch "reduction/$name" "$src"/*.cu --out "$k/gb" "${sandbox[@]}" \
             >"$k/first.log" 2>&1 &
         pid=$!
         for _ in $(seq 3000); do
@@ -210,7 +240,7 @@ if [[ $parts == *" kill "* ]]; then
         pgrep -f "$k/" >"$k/left.txt"
         ls "$k/gb/results" | wc -l >"$k/kept.txt"
         md5sum "$k"/gb/results/*.json >"$k/kept.md5"
-        "$bin" batch reduction/neighbored-less "$src"/*.cu --out "$k/gb" "${sandbox[@]}" \
+        "$bin" batch "reduction/$name" "$src"/*.cu --out "$k/gb" "${sandbox[@]}" \
             >"$k/rerun.log" 2>&1
         echo $? >"$k/rerun.rc"
     )
@@ -235,6 +265,8 @@ assert not bad, bad[:5]
 PY
     check "kill -9 half-way: every submission once in the gradebook, every verdict right" $?
 fi
+flush_checks
+rm -f "$checks"
 
 echo >>"$md"
 [ $ok = 1 ] && say "batch-scale: every check holds" || say "batch-scale: a check failed"
