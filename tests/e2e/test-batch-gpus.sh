@@ -24,19 +24,10 @@ bwrap_usable() {
 }
 bwrap_usable || sandbox=(--no-sandbox)
 
-mkdir -p fake
-# a node of three GPUs of its own: the sandbox passes the driver no FAKECUDA_DEVICES
-cc -shared -fPIC -O1 -DFAKECUDA_DEVICES=3 -o fake/libcuda.so.1 "$E2E_SRC/tests/fakecuda/fakecuda.c"
-check "the fake libcuda builds" $?
-# small sizes: the fake sums them on the host
-copy_datadir data
-sed -i 's/^sizes = .*/sizes = 1, 1000, 4097/; s/^timing_sizes = .*/timing_sizes = 4097/' \
-    data/exercises/$ex/exercise.ini
-key() { # MODE COST: the line the fake reads from a cubin
-    echo "__device__ char lab_fake_module[] = \"mode=$1 unroll=1 cost=$2 sum_bytes=4 \";"
-}
-{ key devsum 4000; cat "$CUDALAB_DATADIR_TEST/solutions/$ex.cu"; } >sol.cu
-cp sol.cu data/solutions/$ex.cu
+. "$E2E_SRC/tests/fakecuda/node.sh"
+fakecuda_node "$E2E_SRC" 3 "$T"
+check "the pretend node of three GPUs builds" $?
+cp data/solutions/$ex.cu sol.cu
 export CUDALAB_DATADIR=$T/data LD_LIBRARY_PATH=$T/fake
 unset CUDA_VISIBLE_DEVICES # lib.sh hides real GPUs so; the pretend node's are all wanted here
 uuid() { printf 'GPU-fa4ec0da-0000-4000-8000-0000000000%02x' "$1"; }
@@ -48,13 +39,13 @@ n=0
 for kind in pass pass pass pass slow slow wrong wrong broken; do
     n=$((n + 1))
     f=subs/s$n-$kind.cu
-    case $kind in
-    pass) key devsum 4000 ;;
-    slow) key devsum 100000 ;;
-    wrong) key racy 4000 ;;
-    broken) echo "int broken(" ;;
-    esac >"$f"
-    { echo "#define STUDENT \"s$n\""; cat "$CUDALAB_DATADIR_TEST/solutions/$ex.cu"; } >>"$f"
+    { echo "#define STUDENT \"s$n\""
+      case $kind in
+      pass) fakecuda_source devsum 4000 ;;
+      slow) fakecuda_source devsum 100000 ;;
+      wrong) fakecuda_source racy 4000 ;;
+      broken) echo "int broken(" && cat "$CUDALAB_DATADIR_TEST/solutions/$ex.cu" ;;
+      esac; } >"$f"
     case $kind in broken) want=COMPILE_ERROR ;; *) want=$(tr a-z A-Z <<<"$kind") ;; esac
     echo "s$n-$kind $want" >>want.txt
 done
@@ -201,7 +192,7 @@ check "identical GPUs: each submission's verdict, points, time and flags the sam
 # --- kill -9 half-way, then a rerun: nothing lost, nothing graded twice ------------------------
 mkdir -p many
 for i in $(seq 1 12); do
-    { key devsum 4000; echo "#define STUDENT \"m$i\""; cat "$CUDALAB_DATADIR_TEST/solutions/$ex.cu"; } >many/m$i.cu
+    { echo "#define STUDENT \"m$i\""; fakecuda_source devsum 4000; } >many/m$i.cu
 done
 cudalab batch $ex many/* --out gk --jobs 2 --no-sandbox >/dev/null 2>&1 # the build cache
 rm -rf gk

@@ -84,19 +84,12 @@ expect_err "--slurm --gres gpu:3: quotes sbatch" "sbatch"
 # --- a task given two GPUs (--gres gpu:2) uses both (issue 35): the stand-in libcuda's pretend
 # node of two GPUs, which Slurm hands each task as CUDA_VISIBLE_DEVICES=0,1 ---
 atomic=reduction/sum-atomic
-mkdir -p fake
-cc -shared -fPIC -O1 -DFAKECUDA_DEVICES=2 -o fake/libcuda.so.1 "$E2E_SRC/tests/fakecuda/fakecuda.c"
-check "the fake libcuda builds" $?
-copy_datadir data
-sed -i 's/^sizes = .*/sizes = 1, 1000, 4097/; s/^timing_sizes = .*/timing_sizes = 4097/' \
-    data/exercises/$atomic/exercise.ini
-key() { echo "__device__ char lab_fake_module[] = \"mode=devsum unroll=1 cost=$1 sum_bytes=4 \";"; }
-{ key 4000; cat "$CUDALAB_DATADIR_TEST/solutions/$atomic.cu"; } >data/solutions/$atomic.cu.new
-mv data/solutions/$atomic.cu.new data/solutions/$atomic.cu
+. "$E2E_SRC/tests/fakecuda/node.sh"
+fakecuda_node "$E2E_SRC" 2 "$T"
+check "the pretend node of two GPUs builds" $?
 mkdir -p gsubs
 for i in 1 2 3 4 5 6 7 8; do
-    { key $((i % 2 ? 4000 : 100000)); echo "#define STUDENT \"g$i\""
-      cat "$CUDALAB_DATADIR_TEST/solutions/$atomic.cu"; } >gsubs/g$i.cu
+    { echo "#define STUDENT \"g$i\""; fakecuda_source devsum $((i % 2 ? 4000 : 100000)); } >gsubs/g$i.cu
 done
 (
     export CUDALAB_DATADIR=$T/data LD_LIBRARY_PATH=$T/fake

@@ -26,6 +26,7 @@ set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 bin=${CUDALAB_BIN:-$root/bin/cudalab}
 out=${1:-$(mktemp -d)}
+mkdir -p "$out" && out=$(cd "$out" && pwd) || exit 1
 per_step=${BATCH_PER_STEP:-150}
 jobs=${BATCH_JOBS:-$(nproc)}
 exercises=${BATCH_EXERCISES:-neighbored neighbored-less}
@@ -35,28 +36,17 @@ if [ -n "${BATCH_PRETEND:-}" ]; then
     # behaves from a line of its source (tests/fakecuda/fakecuda.c)
     exercises=${BATCH_EXERCISES:-sum-atomic}
     datadir=$out/data
-    mkdir -p "$out/fake" "$datadir/kernels" "$out/src"
-    cc -shared -fPIC -O1 -DFAKECUDA_DEVICES="$BATCH_PRETEND" -o "$out/fake/libcuda.so.1" \
-        "$root/tests/fakecuda/fakecuda.c" || exit 1
-    cp -R "$root/exercises" "$root/solutions" "$root/docs" "$datadir/"
-    cp -R "$root/kernels/gpus" "$datadir/kernels/"
-    chmod -R u+w "$datadir"
-    sed -i 's/^sizes = .*/sizes = 1, 1000, 4097/; s/^timing_sizes = .*/timing_sizes = 4097/' \
-        "$datadir/exercises/reduction/sum-atomic/exercise.ini"
-    pretend() { # MODE COST: a keyed copy of the reference
-        echo "__device__ char lab_fake_module[] = \"mode=$1 unroll=1 cost=$2 sum_bytes=4 \";"
-        cat "$root/solutions/reduction/sum-atomic.cu"
-    }
-    pretend devsum 4000 >"$datadir/solutions/reduction/sum-atomic.cu"
-    pretend devsum 4000 >"$out/src/pass.cu"
-    pretend devsum 100000 >"$out/src/slow.cu"
-    pretend racy 4000 >"$out/src/wrong.cu"
+    . "$root/tests/fakecuda/node.sh"
+    fakecuda_node "$root" "$BATCH_PRETEND" "$out" || exit 1
+    mkdir -p "$out/src"
+    fakecuda_source devsum 4000 >"$out/src/pass.cu"
+    fakecuda_source devsum 100000 >"$out/src/slow.cu"
+    fakecuda_source racy 4000 >"$out/src/wrong.cu"
     export CUDALAB_DATADIR=$datadir LD_LIBRARY_PATH=$out/fake${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
     export FAKECUDA_LAUNCH_US=${FAKECUDA_LAUNCH_US:-2000}
 fi
 gpus=()
 [ -n "${BATCH_GPUS:-}" ] && gpus=(--gpus "$BATCH_GPUS")
-mkdir -p "$out"
 # BATCH_CACHE: another run's cache (its compiled submissions), for grading the same class again
 export XDG_DATA_HOME=$out/data XDG_CACHE_HOME=${BATCH_CACHE:-$out/cache}
 
