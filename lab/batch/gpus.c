@@ -213,7 +213,9 @@ lab_batch_gpus_check(lab *l, const lab_batch_gpus *g, lab_err *err)
     lab_strvec_push(&args, "--backend=cuda");
     /* all at once: each opens its own GPU */
     while (started < g->n) {
-        if ((rc = lab_runner_start_pinned(l, "device-probe", &args, g->gpu[started].pin,
+        const char *pin = g->gpu[started].pin;
+
+        if ((rc = lab_runner_start_pinned(l, "device-probe", &args, *pin ? pin : NULL,
                                           PROBE_TIMEOUT_S, true, &p[started], err)) < 0) {
             lab_proc_release(&p[started]);
             break;

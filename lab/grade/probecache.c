@@ -96,10 +96,9 @@ full_key(const char *key, const lab_device *dev, char out[LAB_SHA256_HEX])
     return ok;
 }
 
-/* CACHEDIR/device-probe.json; a process given its GPUs (CUDA_VISIBLE_DEVICES not empty: a batch's
- * graders, each pinned to one GPU of the node) keeps its own answer beside it, device-probe-<the
- * value's hash>.json, so that graders pinned to different GPUs do not take each other's answer away
- */
+/* CACHEDIR/device-probe.json; a process given its GPU (CUDA_VISIBLE_DEVICES set: a batch's
+ * graders are each pinned to one) keeps its answer beside it, in device-probe-<the value's
+ * hash>.json, so that graders pinned to different GPUs do not take each other's answer away */
 static bool
 cache_path(const char *cachedir, lab_buf *path)
 {

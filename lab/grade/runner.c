@@ -50,8 +50,12 @@ driver_ended(const void *p)
     return lab_proc_ended(p);
 }
 
-int
-lab_runner_gpu_key(const lab_device *dev, lab_buf *out)
+/* The GPU lock's key for dev, the GPU the drivers open: its UUID, which names one GPU of the
+ * machine whatever number CUDA_VISIBLE_DEVICES gives it (a batch's grader pinned to it and a
+ * student's lab that sees every GPU and opens it take the same lock); where the driver tells
+ * none, its name and CUDA_VISIBLE_DEVICES. */
+static int
+gpu_key(const lab_device *dev, lab_buf *out)
 {
     const char *visible = getenv("CUDA_VISIBLE_DEVICES");
 
@@ -71,7 +75,7 @@ run_when_locked(lab *l, const char *program, const volatile sig_atomic_t *cancel
 
     p->report_done = release_lock;
     p->report_done_ctx = lock;
-    lab_runner_gpu_key(dev, &key);
+    gpu_key(dev, &key);
     rc = lab_devlock_acquire(lock, lab_cachedir(l), key.buf, 0, cancel, driver_ended, p, err);
     lab_buf_release(&key);
     if (rc == 1) { /* it ended before its go (a module it could not load): no GPU work to do */

@@ -36,18 +36,13 @@ int lab_runner_run(lab *l, const char *program, const lab_strvec *args, double t
                    const volatile sig_atomic_t *cancel, bool untrusted, lab_proc *p, lab_err *err);
 /* lab_runner_run on a GPU, which times kernels, one grading at a time: the driver starts, opens
  * the device and loads its modules (--wait-go) while the lab waits for the device's lock (lock,
- * lab/platform/devlock.h, for dev: lab_runner_gpu_key), and touches the GPU only once the
+ * lab/platform/devlock.h, keyed by dev's UUID), and touches the GPU only once the
  * lab holds it and lets it go on (a byte on its stdin); the lock goes back as soon as the
  * driver's report is complete, before its CUDA teardown, and in any case before this returns.
  * The timeout counts from the go.  Cancelled while waiting: the driver is killed, LAB_ECANCEL. */
 int lab_runner_run_locked(lab *l, const char *program, const lab_strvec *args, double timeout_s,
                           const volatile sig_atomic_t *cancel, const lab_device *dev,
                           lab_devlock *lock, lab_proc *p, lab_err *err);
-/* The GPU lock's key for dev, the GPU the drivers open: its UUID, which names one GPU of the
- * machine whatever number CUDA_VISIBLE_DEVICES gives it (a batch's grader pinned to it and a
- * student's lab that sees every GPU take the same lock); where the driver tells none, its name
- * and CUDA_VISIBLE_DEVICES. */
-int lab_runner_gpu_key(const lab_device *dev, lab_buf *out);
 /* The GPU's driver started before its build is done (unsandboxed runs only: a sandbox shows the
  * modules by path, which must exist when it starts): it opens the device and makes its context
  * while nvcc compiles, then waits for its arguments (--wait-args, docs/design/runner-protocol.md).

@@ -163,6 +163,15 @@ run cudalab batch $ex subs/* --out gbad --gpus 0 --slurm --no-sandbox
 expect_status "--gpus with --slurm: a usage error" 2
 expect_err "--gpus with --slurm: says to ask Slurm" "ask with --gres gpu:N"
 
+# --- on a terminal: one live line, rewritten ---------------------------------------------------
+cmd=$(printf '%q ' "$CUDALAB_TEST_BIN" batch $ex subs/s1-pass.cu subs/s2-pass.cu subs/s5-slow.cu \
+    --out gt --jobs 2 --no-sandbox)
+run script -qec "$cmd" /dev/null </dev/null
+expect_status "on a terminal: graded" 0
+grep -q $'\r\033\[K\[#*' <<<"$OUT" && grep -Eq '3/3  [0-9.]+/min  ETA 0m00s  GPU0\*? [0-9]+ GPU1\*? [0-9]+ GPU2\*? [0-9]+  ' <<<"$OUT"
+check "on a terminal: the live line (done/total, rate, ETA, what each GPU timed)" $?
+expect_out_lacks "on a terminal: no plain progress lines" "[1/3]"
+
 # --- CUDA_VISIBLE_DEVICES: the batch's own numbering, each grader pinned by UUID ----------------
 rm -f busy/*
 CUDA_VISIBLE_DEVICES=2,0 run cudalab batch $ex subs/* --out gv --jobs 3 --no-sandbox
