@@ -51,6 +51,9 @@ typedef struct cuda_api {
     CUresult (*occupancy_max_active_blocks)(int *, CUfunction, int, size_t);
     CUresult (*memset_d32_async)(CUdeviceptr, unsigned, size_t, CUstream);
     CUresult (*get_error_string)(CUresult, const char **);
+    CUresult (*device_get_uuid_v2)(CUuuid *, CUdevice);
+    CUresult (*device_get_uuid)(CUuuid *, CUdevice);
+    CUresult (*device_get_pci_bus_id)(char *, int, CUdevice);
 } cuda_api;
 
 /* The symbol each entry is read from; offsets keep the table in step with the struct. */
@@ -99,6 +102,11 @@ static const struct {
     SYM(func_get_attribute, "cuFuncGetAttribute"),
     SYM(occupancy_max_active_blocks, "cuOccupancyMaxActiveBlocksPerMultiprocessor"),
     SYM(memset_d32_async, "cuMemsetD32Async"),
+    /* which GPU of a node this is (CUDA 11.4 named the UUID's call _v2; older drivers have the
+     * first one only) */
+    SYM(device_get_uuid_v2, "cuDeviceGetUuid_v2"),
+    SYM(device_get_uuid, "cuDeviceGetUuid"),
+    SYM(device_get_pci_bus_id, "cuDeviceGetPCIBusId"),
 #undef SYM
 };
 
@@ -308,6 +316,30 @@ attribute(lab_dev *dev, CUdevice_attribute a)
     return v;
 }
 
+/* The device's UUID as nvidia-smi writes it ("GPU-" and the 16 bytes in hex, grouped 4-2-2-2-6)
+ * and its PCI bus id; "" for what the driver cannot tell. */
+static void
+identify(const cuda_api *api, CUdevice d, char *uuid, size_t uuid_size, char *bus, int bus_size)
+{
+    CUuuid u;
+    const unsigned char *b = (const unsigned char *)u.bytes;
+    CUresult rc = CUDA_ERROR_NOT_SUPPORTED;
+
+    *uuid = '\0';
+    *bus = '\0';
+    if (api->device_get_uuid_v2)
+        rc = api->device_get_uuid_v2(&u, d);
+    else if (api->device_get_uuid)
+        rc = api->device_get_uuid(&u, d);
+    if (rc == CUDA_SUCCESS)
+        snprintf(uuid, uuid_size,
+                 "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0],
+                 b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13],
+                 b[14], b[15]);
+    if (api->device_get_pci_bus_id && api->device_get_pci_bus_id(bus, bus_size, d) != CUDA_SUCCESS)
+        *bus = '\0';
+}
+
 static int
 cuda_info(lab_dev *dev, lab_dev_info *out, lab_err *err)
 {
@@ -321,6 +353,8 @@ cuda_info(lab_dev *dev, lab_dev_info *out, lab_err *err)
                    "cuDeviceTotalMem")) < 0)
         return rc;
     dev->api.driver_get_version(&out->driver_version);
+    identify(&dev->api, dev->device, out->uuid, sizeof(out->uuid), out->pci_bus_id,
+             (int)sizeof(out->pci_bus_id));
     out->cc_major = attribute(dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
     out->cc_minor = attribute(dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
     out->sm_count = attribute(dev, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
@@ -622,6 +656,32 @@ cuda_occupancy(lab_module *m, const char *kernel, unsigned block, size_t dyn_sme
                 err, "cuOccupancyMaxActiveBlocksPerMultiprocessor");
 }
 
+static int
+cuda_devices(lab_dev *dev, lab_dev_ident *out, int max, int *n, lab_err *err)
+{
+    CUresult rc_;
+    int count = 0, rc;
+
+    *n = 0;
+    if ((rc = CALL(dev, dev->api.device_get_count(&count), err, "cuDeviceGetCount")) < 0)
+        return rc;
+    for (int i = 0; i < count && *n < max; i++) {
+        lab_dev_ident *id = &out[*n];
+        CUdevice d;
+
+        memset(id, 0, sizeof(*id));
+        if ((rc = CALL(dev, dev->api.device_get(&d, i), err, "cuDeviceGet")) < 0 ||
+            (rc = CALL(dev, dev->api.device_get_name(id->name, (int)sizeof(id->name), d), err,
+                       "cuDeviceGetName")) < 0)
+            return rc;
+        id->ordinal = i;
+        identify(&dev->api, d, id->uuid, sizeof(id->uuid), id->pci_bus_id,
+                 (int)sizeof(id->pci_bus_id));
+        (*n)++;
+    }
+    return 0;
+}
+
 const lab_dev_ops lab_dev_cuda = {
     .name = "cuda",
     .open = cuda_open,
@@ -643,5 +703,6 @@ const lab_dev_ops lab_dev_cuda = {
     .last_error = cuda_last_error,
     .set_pending_launches = cuda_set_pending_launches,
     .occupancy = cuda_occupancy,
+    .devices = cuda_devices,
     .close = cuda_close,
 };

@@ -40,6 +40,9 @@ typedef struct lab_image {
 
 typedef struct lab_dev_info {
     char name[256];
+    char uuid[48];       /* "GPU-8932f937-...", as nvidia-smi and CUDA_VISIBLE_DEVICES write it;
+                            "" where the backend has none */
+    char pci_bus_id[32]; /* "00000000:18:00.0"; "" where none */
     int cc_major, cc_minor;
     int sm_count;
     int max_threads_per_block;
@@ -63,6 +66,15 @@ typedef struct lab_dev_info {
     int driver_version; /* e.g. 13000 */
     double peak_gbps;   /* 2 x memory clock x bus width */
 } lab_dev_info;
+
+/* One device of those the backend sees, as `cudalab batch` tells them apart (lab/batch/gpus.h). */
+typedef struct lab_dev_ident {
+    int ordinal; /* the backend's number for it: ops->open's */
+    char name[256];
+    char uuid[48];
+    char pci_bus_id[32];
+} lab_dev_ident;
+#define LAB_DEV_MAX_DEVICES 16 /* more than a node of 8 GPUs has */
 
 /* The backend's own error code of the last failing call (e.g. 700 and
  * "CUDA_ERROR_ILLEGAL_ADDRESS"); code 0 when the failure was not the device's. */
@@ -111,6 +123,9 @@ typedef struct lab_dev_ops {
     /* Blocks of `block` threads with dyn_smem bytes of dynamic shared memory per SM. */
     int (*occupancy)(lab_module *m, const char *kernel, unsigned block, size_t dyn_smem,
                      lab_occupancy *out, lab_err *err);
+    /* Optional, NULL where the backend has one device (the simulator): every device it sees, in
+     * its own order (ops->open's ordinals), at most max into out, their number in *n. */
+    int (*devices)(lab_dev *dev, lab_dev_ident *out, int max, int *n, lab_err *err);
     void (*close)(lab_dev *dev);
 } lab_dev_ops;
 

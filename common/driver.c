@@ -593,6 +593,27 @@ report_driver_library(cJSON *report)
     dlclose(lib);
 }
 
+/* The probe's list of every device the backend sees (`cudalab batch` spreads a class over them);
+ * a backend of one device lists the one opened. */
+static int
+report_devices(lab_driver *d, lab_err *err)
+{
+    lab_dev_ident ids[LAB_DEV_MAX_DEVICES];
+    int n = 0, rc;
+
+    if (!d->ops->devices) {
+        memset(&ids[0], 0, sizeof(ids[0]));
+        snprintf(ids[0].name, sizeof(ids[0].name), "%s", d->info.name);
+        snprintf(ids[0].uuid, sizeof(ids[0].uuid), "%s", d->info.uuid);
+        snprintf(ids[0].pci_bus_id, sizeof(ids[0].pci_bus_id), "%s", d->info.pci_bus_id);
+        n = 1;
+    } else if ((rc = d->ops->devices(d->dev, ids, LAB_DEV_MAX_DEVICES, &n, err)) < 0) {
+        return lab_driver_fail(d, LAB_ROLE_STUDENT, "open", 0, err);
+    }
+    lab_report_set_devices(d->report, ids, n);
+    return 0;
+}
+
 /* --wait-go: the lab's byte on stdin, sent once it holds the GPU's lock (lab/grade/runner.h).
  * Until then the driver has only opened the device and loaded its modules. */
 static int
@@ -702,7 +723,7 @@ lab_driver_start(lab_driver *d, int argc, char **argv, const char *program)
         return lab_driver_fail(d, LAB_ROLE_STUDENT, "open", 0, &err);
     lab_report_set_device(d->report, &d->info);
     if (d->args.probe)
-        return 0;
+        return report_devices(d, &err);
     if (d->args.wait_args) {
         if ((rc = read_late_args(d, argc, argv, program, &err)) == -2) {
             d->args.report_fd = -1; /* a usage error: the lab's arguments were wrong */

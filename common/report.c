@@ -34,6 +34,10 @@ lab_report_set_device(cJSON *report, const lab_dev_info *info)
         return;
     snprintf(cc, sizeof(cc), "%d.%d", info->cc_major, info->cc_minor);
     cJSON_AddStringToObject(d, "name", info->name);
+    if (*info->uuid)
+        cJSON_AddStringToObject(d, "uuid", info->uuid);
+    if (*info->pci_bus_id)
+        cJSON_AddStringToObject(d, "pci_bus_id", info->pci_bus_id);
     cJSON_AddStringToObject(d, "cc", cc);
     cJSON_AddNumberToObject(d, "sm_count", info->sm_count);
     cJSON_AddNumberToObject(d, "mem_clock_khz", info->mem_clock_khz);
@@ -43,6 +47,24 @@ lab_report_set_device(cJSON *report, const lab_dev_info *info)
     cJSON_AddNumberToObject(d, "l2_bytes", info->l2_bytes);
     cJSON_AddNumberToObject(d, "total_mem", (double)info->total_mem);
     cJSON_AddNumberToObject(d, "driver_version", info->driver_version);
+}
+
+void
+lab_report_set_devices(cJSON *report, const lab_dev_ident *ids, int n)
+{
+    cJSON *list = cJSON_AddArrayToObject(report, "devices");
+
+    for (int i = 0; list && i < n; i++) {
+        cJSON *d = cJSON_CreateObject();
+
+        if (!d)
+            return;
+        cJSON_AddNumberToObject(d, "index", ids[i].ordinal);
+        cJSON_AddStringToObject(d, "name", ids[i].name);
+        cJSON_AddStringToObject(d, "uuid", ids[i].uuid);
+        cJSON_AddStringToObject(d, "pci_bus_id", ids[i].pci_bus_id);
+        cJSON_AddItemToArray(list, d);
+    }
 }
 
 void

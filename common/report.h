@@ -10,8 +10,11 @@
  *   reason    one line, for no_gpu and error
  *   error     {role, stage, size, code, name, message} for status "error"
  *   seed      the inputs' seed
- *   device    {name, cc, sm_count, mem_clock_khz, bus_width_bits, peak_gbps, l2_bytes,
- * driver_version} block, unroll cases     [{size, role, grid, correct, expected, got, bad,
+ *   device    {name, uuid, pci_bus_id, cc, sm_count, mem_clock_khz, bus_width_bits, peak_gbps,
+ * l2_bytes, driver_version} (uuid and pci_bus_id where the backend tells them)
+ *   devices   the device probe only: every device the backend sees, [{index, name, uuid,
+ * pci_bus_id}], index being the backend's number for it (the one opened is index 0)
+ * block, unroll cases     [{size, role, grid, correct, expected, got, bad,
  * first_bad, detail}] timings   [{size, bytes, copy_gbps, capped, kernels: [{role, median_ns,
  * mad_ns, min_ns, max_ns, ci_rel, samples, gbps, pct_peak, pct_copy}]}]
  *
@@ -47,6 +50,8 @@
 
 cJSON *lab_report_new(const char *family, const char *backend);
 void lab_report_set_device(cJSON *report, const lab_dev_info *info);
+/* The probe's "devices": n of them. */
+void lab_report_set_devices(cJSON *report, const lab_dev_ident *ids, int n);
 /* status "no_gpu" or "error" with a one-line reason. */
 void lab_report_set_status(cJSON *report, const char *status, const char *reason);
 /* Appends {role, median_ns, ...} to kernels; bytes moved per launch give GB/s. */

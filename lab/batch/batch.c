@@ -1,7 +1,8 @@
 /*
- * batch.c - batch grading (see batch.h): resolve submissions, copy each to a
- * private folder, grade each in a child `cudalab grade --json` from a pool
- * of worker threads, keep every result in results/<id>.json, and build the
+ * batch.c - batch grading (see batch.h): resolve submissions, find and check
+ * the GPUs (gpus.h), copy each submission to a private folder, grade each in a
+ * child `cudalab grade --json` pinned to the least busy GPU from a pool of
+ * worker threads, keep every result in results/<id>.json, and build the
  * gradebook from the results.
  */
 #include "lab/batch/batch.h"
@@ -26,6 +27,7 @@
 #define REBUILD_EVERY 25
 #define BEYOND_REFERENCE 1.5
 #define COPY_FLOOR_SLACK 0.95 /* a kernel may not beat 95 % of the copy's time */
+#define NO_GPU ((size_t)-1)   /* a grader pinned to none: the batch has no GPU */
 
 struct sub {
     char *path;    /* as given */
@@ -44,6 +46,12 @@ struct pool {
     size_t nsubs;
     size_t next; /* next to take */
     size_t done, skipped, graded, passed;
+    lab_batch_gpus gpus;
+    size_t working[LAB_BATCH_MAX_GPUS]; /* graders pinned to each GPU now */
+    size_t given[LAB_BATCH_MAX_GPUS];   /* graders given each GPU so far */
+    size_t timed[LAB_BATCH_MAX_GPUS];   /* submissions each GPU timed */
+    lab_batch_tally verdicts[LAB_BATCH_MAX_VERDICTS];
+    size_t nverdicts;
     double t0;
     pthread_mutex_t mu;
     int rc; /* first failure of the lab itself */
@@ -362,9 +370,41 @@ new_result(const struct pool *pl, const struct sub *s)
     return r;
 }
 
-/* Grade s in a child; returns the result object (NULL only when memory ran out). */
+/* The GPU that timed the grading into r ("gpu"): gpu, the one its grader was pinned to, when its
+ * driver's report says it ran there.  A report from another GPU is the lab's error: the result is
+ * an ERROR, graded again by the next run.  Nothing for a grading that timed nothing on a GPU. */
+static void
+record_gpu(const struct pool *pl, size_t gpu, const cJSON *grade, cJSON *r)
+{
+    const cJSON *report = cJSON_GetObjectItemCaseSensitive(grade, "report");
+    const char *uuid = lab_batch__str(cJSON_GetObjectItemCaseSensitive(report, "device"), "uuid");
+    const lab_batch_gpu *g;
+    cJSON *o;
+
+    if (gpu == NO_GPU || strcmp(lab_batch__str(report, "backend"), "cuda"))
+        return;
+    g = &pl->gpus.gpu[gpu];
+    if (*uuid && *g->uuid && strcmp(uuid, g->uuid)) {
+        lab_buf msg = LAB_BUF_INIT;
+
+        lab_buf_printf(&msg, "the grader pinned to GPU %d (%s) ran on %s", g->index, g->uuid, uuid);
+        cJSON_ReplaceItemInObject(r, "verdict", cJSON_CreateString("ERROR"));
+        cJSON_ReplaceItemInObject(r, "message", cJSON_CreateString(msg.buf));
+        cJSON_ReplaceItemInObject(r, "points", cJSON_CreateNumber(0));
+        lab_buf_release(&msg);
+        return;
+    }
+    o = cJSON_AddObjectToObject(r, "gpu");
+    cJSON_AddNumberToObject(o, "index", g->index);
+    cJSON_AddStringToObject(o, "name", g->name);
+    cJSON_AddStringToObject(o, "uuid", g->uuid);
+    cJSON_AddStringToObject(o, "pci_bus_id", g->pci_bus_id);
+}
+
+/* Grade s in a child pinned to the batch's GPU gpu (NO_GPU: none); returns the result object
+ * (NULL only when memory ran out). */
 static cJSON *
-grade_one(struct pool *pl, struct sub *s, const char *copy)
+grade_one(struct pool *pl, struct sub *s, const char *copy, size_t gpu)
 {
     const lab_exercise *ex = pl->ex;
     cJSON *r = new_result(pl, s), *grade = NULL, *flags = cJSON_CreateArray();
@@ -383,6 +423,8 @@ grade_one(struct pool *pl, struct sub *s, const char *copy)
                      NULL);
     lab_strvec_pushf(&p.argv, "%llu", (unsigned long long)seed);
     lab_strvec_pushf(&p.env, "CUDALAB_SANDBOX=%s", pl->o->sandbox ? "on" : "off");
+    if (gpu != NO_GPU && *pl->gpus.gpu[gpu].pin)
+        lab_strvec_pushf(&p.env, "CUDA_VISIBLE_DEVICES=%s", pl->gpus.gpu[gpu].pin);
     norm_hash(copy, norm);
     cJSON_AddStringToObject(r, "norm_hash", norm);
     cJSON_AddNumberToObject(r, "seed", (double)seed);
@@ -414,6 +456,9 @@ grade_one(struct pool *pl, struct sub *s, const char *copy)
         if (strcmp(lab_batch__str(grade, "verdict"), "COMPILE_ERROR"))
             ptx_flags(lab_cachedir(pl->l), lab_batch__str(grade, "file_hash"), flags);
         timing_flags(grade, flags);
+        if (cJSON_GetObjectItemCaseSensitive(grade, "thresholds"))
+            cJSON_AddItemToObject(r, "thresholds", cJSON_DetachItemFromObject(grade, "thresholds"));
+        record_gpu(pl, gpu, grade, r);
         cJSON_AddItemToObject(r, "report", cJSON_DetachItemFromObject(grade, "report"));
     }
     if (!cJSON_GetObjectItemCaseSensitive(r, "points"))
@@ -431,10 +476,10 @@ result_path(const lab_batch_opts *o, const struct sub *s, lab_buf *out)
     lab_buf_printf(out, "%s/results/%s.json", o->out, s->safe);
 }
 
-/* true when results/<id>.json holds this content graded for this exercise; *passed when it
- * passed */
+/* true when results/<id>.json holds this content graded for this exercise; its verdict into
+ * verdict */
 static bool
-already_graded(const struct pool *pl, const struct sub *s, bool *passed)
+already_graded(const struct pool *pl, const struct sub *s, char *verdict, size_t size)
 {
     lab_buf path = LAB_BUF_INIT;
     cJSON *r;
@@ -446,14 +491,46 @@ already_graded(const struct pool *pl, const struct sub *s, bool *passed)
            !strcmp(lab_batch__str(r, "exercise"), pl->ex->id) &&
            strcmp(lab_batch__str(r, "verdict"), "CANCELLED") &&
            strcmp(lab_batch__str(r, "verdict"), "ERROR");
-    *passed = same && !strcmp(lab_batch__str(r, "verdict"), "PASS");
+    snprintf(verdict, size, "%s", same ? lab_batch__str(r, "verdict") : "");
     cJSON_Delete(r);
     lab_buf_release(&path);
     return same;
 }
 
+/* One more submission with verdict (under pl->mu). */
 static void
-report_progress(struct pool *pl, const struct sub *s, const char *verdict)
+tally(struct pool *pl, const char *verdict)
+{
+    size_t i;
+
+    for (i = 0; i < pl->nverdicts && strcmp(pl->verdicts[i].verdict, verdict); i++)
+        ;
+    if (i == pl->nverdicts) {
+        if (i == LAB_BATCH_MAX_VERDICTS)
+            return; /* more kinds than the lab has verdicts: the gradebook has them all */
+        snprintf(pl->verdicts[i].verdict, sizeof(pl->verdicts[i].verdict), "%s", verdict);
+        pl->nverdicts++;
+    }
+    pl->verdicts[i].n++;
+}
+
+/* The GPU the next grader goes to (under pl->mu), NO_GPU without any. */
+static size_t
+take_gpu(struct pool *pl)
+{
+    size_t k;
+
+    if (!pl->gpus.n)
+        return NO_GPU;
+    k = lab_batch_gpus_pick(pl->working, pl->given, pl->gpus.n);
+    pl->working[k]++;
+    pl->given[k]++;
+    return k;
+}
+
+static void
+report_progress(struct pool *pl, const struct sub *s, const char *verdict,
+                const lab_batch_gpu *timed_on)
 {
     lab_batch_progress p = { 0 };
     size_t left;
@@ -462,8 +539,13 @@ report_progress(struct pool *pl, const struct sub *s, const char *verdict)
     p.done = pl->done;
     p.total = pl->nsubs;
     p.skipped = pl->skipped;
+    p.graded = pl->graded;
     p.student = s->student;
     p.verdict = verdict;
+    p.timed_on = timed_on;
+    p.gpus = &pl->gpus;
+    p.working = pl->working;
+    p.timed = pl->timed;
     p.elapsed_s = lab_clock_now() - pl->t0;
     left = pl->nsubs - pl->done;
     per = pl->graded ? p.elapsed_s / (double)pl->graded : -1;
@@ -491,7 +573,10 @@ worker(void *arg)
         lab_buf copy = LAB_BUF_INIT, path = LAB_BUF_INIT;
         lab_err err = LAB_ERR_INIT;
         cJSON *r = NULL;
-        bool skip = false, passed = false;
+        const lab_batch_gpu *timed_on = NULL;
+        char before[32] = ""; /* the verdict of a result kept from an earlier run */
+        bool skip = false;
+        size_t gpu = NO_GPU;
         int rc = 0;
 
         pthread_mutex_lock(&pl->mu);
@@ -504,7 +589,8 @@ worker(void *arg)
 
         if (!s->problem)
             rc = private_copy(pl->o->out, pl->ex->name, s, &copy, &err);
-        if (rc == 0 && !s->problem && !pl->o->force && already_graded(pl, s, &passed)) {
+        if (rc == 0 && !s->problem && !pl->o->force &&
+            already_graded(pl, s, before, sizeof(before))) {
             skip = true;
         } else if (rc == 0 && s->problem) {
             r = new_result(pl, s);
@@ -513,26 +599,39 @@ worker(void *arg)
             cJSON_AddNumberToObject(r, "points", 0);
             cJSON_AddItemToObject(r, "flags", cJSON_CreateArray());
         } else if (rc == 0) {
-            r = grade_one(pl, s, copy.buf);
+            pthread_mutex_lock(&pl->mu);
+            gpu = take_gpu(pl);
+            pthread_mutex_unlock(&pl->mu);
+            r = grade_one(pl, s, copy.buf, gpu);
         }
         if (r && strcmp(lab_batch__str(r, "verdict"), "CANCELLED")) {
             result_path(pl->o, s, &path);
             rc = write_json(path.buf, r, &err);
         }
         pthread_mutex_lock(&pl->mu);
+        if (gpu != NO_GPU) {
+            pl->working[gpu]--;
+            if (cJSON_GetObjectItemCaseSensitive(r, "gpu")) {
+                pl->timed[gpu]++;
+                timed_on = &pl->gpus.gpu[gpu];
+            }
+        }
         if (rc < 0 && pl->rc == 0) {
             pl->rc = rc;
             pl->err = err;
         }
         if (rc == 0 && (skip || (r && strcmp(lab_batch__str(r, "verdict"), "CANCELLED")))) {
+            const char *verdict = skip ? before : lab_batch__str(r, "verdict");
+
             pl->done++;
             if (skip)
                 pl->skipped++;
             else
                 pl->graded++;
-            if (skip ? passed : !strcmp(lab_batch__str(r, "verdict"), "PASS"))
+            if (!strcmp(verdict, "PASS"))
                 pl->passed++; /* a submission passed in an earlier run still passed */
-            report_progress(pl, s, skip ? "skipped" : lab_batch__str(r, "verdict"));
+            tally(pl, verdict);
+            report_progress(pl, s, skip ? "skipped" : verdict, timed_on);
             if (pl->graded && pl->graded % REBUILD_EVERY == 0)
                 rebuild(pl);
         }
@@ -589,6 +688,31 @@ prepare(struct pool *pl, lab_err *err)
     return 0;
 }
 
+/* The GPUs the graders are spread over (gpus.h), each checked as a grader pinned to it will see
+ * it: in the sandbox the graders run in, or not, as they will. */
+static int
+find_gpus(lab *l, const lab_batch_opts *o, lab_batch_gpus *out, lab_err *err)
+{
+    int rc;
+
+    if ((rc = lab_batch_gpus_find(l, o->gpus, out, err)) < 0 || !out->n)
+        return rc;
+    if ((rc = lab_set_sandbox(l, o->sandbox ? LAB_SANDBOX_ON : LAB_SANDBOX_OFF, err)) < 0)
+        return rc;
+    return lab_batch_gpus_check(l, out, err);
+}
+
+/* The summary's order of verdicts: the most frequent first, ties by name. */
+static int
+by_count(const void *a, const void *b)
+{
+    const lab_batch_tally *x = a, *y = b;
+
+    if (x->n != y->n)
+        return x->n > y->n ? -1 : 1;
+    return strcmp(x->verdict, y->verdict);
+}
+
 /* One batch at a time writes a folder: the lock lives as long as the returned descriptor. */
 static int
 lock_out(const char *out, lab_err *err)
@@ -630,7 +754,7 @@ lab_batch_run(lab *l, const lab_batch_opts *o, lab_batch_summary *out, lab_err *
     }
     lab_buf_printf(&dir, "%s/results", o->out);
     if ((rc = lab_mkdir_p(dir.buf, 0755, err)) < 0 || (rc = lock = lock_out(o->out, err)) < 0 ||
-        (rc = prepare(&pl, err)) < 0)
+        (rc = prepare(&pl, err)) < 0 || (rc = find_gpus(l, o, &pl.gpus, err)) < 0)
         goto out;
     pthread_mutex_init(&pl.mu, NULL);
     pl.t0 = lab_clock_now();
@@ -654,6 +778,11 @@ lab_batch_run(lab *l, const lab_batch_opts *o, lab_batch_summary *out, lab_err *
     out->skipped = pl.skipped;
     out->passed = pl.passed;
     out->elapsed_s = lab_clock_now() - pl.t0;
+    qsort(pl.verdicts, pl.nverdicts, sizeof(pl.verdicts[0]), by_count);
+    memcpy(out->verdicts, pl.verdicts, sizeof(pl.verdicts));
+    out->nverdicts = pl.nverdicts;
+    out->gpus = pl.gpus;
+    memcpy(out->timed, pl.timed, sizeof(pl.timed));
     if ((rc = lab_gradebook_write(o->out, dirs, 1, o->gradescope, &out->flagged, err)) < 0)
         goto out;
     if (o->cancel && *o->cancel)

@@ -8,7 +8,11 @@
  * program in opts.self), so a submission that crashes, hangs or floods harms
  * only its own child.  Up to opts.jobs children run at once: their compiles
  * run in parallel, their GPU runs one at a time per GPU through the device
- * lock every grading takes (lab/platform/devlock.h).  Under opts.sandbox the
+ * lock every grading takes (lab/platform/devlock.h).  The batch uses every GPU
+ * the drivers see, or those opts.gpus names (lab/batch/gpus.h): it checks each
+ * as a grader pinned to it sees it, then pins each child to the GPU with the
+ * fewest children at work (CUDA_VISIBLE_DEVICES=<its UUID>), so that the GPUs
+ * time in parallel and two timings never share one.  Under opts.sandbox the
  * children grade under bubblewrap (CUDALAB_SANDBOX=on).
  *
  * Crash safety: each graded submission is written at once to
@@ -18,9 +22,15 @@
  * submission whose result has the same content hash (unless opts.force);
  * a submission that could not be read is looked at again every time.
  *
+ * Each result names the GPU that timed it ("gpu": index, name, uuid, pci_bus_id:
+ * the one its grader was pinned to, as its driver's report confirms; a report
+ * from another GPU is an ERROR) and the thresholds it was judged by
+ * ("thresholds", as the grading gives them).
+ *
  * Gradebook (lab_gradebook_write, also `cudalab gradebook merge`):
  *   gradebook.csv   student, exercise, verdict, points, max_points, median_us,
- *                   speedup, fraction_of_reference, flags, content_hash
+ *                   speedup, fraction_of_reference, flags, content_hash, gpu,
+ *                   gpu_uuid
  *                   (RFC 4180: a header row, CRLF, quotes where needed, UTF-8;
  *                   numbers plain, empty where there is none; a text a
  *                   spreadsheet would read as a formula, number, date or
@@ -45,16 +55,22 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "lab/batch/gpus.h"
 #include "lab/grade/grade.h"
 
 typedef struct lab_batch_progress {
     size_t done; /* graded or skipped so far */
     size_t total;
     size_t skipped;      /* already graded with the same content */
+    size_t graded;       /* graded by this run */
     const char *student; /* the one just finished */
     const char *verdict;
-    double elapsed_s; /* since the batch started */
-    double eta_s;     /* estimated seconds left; < 0 when unknown */
+    const lab_batch_gpu *timed_on; /* the GPU that timed it, or NULL */
+    double elapsed_s;              /* since the batch started */
+    double eta_s;                  /* estimated seconds left; < 0 when unknown */
+    const lab_batch_gpus *gpus;    /* the batch's GPUs (none: graded on the simulator) */
+    const size_t *working;         /* per GPU: graders pinned to it now */
+    const size_t *timed;           /* per GPU: submissions it timed so far */
 } lab_batch_progress;
 
 typedef struct lab_batch_opts {
@@ -68,10 +84,19 @@ typedef struct lab_batch_opts {
     bool sandbox;     /* children grade under bubblewrap */
     bool gradescope;  /* also gradescope/<id>/results.json */
     bool keep_work;   /* keep out/.work, the private copies of every submission */
+    const char *gpus; /* the GPUs to spread over ("0,1", UUIDs; lab/batch/gpus.h), NULL: all */
     void (*on_progress)(const lab_batch_progress *p, void *arg); /* serialized; may be NULL */
     void *arg;
     const volatile sig_atomic_t *cancel;
 } lab_batch_opts;
+
+#define LAB_BATCH_MAX_VERDICTS 32
+
+/* How many submissions got one verdict. */
+typedef struct lab_batch_tally {
+    char verdict[32];
+    size_t n;
+} lab_batch_tally;
 
 typedef struct lab_batch_summary {
     size_t graded;
@@ -79,6 +104,12 @@ typedef struct lab_batch_summary {
     size_t passed;
     size_t flagged;
     double elapsed_s;
+    /* every submission's verdict, those graded before and skipped now included: the most
+     * frequent first, ties by name */
+    lab_batch_tally verdicts[LAB_BATCH_MAX_VERDICTS];
+    size_t nverdicts;
+    lab_batch_gpus gpus;              /* the GPUs used */
+    size_t timed[LAB_BATCH_MAX_GPUS]; /* submissions each timed in this run */
 } lab_batch_summary;
 
 int lab_batch_run(lab *l, const lab_batch_opts *opts, lab_batch_summary *out, lab_err *err);

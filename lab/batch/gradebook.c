@@ -18,7 +18,7 @@
 static const char *const csv_columns[] = {
     "student",    "exercise",     "verdict", "points",
     "max_points", "median_us",    "speedup", "fraction_of_reference",
-    "flags",      "content_hash",
+    "flags",      "content_hash", "gpu",     "gpu_uuid",
 };
 
 const char *
@@ -214,6 +214,18 @@ csv_number(lab_buf *b, double v, const char *fmt)
     csv_field(b, t, false);
 }
 
+/* The GPU that timed it: its number as the batch saw it and its UUID; empty for none. */
+static void
+csv_gpu(lab_buf *b, const cJSON *gpu)
+{
+    char t[32] = "";
+
+    if (gpu)
+        snprintf(t, sizeof(t), "%.0f", lab_batch__num(gpu, "index"));
+    csv_field(b, t, false);
+    csv_text(b, lab_batch__str(gpu, "uuid"), true);
+}
+
 static void
 csv_row(lab_buf *b, const cJSON *r)
 {
@@ -234,7 +246,8 @@ csv_row(lab_buf *b, const cJSON *r)
     cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(r, "flags"))
         lab_buf_printf(&flags, "%s%s", flags.len ? ";" : "", lab_batch__str(f, "flag"));
     csv_text(b, flags.len ? flags.buf : "", false);
-    csv_text(b, lab_batch__str(r, "content_hash"), true);
+    csv_text(b, lab_batch__str(r, "content_hash"), false);
+    csv_gpu(b, cJSON_GetObjectItemCaseSensitive(r, "gpu"));
     lab_buf_release(&flags);
 }
 

@@ -1,10 +1,11 @@
 /*
  * cmd-batch.c - `cudalab batch EXERCISE SUBMISSION... [--jobs N] [--out DIR]
- * [--from LIST] [--format gradescope] [--force] [--keep-work] [--no-sandbox]
+ * [--from LIST] [--gpus LIST] [--format gradescope] [--force] [--keep-work] [--no-sandbox]
  * [--slurm [--partition P] [--gres G] [--chunk K] [--dry-run] [--wait]]`:
- * grade a class (lab/batch/batch.h), here or on Slurm (lab/batch/slurm.h).
- * A progress bar with ETA on a terminal, one plain line per submission
- * otherwise.
+ * grade a class (lab/batch/batch.h) over every GPU of this node, or on Slurm
+ * (lab/batch/slurm.h).  A live line on a terminal (done/total, rate, ETA, what
+ * each GPU timed), one plain line per submission otherwise; at the end the
+ * gradebook's summary: the count of every verdict, the flagged, each GPU's share.
  */
 #include "lab/cli/cli.h"
 #include "lab/batch/batch.h"
@@ -29,25 +30,66 @@ struct batch_args {
     size_t chunk;
 };
 
+/* "GPU0 61 GPU1 59": what each GPU timed so far, those with a grader at work on them marked "*" */
+static void
+gpu_shares(const lab_batch_progress *p, char *buf, size_t size)
+{
+    size_t at = 0;
+
+    buf[0] = '\0';
+    for (size_t i = 0; p->gpus && i < p->gpus->n && at < size; i++) {
+        int n = snprintf(buf + at, size - at, "%sGPU%d%s %zu", i ? " " : "", p->gpus->gpu[i].index,
+                         p->working[i] ? "*" : "", p->timed[i]);
+        if (n < 0)
+            break;
+        at += (size_t)n;
+    }
+}
+
 static void
 on_progress(const lab_batch_progress *p, void *arg)
 {
     const lab_cli *cli = arg;
-    char eta[32] = "?";
+    char eta[32] = "?", gpus[160];
+    double rate = p->elapsed_s > 0 ? 60.0 * (double)p->graded / p->elapsed_s : 0;
 
     if (p->eta_s >= 0)
         snprintf(eta, sizeof(eta), "%dm%02ds", (int)p->eta_s / 60, (int)p->eta_s % 60);
+    gpu_shares(p, gpus, sizeof(gpus));
     if (cli->tty_err) {
         int fill = p->total ? (int)(BAR_WIDTH * p->done / p->total) : BAR_WIDTH;
-        fprintf(stderr, "\r\033[K[%.*s%*s] %zu/%zu  %.1f/min  ETA %s  %s %s", fill,
-                "##############################", BAR_WIDTH - fill, "", p->done, p->total,
-                p->elapsed_s > 0 ? 60.0 * (double)(p->done - p->skipped) / p->elapsed_s : 0, eta,
-                p->student, p->verdict);
+        fprintf(stderr, "\r\033[K[%.*s%*s] ", fill, "##############################",
+                BAR_WIDTH - fill, "");
+        fprintf(stderr, _("%zu/%zu  %.1f/min  ETA %s  %s  %s %s"), p->done, p->total, rate, eta,
+                gpus, p->student, p->verdict);
         if (p->done == p->total)
             fputc('\n', stderr);
+    } else if (p->timed_on) {
+        fprintf(stderr, _("[%zu/%zu] %s %s on GPU %d (%.0f s, %.1f/min, ETA %s)\n"), p->done,
+                p->total, p->student, p->verdict, p->timed_on->index, p->elapsed_s, rate, eta);
     } else {
-        fprintf(stderr, "[%zu/%zu] %s %s (%.0f s, ETA %s)\n", p->done, p->total, p->student,
-                p->verdict, p->elapsed_s, eta);
+        fprintf(stderr, _("[%zu/%zu] %s %s (%.0f s, %.1f/min, ETA %s)\n"), p->done, p->total,
+                p->student, p->verdict, p->elapsed_s, rate, eta);
+    }
+}
+
+/* The gradebook's summary below the counts: every verdict's count, and each GPU's share. */
+static void
+print_summary(const lab_batch_summary *sum)
+{
+    printf(_("verdicts:"));
+    for (size_t i = 0; i < sum->nverdicts; i++)
+        printf("%s %s %zu", i ? "," : "", sum->verdicts[i].verdict, sum->verdicts[i].n);
+    printf("\n");
+    if (!sum->gpus.n)
+        printf(_("no GPU (%s): graded on the simulator\n"), sum->gpus.why_none);
+    for (size_t i = 0; i < sum->gpus.n; i++) {
+        const lab_batch_gpu *g = &sum->gpus.gpu[i];
+
+        if (*g->uuid)
+            printf(_("GPU %d %s (%s): %zu timed\n"), g->index, g->name, g->uuid, sum->timed[i]);
+        else
+            printf(_("GPU %d %s: %zu timed\n"), g->index, g->name, sum->timed[i]);
     }
 }
 
@@ -83,6 +125,7 @@ read_args(const lab_cli_args *args, struct batch_args *a)
     a->o.force = lab_cli_args_has(args, "force");
     a->o.keep_work = lab_cli_args_has(args, "keep-work");
     a->o.sandbox = !lab_cli_args_has(args, "no-sandbox");
+    a->o.gpus = lab_cli_args_value(args, "gpus");
     a->slurm = lab_cli_args_has(args, "slurm");
     a->dry_run = lab_cli_args_has(args, "dry-run");
     a->wait = lab_cli_args_has(args, "wait");
@@ -97,6 +140,10 @@ read_args(const lab_cli_args *args, struct batch_args *a)
     }
     if (!a->subs.n)
         return lab_cli_usage_error(args->cmd, "no SUBMISSION given, nor a --from list");
+    if (a->o.gpus && a->slurm)
+        return lab_cli_usage_error(args->cmd,
+                                   _("--gpus chooses this node's GPUs; with --slurm each task "
+                                     "uses the GPUs Slurm gives it: ask with --gres gpu:N"));
     return -1;
 }
 
@@ -203,6 +250,7 @@ batch_run(lab_cli *cli, const lab_cli_args *args)
     printf("graded %zu, skipped %zu (already graded), %zu passed, %zu flagged in %.1f s%s\n",
            sum.graded, sum.skipped, sum.passed, sum.flagged, sum.elapsed_s,
            a.o.sandbox ? "" : " (no sandbox)");
+    print_summary(&sum);
     printf("gradebook: %s/gradebook.csv, %s/gradebook.json\n", a.o.out, a.o.out);
     if (a.o.keep_work)
         printf("the graded copies of the submissions are kept in %s/.work\n", a.o.out);
@@ -228,13 +276,16 @@ static const lab_cli_param opts[] = {
     LAB_CLI_OPT_OCCURS("from", LAB_CLI_FILE, "LIST", LAB_CLI_ANY,
                        "also the submissions named in file LIST, one a line"),
     LAB_CLI_OPT_CHOICE("format", NULL, formats, "also gradescope/<id>/results.json"),
+    LAB_CLI_OPT_VALUE("gpus", LAB_CLI_STRING, "LIST",
+                      "the GPUs to grade on, e.g. 0,1 or UUIDs (default: every GPU the drivers "
+                      "see, CUDA_VISIBLE_DEVICES's)"),
     LAB_CLI_OPT("force", "grade again what was graded already"),
     LAB_CLI_OPT("keep-work", "keep OUT/.work, the copies of the submissions that were graded"),
     LAB_CLI_OPT("no-sandbox", "grade without bubblewrap's sandbox (trusted code only)"),
     LAB_CLI_OPT("slurm", "grade on a Slurm cluster: an array job, then a merge job"),
     LAB_CLI_OPT_VALUE("partition", LAB_CLI_STRING, "P", "with --slurm: the partition"),
     LAB_CLI_OPT_VALUE("gres", LAB_CLI_STRING, "G",
-                      "with --slurm: each task's resources, e.g. gpu:1"),
+                      "with --slurm: each task's resources, e.g. gpu:2 (a task uses all its GPUs)"),
     LAB_CLI_OPT_NUMBER("chunk", "K", 1, 0, "with --slurm: submissions per task (default 25)"),
     LAB_CLI_OPT("dry-run", "with --slurm: print the job scripts, submit nothing"),
     LAB_CLI_OPT("wait", "with --slurm: wait until the merge job is done"),

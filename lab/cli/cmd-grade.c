@@ -40,6 +40,20 @@ add_model(cJSON *o, const lab_grading *g)
         cJSON_AddNumberToObject(o, "model_needs_size", (double)g->model_needs);
 }
 
+/* The speed lines the verdict was judged by, when the kernel was timed (a batch's gradebook keeps
+ * them beside the GPU that timed it). */
+static void
+add_thresholds(cJSON *o, const lab_exercise *ex, const lab_grading *g)
+{
+    cJSON *t;
+
+    if (!g->has_report || g->min_speedup <= 0 || !(t = cJSON_AddObjectToObject(o, "thresholds")))
+        return;
+    cJSON_AddNumberToObject(t, "min_speedup", g->min_speedup);
+    cJSON_AddNumberToObject(t, "min_fraction_of_reference", ex->min_fraction_of_reference);
+    cJSON_AddBoolToObject(t, "calibrated", g->calibrated);
+}
+
 static void
 print_json(const lab_exercise *ex, const char *file, const lab_grading *g)
 {
@@ -59,6 +73,7 @@ print_json(const lab_exercise *ex, const char *file, const lab_grading *g)
     cJSON_AddNumberToObject(o, "reference_speedup", g->result.reference_speedup);
     cJSON_AddNumberToObject(o, "fraction_of_reference", g->result.fraction);
     cJSON_AddBoolToObject(o, "calibrated", g->calibrated);
+    add_thresholds(o, ex, g);
     cJSON_AddNumberToObject(o, "median_ns", g->result.median_ns);
     cJSON_AddStringToObject(o, "arch", g->arch);
     cJSON_AddNumberToObject(o, "seed", (double)g->seed);

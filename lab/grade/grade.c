@@ -268,11 +268,11 @@ run_and_judge(lab *l, const lab_grade_request *req, const lab_family *fam, lab_g
     else if (ex->kind == LAB_KIND_HOST || sim)
         rc = lab_runner_run(l, ex->family, &args, ex->run_timeout_s, req->cancel, true, p, err);
     else if (early)
-        rc = lab_runner_run_prestarted(l, ex->family, &args, req->cancel, g->device.name, &lock,
+        rc = lab_runner_run_prestarted(l, ex->family, &args, req->cancel, &g->device, &lock,
                                        p = early, err);
     else
-        rc = lab_runner_run_locked(l, ex->family, &args, ex->run_timeout_s, req->cancel,
-                                   g->device.name, &lock, p, err);
+        rc = lab_runner_run_locked(l, ex->family, &args, ex->run_timeout_s, req->cancel, &g->device,
+                                   &lock, p, err);
     lab_devlock_release(&lock);
     lab_strvec_release(&args);
     lab_trace_mark("driver: done");
@@ -297,7 +297,7 @@ run_and_judge(lab *l, const lab_grade_request *req, const lab_family *fam, lab_g
         if (p->exited && p->exit_code == 2)
             rc = lab_err_set(err, LAB_ECHILD, "driver '%s' refused its arguments: %s", ex->family,
                              p->errout.buf);
-        else {
+        else if ((rc = lab_runner_not_started(ex->family, p, err)) == 0) {
             lab_grade_set(&g->result, ex, LAB_VERDICT_RUNTIME_ERROR,
                           _("the run ended without a report: the driver %s"),
                           lab_proc_describe(p, how, sizeof(how)));

@@ -34,6 +34,8 @@ typedef struct lab lab;
 typedef struct lab_device {
     bool present;
     char name[256];
+    char uuid[48]; /* "GPU-...": which GPU of the node the drivers open (the GPU lock's key);
+                      "" when the driver does not tell */
     char cc[16];
     char arch[16];    /* "sm_90"; the build target */
     char reason[512]; /* why there is none */

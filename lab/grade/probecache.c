@@ -13,7 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define CACHE_FILE "device-probe.json"
+#define CACHE_STEM "device-probe"
+#define CACHE_FILE CACHE_STEM ".json"
 #define CACHE_MAX_BYTES 16384
 #define HASHED_MAX_BYTES 65536 /* files up to this size are identified by their contents too */
 
@@ -95,10 +96,19 @@ full_key(const char *key, const lab_device *dev, char out[LAB_SHA256_HEX])
     return ok;
 }
 
+/* CACHEDIR/device-probe.json; a process given its GPU (CUDA_VISIBLE_DEVICES set: a batch's
+ * graders are each pinned to one) keeps its answer beside it, in device-probe-<the value's
+ * hash>.json, so that graders pinned to different GPUs do not take each other's answer away */
 static bool
 cache_path(const char *cachedir, lab_buf *path)
 {
-    return lab_buf_printf(path, "%s/" CACHE_FILE, cachedir) == 0;
+    const char *visible = getenv("CUDA_VISIBLE_DEVICES");
+    char hex[LAB_SHA256_HEX];
+
+    if (!visible || !*visible)
+        return lab_buf_printf(path, "%s/" CACHE_FILE, cachedir) == 0;
+    lab_sha256_hex(visible, strlen(visible), hex);
+    return lab_buf_printf(path, "%s/" CACHE_STEM "-%.16s.json", cachedir, hex) == 0;
 }
 
 static bool
@@ -140,6 +150,7 @@ lab_probecache_load(const char *cachedir, const char *key, lab_device *out)
         goto out;
     ok = copy_string(o, "key", kept, sizeof(kept)) &&
          copy_string(o, "name", d.name, sizeof(d.name)) &&
+         copy_string(o, "uuid", d.uuid, sizeof(d.uuid)) &&
          copy_string(o, "cc", d.cc, sizeof(d.cc)) &&
          copy_string(o, "arch", d.arch, sizeof(d.arch)) &&
          copy_string(o, "driver_library", d.driver_library, sizeof(d.driver_library)) &&
@@ -176,6 +187,7 @@ lab_probecache_store(const char *cachedir, const char *key, const lab_device *de
         goto out;
     cJSON_AddStringToObject(o, "key", hex);
     cJSON_AddStringToObject(o, "name", dev->name);
+    cJSON_AddStringToObject(o, "uuid", dev->uuid);
     cJSON_AddStringToObject(o, "cc", dev->cc);
     cJSON_AddStringToObject(o, "arch", dev->arch);
     cJSON_AddStringToObject(o, "driver_library", dev->driver_library);

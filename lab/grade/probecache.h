@@ -15,8 +15,10 @@
  * A grading whose driver then finds no GPU forgets the answer and probes again
  * (lab_device_forget), so a GPU that went away costs one grading's retry, never a wrong verdict.
  *
- * The file (CACHEDIR/device-probe.json) is written whole, by rename; one that cannot be read
- * or written is no answer, never an error: the lab then probes as it always did.
+ * The file (CACHEDIR/device-probe.json; with CUDA_VISIBLE_DEVICES set, one per value of it,
+ * device-probe-<its hash>.json, as a batch's graders are each pinned to one GPU) is written
+ * whole, by rename; one that cannot be read or written is no answer, never an error: the lab
+ * then probes as it always did.
  */
 #ifndef LAB_GRADE_PROBECACHE_H
 #define LAB_GRADE_PROBECACHE_H

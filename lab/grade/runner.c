@@ -5,6 +5,7 @@
 #include "lab/build/ptx.h"
 #include "lab/catalog/family.h"
 #include "lab/grade/runreport.h"
+#include "lab/platform/libs.h"
 #include "lab/util/trace.h"
 #include "lab/util/buf.h"
 
@@ -19,7 +20,7 @@
 
 static int start_driver(lab *l, const char *program, const lab_strvec *args, double timeout_s,
                         const volatile sig_atomic_t *cancel, bool untrusted, bool wait_go,
-                        lab_proc *p, lab_err *err);
+                        const char *visible, lab_proc *p, lab_err *err);
 static const char *module_of(const char *arg, bool *by_descriptor);
 
 int
@@ -49,17 +50,34 @@ driver_ended(const void *p)
     return lab_proc_ended(p);
 }
 
+/* The GPU lock's key for dev, the GPU the drivers open: its UUID, which names one GPU of the
+ * machine whatever number CUDA_VISIBLE_DEVICES gives it (a batch's grader pinned to it and a
+ * student's lab that sees every GPU and opens it take the same lock); where the driver tells
+ * none, its name and CUDA_VISIBLE_DEVICES. */
+static int
+gpu_key(const lab_device *dev, lab_buf *out)
+{
+    const char *visible = getenv("CUDA_VISIBLE_DEVICES");
+
+    if (*dev->uuid)
+        return lab_buf_adds(out, dev->uuid);
+    return lab_buf_printf(out, "%s-%s", *dev->name ? dev->name : "default",
+                          visible && *visible ? visible : "all");
+}
+
 /* The driver started (and given its arguments): the lock, the go, and the run to its end. */
 static int
 run_when_locked(lab *l, const char *program, const volatile sig_atomic_t *cancel,
-                const char *device, lab_devlock *lock, lab_proc *p, lab_err *err)
+                const lab_device *dev, lab_devlock *lock, lab_proc *p, lab_err *err)
 {
+    lab_buf key = LAB_BUF_INIT;
     int rc;
 
     p->report_done = release_lock;
     p->report_done_ctx = lock;
-    rc = lab_devlock_acquire(lock, lab_cachedir(l), device, getenv("CUDA_VISIBLE_DEVICES"), 0,
-                             cancel, driver_ended, p, err);
+    gpu_key(dev, &key);
+    rc = lab_devlock_acquire(lock, lab_cachedir(l), key.buf, 0, cancel, driver_ended, p, err);
+    lab_buf_release(&key);
     if (rc == 1) { /* it ended before its go (a module it could not load): no GPU work to do */
         lab_trace_mark("the driver ended before its go");
         p->report_done = NULL;
@@ -75,7 +93,7 @@ run_when_locked(lab *l, const char *program, const volatile sig_atomic_t *cancel
         lab_proc_finish(p, &ignored);
         return rc;
     }
-    lab_trace_mark("the GPU's lock taken: go");
+    lab_trace_mark("the GPU's lock taken: go (%s)", *dev->uuid ? dev->uuid : dev->name);
     lab_proc_go(p);
     if ((rc = lab_proc_finish(p, err)) < 0)
         return lab_err_wrap(err, "driver '%s'", program);
@@ -84,14 +102,14 @@ run_when_locked(lab *l, const char *program, const volatile sig_atomic_t *cancel
 
 int
 lab_runner_run_locked(lab *l, const char *program, const lab_strvec *args, double timeout_s,
-                      const volatile sig_atomic_t *cancel, const char *device, lab_devlock *lock,
+                      const volatile sig_atomic_t *cancel, const lab_device *dev, lab_devlock *lock,
                       lab_proc *p, lab_err *err)
 {
     int rc;
 
-    if ((rc = start_driver(l, program, args, timeout_s, cancel, true, true, p, err)) < 0)
+    if ((rc = start_driver(l, program, args, timeout_s, cancel, true, true, NULL, p, err)) < 0)
         return rc;
-    return run_when_locked(l, program, cancel, device, lock, p, err);
+    return run_when_locked(l, program, cancel, dev, lock, p, err);
 }
 
 int
@@ -107,7 +125,7 @@ lab_runner_prestart(lab *l, const char *program, double timeout_s,
         (rc = lab_strvec_push(&args, "--wait-args")) < 0)
         rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
     else
-        rc = start_driver(l, program, &args, timeout_s, cancel, true, true, p, err);
+        rc = start_driver(l, program, &args, timeout_s, cancel, true, true, NULL, p, err);
     lab_strvec_release(&args);
     if (rc == 0)
         lab_trace_mark("driver: started before the build (--wait-args)");
@@ -116,7 +134,7 @@ lab_runner_prestart(lab *l, const char *program, double timeout_s,
 
 int
 lab_runner_run_prestarted(lab *l, const char *program, const lab_strvec *args,
-                          const volatile sig_atomic_t *cancel, const char *device,
+                          const volatile sig_atomic_t *cancel, const lab_device *dev,
                           lab_devlock *lock, lab_proc *p, lab_err *err)
 {
     lab_buf all = LAB_BUF_INIT;
@@ -149,7 +167,7 @@ lab_runner_run_prestarted(lab *l, const char *program, const lab_strvec *args,
      * as for one that ended before its go */
     lab_proc_send(p, all.buf, all.len, &ignored_send);
     lab_buf_release(&all);
-    return run_when_locked(l, program, cancel, device, lock, p, err);
+    return run_when_locked(l, program, cancel, dev, lock, p, err);
 }
 
 /* The driver's arguments that name a module (a path; --baseline=cpu is none).  The reference's
@@ -177,11 +195,11 @@ module_of(const char *arg, bool *by_descriptor)
     return NULL;
 }
 
-/* The driver's own arguments into tail: the modules shown by path (show, after the nshow there,
- * NULL-terminated) or passed open (p->pass_fd). */
+/* The driver's own arguments into tail: the modules shown by path (appended to show) or passed
+ * open (p->pass_fd). */
 static int
-module_arguments(lab_proc *p, const lab_strvec *args, lab_strvec *tail, const char **show,
-                 size_t nshow, lab_err *err)
+module_arguments(lab_proc *p, const lab_strvec *args, lab_strvec *tail, lab_strvec *show,
+                 lab_err *err)
 {
     int rc = 0;
 
@@ -191,9 +209,10 @@ module_arguments(lab_proc *p, const lab_strvec *args, lab_strvec *tail, const ch
         int fd;
 
         if (!mod || !by_descriptor || p->npass == LAB_PROC_PASS_MAX) {
-            if (mod && nshow < 1 + ARRAY_SIZE(module_args))
-                show[nshow++] = mod;
-            rc = lab_strvec_push(tail, args->v[i]);
+            if (mod)
+                rc = lab_strvec_push(show, mod);
+            if (rc == 0)
+                rc = lab_strvec_push(tail, args->v[i]);
             continue;
         }
         if ((fd = open(mod, O_RDONLY | O_CLOEXEC)) < 0)
@@ -210,23 +229,65 @@ int
 lab_runner_start(lab *l, const char *program, const lab_strvec *args, double timeout_s,
                  const volatile sig_atomic_t *cancel, bool untrusted, lab_proc *p, lab_err *err)
 {
-    return start_driver(l, program, args, timeout_s, cancel, untrusted, false, p, err);
+    return start_driver(l, program, args, timeout_s, cancel, untrusted, false, NULL, p, err);
+}
+
+int
+lab_runner_start_pinned(lab *l, const char *program, const lab_strvec *args, const char *visible,
+                        double timeout_s, bool untrusted, lab_proc *p, lab_err *err)
+{
+    return start_driver(l, program, args, timeout_s, NULL, untrusted, false, visible, p, err);
+}
+
+int
+lab_runner_not_started(const char *program, const lab_proc *p, lab_err *err)
+{
+    const char *why = strstr(p->errout.buf, "error while loading shared libraries: ");
+
+    if (p->report.len || !p->exited || p->exit_code != LAB_RUNNER_EXIT_NOT_STARTED)
+        return 0;
+    if (!why)
+        why = p->errout.len ? p->errout.buf : "it said nothing";
+    return lab_err_set(err, LAB_ECHILD,
+                       "driver '%s' could not start (exit status %d, before any submitted code "
+                       "ran): %.*s",
+                       program, p->exit_code, (int)strcspn(why, "\n"), why);
+}
+
+/* What the driver program needs that a sandbox does not show by itself: the libraries the
+ * dynamic loader finds outside the system's folders (LD_LIBRARY_PATH's: a build carried to a
+ * machine that lacks libcjson, a stand-in libcuda), each shown read-only at its path
+ * (lab/platform/libs.h).  LAB_ENOENT naming a library the loader finds nowhere. */
+static int
+show_libraries(const char *driver, lab_strvec *show, lab_err *err)
+{
+    static const char *const dlopened[] = { "libcuda.so.1", NULL }; /* common/dev-cuda.c */
+    lab_strvec libs = LAB_STRVEC_INIT;
+    int rc;
+
+    if ((rc = lab_libs_needed(driver, dlopened, &libs, err)) < 0)
+        lab_err_wrap(err, "the sandbox cannot carry what the driver program needs");
+    for (size_t i = 0; rc == 0 && i < libs.n; i++)
+        if (!lab_sandbox_in_system(libs.v[i]) && lab_strvec_push(show, libs.v[i]) < 0)
+            rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
+    lab_strvec_release(&libs);
+    return rc;
 }
 
 static int
 start_driver(lab *l, const char *program, const lab_strvec *args, double timeout_s,
-             const volatile sig_atomic_t *cancel, bool untrusted, bool wait_go, lab_proc *p,
-             lab_err *err)
+             const volatile sig_atomic_t *cancel, bool untrusted, bool wait_go, const char *visible,
+             lab_proc *p, lab_err *err)
 {
     /* the drivers, and of the build cache only the modules this run loads by their path */
-    const char *show[1 + ARRAY_SIZE(module_args) + 1] = { lab_libexecdir(l) };
+    lab_strvec show = LAB_STRVEC_INIT;
     const char *hide[] = { lab_builddir(l), NULL };
     lab_sandbox_plan plan = { .job = LAB_SANDBOX_DRIVER,
                               .datadir = lab_datadir(l),
                               .hide = hide,
-                              .show = show,
                               .bwrap = getenv("CUDALAB_BWRAP") };
     lab_strvec tail = LAB_STRVEC_INIT;
+    lab_buf driver = LAB_BUF_INIT;
     int rc;
 
     lab_proc_init(p);
@@ -235,14 +296,23 @@ start_driver(lab *l, const char *program, const lab_strvec *args, double timeout
     p->cancel = cancel;
     p->die_with_parent = true;
     p->wait_go = wait_go;
-    if ((rc = module_arguments(p, args, &tail, show, 1, err)) < 0)
+    if (lab_buf_printf(&driver, "%s/" LAB_RUNNER_PROGRAM, lab_libexecdir(l)) < 0 ||
+        lab_strvec_push(&show, lab_libexecdir(l)) < 0 ||
+        (visible && lab_strvec_pushf(&p->env, "CUDA_VISIBLE_DEVICES=%s", visible) < 0)) {
+        rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
+        goto out;
+    }
+    if ((rc = module_arguments(p, args, &tail, &show, err)) < 0)
         goto out;
     if (untrusted && lab_sandboxed(l)) {
+        if ((rc = show_libraries(driver.buf, &show, err)) < 0)
+            goto out;
+        plan.show = (const char *const *)show.v;
         lab_sandbox_limits(LAB_SANDBOX_DRIVER, &p->limits);
         if ((rc = lab_sandbox_wrap(&plan, &p->argv, err)) < 0)
             goto out;
     }
-    if ((rc = lab_strvec_pushf(&p->argv, "%s/" LAB_RUNNER_PROGRAM, lab_libexecdir(l))) < 0 ||
+    if ((rc = lab_strvec_push(&p->argv, driver.buf)) < 0 ||
         (rc = lab_strvec_push(&p->argv, program)) < 0 ||
         (rc = lab_strvec_pushf(&p->argv, "--report-fd=%d", LAB_RUNNER_REPORT_FD)) < 0 ||
         (wait_go && (rc = lab_strvec_push(&p->argv, "--wait-go")) < 0) ||
@@ -257,6 +327,8 @@ out:
         close(p->pass_fd[i]);
     p->npass = 0;
     lab_strvec_release(&tail);
+    lab_strvec_release(&show);
+    lab_buf_release(&driver);
     return rc;
 }
 
@@ -272,7 +344,7 @@ lab_runner_probe(lab *l, const char *backend, lab_device *out, lab_err *err)
     lab_strvec_pushf(&args, "--backend=%s", backend);
     rc = lab_runner_run(l, "device-probe", &args, PROBE_TIMEOUT_S, NULL, false, &p, err);
     lab_strvec_release(&args);
-    if (rc < 0)
+    if (rc < 0 || (rc = lab_runner_not_started("device-probe", &p, err)) < 0)
         goto out;
     if ((rc = lab_runreport_parse(p.report.buf, p.report.len, &r, err)) < 0) {
         char how[128];
@@ -287,6 +359,7 @@ lab_runner_probe(lab *l, const char *backend, lab_device *out, lab_err *err)
         int major = 0, minor = 0;
         out->present = true;
         snprintf(out->name, sizeof(out->name), "%s", r.device);
+        snprintf(out->uuid, sizeof(out->uuid), "%s", r.device_uuid);
         snprintf(out->cc, sizeof(out->cc), "%s", r.cc);
         sscanf(r.cc, "%d.%d", &major, &minor);
         snprintf(out->arch, sizeof(out->arch), "sm_%d%d", major, minor);

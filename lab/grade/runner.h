@@ -4,8 +4,10 @@
  *
  * The driver is a child in its own process group with a report pipe on fd
  * LAB_RUNNER_REPORT_FD (docs/design/runner-protocol.md); untrusted runs (a
- * student's module) go under the sandbox when the lab has one on.  Nothing
- * the driver prints reaches a verdict: only its report does.
+ * student's module) go under the sandbox when the lab has one on, which then shows the driver
+ * program the libraries it loads from outside the system's folders (lab/platform/libs.h), or
+ * the run stops with LAB_ENOENT naming the one the loader cannot find.  Nothing the driver
+ * prints reaches a verdict: only its report does.
  *
  * Call order: lab_proc p; lab_runner_run(l, program, args, ..., &p, err); read
  * p.report and p's outcome; lab_proc_release(&p) (also after a failure).
@@ -34,12 +36,12 @@ int lab_runner_run(lab *l, const char *program, const lab_strvec *args, double t
                    const volatile sig_atomic_t *cancel, bool untrusted, lab_proc *p, lab_err *err);
 /* lab_runner_run on a GPU, which times kernels, one grading at a time: the driver starts, opens
  * the device and loads its modules (--wait-go) while the lab waits for the device's lock (lock,
- * lab/platform/devlock.h, for device and CUDA_VISIBLE_DEVICES), and touches the GPU only once the
+ * lab/platform/devlock.h, keyed by dev's UUID), and touches the GPU only once the
  * lab holds it and lets it go on (a byte on its stdin); the lock goes back as soon as the
  * driver's report is complete, before its CUDA teardown, and in any case before this returns.
  * The timeout counts from the go.  Cancelled while waiting: the driver is killed, LAB_ECANCEL. */
 int lab_runner_run_locked(lab *l, const char *program, const lab_strvec *args, double timeout_s,
-                          const volatile sig_atomic_t *cancel, const char *device,
+                          const volatile sig_atomic_t *cancel, const lab_device *dev,
                           lab_devlock *lock, lab_proc *p, lab_err *err);
 /* The GPU's driver started before its build is done (unsandboxed runs only: a sandbox shows the
  * modules by path, which must exist when it starts): it opens the device and makes its context
@@ -50,8 +52,21 @@ int lab_runner_prestart(lab *l, const char *program, double timeout_s,
 /* lab_runner_run_locked for the driver lab_runner_prestart started: args (none naming a module
  * passed open) go to it on its stdin, then the lock, the go and the run as there. */
 int lab_runner_run_prestarted(lab *l, const char *program, const lab_strvec *args,
-                              const volatile sig_atomic_t *cancel, const char *device,
+                              const volatile sig_atomic_t *cancel, const lab_device *dev,
                               lab_devlock *lock, lab_proc *p, lab_err *err);
+/* lab_runner_start with CUDA_VISIBLE_DEVICES=visible: the driver sees that GPU alone, as a batch's
+ * graders pinned to it do (lab/batch/gpus.h checks each GPU so before a batch). */
+int lab_runner_start_pinned(lab *l, const char *program, const lab_strvec *args,
+                            const char *visible, double timeout_s, bool untrusted, lab_proc *p,
+                            lab_err *err);
+/* The status with which the dynamic loader ends a program that cannot start (a library it needs
+ * is missing); the driver's own main never exits so. */
+#define LAB_RUNNER_EXIT_NOT_STARTED 127
+/* A finished driver that ended without a report because it never started (exit status 127, so
+ * no submitted code ran): the lab's failure, LAB_ECHILD with the loader's words ("error while
+ * loading shared libraries: libcjson.so.1: ..."), never the student's RUNTIME_ERROR.  0 for any
+ * other end. */
+int lab_runner_not_started(const char *program, const lab_proc *p, lab_err *err);
 /* lab_runner_run without the wait: the driver runs beside the caller until lab_proc_finish. */
 int lab_runner_start(lab *l, const char *program, const lab_strvec *args, double timeout_s,
                      const volatile sig_atomic_t *cancel, bool untrusted, lab_proc *p,

@@ -312,6 +312,7 @@ lab_runreport_parse(const char *json, size_t len, lab_runreport *out, lab_err *e
     }
     if ((dev = cJSON_GetObjectItemCaseSensitive(root, "device"))) {
         copy_string(out->device, sizeof(out->device), dev, "name");
+        copy_string(out->device_uuid, sizeof(out->device_uuid), dev, "uuid");
         copy_string(out->cc, sizeof(out->cc), dev, "cc");
         out->peak_gbps = number(dev, "peak_gbps");
         out->sm_clock_khz = number(dev, "sm_clock_khz");

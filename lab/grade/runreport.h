@@ -103,8 +103,9 @@ typedef struct lab_runreport {
         char name[64];
         char message[512];
     } error;
-    char device[256];  /* "" when none */
-    bool driver_found; /* the probe's "driver" (else implied by "device"): libcuda.so.1 loaded */
+    char device[256];     /* "" when none */
+    char device_uuid[48]; /* which GPU of the node: "GPU-...", "" when not told */
+    bool driver_found;    /* the probe's "driver" (else implied by "device"): libcuda.so.1 loaded */
     int driver_version;
     char driver_library[256]; /* its path, or the loader's error */
     char cc[16];

@@ -34,19 +34,17 @@ add_safe(lab_buf *out, const char *s)
 }
 
 int
-lab_devlock_path(const char *cachedir, const char *device, const char *visible, lab_buf *out)
+lab_devlock_path(const char *cachedir, const char *key, lab_buf *out)
 {
     lab_buf_printf(out, "%s/locks/gpu-", cachedir);
-    add_safe(out, device && *device ? device : "default");
-    lab_buf_addch(out, '-');
-    add_safe(out, visible && *visible ? visible : "all");
+    add_safe(out, key && *key ? key : "default");
     return lab_buf_adds(out, ".lock");
 }
 
 int
-lab_devlock_acquire(lab_devlock *lk, const char *cachedir, const char *device, const char *visible,
-                    double timeout_s, const volatile sig_atomic_t *cancel,
-                    bool (*no_longer_needed)(const void *ctx), const void *ctx, lab_err *err)
+lab_devlock_acquire(lab_devlock *lk, const char *cachedir, const char *key, double timeout_s,
+                    const volatile sig_atomic_t *cancel, bool (*no_longer_needed)(const void *ctx),
+                    const void *ctx, lab_err *err)
 {
     lab_buf dir = LAB_BUF_INIT;
     double t0 = lab_clock_now();
@@ -59,7 +57,7 @@ lab_devlock_acquire(lab_devlock *lk, const char *cachedir, const char *device, c
     lab_buf_release(&dir);
     if (rc < 0)
         return rc;
-    lab_devlock_path(cachedir, device, visible, &lk->path);
+    lab_devlock_path(cachedir, key, &lk->path);
     if ((lk->fd = open(lk->path.buf, O_RDWR | O_CREAT | O_CLOEXEC, 0644)) < 0)
         return lab_err_set(err, LAB_EIO, "cannot open the GPU lock '%s': %s", lk->path.buf,
                            strerror(errno));

@@ -44,6 +44,18 @@ static const char *const drop_root[] = {
     "--inh-caps=-all", "--bounding-set=-all",  "--no-new-privs",       "--",
 };
 
+bool
+lab_sandbox_in_system(const char *path)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(system_dirs); i++) {
+        size_t n = strlen(system_dirs[i]);
+
+        if (!strncmp(path, system_dirs[i], n) && path[n] == '/')
+            return true;
+    }
+    return false;
+}
+
 void
 lab_sandbox_limits(lab_sandbox_job job, lab_proc_limits *out)
 {

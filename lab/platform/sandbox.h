@@ -64,6 +64,9 @@ typedef struct lab_sandbox_plan {
 void lab_sandbox_limits(lab_sandbox_job job, lab_proc_limits *out);
 /* Appends "bwrap <options> --" to out. */
 int lab_sandbox_wrap(const lab_sandbox_plan *plan, lab_strvec *out, lab_err *err);
+/* true when path lies in a folder every sandbox shows read-only (the system's, above): a
+ * library there needs no showing of its own. */
+bool lab_sandbox_in_system(const char *path);
 /* Makes path the sandbox's user's when the lab is root (who else could write into it then);
  * does nothing otherwise. */
 int lab_sandbox_hand_over(const char *path, lab_err *err);

@@ -56,7 +56,7 @@ expect_err_re "batch: plain progress lines without a terminal" '^\[12/12\] '
 [ -s gb/gradebook.csv ] && [ -s gb/gradebook.json ]
 check "batch: gradebook.csv and gradebook.json written" $?
 expect_eq "batch: the CSV header" "$(head -1 gb/gradebook.csv | tr -d '\r')" \
-    "student,exercise,verdict,points,max_points,median_us,speedup,fraction_of_reference,flags,content_hash"
+    "student,exercise,verdict,points,max_points,median_us,speedup,fraction_of_reference,flags,content_hash,gpu,gpu_uuid"
 verdicts=$(python3 - gb/gradebook.csv <<'PY'
 import csv, sys
 for r in csv.DictReader(open(sys.argv[1], newline="")):

@@ -2,7 +2,8 @@
 # The device probe's answer is kept (lab/grade/probecache.h): a GPU found is not looked for again
 # by the next grading while nothing the probe depends on changed; a changed driver program,
 # CUDA_VISIBLE_DEVICES or libcuda, a damaged file, `cudalab device` and a grading whose driver
-# finds no GPU all make the lab probe again.  No GPU found is never kept.
+# finds no GPU all make the lab probe again; each CUDA_VISIBLE_DEVICES keeps its own answer (a
+# batch's graders are each pinned to a GPU).  No GPU found is never kept.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -45,8 +46,17 @@ expect_cmd "its trace says the answer was kept" grep -q "device: the kept probe"
 
 CUDA_VISIBLE_DEVICES=1 run cudalab grade $less less.cu --no-record
 expect_eq "another CUDA_VISIBLE_DEVICES probes again" "$(probe_count)" 2
+CUDA_VISIBLE_DEVICES=1 run cudalab grade $less less.cu --no-record
+expect_eq "the same CUDA_VISIBLE_DEVICES again: its answer is kept" "$(probe_count)" 2
 run cudalab grade $less less.cu --no-record
-expect_eq "and back again probes again" "$(probe_count)" 3
+expect_eq "and back again: the first answer is still kept beside it (a batch's graders are pinned to GPUs)" \
+    "$(probe_count)" 2
+CUDA_VISIBLE_DEVICES=1 run cudalab grade $less less.cu --no-record
+echo '{' >"$(ls "$XDG_CACHE_HOME"/cudalab/device-probe-*.json)"
+CUDA_VISIBLE_DEVICES=1 run cudalab grade $less less.cu --no-record
+expect_eq "a damaged answer of a pinned grading: probes again" "$(probe_count)" 3
+run cudalab grade $less less.cu --no-record
+expect_eq "and the unpinned one's answer is untouched" "$(probe_count)" 3
 
 echo "a new driver library" >"$T/libcuda.so.1"
 run cudalab grade $less less.cu --no-record

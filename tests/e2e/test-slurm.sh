@@ -1,8 +1,10 @@
 #!/bin/bash
+# e2e-timeout: 300
 # cudalab batch --slurm against a real single-node Slurm started here
 # (tests/slurm/slurm-local.sh: munged, slurmctld, slurmd, two fake GPUs):
 # an array of 4 tasks and a dependent merge job whose gradebook must equal a
-# local batch's of the same submissions.  Skipped, saying so, only where the
+# local batch's of the same submissions; and, on the stand-in libcuda's two
+# pretend GPUs, tasks given --gres gpu:2 that each time on both.  Skipped, saying so, only where the
 # Slurm packages are not installed (make deps installs them).
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -78,6 +80,39 @@ check "--slurm: every submission in the merged gradebook" $?
 run cudalab batch $less subs/* --out gbad --slurm --gres gpu:3 "${sandbox[@]}"
 expect_status "--slurm --gres gpu:3: sbatch's refusal is an error" 2
 expect_err "--slurm --gres gpu:3: quotes sbatch" "sbatch"
+
+# --- a task given two GPUs (--gres gpu:2) uses both (issue 35): the stand-in libcuda's pretend
+# node of two GPUs, which Slurm hands each task as CUDA_VISIBLE_DEVICES=0,1 ---
+atomic=reduction/sum-atomic
+. "$E2E_SRC/tests/fakecuda/node.sh"
+fakecuda_node "$E2E_SRC" 2 "$T"
+check "the pretend node of two GPUs builds" $?
+mkdir -p gsubs
+for i in 1 2 3 4; do
+    { echo "#define STUDENT \"g$i\""; fakecuda_source devsum $((i % 2 ? 4000 : 100000)); } >gsubs/g$i.cu
+done
+(
+    export CUDALAB_DATADIR=$T/data LD_LIBRARY_PATH=$T/fake
+    unset CUDA_VISIBLE_DEVICES
+    run cudalab batch $atomic gsubs/* --out gl2 "${sandbox[@]}"
+    expect_status "two GPUs, here: graded" 0
+    run cudalab batch $atomic gsubs/* --out gs2 --slurm --chunk 2 --gres gpu:2 --wait "${sandbox[@]}"
+    expect_status "--slurm --gres gpu:2: graded" 0
+    python3 - gs2/parts/0 gs2/parts/1 <<'PY'
+import glob, json, sys
+for part in sys.argv[1:]:
+    used = {json.load(open(f))["gpu"]["index"] for f in glob.glob(part + "/results/*.json")}
+    assert used == {0, 1}, (part, used)
+PY
+    check "--slurm --gres gpu:2: each task timed on both of its GPUs" $?
+    # the CPU baseline is timed for real, so the speed-up column varies from run to run; the
+    # GPUs each submission went to differ too
+    expect_eq "--slurm --gres gpu:2: the merged gradebook equals the local batch's" \
+        "$(cut -d, -f1-6,8-10 gs2/gradebook.csv)" "$(cut -d, -f1-6,8-10 gl2/gradebook.csv)"
+    expect_eq "--slurm --gres gpu:2: 2 PASS, 2 SLOW" \
+        "$(cut -d, -f3 gs2/gradebook.csv | sort | uniq -c | awk '{print $2 $1}' | paste -sd' ')" \
+        "PASS2 SLOW2 verdict1"
+)
 
 stop_cluster
 trap - EXIT

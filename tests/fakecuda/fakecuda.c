@@ -1,13 +1,20 @@
 /*
- * fakecuda.c - a stand-in libcuda.so.1 for testing the float family driver
- * without a GPU (tests/e2e/test-float-fakecuda.sh builds it and puts it on
- * LD_LIBRARY_PATH).
+ * fakecuda.c - a stand-in libcuda.so.1 for testing the drivers, and the lab
+ * around them, without a GPU (tests/e2e/test-float-fakecuda.sh and others
+ * build it and put it on LD_LIBRARY_PATH).
  *
  * It answers the driver-API calls common/dev-cuda.c looks up, on the host:
  * device memory is malloc'ed, copies are memcpy, and a "module" is a text
  * file, not a cubin, that says which kernel it holds and how it behaves:
  *
  *     _Z9sumAtomicPKfPfj mode=devsum unroll=1 cost=2000 sum_bytes=4
+ *
+ * A real cubin (an ELF image, as nvcc builds a student's file) is read the same way: its bytes,
+ * with every NUL made a newline, are the module's text, so a source file that holds the keys in
+ * a string, e.g.
+ *     __device__ char lab_fake_module[] = "mode=devsum unroll=1 cost=4000 sum_bytes=4 ";
+ * gives a module that behaves so, and its kernels' names are the ones in its symbol table:
+ * the whole grading (nvcc, the lab, the sandbox, the driver) runs on the pretend GPU.
  *
  * A launch runs the reduce-float contract (grid, block, unroll; block b owns
  * [b*block*unroll, ...)) on the host, with one of these behaviours:
@@ -40,17 +47,41 @@
  * Time is a virtual clock: a launch adds `cost` ns, a device copy one ns per
  * kilobyte; events read the clock.  Any other module (the lab's own
  * lab-kernels.ptx) has no mode, and its launches do nothing.
+ *
+ * A node of several GPUs (the batch's GPU assignment, lab/batch/gpus.h):
+ *   FAKECUDA_DEVICES=N    N identical devices, "Fake GPU (tests/fakecuda)", device i with UUID
+ *                         GPU-fa4ec0da-0000-4000-8000-0000000000ii (i in hex) and PCI bus
+ *                         0x10 + i; with it set, CUDA_VISIBLE_DEVICES picks and orders them as
+ *                         the NVIDIA driver does (indices or UUIDs, comma-separated; the list
+ *                         ends at the first entry that names none; empty: no device).  Built
+ *                         with -DFAKECUDA_DEVICES=N, the library has that node of its own,
+ *                         with no variable (a sandbox passes the driver only the environment
+ *                         it allows).  Neither: one device, whatever CUDA_VISIBLE_DEVICES says
+ *                         (the e2e tests set it empty so that a real GPU stays out of them).
+ *   FAKECUDA_BUSY_LOG=DIR the GPU's work, as the test of "two timings never share a GPU"
+ *                         reads it: each process that launches writes DIR/busy-<pid>, one line
+ *                         "UUID FIRST LAST PID", the wall-clock times (CLOCK_REALTIME, seconds)
+ *                         of its first and its latest launch or event, rewritten in place at
+ *                         each one, so that it holds even when the driver ends by _exit.
+ *   FAKECUDA_LAUNCH_US=U  each launch also takes U microseconds of real time, so that a
+ *                         process's work on the GPU lasts long enough to overlap another's if
+ *                         the lab let them share the GPU.
  */
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 typedef int CUresult;
 typedef int CUdevice;
 typedef unsigned long long CUdeviceptr;
 
-enum { OK = 0, INVALID_VALUE = 1, NOT_FOUND = 500 };
+enum { OK = 0, INVALID_VALUE = 1, NO_DEVICE = 100, INVALID_DEVICE = 101, NOT_FOUND = 500 };
+
+#define MAX_DEVICES 16
 
 typedef struct function {
     struct module *m;
@@ -76,6 +107,9 @@ typedef struct module {
 
 static double clock_ns;
 static int context;
+static int current = -1;         /* the device whose context is current: its index on the node */
+static int nvisible = 1;         /* the devices this process sees, in CUDA's order ... */
+static int visible[MAX_DEVICES]; /* ... each its index on the node */
 
 static module *
 as_module(void *p)
@@ -83,11 +117,115 @@ as_module(void *p)
     return p;
 }
 
+/* Device i's UUID, as cuDeviceGetUuid gives it: 16 bytes. */
+static void
+device_uuid(int i, unsigned char out[16])
+{
+    static const unsigned char base[16] = { 0xfa, 0x4e, 0xc0, 0xda, 0x00, 0x00, 0x40, 0x00,
+                                            0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00 };
+
+    memcpy(out, base, 16);
+    out[15] = (unsigned char)i;
+}
+
+/* Device i's UUID as text, as nvidia-smi and CUDA_VISIBLE_DEVICES write it. */
+static void
+device_uuid_text(int i, char *out, size_t size)
+{
+    unsigned char u[16];
+
+    device_uuid(i, u);
+    snprintf(out, size,
+             "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0],
+             u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13],
+             u[14], u[15]);
+}
+
+/* The node's device one entry of CUDA_VISIBLE_DEVICES names (an index, or a UUID or the start
+ * of one), or -1. */
+static int
+named_device(const char *entry, size_t len, int ndevices)
+{
+    char uuid[64];
+    char *end;
+    long i;
+
+    if (len && entry[0] >= '0' && entry[0] <= '9') {
+        i = strtol(entry, &end, 10);
+        return (size_t)(end - entry) == len && i < ndevices ? (int)i : -1;
+    }
+    for (i = 0; i < ndevices; i++) {
+        device_uuid_text((int)i, uuid, sizeof(uuid));
+        if (len >= 8 && len <= strlen(uuid) && !strncmp(entry, uuid, len))
+            return (int)i;
+    }
+    return -1;
+}
+
+#ifndef FAKECUDA_DEVICES
+#define FAKECUDA_DEVICES 0 /* no node of its own: one device */
+#endif
+
+/* FAKECUDA_DEVICES and CUDA_VISIBLE_DEVICES: which devices this process sees. */
+static CUresult
+find_devices(void)
+{
+    const char *n = getenv("FAKECUDA_DEVICES"), *list = getenv("CUDA_VISIBLE_DEVICES");
+    int ndevices = n ? atoi(n) : FAKECUDA_DEVICES ? FAKECUDA_DEVICES : 1;
+    int node = n || FAKECUDA_DEVICES;
+
+    if (ndevices < 1 || ndevices > MAX_DEVICES)
+        return INVALID_VALUE;
+    nvisible = 0;
+    if (!node || !list) { /* one device whatever is asked, or every device */
+        for (int i = 0; i < ndevices; i++)
+            visible[nvisible++] = i;
+        return OK;
+    }
+    for (const char *p = list; *p && nvisible < MAX_DEVICES;) {
+        size_t len = strcspn(p, ",");
+        int i = named_device(p, len, ndevices);
+
+        if (i < 0)
+            break; /* the driver's rule: the list ends at the first entry that names none */
+        visible[nvisible++] = i;
+        p += len + (p[len] == ',');
+    }
+    return nvisible ? OK : NO_DEVICE;
+}
+
+/* The busy log: this process's first and latest use of its device, rewritten in place. */
+static void
+mark_busy(void)
+{
+    static int fd = -2;
+    static double first;
+    const char *dir = getenv("FAKECUDA_BUSY_LOG");
+    struct timespec ts;
+    char line[160], uuid[64];
+    double now;
+    int len;
+
+    if (!dir || current < 0 || fd == -1)
+        return;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    now = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+    if (fd == -2) {
+        snprintf(line, sizeof(line), "%s/busy-%d", dir, (int)getpid());
+        fd = open(line, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        first = now;
+    }
+    device_uuid_text(current, uuid, sizeof(uuid));
+    len = snprintf(line, sizeof(line), "%s %.6f %.6f %d\n", uuid, first, now, (int)getpid());
+    if (fd >= 0 && len > 0 && pwrite(fd, line, (size_t)len, 0) != len)
+        fd = -1;
+}
+
 CUresult
 cuInit(unsigned flags)
 {
     (void)flags;
-    return OK;
+    return find_devices();
 }
 
 CUresult
@@ -100,15 +238,18 @@ cuDriverGetVersion(int *v)
 CUresult
 cuDeviceGetCount(int *n)
 {
-    *n = 1;
+    *n = nvisible;
     return OK;
 }
 
+/* A CUdevice is the device's index on the node. */
 CUresult
 cuDeviceGet(CUdevice *d, int ordinal)
 {
-    *d = ordinal;
-    return ordinal == 0 ? OK : INVALID_VALUE;
+    if (ordinal < 0 || ordinal >= nvisible)
+        return INVALID_DEVICE;
+    *d = visible[ordinal];
+    return OK;
 }
 
 CUresult
@@ -116,6 +257,20 @@ cuDeviceGetName(char *name, int len, CUdevice d)
 {
     (void)d;
     snprintf(name, (size_t)len, "Fake GPU (tests/fakecuda)");
+    return OK;
+}
+
+CUresult
+cuDeviceGetUuid_v2(unsigned char *uuid, CUdevice d)
+{
+    device_uuid(d, uuid);
+    return OK;
+}
+
+CUresult
+cuDeviceGetPCIBusId(char *bus, int len, CUdevice d)
+{
+    snprintf(bus, (size_t)len, "00000000:%02X:00.0", 0x10 + d);
     return OK;
 }
 
@@ -159,7 +314,7 @@ cuDeviceTotalMem_v2(size_t *bytes, CUdevice d)
 CUresult
 cuDevicePrimaryCtxRetain(void **ctx, CUdevice d)
 {
-    (void)d;
+    current = d;
     *ctx = &context;
     return OK;
 }
@@ -234,6 +389,44 @@ read_key(const char *text, const char *key, char *out, size_t size)
     (void)size;
 }
 
+/* The bytes of an ELF64 image (a cubin): up to the end of its section and program headers. */
+static size_t
+elf_size(const unsigned char *e)
+{
+    uint64_t shoff, phoff;
+    uint16_t shentsize, shnum, phentsize, phnum;
+    size_t sections, programs;
+
+    memcpy(&phoff, e + 0x20, 8);
+    memcpy(&shoff, e + 0x28, 8);
+    memcpy(&phentsize, e + 0x36, 2);
+    memcpy(&phnum, e + 0x38, 2);
+    memcpy(&shentsize, e + 0x3a, 2);
+    memcpy(&shnum, e + 0x3c, 2);
+    sections = (size_t)shoff + (size_t)shentsize * shnum;
+    programs = (size_t)phoff + (size_t)phentsize * phnum;
+    return sections > programs ? sections : programs;
+}
+
+/* A module's text: the image itself, or a cubin's bytes with every NUL made a newline. */
+static char *
+module_text(const void *image)
+{
+    const unsigned char *e = image;
+    size_t size;
+    char *text;
+
+    if (e[0] != 0x7f || e[1] != 'E' || e[2] != 'L' || e[3] != 'F' || e[4] != 2) /* ELF64 */
+        return strdup(image);
+    size = elf_size(e);
+    if (!(text = malloc(size + 1)))
+        return NULL;
+    for (size_t i = 0; i < size; i++)
+        text[i] = e[i] ? (char)e[i] : '\n';
+    text[size] = '\0';
+    return text;
+}
+
 CUresult
 cuModuleLoadDataEx(void **out, const void *image, unsigned n, void *options, void **values)
 {
@@ -241,7 +434,7 @@ cuModuleLoadDataEx(void **out, const void *image, unsigned n, void *options, voi
     char v[16];
 
     (void)n, (void)options, (void)values;
-    if (!m || !(m->text = strdup(image)))
+    if (!m || !(m->text = module_text(image)))
         return 2;
     read_key(m->text, "mode=", m->mode, sizeof(m->mode));
     read_key(m->text, "unroll=", v, sizeof(v));
@@ -398,8 +591,12 @@ cuLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, uns
                unsigned bz, unsigned shared, void *stream, void **params, void **extra)
 {
     function *f = fn;
+    const char *us = getenv("FAKECUDA_LAUNCH_US");
 
     (void)gz, (void)bz, (void)shared, (void)stream, (void)extra;
+    if (us)
+        usleep((useconds_t)atoi(us));
+    mark_busy();
     if (!*f->m->mode)
         return OK; /* the lab's own kernels */
     if (bx * by * bz > 1024)
@@ -428,6 +625,7 @@ CUresult
 cuEventRecord(void *e, void *stream)
 {
     (void)stream;
+    mark_busy();
     *(double *)e = clock_ns;
     return OK;
 }
