@@ -92,13 +92,19 @@ typedef struct lab_model_counts {
 } lab_model_counts;
 
 /* A GPU: its name, its parameters (indexed by lab_model_param) and the model's measured error
- * on it (from the data file's [validation] section; 0 when not measured). */
+ * on it (from the data file's [validation] section; 0 when not measured): on the kernels it was
+ * fitted on, and apart, on kernels it never was (the held-out set: tests/model/fit.py --check). */
 typedef struct lab_model_gpu {
     char name[64]; /* "H100" */
     double p[LAB_MODEL_P_COUNT];
-    double median_abs_error; /* fraction, e.g. 0.06 */
-    double within_20;        /* fraction of kernels within ±20 % */
-    int nvalidated;          /* kernels it was measured on */
+    double median_abs_error;         /* fraction, e.g. 0.06 */
+    double within_20;                /* fraction of kernels within ±20 % */
+    int nvalidated;                  /* kernels it was fitted and measured on */
+    int nheldout;                    /* kernels it was never fitted on, measured on this GPU */
+    double heldout_median_abs_error; /* their median |modelled / measured time - 1| */
+    /* the 90th percentile over them of |modelled speed-up / measured speed-up - 1|, speed-ups
+     * over their exercise's baseline: the error band the grader holds a modelled verdict to */
+    double speedup_error_p90;
 } lab_model_gpu;
 
 /* The time of each bound in ns (lab_model_bound), and the bound that weighs most. */
@@ -110,7 +116,8 @@ typedef struct lab_model_why {
 /* The defaults of model.def (an H100 before any fit). */
 void lab_model_gpu_defaults(lab_model_gpu *gpu);
 /* Reads an INI file: [gpu] name and any parameter by its model.def name, [validation]
- * median_abs_error, within_20, kernels.  Unknown keys are an error ("file:line: ..."). */
+ * median_abs_error, within_20, kernels, heldout_kernels, heldout_median_abs_error,
+ * speedup_error_p90.  Unknown keys are an error ("file:line: ..."). */
 int lab_model_gpu_load(const char *path, lab_model_gpu *gpu, lab_err *err);
 
 /* The GPUs a folder of data files describes (kernels/gpus/NAME.ini): their NAMEs, sorted,
