@@ -41,11 +41,15 @@ match_entry(const char *name, size_t len, void *arg)
     return strlen(want) == len && !strncmp(name, want, len);
 }
 
-/* The next line of *p that is code: not empty, no comment, no .file or .loc mark; its start
- * and end (comments and trailing white space cut), *p moved past it.  false at the end. */
+/* The next line of *p that is code: not empty, no comment, no .file or .loc mark, nothing of a
+ * debug section (-lineinfo's .debug_str names inlined functions with a hash of the file's
+ * path); its start and end (comments and trailing white space cut), *p moved past it.  false
+ * at the end. */
 static bool
 next_code_line(const char **p, const char **start, const char **end)
 {
+    bool in_debug = false;
+
     while (**p) {
         const char *s = *p + strspn(*p, " \t"), *e = s + strcspn(s, "\n"), *c;
         *p = *e ? e + 1 : e;
@@ -53,11 +57,15 @@ next_code_line(const char **p, const char **start, const char **end)
             e = c;
         while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
             e--;
-        if (e == s || !strncmp(s, ".file", 5) || !strncmp(s, ".loc", 4))
-            continue;
-        *start = s;
-        *end = e;
-        return true;
+        if (!strncmp(s, ".section", 8) && memmem(s, (size_t)(e - s), ".debug", 6))
+            in_debug = true;
+        else if (in_debug && e - s == 1 && *s == '}')
+            in_debug = false;
+        else if (!in_debug && e > s && strncmp(s, ".file", 5) && strncmp(s, ".loc", 4)) {
+            *start = s;
+            *end = e;
+            return true;
+        }
     }
     return false;
 }

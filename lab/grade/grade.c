@@ -182,8 +182,8 @@ all_correct(const lab_runreport *r)
 }
 
 /* What the judge asks where a step's lesson does not show in time (lab_evidence.unchanged):
- * whether the student's code is the step before's kernel (the baseline's PTX, built already) or
- * the exercise's starter (built here, cached like any build), names set aside
+ * whether the student's code is the exercise's starter (built here, cached like any build) or
+ * the step before's kernel (the baseline's PTX, built already), names set aside
  * (lab_ptx_same_code). */
 struct unchanged_ask {
     lab *l;
@@ -208,15 +208,16 @@ unchanged(void *arg)
     lab_build_init(&starter);
     if (!a->student->ok || lab_runner_entry(ex, &entry, &err) < 0)
         goto out;
-    if (a->baseline && a->baseline->ok && lab_runner_entry(a->base_ex, &base_entry, &err) == 0 &&
-        lab_ptx_same_code(a->student->ptx.buf, entry.buf, a->baseline->ptx.buf, base_entry.buf))
-        which = N_("the step before's kernel");
-    else if (ex->starter &&
-             lab_compile_file_for(a->l, ex, ex->starter, a->g->arch, a->req->cancel, false,
-                                  a->on_sim, &starter, &err) == 0 &&
-             starter.ok &&
-             lab_ptx_same_code(a->student->ptx.buf, entry.buf, starter.ptx.buf, entry.buf))
+    if (ex->starter &&
+        lab_compile_file_for(a->l, ex, ex->starter, a->g->arch, a->req->cancel, false, a->on_sim,
+                             &starter, &err) == 0 &&
+        starter.ok && lab_ptx_same_code(a->student->ptx.buf, entry.buf, starter.ptx.buf, entry.buf))
         which = N_("the starter");
+    else if (a->baseline && a->baseline->ok &&
+             lab_runner_entry(a->base_ex, &base_entry, &err) == 0 &&
+             lab_ptx_same_code(a->student->ptx.buf, entry.buf, a->baseline->ptx.buf,
+                               base_entry.buf))
+        which = N_("the step before's kernel");
     lab_trace_mark("unchanged: %s%s", which ? which : "no", err.code ? err.msg : "");
 out:
     lab_build_release(&starter);
