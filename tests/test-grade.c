@@ -773,3 +773,38 @@ Test(grade, nothing_timed_needs_no_cpu_baseline)
         "{\"status\":\"error\",\"timings\":[{\"size\":1,\"kernels\":[]}]}", 54));
     lab_buf_release(&b);
 }
+
+/* The simulator's check beside a GPU run is evidence the one judge weighs after speed: a hazard
+ * makes the H100's PASS WRONG (sim-barrier.json, a real simulator run of a barrier in divergent
+ * code); another result without a hazard is said beside the PASS, not counted
+ * (sim-wrong-detail.json); the speed line of the GPU's report is kept for --json either way. */
+Test(grade, the_simulators_check_beside_a_gpu_run)
+{
+    lab_exercise ex = exercise();
+    lab_evidence ev = { .baseline_name = "reduceNeighbored" };
+    lab_grade_result res;
+    lab_runreport r, check;
+    lab_err err = LAB_ERR_INIT;
+
+    load("less-ref", &r);
+    ev.report = &r;
+    load("sim-barrier", &check);
+    ev.sim_check = &check;
+    cr_assert_eq(lab_judge(&ex, &ev, &res, &err), 0, "%s", err.msg);
+    cr_expect_eq(res.verdict, LAB_VERDICT_WRONG, "%s", res.message);
+    cr_expect(strstr(res.message, "right on this GPU by luck: at n = 1000 the simulator found a "
+                                  "barrier in divergent code"),
+              "%s", res.message);
+    cr_expect_eq(res.points, 0);
+    lab_runreport_release(&check);
+
+    load("sim-wrong-detail", &check);
+    cr_assert_eq(lab_judge(&ex, &ev, &res, &err), 0, "%s", err.msg);
+    cr_expect_eq(res.verdict, LAB_VERDICT_PASS, "%s", res.message);
+    cr_expect(strstr(res.message, "(needs 1.10x)") &&
+                  strstr(res.message, " (the simulator computed another result at n = 1000: "),
+              "%s", res.message);
+    cr_expect_eq(res.line.source, LAB_LINE_MANIFEST);
+    lab_runreport_release(&check);
+    lab_runreport_release(&r);
+}
