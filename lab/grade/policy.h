@@ -50,14 +50,6 @@ const lab_sweep_row *lab_grade_sweep_best(const lab_sweep *s);
  * kernel that reads its input, and the verdict says so. */
 #define LAB_GRADE_PEAK_MARGIN 1.10
 
-/* How far (relative) over the modelled fastest shape a modelled choice is SLOW
- * (docs/bench/model.md, "Block-shape choices").  The model ranks the shapes of the course's two
- * choice exercises in the H100's order but compresses their spread (the H100's +3.9 % is +0.5 %
- * modelled), so a choice PASSes only as the modelled fastest, is SLOW past this margin (every
- * shape the H100 passes is modelled within 2.6 % of the fastest; the starters at +13 % and
- * +20 %), and between the two the model cannot tell: too close to call. */
-#define LAB_MODELLED_CHOICE_SLOW 0.05
-
 /* The model's error band on a modelled speed-up where its data file has not measured one on
  * kernels it was not fitted on ([validation] speedup_error_p90, lab/model/model.h): wide, so that
  * an unmeasured model calls nothing it could get wrong. */
