@@ -1,12 +1,15 @@
 /*
  * test-modelled.c - speed on the simulator (lab/grade/modelled.h): the sizes the model's run
- * counts at, for the element and the matrix families, and below the sizes graded.
+ * counts at, for the element and the matrix families, and below the sizes graded; and the
+ * judge's verdicts on modelled times (lab/grade/policy.h), with the model's error band.
  */
 #include "lab/build/ptx.h"
 #include "lab/catalog/family.h"
 #include "lab/grade/modelled.h"
+#include "lab/grade/policy.h"
 
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <string.h>
 
 Test(modelled, sizes_of_elements)
@@ -137,6 +140,21 @@ static const char graded[] =
     "  {\"role\": \"student\", \"size\": 983040, \"grid\": 528},"
     "  {\"role\": \"student\", \"size\": 1048576, \"grid\": 528}]}";
 
+/* The judge on modelled times: a correct run on the simulator (a report of no cases: the
+ * simulator found them right) and the model's times. */
+static lab_verdict
+judge_modelled(const lab_exercise *ex, const lab_modelled *m, lab_grade_result *r)
+{
+    lab_runreport run = { .status = "ok", .backend = "sim" };
+    lab_evidence ev = {
+        .baseline_name = "reduceNeighbored", .report = &run, .model_asked = true, .model = m
+    };
+    lab_err err = LAB_ERR_INIT;
+
+    cr_assert_eq(lab_judge(ex, &ev, r, &err), 0, "%s", err.msg);
+    return r->verdict;
+}
+
 Test(modelled, a_sweep_of_one_wave_and_its_verdicts)
 {
     const lab_family *fam = lab_family_find("table-map");
@@ -161,21 +179,98 @@ Test(modelled, a_sweep_of_one_wave_and_its_verdicts)
                        1, "a table per block, a request per 32 elements");
     cr_expect_float_eq(m.ns[LAB_MODELLED_STUDENT], m.shapes[1].ns, 1e-9);
     /* the verdicts: the fastest passes, past 5 % over it is SLOW, between the model cannot say */
+    ex.choose_block = true;
+    ex.ntiming_sizes = 1;
     m.shapes[0].ns = 100, m.shapes[1].ns = 104;
-    lab_modelled_judge_choice(&ex, &m, &r);
-    cr_expect_eq(r.verdict, LAB_VERDICT_NO_GPU, "%s", r.message);
+    cr_expect_eq(judge_modelled(&ex, &m, &r), LAB_VERDICT_NO_GPU, "%s", r.message);
     cr_expect_not_null(r.advice);
+    cr_expect_eq(r.points, 5, "too close to call: a correct kernel's points, as SLOW's");
     m.shapes[1].ns = 106;
-    lab_modelled_judge_choice(&ex, &m, &r);
-    cr_expect_eq(r.verdict, LAB_VERDICT_SLOW, "%s", r.message);
+    cr_expect_eq(judge_modelled(&ex, &m, &r), LAB_VERDICT_SLOW, "%s", r.message);
     cr_expect(strstr(r.message, "modelled for an H100, not measured") != NULL, "%s", r.message);
     m.shapes[1].ns = 99;
-    lab_modelled_judge_choice(&ex, &m, &r);
-    cr_expect_eq(r.verdict, LAB_VERDICT_PASS, "%s", r.message);
+    cr_expect_eq(judge_modelled(&ex, &m, &r), LAB_VERDICT_PASS, "%s", r.message);
     cr_expect_eq(r.points, 10);
     /* a choice the sweep has no counts of: no model */
     cr_expect_eq(lab_modelled_sweep_from_report(sweep, sizeof(sweep) - 1, graded,
                                                 sizeof(graded) - 1, fam, &gpu, 2048, 1ul << 24,
                                                 40960, "512", &m, &err),
                  LAB_EPARSE);
+}
+
+/* Modelled times of the three roles, each with counts of its own (warp instructions as a
+ * stand-in) so that no two are the same kernel to the model. */
+static void
+three_roles(lab_modelled *m, double student, double baseline, double reference)
+{
+    const double ns[] = { student, baseline, reference };
+
+    memset(m, 0, sizeof(*m));
+    lab_model_gpu_defaults(&m->gpu);
+    snprintf(m->gpu.name, sizeof(m->gpu.name), "H100");
+    for (int r = 0; r < LAB_MODELLED_ROLE_COUNT; r++) {
+        m->has[r] = true;
+        m->ns[r] = ns[r];
+        m->counts[r].c[LAB_MODEL_C_WARP_INSTS] = 1000 + r;
+    }
+}
+
+/* SLOW only past the line by more than the model's error, PASS only inside it by more, too
+ * close to call between (a correct kernel's points); a student whose counts are the baseline's
+ * or the reference's is called exactly, whatever the band. */
+Test(modelled, the_error_band_makes_three_zones)
+{
+    lab_exercise ex = { .id = "reduction/neighbored-less",
+                        .title = "Neighbored pairs, less divergence",
+                        .kernel = "reduceNeighboredLess",
+                        .ntiming_sizes = 1,
+                        .min_speedup = 1.10,
+                        .min_fraction_of_reference = 0.75,
+                        .points = 10 };
+    lab_modelled m;
+    lab_grade_result r;
+
+    /* the reference at 2x over the baseline; the line 1.10x; no band measured: 20 % */
+    three_roles(&m, 52, 100, 50);
+    cr_expect_eq(judge_modelled(&ex, &m, &r), LAB_VERDICT_PASS, "%s", r.message);
+    cr_expect_float_eq(r.model_band, LAB_MODEL_BAND_UNMEASURED, 1e-12);
+    cr_expect(strstr(r.message, "not yet measured: 20% assumed"), "%s", r.message);
+    three_roles(&m, 80, 100, 50); /* 1.25x: inside the line, by less than the band */
+    cr_expect_eq(judge_modelled(&ex, &m, &r), LAB_VERDICT_NO_GPU, "%s", r.message);
+    cr_expect_eq(r.points, 5);
+    cr_expect(strstr(r.message, "correct on the simulator; too close to call without a GPU: "
+                                "modelled for an H100, not measured"),
+              "%s", r.message);
+    cr_expect_not_null(r.advice);
+    /* a step whose reference gains 1.22x (interleaved's on the H100): 1.00x, with other counts
+     * than the baseline's, is within the band of both lines */
+    three_roles(&m, 100, 100, 82);
+    cr_expect_eq(judge_modelled(&ex, &m, &r), LAB_VERDICT_NO_GPU, "%s", r.message);
+    three_roles(&m, 125, 100, 50); /* 0.80x: past the line by more than the band */
+    cr_expect_eq(judge_modelled(&ex, &m, &r), LAB_VERDICT_SLOW, "%s", r.message);
+    cr_expect_eq(r.points, 5);
+
+    /* the baseline's counts: exactly 1.00x, SLOW whatever the band */
+    three_roles(&m, 100, 100, 50);
+    m.counts[LAB_MODELLED_STUDENT] = m.counts[LAB_MODELLED_BASELINE];
+    cr_expect_eq(judge_modelled(&ex, &m, &r), LAB_VERDICT_SLOW, "%s", r.message);
+    cr_expect_float_eq(r.model_band, 0, 1e-12);
+    cr_expect(
+        strstr(r.message, "the same counts as reduceNeighbored's: no model error between them"),
+        "%s", r.message);
+    /* the reference's counts: its own verdict, PASS */
+    three_roles(&m, 50, 100, 50);
+    m.counts[LAB_MODELLED_STUDENT] = m.counts[LAB_MODELLED_REFERENCE];
+    cr_expect_eq(judge_modelled(&ex, &m, &r), LAB_VERDICT_PASS, "%s", r.message);
+
+    /* a band measured on held-out kernels replaces the assumed one */
+    three_roles(&m, 60, 100, 50); /* 1.67x, 83 % of the reference */
+    cr_expect_eq(judge_modelled(&ex, &m, &r), LAB_VERDICT_NO_GPU, "20 %%: %s", r.message);
+    m.gpu.nheldout = 24;
+    m.gpu.speedup_error_p90 = 0.05;
+    cr_expect_eq(judge_modelled(&ex, &m, &r), LAB_VERDICT_PASS, "5 %%: %s", r.message);
+    cr_expect_float_eq(r.model_band, 0.05, 1e-12);
+    cr_expect(strstr(r.message, "within 5% of the measured one for 9 in 10 of the 24 kernels it "
+                                "was not fitted on"),
+              "%s", r.message);
 }

@@ -451,13 +451,13 @@ grade_one(struct pool *pl, struct sub *s, const char *copy, size_t gpu)
         cJSON_AddNumberToObject(r, "reference_speedup", lab_batch__num(grade, "reference_speedup"));
         cJSON_AddNumberToObject(r, "fraction_of_reference",
                                 lab_batch__num(grade, "fraction_of_reference"));
+        if (cJSON_GetObjectItemCaseSensitive(grade, "speed_line"))
+            cJSON_AddItemToObject(r, "speed_line", cJSON_DetachItemFromObject(grade, "speed_line"));
         cJSON_AddStringToObject(r, "device", lab_batch__str(grade, "device"));
         cJSON_AddStringToObject(r, "compiler_log", lab_batch__str(grade, "compiler_log"));
         if (strcmp(lab_batch__str(grade, "verdict"), "COMPILE_ERROR"))
             ptx_flags(lab_cachedir(pl->l), lab_batch__str(grade, "file_hash"), flags);
         timing_flags(grade, flags);
-        if (cJSON_GetObjectItemCaseSensitive(grade, "thresholds"))
-            cJSON_AddItemToObject(r, "thresholds", cJSON_DetachItemFromObject(grade, "thresholds"));
         record_gpu(pl, gpu, grade, r);
         cJSON_AddItemToObject(r, "report", cJSON_DetachItemFromObject(grade, "report"));
     }

@@ -16,9 +16,10 @@
 #include <strings.h>
 
 static const char *const csv_columns[] = {
-    "student",    "exercise",     "verdict", "points",
-    "max_points", "median_us",    "speedup", "fraction_of_reference",
-    "flags",      "content_hash", "gpu",     "gpu_uuid",
+    "student",    "exercise",    "verdict", "points",
+    "max_points", "median_us",   "speedup", "fraction_of_reference",
+    "line",       "line_source", "flags",   "content_hash",
+    "gpu",        "gpu_uuid",
 };
 
 const char *
@@ -229,7 +230,7 @@ csv_gpu(lab_buf *b, const cJSON *gpu)
 static void
 csv_row(lab_buf *b, const cJSON *r)
 {
-    const cJSON *f;
+    const cJSON *f, *line;
     lab_buf flags = LAB_BUF_INIT;
     char t[32];
 
@@ -243,6 +244,10 @@ csv_row(lab_buf *b, const cJSON *r)
     csv_number(b, lab_batch__num(r, "median_ns") / 1e3, "%.3f");
     csv_number(b, lab_batch__num(r, "speedup"), "%.3f");
     csv_number(b, lab_batch__num(r, "fraction_of_reference"), "%.3f");
+    /* the line the speed-up was held to on this GPU, and where it came from (grading-policy.md) */
+    line = cJSON_GetObjectItemCaseSensitive(r, "speed_line");
+    csv_number(b, lab_batch__num(line, "min_speedup"), "%.3f");
+    csv_text(b, lab_batch__str(line, "source"), false);
     cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(r, "flags"))
         lab_buf_printf(&flags, "%s%s", flags.len ? ";" : "", lab_batch__str(f, "flag"));
     csv_text(b, flags.len ? flags.buf : "", false);

@@ -41,6 +41,73 @@ match_entry(const char *name, size_t len, void *arg)
     return strlen(want) == len && !strncmp(name, want, len);
 }
 
+/* The next line of *p that is code: not empty, no comment, no .file or .loc mark, nothing of a
+ * debug section (-lineinfo's .debug_str names inlined functions with a hash of the file's
+ * path); its start and end (comments and trailing white space cut), *p moved past it.  false
+ * at the end. */
+static bool
+next_code_line(const char **p, const char **start, const char **end)
+{
+    bool in_debug = false;
+
+    while (**p) {
+        const char *s = *p + strspn(*p, " \t"), *e = s + strcspn(s, "\n"), *c;
+        *p = *e ? e + 1 : e;
+        if ((c = memmem(s, (size_t)(e - s), "//", 2)))
+            e = c;
+        while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+            e--;
+        if (!strncmp(s, ".section", 8) && memmem(s, (size_t)(e - s), ".debug", 6))
+            in_debug = true;
+        else if (in_debug && e - s == 1 && *s == '}')
+            in_debug = false;
+        else if (!in_debug && e > s && strncmp(s, ".file", 5) && strncmp(s, ".loc", 4)) {
+            *start = s;
+            *end = e;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Do the lines [sa, ea) and [sb, eb) read the same once each entry name counts as one? */
+static bool
+same_line(const char *sa, const char *ea, const char *entry_a, const char *sb, const char *eb,
+          const char *entry_b)
+{
+    const size_t na = strlen(entry_a), nb = strlen(entry_b);
+
+    while (sa < ea && sb < eb) {
+        bool at_a = na && (size_t)(ea - sa) >= na && !memcmp(sa, entry_a, na);
+        bool at_b = nb && (size_t)(eb - sb) >= nb && !memcmp(sb, entry_b, nb);
+        if (at_a != at_b)
+            return false;
+        if (at_a) {
+            sa += na;
+            sb += nb;
+        } else if (*sa++ != *sb++) {
+            return false;
+        }
+    }
+    return sa == ea && sb == eb;
+}
+
+bool
+lab_ptx_same_code(const char *a, const char *entry_a, const char *b, const char *entry_b)
+{
+    const char *sa, *ea, *sb, *eb;
+    bool more_a, more_b;
+
+    for (;;) {
+        more_a = next_code_line(&a, &sa, &ea);
+        more_b = next_code_line(&b, &sb, &eb);
+        if (!more_a || !more_b)
+            return more_a == more_b;
+        if (!same_line(sa, ea, entry_a, sb, eb, entry_b))
+            return false;
+    }
+}
+
 bool
 lab_ptx_has_entry(const char *ptx, const char *mangled)
 {

@@ -29,6 +29,13 @@ double lab_ptx_static_shared(const char *ptx);
  * e.g. ("scale", "Pfi") -> "_Z5scalePfi". */
 int lab_ptx_mangle(const char *name, const char *param_code, lab_buf *out);
 
+/* Is a's PTX, whose kernel is entry_a, the same code as b's, whose kernel is entry_b: the same
+ * instructions and declarations line by line, once comments, the source's file and line marks
+ * (.file, .loc: nvcc -lineinfo) and the two kernels' names are set aside?  Two files that differ
+ * only in comments, white space, names of variables or of the kernel compile to the same code
+ * (the lab's test of an untouched starter, docs/design/grading-policy.md). */
+bool lab_ptx_same_code(const char *a, const char *entry_a, const char *b, const char *entry_b);
+
 /* Checks each constraint; on the first violation returns 1 and describes it in
  * why ("uses atom (PTX line 40: atom.global.add.u32 ...), which this exercise forbids").
  * A constraint's target is one or more alternatives joined by '|', each

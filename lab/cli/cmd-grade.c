@@ -40,18 +40,27 @@ add_model(cJSON *o, const lab_grading *g)
         cJSON_AddNumberToObject(o, "model_needs_size", (double)g->model_needs);
 }
 
-/* The speed lines the verdict was judged by, when the kernel was timed (a batch's gradebook keeps
- * them beside the GPU that timed it). */
+/* The line the speeds were held to and where it came from (lab/grade/speedline.h), with the
+ * model's error band on modelled times; absent where nothing was held to a line. */
 static void
-add_thresholds(cJSON *o, const lab_exercise *ex, const lab_grading *g)
+add_speed_line(cJSON *o, const lab_grade_result *res, bool modelled)
 {
-    cJSON *t;
+    const lab_speed_line *l = &res->line;
+    cJSON *sl;
 
-    if (!g->has_report || g->min_speedup <= 0 || !(t = cJSON_AddObjectToObject(o, "thresholds")))
+    if (l->source == LAB_LINE_NONE)
         return;
-    cJSON_AddNumberToObject(t, "min_speedup", g->min_speedup);
-    cJSON_AddNumberToObject(t, "min_fraction_of_reference", ex->min_fraction_of_reference);
-    cJSON_AddBoolToObject(t, "calibrated", g->calibrated);
+    sl = cJSON_AddObjectToObject(o, "speed_line");
+    cJSON_AddStringToObject(sl, "source", lab_line_source_name(l->source));
+    cJSON_AddNumberToObject(sl, "min_speedup", l->min_speedup);
+    cJSON_AddNumberToObject(sl, "min_fraction_of_reference", l->min_fraction);
+    cJSON_AddNumberToObject(sl, "manifest_min_speedup", l->manifest_speedup);
+    cJSON_AddNumberToObject(sl, "manifest_min_fraction_of_reference", l->manifest_fraction);
+    cJSON_AddNumberToObject(sl, "reference_speedup", l->reference_speedup);
+    cJSON_AddNumberToObject(sl, "noise", l->noise);
+    cJSON_AddBoolToObject(sl, "lesson_shows", l->source != LAB_LINE_MATCH_REFERENCE);
+    if (modelled) /* 0 where the student's counts are the reference's or the baseline's */
+        cJSON_AddNumberToObject(sl, "model_band", res->model_band);
 }
 
 static void
@@ -72,8 +81,7 @@ print_json(const lab_exercise *ex, const char *file, const lab_grading *g)
     cJSON_AddNumberToObject(o, "speedup", g->result.speedup);
     cJSON_AddNumberToObject(o, "reference_speedup", g->result.reference_speedup);
     cJSON_AddNumberToObject(o, "fraction_of_reference", g->result.fraction);
-    cJSON_AddBoolToObject(o, "calibrated", g->calibrated);
-    add_thresholds(o, ex, g);
+    add_speed_line(o, &g->result, g->has_model);
     cJSON_AddNumberToObject(o, "median_ns", g->result.median_ns);
     cJSON_AddStringToObject(o, "arch", g->arch);
     cJSON_AddNumberToObject(o, "seed", (double)g->seed);

@@ -20,6 +20,10 @@ lab_cli_model_json(cJSON *o, const lab_modelled *m)
 
     cJSON_AddStringToObject(mo, "gpu", m->gpu.name);
     cJSON_AddNumberToObject(mo, "median_abs_error", m->gpu.median_abs_error);
+    /* its error on kernels it was never fitted on (kernels/gpus/NAME.ini [validation]) */
+    cJSON_AddNumberToObject(mo, "heldout_kernels", m->gpu.nheldout);
+    cJSON_AddNumberToObject(mo, "heldout_median_abs_error", m->gpu.heldout_median_abs_error);
+    cJSON_AddNumberToObject(mo, "speedup_error_p90", m->gpu.speedup_error_p90);
     cJSON_AddNumberToObject(mo, "simulated_size", (double)m->simulated);
     cJSON_AddNumberToObject(mo, "small_size", (double)m->small);
     cJSON_AddNumberToObject(mo, "timed_size", (double)m->timed);

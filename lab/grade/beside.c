@@ -108,48 +108,23 @@ lab_beside_start_check(lab *l, const lab_grade_request *req, const lab_family *f
                      SIM_CHECK_TIMEOUT_S, req->cancel, p, g->sim_skipped, sizeof(g->sim_skipped));
 }
 
-/* What the simulator's run found, against a GPU verdict: a hazard makes a right result WRONG;
- * a run the simulator could not make is said, and costs nothing. */
-void
-lab_beside_judge_check(lab_proc *p, lab_grading *g, const lab_exercise *ex)
+bool
+lab_beside_finish_check(lab_proc *p, lab_grading *g, lab_runreport *out)
 {
-    lab_grade_result *res = &g->result;
-    lab_runreport r;
     lab_err err = LAB_ERR_INIT;
-    const lab_case *hazard = NULL, *differs = NULL;
-    char detail[512];
 
     if (!finish_beside(p, "the simulator's check", "the simulator", g->sim_skipped,
                        sizeof(g->sim_skipped)))
-        return;
-    if (lab_runreport_parse(p->report.buf, p->report.len, &r, &err) < 0 || strcmp(r.status, "ok")) {
+        return false;
+    if (lab_runreport_parse(p->report.buf, p->report.len, out, &err) < 0 ||
+        strcmp(out->status, "ok")) {
         snprintf(g->sim_skipped, sizeof(g->sim_skipped), "the simulator cannot run it: %.200s",
-                 err.code ? err.msg : r.reason);
-        lab_runreport_release(&r);
-        return;
+                 err.code ? err.msg : out->reason);
+        lab_runreport_release(out);
+        return false;
     }
     g->sim_checked = true;
-    for (size_t i = 0; i < r.ncases; i++) {
-        const lab_case *c = &r.cases[i];
-        if (!c->correct && c->check[0] && !hazard)
-            hazard = c;
-        else if (!c->correct && !differs)
-            differs = c;
-    }
-    if (hazard && (res->verdict == LAB_VERDICT_PASS || res->verdict == LAB_VERDICT_SLOW)) {
-        lab_grade_set(res, ex, LAB_VERDICT_WRONG,
-                      _("right on this GPU by luck: at n = %lu the simulator found a %s: %s; that "
-                        "is undefined behaviour, which another GPU, another run or another "
-                        "compiler can turn into a wrong result"),
-                      hazard->size, hazard->check, lab_case_detail(hazard, detail, sizeof(detail)));
-        res->advice = lab_grade_wrong_advice(LAB_WRONG_BY_LUCK, hazard->check, hazard->detail);
-    } else if (differs && res->verdict == LAB_VERDICT_PASS) {
-        lab_grade_append(res,
-                         _(" (the simulator computed another result at n = %lu: %s; not "
-                           "counted)"),
-                         differs->size, lab_case_detail(differs, detail, sizeof(detail)));
-    }
-    lab_runreport_release(&r);
+    return true;
 }
 
 /* How long the simulator's run for the performance model may take: it runs the three roles
@@ -200,13 +175,12 @@ lab_beside_start_model(lab *l, const lab_exercise *ex, const lab_family *fam, la
                             g->model_skipped, sizeof(g->model_skipped));
 }
 
-/* The model run's counts made times, and a correct kernel's PASS on the simulator made PASS or
- * SLOW on them; without them, NO_GPU: speed is never passed without evidence, and what the
- * lab could not do costs the student nothing beyond the speed step's points. */
+/* The model run's counts made times (g->model), for the judge; or why there are none
+ * (g->model_skipped). */
 void
-lab_beside_judge_model(lab *l, lab_proc *p, const lab_family *fam, lab_grading *g,
-                       const lab_exercise *ex, const char *gpu_name, const unsigned long sizes[2],
-                       const char *ptx)
+lab_beside_finish_model(lab *l, lab_proc *p, const lab_family *fam, lab_grading *g,
+                        const lab_exercise *ex, const char *gpu_name, const unsigned long sizes[2],
+                        const char *ptx)
 {
     lab_block_shape shape;
     char choice[48] = "";
@@ -267,7 +241,7 @@ lab_beside_start_cpu(lab *l, const lab_grade_request *req, const lab_grading *g,
 }
 
 int
-lab_beside_judge_cpu(lab_proc *p, lab_grading *g, lab_err *err)
+lab_beside_finish_cpu(lab_proc *p, lab_grading *g, lab_err *err)
 {
     lab_buf merged = LAB_BUF_INIT;
     char why[256];

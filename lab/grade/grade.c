@@ -6,7 +6,6 @@
 #include "lab/build/ptx.h"
 #include "lab/catalog/family.h"
 #include "lab/grade/beside.h"
-#include "lab/grade/calib.h"
 #include "lab/grade/compile.h"
 #include "lab/grade/env.h"
 #include "lab/grade/expected.h"
@@ -87,27 +86,6 @@ record(lab *l, const lab_grade_request *req, lab_grading *g, lab_err *err)
     return lab_store_add_attempt(st, &a, NULL, err);
 }
 
-/* This GPU's calibrated threshold for ex (lab/grade/calib.h), when there is one. */
-static void
-calibrated_threshold(const lab_runreport *r, lab_exercise *ex, lab_grading *g)
-{
-    lab_calib_key k = { r->device, (long)r->sm_clock_khz, (long)r->mem_clock_khz };
-    lab_buf path = LAB_BUF_INIT;
-    lab_calib_entry e;
-    lab_calib *c = NULL;
-    bool found = false;
-
-    if (*r->device && lab_store_default_path(&path, NULL) == 0 && access(path.buf, F_OK) == 0 &&
-        lab_calib_open(path.buf, &c, NULL) == 0 &&
-        lab_calib_get(c, &k, ex->id, &e, &found, NULL) == 0 && found) {
-        ex->min_speedup = e.min_speedup;
-        g->calibrated = true;
-    }
-    g->min_speedup = ex->min_speedup;
-    lab_calib_close(c);
-    lab_buf_release(&path);
-}
-
 /* A report that says every case was right must have the student's case at every size: one
  * cut short, or not the driver's, is a lab error, never a verdict. */
 static int
@@ -130,16 +108,6 @@ check_complete(const lab_runreport *r, const unsigned long *sizes, size_t nsizes
     }
     return 0;
 }
-
-/* What to do next when the speed could not be modelled: NO_GPU's own advice ("grade --sim
- * checks it on the simulator") would send the student where they are. */
-static const char *const not_modelled_advice =
-    N_("your kernel is correct; its speed step needs a GPU here: grade it on a machine with an "
-       "NVIDIA GPU");
-/* What to do next when the simulator's cap refused the model its sizes. */
-static const char *const model_needs_advice =
-    N_("the lab's cap, not your kernel: unset CUDALAB_SIM_MAX_SIZE (or raise it) to have its "
-       "speed modelled, or grade it on a machine with an NVIDIA GPU");
 
 /* What to do next when the driver ended without a report: no kernel fault (those are reported),
  * so not the usual index past the end. */
@@ -200,6 +168,64 @@ run_sim_with_ptxas(lab *l, const lab_grade_request *req, lab_grading *g, const l
     return 0;
 }
 
+/* Whether a parsed report found the student's kernel right at every case: only then is the
+ * model's run worth waiting for. */
+static bool
+all_correct(const lab_runreport *r)
+{
+    if (strcmp(r->status, "ok"))
+        return false;
+    for (size_t i = 0; i < r->ncases; i++)
+        if (!r->cases[i].correct)
+            return false;
+    return true;
+}
+
+/* What the judge asks where a step's lesson does not show in time (lab_evidence.unchanged):
+ * whether the student's code is the exercise's starter (built here, cached like any build) or
+ * the step before's kernel (the baseline's PTX, built already), names set aside
+ * (lab_ptx_same_code). */
+struct unchanged_ask {
+    lab *l;
+    const lab_grade_request *req;
+    const lab_grading *g;
+    const lab_build *student;
+    const lab_build *baseline; /* NULL: the CPU's */
+    const lab_exercise *base_ex;
+    bool on_sim;
+};
+
+static const char *
+unchanged(void *arg)
+{
+    const struct unchanged_ask *a = arg;
+    const lab_exercise *ex = a->req->ex;
+    lab_buf entry = LAB_BUF_INIT, base_entry = LAB_BUF_INIT;
+    lab_err err = LAB_ERR_INIT;
+    const char *which = NULL;
+    lab_build starter;
+
+    lab_build_init(&starter);
+    if (!a->student->ok || lab_runner_entry(ex, &entry, &err) < 0)
+        goto out;
+    if (ex->starter &&
+        lab_compile_file_for(a->l, ex, ex->starter, a->g->arch, a->req->cancel, false, a->on_sim,
+                             &starter, &err) == 0 &&
+        starter.ok && lab_ptx_same_code(a->student->ptx.buf, entry.buf, starter.ptx.buf, entry.buf))
+        which = N_("the starter");
+    else if (a->baseline && a->baseline->ok &&
+             lab_runner_entry(a->base_ex, &base_entry, &err) == 0 &&
+             lab_ptx_same_code(a->student->ptx.buf, entry.buf, a->baseline->ptx.buf,
+                               base_entry.buf))
+        which = N_("the step before's kernel");
+    lab_trace_mark("unchanged: %s%s", which ? which : "no", err.code ? err.msg : "");
+out:
+    lab_build_release(&starter);
+    lab_buf_release(&entry);
+    lab_buf_release(&base_entry);
+    return which;
+}
+
 /* early: the GPU's driver lab_runner_prestart started while the student's file compiled, or
  * NULL; one this grading does not use (the simulator runs it) is stopped here. */
 static int
@@ -211,10 +237,11 @@ run_and_judge(lab *l, const lab_grade_request *req, const lab_family *fam, lab_g
     lab_strvec args = LAB_STRVEC_INIT;
     lab_buf tables = LAB_BUF_INIT; /* what gave the expected numbers, or why nothing did */
     bool from_tables = false;
-    lab_exercise tuned;
     lab_devlock lock;
     lab_proc own, *p = &own, simp, modelp, cpup;
-    bool sim_started = false, model_started = false, cpu_started = false;
+    bool sim_started = false, model_started = false, cpu_started = false, has_check = false;
+    lab_runreport check; /* the simulator's check beside a GPU run */
+    lab_evidence ev = { 0 };
     char how[128];
     int rc;
 
@@ -222,6 +249,7 @@ run_and_judge(lab *l, const lab_grade_request *req, const lab_family *fam, lab_g
     const unsigned long cap = sim ? lab_family_sim_limit(fam, g->sim_max_size) : 0;
     unsigned long sizes[16], model_sizes[2];
     size_t nsizes = 0;
+    struct unchanged_ask ask = { l, req, g, student, base_ex ? baseline : NULL, base_ex, sim };
 
     lab_devlock_init(&lock);
     lab_proc_init(&own);
@@ -307,7 +335,7 @@ run_and_judge(lab *l, const lab_grade_request *req, const lab_family *fam, lab_g
     }
     if (cpu_started) { /* its row into the report, before anything reads it */
         cpu_started = false;
-        if ((rc = lab_beside_judge_cpu(&cpup, g, err)) < 0)
+        if ((rc = lab_beside_finish_cpu(&cpup, g, err)) < 0)
             goto out;
     }
     if ((rc = lab_runreport_parse(g->report_json.buf, g->report_json.len, &g->report, err)) < 0 ||
@@ -316,55 +344,35 @@ run_and_judge(lab *l, const lab_grade_request *req, const lab_family *fam, lab_g
         goto out;
     }
     g->has_report = true;
-    tuned = *ex;
-    calibrated_threshold(&g->report, &tuned, g);
-    rc = lab_grade_judge(&tuned, g->baseline_name, &g->report, &g->result, err);
-    if (rc == 0 && sim && ex->ntiming_sizes && g->result.verdict == LAB_VERDICT_PASS) {
-        if (model_started) {
-            lab_beside_judge_model(l, &modelp, fam, g, ex, req->model_gpu, model_sizes,
-                                   student->ptx.buf);
-            model_started = false;
-        }
-        if (g->has_model && ex->choose_block)
-            lab_modelled_judge_choice(ex, &g->model, &g->result);
-        else if (g->has_model)
-            lab_modelled_judge(ex, g->baseline_name, &g->model, &g->result);
-        else if (g->model_needs) {
-            lab_grade_set(&g->result, ex, LAB_VERDICT_NO_GPU,
-                          _("correct on the simulator; no speed verdict: the performance model "
-                            "counts at n = %lu, and CUDALAB_SIM_MAX_SIZE=%lu keeps the simulator "
-                            "below it, where modelled times would mislead"),
-                          g->model_needs, g->sim_max_size);
-            g->result.advice = model_needs_advice;
-        } else {
-            lab_grade_set(&g->result, ex, LAB_VERDICT_NO_GPU,
-                          _("correct on the simulator; its speed could not be modelled (%s): grade "
-                            "it on a GPU for the speed step"),
-                          g->model_skipped);
-            g->result.advice = not_modelled_advice;
-        }
+    ev.baseline_name = g->baseline_name;
+    ev.report = &g->report;
+    if (model_started && all_correct(&g->report)) {
+        lab_beside_finish_model(l, &modelp, fam, g, ex, req->model_gpu, model_sizes,
+                                student->ptx.buf);
+        model_started = false;
     }
-    if (rc == 0 && g->calibrated && g->result.speedup > 0)
-        lab_grade_append(&g->result, _(" (threshold calibrated on this GPU)"));
-    if (rc == 0 && sim && g->sizes_capped && g->result.verdict == LAB_VERDICT_PASS)
-        lab_grade_append(&g->result,
-                         cap != g->sim_max_size
-                             ? _(" (matrix sides capped at %lu on the simulator)")
-                             : _(" (sizes capped at %lu on the simulator)"),
-                         cap);
-    if (rc == 0 && lab_ptx_reads_any(student->ptx.buf, LAB_PTX_READS_GPU_IDS))
-        lab_grade_append(&g->result,
-                         sim ? _(" (the kernel reads %s: the simulator shows an H100's)")
-                             : _(" (the kernel reads %s, which graders see flagged)"),
-                         lab_ptx_reads_names(LAB_PTX_READS_GPU_IDS));
-    if (rc == 0 && tables.len)
-        lab_grade_append(&g->result, from_tables ? _(" (no GPU: checked against %s)") : " (%s)",
-                         tables.buf);
-    if (rc == 0 && sim_started) {
-        lab_beside_judge_check(&simp, g, ex);
+    ev.model_asked = sim && ex->kind != LAB_KIND_HOST && ex->ntiming_sizes;
+    ev.model = g->has_model ? &g->model : NULL;
+    ev.model_skipped = g->model_skipped;
+    ev.model_needs = g->model_needs;
+    ev.sim_max_size = g->sim_max_size;
+    if (sim_started) {
         sim_started = false;
+        has_check = lab_beside_finish_check(&simp, g, &check);
+        ev.sim_check = has_check ? &check : NULL;
     }
+    ev.capped_at = sim && g->sizes_capped ? cap : 0;
+    ev.capped_sides = cap != g->sim_max_size;
+    if (lab_ptx_reads_any(student->ptx.buf, LAB_PTX_READS_GPU_IDS))
+        ev.gpu_ids = lab_ptx_reads_names(LAB_PTX_READS_GPU_IDS);
+    ev.tables = tables.buf;
+    ev.from_tables = from_tables;
+    ev.unchanged = unchanged;
+    ev.unchanged_arg = &ask;
+    rc = lab_judge(ex, &ev, &g->result, err);
 out:
+    if (has_check)
+        lab_runreport_release(&check);
     if (sim_started)
         lab_proc_kill(&simp);
     if (model_started)

@@ -6,7 +6,8 @@
  * student's file, the baseline's and the reference's solutions -> check the
  * kernel exists and the constraints hold on the PTX -> run the family's
  * driver with a report pipe and the run timeout (runner.h) -> parse the
- * report -> judge (policy.h) -> record one attempt in the store.
+ * report -> gather the evidence (the runs beside it: beside.h) -> judge it (policy.h: the one
+ * place a verdict is decided) -> record one attempt in the store.
  *
  * Call order: lab_grading_init; lab_grade; read g; lab_grading_release.
  */
@@ -75,7 +76,6 @@ typedef struct lab_grading {
     char backend[8];            /* "cuda", "sim", "host", or "" when nothing ran */
     unsigned long sim_max_size; /* on the simulator: the cap on sizes; 0 elsewhere */
     bool sizes_capped;          /* some of the exercise's sizes were larger */
-    bool calibrated; /* min_speedup came from this GPU's calibration (lab/grade/calib.h) */
     /* The simulator's checks beside a GPU grading: ran (found nothing or a hazard), or why
      * they were skipped ("" when they were not asked for). */
     bool sim_checked;
@@ -88,8 +88,7 @@ typedef struct lab_grading {
     /* The size the model counts at, when the simulator's cap kept its run below it (then no
      * speed verdict); 0 otherwise. */
     unsigned long model_needs;
-    double min_speedup; /* the threshold applied, when the kernel was timed */
-    bool judged;        /* result holds the verdict, even when recording it then failed */
+    bool judged; /* result holds the verdict, even when recording it then failed */
 } lab_grading;
 
 void lab_grading_init(lab_grading *g);

@@ -3,7 +3,6 @@
  */
 #include "lab/grade/modelled.h"
 #include "lab/util/buf.h"
-#include "lab/util/i18n.h"
 
 #include <cJSON.h>
 #include <math.h>
@@ -158,45 +157,17 @@ lab_modelled_from_report(const char *json, size_t len, const lab_family *fam,
     return rc;
 }
 
-void
-lab_modelled_judge(const lab_exercise *ex, const char *baseline_name, const lab_modelled *m,
-                   lab_grade_result *out)
+bool
+lab_modelled_same_counts(const lab_modelled *m, lab_modelled_role role)
 {
-    const double st = m->ns[LAB_MODELLED_STUDENT], rt = m->ns[LAB_MODELLED_REFERENCE];
-    char error[96];
-    bool pass;
+    const lab_model_counts *mine = &m->counts[LAB_MODELLED_STUDENT], *theirs = &m->counts[role];
 
-    snprintf(error, sizeof(error), "%s", _("its error not yet measured"));
-    if (m->gpu.nvalidated > 0)
-        snprintf(error, sizeof(error),
-                 ngettext("median error %.0f%% on %d kernel of the course",
-                          "median error %.0f%% on %d kernels of the course", m->gpu.nvalidated),
-                 100 * m->gpu.median_abs_error, m->gpu.nvalidated);
-    if (m->has[LAB_MODELLED_BASELINE]) {
-        const double bt = m->ns[LAB_MODELLED_BASELINE];
-        double speedup = bt / st, ref = bt / rt, fraction = speedup / ref;
-
-        pass = speedup >= ex->min_speedup && fraction >= ex->min_fraction_of_reference;
-        lab_grade_set(out, ex, pass ? LAB_VERDICT_PASS : LAB_VERDICT_SLOW,
-                      _("modelled for an %s, not measured (%s): %.2fx over %s (needs %.2fx); "
-                        "%.0f%% of the reference's %.2fx (needs %.0f%%)"),
-                      m->gpu.name, error, speedup, baseline_name, ex->min_speedup, 100 * fraction,
-                      ref, 100 * ex->min_fraction_of_reference);
-        out->speedup = speedup;
-        out->reference_speedup = ref;
-        out->fraction = fraction;
-    } else { /* over the CPU: the CPU is not modelled */
-        double fraction = rt / st;
-
-        pass = fraction >= ex->min_fraction_of_reference;
-        lab_grade_set(out, ex, pass ? LAB_VERDICT_PASS : LAB_VERDICT_SLOW,
-                      _("modelled for an %s, not measured (%s): %.1f us, %.0f%% of the reference's "
-                        "speed (needs %.0f%%); %s is not modelled"),
-                      m->gpu.name, error, st / 1e3, 100 * fraction,
-                      100 * ex->min_fraction_of_reference, baseline_name);
-        out->fraction = fraction;
-    }
-    out->median_ns = st;
+    if (!m->has[LAB_MODELLED_STUDENT] || !m->has[role])
+        return false;
+    for (size_t i = 0; i < LAB_MODEL_C_COUNT; i++)
+        if (fabs(mine->c[i] - theirs->c[i]) > 1e-9 * fabs(theirs->c[i]))
+            return false;
+    return true;
 }
 
 unsigned long
@@ -322,46 +293,4 @@ lab_modelled_sweep_from_report(const char *json, size_t len, const char *graded,
     }
     cJSON_Delete(root);
     return rc;
-}
-
-/* What to do next when the model cannot rank the choice against the fastest. */
-static const char *const too_close_advice =
-    N_("the model cannot rank shapes this close: grade it on a machine with an NVIDIA GPU, whose "
-       "sweep measures every shape");
-
-void
-lab_modelled_judge_choice(const lab_exercise *ex, const lab_modelled *m, lab_grade_result *out)
-{
-    const lab_modelled_shape *mine = &m->shapes[m->chosen], *best = mine;
-    double over;
-
-    for (size_t i = 0; i < m->nshapes; i++)
-        if (m->shapes[i].ns < best->ns)
-            best = &m->shapes[i];
-    over = mine->ns / best->ns - 1;
-    if (mine == best) {
-        lab_grade_set(out, ex, LAB_VERDICT_PASS,
-                      _("modelled for an %s, not measured: block %s is the fastest of the %zu "
-                        "shapes modelled (%.1f us)"),
-                      m->gpu.name, mine->block, m->nshapes, mine->ns / 1e3);
-    } else if (over > LAB_MODELLED_CHOICE_SLOW) {
-        lab_grade_set(out, ex, LAB_VERDICT_SLOW,
-                      _("modelled for an %s, not measured: block %s takes %.1f us, %.1f%% over "
-                        "the fastest modelled, %s (%.1f us); past %.0f%% the model calls it "
-                        "slow: pick again"),
-                      m->gpu.name, mine->block, mine->ns / 1e3, 100 * over, best->block,
-                      best->ns / 1e3, 100 * LAB_MODELLED_CHOICE_SLOW);
-    } else {
-        lab_grade_set(out, ex, LAB_VERDICT_NO_GPU,
-                      _("correct on the simulator; modelled for an %s, block %s takes %.1f us, "
-                        "%.1f%% over the fastest modelled, %s (%.1f us): closer than the model "
-                        "can rank shapes (it passes only the fastest and calls slow past %.0f%%)"),
-                      m->gpu.name, mine->block, mine->ns / 1e3, 100 * over, best->block,
-                      best->ns / 1e3, 100 * LAB_MODELLED_CHOICE_SLOW);
-        out->advice = too_close_advice; /* translated where it is shown */
-    }
-    out->median_ns = mine->ns;
-    out->speedup = best->ns / mine->ns;
-    out->reference_speedup = 1;
-    out->fraction = out->speedup;
 }

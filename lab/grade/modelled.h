@@ -1,16 +1,16 @@
 /*
  * modelled.h - speed on the simulator: the modelled times of the student's kernel, the
  * baseline and the reference at the exercise's timing size, on a GPU described by its model
- * data file (kernels/gpus/h100.ini: lab/model/model.h), and a PASS or SLOW with the GPU's own
- * thresholds.
+ * data file (kernels/gpus/h100.ini: lab/model/model.h), for the judge (lab/grade/policy.h),
+ * which holds them to the step's line with the model's error band.
  *
  * The counts come from a second simulator run of all three roles at two sizes (2^16 and 2^18
  * elements, or less when the exercise's sizes are smaller), and are scaled to the timing size
  * by lab_model_scale: with the work (elements, or a matrix's elements), and for a fixed grid
  * with the GPU's SMs over the simulator's.
  *
- * Call order: lab_modelled_from_report fills a lab_modelled from that run's JSON report;
- * lab_modelled_judge turns it into a verdict.  Nothing allocated; nothing printed.
+ * Call order: lab_modelled_from_report (or lab_modelled_sweep_from_report) fills a lab_modelled
+ * from that run's JSON report; lab_judge reads it.  Nothing allocated; nothing printed.
  */
 #ifndef LAB_GRADE_MODELLED_H
 #define LAB_GRADE_MODELLED_H
@@ -20,7 +20,6 @@
 
 #include "lab/catalog/catalog.h"
 #include "lab/catalog/family.h"
-#include "lab/grade/policy.h"
 #include "lab/model/model.h"
 #include "lab/util/err.h"
 
@@ -128,18 +127,12 @@ int lab_modelled_sweep_from_report(const char *json, size_t len, const char *gra
  * choice exercises in the H100's order but compresses their spread (the H100's +3.9 % is +0.5 %
  * modelled), so a choice PASSes only as the modelled fastest, is SLOW past this margin (every
  * shape the H100 passes is modelled within 2.6 % of the fastest; the starters at +13 % and
- * +20 %), and between the two the model cannot tell: NO_GPU, measure it on a GPU. */
+ * +20 %), and between the two the model cannot tell: too close to call (the judge:
+ * lab/grade/policy.c). */
 #define LAB_MODELLED_CHOICE_SLOW 0.05
 
-/* PASS, SLOW or NO_GPU (too close to call) for a choice exercise from its modelled sweep, the
- * message saying that the times are modelled; the advice for NO_GPU in *advice (static). */
-void lab_modelled_judge_choice(const lab_exercise *ex, const lab_modelled *m,
-                               lab_grade_result *out);
-
-/* PASS or SLOW from the modelled times, with ex's thresholds (a CPU baseline cannot be
- * modelled: then the fraction of the reference alone decides), the message saying that the
- * times are modelled for the GPU and the model's measured error. */
-void lab_modelled_judge(const lab_exercise *ex, const char *baseline_name, const lab_modelled *m,
-                        lab_grade_result *out);
+/* Whether the student's counts are the role's, every one the model reads: then their modelled
+ * times are the same whatever the model's error. */
+bool lab_modelled_same_counts(const lab_modelled *m, lab_modelled_role role);
 
 #endif

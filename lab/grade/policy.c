@@ -1,5 +1,7 @@
 /*
- * policy.c - verdicts and the grading policy (see policy.h).
+ * policy.c - the one judge (see policy.h): the run's report, speed on a GPU at its own line,
+ * speed on the simulator from the model with its error band, the simulator's check beside a GPU
+ * run, and the notes, in that order.
  */
 #include "lab/grade/policy.h"
 #include "lab/util/i18n.h"
@@ -8,164 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static const lab_verdict_info verdicts[] = {
-    [LAB_VERDICT_PASS] = { "PASS", 0, LAB_TONE_PASS, N_("on to the next step") },
-    [LAB_VERDICT_WRONG] = { "WRONG", 1, LAB_TONE_FAIL,
-                            N_("check the first wrong block: its range, the tail past n, the "
-                               "barriers") },
-    [LAB_VERDICT_SLOW] = { "SLOW", 1, LAB_TONE_SLOW,
-                           N_("correct; now make it faster: read the task's hints (cudalab "
-                              "show)") },
-    [LAB_VERDICT_COMPILE_ERROR] = { "COMPILE_ERROR", 1, LAB_TONE_FAIL,
-                                    N_("fix the first error: file and line are shown") },
-    [LAB_VERDICT_RUNTIME_ERROR] = { "RUNTIME_ERROR", 1, LAB_TONE_FAIL,
-                                    N_("an index past the end of an array is the usual cause") },
-    [LAB_VERDICT_TIMEOUT] = { "TIMEOUT", 1, LAB_TONE_LIMIT,
-                              N_("look for a loop whose condition never changes, or a barrier "
-                                 "that running threads skip") },
-    [LAB_VERDICT_CONSTRAINT] = { "CONSTRAINT", 1, LAB_TONE_LIMIT,
-                                 N_("the task forbids or requires an instruction: read it again") },
-    [LAB_VERDICT_NO_GPU] = { "NO_GPU", 1, LAB_TONE_NO_GPU,
-                             N_("it compiles, but the GPU asked for is not there: grade --sim "
-                                "checks it on the simulator") },
-    [LAB_VERDICT_SIM_UNSUPPORTED] = { "SIM_UNSUPPORTED", 1, LAB_TONE_NO_GPU,
-                                      N_("the simulator cannot run what your kernel uses; grade it "
-                                         "on a machine with an NVIDIA GPU") },
-};
-_Static_assert(ARRAY_SIZE(verdicts) == LAB_VERDICT_COUNT, "one row per verdict");
-
-const lab_verdict_info *
-lab_verdict_describe(lab_verdict v)
-{
-    return (unsigned)v < LAB_VERDICT_COUNT ? &verdicts[v] : NULL;
-}
-
-int
-lab_verdict_parse(const char *name, lab_verdict *out)
-{
-    for (size_t i = 0; i < ARRAY_SIZE(verdicts); i++)
-        if (!strcmp(verdicts[i].name, name)) {
-            *out = (lab_verdict)i;
-            return 0;
-        }
-    return LAB_EINVAL;
-}
-
-static int
-points_for(const lab_exercise *ex, lab_verdict v)
-{
-    if (v == LAB_VERDICT_PASS)
-        return ex->points;
-    if (v == LAB_VERDICT_SLOW)
-        return ex->points / 2;
-    return 0;
-}
-
-void
-lab_grade_set(lab_grade_result *out, const lab_exercise *ex, lab_verdict v, const char *fmt, ...)
-{
-    va_list ap;
-
-    memset(out, 0, sizeof(*out));
-    out->verdict = v;
-    va_start(ap, fmt);
-    vsnprintf(out->message, sizeof(out->message), fmt, ap);
-    va_end(ap);
-    out->points = points_for(ex, v);
-}
-
-void
-lab_grade_append(lab_grade_result *r, const char *fmt, ...)
-{
-    size_t len = strlen(r->message);
-    va_list ap;
-
-    va_start(ap, fmt);
-    vsnprintf(r->message + len, sizeof(r->message) - len, fmt, ap);
-    va_end(ap);
-}
-
-/* What to do next about a launch the device refused. */
-static const char launch_advice[] = N_("a launch with a grid or block the GPU refuses: at most "
-                                       "1024 threads a block, and no zero dimension");
-
-/* What to do next about a WRONG or a RUNTIME_ERROR, by what was found, where the verdict's one
- * line would send the student the wrong way: the simulator's check that fired (a case's "check"),
- * else words of the case's detail or of the error (the drivers' "was never written", the
- * simulator's "does not support" and "invalid shape": their reports carry no kind for these). */
-static const struct finding_advice {
-    const char *finding;
-    const char *advice;
-} findings[] = {
-    { "shared-memory race",
-      N_("two threads use one shared word with no __syncthreads() between the "
-         "write and the read: put a barrier there, reached by every thread") },
-    { "global-memory race",
-      N_("two threads use one global word with nothing ordering them: give each "
-         "word one writer, or a barrier between writer and reader") },
-    { "warp-synchronous hazard", N_("lanes of one warp read what other lanes write with no "
-                                    "barrier between: a __syncthreads() between the rounds (or "
-                                    "__syncwarp() where one warp works alone, or shuffles)") },
-    { "barrier in divergent code",
-      N_("a __syncthreads() that threads still running skip: move it out "
-         "of the if (a thread that has returned is not waited for)") },
-    { "bad warp-sync mask",
-      N_("the mask of a __syncwarp or __shfl_*_sync names lanes that do not "
-         "all get there: use the lanes that do (or the full mask, reached by all)") },
-    { "deadlock", N_("threads wait at a barrier that others never reach: every thread that has not "
-                     "returned must reach every __syncthreads()") },
-    { "out-of-bounds", N_("an index past the end of an array: bound it by n (the last block may be "
-                          "partial) and by the array's size") },
-    { "misaligned access", N_("a vector or wide access at an address not a multiple of its size: "
-                              "check the casts and the offsets") },
-    { ", past n = ", N_("an element past n was written: a thread whose index is n or more must "
-                        "not store (the last block is only partly inside n)") },
-    { "was never written", N_("a result never stored: look for an early return or a condition that "
-                              "skips the store of some blocks or threads") },
-    { "does not support", N_("a limit of the simulator, not an error of yours: grade on a GPU, or "
-                             "write it with the instructions the simulator runs") },
-    { "invalid shape", launch_advice },
-};
-
-/* The advice for a finding: its check's, else the first whose words its text holds; NULL: none
- * of the table's. */
-static const char *
-advice_for(const char *check, const char *text)
-{
-    for (size_t i = 0; i < ARRAY_SIZE(findings); i++)
-        if ((check && *check && strstr(check, findings[i].finding)) ||
-            strstr(text, findings[i].finding))
-            return findings[i].advice;
-    return NULL;
-}
-
-/* What to do next about each kind of WRONG, and whether the finding's own advice comes first. */
-static const struct wrong_kind_advice {
-    bool finding_first; /* the finding's words name the fault (not so for a replay) */
-    const char *advice;
-} wrong_kinds[] = {
-    [LAB_WRONG_VALUE] = { true, N_("a value came out wrong: work the first wrong block by hand "
-                                   "at that n: which elements it owns, the partial last block, "
-                                   "each step of its loop") },
-    [LAB_WRONG_HOST_VALUE] = { true, N_("an answer came out wrong: work the case the message "
-                                        "gives by hand, one rule of the task at a time") },
-    [LAB_WRONG_REPLAYED] = { false, N_("compute every result from this run's input: nothing may "
-                                       "carry over from an earlier run (__device__ variables, "
-                                       "what the output buffer held)") },
-    [LAB_WRONG_TOO_FAST] = { false, N_("no kernel that reads its input runs that fast: read all "
-                                       "of it on every run, and keep no result between runs") },
-    [LAB_WRONG_BY_LUCK] = { true, N_("the simulator found undefined behaviour that gave the "
-                                     "right result here by chance: fix what the message names") },
-};
-_Static_assert(ARRAY_SIZE(wrong_kinds) == LAB_WRONG_COUNT, "one row per kind of WRONG");
-
-const char *
-lab_grade_wrong_advice(lab_wrong_kind kind, const char *check, const char *detail)
-{
-    const char *found = wrong_kinds[kind].finding_first ? advice_for(check, detail) : NULL;
-
-    return found ? found : wrong_kinds[kind].advice;
-}
+/* --- the run's report ------------------------------------------------------------------ */
 
 static int
 judge_error(const lab_exercise *ex, const lab_runreport *r, lab_grade_result *out, lab_err *err)
@@ -194,9 +39,9 @@ judge_error(const lab_exercise *ex, const lab_runreport *r, lab_grade_result *ou
         lab_grade_set(out, ex, LAB_VERDICT_RUNTIME_ERROR, _("%s failed at n = %lu: %s (%d)"),
                       ex->kernel, r->error.size, r->error.name[0] ? r->error.name : _("error"),
                       r->error.code);
-    out->advice = advice_for(NULL, r->reason);
+    out->advice = lab_grade_finding_advice(NULL, r->reason);
     if (!out->advice && !strcmp(r->error.stage, "launch"))
-        out->advice = launch_advice;
+        out->advice = lab_grade_launch_advice;
     return 0;
 }
 
@@ -286,7 +131,7 @@ judge_sweep(const lab_exercise *ex, const lab_runreport *r, lab_grade_result *ou
     out->reference_speedup = 1;
     out->fraction = out->speedup;
     out->verdict = over <= noise ? LAB_VERDICT_PASS : LAB_VERDICT_SLOW;
-    out->points = points_for(ex, out->verdict);
+    out->points = lab_grade_points(ex, out->verdict);
     if (mine == best)
         snprintf(out->message, sizeof(out->message),
                  _("block %s is the fastest of the %zu shapes swept (%.2f us)"), mine->block,
@@ -301,10 +146,114 @@ judge_sweep(const lab_exercise *ex, const lab_runreport *r, lab_grade_result *ou
     return 0;
 }
 
-int
-lab_grade_judge(const lab_exercise *ex, const char *baseline_name, const lab_runreport *r,
-                lab_grade_result *out, lab_err *err)
+/* The verdict of a correct kernel held to a line, its points with it (the message is the
+ * caller's). */
+static void
+set_verdict(lab_grade_result *out, const lab_exercise *ex, lab_verdict v)
 {
+    out->verdict = v;
+    out->points = lab_grade_points(ex, v);
+}
+
+/* The exercise's title in the language of the messages, naming the step's lesson. */
+static const char *
+lesson(const lab_exercise *ex)
+{
+    return !lab_i18n_in_english() && ex->local_title ? ex->local_title : ex->title;
+}
+
+/* What to do next where the step's lesson does not show on this GPU and the kernel is slower
+ * than the reference. */
+static const char match_advice[] =
+    N_("on this GPU the step's lesson does not show in time: match the reference's time; the "
+       "task's hints say what it does (cudalab show)");
+/* ... and where the kernel is the code the step starts from. */
+static const char unchanged_advice[] =
+    N_("make the change the task asks for: on this GPU its time cannot show it, so the lab looks "
+       "at the code");
+
+/* The figures of a speed held to a line: speed-up (with its line) and fraction of the
+ * reference's.  The caller's format. */
+#define SPEED_FIGURES                                                                              \
+    N_("%.2fx over %s (needs %.2fx); %.0f%% of the reference's %.2fx (needs %.0f%%)")
+/* ... where the lesson does not show: the fraction alone, and why. */
+#define MATCH_FIGURES                                                                              \
+    N_("%.2fx over %s; %.0f%% of the reference's %.2fx (needs %.0f%%): the step's lesson (%s) "    \
+       "does not show on this GPU, as the reference's own gain stays under %.2fx, within the "     \
+       "noise, so matching the reference is what counts here")
+
+/* Why the line is lower than the manifest's, appended to the figures. */
+static void
+add_line_note(lab_grade_result *out)
+{
+    const lab_speed_line *l = &out->line;
+
+    if (l->source != LAB_LINE_THIS_GPU)
+        return;
+    if (l->manifest_speedup > 1)
+        lab_grade_append(out,
+                         _("; the line follows the GPU: half-way from 1x to its reference's "
+                           "%.2fx, under the %.2fx set on an H100"),
+                         l->reference_speedup, l->manifest_speedup);
+    else
+        lab_grade_append(out,
+                         _("; the line follows the GPU: just under its reference's %.2fx, under "
+                           "the %.2fx set on an H100"),
+                         l->reference_speedup, l->manifest_speedup);
+}
+
+/* The code the step starts from, where its time cannot tell it from the reference: SLOW, saying
+ * why; 1 when it judged. */
+static int
+judge_unchanged(const lab_exercise *ex, const lab_evidence *ev, lab_grade_result *out)
+{
+    const char *which = ev->unchanged ? ev->unchanged(ev->unchanged_arg) : NULL;
+
+    if (!which)
+        return 0;
+    set_verdict(out, ex, LAB_VERDICT_SLOW);
+    snprintf(out->message, sizeof(out->message),
+             _("%s is %s, unchanged: the step's lesson (%s) does not show on this GPU, where the "
+               "reference runs %.2fx over %s, so its time cannot tell the step was made; the lab "
+               "looks at the code"),
+             ex->kernel, _(which), lesson(ex), out->line.reference_speedup, ev->baseline_name);
+    out->advice = unchanged_advice;
+    return 1;
+}
+
+/* Speed on a GPU, at this GPU's line (out holds the speeds and the line). */
+static void
+judge_speed(const lab_exercise *ex, const lab_evidence *ev, lab_grade_result *out)
+{
+    const lab_speed_line *l = &out->line;
+    bool pass;
+
+    if (l->source == LAB_LINE_MATCH_REFERENCE) {
+        pass = out->fraction >= l->min_fraction;
+        if (pass && judge_unchanged(ex, ev, out))
+            return;
+        set_verdict(out, ex, pass ? LAB_VERDICT_PASS : LAB_VERDICT_SLOW);
+        snprintf(out->message, sizeof(out->message), _(MATCH_FIGURES), out->speedup,
+                 ev->baseline_name, 100 * out->fraction, out->reference_speedup,
+                 100 * l->min_fraction, lesson(ex), 1 + 2 * l->noise);
+        if (!pass)
+            out->advice = match_advice;
+        return;
+    }
+    pass = out->speedup >= l->min_speedup && out->fraction >= l->min_fraction;
+    set_verdict(out, ex, pass ? LAB_VERDICT_PASS : LAB_VERDICT_SLOW);
+    snprintf(out->message, sizeof(out->message), _(SPEED_FIGURES), out->speedup, ev->baseline_name,
+             l->min_speedup, 100 * out->fraction, out->reference_speedup, 100 * l->min_fraction);
+    add_line_note(out);
+}
+
+/* The run's report: a failure, a wrong case, a wrong timed run, an impossible time; else, on a
+ * GPU, speed.  On the simulator a correct kernel is PASS here, "speed needs a GPU": the model,
+ * where it ran, judges its speed next. */
+static int
+judge_report(const lab_exercise *ex, const lab_evidence *ev, lab_grade_result *out, lab_err *err)
+{
+    const lab_runreport *r = ev->report;
     const lab_case *first_wrong = NULL;
     const lab_kernel_time *st, *bt, *rt;
     size_t wrong_sizes = 0;
@@ -383,13 +332,294 @@ lab_grade_judge(const lab_exercise *ex, const char *baseline_name, const lab_run
     out->speedup = bt->median_ns / st->median_ns;
     out->reference_speedup = bt->median_ns / rt->median_ns;
     out->fraction = out->speedup / out->reference_speedup;
-    out->verdict = out->speedup >= ex->min_speedup && out->fraction >= ex->min_fraction_of_reference
-                       ? LAB_VERDICT_PASS
-                       : LAB_VERDICT_SLOW;
-    out->points = points_for(ex, out->verdict);
-    snprintf(out->message, sizeof(out->message),
-             _("%.2fx over %s (needs %.2fx); %.0f%% of the reference's %.2fx (needs %.0f%%)"),
-             out->speedup, baseline_name, ex->min_speedup, 100 * out->fraction,
-             out->reference_speedup, 100 * ex->min_fraction_of_reference);
+    lab_speed_line_for(ex->min_speedup, ex->min_fraction_of_reference, out->reference_speedup,
+                       lab_speed_line_noise(bt->ci_rel, rt->ci_rel), &out->line);
+    judge_speed(ex, ev, out);
     return 0;
+}
+
+/* --- speed on the simulator: the performance model's times, with its error band ---------- */
+
+double
+lab_grade_model_band(const lab_model_gpu *gpu)
+{
+    return gpu->nheldout > 0 && gpu->speedup_error_p90 > 0 ? gpu->speedup_error_p90
+                                                           : LAB_MODEL_BAND_UNMEASURED;
+}
+
+/* What a modelled value says against its line, with the model's error band. */
+typedef enum model_call {
+    CALL_PASS,  /* inside the line by more than the band */
+    CALL_CLOSE, /* within the band of it: too close to call */
+    CALL_SLOW,  /* past the line by more than the band */
+} model_call;
+
+static model_call
+call_against(double value, double line, double band)
+{
+    if (line <= 0 || value >= line * (1 + band))
+        return CALL_PASS;
+    return value < line / (1 + band) ? CALL_SLOW : CALL_CLOSE;
+}
+
+/* The worse of two calls: SLOW past either line, PASS inside both. */
+static model_call
+call_both(model_call a, model_call b)
+{
+    return a > b ? a : b;
+}
+
+/* What to do next when the model cannot call a kernel this close to the line. */
+static const char close_advice[] =
+    N_("the model cannot call a kernel this close to the line: grade it on a machine with an "
+       "NVIDIA GPU; meanwhile it counts as correct, with the points of a correct kernel");
+
+/* How sure the modelled figures are, for the message: exact where the student's counts are a
+ * role's (the same times, whatever the model's error), else the band's origin. */
+static void
+model_certainty(const lab_modelled *m, const char *baseline_name, double *band, char *buf,
+                size_t size)
+{
+    if (lab_modelled_same_counts(m, LAB_MODELLED_REFERENCE)) {
+        *band = 0;
+        snprintf(buf, size, "%s",
+                 _("the same counts as the reference's: no model error between them"));
+    } else if (lab_modelled_same_counts(m, LAB_MODELLED_BASELINE)) {
+        *band = 0;
+        snprintf(buf, size, _("the same counts as %s's: no model error between them"),
+                 baseline_name);
+    } else if (m->gpu.nheldout > 0 && m->gpu.speedup_error_p90 > 0) {
+        *band = m->gpu.speedup_error_p90;
+        snprintf(buf, size,
+                 ngettext("a modelled speed-up within %.0f%% of the measured one for 9 in 10 of "
+                          "the %d kernel it was not fitted on",
+                          "a modelled speed-up within %.0f%% of the measured one for 9 in 10 of "
+                          "the %d kernels it was not fitted on",
+                          (unsigned long)m->gpu.nheldout),
+                 100 * *band, m->gpu.nheldout);
+    } else {
+        *band = LAB_MODEL_BAND_UNMEASURED;
+        snprintf(buf, size,
+                 _("its error on kernels it was not fitted on not yet measured: %.0f%% assumed"),
+                 100 * *band);
+    }
+}
+
+/* A kernel correct on the simulator, its speed from the modelled times: PASS, SLOW, or too
+ * close to call (NO_GPU, with a correct kernel's points) within the model's error band. */
+static void
+judge_modelled(const lab_exercise *ex, const lab_evidence *ev, lab_grade_result *out)
+{
+    const lab_modelled *m = ev->model;
+    const double st = m->ns[LAB_MODELLED_STUDENT], rt = m->ns[LAB_MODELLED_REFERENCE];
+    const bool over_cpu = !m->has[LAB_MODELLED_BASELINE]; /* the CPU is not modelled */
+    const lab_speed_line *l = &out->line;
+    char certainty[192], figures[400];
+    double band;
+    model_call call;
+
+    model_certainty(m, ev->baseline_name, &band, certainty, sizeof(certainty));
+    memset(out, 0, sizeof(*out));
+    out->median_ns = st;
+    out->fraction = rt / st;
+    if (!over_cpu) {
+        out->speedup = m->ns[LAB_MODELLED_BASELINE] / st;
+        out->reference_speedup = m->ns[LAB_MODELLED_BASELINE] / rt;
+    }
+    out->model_band = band;
+    /* the modelled GPU's line from its modelled reference; no run noise, its floor */
+    lab_speed_line_for(ex->min_speedup, ex->min_fraction_of_reference, out->reference_speedup,
+                       LAB_SPEED_LINE_NOISE_FLOOR, &out->line);
+    call = call_both(call_against(out->speedup, l->min_speedup, band),
+                     call_against(out->fraction, l->min_fraction, band));
+    if (over_cpu)
+        snprintf(figures, sizeof(figures),
+                 _("%.1f us, %.0f%% of the reference's speed (needs %.0f%%); %s is not modelled"),
+                 st / 1e3, 100 * out->fraction, 100 * l->min_fraction, ev->baseline_name);
+    else if (l->source == LAB_LINE_MATCH_REFERENCE)
+        snprintf(figures, sizeof(figures), _(MATCH_FIGURES), out->speedup, ev->baseline_name,
+                 100 * out->fraction, out->reference_speedup, 100 * l->min_fraction, lesson(ex),
+                 1 + 2 * l->noise);
+    else
+        snprintf(figures, sizeof(figures), _(SPEED_FIGURES), out->speedup, ev->baseline_name,
+                 l->min_speedup, 100 * out->fraction, out->reference_speedup,
+                 100 * l->min_fraction);
+    if (call == CALL_CLOSE) {
+        set_verdict(out, ex, LAB_VERDICT_NO_GPU);
+        out->points = lab_grade_points_correct(ex);
+        snprintf(out->message, sizeof(out->message),
+                 _("correct on the simulator; too close to call without a GPU: modelled for an "
+                   "%s, not measured (%s): %s"),
+                 m->gpu.name, certainty, figures);
+        out->advice = close_advice;
+        return;
+    }
+    if (call == CALL_PASS && l->source == LAB_LINE_MATCH_REFERENCE && judge_unchanged(ex, ev, out))
+        return;
+    set_verdict(out, ex, call == CALL_PASS ? LAB_VERDICT_PASS : LAB_VERDICT_SLOW);
+    snprintf(out->message, sizeof(out->message), _("modelled for an %s, not measured (%s): %s"),
+             m->gpu.name, certainty, figures);
+    add_line_note(out);
+}
+
+/* What to do next when the model cannot rank the choice against the fastest. */
+static const char too_close_advice[] =
+    N_("the model cannot rank shapes this close: grade it on a machine with an NVIDIA GPU, whose "
+       "sweep measures every shape");
+
+/* A choice exercise on its modelled sweep: PASS only for the modelled fastest shape, SLOW past
+ * LAB_MODELLED_CHOICE_SLOW over it, too close to call between. */
+static void
+judge_modelled_choice(const lab_exercise *ex, const lab_modelled *m, lab_grade_result *out)
+{
+    const lab_modelled_shape *mine = &m->shapes[m->chosen], *best = mine;
+    double over;
+
+    for (size_t i = 0; i < m->nshapes; i++)
+        if (m->shapes[i].ns < best->ns)
+            best = &m->shapes[i];
+    over = mine->ns / best->ns - 1;
+    if (mine == best) {
+        lab_grade_set(out, ex, LAB_VERDICT_PASS,
+                      _("modelled for an %s, not measured: block %s is the fastest of the %zu "
+                        "shapes modelled (%.1f us)"),
+                      m->gpu.name, mine->block, m->nshapes, mine->ns / 1e3);
+    } else if (over > LAB_MODELLED_CHOICE_SLOW) {
+        lab_grade_set(out, ex, LAB_VERDICT_SLOW,
+                      _("modelled for an %s, not measured: block %s takes %.1f us, %.1f%% over "
+                        "the fastest modelled, %s (%.1f us); past %.0f%% the model calls it "
+                        "slow: pick again"),
+                      m->gpu.name, mine->block, mine->ns / 1e3, 100 * over, best->block,
+                      best->ns / 1e3, 100 * LAB_MODELLED_CHOICE_SLOW);
+    } else {
+        lab_grade_set(out, ex, LAB_VERDICT_NO_GPU,
+                      _("correct on the simulator; modelled for an %s, block %s takes %.1f us, "
+                        "%.1f%% over the fastest modelled, %s (%.1f us): closer than the model "
+                        "can rank shapes (it passes only the fastest and calls slow past %.0f%%)"),
+                      m->gpu.name, mine->block, mine->ns / 1e3, 100 * over, best->block,
+                      best->ns / 1e3, 100 * LAB_MODELLED_CHOICE_SLOW);
+        out->points = lab_grade_points_correct(ex);
+        out->advice = too_close_advice;
+    }
+    out->median_ns = mine->ns;
+    out->speedup = best->ns / mine->ns;
+    out->reference_speedup = 1;
+    out->fraction = out->speedup;
+}
+
+/* What to do next when the speed could not be modelled: NO_GPU's own advice ("grade --sim
+ * checks it on the simulator") would send the student where they are. */
+static const char not_modelled_advice[] =
+    N_("your kernel is correct; its speed step needs a GPU here: grade it on a machine with an "
+       "NVIDIA GPU");
+/* What to do next when the simulator's cap refused the model its sizes. */
+static const char model_needs_advice[] =
+    N_("the lab's cap, not your kernel: unset CUDALAB_SIM_MAX_SIZE (or raise it) to have its "
+       "speed modelled, or grade it on a machine with an NVIDIA GPU");
+
+/* Speed on the simulator, for a kernel found correct there: the model's verdict, or why there is
+ * none (NO_GPU: no speed passes without evidence, and what the lab could not do costs the
+ * student no more than a slow kernel would). */
+static void
+judge_modelled_speed(const lab_exercise *ex, const lab_evidence *ev, lab_grade_result *out)
+{
+    if (ev->model && ex->choose_block) {
+        judge_modelled_choice(ex, ev->model, out);
+        return;
+    }
+    if (ev->model) {
+        judge_modelled(ex, ev, out);
+        return;
+    }
+    if (ev->model_needs) {
+        lab_grade_set(out, ex, LAB_VERDICT_NO_GPU,
+                      _("correct on the simulator; no speed verdict: the performance model "
+                        "counts at n = %lu, and CUDALAB_SIM_MAX_SIZE=%lu keeps the simulator "
+                        "below it, where modelled times would mislead"),
+                      ev->model_needs, ev->sim_max_size);
+        out->advice = model_needs_advice;
+    } else {
+        lab_grade_set(out, ex, LAB_VERDICT_NO_GPU,
+                      _("correct on the simulator; its speed could not be modelled (%s): grade "
+                        "it on a GPU for the speed step"),
+                      ev->model_skipped ? ev->model_skipped : "");
+        out->advice = not_modelled_advice;
+    }
+    out->points = lab_grade_points_correct(ex);
+}
+
+/* --- the simulator's check beside a GPU run, and the notes ---------------------------------- */
+
+/* What the simulator's check found, against a GPU verdict: a hazard makes a right result WRONG;
+ * another result where the GPU's was right is said, and not counted. */
+static void
+judge_sim_check(const lab_exercise *ex, const lab_runreport *r, lab_grade_result *out)
+{
+    const lab_case *hazard = NULL, *differs = NULL;
+    char detail[512];
+
+    for (size_t i = 0; i < r->ncases; i++) {
+        const lab_case *c = &r->cases[i];
+        if (!c->correct && c->check[0] && !hazard)
+            hazard = c;
+        else if (!c->correct && !differs)
+            differs = c;
+    }
+    if (hazard && (out->verdict == LAB_VERDICT_PASS || out->verdict == LAB_VERDICT_SLOW)) {
+        lab_grade_set(out, ex, LAB_VERDICT_WRONG,
+                      _("right on this GPU by luck: at n = %lu the simulator found a %s: %s; that "
+                        "is undefined behaviour, which another GPU, another run or another "
+                        "compiler can turn into a wrong result"),
+                      hazard->size, hazard->check, lab_case_detail(hazard, detail, sizeof(detail)));
+        out->advice = lab_grade_wrong_advice(LAB_WRONG_BY_LUCK, hazard->check, hazard->detail);
+    } else if (differs && out->verdict == LAB_VERDICT_PASS) {
+        lab_grade_append(out,
+                         _(" (the simulator computed another result at n = %lu: %s; not "
+                           "counted)"),
+                         differs->size, lab_case_detail(differs, detail, sizeof(detail)));
+    }
+}
+
+/* The remarks a verdict carries about how it was reached. */
+static void
+add_notes(const lab_evidence *ev, bool on_sim, lab_grade_result *out)
+{
+    if (on_sim && ev->capped_at && out->verdict == LAB_VERDICT_PASS)
+        lab_grade_append(out,
+                         ev->capped_sides ? _(" (matrix sides capped at %lu on the simulator)")
+                                          : _(" (sizes capped at %lu on the simulator)"),
+                         ev->capped_at);
+    if (ev->gpu_ids)
+        lab_grade_append(out,
+                         on_sim ? _(" (the kernel reads %s: the simulator shows an H100's)")
+                                : _(" (the kernel reads %s, which graders see flagged)"),
+                         ev->gpu_ids);
+    if (ev->tables && *ev->tables)
+        lab_grade_append(out, ev->from_tables ? _(" (no GPU: checked against %s)") : " (%s)",
+                         ev->tables);
+}
+
+int
+lab_judge(const lab_exercise *ex, const lab_evidence *ev, lab_grade_result *out, lab_err *err)
+{
+    const bool on_sim = !strcmp(ev->report->backend, "sim");
+    int rc;
+
+    if ((rc = judge_report(ex, ev, out, err)) < 0)
+        return rc;
+    if (ev->model_asked && on_sim && ex->ntiming_sizes && out->verdict == LAB_VERDICT_PASS)
+        judge_modelled_speed(ex, ev, out);
+    add_notes(ev, on_sim, out);
+    if (ev->sim_check)
+        judge_sim_check(ex, ev->sim_check, out);
+    return 0;
+}
+
+int
+lab_grade_judge(const lab_exercise *ex, const char *baseline_name, const lab_runreport *r,
+                lab_grade_result *out, lab_err *err)
+{
+    lab_evidence ev = { .baseline_name = baseline_name, .report = r };
+
+    return lab_judge(ex, &ev, out, err);
 }

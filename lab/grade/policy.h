@@ -1,14 +1,28 @@
 /*
- * grade.h - the grading policy: verdicts, what each means, and how a
- * driver's report becomes a verdict with a one-line cause and points.
+ * policy.h - the one judge: everything a grading found, gathered into one lab_evidence, becomes
+ * one verdict with its one-line cause, its notes, the line its speed was held to and its points
+ * (docs/design/grading-policy.md).  The rules live side by side in policy.c, in the order they
+ * apply:
  *
- * Correctness first, on every case; then speed at the largest timed size:
- * speedup = baseline median / student median, and its fraction of the
- * reference's speedup.  PASS needs speedup >= min_speedup and fraction >=
- * min_fraction_of_reference (docs/design/grading-policy.md).  A choice exercise
- * (choose_block) is graded on its sweep instead: PASS when the student's shape
- * is within noise of the fastest shape's median (lab_grade_choice_noise).  Points: all on
- * PASS, half (rounded down) on SLOW - correct but not yet fast - else none.
+ *   1. the run's report: a failed run, a wrong case (the first, and a replay's), a timed run
+ *      that was wrong, a time past the memory's peak (verdict.h names what each means);
+ *   2. speed, at the largest timed size:
+ *      - on a GPU, against this GPU's line (speedline.h): PASS needs speed-up >= its line and
+ *        fraction of the reference >= min_fraction_of_reference; where the step's lesson does
+ *        not show on this GPU, matching the reference is what counts, and the untouched starter
+ *        (or the step before's code) is told apart by its code, since its time cannot be;
+ *      - a choice exercise (choose_block), on its sweep: PASS when the student's shape is
+ *        within noise of the fastest (lab_grade_choice_noise);
+ *      - on the simulator, on the performance model's times with the model's error band: SLOW
+ *        only past the line by more than the model's error, PASS only inside it by more, and
+ *        between, "correct; too close to call without a GPU", which costs the student nothing
+ *        beyond what the lab cannot measure (lab_grade_points_correct);
+ *   3. the simulator's check beside a GPU run: a hazard makes a right result WRONG;
+ *   4. notes: sizes capped on the simulator, GPU ids read, where the expected numbers came from.
+ *
+ * The judge reads; it never runs anything.  The one piece of evidence it may need that costs a
+ * compile (whether the student's code is the starter's) it asks for through a callback, only
+ * where no time can tell.
  */
 #ifndef LAB_GRADE_POLICY_H
 #define LAB_GRADE_POLICY_H
@@ -16,76 +30,11 @@
 #include <stdbool.h>
 
 #include "lab/catalog/catalog.h"
-#include "lab/util/err.h"
+#include "lab/grade/modelled.h"
 #include "lab/grade/runreport.h"
-
-typedef enum lab_verdict {
-    LAB_VERDICT_PASS,
-    LAB_VERDICT_WRONG,
-    LAB_VERDICT_SLOW,
-    LAB_VERDICT_COMPILE_ERROR,
-    LAB_VERDICT_RUNTIME_ERROR,
-    LAB_VERDICT_TIMEOUT,
-    LAB_VERDICT_CONSTRAINT,
-    LAB_VERDICT_NO_GPU,
-    LAB_VERDICT_SIM_UNSUPPORTED,
-    LAB_VERDICT_COUNT
-} lab_verdict;
-
-/* What a verdict says about the attempt, for how the front ends show it. */
-typedef enum lab_verdict_tone {
-    LAB_TONE_PASS,   /* PASS */
-    LAB_TONE_SLOW,   /* SLOW: correct, not yet fast */
-    LAB_TONE_FAIL,   /* WRONG, COMPILE_ERROR, RUNTIME_ERROR */
-    LAB_TONE_LIMIT,  /* TIMEOUT, CONSTRAINT: a limit of the task hit */
-    LAB_TONE_NO_GPU, /* NO_GPU, SIM_UNSUPPORTED: nothing here could run it; no fault of the code */
-    LAB_TONE_COUNT
-} lab_verdict_tone;
-
-typedef struct lab_verdict_info {
-    const char *name;      /* "PASS" */
-    int exit_status;       /* of `cudalab grade` */
-    lab_verdict_tone tone; /* lab/report/style.h makes it a style */
-    const char *advice;    /* one line: what to do next */
-} lab_verdict_info;
-
-const lab_verdict_info *lab_verdict_describe(lab_verdict v);
-/* Parses "PASS", ... ; LAB_EINVAL for anything else. */
-int lab_verdict_parse(const char *name, lab_verdict *out);
-
-/* The kinds of WRONG the grader tells apart, each with its own next step. */
-typedef enum lab_wrong_kind {
-    LAB_WRONG_VALUE,      /* a kernel's output differs from the reference's */
-    LAB_WRONG_HOST_VALUE, /* a host function's answer differs from the expected one */
-    LAB_WRONG_REPLAYED,   /* right once, then wrong on new inputs or when timed */
-    LAB_WRONG_TOO_FAST,   /* a time no kernel that reads its input can reach */
-    LAB_WRONG_BY_LUCK, /* right on the GPU, but the simulator's check found undefined behaviour */
-    LAB_WRONG_COUNT
-} lab_wrong_kind;
-
-/* What to do next about a WRONG of this kind whose finding is check (the simulator's check
- * that fired, or NULL) and detail: the finding's own advice where it has one and the kind lets
- * it speak (a replay's "never written" is the replay's fault, not the store's), else the
- * kind's.  Static text. */
-const char *lab_grade_wrong_advice(lab_wrong_kind kind, const char *check, const char *detail);
-
-typedef struct lab_grade_result {
-    lab_verdict verdict;
-    char message[512]; /* the cause, one line */
-    double speedup;    /* over the baseline; 0 when not timed */
-    double reference_speedup;
-    double fraction;  /* speedup / reference_speedup */
-    double median_ns; /* student, largest timed size */
-    int points;
-    const char *advice; /* what to do next about this finding (static); NULL: the verdict's */
-} lab_grade_result;
-
-/* Set a verdict that needs no report (compile error, timeout, ...). */
-void lab_grade_set(lab_grade_result *out, const lab_exercise *ex, lab_verdict v, const char *fmt,
-                   ...) __attribute__((format(printf, 4, 5)));
-/* Adds a remark to a verdict's message (cut where the message is full). */
-void lab_grade_append(lab_grade_result *r, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+#include "lab/grade/speedline.h"
+#include "lab/grade/verdict.h"
+#include "lab/util/err.h"
 
 /* How far (relative) a choice's median may lie above the fastest's and still count as a tie:
  * twice both medians' 95 % intervals, and at least 2 %, since medians of separate processes
@@ -101,9 +50,48 @@ const lab_sweep_row *lab_grade_sweep_best(const lab_sweep *s);
  * kernel that reads its input, and the verdict says so. */
 #define LAB_GRADE_PEAK_MARGIN 1.10
 
-/* Judge a parsed driver report.  Fails (LAB_EDEVICE, LAB_EPARSE) only when
- * the lab itself is at fault: the reference or baseline failed or was wrong,
- * or the report lacks what the verdict needs. */
+/* The model's error band on a modelled speed-up where its data file has not measured one on
+ * kernels it was not fitted on ([validation] speedup_error_p90, lab/model/model.h): wide, so that
+ * an unmeasured model calls nothing it could get wrong. */
+#define LAB_MODEL_BAND_UNMEASURED 0.20
+/* The band the judge holds a modelled speed-up to on gpu: its measured speedup_error_p90, else
+ * LAB_MODEL_BAND_UNMEASURED. */
+double lab_grade_model_band(const lab_model_gpu *gpu);
+
+/* Everything one grading found, for the judge.  Pointers are borrowed; NULL (or 0, "") where the
+ * grading has no such evidence. */
+typedef struct lab_evidence {
+    const char *baseline_name;   /* "reduceNeighbored" or "the CPU recursiveReduce" */
+    const lab_runreport *report; /* the grading's run (required) */
+    /* on a GPU: the simulator's run of the student's kernel beside it, parsed and "ok" (NULL:
+     * not asked for, or it could not run; the grading says why beside the verdict) */
+    const lab_runreport *sim_check;
+    /* on the simulator, a timed exercise: the model's run was asked for (model_asked), and its
+     * modelled times, or why there are none */
+    bool model_asked;
+    const lab_modelled *model;
+    const char *model_skipped;  /* why the model's run gave nothing */
+    unsigned long model_needs;  /* the size the model counts at, kept out of reach by the cap */
+    unsigned long sim_max_size; /* the simulator's cap on sizes */
+    /* notes */
+    unsigned long capped_at; /* on the simulator: the size (a matrix's: side) sizes were cut to */
+    bool capped_sides;       /* capped_at is a matrix's side */
+    const char *gpu_ids;     /* the GPU ids the kernel reads (lab_ptx_reads_names), or NULL */
+    const char *tables;      /* what gave the expected numbers of host code, or why nothing did */
+    bool from_tables;        /* ... the lab's tables, for want of a GPU */
+    /* Whether the student's code is what the step starts from: returns "the starter" or "the
+     * step before's kernel" (N_() text the judge translates), or NULL when it is neither or
+     * cannot be told.  Asked only where the step's lesson does not show in time; NULL: never. */
+    const char *(*unchanged)(void *arg);
+    void *unchanged_arg;
+} lab_evidence;
+
+/* Judge the evidence: out gets the verdict and all that goes with it.  Fails (LAB_EDEVICE,
+ * LAB_EPARSE) only when the lab itself is at fault: the reference or baseline failed or was
+ * wrong, or the report lacks what the verdict needs. */
+int lab_judge(const lab_exercise *ex, const lab_evidence *ev, lab_grade_result *out, lab_err *err);
+
+/* lab_judge on a driver report and nothing else. */
 int lab_grade_judge(const lab_exercise *ex, const char *baseline_name, const lab_runreport *r,
                     lab_grade_result *out, lab_err *err);
 

@@ -195,6 +195,13 @@ lab_i18n_current(void)
     return chosen.current;
 }
 
+bool
+lab_i18n_in_english(void)
+{
+    return is_plain_c(setlocale(LC_MESSAGES, NULL)) || !*chosen.current ||
+           !strcmp(chosen.current, "en");
+}
+
 int
 lab_i18n_languages(lab_strvec *out, lab_err *err)
 {

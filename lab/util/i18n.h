@@ -58,5 +58,8 @@ int lab_i18n_languages(lab_strvec *out, lab_err *err);
 
 /* The language the messages are in now: "en" or a catalog's name ("ko", "zh_CN"). */
 const char *lab_i18n_current(void);
+/* Whether _() gives English now: English chosen, no catalog, or lab_i18n_english(true).  For
+ * a library that puts a text of its own language into a message (an exercise's title). */
+bool lab_i18n_in_english(void);
 
 #endif

@@ -7,7 +7,7 @@
 # logs each process's work on its GPU: no two intervals on one GPU overlap), a student's
 # grading beside the batch included; each grader's driver is pinned to its GPU (the gradebook's
 # GPU is the one its driver's report names) and the gradebook records the GPU (index, name,
-# UUID, PCI bus) and the thresholds of each submission; --gpus chooses (by number or UUID) and
+# UUID, PCI bus) and the speed line of each submission; --gpus chooses (by number or UUID) and
 # refuses what is not there; CUDA_VISIBLE_DEVICES is honoured with its own numbering; the same
 # submissions graded on each GPU get the same verdicts; kill -9 half-way and a rerun lose
 # nothing and grade nothing twice; the sandbox carries the libraries that come through
@@ -124,21 +124,23 @@ for s in b["submissions"]:
     assert g["uuid"] == "GPU-fa4ec0da-0000-4000-8000-0000000000%02x" % g["index"], g
     # pinned: the driver's own report names the GPU the gradebook records
     assert s["report"]["device"]["uuid"] == g["uuid"], (s["student"], s["report"]["device"])
-    assert s["thresholds"] == {"min_speedup": 0.1, "min_fraction_of_reference": 0.5, "calibrated": False}, s["thresholds"]
+    line = s["speed_line"]  # the line this GPU gave (issue 31), beside the GPU that timed it
+    assert (line["manifest_min_speedup"], line["manifest_min_fraction_of_reference"]) == (0.1, 0.5), line
+    assert line["source"] in ("manifest", "this-gpu", "match-reference"), line
     timed[g["uuid"]] = timed.get(g["uuid"], 0) + 1
 # every process that worked on a GPU was a timed submission's driver, or the student's
 timed["GPU-fa4ec0da-0000-4000-8000-000000000000"] += int(sys.argv[3])
 assert {u: int(n) for u, n in logged.items()} == timed, (logged, timed)
 PY
-check "three GPUs: each result names the GPU its driver ran on (name, index, UUID, PCI bus) and its thresholds" $?
+check "three GPUs: each result names the GPU its driver ran on (name, index, UUID, PCI bus) and the line it was held to" $?
 python3 - g3/gradebook.csv g3/gradebook.json <<'PY'
 import csv, json, sys
 rows = list(csv.reader(open(sys.argv[1], newline="")))
-assert rows[0][10:] == ["gpu", "gpu_uuid"], rows[0]
+assert rows[0][12:] == ["gpu", "gpu_uuid"], rows[0]
 gpus = {s["student"]: s.get("gpu") for s in json.load(open(sys.argv[2]))["submissions"]}
 for r in rows[1:]:
     g = gpus[r[0]]
-    assert r[10:] == ([str(g["index"]), g["uuid"]] if g else ["", ""]), (r, g)
+    assert r[12:] == ([str(g["index"]), g["uuid"]] if g else ["", ""]), (r, g)
 PY
 check "three GPUs: the CSV's gpu and gpu_uuid columns" $?
 

@@ -56,7 +56,7 @@ expect_err_re "batch: plain progress lines without a terminal" '^\[12/12\] '
 [ -s gb/gradebook.csv ] && [ -s gb/gradebook.json ]
 check "batch: gradebook.csv and gradebook.json written" $?
 expect_eq "batch: the CSV header" "$(head -1 gb/gradebook.csv | tr -d '\r')" \
-    "student,exercise,verdict,points,max_points,median_us,speedup,fraction_of_reference,flags,content_hash,gpu,gpu_uuid"
+    "student,exercise,verdict,points,max_points,median_us,speedup,fraction_of_reference,line,line_source,flags,content_hash,gpu,gpu_uuid"
 verdicts=$(python3 - gb/gradebook.csv <<'PY'
 import csv, sys
 for r in csv.DictReader(open(sys.argv[1], newline="")):
@@ -128,7 +128,7 @@ expect_no_process "SIGKILL: no grader or driver left behind" "$T/gk/"
 run cudalab batch $less subs/* --out gk --jobs 3 "${sandbox[@]}"
 expect_status "after the kills: the re-run finishes" 0
 expect_eq "after the kills: the same gradebook as one clean run" \
-    "$(cut -d, -f1-9 gk/gradebook.csv)" "$(cut -d, -f1-9 want.csv)"
+    "$(cut -d, -f1-11 gk/gradebook.csv)" "$(cut -d, -f1-11 want.csv)"
 
 # --- two batches and a student's grading at once: one GPU run at a time ---
 mkdir -p s1 s2

@@ -69,10 +69,10 @@ run cudalab grade reduction/neighbored-less "$src/solutions/reduction/neighbored
 expect_status "text: a pass exits 0" 0
 expect_out "text: names the simulator and the cap" "PTX simulator (no GPU: correctness, speed modelled)"
 expect_out_re "text: the verdict, on times modelled for an H100" \
-    '^PASS  modelled for an H100, not measured \(median error [0-9]+% on [0-9]+ kernels of the course\): [0-9.]+x over reduceNeighbored \(needs 1.10x\).* \(sizes capped at 1048576 on the simulator\)'
+    '^PASS  modelled for an H100, not measured \(the same counts as the reference.s: no model error between them\): [0-9.]+x over reduceNeighbored \(needs 1.10x\).* \(sizes capped at 1048576 on the simulator\)'
 run cudalab grade reduction/neighbored-less "$src/exercises/reduction/neighbored-less/starter.cu" --no-record
 expect_out_re "text: the untouched starter is SLOW on the modelled times" \
-    '^SLOW  modelled for an H100, not measured .*1.00x over reduceNeighbored \(needs 1.10x\)'
+    '^SLOW  modelled for an H100, not measured \(the same counts as reduceNeighbored.s: no model error between them\): 1.00x over reduceNeighbored \(needs 1.10x\)'
 expect_status "text: SLOW exits 1" 1
 expect_out_re "text: n = 2^20, capped from 2^24" '^  1048576 +ok'
 expect_out_re "text: 2^20 + 3 capped to 983043, keeping the last block's 3 elements (issue 21)" \

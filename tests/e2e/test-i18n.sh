@@ -46,7 +46,7 @@ for lang in ko zh_CN; do
     expect_status "$lang: the untouched starter, SLOW" 1
     expect_out_re "$lang: the verdict keeps its name, the line is in $lang" "^SLOW  .*$script"
     expect_out "$lang: the modelled-speed message is translated" \
-        "$(tr $lang "modelled for an %s, not measured (%s): %.2fx over %s (needs %.2fx); %.0f%% of the reference's %.2fx (needs %.0f%%)" | sed 's/%[0-9]*\$*[.0-9]*[a-z]*.*//')"
+        "$(tr $lang "modelled for an %s, not measured (%s): %s" | sed 's/%[0-9]*\$*[.0-9]*[a-z]*.*//')"
     expect_out "$lang: the advice after SLOW" "$(tr $lang "$slow_advice")"
     expect_out "$lang: next: in $lang" "$(tr $lang "next:") "
     expect_out_lacks "$lang: no English advice" "$slow_advice"

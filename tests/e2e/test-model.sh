@@ -165,8 +165,23 @@ expect_status "counts grow with the work from 2^16 to 2^18 elements within 3 %, 
 # memory bound at its own bandwidth, faster than the H100's for a reference bound by the memory
 ex=reduction/unrolling8
 CUDALAB_SIM_MAX_SIZE=262144 run cudalab grade $ex "$E2E_SRC/solutions/$ex.cu" --no-record --json --gpu h200
-expect_json "--gpu h200: modelled for an H200" \
-    'j["verdict"] == "PASS" and j["model"]["gpu"] == "H200" and "modelled for an H200" in j["message"]'
+expect_json "--gpu h200: modelled for an H200, the reference's own counts called exactly, with no error band" \
+    'j["verdict"] == "PASS" and j["model"]["gpu"] == "H200"
+     and j["message"].startswith("modelled for an H200, not measured (the same counts as the reference")
+     and "no model error between them" in j["message"]
+     and j["speed_line"]["model_band"] == 0'
+# the model's measured error, as kernels/gpus/h200.ini's [validation] gives it (0 where not measured)
+validation=$(python3 -c '
+import configparser, sys
+c = configparser.ConfigParser()
+c.read(sys.argv[1])
+v = c["validation"] if c.has_section("validation") else {}
+print(" ".join(str(float(v.get(k, "0"))) for k in
+      ("median_abs_error", "heldout_kernels", "heldout_median_abs_error", "speedup_error_p90")))
+' "$E2E_SRC/kernels/gpus/h200.ini")
+expect_json "--gpu h200: the model's measured errors in --json are the data file's ($validation)" \
+    '[j["model"][k] for k in ("median_abs_error", "heldout_kernels", "heldout_median_abs_error",
+      "speedup_error_p90")] == [float(x) for x in sys.argv[2].split()]' "$validation"
 h100ns=$(python3 -c '
 import json, sys
 for line in open(sys.argv[1]):

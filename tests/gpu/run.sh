@@ -111,7 +111,7 @@ fi
 if part tools; then
     # the menu: a passing solution graded on screen (tests/gpu/menu.sh)
     if "$root/tests/gpu/menu.sh" "$bin" "$log"; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
-    # calibrate: this GPU's thresholds stored and applied (tests/gpu/calibrate.sh)
+    # calibrate: the lines this GPU gives each step, with no step before (tests/gpu/calibrate.sh)
     if "$root/tests/gpu/calibrate.sh" "$bin" "$log"; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 fi
 if part demos; then
