@@ -409,8 +409,9 @@ FUZZ_RUNS ?=
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -I. -isystem /usr/include/cjson $(WARN) -MMD -MP -O1 -g \
                -fno-omit-frame-pointer -fsanitize=fuzzer-no-link $(FUZZ_SAN)
-FUZZ_TARGETS := ptx manifest questions runreport ncu translation
+FUZZ_TARGETS := ptx constraints manifest questions runreport ncu translation
 FUZZ_SRC_ptx := $(SIM_SRC)
+FUZZ_SRC_constraints := lab/build/constraints.c lab/build/ptxmap.c lab/build/rules.c
 FUZZ_CATALOG_SRC := lab/catalog/catalog.c lab/catalog/family.c lab/catalog/localize.c \
                     lab/catalog/translation.c
 FUZZ_SRC_manifest := $(FUZZ_CATALOG_SRC)

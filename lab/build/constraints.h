@@ -37,8 +37,8 @@ int lab_constraints_check(const char *ptx, const char *kernel, const char *const
                           size_t n, lab_buf *why, lab_err *err);
 
 /* Every violation of one constraint, one sentence a line in why (as lab_constraints_check
- * says the first): their number (0: it holds), or <0 as above.  For `cudalab inspect`-like
- * listings and the tests, which check each form of the table on real PTX. */
+ * says the first): their number (0: it holds), or <0 as above.  For
+ * the tests, which check each form of the table on real PTX. */
 int lab_constraints_list(const char *ptx, const char *kernel, const char *constraint, lab_buf *why,
                          lab_err *err);
 

@@ -3,7 +3,7 @@
  * rules.h): per class its PTX forms, the CUDA that produces each, the old
  * spellings it stands for, and why an exercise forbids or requires it.
  *
- * The forms come from what nvcc 13.0 emits (tests/ptx/rules.cu is built and
+ * The forms come from what nvcc 13.0 emits (tests/rules/forms.cu is built and
  * checked against this table by tests/test-constraints.c): atomicAdd is
  * atom.*.add even when its result is unused (red appears in SASS only, or in
  * inline PTX), atomicAdd_block is atom.*.cta.add, __reduce_add_sync and
@@ -18,6 +18,19 @@
 #include <ctype.h>
 #include <string.h>
 
+/* What produces the forms that more than one class has */
+#define ATOM_WORDS                                                                                 \
+    "atomicAdd, atomicSub, atomicExch, atomicCAS, atomicMin, atomicMax, atomicInc, atomicDec, "    \
+    "atomicAnd, atomicOr, atomicXor"
+#define RED_WORDS "inline PTX"
+#define BULK_WORDS "inline PTX (the bulk copy unit's reductions)"
+#define SHFL_WORDS "__shfl_sync, __shfl_up_sync, __shfl_down_sync, __shfl_xor_sync"
+#define REDUX_WORDS                                                                                \
+    "__reduce_add_sync, __reduce_min_sync, __reduce_max_sync, __reduce_and_sync, "                 \
+    "__reduce_or_sync, __reduce_xor_sync, cooperative_groups::reduce"
+#define VOTE_WORDS "__ballot_sync, __all_sync, __any_sync, __uni_sync"
+#define MATCH_WORDS "__match_any_sync, __match_all_sync"
+
 static const lab_rule rules[] = {
     [LAB_RULE_ATOMICS] = {
         .name = "atomics",
@@ -27,13 +40,11 @@ static const lab_rule rules[] = {
         .require = N_("this step is about combining values with atomic operations"),
         .aliases = { "atom", "red" },
         .forms = {
-            { LAB_FORM_OPCODE, "atom",
-              "atomicAdd, atomicSub, atomicExch, atomicCAS, atomicMin, atomicMax, atomicInc, "
-              "atomicDec, atomicAnd, atomicOr, atomicXor" },
-            { LAB_FORM_OPCODE, "red", "atomicAdd, cuda::atomic_ref" },
-            { LAB_FORM_OPCODE, "cp.reduce.async.bulk", "cuda::device::experimental::cp_reduce_bulk" },
-            { LAB_FORM_OPCODE, "multimem.red", "multimem.red" },
-            { LAB_FORM_OPCODE, "multimem.ld_reduce", "multimem.ld_reduce" },
+            { LAB_FORM_OPCODE, "atom", ATOM_WORDS },
+            { LAB_FORM_OPCODE, "red", RED_WORDS },
+            { LAB_FORM_OPCODE, "cp.reduce.async.bulk", BULK_WORDS },
+            { LAB_FORM_OPCODE, "multimem.red", "inline PTX (multimem)" },
+            { LAB_FORM_OPCODE, "multimem.ld_reduce", "inline PTX (multimem)" },
         } },
     [LAB_RULE_SHARED_ATOMICS] = {
         .name = "shared-atomics",
@@ -44,12 +55,9 @@ static const lab_rule rules[] = {
                       "shared memory"),
         .aliases = { "atom.shared", "red.shared" },
         .forms = {
-            { LAB_FORM_OPCODE_SHARED, "atom",
-              "atomicAdd, atomicSub, atomicExch, atomicCAS, atomicMin, atomicMax, atomicInc, "
-              "atomicDec, atomicAnd, atomicOr, atomicXor" },
-            { LAB_FORM_OPCODE_SHARED, "red", "atomicAdd, cuda::atomic_ref" },
-            { LAB_FORM_OPCODE_SHARED, "cp.reduce.async.bulk",
-              "cuda::device::experimental::cp_reduce_bulk" },
+            { LAB_FORM_OPCODE_SHARED, "atom", ATOM_WORDS },
+            { LAB_FORM_OPCODE_SHARED, "red", RED_WORDS },
+            { LAB_FORM_OPCODE_SHARED, "cp.reduce.async.bulk", BULK_WORDS },
         } },
     [LAB_RULE_WARP_COLLECTIVES] = {
         .name = "warp-collectives",
@@ -59,13 +67,10 @@ static const lab_rule rules[] = {
         .require = N_("this step passes values between the lanes of a warp in registers"),
         .aliases = { "shfl", "shfl.sync", "redux", "redux.sync", "vote", "vote.sync", "match" },
         .forms = {
-            { LAB_FORM_OPCODE, "shfl",
-              "__shfl_sync, __shfl_up_sync, __shfl_down_sync, __shfl_xor_sync" },
-            { LAB_FORM_OPCODE, "redux",
-              "__reduce_add_sync, __reduce_min_sync, __reduce_max_sync, __reduce_and_sync, "
-              "__reduce_or_sync, __reduce_xor_sync, cooperative_groups::reduce" },
-            { LAB_FORM_OPCODE, "vote", "__ballot_sync, __all_sync, __any_sync, __uni_sync" },
-            { LAB_FORM_OPCODE, "match", "__match_any_sync, __match_all_sync" },
+            { LAB_FORM_OPCODE, "shfl", SHFL_WORDS },
+            { LAB_FORM_OPCODE, "redux", REDUX_WORDS },
+            { LAB_FORM_OPCODE, "vote", VOTE_WORDS },
+            { LAB_FORM_OPCODE, "match", MATCH_WORDS },
         } },
     [LAB_RULE_WARP_SYNC] = {
         .name = "warp-sync",
@@ -77,13 +82,10 @@ static const lab_rule rules[] = {
         .aliases = { "bar.warp.sync" },
         .forms = {
             { LAB_FORM_OPCODE, "bar.warp.sync", "__syncwarp()" },
-            { LAB_FORM_OPCODE, "shfl.sync",
-              "__shfl_sync, __shfl_up_sync, __shfl_down_sync, __shfl_xor_sync" },
-            { LAB_FORM_OPCODE, "redux.sync",
-              "__reduce_add_sync, __reduce_min_sync, __reduce_max_sync, __reduce_and_sync, "
-              "__reduce_or_sync, __reduce_xor_sync, cooperative_groups::reduce" },
-            { LAB_FORM_OPCODE, "vote.sync", "__ballot_sync, __all_sync, __any_sync, __uni_sync" },
-            { LAB_FORM_OPCODE, "match", "__match_any_sync, __match_all_sync" },
+            { LAB_FORM_OPCODE, "shfl.sync", SHFL_WORDS },
+            { LAB_FORM_OPCODE, "redux.sync", REDUX_WORDS },
+            { LAB_FORM_OPCODE, "vote.sync", VOTE_WORDS },
+            { LAB_FORM_OPCODE, "match", MATCH_WORDS },
         } },
     [LAB_RULE_LOOPS] = {
         .name = "loops",
