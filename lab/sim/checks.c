@@ -210,10 +210,10 @@ lab_sim__check_access(sim_worker *wk, const sim_warp *w, int lane, const sim_ins
     lab_sim_check race = global ? LAB_SIM_CHECK_RACE_GLOBAL : LAB_SIM_CHECK_RACE_SHARED;
     const char *space = global ? "global" : "shared";
 
-    if (sh->w_lock == SIM_LOCK_WORD) {
+    if (lab_sim__shadow_lock(sh->w_sync) == SIM_LOCK_WORD) {
         if (sh->w_epoch >= wk->block_epoch)
-            return;     /* a lock's own word: how threads take turns, not data they share */
-        sh->w_lock = 0; /* an earlier block's lock */
+            return; /* a lock's own word: how threads take turns, not data they share */
+        sh->w_sync &= SIM_SYNC_BITS; /* an earlier block's lock */
     }
     if (!global && !write)
         lab_sim__check_uninit(wk, w, lane, in, sh);
@@ -229,14 +229,15 @@ lab_sim__check_access(sim_worker *wk, const sim_warp *w, int lane, const sim_ins
                          "the launch)",
                          write ? "write" : "read", other);
     }
-    if (sh->w_tid && sh->w_tid != me && sh->w_epoch == epoch && !guarded(wk, sh->w_lock, lock)) {
+    if (sh->w_tid && sh->w_tid != me && sh->w_epoch == epoch &&
+        !guarded(wk, lab_sim__shadow_lock(sh->w_sync), lock)) {
         uint32_t other = sh->w_tid - 1;
         if (other / 32 != w->index) {
             lab_sim__finding(wk, w, lane, in, race, false,
                              "%s of a %s word that thread %u (warp %u) wrote with no "
                              "__syncthreads() between",
                              write ? "write" : "read", space, other, other / 32);
-        } else if (sh->w_sync == w->wsync && !write) {
+        } else if ((sh->w_sync & SIM_SYNC_BITS) == (w->wsync & SIM_SYNC_BITS) && !write) {
             lab_sim__finding(wk, w, lane, in, LAB_SIM_CHECK_WARP_HAZARD, false,
                              "read of a %s word that lane %u of the same warp wrote with no "
                              "barrier between (__syncthreads(), or __syncwarp() within a warp; "
@@ -245,14 +246,14 @@ lab_sim__check_access(sim_worker *wk, const sim_warp *w, int lane, const sim_ins
         }
     }
     if (write && sh->r_tid && sh->r_tid != me && sh->r_epoch == epoch &&
-        !guarded(wk, sh->r_lock, lock)) {
+        !guarded(wk, lab_sim__shadow_lock(sh->r_sync), lock)) {
         uint32_t other = sh->r_tid - 1;
         if (other / 32 != w->index)
             lab_sim__finding(wk, w, lane, in, race, false,
                              "write of a %s word that thread %u (warp %u) read with no "
                              "__syncthreads() between",
                              space, other, other / 32);
-        else if (sh->r_sync == w->wsync)
+        else if ((sh->r_sync & SIM_SYNC_BITS) == (w->wsync & SIM_SYNC_BITS))
             lab_sim__finding(wk, w, lane, in, LAB_SIM_CHECK_WARP_HAZARD, false,
                              "write of a %s word that lane %u of the same warp read with no "
                              "barrier between (__syncthreads(), or __syncwarp() within a warp; "
@@ -316,12 +317,12 @@ lab_sim__lock_atomic(sim_worker *wk, sim_warp *w, int l, const uint8_t *p, sim_s
     k->free = old;
     if (w->held[l]) /* one lock a lane: the one it took last */
         wk->locks[w->held[l] - 1].holder = 0;
-    w->held[l] = (uint16_t)id;
+    w->held[l] = (uint8_t)id;
     w->holding |= 1u << l;
     w->fenced &= ~(1u << l);
     if (sh) { /* the lock's own word is how threads take turns, not data */
         sh->w_tid = sh->r_tid = 0;
-        sh->w_lock = SIM_LOCK_WORD;
+        sh->w_sync = (sh->w_sync & SIM_SYNC_BITS) | SIM_LOCK_WORD << 24;
         sh->w_epoch = wk->epoch;
     }
 }

@@ -64,7 +64,7 @@ typedef struct sim_warp {
     uint32_t wsync;      /* warp-synchronisation epoch (checks) */
     /* locks built from atomics (checks.c): each lane's lock, an index in the worker's table + 1
      * (0: none); the lanes holding one, and those of them that fenced since they took it */
-    uint16_t held[32];
+    uint8_t held[32];
     uint32_t holding, fenced;
     uint32_t index;
     /* the loads' latencies (metrics.gld_rounds), in rounds of one latency, in the kernel's own
@@ -76,15 +76,25 @@ typedef struct sim_warp {
     uint32_t tid[3][32];
 } sim_warp;
 
-/* One 4-byte word's history for the race checks: thread ids are + 1 (0: none); the lock each
- * access held (an index in the worker's lock table + 1; 0: none), or on the word a lock is,
- * w_lock SIM_LOCK_WORD from the barrier interval w_epoch on. */
+/* One 4-byte word's history for the race checks: thread ids are + 1 (0: none).  A *_sync holds
+ * the warp-synchronisation count in its low 24 bits and, in its top 8, the lock the access held
+ * (an index in the worker's lock table + 1; 0: none), or in w_sync SIM_LOCK_WORD on the word a
+ * lock is, from the barrier interval w_epoch on.  24 bytes a word: the shadows of a launch's
+ * buffers are 6 times their size, and a larger one costs cache misses in every checked access. */
 typedef struct sim_shadow {
-    uint32_t w_tid, w_epoch, w_sync, w_lock;
-    uint32_t r_tid, r_epoch, r_sync, r_lock;
+    uint32_t w_tid, w_epoch, w_sync;
+    uint32_t r_tid, r_epoch, r_sync;
 } sim_shadow;
 
-#define SIM_LOCK_WORD 0xffffffffu
+#define SIM_SYNC_BITS 0xffffffu /* a warp's sync count, as a shadow keeps it */
+#define SIM_LOCK_WORD 0xffu
+
+/* The lock an access held, from its *_sync */
+static inline uint32_t
+lab_sim__shadow_lock(uint32_t sync)
+{
+    return sync >> 24;
+}
 
 /* A lock of the block being run: a word that a lane took by atomicCAS (or atomicExch of 0) */
 typedef struct sim_lock {
@@ -274,13 +284,11 @@ lab_sim__shadow_note(sim_shadow *sh, uint32_t me, uint32_t epoch, uint32_t sync,
     if (write) {
         sh->w_tid = me;
         sh->w_epoch = epoch;
-        sh->w_sync = sync;
-        sh->w_lock = lock;
+        sh->w_sync = (sync & SIM_SYNC_BITS) | lock << 24;
     } else {
         sh->r_tid = me;
         sh->r_epoch = epoch;
-        sh->r_sync = sync;
-        sh->r_lock = lock;
+        sh->r_sync = (sync & SIM_SYNC_BITS) | lock << 24;
     }
 }
 
@@ -293,7 +301,7 @@ lab_sim__shadow_written(const sim_worker *wk, sim_shadow *sh)
     if (sh->w_epoch < wk->block_epoch) {
         sh->w_tid = 0;
         sh->w_epoch = wk->block_epoch;
-        sh->w_lock = 0;
+        sh->w_sync &= SIM_SYNC_BITS;
     }
 }
 
@@ -310,7 +318,8 @@ lab_sim__check(sim_worker *wk, const sim_warp *w, int lane, const sim_insn *in, 
     if ((sh->w_tid && sh->w_tid != me && sh->w_epoch == epoch) ||
         (write && sh->r_tid && sh->r_tid != me && sh->r_epoch == epoch) ||
         (global && wk->L->depth && sh->w_tid && sh->w_epoch == wk->L->launch_epoch) ||
-        (!global && !write && sh->w_epoch < wk->block_epoch) || sh->w_lock || w->holding) {
+        (!global && !write && sh->w_epoch < wk->block_epoch) || sh->w_sync > SIM_SYNC_BITS ||
+        w->holding) {
         lab_sim__check_access(wk, w, lane, in, sh, write, global);
         return;
     }
