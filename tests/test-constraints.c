@@ -195,6 +195,29 @@ Test(constraints, malformed)
     lab_buf_release(&why);
 }
 
+/* A recursive function is named as the student wrote it, even when its name has an unbalanced
+ * '<' (operator<): the name's copy stops at its end (it ran one past it before) */
+Test(constraints, recursion_names_an_operator)
+{
+    const char *ptx = ".visible .func (.param .b32 r) _ZltRK1AS1_(.param .b64 a, .param .b64 b)\n"
+                      "{\n"
+                      "\tcall.uni (r), _ZltRK1AS1_, (a, b);\n"
+                      "\tret;\n"
+                      "}\n"
+                      ".visible .entry k()\n"
+                      "{\n"
+                      "\tcall.uni (r), _ZltRK1AS1_, (a, b);\n"
+                      "\tret;\n"
+                      "}\n";
+    const char *rules[] = { "forbid loops" };
+    lab_buf why = LAB_BUF_INIT;
+    lab_err err = LAB_ERR_INIT;
+
+    cr_assert_eq(lab_constraints_check(ptx, "k", rules, 1, &why, &err), 1, "%s", err.msg);
+    cr_expect(strstr(why.buf, "the call of operator< (it calls itself again)"), "%s", why.buf);
+    lab_buf_release(&why);
+}
+
 /* check-exercise's note: an old spelling and what to write instead */
 Test(constraints, old_spellings_name_their_class)
 {

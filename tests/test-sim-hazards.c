@@ -177,6 +177,7 @@ ParameterizedTestParameters(sim_hazards, each_is_named)
         { "counter_unguarded", LAB_SIM_CHECK_RACE_GLOBAL, "hazards.cu:124" },
         { "counter_written_outside_lock", LAB_SIM_CHECK_RACE_GLOBAL, "hazards.cu:138" },
         { "lock_released_unfenced", LAB_SIM_CHECK_RACE_GLOBAL, "hazards.cu:155" },
+        { "lock_word_taken_twice", LAB_SIM_CHECK_RACE_SHARED, "hazards.cu:174" },
     };
     return cr_make_param_array(hazard_case, cases, sizeof(cases) / sizeof(cases[0]));
 }

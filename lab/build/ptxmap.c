@@ -138,6 +138,20 @@ parse_loc(const char *p, const char *end)
     return l;
 }
 
+/* The length of an operator's name at s + i ("operator<", "operator()"), whose symbol is not
+ * a template's brackets; 0 if the part is not an operator */
+static size_t
+operator_len(const char *s, size_t i, size_t end)
+{
+    size_t n = 8;
+
+    if (end - i <= n || strncmp(s + i, "operator", n) || !strchr("<>=!+-*/%^&|~[]()", s[i + n]))
+        return 0;
+    while (i + n < end && s[i + n] && strchr("<>=!+-*/%^&|~[]()", s[i + n]))
+        n++;
+    return n;
+}
+
 /* The function's name a demangled name gives, without its return type, template arguments,
  * parameters or inline namespaces:
  *   "decltype (...) cooperative_groups::__v1::reduce<...>(cooperative_groups::...)" ->
@@ -178,7 +192,8 @@ plain_name(lab_arena *a, const char *mangled)
     }
     /* copy, leaving out template arguments and inline namespaces (__v1, __4) */
     for (size_t i = start; i < end;) {
-        size_t seg = i, segend;
+        size_t seg = i, segend, opl = operator_len(s, i, end);
+        i += opl;
         while (i < end && !(s[i] == ':' && i + 1 < end && s[i + 1] == ':')) {
             if (s[i] == '<') {
                 for (depth = 0; i < end; i++) {
@@ -187,7 +202,8 @@ plain_name(lab_arena *a, const char *mangled)
                         break;
                 }
             }
-            i++;
+            if (i < end) /* an unbalanced '<' (operator<) ends the name */
+                i++;
         }
         segend = i;
         if (i < end)
@@ -204,7 +220,9 @@ plain_name(lab_arena *a, const char *mangled)
                          __static_size_thread_block_tile_base<16>::shfl_down */
         if (o)
             out[o++] = ':', out[o++] = ':';
-        for (size_t k = seg; k < segend; k++) {
+        memcpy(out + o, s + seg, opl); /* operator<: its symbol as it is */
+        o += opl;
+        for (size_t k = seg + opl; k < segend; k++) {
             if (s[k] == '<') { /* template arguments of this part */
                 for (depth = 0; k < segend; k++) {
                     depth += s[k] == '<' ? 1 : s[k] == '>' ? -1 : 0;

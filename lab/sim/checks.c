@@ -311,6 +311,8 @@ lab_sim__lock_atomic(sim_worker *wk, sim_warp *w, int l, const uint8_t *p, sim_s
     k = &wk->locks[id - 1];
     if (k->holder && k->holder != me) {
         k->bad = true; /* taken while another lane holds it: an atomic update, not a lock */
+        if (sh)        /* and its word is data, checked again */
+            sh->w_sync &= SIM_SYNC_BITS;
         return;
     }
     k->holder = me;

@@ -14,6 +14,8 @@
  * float *, j = unsigned, S_ = the first substitution...), else from the PTX
  * .param sizes: every pointer gets its own buffer of 8 * N elements + 64,
  * filled from the seed (ints 0..255, floats in [0, 1)), every integer N.
+ * A kernel with more than MAX_PARAMS (32) parameters is refused by name: the
+ * launch would read arguments that are not there.
  * Launch: block B (default 256), grid ceil(N / B).  Output per kernel: status,
  * each buffer's FNV-1a 64-bit hash and its first 64 words (to compare float
  * results with a tolerance); on the simulator also the PTX-level metrics and
