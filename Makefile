@@ -409,8 +409,9 @@ FUZZ_RUNS ?=
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -I. -isystem /usr/include/cjson $(WARN) -MMD -MP -O1 -g \
                -fno-omit-frame-pointer -fsanitize=fuzzer-no-link $(FUZZ_SAN)
-FUZZ_TARGETS := ptx manifest questions runreport ncu translation
+FUZZ_TARGETS := ptx constraints manifest questions runreport ncu translation
 FUZZ_SRC_ptx := $(SIM_SRC)
+FUZZ_SRC_constraints := lab/build/constraints.c lab/build/ptxmap.c lab/build/rules.c
 FUZZ_CATALOG_SRC := lab/catalog/catalog.c lab/catalog/family.c lab/catalog/figures.c \
                     lab/catalog/localize.c lab/catalog/translation.c
 FUZZ_SRC_manifest := $(FUZZ_CATALOG_SRC)
@@ -457,6 +458,22 @@ build/tests/sim-textures.ptx: tests/sim/textures.cu
 	@mkdir -p $(@D)
 	$(call say,NVCC,$<)$(NVCC) -ptx -arch=sm_90 -O3 -lineinfo -o $@ $<
 
+# ... the correct kernels the checks once accused, and the hazards they must name
+# (tests/test-sim-hazards.c) ...
+build/tests/sim-tiles.ptx: tests/sim/warp-tiles.cu
+	@mkdir -p $(@D)
+	$(call say,NVCC,$<)$(NVCC) -ptx -arch=sm_90 -O3 -lineinfo -o $@ $<
+
+build/tests/sim-hazards.ptx: tests/sim/hazards.cu
+	@mkdir -p $(@D)
+	$(call say,NVCC,$<)$(NVCC) -ptx -arch=sm_90 -O3 -lineinfo -o $@ $<
+
+# ... every form of the constraint classes, built as the lab builds a student's file
+# (tests/test-constraints.c) ...
+build/tests/rules-forms.ptx: tests/rules/forms.cu
+	@mkdir -p $(@D)
+	$(call say,NVCC,$<)$(NVCC) -ptx -arch=sm_90 -O3 -lineinfo -o $@ $<
+
 # ... and device-side launches (dynamic parallelism): relocatable device code.
 build/tests/sim-dynpar.ptx: tests/sim/dynpar.cu
 	@mkdir -p $(@D)
@@ -466,7 +483,8 @@ SAN_ALL := $(MO_FILES) build/san/bin/cudalab build/san/libexec/cudalab/$(DRIVER)
            $(KERNEL_PTX:%=build/san/libexec/cudalab/%) $(TESTS:%=build/san/tests/%) \
            build/san/tests/occ-oracle build/tests/sim-kernels.ptx build/tests/sim-dynpar.ptx \
            build/tests/sim-conformance.ptx build/tests/sim-constructs.ptx build/tests/sim-features.ptx \
-           build/tests/sim-textures.ptx build/san/tools/kernel-run
+           build/tests/sim-textures.ptx build/tests/sim-tiles.ptx build/tests/sim-hazards.ptx \
+           build/tests/rules-forms.ptx build/san/tools/kernel-run
 
 # --- tests -----------------------------------------------------------------
 # Every test gets the sanitized lab through these variables.
@@ -480,6 +498,9 @@ export CUDALAB_TEST_SIM_CONF_PTX := $(CURDIR)/build/tests/sim-conformance.ptx
 export CUDALAB_TEST_SIM_CONSTRUCTS_PTX := $(CURDIR)/build/tests/sim-constructs.ptx
 export CUDALAB_TEST_SIM_FEATURES_PTX := $(CURDIR)/build/tests/sim-features.ptx
 export CUDALAB_TEST_SIM_TEXTURES_PTX := $(CURDIR)/build/tests/sim-textures.ptx
+export CUDALAB_TEST_SIM_TILES_PTX := $(CURDIR)/build/tests/sim-tiles.ptx
+export CUDALAB_TEST_SIM_HAZARDS_PTX := $(CURDIR)/build/tests/sim-hazards.ptx
+export CUDALAB_TEST_RULES_PTX := $(CURDIR)/build/tests/rules-forms.ptx
 export CUDALAB_OCC_ORACLE := $(CURDIR)/build/san/tests/occ-oracle
 export CUDALAB_KERNEL_RUN_TEST := $(CURDIR)/build/san/tools/kernel-run
 export CUDALAB_TOOLS_DIR_TEST := $(TOOLS_DIR)/bin

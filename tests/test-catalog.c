@@ -190,28 +190,29 @@ write_valid_catalog(void)
                                            "solution = solutions/reduction/neighbored.cu\n"
                                            "baseline = cpu\n"
                                            "sizes = 1, 1000, 1<<24\n");
-    write_exercise("reduction/unrolled", "# a comment\n"
-                                         "[exercise]\n"
-                                         "id = reduction/unrolled\n"
-                                         "chapter = reduction\n"
-                                         "order = 2\n"
-                                         "title = Unrolling 8\n"
-                                         "kernel = reduceUnrolling8\n"
-                                         "family = reduce-int\n"
-                                         "starter = mine.cu\n"
-                                         "solution = solutions/reduction/unrolled.cu\n"
-                                         "baseline = reduction/neighbored\n"
-                                         "sizes = 1000 , 1 << 20,1<<24\n"
-                                         "timing_sizes = 1<<20, 1<<24\n"
-                                         "block = 512\n"
-                                         "unroll = 8\n"
-                                         "build_timeout = 30\n"
-                                         "run_timeout = 2.5\n"
-                                         "min_speedup = 1.5\n"
-                                         "min_fraction_of_reference = 0.85\n"
-                                         "points = 20\n"
-                                         "constraints = forbid atom, require   shfl.sync\n"
-                                         "instantiate = template __global__ void k<8>(int *);\n");
+    write_exercise("reduction/unrolled",
+                   "# a comment\n"
+                   "[exercise]\n"
+                   "id = reduction/unrolled\n"
+                   "chapter = reduction\n"
+                   "order = 2\n"
+                   "title = Unrolling 8\n"
+                   "kernel = reduceUnrolling8\n"
+                   "family = reduce-int\n"
+                   "starter = mine.cu\n"
+                   "solution = solutions/reduction/unrolled.cu\n"
+                   "baseline = reduction/neighbored\n"
+                   "sizes = 1000 , 1 << 20,1<<24\n"
+                   "timing_sizes = 1<<20, 1<<24\n"
+                   "block = 512\n"
+                   "unroll = 8\n"
+                   "build_timeout = 30\n"
+                   "run_timeout = 2.5\n"
+                   "min_speedup = 1.5\n"
+                   "min_fraction_of_reference = 0.85\n"
+                   "points = 20\n"
+                   "constraints = forbid atomics, require   warp-sync|shfl.sync\n"
+                   "instantiate = template __global__ void k<8>(int *);\n");
     write_file("exercises/reduction/unrolled/mine.cu", "\n");
     write_file("exercises/reduction/unrolled/hints.md", "# Hints\n"
                                                         "\n"
@@ -321,8 +322,8 @@ Test(catalog, valid_catalog_fields)
     cr_assert_float_eq(ex->min_fraction_of_reference, 0.85, 1e-12);
     cr_assert_eq(ex->points, 20);
     cr_assert_eq(ex->nconstraints, 2);
-    cr_assert_str_eq(ex->constraints[0], "forbid atom");
-    cr_assert_str_eq(ex->constraints[1], "require shfl.sync");
+    cr_assert_str_eq(ex->constraints[0], "forbid atomics");
+    cr_assert_str_eq(ex->constraints[1], "require warp-sync|shfl.sync");
     cr_assert_str_eq(ex->instantiate, "template __global__ void k<8>(int *);");
     cr_assert_eq(ex->nhints, 3);
     cr_assert_str_eq(ex->hints[0], "Each thread adds 8 elements.");

@@ -1,6 +1,6 @@
 /*
- * test-ptx.c - entries and constraints read off PTX made by nvcc 13.0
- * (tests/fixtures/ptx, see its README).
+ * test-ptx.c - entries, variables and special registers read off PTX made by nvcc 13.0
+ * (tests/fixtures/ptx, see its README); the constraints: test-constraints.c.
  */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
@@ -64,65 +64,6 @@ Test(ptx, device_variables_are_found)
     cr_expect_not(lab_ptx_global(shape, "sumMatrixOnGPU2D", NULL), "a kernel is no variable");
     free(shape);
     free(less);
-}
-
-typedef struct constraint_case {
-    char ptx[32];
-    char rule[48];
-    int expect;
-    char why[64];
-} constraint_case;
-
-ParameterizedTestParameters(ptx, constraints)
-{
-    static constraint_case cases[] = {
-        { "neighbored-less", "forbid atom", 0, "" },
-        { "atomic", "forbid atom", 1, "uses atom.global.add.u32 (PTX line" },
-        { "atomic", "forbid bar.sync", 1, "uses bar.sync" },
-        { "neighbored-less", "require shfl.sync", 1, "does not use shfl.sync" },
-        { "shfl", "require shfl.sync", 0, "" },
-        { "shfl", "forbid shfl", 1, "uses shfl.sync.bfly.b32" },
-        { "neighbored-less", "forbid ld", 1, "uses ld.param" },
-        { "neighbored-less", "forbid ld.shared", 0, "" },
-        /* a backward branch is a loop; shfl.cu's loop is unrolled by nvcc */
-        { "neighbored-less", "forbid loop", 1, "has a loop (PTX line" },
-        { "shfl", "forbid loop", 0, "" },
-        /* special registers: blockDim.x is %ntid.x; %tid is not %ntid */
-        { "neighbored-less", "forbid %ntid", 1, "reads %ntid (PTX line" },
-        { "shfl", "forbid %ntid", 0, "" },
-        { "shfl", "require %tid", 0, "" },
-        /* alternatives */
-        { "shfl", "require bar.warp.sync|shfl.sync", 0, "" },
-        { "neighbored-less", "require bar.warp.sync|shfl.sync", 1,
-          "does not use bar.warp.sync|shfl.sync" },
-        { "atomic", "forbid shfl|atom", 1, "uses atom.global.add.u32" },
-    };
-    return cr_make_param_array(constraint_case, cases, sizeof(cases) / sizeof(cases[0]));
-}
-
-ParameterizedTest(constraint_case *c, ptx, constraints)
-{
-    char *ptx = read_ptx(c->ptx);
-    const char *rules[] = { c->rule };
-    lab_buf why = LAB_BUF_INIT;
-    lab_err err = LAB_ERR_INIT;
-
-    cr_expect_eq(lab_ptx_check_constraints(ptx, rules, 1, &why, &err), c->expect, "%s / %s: %s",
-                 c->ptx, c->rule, why.buf);
-    cr_expect(strstr(why.buf, c->why), "'%s' lacks '%s'", why.buf, c->why);
-    lab_buf_release(&why);
-    free(ptx);
-}
-
-Test(ptx, malformed_constraint)
-{
-    const char *rules[] = { "avoid atom" };
-    lab_buf why = LAB_BUF_INIT;
-    lab_err err = LAB_ERR_INIT;
-
-    cr_expect_eq(lab_ptx_check_constraints(".entry x()\n", rules, 1, &why, &err), LAB_EINVAL);
-    cr_expect(strstr(err.msg, "avoid atom"));
-    lab_buf_release(&why);
 }
 
 Test(ptx, globals_lists_every_device_variable_of_the_module)

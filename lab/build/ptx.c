@@ -1,7 +1,9 @@
 /*
- * ptx.c - entries and constraints read off PTX text (see ptx.h).
+ * ptx.c - entries, variables and special-register reads read off PTX text (see ptx.h).
  */
 #include "lab/build/ptx.h"
+
+#include "lab/build/rules.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -250,184 +252,11 @@ lab_ptx_mangle(const char *name, const char *param_code, lab_buf *out)
     return lab_buf_printf(out, "_Z%zu%s%s", strlen(name), name, param_code);
 }
 
-/* The opcode of one PTX line (with its dotted suffixes), or 0 when the line holds no instruction.
- */
-static size_t
-opcode(const char *line, size_t len, const char **start)
-{
-    size_t i = 0, j;
-
-    while (i < len && isspace((unsigned char)line[i]))
-        i++;
-    if (i < len && line[i] == '@') { /* guard predicate */
-        while (i < len && !isspace((unsigned char)line[i]))
-            i++;
-        while (i < len && isspace((unsigned char)line[i]))
-            i++;
-    }
-    if (i == len || !isalpha((unsigned char)line[i]))
-        return 0; /* directive, label, brace, comment */
-    for (j = i; j < len && !isspace((unsigned char)line[j]) && line[j] != ';'; j++)
-        if (line[j] == ':')
-            return 0; /* a label */
-    *start = line + i;
-    return j - i;
-}
-
-static bool
-opcode_matches(const char *op, size_t len, const char *prefix)
-{
-    size_t n = strlen(prefix);
-
-    /* "atom" matches atom.global.add but not atomically-named things: the prefix ends at a dot */
-    return len >= n && !strncmp(op, prefix, n) && (len == n || op[n] == '.');
-}
-
-/* Is the line's operand text (after the opcode, before a comment) holding reg, e.g. "%ntid"? */
-static bool
-reads_register(const char *op, size_t oplen, const char *line_end, const char *reg)
-{
-    const char *p = op + oplen, *comment;
-    size_t n = strlen(reg);
-
-    for (comment = p; comment + 1 < line_end && !(comment[0] == '/' && comment[1] == '/');)
-        comment++;
-    for (; p + n <= comment; p++)
-        if (!strncmp(p, reg, n) && (p + n == comment || !isalnum((unsigned char)p[n])))
-            return true;
-    return false;
-}
-
-/* The branch target of a "bra" line, or NULL. */
-static const char *
-branch_target(const char *op, size_t oplen, size_t *len)
-{
-    const char *t = op + oplen;
-
-    if (!opcode_matches(op, oplen, "bra"))
-        return NULL;
-    while (isspace((unsigned char)*t))
-        t++;
-    *len = strcspn(t, "; \t\n");
-    return t;
-}
-
-/* Does the text before `upto` define the label t (as "t:")? */
-static bool
-label_before(const char *ptx, const char *upto, const char *t, size_t len)
-{
-    for (const char *p = ptx; p + len < upto; p++)
-        if (!strncmp(p, t, len) && p[len] == ':' && (p == ptx || isspace((unsigned char)p[-1])))
-            return true;
-    return false;
-}
-
-/* Does one instruction match one alternative: an opcode prefix ("atom"), a
- * register read ("%ntid") or "loop" (a branch back to an earlier label)? */
-static bool
-instruction_matches(const char *ptx, const char *op, size_t oplen, const char *line_end,
-                    const char *target, size_t tlen)
-{
-    char want[64];
-    const char *label;
-    size_t llen;
-
-    if (tlen >= sizeof(want))
-        return false;
-    memcpy(want, target, tlen);
-    want[tlen] = '\0';
-    if (want[0] == '%')
-        return reads_register(op, oplen, line_end, want);
-    if (!strcmp(want, "loop"))
-        return (label = branch_target(op, oplen, &llen)) && label_before(ptx, op, label, llen);
-    return opcode_matches(op, oplen, want);
-}
-
-/* The first of the '|'-separated alternatives of target that matches, or NULL. */
-static const char *
-any_matches(const char *ptx, const char *op, size_t oplen, const char *line_end, const char *target)
-{
-    for (const char *alt = target; *alt;) {
-        size_t n = strcspn(alt, "|");
-        if (instruction_matches(ptx, op, oplen, line_end, alt, n))
-            return alt;
-        alt += n + (alt[n] == '|');
-    }
-    return NULL;
-}
-
-/* The instruction op .. end with each run of blanks as one space. */
-static void
-add_instruction(lab_buf *out, const char *op, const char *end)
-{
-    for (const char *p = op; p < end; p++)
-        if (!isspace((unsigned char)*p))
-            lab_buf_addch(out, *p);
-        else if (p + 1 < end && !isspace((unsigned char)p[1]))
-            lab_buf_addch(out, ' ');
-}
-
-/* "uses atom.global.add.u32 (PTX line 40)", "reads %ntid (PTX line 12: mov.u32 %r1, %ntid.x;)" */
-static void
-describe_use(lab_buf *why, const char *alt, const char *op, size_t oplen, const char *line_end,
-             unsigned lineno)
-{
-    size_t n = strcspn(alt, "|");
-    bool loop = n == 4 && !strncmp(alt, "loop", 4);
-
-    if (alt[0] == '%' || loop) {
-        if (loop)
-            lab_buf_printf(why, "has a loop (PTX line %u: ", lineno);
-        else
-            lab_buf_printf(why, "reads %.*s (PTX line %u: ", (int)n, alt, lineno);
-        add_instruction(why, op, line_end);
-        lab_buf_addch(why, ')');
-    } else
-        lab_buf_printf(why, "uses %.*s (PTX line %u)", (int)oplen, op, lineno);
-}
-
-int
-lab_ptx_check_constraints(const char *ptx, const char *const *constraints, size_t n, lab_buf *why,
-                          lab_err *err)
-{
-    for (size_t c = 0; c < n; c++) {
-        const char *rule = constraints[c];
-        bool forbid = !strncmp(rule, "forbid ", 7), found = false;
-        const char *target, *line = ptx, *alt;
-        unsigned lineno = 0;
-
-        if (!forbid && strncmp(rule, "require ", 8))
-            return lab_err_set(err, LAB_EINVAL, "constraint '%s' is neither forbid nor require",
-                               rule);
-        target = rule + (forbid ? 7 : 8);
-        while (*line && !found) {
-            const char *end = strchr(line, '\n'), *op = NULL;
-            size_t len = end ? (size_t)(end - line) : strlen(line), oplen;
-            lineno++;
-            oplen = opcode(line, len, &op);
-            if (oplen && (alt = any_matches(ptx, op, oplen, line + len, target))) {
-                found = true;
-                if (forbid) {
-                    describe_use(why, alt, op, oplen, line + len, lineno);
-                    lab_buf_adds(why, ", which this exercise forbids");
-                    return 1;
-                }
-            }
-            line = end ? end + 1 : line + len;
-        }
-        if (!forbid && !found) {
-            lab_buf_printf(why, "does not use %s, which this exercise requires", target);
-            return 1;
-        }
-    }
-    return 0;
-}
-
 static const struct {
     const char *names;   /* for messages */
     const char *regs[6]; /* NULL-terminated; "%clock" is %clock64's prefix too */
 } reads[] = {
-    [LAB_PTX_READS_CLOCK] = { "%globaltimer or %clock", { "%globaltimer", "%clock" } },
+    [LAB_PTX_READS_CLOCK] = { "%globaltimer or %clock", { NULL } }, /* rules.c's timers */
     [LAB_PTX_READS_GPU_IDS] = { "%smid, %nsmid, %warpid, %nwarpid or %gridid",
                                 { "%smid", "%nsmid", "%warpid", "%nwarpid", "%gridid" } },
 };
@@ -442,6 +271,13 @@ lab_ptx_reads_names(lab_ptx_reads what)
 bool
 lab_ptx_reads_any(const char *ptx, lab_ptx_reads what)
 {
+    if (what == LAB_PTX_READS_CLOCK) {
+        const lab_rule *timers = lab_rule_get(LAB_RULE_TIMERS);
+        for (const lab_rule_form *f = timers->forms; f->kind != LAB_FORM_NONE; f++)
+            if (strstr(ptx, f->pattern))
+                return true;
+        return false;
+    }
     for (const char *const *r = (unsigned)what < LAB_PTX_READS_COUNT ? reads[what].regs : NULL;
          r && *r; r++)
         if (strstr(ptx, *r))

@@ -1,7 +1,7 @@
 /*
  * ptx.h - what the core reads in a module's PTX text without simulating it:
- * the kernels it defines (demangled for messages) and the exercise's
- * constraints ("forbid atom", "require shfl.sync"), checked per instruction.
+ * the kernels and variables it defines (demangled for messages) and the
+ * special registers it reads.  The exercise's constraints: constraints.h.
  */
 #ifndef LAB_BUILD_PTX_H
 #define LAB_BUILD_PTX_H
@@ -36,21 +36,11 @@ int lab_ptx_mangle(const char *name, const char *param_code, lab_buf *out);
  * (the lab's test of an untouched starter, docs/design/grading-policy.md). */
 bool lab_ptx_same_code(const char *a, const char *entry_a, const char *b, const char *entry_b);
 
-/* Checks each constraint; on the first violation returns 1 and describes it in
- * why ("uses atom (PTX line 40: atom.global.add.u32 ...), which this exercise forbids").
- * A constraint's target is one or more alternatives joined by '|', each
- *   an opcode prefix ending at a dot:  atom, shfl.sync, bar.warp.sync
- *   a special register read:           %ntid (blockDim), %laneid
- *   loop:                              a branch back to an earlier label
- * 0 when all hold; LAB_EINVAL for a malformed constraint. */
-int lab_ptx_check_constraints(const char *ptx, const char *const *constraints, size_t n,
-                              lab_buf *why, lab_err *err);
-
 /* Special registers that tell one machine from another, by what they tell.  A kernel that reads
  * them may behave otherwise on the simulator (which shows an H100's values) or another GPU:
  * `cudalab batch` flags it (reads-clock, reads-gpu-ids), a grading on the simulator says so. */
 typedef enum lab_ptx_reads {
-    LAB_PTX_READS_CLOCK,   /* %clock, %clock64, %globaltimer */
+    LAB_PTX_READS_CLOCK,   /* the timers of lab/build/rules.h: %clock, %clock64, %globaltimer */
     LAB_PTX_READS_GPU_IDS, /* %smid, %nsmid, %warpid, %nwarpid, %gridid: where it runs */
     LAB_PTX_READS_COUNT
 } lab_ptx_reads;

@@ -601,13 +601,14 @@ lab_block_shape_format(const lab_block_shape *s, char *buf, size_t size)
         snprintf(buf, size, "%u", s->x);
 }
 
-/* "forbid X" or "require X", X a PTX opcode prefix such as atom or shfl.sync, a
- * special register such as %ntid, or loop; alternatives joined by '|' (lab/build/ptx.h). */
+/* "forbid X" or "require X", X a class of lab/build/rules.h such as atomics or warp-sync, an
+ * opcode prefix such as ld.shared, or a special register such as %ntid; alternatives joined by
+ * '|' (lab/build/constraints.h). */
 static int
 parse_constraints(struct manifest *m, const struct key *k, const char *value)
 {
     static const char opchars[] = "abcdefghijklmnopqrstuvwxyz"
-                                  "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._%|";
+                                  "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._%|-";
     size_t n = *value ? count_items(value) : 0;
     const char **v = NULL;
     const char *p = value;

@@ -38,7 +38,8 @@
  *   min_speedup                 over the baseline, e.g. 1.10        default 1.10
  *   min_fraction_of_reference   e.g. 0.85                           default 0
  *   points      integer                                            default 10
- *   constraints comma-separated PTX checks, e.g. "forbid atom, require shfl.sync"
+ *   constraints comma-separated checks on the PTX by meaning, e.g. "forbid atomics, require
+ *               warp-sync" (lab/build/constraints.h)
  *   hints       file, relative to the exercise dir; hints are its "## " sections  default hints.md
  *   instantiate a C++ line appended after the student's file (templates)  if present
  *   entry       the kernel's exact (mangled) entry name, for templates    default from

@@ -4,6 +4,7 @@
  * example submission graded and compared with the verdict it names.
  */
 #include "lab/grade/excheck.h"
+#include "lab/build/constraints.h"
 #include "lab/util/dirlist.h"
 
 #include <stdio.h>
@@ -373,6 +374,21 @@ check_translations(lab *l, const lab_exercise *ex, lab_excheck *c, lab_err *err)
     return rc;
 }
 
+/* A constraint that names a class by one of its PTX spellings ("forbid atom") means the whole
+ * class (lab/build/constraints.h); the manifest should say so */
+static void
+check_spellings(const lab_exercise *ex, lab_excheck *c)
+{
+    for (size_t i = 0; i < ex->nconstraints; i++) {
+        lab_buf better = LAB_BUF_INIT;
+        if (lab_constraints_spelling(ex->constraints[i], &better))
+            note(c, ex->manifest, 1,
+                 "'%s' means '%s': every PTX form of the class counts, so write that",
+                 ex->constraints[i], better.buf);
+        lab_buf_release(&better);
+    }
+}
+
 int
 lab_excheck_run(lab *l, const char *id, const volatile sig_atomic_t *cancel, lab_excheck *c,
                 lab_err *err)
@@ -389,6 +405,7 @@ lab_excheck_run(lab *l, const char *id, const volatile sig_atomic_t *cancel, lab
         return rc;
     if (ex->format == 0)
         note(c, ex->manifest, 1, "no 'format = 1': the manifest should name its format version");
+    check_spellings(ex, c);
     if ((rc = grade(l, ex, ex->solution, cancel, &g, err)) == 0)
         judge(c, ex, ex->solution, &g, LAB_VERDICT_PASS, CHECKED_SOLUTION);
     lab_grading_release(&g);

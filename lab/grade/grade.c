@@ -4,6 +4,7 @@
 #include "lab/grade/grade.h"
 #include "lab/util/i18n.h"
 #include "lab/build/ptx.h"
+#include "lab/build/constraints.h"
 #include "lab/catalog/family.h"
 #include "lab/grade/beside.h"
 #include "lab/grade/compile.h"
@@ -527,12 +528,12 @@ grade_once(lab *l, const lab_grade_request *req, lab_grading *g, bool *gpu_gone,
         lab_grade_set(&g->result, ex, LAB_VERDICT_CONSTRAINT, "%s %s", req->file, why.buf);
         goto judged;
     }
-    if ((rc = lab_ptx_check_constraints(student.ptx.buf, ex->constraints, ex->nconstraints, &why,
-                                        err)) < 0)
+    if ((rc = lab_constraints_check(student.ptx.buf, ex->kernel, ex->constraints, ex->nconstraints,
+                                    &why, err)) < 0)
         goto out;
     if (rc == 1) {
         rc = 0;
-        lab_grade_set(&g->result, ex, LAB_VERDICT_CONSTRAINT, "%s %s", ex->kernel, why.buf);
+        lab_grade_set(&g->result, ex, LAB_VERDICT_CONSTRAINT, "%s", why.buf);
         goto judged;
     }
 built:

@@ -28,10 +28,10 @@ typedef struct lab_case {
     double expected, got;
     long bad;
     long first_bad;
-    char detail[256];
-    unsigned round; /* 1, or 2: new inputs in the same buffers */
-    char check[48]; /* the simulator's check that made it wrong ("shared-memory race"), or "" */
-    char block[32]; /* its block shape ("40x2") where the exercise runs several, else "" */
+    char detail[512]; /* a simulator finding with its thread, block and line fits */
+    unsigned round;   /* 1, or 2: new inputs in the same buffers */
+    char check[48];   /* the simulator's check that made it wrong ("shared-memory race"), or "" */
+    char block[32];   /* its block shape ("40x2") where the exercise runs several, else "" */
     /* detail's format and arguments (lab/util/fmtargs.h), for lab_case_detail; "" and none when
      * the driver gave none */
     char detail_format[256];

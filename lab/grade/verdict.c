@@ -117,6 +117,10 @@ static const struct finding_advice {
     { "bad warp-sync mask",
       N_("the mask of a __syncwarp or __shfl_*_sync names lanes that do not "
          "all get there: use the lanes that do (or the full mask, reached by all)") },
+    { "uninitialised shared memory",
+      N_("a shared-memory slot is read that no thread of the block wrote: a GPU does not zero "
+         "shared memory, so give every slot the block reads a value (0 for the threads past n) "
+         "before the barrier") },
     { "deadlock", N_("threads wait at a barrier that others never reach: every thread that has not "
                      "returned must reach every __syncthreads()") },
     { "out-of-bounds", N_("an index past the end of an array: bound it by n (the last block may be "

@@ -45,6 +45,7 @@ static const struct {
     [LAB_SIM_CHECK_ASSERT] = { "assertion failed", true },
     [LAB_SIM_CHECK_BAD_FREE] = { "invalid free", false },
     [LAB_SIM_CHECK_TRAP] = { "__trap() called", false },
+    [LAB_SIM_CHECK_UNINIT_SHARED] = { "uninitialised shared memory", false },
 };
 _Static_assert(ARRAY_SIZE(checks) == LAB_SIM_CHECK_COUNT, "one row per check");
 
@@ -121,9 +122,13 @@ lab_sim__finding(sim_worker *wk, const sim_warp *w, int lane, const sim_insn *in
         wk->fatal = true;
         atomic_store(&wk->L->root->abort, 1);
     }
-    /* keep the first finding of the lowest block; a fatal one wins */
+    /* keep the first finding of the lowest block; a fatal one wins; an uninitialised read
+     * gives way to a race in its block, which is often why the word was not written yet (a
+     * missing __syncthreads()) */
     if (wk->has_finding && !(fatal && !wk->finding_fatal) &&
-        !(wk->block_linear < wk->finding_block && fatal == wk->finding_fatal))
+        !(wk->block_linear < wk->finding_block && fatal == wk->finding_fatal) &&
+        !(f->kind == LAB_SIM_CHECK_UNINIT_SHARED && kind != LAB_SIM_CHECK_UNINIT_SHARED &&
+          wk->block_linear == wk->finding_block && fatal == wk->finding_fatal))
         return;
     wk->has_finding = true;
     wk->finding_fatal = fatal;
@@ -166,14 +171,52 @@ lab_sim__global_shadow(sim_worker *wk, const sim_alloc *a, uint64_t addr)
     return sh + (addr - a->base) / 4;
 }
 
+/* Do two accesses that held lock tags a and b (lab_sim__shadow_note) exclude each other: the
+ * same lock, one that a lane took and gave back as a lock should be? */
+static bool
+guarded(const sim_worker *wk, uint32_t a, uint32_t b)
+{
+    return a && a == b && a != SIM_LOCK_WORD && a <= wk->nlocks && !wk->locks[a - 1].bad;
+}
+
+/* Is sh the shadow of the block's reserved shared memory (cooperative groups' own scratch)? */
+static bool
+reserved(const sim_worker *wk, const sim_shadow *sh)
+{
+    return sh >= wk->sh_res && sh < wk->sh_res + SIM_RESERVED_BYTES / 4;
+}
+
+void
+lab_sim__check_uninit(sim_worker *wk, const sim_warp *w, int lane, const sim_insn *in,
+                      sim_shadow *sh)
+{
+    /* shared memory starts with what the SM's last block left there (the simulator zeroes it:
+     * a GPU does not) */
+    if (sh->w_epoch >= wk->block_epoch)
+        return;
+    if (!reserved(wk, sh))
+        lab_sim__finding(wk, w, lane, in, LAB_SIM_CHECK_UNINIT_SHARED, false,
+                         "read of a shared word that no thread of this block wrote (shared "
+                         "memory is not initialised: on a GPU it holds what an earlier block "
+                         "left there)");
+    lab_sim__shadow_written(wk, sh); /* once a word */
+}
+
 void
 lab_sim__check_access(sim_worker *wk, const sim_warp *w, int lane, const sim_insn *in,
                       sim_shadow *sh, bool write, bool global)
 {
-    uint32_t me = w->index * 32 + (uint32_t)lane + 1, epoch = wk->epoch;
+    uint32_t me = w->index * 32 + (uint32_t)lane + 1, epoch = wk->epoch, lock = w->held[lane];
     lab_sim_check race = global ? LAB_SIM_CHECK_RACE_GLOBAL : LAB_SIM_CHECK_RACE_SHARED;
     const char *space = global ? "global" : "shared";
 
+    if (lab_sim__shadow_lock(sh->w_sync) == SIM_LOCK_WORD) {
+        if (sh->w_epoch >= wk->block_epoch)
+            return; /* a lock's own word: how threads take turns, not data they share */
+        sh->w_sync &= SIM_SYNC_BITS; /* an earlier block's lock */
+    }
+    if (!global && !write)
+        lab_sim__check_uninit(wk, w, lane, in, sh);
     /* a child grid sees what its launching thread wrote, and what other threads of its block
      * wrote before a barrier that preceded the launch; not the rest of that interval */
     if (global && sh->w_tid && sh->w_epoch == wk->L->launch_epoch && wk->L->depth &&
@@ -186,14 +229,15 @@ lab_sim__check_access(sim_worker *wk, const sim_warp *w, int lane, const sim_ins
                          "the launch)",
                          write ? "write" : "read", other);
     }
-    if (sh->w_tid && sh->w_tid != me && sh->w_epoch == epoch) {
+    if (sh->w_tid && sh->w_tid != me && sh->w_epoch == epoch &&
+        !guarded(wk, lab_sim__shadow_lock(sh->w_sync), lock)) {
         uint32_t other = sh->w_tid - 1;
         if (other / 32 != w->index) {
             lab_sim__finding(wk, w, lane, in, race, false,
                              "%s of a %s word that thread %u (warp %u) wrote with no "
                              "__syncthreads() between",
                              write ? "write" : "read", space, other, other / 32);
-        } else if (sh->w_sync == w->wsync && !write) {
+        } else if ((sh->w_sync & SIM_SYNC_BITS) == (w->wsync & SIM_SYNC_BITS) && !write) {
             lab_sim__finding(wk, w, lane, in, LAB_SIM_CHECK_WARP_HAZARD, false,
                              "read of a %s word that lane %u of the same warp wrote with no "
                              "barrier between (__syncthreads(), or __syncwarp() within a warp; "
@@ -201,19 +245,99 @@ lab_sim__check_access(sim_worker *wk, const sim_warp *w, int lane, const sim_ins
                              space, other % 32);
         }
     }
-    if (write && sh->r_tid && sh->r_tid != me && sh->r_epoch == epoch) {
+    if (write && sh->r_tid && sh->r_tid != me && sh->r_epoch == epoch &&
+        !guarded(wk, lab_sim__shadow_lock(sh->r_sync), lock)) {
         uint32_t other = sh->r_tid - 1;
         if (other / 32 != w->index)
             lab_sim__finding(wk, w, lane, in, race, false,
                              "write of a %s word that thread %u (warp %u) read with no "
                              "__syncthreads() between",
                              space, other, other / 32);
-        else if (sh->r_sync == w->wsync)
+        else if ((sh->r_sync & SIM_SYNC_BITS) == (w->wsync & SIM_SYNC_BITS))
             lab_sim__finding(wk, w, lane, in, LAB_SIM_CHECK_WARP_HAZARD, false,
                              "write of a %s word that lane %u of the same warp read with no "
                              "barrier between (__syncthreads(), or __syncwarp() within a warp; "
                              "volatile does not order lanes since Volta)",
                              space, other % 32);
     }
-    lab_sim__shadow_note(sh, me, epoch, w->wsync, write);
+    lab_sim__shadow_note(sh, me, epoch, w->wsync, lock, write);
+}
+
+/* --- locks built from atomics ---------------------------------------------- */
+
+#define SIM_MAX_LOCKS 64 /* a block's; words past them are taken as no lock (no race hidden) */
+
+/* The lock on the word at p, its index + 1; made when make; 0: none (or no room) */
+static uint32_t
+lock_of(sim_worker *wk, const uint8_t *p, bool make)
+{
+    uint64_t addr = (uint64_t)(uintptr_t)p;
+
+    for (size_t i = 0; i < wk->nlocks; i++)
+        if (wk->locks[i].addr == addr)
+            return (uint32_t)i + 1;
+    if (!make || wk->nlocks == SIM_MAX_LOCKS ||
+        !lab_sim__reserve((void **)&wk->locks, wk->nlocks, 1, &wk->lockcap, sizeof(*wk->locks)))
+        return 0;
+    wk->locks[wk->nlocks] = (sim_lock){ addr, 0, 0, false };
+    return (uint32_t)++wk->nlocks;
+}
+
+static void
+release(sim_warp *w, int l)
+{
+    w->held[l] = 0;
+    w->holding &= ~(1u << l);
+    w->fenced &= ~(1u << l);
+}
+
+void
+lab_sim__lock_atomic(sim_worker *wk, sim_warp *w, int l, const uint8_t *p, sim_shadow *sh,
+                     uint64_t old, uint64_t new_value, bool cas)
+{
+    uint32_t me = w->index * 32 + (uint32_t)l + 1, id;
+    sim_lock *k;
+
+    if (w->held[l] && wk->locks[w->held[l] - 1].addr == (uint64_t)(uintptr_t)p) {
+        k = &wk->locks[w->held[l] - 1];
+        if (new_value == k->free) { /* the holder gives it back: atomicExch(&lock, 0) */
+            k->holder = 0;
+            release(w, l);
+        }
+        return;
+    }
+    if (old == new_value || (!cas && old != 0) || !(id = lock_of(wk, p, true)))
+        return; /* a failed try, or no lock protocol */
+    k = &wk->locks[id - 1];
+    if (k->holder && k->holder != me) {
+        k->bad = true; /* taken while another lane holds it: an atomic update, not a lock */
+        if (sh)        /* and its word is data, checked again */
+            sh->w_sync &= SIM_SYNC_BITS;
+        return;
+    }
+    k->holder = me;
+    k->free = old;
+    if (w->held[l]) /* one lock a lane: the one it took last */
+        wk->locks[w->held[l] - 1].holder = 0;
+    w->held[l] = (uint8_t)id;
+    w->holding |= 1u << l;
+    w->fenced &= ~(1u << l);
+    if (sh) { /* the lock's own word is how threads take turns, not data */
+        sh->w_tid = sh->r_tid = 0;
+        sh->w_sync = (sh->w_sync & SIM_SYNC_BITS) | SIM_LOCK_WORD << 24;
+        sh->w_epoch = wk->epoch;
+    }
+}
+
+void
+lab_sim__lock_store(sim_worker *wk, sim_warp *w, int l, const uint8_t *p)
+{
+    sim_lock *k;
+
+    if (!w->held[l] || (k = &wk->locks[w->held[l] - 1])->addr != (uint64_t)(uintptr_t)p)
+        return;
+    if (!(w->fenced >> l & 1u))
+        k->bad = true; /* the critical section's writes may land after the lock is free */
+    k->holder = 0;
+    release(w, l);
 }

@@ -24,9 +24,11 @@
  *
  * malloc and free share the device's heap, one global allocation of
  * LAB_SIM_HEAP_BYTES made when a module that calls malloc loads (never
- * during a launch: the table of allocations takes no lock for readers), so
- * an access past the heap is caught, but one from a block into its
- * neighbour is not.  Its blocks in use are a sorted table under a lock.
+ * during a launch: the table of allocations takes no lock for readers).
+ * Its blocks in use are a sorted table under a lock, each with the size it
+ * was asked for: with the checks on, exec.c's accesses of the heap are
+ * checked against them (lab_sim__heap_holds), so an access past a block,
+ * into its neighbour or a freed one, is caught as one past an array is.
  */
 #include "lab/sim/exec.h"
 
@@ -289,12 +291,13 @@ static int
 run_malloc(sim_worker *wk, const sim_warp *w, int l, const sim_insn *in, uint64_t *ret)
 {
     lab_sim *s = wk->L->sim;
-    uint64_t size = lab_sim__arg64(wk, w, l, &in->o[1]), at = 0;
+    uint64_t size = lab_sim__arg64(wk, w, l, &in->o[1]), at = 0, asked;
     size_t i;
 
     *ret = 0;
     if (!size || size > LAB_SIM_HEAP_BYTES)
         return 0;
+    asked = size;
     size = (size + 15) / 16 * 16;
     pthread_mutex_lock(&s->heap_lock);
     for (i = 0; i < s->nheap_blocks && s->heap_blocks[i].off - at < size; i++)
@@ -304,7 +307,7 @@ run_malloc(sim_worker *wk, const sim_warp *w, int l, const sim_insn *in, uint64_
                          sizeof(*s->heap_blocks))) {
         memmove(&s->heap_blocks[i + 1], &s->heap_blocks[i],
                 (s->nheap_blocks - i) * sizeof(*s->heap_blocks));
-        s->heap_blocks[i] = (sim_heap_block){ at, size };
+        s->heap_blocks[i] = (sim_heap_block){ at, size, asked };
         s->nheap_blocks++;
         *ret = s->heap + at;
     }
@@ -316,6 +319,31 @@ run_malloc(sim_worker *wk, const sim_warp *w, int l, const sim_insn *in, uint64_
             memset(sh, 0, size / 4 * sizeof(*sh));
     }
     return 0;
+}
+
+bool
+lab_sim__heap_holds(lab_sim *s, uint64_t addr, uint64_t bytes, sim_heap_block *near)
+{
+    uint64_t off = addr - s->heap;
+    size_t lo = 0, hi;
+    bool in = false;
+
+    *near = (sim_heap_block){ 0, 0, 0 };
+    pthread_mutex_lock(&s->heap_lock);
+    hi = s->nheap_blocks;
+    while (lo < hi) { /* the first block past off */
+        size_t mid = (lo + hi) / 2;
+        if (s->heap_blocks[mid].off <= off)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo > 0) {
+        *near = s->heap_blocks[lo - 1];
+        in = off - near->off < near->asked && bytes <= near->asked - (off - near->off);
+    }
+    pthread_mutex_unlock(&s->heap_lock);
+    return in;
 }
 
 /* free(pointer): the block malloc returned goes back; NULL does nothing; anything else is the

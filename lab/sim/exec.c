@@ -1190,6 +1190,30 @@ typedef struct resolved {
 static const char *const space_names[SP_COUNT] = { "generic", "global", "shared",
                                                    "local",   "param",  "const" };
 
+/* An access of the device heap (malloc's): inside a block in use, or a fatal finding. */
+static bool
+heap_access(sim_worker *wk, const sim_warp *w, int l, const sim_insn *in, uint64_t addr,
+            uint32_t bytes, bool write)
+{
+    sim_heap_block near;
+
+    if (lab_sim__heap_holds(wk->L->sim, addr, bytes, &near))
+        return true;
+    if (near.asked && addr - (wk->L->sim->heap + near.off) < near.size + (1u << 20))
+        lab_sim__finding(wk, w, l, in, LAB_SIM_CHECK_OOB_GLOBAL, true,
+                         "out-of-bounds global %s of %u bytes at byte %llu of a %llu-byte block "
+                         "from malloc (past its end, or freed)",
+                         write ? "store" : "load", bytes,
+                         (unsigned long long)(addr - (wk->L->sim->heap + near.off)),
+                         (unsigned long long)near.asked);
+    else
+        lab_sim__finding(wk, w, l, in, LAB_SIM_CHECK_OOB_GLOBAL, true,
+                         "out-of-bounds global %s of %u bytes in the device heap, in no block "
+                         "that malloc returned",
+                         write ? "store" : "load", bytes);
+    return false;
+}
+
 /* Where lane l's access of bytes at addr goes; false after a fatal finding. */
 static bool
 resolve(sim_worker *wk, const sim_warp *w, int l, const sim_insn *in, sim_space space,
@@ -1239,6 +1263,8 @@ resolve(sim_worker *wk, const sim_warp *w, int l, const sim_insn *in, sim_space 
         }
         wk->last_alloc = a;
         out->p = (uint8_t *)(uintptr_t)addr;
+        if (L->checks && a->base == L->sim->heap && !heap_access(wk, w, l, in, addr, bytes, write))
+            return false;
         if (L->checks && space == SP_GLOBAL)
             out->sh = lab_sim__global_shadow(wk, a, addr);
         return true;
@@ -1396,7 +1422,8 @@ ldst_fast(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m, bool stor
     bool global = space != SP_SHARED;
 
     if (in->vec != 1 || (bytes != 4 && bytes != 8) || vo->kind == O_VEC ||
-        (space != SP_GLOBAL && space != SP_GENERIC && space != SP_SHARED))
+        (space != SP_GLOBAL && space != SP_GENERIC && space != SP_SHARED) ||
+        (store && (w->holding & m))) /* a store that may give a lock back: lane by lane */
         return false;
     FOR_LANES(m)
     {
@@ -1414,8 +1441,9 @@ ldst_fast(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m, bool stor
             wk->last_alloc = a;
         }
         base = a->base;
-        if (L->checks && !(sh = lab_sim__global_shadow(wk, a, a->base)))
-            return false;
+        if (L->checks &&
+            (a->base == L->sim->heap || !(sh = lab_sim__global_shadow(wk, a, a->base))))
+            return false; /* the heap's blocks: lane by lane */
     } else {
         if (L->shared_static < bytes || hi > L->shared_static - bytes)
             return false;
@@ -1487,6 +1515,8 @@ exec_ldst(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
         if (r.sh && wk->L->checks)
             for (uint32_t k = 0; k < (bytes + 3) / 4; k++)
                 lab_sim__check(wk, w, l, in, r.sh + k, store, r.space == SP_GLOBAL);
+        if (store && (w->holding >> l & 1u)) /* a release of its lock, with a fence before */
+            lab_sim__lock_store(wk, w, l, r.p);
         for (uint32_t v = 0; v < in->vec; v++) {
             uint8_t *p = r.p + v * tb;
             if (store) {
@@ -1649,6 +1679,8 @@ exec_wmma(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
                 resolved rs;
                 if (!resolve(wk, w, l, in, (sim_space)in->space, at, esz, store, &rs))
                     return -1;
+                if (store && rs.space == SP_SHARED && wk->L->checks)
+                    lab_sim__shadow_written(wk, rs.sh);
                 if (store)
                     store_bits(rs.p,
                                esz == 8   ? T_B64
@@ -1804,6 +1836,8 @@ exec_cp_async(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
                 return -1;
             if (n)
                 memcpy(rd.p, rs.p, n);
+            for (uint32_t k = 0; wk->L->checks && k < n / 4; k++)
+                lab_sim__shadow_written(wk, rd.sh + k);
             if (!(p = mb_at(wk, w, l, in, &in->o[3], SP_SHARED)))
                 return -1;
             *p = mb_update(*p, 0, -(int64_t)n, false);
@@ -2002,6 +2036,7 @@ exec_atom(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
     const uint64_t *base = ao->reg >= 0 ? &w->r[(size_t)ao->reg * 32] : NULL;
     uint32_t bytes = width(in->type) / 8;
     sim_space space = (sim_space)in->space;
+    bool checks = wk->L->checks;
 
     if (ao->kind != O_MEM)
         return lab_sim__unsupported(wk, in, "an address operand that is not [..]");
@@ -2019,9 +2054,21 @@ exec_atom(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
         spaces[l] = (uint8_t)r.space;
         if (r.space == SP_SHARED)
             addr[l] &= ~SIM_TAG_MASK;
+        /* an atomic other than exch reads the word: one no thread of the block wrote holds
+         * what an earlier block left (not tracked otherwise: atomics race with nothing) */
+        if (checks && r.space == SP_SHARED && in->sub != AOP_EXCH)
+            lab_sim__check_uninit(wk, w, l, in, r.sh);
         old = atomic_apply(in, r.p, b[l], c[l]);
         if (ai == 1) /* atom's d */
             w->r[(size_t)in->o[0].reg * 32 + l] = old;
+        if (checks && r.space == SP_SHARED)
+            lab_sim__shadow_written(wk, r.sh);
+        if (checks && (in->sub == AOP_CAS || in->sub == AOP_EXCH)) {
+            uint64_t now = in->sub == AOP_EXCH                       ? zx(b[l], in->type)
+                           : zx(old, in->type) == zx(b[l], in->type) ? zx(c[l], in->type)
+                                                                     : zx(old, in->type);
+            lab_sim__lock_atomic(wk, w, l, r.p, r.sh, zx(old, in->type), now, in->sub == AOP_CAS);
+        }
     }
     /* ptxas turns a 32-bit integer add that every lane makes to one address into one lane's
      * atomic of the warp's sum (recorded on the H100: 1 sector per warp, where a float add
@@ -2034,31 +2081,61 @@ exec_atom(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
 
 /* ---- warp-level ---------------------------------------------------------- */
 
-/* the *.sync membermask rules: every executing lane is in the mask, and every lane of the
- * mask that has not exited executes it together */
-static bool
-check_mask(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m, uint32_t mask)
+/* The *.sync warp operations take each executing lane's own member mask: lanes that give the
+ * same mask are one group (a cooperative-groups tile of 16 lanes gives 0x0000ffff in its first
+ * half, 0xffff0000 in its second), and a group's result covers its lanes only.  Each lane's mask
+ * in masks (the operand's; all lanes without one) */
+static void
+lane_masks(sim_worker *wk, sim_warp *w, uint32_t m, bool has_mask, const sim_opnd *o,
+           uint32_t *masks)
 {
-    uint32_t missing = mask & ~m & w->valid & ~w->exited, outside = m & ~mask;
-    if (!wk->L->checks || (!missing && !outside))
+    uint64_t t[32];
+    const uint64_t *v = has_mask ? src(wk, w, o, t) : NULL;
+
+    FOR_LANES(m) masks[l] = v ? (uint32_t)v[l] : 0xffffffffu;
+}
+
+/* The lanes of m that gave the mask of lane first */
+static uint32_t
+group_of(const uint32_t *masks, uint32_t m, int first)
+{
+    uint32_t g = 0;
+
+    FOR_LANES(m)
+    {
+        if (masks[l] == masks[first])
+            g |= 1u << l;
+    }
+    return g;
+}
+
+/* The member-mask rules (PTX ISA, shfl.sync and the rest): each lane that executes the operation
+ * is in its own mask, the lanes a mask names give that mask, and every lane a mask names
+ * executes the operation with it (here, in this step of the warp).  A lane named that does not
+ * take part (it has returned, or is on another path) leaves the result undefined, whatever a
+ * given GPU does with it: a finding where it happens.  false when a rule is broken. */
+static bool
+check_group(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m, uint32_t g, uint32_t mask,
+            const uint32_t *masks)
+{
+    uint32_t outside = g & ~mask, other = mask & m & ~g, missing = mask & ~m & w->valid;
+
+    if (!wk->L->checks || (!outside && !other && !missing))
         return true;
     if (outside)
         lab_sim__finding(wk, w, __builtin_ctz(outside), in, LAB_SIM_CHECK_SYNC_MASK, false,
                          "'%s' executed by a lane outside its member mask 0x%08x", in->text, mask);
+    else if (other)
+        lab_sim__finding(wk, w, __builtin_ctz(g), in, LAB_SIM_CHECK_SYNC_MASK, false,
+                         "'%s' with member mask 0x%08x, where lane %d of the mask gives "
+                         "0x%08x: the lanes of one operation must give the same mask",
+                         in->text, mask, __builtin_ctz(other), masks[__builtin_ctz(other)]);
     else
-        lab_sim__finding(wk, w, __builtin_ctz(missing), in, LAB_SIM_CHECK_SYNC_MASK, false,
-                         "'%s' with member mask 0x%08x reached by lanes 0x%08x only: lane %d is "
-                         "on another path (divergent mask)",
-                         in->text, mask, m, __builtin_ctz(missing));
+        lab_sim__finding(wk, w, __builtin_ctz(g), in, LAB_SIM_CHECK_SYNC_MASK, false,
+                         "'%s' with mask 0x%08x run by lanes 0x%08x only: lane %d, named in the "
+                         "mask, does not take part (returned, or on another path): undefined",
+                         in->text, mask, g, __builtin_ctz(missing));
     return false;
-}
-
-static uint32_t
-mask_operand(sim_worker *wk, sim_warp *w, const sim_opnd *o, uint32_t m)
-{
-    uint64_t t[32];
-    const uint64_t *v = src(wk, w, o, t);
-    return m ? (uint32_t)v[__builtin_ctz(m)] : 0xffffffffu;
 }
 
 /* The warp operations compute, for every lane of m, d (res) and the predicate p (pv) of the
@@ -2208,32 +2285,38 @@ redux_lanes(sim_worker *wk, const sim_insn *in, uint32_t m, const uint64_t *a, u
 }
 
 /* shfl vote match redux: the member mask is the last operand of the .sync forms (ops.def's most
- * operands; all lanes without one), every lane that runs the instruction must be in it, and it
- * synchronises them (checks.c: a warp-synchronisation count) */
+ * operands; all lanes without one); each group of lanes with one mask exchanges values among
+ * itself, and the operation synchronises them (checks.c: a warp-synchronisation count) */
 static int
 exec_warp(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
 {
     uint64_t ta[32], res[32], pv[32] = { 0 };
     const uint64_t *a = src(wk, w, &in->o[1], ta);
-    bool has_mask = in->nops == lab_sim__ops[in->op].max;
+    uint32_t masks[32];
 
-    check_mask(wk, w, in, m, has_mask ? mask_operand(wk, w, &in->o[in->nops - 1], m) : 0xffffffffu);
-    switch (in->op) {
-    case SIM_OP_SHFL: /* shfl.sync: d = a of another lane */
-        shfl_lanes(wk, w, in, m, a, res, pv);
-        break;
-    case SIM_OP_VOTE: /* vote.sync: the lanes' predicates combined */
-        vote_lanes(in, m, a, res);
-        break;
-    case SIM_OP_MATCH: /* match.sync: the lanes holding the same value */
-        match_lanes(in, m, a, res, pv);
-        break;
-    case SIM_OP_REDUX: /* redux.sync: a reduction over the lanes */
-        if (redux_lanes(wk, in, m, a, res) < 0)
-            return -1;
-        break;
-    default:
-        return lab_sim__unsupported(wk, in, "this warp operation");
+    lane_masks(wk, w, m, in->nops == lab_sim__ops[in->op].max, &in->o[in->nops - 1], masks);
+    for (uint32_t rest = m; rest;) {
+        int first = __builtin_ctz(rest);
+        uint32_t g = group_of(masks, rest, first);
+        check_group(wk, w, in, m, g, masks[first], masks);
+        switch (in->op) {
+        case SIM_OP_SHFL: /* shfl.sync: d = a of another lane of the group */
+            shfl_lanes(wk, w, in, g, a, res, pv);
+            break;
+        case SIM_OP_VOTE: /* vote.sync: the group's predicates combined */
+            vote_lanes(in, g, a, res);
+            break;
+        case SIM_OP_MATCH: /* match.sync: the lanes of the group holding the same value */
+            match_lanes(in, g, a, res, pv);
+            break;
+        case SIM_OP_REDUX: /* redux.sync: a reduction over the group */
+            if (redux_lanes(wk, in, g, a, res) < 0)
+                return -1;
+            break;
+        default:
+            return lab_sim__unsupported(wk, in, "this warp operation");
+        }
+        rest &= ~g;
     }
     FOR_LANES(m)
     {
@@ -2321,8 +2404,14 @@ exec_barrier(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
 {
     uint32_t live = w->valid & ~w->exited;
 
-    if (in->sub == BAR_WARP) { /* bar.warp.sync membermask */
-        check_mask(wk, w, in, m, mask_operand(wk, w, &in->o[0], m));
+    if (in->sub == BAR_WARP) { /* bar.warp.sync membermask: each lane's, as exec_warp's */
+        uint32_t masks[32];
+        lane_masks(wk, w, m, true, &in->o[0], masks);
+        for (uint32_t rest = m; rest;) {
+            uint32_t g = group_of(masks, rest, __builtin_ctz(rest));
+            check_group(wk, w, in, m, g, masks[__builtin_ctz(rest)], masks);
+            rest &= ~g;
+        }
         w->wsync++;
         return 0;
     }
@@ -2770,7 +2859,9 @@ run_warp(sim_worker *wk, sim_warp *w)
                 return RUN_BARRIER;
             }
             break;
-        case CL_FENCE: /* membar / fence: memory is sequentially consistent here; nanosleep */
+        case CL_FENCE: /* membar / fence: memory is sequentially consistent here; nanosleep.
+                          A lane holding a lock may give it back by a plain store after one */
+            w->fenced |= m & w->holding;
             break;
         case CL_HALF: { /* add sub mul fma neg abs min max of .f16, .bf16 and pairs (half.c) */
             uint64_t ta[32], tb[32], tc[32];
@@ -2853,6 +2944,8 @@ lab_sim__run_block(sim_worker *wk, uint64_t linear)
     wk->ctaid[1] = (unsigned)(linear / L->grid[0] % L->grid[1]);
     wk->ctaid[2] = (unsigned)(linear / ((uint64_t)L->grid[0] * L->grid[1]));
     wk->epoch = atomic_fetch_add(&L->sim->epoch, 1) + 1;
+    wk->block_epoch = wk->epoch;
+    wk->nlocks = 0;
     wk->red_true = wk->red_lanes = 0;
     if (L->shared_static)
         memset(wk->shared_static, 0, L->shared_static);
@@ -2877,6 +2970,8 @@ lab_sim__run_block(sim_worker *wk, uint64_t linear)
         w->red = NULL;
         w->index = i;
         w->wsync = 0;
+        memset(w->held, 0, sizeof(w->held));
+        w->holding = w->fenced = 0;
         for (int l = 0; l < 32 && !wk->tids_set; l++) { /* the same in every block */
             uint32_t t = first + (uint32_t)l;
             w->tid[0][l] = t % L->block[0];

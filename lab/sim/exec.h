@@ -62,6 +62,10 @@ typedef struct sim_warp {
     const sim_insn *red; /* the bar.red it waits at: its d is written when the barrier opens */
     uint32_t red_mask;   /* the lanes that arrived there */
     uint32_t wsync;      /* warp-synchronisation epoch (checks) */
+    /* locks built from atomics (checks.c): each lane's lock, an index in the worker's table + 1
+     * (0: none); the lanes holding one, and those of them that fenced since they took it */
+    uint8_t held[32];
+    uint32_t holding, fenced;
     uint32_t index;
     /* the loads' latencies (metrics.gld_rounds), in rounds of one latency, in the kernel's own
      * frame: when each register's value is there, when the stretch of code since the last
@@ -72,11 +76,33 @@ typedef struct sim_warp {
     uint32_t tid[3][32];
 } sim_warp;
 
-/* One 4-byte word's history for the race checks: thread ids are + 1 (0: none). */
+/* One 4-byte word's history for the race checks: thread ids are + 1 (0: none).  A *_sync holds
+ * the warp-synchronisation count in its low 24 bits and, in its top 8, the lock the access held
+ * (an index in the worker's lock table + 1; 0: none), or in w_sync SIM_LOCK_WORD on the word a
+ * lock is, from the barrier interval w_epoch on.  24 bytes a word: the shadows of a launch's
+ * buffers are 6 times their size, and a larger one costs cache misses in every checked access. */
 typedef struct sim_shadow {
     uint32_t w_tid, w_epoch, w_sync;
     uint32_t r_tid, r_epoch, r_sync;
 } sim_shadow;
+
+#define SIM_SYNC_BITS 0xffffffu /* a warp's sync count, as a shadow keeps it */
+#define SIM_LOCK_WORD 0xffu
+
+/* The lock an access held, from its *_sync */
+static inline uint32_t
+lab_sim__shadow_lock(uint32_t sync)
+{
+    return sync >> 24;
+}
+
+/* A lock of the block being run: a word that a lane took by atomicCAS (or atomicExch of 0) */
+typedef struct sim_lock {
+    uint64_t addr;   /* the word's host address */
+    uint64_t free;   /* its value when free (what the taking cas found) */
+    uint32_t holder; /* the thread holding it + 1; 0: free */
+    bool bad;        /* not a lock, or given back with no fence: it orders nothing */
+} sim_lock;
 
 /* The bytes of an allocation's race shadow (lab_sim__zalloc'd on its first check) */
 static inline size_t
@@ -180,6 +206,10 @@ struct sim_worker {
     bool tids_set; /* the warps' tid, the same in every block, computed by its first */
     uint64_t block_linear;
     uint32_t epoch;
+    uint32_t block_epoch; /* the block's first barrier interval: shared words written before it
+                             hold an earlier block's data (checks.c: uninitialised) */
+    sim_lock *locks;      /* the block's locks (malloc'd, kept between blocks) */
+    size_t nlocks, lockcap;
     uint32_t red_true, red_lanes; /* bar.red of this barrier interval: lanes with c, lanes */
     const sim_alloc *last_alloc;
     lab_sim_metrics metrics;
@@ -246,24 +276,44 @@ int lab_sim__unsupported(sim_worker *wk, const sim_insn *in, const char *why);
 sim_shadow *lab_sim__global_shadow(sim_worker *wk, const sim_alloc *a, uint64_t addr);
 void lab_sim__check_access(sim_worker *wk, const sim_warp *w, int lane, const sim_insn *in,
                            sim_shadow *sh, bool write, bool global);
+/* A read of the shared word sh: one no thread of the block wrote is a finding (once a word) */
+void lab_sim__check_uninit(sim_worker *wk, const sim_warp *w, int lane, const sim_insn *in,
+                           sim_shadow *sh);
 
-/* Records an access in a word's shadow (thread me + 1, barrier interval, warp-sync count). */
+/* Records an access in a word's shadow (thread me + 1, barrier interval, warp-sync count, the
+ * lock it holds). */
 static inline void
-lab_sim__shadow_note(sim_shadow *sh, uint32_t me, uint32_t epoch, uint32_t sync, bool write)
+lab_sim__shadow_note(sim_shadow *sh, uint32_t me, uint32_t epoch, uint32_t sync, uint32_t lock,
+                     bool write)
 {
     if (write) {
         sh->w_tid = me;
         sh->w_epoch = epoch;
-        sh->w_sync = sync;
+        sh->w_sync = (sync & SIM_SYNC_BITS) | lock << 24;
     } else {
         sh->r_tid = me;
         sh->r_epoch = epoch;
-        sh->r_sync = sync;
+        sh->r_sync = (sync & SIM_SYNC_BITS) | lock << 24;
+    }
+}
+
+/* A shared word written by something other than a checked store (wmma, a bulk copy): it holds
+ * this block's data now, for the uninitialised-memory check (it is no thread's write for the
+ * race checks). */
+static inline void
+lab_sim__shadow_written(const sim_worker *wk, sim_shadow *sh)
+{
+    if (sh->w_epoch < wk->block_epoch) {
+        sh->w_tid = 0;
+        sh->w_epoch = wk->block_epoch;
+        sh->w_sync &= SIM_SYNC_BITS;
     }
 }
 
 /* lab_sim__check_access, with the common case (nothing to report) inline: only an access that
- * may be a hazard goes to checks.c, which decides, reports and records it. */
+ * may be a hazard goes to checks.c, which decides, reports and records it: another thread's
+ * access in this barrier interval, a shared word read before this block wrote it, a word that
+ * a lock guards or is, or a warp that holds a lock. */
 static inline void
 lab_sim__check(sim_worker *wk, const sim_warp *w, int lane, const sim_insn *in, sim_shadow *sh,
                bool write, bool global)
@@ -272,12 +322,24 @@ lab_sim__check(sim_worker *wk, const sim_warp *w, int lane, const sim_insn *in, 
 
     if ((sh->w_tid && sh->w_tid != me && sh->w_epoch == epoch) ||
         (write && sh->r_tid && sh->r_tid != me && sh->r_epoch == epoch) ||
-        (global && wk->L->depth && sh->w_tid && sh->w_epoch == wk->L->launch_epoch)) {
+        (global && wk->L->depth && sh->w_tid && sh->w_epoch == wk->L->launch_epoch) ||
+        (!global && !write && sh->w_epoch < wk->block_epoch) || sh->w_sync > SIM_SYNC_BITS ||
+        w->holding) {
         lab_sim__check_access(wk, w, lane, in, sh, write, global);
         return;
     }
-    lab_sim__shadow_note(sh, me, epoch, w->wsync, write);
+    lab_sim__shadow_note(sh, me, epoch, w->wsync, 0, write);
 }
+
+/* checks.c: locks built from atomics.  Lane l's atom.cas or atom.exch on the word at p (host
+ * pointer; sh its shadow, or NULL) found old there and left new: a lock taken (the word went
+ * from its free value to another by the lane's cas, or from 0 by its exch) or given back (the
+ * holder's cas or exch put the free value back). */
+void lab_sim__lock_atomic(sim_worker *wk, sim_warp *w, int l, const uint8_t *p, sim_shadow *sh,
+                          uint64_t old, uint64_t new_value, bool cas);
+/* Lane l, which holds a lock, stores to the word at p: a release when p is its lock's word
+ * (fenced since it took the lock, or the lock orders nothing from then on) */
+void lab_sim__lock_store(sim_worker *wk, sim_warp *w, int l, const uint8_t *p);
 
 /* metrics.c: one warp-level access; addr/bytes of the active lanes */
 typedef enum sim_access { SIM_ACCESS_LOAD, SIM_ACCESS_STORE, SIM_ACCESS_ATOM } sim_access;

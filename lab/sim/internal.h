@@ -521,11 +521,15 @@ int lab_sim__cfg(sim_func *f, lab_err *err);
 
 /* A block of the device heap that malloc handed out */
 typedef struct sim_heap_block {
-    uint64_t off, size;
+    uint64_t off, size; /* in the heap; size rounded up to 16 bytes */
+    uint64_t asked;     /* what malloc was asked for: the block's bounds */
 } sim_heap_block;
 
 /* devlib.c: the device's heap, made once (not during a launch) */
 int lab_sim__heap_init(lab_sim *s, lab_err *err);
+/* devlib.c: is [addr, addr + bytes) of the heap inside one block that malloc returned and free
+ * did not take back?  If not, the block at or before addr goes in *near ({0} when none). */
+bool lab_sim__heap_holds(lab_sim *s, uint64_t addr, uint64_t bytes, sim_heap_block *near);
 
 /* module.c: the kernel (.entry with a body) of that name, or NULL */
 const sim_func *lab_sim__entry(const lab_sim_module *m, const char *name);

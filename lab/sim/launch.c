@@ -75,6 +75,7 @@ worker_release(sim_worker *wk)
     free(wk->sh_dyn);
     free(wk->shared_res);
     free(wk->sh_res);
+    free(wk->locks);
     free(wk->local);
     lab_sim__pbufs_reset(wk);
     free(wk->pbufs);

@@ -198,6 +198,7 @@ typedef struct parser {
     size_t ncode, codecap;
     sim_gvar *locals; /* .local of this function */
     uint32_t cur_file, cur_line, inl_file, inl_line;
+    uint32_t root_file;    /* the file of the last .loc that was inlined nowhere */
     uint64_t global_bytes; /* the module's .global and .const variables so far */
 } parser;
 
@@ -1682,22 +1683,31 @@ loc_numbers(parser *ps, uint32_t line, uint32_t *file, uint32_t *src_line)
     return 0;
 }
 
-/* .loc F L C [, function_name X, inlined_at F2 L2 C2] */
+/* .loc F L C [, function_name X, inlined_at F2 L2 C2].  nvcc writes the whole chain of calls
+ * that inlined the code, outermost first; an instruction keeps its own line and, as where it
+ * was inlined, the innermost place of the chain in the file the chain starts in (the kernel's:
+ * the student's line that called a header's function, not a line of another header). */
 static int
 parse_loc(parser *ps)
 {
     lexer *lx = &ps->lx;
-    uint32_t line = lx->cur.line;
+    uint32_t line = lx->cur.line, inl_file = 0, inl_line = 0;
 
     lex_next(lx);
     if (loc_numbers(ps, line, &ps->cur_file, &ps->cur_line) < 0)
         return -1;
-    ps->inl_file = ps->inl_line = 0;
     while (lx->cur.kind != TK_EOF && lx->cur.line == line) {
         bool inlined = tk_is(&lx->cur, "inlined_at");
         lex_next(lx);
-        if (inlined && loc_numbers(ps, line, &ps->inl_file, &ps->inl_line) < 0)
+        if (inlined && loc_numbers(ps, line, &inl_file, &inl_line) < 0)
             return -1;
+    }
+    if (!inl_file) { /* a chain starts */
+        ps->root_file = ps->cur_file;
+        ps->inl_file = ps->inl_line = 0;
+    } else if (inl_file == ps->root_file || !ps->inl_file) {
+        ps->inl_file = inl_file;
+        ps->inl_line = inl_line;
     }
     return 0;
 }

@@ -93,6 +93,7 @@ typedef enum lab_sim_check {
     LAB_SIM_CHECK_ASSERT,         /* assert() failed: msg is the GPU's message */
     LAB_SIM_CHECK_BAD_FREE,       /* free() of what malloc did not return, or twice */
     LAB_SIM_CHECK_TRAP,           /* the kernel called __trap() */
+    LAB_SIM_CHECK_UNINIT_SHARED,  /* a read of shared memory no thread of the block wrote */
     LAB_SIM_CHECK_COUNT
 } lab_sim_check;
 

@@ -108,7 +108,7 @@ EOF
 run cudalab grade reduction/neighbored attempts/atomic.cu
 expect_status "grade a kernel with atomicAdd" 1
 expect_out_re "atomicAdd: CONSTRAINT" '^CONSTRAINT  '
-expect_out "atomicAdd: names the instruction" "uses atom."
+expect_out "atomicAdd: names the CUDA and the line" "atomicAdd at atomic.cu:3 is an atomic operation"
 expect_out "atomicAdd: says it is forbidden" "which this exercise forbids"
 
 # --- --json ---

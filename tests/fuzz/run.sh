@@ -16,6 +16,7 @@ cd "$src" || exit 2
 seeds() { # TARGET: the lab's files of its kind
     case $1 in
     ptx) ls tests/fixtures/ptx/*.ptx build/tests/sim-*.ptx 2>/dev/null ;;
+    constraints) ls tests/fixtures/ptx/*.ptx build/tests/sim-*.ptx build/tests/rules-*.ptx 2>/dev/null ;;
     manifest) ls exercises/*/*/exercise.ini ;;
     questions) ls exercises/*/questions.ini ;;
     translation) ls exercises/*/questions.*.ini exercises/*/*/hints.*.md 2>/dev/null ;;

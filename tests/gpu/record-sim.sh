@@ -14,6 +14,7 @@
 # Files are built SIM_DIFF_JOBS (8) at a time; the GPU runs one process at a time
 # (a kernel run or an Nsight Compute profile), so counters see no other context.
 # SIM_DIFF_FILES="tests/sim/conformance.cu ..." records only those files.
+# SIM_DIFF_NCU=0 records the buffers only, without Nsight Compute's counters.
 # SIM_DIFF_DUMP=DIR also keeps every output buffer whole (kernel-run --dump) in
 # DIR/<file>/, to find which words differ when a hash does.
 # The conformance kernels are not run under ncu: each thread does one load and
@@ -32,6 +33,7 @@ mkdir -p "$out"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null)
+[ "${SIM_DIFF_NCU:-1}" = 0 ] && ncu= # buffers only, where GPU time is short
 metrics=l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum,l1tex__t_requests_pipe_lsu_mem_global_op_red.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,smsp__inst_executed.sum,smsp__warps_launched.sum,smsp__sass_branch_targets.sum,smsp__sass_branch_targets_threads_divergent.sum
 nvcc_version=$(nvcc --version | tail -1)
 device=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)

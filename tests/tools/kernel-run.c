@@ -14,6 +14,8 @@
  * float *, j = unsigned, S_ = the first substitution...), else from the PTX
  * .param sizes: every pointer gets its own buffer of 8 * N elements + 64,
  * filled from the seed (ints 0..255, floats in [0, 1)), every integer N.
+ * A kernel with more than MAX_PARAMS (32) parameters is refused by name: the
+ * launch would read arguments that are not there.
  * Launch: block B (default 256), grid ceil(N / B).  Output per kernel: status,
  * each buffer's FNV-1a 64-bit hash and its first 64 words (to compare float
  * results with a tolerance); on the simulator also the PTX-level metrics and
@@ -34,7 +36,8 @@
 #include <string.h>
 #include <time.h>
 
-#define MAX_PARAMS 16
+/* cuda-samples' bisectKernelLarge has 19; a kernel with more is refused, saying so */
+#define MAX_PARAMS 32
 #define MAX_KERNELS 256
 #define SHOWN_WORDS 64
 
@@ -45,7 +48,8 @@ typedef enum { ARG_INT, ARG_PTR_INT, ARG_PTR_FLOAT, ARG_PTR_DOUBLE, ARG_U64 } ar
 
 typedef struct kernel {
     char name[256];
-    unsigned nparams;
+    unsigned nparams;           /* of them, at most MAX_PARAMS: psize and kind */
+    unsigned declared;          /* all the .params the entry declares */
     unsigned psize[MAX_PARAMS]; /* bytes, from .param */
     arg_kind kind[MAX_PARAMS];
 } kernel;
@@ -75,6 +79,7 @@ scan_entries(const char *ptx, kernel *out, size_t max)
             const char *t = q + 6;
             while (*t == ' ' || *t == '\t')
                 t++;
+            k->declared++;
             if (k->nparams < MAX_PARAMS)
                 k->psize[k->nparams++] = !strncmp(t, ".u64", 4) || !strncmp(t, ".b64", 4) ||
                                                  !strncmp(t, ".s64", 4) || !strncmp(t, ".f64", 4)
@@ -238,6 +243,12 @@ run_kernel(const lab_dev_ops *ops, lab_dev *dev, lab_module *mod, kernel *k, uns
     cJSON *bufs;
     int rc = 0;
 
+    if (k->declared > MAX_PARAMS) { /* the launch would read arguments that are not there */
+        free(host);
+        return lab_err_set(err, LAB_EINVAL,
+                           "kernel '%s' has %u parameters; kernel-run passes at most %d", k->name,
+                           k->declared, MAX_PARAMS);
+    }
     if (!host)
         return lab_err_set(err, LAB_ENOMEM, "out of memory");
     lab_rng_seed(&rng, seed);
