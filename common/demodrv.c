@@ -197,6 +197,7 @@ static int
 start(lab_demodrv *d, int argc, char **argv, const char *program, const char *chapter)
 {
     lab_err err = LAB_ERR_INIT;
+    lab_fmtargs why;
     int rc;
 
     memset(d, 0, sizeof(*d));
@@ -218,11 +219,13 @@ start(lab_demodrv *d, int argc, char **argv, const char *program, const char *ch
         lab_err_set(&err, LAB_EINVAL, "unknown backend '%s'", d->backend);
         return lab_demodrv_fail(d, "open", &err);
     }
+    err.args = &why; /* the reason in the learner's language too (lab_err_set_msg) */
     if ((rc = d->ops->open(0, &d->dev, &err)) < 0) {
         d->failed = true;
-        lab_report_set_status(d->report, "no_gpu", err.msg);
+        lab_report_set_no_gpu(d->report, &err);
         return rc;
     }
+    err.args = NULL;
     if ((rc = d->ops->info(d->dev, &d->info, &err)) < 0)
         return lab_demodrv_fail(d, "device", &err);
     if (d->ops == &lab_dev_sim) { /* no clock: no yardstick, nothing to flush; a model, maybe */

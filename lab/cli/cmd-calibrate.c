@@ -45,6 +45,7 @@ calibrate_run(lab_cli *cli, const lab_cli_args *args)
 {
     const lab_catalog *cat = lab_catalog_of(cli->lab);
     const lab_device *dev;
+    char why[512];
     lab_buf path = LAB_BUF_INIT;
     lab_err err = LAB_ERR_INIT;
     lab_calib *c = NULL;
@@ -58,7 +59,8 @@ calibrate_run(lab_cli *cli, const lab_cli_args *args)
     if (lab_device_probe(cli->lab, &dev, &err) < 0)
         return lab_cli_error(_("calibrate: %s"), err.msg);
     if (!dev->present)
-        return lab_cli_error(_("calibrate needs a GPU: %s"), dev->reason);
+        return lab_cli_error(_("calibrate needs a GPU: %s"),
+                             lab_device_reason(dev, why, sizeof(why)));
     /* the store first: it makes the database and its folder */
     if (lab_store_of(cli->lab, &st, &err) < 0 || lab_store_default_path(&path, &err) < 0 ||
         lab_calib_open(path.buf, &c, &err) < 0) {

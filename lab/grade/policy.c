@@ -103,6 +103,10 @@ static const struct finding_advice {
     { "global-memory race",
       N_("two threads use one global word with nothing ordering them: give each "
          "word one writer, or a barrier between writer and reader") },
+    { "duplicate index",
+      N_("two threads computed the same index and stored to one word: work the index by hand "
+         "for the two threads named (a dimension left out, a stride that overlaps); each thread "
+         "stores to a word of its own, and no barrier makes this right") },
     { "warp-synchronous hazard", N_("lanes of one warp read what other lanes write with no "
                                     "barrier between: a __syncthreads() between the rounds (or "
                                     "__syncwarp() where one warp works alone, or shuffles)") },

@@ -293,6 +293,7 @@ lab_runner_probe(lab *l, const char *backend, lab_device *out, lab_err *err)
         out->peak_gbps = r.peak_gbps;
     } else {
         snprintf(out->reason, sizeof(out->reason), "%s", r.reason);
+        out->reason_msg = r.reason_msg;
     }
     lab_runreport_release(&r);
 out:

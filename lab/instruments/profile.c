@@ -313,6 +313,7 @@ lab_profile(lab *l, const lab_exercise *ex, const char *file, lab_profiling *p, 
     const lab_toolchain *tc;
     const lab_device *dev;
     lab_err why = LAB_ERR_INIT;
+    char reason[512];
     char *ncu = NULL, dir[] = "/tmp/cudalab-profile-XXXXXX";
     bool compiled = false, have_dir = false;
     int rc;
@@ -325,8 +326,8 @@ lab_profile(lab *l, const lab_exercise *ex, const char *file, lab_profiling *p, 
         goto out;
     if (lab_toolchain_find_tool(tc, "ncu", "CUDALAB_NCU", NULL, &ncu, &why) < 0) {
         set_why(p, LAB_PROF_NO_NCU,
-                "%s; Nsight Compute comes with the CUDA toolkit (package nsight-compute) or from "
-                "https://developer.nvidia.com/nsight-compute",
+                _("%s; Nsight Compute comes with the CUDA toolkit (package nsight-compute) or "
+                  "from https://developer.nvidia.com/nsight-compute"),
                 why.msg);
         run_sim(l, ex, file, p);
         goto out;
@@ -334,7 +335,8 @@ lab_profile(lab *l, const lab_exercise *ex, const char *file, lab_profiling *p, 
     if ((rc = lab_device_probe(l, &dev, err)) < 0)
         goto out;
     if (!dev->present) {
-        set_why(p, LAB_PROF_NO_GPU, "profiling needs a GPU: %s", dev->reason);
+        set_why(p, LAB_PROF_NO_GPU, _("profiling needs a GPU: %s"),
+                lab_device_reason(dev, reason, sizeof(reason)));
         run_sim(l, ex, file, p);
         goto out;
     }

@@ -29,6 +29,7 @@
  * neighbour is not.  Its blocks in use are a sorted table under a lock.
  */
 #include "lab/sim/exec.h"
+#include "lab/util/i18n.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -350,7 +351,7 @@ run_free(sim_worker *wk, const sim_warp *w, int l, const sim_insn *in, uint64_t 
     if (freed)
         return 0;
     lab_sim__finding(wk, w, l, in, LAB_SIM_CHECK_BAD_FREE, true,
-                     "free(0x%llx): not a block that malloc returned, or freed already",
+                     N_("free(0x%llx): not a block that malloc returned, or freed already"),
                      (unsigned long long)p);
     return -1;
 }

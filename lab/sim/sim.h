@@ -34,6 +34,7 @@
 #include <stdint.h>
 
 #include "lab/util/err.h"
+#include "lab/util/fmtargs.h"
 
 typedef struct lab_sim lab_sim;
 typedef struct lab_sim_module lab_sim_module;
@@ -83,6 +84,9 @@ typedef enum lab_sim_check {
     LAB_SIM_CHECK_ASSERT,         /* assert() failed: msg is the GPU's message */
     LAB_SIM_CHECK_BAD_FREE,       /* free() of what malloc did not return, or twice */
     LAB_SIM_CHECK_TRAP,           /* the kernel called __trap() */
+    /* two threads wrote one word with nothing ordering them and nobody read it between: each
+     * thread stores once, so two threads computed the same index (not a missing barrier) */
+    LAB_SIM_CHECK_DUPLICATE_WRITE,
     LAB_SIM_CHECK_COUNT
 } lab_sim_check;
 
@@ -91,6 +95,11 @@ typedef struct lab_sim_finding {
     unsigned block[3], thread[3];
     char where[256]; /* "file.cu:37" (+ " (inlined at file.cu:12)") or "PTX line 51" */
     char msg[512];   /* one line: what, who, where */
+    /* what happened (msg's middle part) as a message of the lab's catalog and its arguments, so
+     * that the lab can show the finding in the learner's language (lab/util/fmtargs.h); NULL
+     * where msg is the GPU's own words (a failed assert) or the format could not be kept */
+    const char *what_format;
+    lab_fmtargs what_args;
 } lab_sim_finding;
 
 typedef struct lab_sim_result {
