@@ -272,7 +272,8 @@ XGETTEXT_FLAGS := --language=C --from-code=UTF-8 --keyword=_ --keyword=N_ \
                   --keyword=LAB_CLI_ARG_CHOICE:4 --keyword=LAB_CLI_OPT_NUMBER:5 \
                   --keyword=LAB_CLI_OPT_CHOICE:4 --keyword=lab_finding_detail:2 \
                   --flag=lab_finding_detail:2:c-format --keyword=lab_err_set_msg:3 \
-                  --flag=lab_err_set_msg:3:c-format --add-comments=TRANSLATORS: --sort-by-file \
+                  --flag=lab_err_set_msg:3:c-format --keyword=lab_demodrv_note:2 \
+                  --flag=lab_demodrv_note:2:c-format --add-comments=TRANSLATORS: --sort-by-file \
                   --package-name=cudalab --package-version=$(VERSION) \
                   --msgid-bugs-address=cudalab@example.org
 

@@ -215,6 +215,7 @@ start(lab_demodrv *d, int argc, char **argv, const char *program, const char *ch
     cJSON_AddStringToObject(d->report, "timing", "measured");
     d->sections = cJSON_AddArrayToObject(d->report, "sections");
     d->notes = cJSON_AddArrayToObject(d->report, "notes");
+    d->notes_format = cJSON_AddArrayToObject(d->report, "notes_format");
     if (!(d->ops = lab_dev_backend(d->backend))) {
         lab_err_set(&err, LAB_EINVAL, "unknown backend '%s'", d->backend);
         return lab_demodrv_fail(d, "open", &err);
@@ -400,14 +401,18 @@ lab_demodrv_heatmap(lab_demodrv *d, int x, int y, int value)
 void
 lab_demodrv_note(lab_demodrv *d, const char *fmt, ...)
 {
-    lab_buf b = LAB_BUF_INIT;
+    char text[1024];
+    lab_fmtargs args;
+    cJSON *msg = NULL;
     va_list ap;
 
     va_start(ap, fmt);
-    lab_buf_vprintf(&b, fmt, ap);
+    if (lab_fmtargs_vcapture(&args, text, sizeof(text), fmt, ap) && (msg = cJSON_CreateObject()))
+        lab_report_add_format(msg, "format", "args", fmt, &args);
     va_end(ap);
-    cJSON_AddItemToArray(d->notes, cJSON_CreateString(b.buf));
-    lab_buf_release(&b);
+    cJSON_AddItemToArray(d->notes, cJSON_CreateString(text));
+    /* the note as a message of the catalog, for the learner's language; null: none */
+    cJSON_AddItemToArray(d->notes_format, msg ? msg : cJSON_CreateNull());
 }
 
 int

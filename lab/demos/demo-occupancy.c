@@ -18,6 +18,7 @@
  * occupancy API.
  */
 #include "common/demodrv.h"
+#include "lab/util/i18n.h"
 #include "common/demomodel.h"
 
 #include <stdio.h>
@@ -34,46 +35,50 @@ query_section(lab_demodrv *d)
     char cc[16];
     const bool sim = lab_demodrv_is_sim(d);
     cJSON *rows = lab_demodrv_section(
-        d, "Device query",
-        sim ? "On the simulator: the limits of the H100 it stands for (as a kernel reads them), "
-              "and the datasheet figures of the GPU modelled. CUDA 13 removed cudaDeviceProp's "
-              "clock fields, so on a GPU the lab reads them with cuDeviceGetAttribute. The copy "
-              "bandwidth is modelled, not measured: the model's rate for a device-to-device "
-              "copy (peak x its DRAM efficiency)."
-            : "Read with cuDeviceGetAttribute, the driver API twin of cudaDeviceGetAttribute: "
-              "CUDA 13 removed cudaDeviceProp's clock fields, so the notes' property-struct code "
-              "no longer compiles for clocks. The copy bandwidth is measured: a device-to-device "
-              "copy, bytes read plus bytes written per second.",
-        "property", "", "value", "", "unit", "", NULL);
+        d, N_("Device query"),
+        sim ? N_("On the simulator: the limits of the H100 it stands for (as a kernel reads "
+                 "them), and the datasheet figures of the GPU modelled. CUDA 13 removed "
+                 "cudaDeviceProp's clock fields, so on a GPU the lab reads them with "
+                 "cuDeviceGetAttribute. The copy bandwidth is modelled, not measured: the "
+                 "model's rate for a device-to-device copy (peak x its DRAM efficiency).")
+            : N_("Read with cuDeviceGetAttribute, the driver API twin of cudaDeviceGetAttribute: "
+                 "CUDA 13 removed cudaDeviceProp's clock fields, so the notes' property-struct "
+                 "code no longer compiles for clocks. The copy bandwidth is measured: a "
+                 "device-to-device copy, bytes read plus bytes written per second."),
+        N_("property"), "", N_("value"), "", N_("unit"), "", NULL);
 
     snprintf(cc, sizeof(cc), "%d.%d", i->cc_major, i->cc_minor);
-    lab_demodrv_row(rows, "sss", "device", i->name, "");
-    lab_demodrv_row(rows, "sss", "compute capability", cc, "");
-    lab_demodrv_row(rows, "sns", "multiprocessors (SMs)", (double)i->sm_count, "");
-    lab_demodrv_row(rows, "sns", "warp size", (double)i->warp_size, "threads");
-    lab_demodrv_row(rows, "sns", "max threads per block", (double)i->max_threads_per_block,
-                    "threads");
-    lab_demodrv_row(rows, "sns", "max threads per SM", (double)i->max_threads_per_sm, "threads");
-    lab_demodrv_row(rows, "sns", "max warps per SM",
+    lab_demodrv_row(rows, "sss", N_("device"), i->name, "");
+    lab_demodrv_row(rows, "sss", N_("compute capability"), cc, "");
+    lab_demodrv_row(rows, "sns", N_("multiprocessors (SMs)"), (double)i->sm_count, "");
+    lab_demodrv_row(rows, "sns", N_("warp size"), (double)i->warp_size, N_("threads"));
+    lab_demodrv_row(rows, "sns", N_("max threads per block"), (double)i->max_threads_per_block,
+                    N_("threads"));
+    lab_demodrv_row(rows, "sns", N_("max threads per SM"), (double)i->max_threads_per_sm,
+                    N_("threads"));
+    lab_demodrv_row(rows, "sns", N_("max warps per SM"),
                     (double)(i->warp_size ? i->max_threads_per_sm / i->warp_size : 0), "warps");
-    lab_demodrv_row(rows, "sns", "max blocks per SM", (double)i->max_blocks_per_sm, "blocks");
-    lab_demodrv_row(rows, "sns", "registers per SM", (double)i->regs_per_sm, "32-bit");
-    lab_demodrv_row(rows, "sns", "registers per block", (double)i->regs_per_block, "32-bit");
-    lab_demodrv_row(rows, "sns", "shared memory per SM", i->smem_per_sm / KIB, "KiB");
-    lab_demodrv_row(rows, "sns", "shared memory per block", i->smem_per_block / KIB, "KiB");
-    lab_demodrv_row(rows, "sns", "shared memory per block, opt-in", i->smem_per_block_optin / KIB,
-                    "KiB");
-    lab_demodrv_row(rows, "sns", "constant memory", i->const_mem / KIB, "KiB");
-    lab_demodrv_row(rows, "sns", "L2 cache", i->l2_bytes / (KIB * KIB), "MiB");
+    lab_demodrv_row(rows, "sns", N_("max blocks per SM"), (double)i->max_blocks_per_sm,
+                    N_("blocks"));
+    lab_demodrv_row(rows, "sns", N_("registers per SM"), (double)i->regs_per_sm, "32-bit");
+    lab_demodrv_row(rows, "sns", N_("registers per block"), (double)i->regs_per_block, "32-bit");
+    lab_demodrv_row(rows, "sns", N_("shared memory per SM"), i->smem_per_sm / KIB, "KiB");
+    lab_demodrv_row(rows, "sns", N_("shared memory per block"), i->smem_per_block / KIB, "KiB");
+    lab_demodrv_row(rows, "sns", N_("shared memory per block, opt-in"),
+                    i->smem_per_block_optin / KIB, "KiB");
+    lab_demodrv_row(rows, "sns", N_("constant memory"), i->const_mem / KIB, "KiB");
+    lab_demodrv_row(rows, "sns", N_("L2 cache"), i->l2_bytes / (KIB * KIB), "MiB");
     if (!sim) { /* the simulator has no memory clock or bus */
-        lab_demodrv_row(rows, "sns", "memory bus width", (double)i->bus_width_bits, "bit");
-        lab_demodrv_row(rows, "sns", "memory clock", i->mem_clock_khz / 1e3, "MHz");
+        lab_demodrv_row(rows, "sns", N_("memory bus width"), (double)i->bus_width_bits, "bit");
+        lab_demodrv_row(rows, "sns", N_("memory clock"), i->mem_clock_khz / 1e3, "MHz");
     }
-    lab_demodrv_row(rows, "sns", "SM clock", i->sm_clock_khz / 1e3, "MHz");
-    lab_demodrv_row(rows, "sns", "theoretical bandwidth (2 x clock x bus)", i->peak_gbps, "GB/s");
-    lab_demodrv_row(rows, "sns", sim ? "modelled copy bandwidth" : "measured copy bandwidth",
+    lab_demodrv_row(rows, "sns", N_("SM clock"), i->sm_clock_khz / 1e3, "MHz");
+    lab_demodrv_row(rows, "sns", N_("theoretical bandwidth (2 x clock x bus)"), i->peak_gbps,
+                    "GB/s");
+    lab_demodrv_row(rows, "sns",
+                    sim ? N_("modelled copy bandwidth") : N_("measured copy bandwidth"),
                     d->copy_gbps, "GB/s");
-    lab_demodrv_row(rows, "sns", "copy / theoretical",
+    lab_demodrv_row(rows, "sns", N_("copy / theoretical"),
                     i->peak_gbps > 0 ? 100.0 * d->copy_gbps / i->peak_gbps : 0, "%");
 }
 
@@ -89,24 +94,24 @@ littles_law_memory(lab_demodrv *d)
         sim ? d->copy_gbps * d->model_gpu.p[LAB_MODEL_P_LATENCY_NS] : bpc * MEM_LATENCY_CYCLES;
     double warps = bytes / 4 / 32;
     cJSON *rows = lab_demodrv_section(
-        d, "Little's law for memory: bytes in flight to hide latency",
-        sim ? "Required parallelism = latency x throughput. With one 4-byte load per thread, "
-              "this many warps must be waiting on memory at once to keep it busy. The notes' "
-              "rows assume 800-cycle loads; the modelled GPU's row uses the model's copy rate and "
-              "its fitted load latency (in ns: the simulator has no memory clock)."
-            : "Required parallelism = latency x throughput. With 800-cycle loads (the notes' "
-              "figure, assumed here too) and one 4-byte load per thread, this many warps must "
-              "be waiting on memory at once to keep it busy. This GPU's row uses the measured "
-              "copy rate and its memory clock.",
-        "GPU", "", "bandwidth", "GB/s", "memory clock", "GHz", "bytes/cycle", "B", "in flight",
-        "KiB", "threads", "", "warps", "", "SMs", "", "warps per SM", "", "max warps per SM", "",
-        NULL);
+        d, N_("Little's law for memory: bytes in flight to hide latency"),
+        sim ? N_("Required parallelism = latency x throughput. With one 4-byte load per thread, "
+                 "this many warps must be waiting on memory at once to keep it busy. The notes' "
+                 "rows assume 800-cycle loads; the modelled GPU's row uses the model's copy rate "
+                 "and its fitted load latency (in ns: the simulator has no memory clock).")
+            : N_("Required parallelism = latency x throughput. With 800-cycle loads (the notes' "
+                 "figure, assumed here too) and one 4-byte load per thread, this many warps must "
+                 "be waiting on memory at once to keep it busy. This GPU's row uses the measured "
+                 "copy rate and its memory clock."),
+        N_("GPU"), "", N_("bandwidth"), "GB/s", N_("memory clock"), "GHz", N_("bytes/cycle"), "B",
+        N_("in flight"), "KiB", N_("threads"), "", N_("warps"), "", N_("SMs"), "",
+        N_("warps per SM"), "", N_("max warps per SM"), "", NULL);
 
     /* the notes divided by 16, a full Fermi chip's SMs; their C2070 has 14 (docs/occupancy.md) */
-    lab_demodrv_row(rows, "snnnnnnnnn", "Fermi C2070 (notes)", 144.0, 1.566, 92.0, 74.0, 18500.0,
-                    579.0, 14.0, 41.0, 48.0);
-    lab_demodrv_row(rows, "snnnnnnnnn", "Kepler (notes)", 250.0, 1.6, 96.0, 77.0, 19250.0, 602.0,
-                    13.0, 46.0, 64.0);
+    lab_demodrv_row(rows, "snnnnnnnnn", N_("Fermi C2070 (notes)"), 144.0, 1.566, 92.0, 74.0,
+                    18500.0, 579.0, 14.0, 41.0, 48.0);
+    lab_demodrv_row(rows, "snnnnnnnnn", N_("Kepler (notes)"), 250.0, 1.6, 96.0, 77.0, 19250.0,
+                    602.0, 13.0, 46.0, 64.0);
     if (sim)
         lab_demodrv_row(rows, "sn--nnnnnn", d->model_gpu.name, d->copy_gbps, bytes / KIB, bytes / 4,
                         warps, (double)i->sm_count, i->sm_count ? warps / i->sm_count : 0,
@@ -140,15 +145,15 @@ littles_law_arith(lab_demodrv *d)
     int lanes = fp32_per_sm(i->cc_major, i->cc_minor);
     const double latency = 4; /* cycles of a dependent FP32 FMA since Volta (inferred) */
     cJSON *rows = lab_demodrv_section(
-        d, "Little's law for arithmetic: operations in flight per SM",
-        "A 32-bit fused multiply-add: the notes' Fermi and Kepler figures, and this GPU's from "
-        "its FP32 lanes per SM (Programming Guide) and a 4-cycle dependent-FMA latency (an "
-        "assumption for Volta and later, not measured here).",
-        "GPU", "", "latency", "cycles", "throughput", "ops/cycle/SM", "parallelism", "ops",
-        "warps per SM", "", NULL);
+        d, N_("Little's law for arithmetic: operations in flight per SM"),
+        N_("A 32-bit fused multiply-add: the notes' Fermi and Kepler figures, and this GPU's "
+           "from its FP32 lanes per SM (Programming Guide) and a 4-cycle dependent-FMA latency "
+           "(an assumption for Volta and later, not measured here)."),
+        N_("GPU"), "", N_("latency"), "cycles", N_("throughput"), "ops/cycle/SM", N_("parallelism"),
+        "ops", N_("warps per SM"), "", NULL);
 
-    lab_demodrv_row(rows, "snnnn", "Fermi (notes)", 20.0, 32.0, 640.0, 20.0);
-    lab_demodrv_row(rows, "snnnn", "Kepler (notes)", 20.0, 192.0, 3840.0, 120.0);
+    lab_demodrv_row(rows, "snnnn", N_("Fermi (notes)"), 20.0, 32.0, 640.0, 20.0);
+    lab_demodrv_row(rows, "snnnn", N_("Kepler (notes)"), 20.0, 192.0, 3840.0, 120.0);
     if (lanes)
         lab_demodrv_row(rows, "snnnn", i->name, latency, (double)lanes, latency * lanes,
                         latency * lanes / 32);
@@ -297,14 +302,14 @@ occupancy_sweep(lab_demodrv *d, const lab_demodrv_step *step, lab_err *err)
     if ((rc = lab_demodrv_time(d, l, nb, us, err)) < 0)
         return rc;
     rows = lab_demodrv_section(
-        d, "The occupancy sweep: a 40 KiB table per block, 2^24 ints",
-        "The block-size exercise's reference (mapThroughTable) at each block size, on one wave of "
-        "resident blocks. Every block first copies the table into its shared memory, so shared "
-        "memory, not threads, limits the blocks per SM; each thread keeps one load in flight, so "
-        "only resident warps hide the memory's latency, and the times follow the occupancy "
-        "column until it is full.",
-        "block", "threads", "blocks per SM", "", "warps per SM", "", "occupancy", "%", "time", "us",
-        "wrong", "", NULL);
+        d, N_("The occupancy sweep: a 40 KiB table per block, 2^24 ints"),
+        N_("The block-size exercise's reference (mapThroughTable) at each block size, on one "
+           "wave of resident blocks. Every block first copies the table into its shared memory, "
+           "so shared memory, not threads, limits the blocks per SM; each thread keeps one load "
+           "in flight, so only resident warps hide the memory's latency, and the times follow "
+           "the occupancy column until it is full."),
+        N_("block"), N_("threads"), N_("blocks per SM"), "", N_("warps per SM"), "", N_("occupancy"),
+        "%", N_("time"), "us", N_("wrong"), "", NULL);
     for (size_t b = 0; b < nb; b++) {
         const unsigned warps = per_sm[b] * ((blocks[b] + 31) / 32);
         lab_demodrv_row(rows, "nnnnnn", (double)blocks[b], (double)per_sm[b], (double)warps,
