@@ -291,6 +291,14 @@ lab_question_choice(const lab_question *q, size_t i)
     return q->local_choices[i] ? q->local_choices[i] : q->choices[i];
 }
 
+const char *
+lab_question_answer_text(const lab_question *q, const char *answer)
+{
+    int i = answer ? lab_question_choice_index(q, answer) : -1;
+
+    return i >= 0 ? lab_question_choice(q, (size_t)i) : answer;
+}
+
 int
 lab_question_choice_index(const lab_question *q, const char *answer)
 {

@@ -308,8 +308,8 @@ occupancy_sweep(lab_demodrv *d, const lab_demodrv_step *step, lab_err *err)
            "so shared memory, not threads, limits the blocks per SM; each thread keeps one load "
            "in flight, so only resident warps hide the memory's latency, and the times follow "
            "the occupancy column until it is full."),
-        N_("block"), N_("threads"), N_("blocks per SM"), "", N_("warps per SM"), "", N_("occupancy"),
-        "%", N_("time"), "us", N_("wrong"), "", NULL);
+        N_("block"), N_("threads"), N_("blocks per SM"), "", N_("warps per SM"), "",
+        N_("occupancy"), "%", N_("time"), "us", N_("wrong"), "", NULL);
     for (size_t b = 0; b < nb; b++) {
         const unsigned warps = per_sm[b] * ((blocks[b] + 31) / 32);
         lab_demodrv_row(rows, "nnnnnn", (double)blocks[b], (double)per_sm[b], (double)warps,

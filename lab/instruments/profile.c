@@ -280,18 +280,17 @@ run_ncu(lab_profiling *p, const char *ncu, const char *dir, lab_strvec *driver, 
         lab_buf_add(&csv, proc.out.buf, proc.out.len);
     }
     if (lab_ncu_no_permission(csv.buf) || lab_ncu_no_permission(p->output.buf)) {
-        set_why(
-            p, LAB_PROF_NO_PERMISSION,
-            "ncu may not read the GPU's performance counters (ERR_NVGPUCTRPERM)%s: run the "
-            "lab as root, or allow them for every user: echo 'options nvidia "
-            "NVreg_RestrictProfilingToAdminUsers=0' | sudo tee /etc/modprobe.d/nvidia-prof.conf, "
-            "then reboot (https://developer.nvidia.com/ERR_NVGPUCTRPERM)",
-            "");
+        set_why(p, LAB_PROF_NO_PERMISSION, "%s",
+                _("ncu may not read the GPU's performance counters (ERR_NVGPUCTRPERM): run the "
+                  "lab as root, or allow them for every user: echo 'options nvidia "
+                  "NVreg_RestrictProfilingToAdminUsers=0' | sudo tee "
+                  "/etc/modprobe.d/nvidia-prof.conf, then reboot "
+                  "(https://developer.nvidia.com/ERR_NVGPUCTRPERM)"));
         goto out;
     }
     if (lab_profile_read_csv(p, csv.buf, err) < 0 || !p->has[LAB_PROF_STUDENT]) {
         char how[128];
-        set_why(p, LAB_PROF_NCU_FAILED, "ncu gave no figures for the kernel (%s)",
+        set_why(p, LAB_PROF_NCU_FAILED, _("ncu gave no figures for the kernel (%s)"),
                 lab_proc_describe(&proc, how, sizeof(how)));
         rc = 0;
         goto out;

@@ -63,8 +63,9 @@ ex_build(lab_menu *m, lab_menu_view *v, int width)
     lab_doc_addf(&v->doc, LAB_STYLE_TEXT, _("File: %s%s"), work.buf,
                  access(work.buf, F_OK) ? _("  (not there yet: e creates it from the starter)")
                                         : "");
-    lab_doc_addf(&v->doc, p.passed ? LAB_STYLE_GOOD : LAB_STYLE_TEXT, "Status: %s   (%d points)",
-                 st, ex->points);
+    lab_doc_addf(&v->doc, p.passed ? LAB_STYLE_GOOD : LAB_STYLE_TEXT,
+                 ngettext("Status: %s   (%d point)", "Status: %s   (%d points)", ex->points), st,
+                 ex->points);
     lab_menu_add_key_line(&v->doc, &lab_menu_exercise, width);
     if (s->last) {
         lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");

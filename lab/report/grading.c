@@ -18,8 +18,8 @@ typedef struct column {
 } column;
 
 static const column kernel_columns[] = {
-    { N_("kernel"), 10 }, { N_("median"), 12 }, { "CI95", 8 },   { N_("samples"), 8 },
-    { "GB/s", 8 },        { "% peak", 7 },      { "% copy", 7 }, { N_("speedup"), 8 },
+    { N_("kernel"), 10 }, { N_("median"), 12 }, { "CI95", 8 },       { N_("samples"), 8 },
+    { "GB/s", 8 },        { N_("% peak"), 7 },  { N_("% copy"), 7 }, { N_("speedup"), 8 },
 };
 
 static const column sweep_columns[] = {
