@@ -229,6 +229,7 @@ run_and_judge(lab *l, const lab_grade_request *req, const lab_family *fam, lab_g
     lab_proc_init(&modelp);
     lab_proc_init(&cpup);
     g->sizes_capped = lab_grading_sizes(ex, cap, sizes, ARRAY_SIZE(sizes), &nsizes);
+    lab_grading_capped_text(ex, cap, g->sizes_cut, sizeof(g->sizes_cut));
     lab_grading_driver_args(l, ex, base_ex, g, g->backend, student, baseline, reference, sizes,
                             nsizes, &args);
     if (ex->ntiming_sizes && !sim)

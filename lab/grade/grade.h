@@ -75,6 +75,7 @@ typedef struct lab_grading {
     char backend[8];            /* "cuda", "sim", "host", or "" when nothing ran */
     unsigned long sim_max_size; /* on the simulator: the cap on sizes; 0 elsewhere */
     bool sizes_capped;          /* some of the exercise's sizes were larger */
+    char sizes_cut[256];        /* then which, as what: "1048579 as 983043, ..." */
     bool calibrated; /* min_speedup came from this GPU's calibration (lab/grade/calib.h) */
     /* The simulator's checks beside a GPU grading: ran (found nothing or a hazard), or why
      * they were skipped ("" when they were not asked for). */

@@ -174,25 +174,52 @@ sweep(lab_lineout *o, const lab_runreport *r)
         capped(o);
 }
 
+/* The block shapes the table's cases ran at: the exercise's one, or all of them (review D6: a
+ * header that named the first of five shapes). */
+static void
+blocks_text(const lab_exercise *ex, char *buf, size_t size)
+{
+    size_t len = 0;
+    char shapes[160] = "";
+
+    for (size_t i = 0; i < ex->nblocks && len < sizeof(shapes); i++) {
+        char one[32];
+        int n;
+        lab_block_shape_format(&ex->blocks[i], one, sizeof(one));
+        n = snprintf(shapes + len, sizeof(shapes) - len, "%s%s", i ? ", " : "", one);
+        len = n > 0 ? len + (size_t)n : sizeof(shapes);
+    }
+    snprintf(buf, size, ngettext("block %s", "blocks %s", ex->nblocks), shapes);
+}
+
 /* Where it ran: the simulator, or the GPU with the seed and the block. */
 static void
-backend(lab_lineout *o, const lab_grading *g, const lab_exercise *ex)
+backend(lab_lineout *o, const lab_grading *g, const lab_exercise *ex, size_t width)
 {
     double seed = g->has_report ? g->report.seed : (double)g->seed;
+    const char *mode = g->device.present ? _("forced")
+                       : g->has_model    ? _("no GPU: correctness, speed modelled")
+                                         : _("no GPU: correctness only");
+    char blocks[200];
 
-    if (!strcmp(g->backend, "sim"))
-        lab_lineout_put(o, LAB_TEXT_PLAIN,
-                        _("PTX simulator (%s), seed %.0f, block %u; sizes capped at %lu"),
-                        g->device.present ? _("forced")
-                        : g->has_model    ? _("no GPU: correctness, speed modelled")
-                                          : _("no GPU: correctness only"),
-                        seed, ex->block, g->sim_max_size);
+    blocks_text(ex, blocks, sizeof(blocks));
+    if (!strcmp(g->backend, "sim") && g->sizes_cut[0]) {
+        /* review D5: name each size the simulator runs smaller, and as what */
+        char line[640];
+        snprintf(line, sizeof(line),
+                 _("PTX simulator (%s), seed %.0f, %s; the simulator runs these sizes smaller, "
+                   "the last block's remainder kept: %s"),
+                 mode, seed, blocks, g->sizes_cut);
+        lab_lineout_flow(o, LAB_TEXT_PLAIN, line, width, 2);
+    } else if (!strcmp(g->backend, "sim"))
+        lab_lineout_put(o, LAB_TEXT_PLAIN, _("PTX simulator (%s), seed %.0f, %s"), mode, seed,
+                        blocks);
     else if (g->device.present && ex->choose_block)
         lab_lineout_put(o, LAB_TEXT_PLAIN, _("GPU %s (%s), seed %.0f, block chosen by the file"),
                         g->device.name, g->arch, seed);
     else if (g->device.present)
-        lab_lineout_put(o, LAB_TEXT_PLAIN, _("GPU %s (%s), seed %.0f, block %u"), g->device.name,
-                        g->arch, seed, ex->block);
+        lab_lineout_put(o, LAB_TEXT_PLAIN, _("GPU %s (%s), seed %.0f, %s"), g->device.name,
+                        g->arch, seed, blocks);
     else
         return;
     lab_lineout_end(o);
@@ -248,7 +275,7 @@ lab_grading_layout(const lab_grading *g, const lab_exercise *ex, const char *fil
     lab_lineout_put(&o, LAB_TEXT_BOLD, "%s", ex->id);
     lab_lineout_put(&o, LAB_TEXT_PLAIN, "  %s", file);
     lab_lineout_end(&o);
-    backend(&o, g, ex);
+    backend(&o, g, ex, width);
     if (g->compiler_log.len) {
         lab_lineout_end(&o);
         lab_lineout_text(&o, LAB_TEXT_PLAIN, g->compiler_log.buf);
