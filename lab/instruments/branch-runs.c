@@ -111,7 +111,7 @@ lab_inspect__branch_runs(lab *l, lab_inspection *in)
     in->runs_size = runs_size(in->ex);
     lab_proc_init(&proc);
     if (lab_profile_driver_argv(l, in->ex, in->file, "sim", in->runs_size, &argv, &kernels,
-                                &compiled, &log, &err) < 0 ||
+                                &compiled, NULL, &log, &err) < 0 ||
         !compiled) {
         snprintf(in->runs_why, sizeof(in->runs_why), "%s",
                  compiled || err.code ? err.msg : "the file does not compile");

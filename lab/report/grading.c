@@ -218,8 +218,8 @@ backend(lab_lineout *o, const lab_grading *g, const lab_exercise *ex, size_t wid
         lab_lineout_put(o, LAB_TEXT_PLAIN, _("GPU %s (%s), seed %.0f, block chosen by the file"),
                         g->device.name, g->arch, seed);
     else if (g->device.present)
-        lab_lineout_put(o, LAB_TEXT_PLAIN, _("GPU %s (%s), seed %.0f, %s"), g->device.name,
-                        g->arch, seed, blocks);
+        lab_lineout_put(o, LAB_TEXT_PLAIN, _("GPU %s (%s), seed %.0f, %s"), g->device.name, g->arch,
+                        seed, blocks);
     else
         return;
     lab_lineout_end(o);
