@@ -200,8 +200,11 @@ key_hint(lab_menu *m, lab_menu_view *v)
     ex_state *s = state_of(v);
 
     if (s->hints_shown < s->ex->nhints) {
+        lab_err err = LAB_ERR_INIT;
         s->hints_shown++;
         s->show_hint = true;
+        /* the CLI's and the shell's `hint` go on from here (lab_store_hints_seen) */
+        lab_store_set_hints_seen(m->store, s->ex->id, s->hints_shown, &err);
         lab_menu_status(m, _("hint %zu of %zu"), s->hints_shown, s->ex->nhints);
     } else {
         lab_menu_status(m, _("no more hints"));
@@ -319,9 +322,14 @@ lab_menu_open_exercise(lab_menu *m, const lab_exercise *ex)
 {
     ex_state *s = calloc(1, sizeof(*s));
 
+    lab_err err = LAB_ERR_INIT;
+
     if (!s)
         return LAB_ENOMEM;
     s->ex = ex;
+    /* the hints seen before, here or with `cudalab hint`, stay revealed */
+    if (lab_store_hints_seen(m->store, ex->id, &s->hints_shown, &err) < 0)
+        s->hints_shown = 0;
     return lab_menu_push(m, &lab_menu_exercise, s, ex->id);
 }
 
