@@ -850,6 +850,10 @@ lab_driver_push_case(lab_driver *d, lab_role role, cJSON *c)
     if (printed.len) /* the kernels' printf on the simulator (docs/design/runner-protocol.md) */
         cJSON_AddStringToObject(c, "printf", printed.buf);
     lab_buf_release(&printed);
+    if (r && r->printf_bytes)
+        cJSON_AddNumberToObject(c, "printf_bytes", (double)r->printf_bytes);
+    if (r && r->printf_cut) /* stopped past LAB_SIM_PRINTF_FLOOD: a printf flood */
+        cJSON_AddBoolToObject(c, "printf_cut", 1);
     if (r) {
         add_metrics(d, lab_role_names[role],
                     cJSON_IsNumber(size) ? (unsigned long)size->valuedouble : 0, r);

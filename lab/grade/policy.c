@@ -85,6 +85,30 @@ lab_grade_append(lab_grade_result *r, const char *fmt, ...)
     va_end(ap);
 }
 
+static const char flood_advice[] =
+    N_("print from one thread (if (blockIdx.x == 0 && threadIdx.x == 0)) or at a small n, and take "
+       "the printf out before grading: a GPU keeps 1 MiB of printf output a launch, and every "
+       "line costs time");
+
+void
+lab_grade_printf_flood(lab_grade_result *out, const lab_exercise *ex, double bytes,
+                       unsigned long size, bool sim)
+{
+    if (sim)
+        lab_grade_set(out, ex, LAB_VERDICT_RUNTIME_ERROR,
+                      _("your kernel printed %.1f MiB at n = %lu on the simulator, and the lab "
+                        "stopped it: printf from every thread floods the output (a GPU run "
+                        "would not end in time)"),
+                      bytes / (1 << 20), size);
+    else
+        lab_grade_set(out, ex, LAB_VERDICT_RUNTIME_ERROR,
+                      _("your kernel printed %.1f MiB, and the lab stopped it long before its "
+                        "%.0f s limit: printf from every thread floods the output (2^24 threads "
+                        "print 2^24 lines)"),
+                      bytes / (1 << 20), ex->run_timeout_s);
+    out->advice = flood_advice;
+}
+
 /* What to do next about a launch the device refused. */
 static const char launch_advice[] = N_("a launch with a grid or block the GPU refuses: at most "
                                        "1024 threads a block, and no zero dimension");
@@ -318,11 +342,17 @@ lab_grade_judge(const lab_exercise *ex, const char *baseline_name, const lab_run
     memset(out, 0, sizeof(*out));
     if (!strcmp(r->status, "no_gpu")) {
         lab_grade_set(out, ex, LAB_VERDICT_NO_GPU, _("compiled; no GPU to run it on: %s"),
-                      r->reason);
+                      lab_runreport_reason(r, detail, sizeof(detail)));
         return 0;
     }
     if (!strcmp(r->status, "error"))
         return judge_error(ex, r, out, err);
+    for (size_t i = 0; i < r->ncases; i++) /* stopped for a printf flood: not a wrong result */
+        if (r->cases[i].printf_cut && !strcmp(r->cases[i].role, "student")) {
+            lab_grade_printf_flood(out, ex, r->cases[i].printf_bytes, r->cases[i].size,
+                                   !strcmp(r->backend, "sim"));
+            return 0;
+        }
     for (size_t i = 0; i < r->ncases; i++) {
         const lab_case *c = &r->cases[i];
         if (c->correct)

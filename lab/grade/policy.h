@@ -86,6 +86,10 @@ void lab_grade_set(lab_grade_result *out, const lab_exercise *ex, lab_verdict v,
 /* Adds a remark to a verdict's message (cut where the message is full). */
 void lab_grade_append(lab_grade_result *r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* A printf flood: the run stopped after bytes of output (the driver's stdout on a GPU, or the
+ * simulator's printf at n = size; 0: not known), RUNTIME_ERROR naming it, with its advice. */
+void lab_grade_printf_flood(lab_grade_result *out, const lab_exercise *ex, double bytes,
+                            unsigned long size, bool sim);
 
 /* How far (relative) a choice's median may lie above the fastest's and still count as a tie:
  * twice both medians' 95 % intervals, and at least 2 %, since medians of separate processes

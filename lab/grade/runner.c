@@ -235,6 +235,8 @@ start_driver(lab *l, const char *program, const lab_strvec *args, double timeout
     p->cancel = cancel;
     p->die_with_parent = true;
     p->wait_go = wait_go;
+    if (untrusted) /* a printf flood is stopped, and named, long before the timeout */
+        p->output_limit = LAB_RUNNER_OUTPUT_LIMIT;
     if ((rc = module_arguments(p, args, &tail, show, 1, err)) < 0)
         goto out;
     if (untrusted && lab_sandboxed(l)) {

@@ -228,6 +228,8 @@ parse_cases(const cJSON *cases, lab_runreport *r, lab_err *err)
         read_format(c, "detail_format", "detail_args", k->detail_format, sizeof(k->detail_format),
                     &k->detail_args);
         read_finding(k, c);
+        k->printf_bytes = number(c, "printf_bytes");
+        k->printf_cut = boolean(c, "printf_cut");
     }
     r->ncases = n;
     return 0;

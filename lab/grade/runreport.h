@@ -54,6 +54,8 @@ typedef struct lab_case {
      * the driver gave none */
     char detail_format[256];
     lab_fmtargs detail_args;
+    double printf_bytes; /* simulator: what the case's printf wrote, kept or not */
+    bool printf_cut;     /* simulator: its launch was stopped for a printf flood */
     /* the simulator's finding in parts (a case with check): what happened, who, where */
     lab_fmtmsg finding;
     unsigned finding_thread[3], finding_block[3];

@@ -74,7 +74,11 @@ cases(lab_lineout *o, const lab_runreport *r)
         lab_lineout_put(o, LAB_TEXT_PLAIN, "  %-10lu ", c->size);
         if (shapes)
             lab_lineout_put(o, LAB_TEXT_PLAIN, "%-8s ", c->block);
-        if (c2 && !c2->correct) {
+        if (c->printf_cut) { /* not a wrong result: the run was stopped */
+            lab_lineout_pad(o, LAB_TEXT_BAD, _("stopped"), 10);
+            lab_lineout_put(o, LAB_TEXT_PLAIN, _(" after %.1f MiB of printf output"),
+                            c->printf_bytes / (1 << 20));
+        } else if (c2 && !c2->correct) {
             lab_lineout_pad(o, LAB_TEXT_BAD, _("wrong"), 10);
             lab_lineout_put(o, LAB_TEXT_PLAIN, _(" on new inputs in the same buffers: %s"),
                             lab_case_detail(c2, detail, sizeof(detail)));
@@ -189,7 +193,9 @@ blocks_text(const lab_exercise *ex, char *buf, size_t size)
         n = snprintf(shapes + len, sizeof(shapes) - len, "%s%s", i ? ", " : "", one);
         len = n > 0 ? len + (size_t)n : sizeof(shapes);
     }
-    snprintf(buf, size, ngettext("block %s", "blocks %s", ex->nblocks), shapes);
+    if (!ex->nblocks) /* a manifest always has one; an exercise made in code may not */
+        snprintf(shapes, sizeof(shapes), "%u", ex->block);
+    snprintf(buf, size, ngettext("block %s", "blocks %s", ex->nblocks ? ex->nblocks : 1), shapes);
 }
 
 /* Where it ran: the simulator, or the GPU with the seed and the block. */

@@ -105,6 +105,8 @@ typedef struct lab_sim_finding {
 typedef struct lab_sim_result {
     lab_sim_metrics metrics;
     bool fatal;            /* the launch stopped at first.kind */
+    bool printf_cut;       /* the launch stopped past LAB_SIM_PRINTF_FLOOD bytes of printf */
+    uint64_t printf_bytes; /* what its printf wrote, kept or not (the lines as they are kept) */
     lab_sim_finding first; /* kind NONE when the checks found nothing */
     uint64_t nfindings;    /* all findings (the same hazard counts once per access) */
 } lab_sim_result;
@@ -190,6 +192,11 @@ int lab_sim_launch(lab_sim_module *m, const char *kernel, const unsigned grid[3]
  * lines of at most LAB_SIM_PRINTF_MAX bytes in all; "" if nothing.  *dropped (unless NULL):
  * the bytes printed past them, not kept.  Valid until the next launch on s. */
 #define LAB_SIM_PRINTF_MAX 4096
+/* Bytes of printf output (kept or not) past which a launch is stopped: a printf in every thread
+ * of a large grid (a debugging line left in) would print hundreds of MB, and the GPU's own
+ * printf buffer holds 1 MiB; result.printf_cut says so.  A few thousand lines of a small case
+ * stay far below it. */
+#define LAB_SIM_PRINTF_FLOOD (1u << 20)
 const char *lab_sim_printf_text(const lab_sim *s, uint64_t *dropped);
 
 /* Per conditional branch (a predicated bra of the PTX), the warps that executed it and the warps
