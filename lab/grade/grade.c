@@ -294,10 +294,9 @@ run_and_judge(lab *l, const lab_grade_request *req, const lab_family *fam, lab_g
         goto out;
     }
     if (p->flooded) { /* the device printf of every thread, flushed to the driver's stdout */
-        lab_grade_printf_flood(&g->result, ex,
-                               (double)(p->out.len + p->out_dropped + p->errout.len +
-                                        p->err_dropped),
-                               0, false);
+        lab_grade_printf_flood(
+            &g->result, ex, (double)(p->out.len + p->out_dropped + p->errout.len + p->err_dropped),
+            0, false);
         goto out;
     }
     lab_buf_add(&g->report_json, p->report.buf, p->report.len);

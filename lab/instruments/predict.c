@@ -46,12 +46,12 @@ lab_question_check_answer(const lab_question *q, const char *answer, lab_err *er
     if (q->kind == LAB_QUESTION_NUMBER) {
         strtod(answer, &end);
         if (!*answer || *end)
-            return lab_err_set(err, LAB_EINVAL, "'%s' is not a number", answer);
+            return lab_err_set(err, LAB_EINVAL, _("'%s' is not a number"), answer);
         return 0;
     }
     if (lab_question_choice_index(q, answer) >= 0)
         return 0;
-    return lab_err_set(err, LAB_EINVAL, "'%s' is not one of the choices", answer);
+    return lab_err_set(err, LAB_EINVAL, _("'%s' is not one of the choices"), answer);
 }
 
 static bool

@@ -893,9 +893,8 @@ lab_proc_finish(lab_proc *p, lab_err *err)
                 p->cancelled = true;
             else if (now >= deadline)
                 p->timed_out = true;
-            else if (p->output_limit && p->out.len + p->out_dropped + p->errout.len +
-                                                p->err_dropped >
-                                            p->output_limit)
+            else if (p->output_limit &&
+                     p->out.len + p->out_dropped + p->errout.len + p->err_dropped > p->output_limit)
                 p->flooded = true;
             if (p->cancelled || p->timed_out || p->flooded) {
                 signal_group(p->pid, SIGTERM);
@@ -1049,9 +1048,8 @@ lab_proc_describe(const lab_proc *p, char *buf, size_t size)
     } else if (p->cancelled) {
         snprintf(buf, size, "cancelled after %.1f s", p->elapsed_s);
     } else if (p->flooded) {
-        snprintf(buf, size, "stopped after %zu bytes of output", p->out.len + p->out_dropped +
-                                                                      p->errout.len +
-                                                                      p->err_dropped);
+        snprintf(buf, size, "stopped after %zu bytes of output",
+                 p->out.len + p->out_dropped + p->errout.len + p->err_dropped);
     } else if (p->exited) {
         snprintf(buf, size, "exited with status %d", p->exit_code);
     } else if (p->term_signal) {

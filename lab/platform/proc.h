@@ -59,13 +59,13 @@ typedef struct lab_proc_limits {
 
 typedef struct lab_proc {
     /* set by the caller */
-    lab_strvec argv;                     /* program and arguments */
-    lab_strvec env;                      /* extra NAME=value entries; a bare NAME unsets */
-    const char *dir;                     /* working directory, or NULL */
-    int report_fd;                       /* >= 3: open a report pipe on this fd; -1: none */
-    double timeout_s;                    /* wall-clock limit; 0 = none */
-    double grace_s;                      /* SIGTERM to SIGKILL; default (or <= 0) 1 s */
-    size_t output_cap;                   /* per stream; default (or 0) LAB_PROC_DEFAULT_CAP */
+    lab_strvec argv;     /* program and arguments */
+    lab_strvec env;      /* extra NAME=value entries; a bare NAME unsets */
+    const char *dir;     /* working directory, or NULL */
+    int report_fd;       /* >= 3: open a report pipe on this fd; -1: none */
+    double timeout_s;    /* wall-clock limit; 0 = none */
+    double grace_s;      /* SIGTERM to SIGKILL; default (or <= 0) 1 s */
+    size_t output_cap;   /* per stream; default (or 0) LAB_PROC_DEFAULT_CAP */
     size_t output_limit; /* stdout and stderr together, kept or dropped: past it the group is
                             killed as on a timeout, flooded (0: none) */
     const volatile sig_atomic_t *cancel; /* when *cancel becomes nonzero: kill, cancelled */
