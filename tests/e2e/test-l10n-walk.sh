@@ -5,7 +5,7 @@
 # binary, without a GPU (the simulator grades) - the menu in tmux at 80x24 (home, its keys, a
 # chapter, an exercise with a hint, a grading with a finding of the simulator's, the history
 # chart, a chapter's demo with its predictions) and every command a learner types (the bare
-# listing, help, list, show, hint, grade with a finding and with the model's bars, doctor,
+# listing, help, list, show, hint, grade with the model's bars, doctor,
 # device, demo, predict, history, next).  tests/e2e/untranslated.py cuts every message of
 # po/LANG.po into its literal pieces and fails on any piece of three words that stands on a
 # screen where the language's translation does not keep it: code, kernel names, verdict names
@@ -30,9 +30,10 @@ shot() {
 
 # say LANG NAME CMD...: a command's output and errors in LANG, as walk/LANG/NAME.txt
 say() {
-    local lang=$1 name=$2
+    local lang=$1 name=$2 t0=$EPOCHREALTIME
     shift 2
     LANGUAGE=$lang cudalab "$@" >"$T/walk/$lang/$name.txt" 2>&1
+    echo "# $lang $name: $(bc <<<"$EPOCHREALTIME - $t0") s"
 }
 
 # title LANG INI: the translated title of a chapter.ini or exercise.ini
@@ -55,7 +56,6 @@ walk_cli() {
     say "$lang" hint-1 hint warp/thread-ids
     say "$lang" hint-2 hint warp/thread-ids
     say "$lang" hint-end hint warp/thread-ids 9
-    say "$lang" grade-finding grade warp/thread-ids "$dup"
     say "$lang" grade-modelled grade reduction/neighbored-less "$src/solutions/reduction/neighbored-less.cu"
     say "$lang" grade-usage grade
     say "$lang" doctor doctor
@@ -72,11 +72,12 @@ walk_cli() {
 }
 
 walk_menu() {
-    local lang=$1 chapter exercise wrong
+    local lang=$1 chapter exercise wrong done
     chapter=$(title "$lang" "$src/exercises/warp/chapter.ini")
     exercise=$(title "$lang" "$src/exercises/warp/thread-ids/exercise.ini")
     wrong=$(msg "$lang" 'wrong on the simulator at n = %lu: %s%s') # the verdict line's start
     wrong=${wrong%%%lu*}
+    done=$(msg "$lang" 'Which threads share a warp') # the demo's first section
     tmux_start env LANGUAGE="$lang" bash -c '"$0"; echo EXITED; sleep 60' "$CUDALAB_TEST_BIN"
     wait_screen "$lang: the menu" "$chapter" || { tmux_end; return; }
     shot "$lang" menu-home
@@ -96,7 +97,7 @@ walk_menu() {
     sleep 0.3
     shot "$lang" menu-hint
     tmux_keys g
-    wait_screen "$lang: the menu's grading, WRONG with the simulator's finding" "WRONG  $wrong" 60 || {
+    wait_screen "$lang: the menu's grading, WRONG with the simulator's finding" "WRONG: $wrong" 60 || {
         tmux_end
         return
     }
@@ -118,7 +119,7 @@ walk_menu() {
     tmux_keys Enter
     sleep 0.3
     tmux_keys 16 Enter
-    wait_screen "$lang: the warp chapter's demo" "0x0000ffff" 60
+    wait_screen "$lang: the warp chapter's demo" "$done" 60
     sleep 0.5
     shot "$lang" menu-demo
     tmux_keys End
@@ -130,8 +131,11 @@ walk_menu() {
 for lang in ko zh_CN; do
     mkdir -p "$T/walk/$lang" "work/warp"
     cp "$dup" work/warp/thread-ids.cu
+    t0=$EPOCHREALTIME
     walk_cli "$lang"
+    t1=$EPOCHREALTIME
     walk_menu "$lang"
+    echo "# $lang: commands $(bc <<<"$t1 - $t0") s, menu $(bc <<<"$EPOCHREALTIME - $t1") s"
     if why=$(python3 "$E2E_SRC/tests/e2e/untranslated.py" "$E2E_SRC/po/$lang.po" "$T/walk/$lang"/*.txt); then
         pass "$lang: no English sentence of the catalog on $(ls "$T/walk/$lang" | wc -l) screens"
     else
@@ -141,7 +145,7 @@ for lang in ko zh_CN; do
     expect_eq "$lang: the exercise's status line in $lang (review C1)" \
         "$(grep -c 'Status:\|points)' "$T/walk/$lang/menu-exercise.txt")" 0
     expect_eq "$lang: the simulator's finding in $lang (review C2)" \
-        "$(grep -c 'global word\|computed the same index' "$T/walk/$lang/grade-finding.txt")" 0
+        "$(grep -c 'global word\|computed the same index' "$T/walk/$lang/menu-graded.txt")" 0
     expect_eq "$lang: the demo's body in $lang (review C3)" \
         "$(grep -c 'Which threads share a warp\|done' "$T/walk/$lang/menu-demo.txt")" 0
 done
