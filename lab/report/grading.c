@@ -215,28 +215,26 @@ backend(lab_lineout *o, const lab_grading *g, const lab_exercise *ex, size_t wid
     const char *mode = g->device.present ? _("forced")
                        : g->has_model    ? _("no GPU: correctness, speed modelled")
                                          : _("no GPU: correctness only");
-    char blocks[200];
+    char blocks[200], line[640];
 
     blocks_text(ex, blocks, sizeof(blocks));
-    if (!strcmp(g->backend, "sim") && g->sizes_cut[0]) {
-        /* review D5: name each size the simulator runs smaller, and as what */
-        char line[640];
+    if (!strcmp(g->backend, "sim") && g->sizes_cut[0]) /* review D5: which sizes, as what */
         snprintf(line, sizeof(line),
                  _("PTX simulator (%s), seed %.0f, %s; the simulator runs these sizes smaller, "
                    "the last block's remainder kept: %s"),
                  mode, seed, blocks, g->sizes_cut);
-        lab_lineout_flow(o, LAB_TEXT_PLAIN, line, width, 2);
-    } else if (!strcmp(g->backend, "sim"))
-        lab_lineout_put(o, LAB_TEXT_PLAIN, _("PTX simulator (%s), seed %.0f, %s"), mode, seed,
-                        blocks);
+    else if (!strcmp(g->backend, "sim"))
+        snprintf(line, sizeof(line), _("PTX simulator (%s), seed %.0f, %s"), mode, seed, blocks);
     else if (g->device.present && ex->choose_block)
-        lab_lineout_put(o, LAB_TEXT_PLAIN, _("GPU %s (%s), seed %.0f, block chosen by the file"),
-                        g->device.name, g->arch, seed);
+        snprintf(line, sizeof(line), _("GPU %s (%s), seed %.0f, block chosen by the file"),
+                 g->device.name, g->arch, seed);
     else if (g->device.present)
-        lab_lineout_put(o, LAB_TEXT_PLAIN, _("GPU %s (%s), seed %.0f, %s"), g->device.name, g->arch,
-                        seed, blocks);
+        snprintf(line, sizeof(line), _("GPU %s (%s), seed %.0f, %s"), g->device.name, g->arch, seed,
+                 blocks);
     else
         return;
+    /* wrapped: five block shapes, or the sizes cut, do not fit 80 columns in every language */
+    lab_lineout_flow(o, LAB_TEXT_PLAIN, line, width, 2);
     lab_lineout_end(o);
     if (g->sim_checked)
         lab_lineout_put(o, LAB_TEXT_DIM, "%s",
