@@ -220,6 +220,40 @@ Test(report, grading_wrong_cases_in_their_styles)
     lab_grading_release(&g);
 }
 
+/* The simulator's finding in parts (recorded from the real driver): in English the line the lab
+ * builds from them is the driver's detail word for word, and a finding whose parts are not
+ * whole shows the driver's detail. */
+Test(report, grading_case_detail_from_the_simulators_finding)
+{
+    lab_buf json = LAB_BUF_INIT;
+    lab_err err = LAB_ERR_INIT;
+    lab_runreport r;
+    const lab_case *c;
+    char buf[512];
+
+    read_fixture("tests/fixtures/reports/sim-finding.json", &json);
+    cr_assert_eq(lab_runreport_parse(json.buf, json.len, &r, &err), 0, "%s", err.msg);
+    c = &r.cases[0];
+    cr_assert_str_eq(c->check, "duplicate index");
+    cr_assert_str_eq(c->finding_where, "thread-ids.cu:10");
+    cr_assert_eq(c->finding_thread[2], 1);
+    cr_assert_eq(lab_case_detail(c, buf, sizeof(buf)), buf, "built from the parts");
+    cr_assert_str_eq(buf, c->detail, "in English, the same words as the driver's");
+    lab_runreport_release(&r);
+
+    lab_buf_reset(&json); /* a block of two numbers: not whole, the English detail */
+    lab_buf_adds(&json, "{\"version\":1,\"family\":\"warp-ids\",\"backend\":\"sim\","
+                        "\"status\":\"ok\",\"cases\":[{\"size\":1,\"role\":\"student\","
+                        "\"correct\":false,\"detail\":\"english\",\"check\":\"deadlock\","
+                        "\"finding\":{\"format\":\"x %u\",\"args\":[{\"u\":1}],"
+                        "\"thread\":[0,0,0],\"block\":[0,0],\"where\":\"a.cu:1\"}}],"
+                        "\"timings\":[]}");
+    cr_assert_eq(lab_runreport_parse(json.buf, json.len, &r, &err), 0, "%s", err.msg);
+    cr_assert_str_eq(lab_case_detail(&r.cases[0], buf, sizeof(buf)), "english");
+    lab_runreport_release(&r);
+    lab_buf_release(&json);
+}
+
 /* A case's detail as the learner reads it comes from its format and arguments (recorded from
  * the real driver on the simulator); a format the arguments do not fit shows the English. */
 Test(report, grading_case_detail_from_its_format)
