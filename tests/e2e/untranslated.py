@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
-"""untranslated.py PO SCREEN...: English sentences of the lab's message catalog left on screens
-that were drawn in PO's language (tests/e2e/test-l10n-walk.sh).
+"""untranslated.py PO [--literals POT] SCREEN...: English sentences of the lab's message catalog
+left on screens that were drawn in PO's language (tests/e2e/test-l10n-walk.sh).
 
 Every message of PO (msgid, and msgid_plural) is cut into its literal pieces: the text between
-its printf conversions and newlines.  A piece of three words or more (each of two letters or
-more) that stands on a screen verbatim is an untranslated message, unless the language's own
-translation of that message keeps the same words (code, a command line, a name the translation
-leaves in English: then it is the translation that shows).  The screens' lines are joined and
+its printf conversions and newlines.  A piece of three English words or more (blank-separated
+words of letters, lower case after the first: not paths, option names, identifiers or
+acronyms) that stands on a screen verbatim is an untranslated message, unless the language's
+own translation of that message keeps the same words (a command line, a name the translation
+leaves in English: then it is the translation that shows).  With --literals, POT holds every
+string literal of the lab's sources (xgettext -a): a piece of one that PO does not have is a
+string a front end forgot to mark, and counts the same.  The screens' lines are joined and
 their runs of blanks made one, so a sentence the lab wrapped over two lines is still found.
-Code, kernel names and verdict names are never three English words of the catalog.
+Code, kernel names and verdict names are never three English words.
 
 Exit 0 when no screen has one; else 1, each finding as "SCREEN: 'piece' (msgid 'MSGID')"."""
 import re
@@ -16,7 +19,7 @@ import sys
 
 CONVERSION = re.compile(r"%(?:\d+\$)?[-+ #0']*(?:\d+|\*)?(?:\.(?:\d+|\*))?"
                         r"(?:hh|h|ll|l|L|q|j|z|t)?[diouxXeEfgGcsp%]")
-WORD = re.compile(r"[A-Za-z]{2,}")
+WORD = re.compile(r"^[(\[\"'`]*[A-Za-z][a-z]+(?:'[a-z]+)?[)\]\"'`,.;:!?]*$")
 
 
 def unquote(s):
@@ -63,16 +66,22 @@ def pieces(msgid):
     for part in CONVERSION.split(msgid):
         for piece in part.split("\n"):
             piece = squeeze(piece).strip(" ,;:.()[]'\"`-")
-            if len(WORD.findall(piece)) >= 3:
+            if sum(1 for w in piece.split(" ") if WORD.match(w)) >= 3:
                 yield piece
 
 
 def main():
-    if len(sys.argv) < 3:
+    args = sys.argv[1:]
+    if len(args) < 2:
         sys.exit(__doc__)
-    catalog = messages(sys.argv[1])
+    catalog = messages(args.pop(0))
+    if args[0] == "--literals" and len(args) > 2:
+        marked = {msgid for msgid, _, _ in catalog}
+        catalog += [(msgid, plural, []) for msgid, plural, _ in messages(args[1])
+                    if msgid not in marked]
+        args = args[2:]
     screens = [(path, squeeze(open(path, encoding="utf-8", errors="replace").read()))
-               for path in sys.argv[2:]]
+               for path in args]
     found = set()
     for msgid, plural, strs in catalog:
         kept = squeeze(" ".join(strs))
