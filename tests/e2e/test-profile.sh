@@ -23,6 +23,13 @@ else
         '^  threads_per_inst +[0-9.]+  active threads per executed instruction'
     expect_out_lacks "no ncu: no count of threads under nvprof's warp_execution_efficiency" \
         "  warp_execution_efficiency "
+    # review D11: the simulator counts PTX; the previous step divides by a variable, which a GPU
+    # runs as many SASS instructions: the 1.4x here is the chapter's 2.5x in ncu
+    expect_out "no ncu: figures at 2^24 capped to 65536, full blocks" "PTX-level figures at n = 65536"
+    expect_out "no ncu: why the dividing kernel's count is far below ncu's" \
+        "  reduceNeighbored divides (a % or / by a variable): one PTX instruction here"
+    expect_out_lacks "no ncu: no such note under a kernel that does not divide" \
+        "reduceNeighboredLess divides"
 fi
 
 # --- a fake ncu ----------------------------------------------------------------
