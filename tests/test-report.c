@@ -731,6 +731,32 @@ Test(report, flow_wraps_korean_and_chinese_by_display_width)
     }
 }
 
+/* Chinese breaks between its characters: cut only at the spaces around its Latin words, the
+ * demo's paragraph left lines of 26 columns out of 80 (a space-less run did not fit after them) */
+Test(report, flow_fills_chinese_lines_between_characters)
+{
+    const char *text = "笔记中的 kernel，按 cudalab 的方式（优化）构建。每个分支只是挑一个常量，"
+                       "所以编译器把它换成 select：没有 warp 走两条路径，无论条件如何，所有 "
+                       "kernel 用时相同。";
+    lab_lines l = LAB_LINES_INIT;
+    lab_lineout o;
+
+    cr_assert_not_null(setlocale(LC_CTYPE, "C.UTF-8"));
+    lab_lineout_init(&o, lab_lines_collect, &l);
+    lab_lineout_wrap(&o, LAB_TEXT_PLAIN, text, 40);
+    lab_lineout_release(&o);
+    cr_assert_gt(l.n, 2);
+    for (size_t i = 0; i < l.n; i++) {
+        size_t cols = lab_text_widths(l.v[i].text);
+        cr_expect_leq(cols, 40, "line %zu: '%s'", i, l.v[i].text);
+        /* a line ends short of 40 only by a word of Latin letters or a punctuation mark */
+        if (i + 1 < l.n)
+            cr_expect_geq(cols, 32, "line %zu: %zu columns: '%s'", i, cols, l.v[i].text);
+        cr_expect_neq(l.v[i].text[strlen(l.v[i].text) - 1], ' ', "line %zu ends in a space", i);
+    }
+    lab_lines_release(&l);
+}
+
 Test(report, pad_lines_up_translated_headings)
 {
     const char *names[] = { "student", "학생", "学生" };
