@@ -259,8 +259,11 @@ build/libexec/cudalab/%.ptx: kernels/%.cu common/common.h
 # build/locale/LANG/LC_MESSAGES/cudalab.mo: what the lab reads.
 # The drivers' descriptions of a wrong result (lab_finding_detail's format, lab/util/fmtargs.h):
 # the report carries them in English, and the grader shows them translated.
+# The simulator's findings (N_() in lab/sim), the no-GPU reasons (lab_err_set_msg in the CUDA
+# backend) and the demos' sections and notes travel the same way.
 I18N_SRC := $(sort $(UTIL_SRC) $(GRADER_SRC) $(CLI_SRC) $(wildcard lab/drivers/*.c) \
-                   common/driver.c \
+                   common/driver.c common/dev-cuda.c $(wildcard lab/sim/*.c) \
+                   $(wildcard lab/demos/*.c) \
                    $(wildcard $(GRADER_DIRS:%=lab/%/*.h) lab/cli/*.h lab/menu/*.h))
 # the command table's help lines are the last argument of its declaration macros (lab/cli/cli.h)
 XGETTEXT_FLAGS := --language=C --from-code=UTF-8 --keyword=_ --keyword=N_ \
@@ -268,7 +271,9 @@ XGETTEXT_FLAGS := --language=C --from-code=UTF-8 --keyword=_ --keyword=N_ \
                   --keyword=LAB_CLI_OPT_VALUE:4 --keyword=LAB_CLI_OPT_OCCURS:5 \
                   --keyword=LAB_CLI_ARG_CHOICE:4 --keyword=LAB_CLI_OPT_NUMBER:5 \
                   --keyword=LAB_CLI_OPT_CHOICE:4 --keyword=lab_finding_detail:2 \
-                  --flag=lab_finding_detail:2:c-format --add-comments=TRANSLATORS: --sort-by-file \
+                  --flag=lab_finding_detail:2:c-format --keyword=lab_err_set_msg:3 \
+                  --flag=lab_err_set_msg:3:c-format --keyword=lab_demodrv_note:2 \
+                  --flag=lab_demodrv_note:2:c-format --add-comments=TRANSLATORS: --sort-by-file \
                   --package-name=cudalab --package-version=$(VERSION) \
                   --msgid-bugs-address=cudalab@example.org
 

@@ -210,6 +210,7 @@ static int
 start(lab_demodrv *d, int argc, char **argv, const char *program, const char *chapter)
 {
     lab_err err = LAB_ERR_INIT;
+    lab_fmtargs why;
     int rc;
 
     memset(d, 0, sizeof(*d));
@@ -227,21 +228,24 @@ start(lab_demodrv *d, int argc, char **argv, const char *program, const char *ch
     cJSON_AddStringToObject(d->report, "timing", "measured");
     d->sections = cJSON_AddArrayToObject(d->report, "sections");
     d->notes = cJSON_AddArrayToObject(d->report, "notes");
+    d->notes_format = cJSON_AddArrayToObject(d->report, "notes_format");
     /* the recorded figures only fill the columns beside this GPU's: without them the demo
      * still runs, and says why those columns are empty */
     if (d->numbers_path && lab_numbers_load(d->numbers_path, &d->numbers, &err) < 0) {
-        lab_demodrv_note(d, "the recorded figures are not shown: %s", err.msg);
+        lab_demodrv_note(d, N_("the recorded figures are not shown: %s"), err.msg);
         err = (lab_err)LAB_ERR_INIT;
     }
     if (!(d->ops = lab_dev_backend(d->backend))) {
         lab_err_set(&err, LAB_EINVAL, "unknown backend '%s'", d->backend);
         return lab_demodrv_fail(d, "open", &err);
     }
+    err.args = &why; /* the reason in the learner's language too (lab_err_set_msg) */
     if ((rc = d->ops->open(0, &d->dev, &err)) < 0) {
         d->failed = true;
-        lab_report_set_status(d->report, "no_gpu", err.msg);
+        lab_report_set_no_gpu(d->report, &err);
         return rc;
     }
+    err.args = NULL;
     if ((rc = d->ops->info(d->dev, &d->info, &err)) < 0)
         return lab_demodrv_fail(d, "device", &err);
     if (d->ops == &lab_dev_sim) { /* no clock: no yardstick, nothing to flush; a model, maybe */
@@ -433,14 +437,18 @@ lab_demodrv_heatmap(lab_demodrv *d, int x, int y, int value)
 void
 lab_demodrv_note(lab_demodrv *d, const char *fmt, ...)
 {
-    lab_buf b = LAB_BUF_INIT;
+    char text[1024];
+    lab_fmtargs args;
+    cJSON *msg = NULL;
     va_list ap;
 
     va_start(ap, fmt);
-    lab_buf_vprintf(&b, fmt, ap);
+    if (lab_fmtargs_vcapture(&args, text, sizeof(text), fmt, ap) && (msg = cJSON_CreateObject()))
+        lab_report_add_format(msg, "format", "args", fmt, &args);
     va_end(ap);
-    cJSON_AddItemToArray(d->notes, cJSON_CreateString(b.buf));
-    lab_buf_release(&b);
+    cJSON_AddItemToArray(d->notes, cJSON_CreateString(text));
+    /* the note as a message of the catalog, for the learner's language; null: none */
+    cJSON_AddItemToArray(d->notes_format, msg ? msg : cJSON_CreateNull());
 }
 
 int

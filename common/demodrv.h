@@ -76,6 +76,7 @@ typedef struct lab_demodrv {
     cJSON *report;
     cJSON *sections;
     cJSON *notes;
+    cJSON *notes_format; /* beside notes: each one's format and arguments, or null */
     bool failed;
 } lab_demodrv;
 
@@ -134,6 +135,10 @@ cJSON *lab_demodrv_row(cJSON *rows, const char *fmt, ...);
 /* Adds a chart to the last section: "bars" with label, value; "heatmap" with x, y, value. */
 void lab_demodrv_bars(lab_demodrv *d, int label, int value);
 void lab_demodrv_heatmap(lab_demodrv *d, int x, int y, int value);
+/* A note under the tables; fmt is a message of the lab's catalog (make pot takes it from the
+ * demos' code): the report carries the English text and, in notes_format, fmt and its arguments,
+ * so that the lab shows the note in the learner's language (lab/util/fmtargs.h).  A note's
+ * words are whole sentences: an argument is a number, a name or code, never English words. */
 void lab_demodrv_note(lab_demodrv *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Status "error" with err's message; returns err->code. */
 int lab_demodrv_fail(lab_demodrv *d, const char *what, const lab_err *err);

@@ -222,13 +222,13 @@ load_library(lab_dev *dev, lab_err *err)
 {
     dev->lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
     if (!dev->lib)
-        return lab_err_set(err, LAB_ENODEV, "no NVIDIA driver: %s", dlerror());
+        return lab_err_set_msg(err, LAB_ENODEV, "no NVIDIA driver: %s", dlerror());
     for (size_t i = 0; i < ARRAY_SIZE(api_symbols); i++) {
         void *fn = dlsym(dev->lib, api_symbols[i].symbol);
         if (!fn)
-            return lab_err_set(err, LAB_ENODEV,
-                               "the NVIDIA driver library lacks '%s': driver too old",
-                               api_symbols[i].symbol);
+            return lab_err_set_msg(err, LAB_ENODEV,
+                                   "the NVIDIA driver library lacks '%s': driver too old",
+                                   api_symbols[i].symbol);
         memcpy((char *)&dev->api + api_symbols[i].offset, &fn, sizeof(fn));
     }
     /* only the occupancy exercise needs these: missing, it fails alone (cuda_occupancy) */
@@ -249,19 +249,21 @@ no_device(lab_dev *dev, CUresult rc, lab_err *err)
     fail_at(dev, rc, err, "cuInit", NULL, 0);
     switch ((int)rc) {
     case 34:
-        return lab_err_set(err, LAB_ENODEV,
-                           "the CUDA stub library was loaded instead of the NVIDIA driver");
+        return lab_err_set_msg(err, LAB_ENODEV,
+                               "the CUDA stub library was loaded instead of the NVIDIA driver");
     case 35:
         dev->api.driver_get_version(&version);
-        return lab_err_set(err, LAB_ENODEV,
-                           "the NVIDIA driver (CUDA %d.%d) is too old for this CUDA toolkit",
-                           version / 1000, version % 1000 / 10);
+        return lab_err_set_msg(err, LAB_ENODEV,
+                               "the NVIDIA driver (CUDA %d.%d) is too old for this CUDA toolkit",
+                               version / 1000, version % 1000 / 10);
     case 100:
-        return lab_err_set(err, LAB_ENODEV, "no CUDA-capable device is visible%s%s%s",
-                           visible ? " (CUDA_VISIBLE_DEVICES=" : "", visible ? visible : "",
-                           visible ? ")" : "");
+        if (visible)
+            return lab_err_set_msg(err, LAB_ENODEV,
+                                   "no CUDA-capable device is visible (CUDA_VISIBLE_DEVICES=%s)",
+                                   visible);
+        return lab_err_set_msg(err, LAB_ENODEV, "no CUDA-capable device is visible");
     case 46:
-        return lab_err_set(err, LAB_ENODEV, "the GPU is busy or unavailable (exclusive mode)");
+        return lab_err_set_msg(err, LAB_ENODEV, "the GPU is busy or unavailable (exclusive mode)");
     default:
         err->code = LAB_ENODEV;
         return LAB_ENODEV;
@@ -289,7 +291,7 @@ cuda_open(int ordinal, lab_dev **out, lab_err *err)
     if ((rc = CALL(dev, dev->api.device_get_count(&count), err, "cuDeviceGetCount")) < 0)
         goto out;
     if (ordinal < 0 || ordinal >= count) {
-        rc = lab_err_set(err, LAB_ENODEV, "no GPU number %d (%d visible)", ordinal, count);
+        rc = lab_err_set_msg(err, LAB_ENODEV, "no GPU number %d (%d visible)", ordinal, count);
         goto out;
     }
     if ((rc = CALL(dev, dev->api.device_get(&dev->device, ordinal), err, "cuDeviceGet")) < 0 ||

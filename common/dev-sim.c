@@ -169,6 +169,8 @@ sim_launch(lab_module *m, const char *kernel, lab_dim3 grid, lab_dim3 block, uns
         if (acc->first.kind == LAB_SIM_CHECK_NONE)
             acc->first = r.first;
         acc->fatal |= r.fatal;
+        acc->printf_cut |= r.printf_cut;
+        acc->printf_bytes += r.printf_bytes;
         acc->nfindings += r.nfindings;
     }
     m->dev->launched = true;

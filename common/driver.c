@@ -686,6 +686,7 @@ int
 lab_driver_start(lab_driver *d, int argc, char **argv, const char *program)
 {
     lab_err err = LAB_ERR_INIT;
+    lab_fmtargs why;
     int rc;
 
     memset(d, 0, sizeof(*d));
@@ -713,11 +714,13 @@ lab_driver_start(lab_driver *d, int argc, char **argv, const char *program)
         lab_err_set(&err, LAB_EINVAL, "unknown backend '%s'", d->args.backend);
         return lab_driver_fail(d, LAB_ROLE_STUDENT, "open", 0, &err);
     }
+    err.args = &why; /* the reason in the learner's language too (lab_err_set_msg) */
     if ((rc = d->ops->open(0, &d->dev, &err)) < 0) {
         d->failed = true;
-        lab_report_set_status(d->report, "no_gpu", err.msg);
+        lab_report_set_no_gpu(d->report, &err);
         return rc;
     }
+    err.args = NULL;
     lab_trace_mark("device open");
     if ((rc = d->ops->info(d->dev, &d->info, &err)) < 0)
         return lab_driver_fail(d, LAB_ROLE_STUDENT, "open", 0, &err);
@@ -838,6 +841,28 @@ add_metrics(lab_driver *d, const char *role, unsigned long size, const lab_sim_r
     cJSON_AddItemToArray(d->metrics, o);
 }
 
+static cJSON *
+three(const unsigned v[3])
+{
+    const int i[3] = { (int)v[0], (int)v[1], (int)v[2] };
+    return cJSON_CreateIntArray(i, 3);
+}
+
+/* The simulator's finding in parts (common/report.h), where its words are a message of the
+ * catalog: the lab shows it in the learner's language. */
+static void
+add_finding(cJSON *c, const lab_sim_finding *f)
+{
+    cJSON *o;
+
+    if (!f->what_format || !(o = cJSON_AddObjectToObject(c, "finding")))
+        return;
+    lab_report_add_format(o, "format", "args", f->what_format, &f->what_args);
+    cJSON_AddItemToObject(o, "thread", three(f->thread));
+    cJSON_AddItemToObject(o, "block", three(f->block));
+    cJSON_AddStringToObject(o, "where", f->where);
+}
+
 void
 lab_driver_push_case(lab_driver *d, lab_role role, cJSON *c)
 {
@@ -849,6 +874,10 @@ lab_driver_push_case(lab_driver *d, lab_role role, cJSON *c)
     if (printed.len) /* the kernels' printf on the simulator (docs/design/runner-protocol.md) */
         cJSON_AddStringToObject(c, "printf", printed.buf);
     lab_buf_release(&printed);
+    if (r && r->printf_bytes)
+        cJSON_AddNumberToObject(c, "printf_bytes", (double)r->printf_bytes);
+    if (r && r->printf_cut) /* stopped past LAB_SIM_PRINTF_FLOOD: a printf flood */
+        cJSON_AddBoolToObject(c, "printf_cut", 1);
     if (r) {
         add_metrics(d, lab_role_names[role],
                     cJSON_IsNumber(size) ? (unsigned long)size->valuedouble : 0, r);
@@ -859,6 +888,7 @@ lab_driver_push_case(lab_driver *d, lab_role role, cJSON *c)
             cJSON_DeleteItemFromObject(c, "detail_format"); /* the driver's, of the values */
             cJSON_DeleteItemFromObject(c, "detail_args");
             cJSON_AddStringToObject(c, "check", lab_sim_check_name(r->first.kind));
+            add_finding(c, &r->first);
         }
     }
     if (d->round > 1) /* new contents in the same buffers */
@@ -1083,7 +1113,7 @@ lab_driver_add_detail(cJSON *c, const lab_finding *f)
 {
     cJSON_AddStringToObject(c, "detail", f->detail);
     if (f->detail_format && f->detail_args.n)
-        lab_report_add_detail_format(c, f->detail_format, &f->detail_args);
+        lab_report_add_format(c, "detail_format", "detail_args", f->detail_format, &f->detail_args);
 }
 
 void

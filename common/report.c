@@ -76,6 +76,16 @@ lab_report_set_status(cJSON *report, const char *status, const char *reason)
 }
 
 void
+lab_report_set_no_gpu(cJSON *report, const lab_err *err)
+{
+    lab_report_set_status(report, "no_gpu", err->msg);
+    cJSON_DeleteItemFromObject(report, "reason_format");
+    cJSON_DeleteItemFromObject(report, "reason_args");
+    if (err->format && err->args)
+        lab_report_add_format(report, "reason_format", "reason_args", err->format, err->args);
+}
+
+void
 lab_report_add_timing(cJSON *kernels, const char *role, const lab_stats *ns, double bytes,
                       double peak_gbps, double copy_gbps)
 {
@@ -122,8 +132,8 @@ lab_report_emit(cJSON *report, int fd, lab_err *err)
     return rc;
 }
 
-void
-lab_report_add_detail_format(cJSON *c, const char *fmt, const lab_fmtargs *args)
+cJSON *
+lab_report_fmtargs(const lab_fmtargs *args)
 {
     cJSON *list = cJSON_CreateArray();
     char key[2] = "";
@@ -146,8 +156,17 @@ lab_report_add_detail_format(cJSON *c, const char *fmt, const lab_fmtargs *args)
                                                      : a->f);
         cJSON_AddItemToArray(list, o);
     }
+    return list;
+}
+
+void
+lab_report_add_format(cJSON *obj, const char *format_key, const char *args_key, const char *fmt,
+                      const lab_fmtargs *args)
+{
+    cJSON *list = lab_report_fmtargs(args);
+
     if (!list)
         return;
-    cJSON_AddStringToObject(c, "detail_format", fmt);
-    cJSON_AddItemToObject(c, "detail_args", list);
+    cJSON_AddStringToObject(obj, format_key, fmt);
+    cJSON_AddItemToObject(obj, args_key, list);
 }

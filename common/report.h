@@ -33,6 +33,11 @@
  *              the catalog, and its arguments, each {"i": n}, {"u": n}, {"f": x} or {"s": text}
  *              in the format's order: the lab shows the detail in the learner's language from
  *              them (lab/util/fmtargs.h); detail itself stays the English text
+ *   cases[].finding  (simulator, with check) the finding of detail in parts, for the lab to show
+ *              it translated: {format, args, thread: [x,y,z], block: [x,y,z], where}, format
+ *              and args what happened (as detail_format, detail_args), thread and block who,
+ *              where the source line
+ *   reason_format, reason_args  (optional) reason as a message of the catalog and its arguments
  *
  * Call order: lab_report_new, fill with cJSON calls and the helpers below,
  * lab_report_emit (once), cJSON_Delete.
@@ -54,12 +59,19 @@ void lab_report_set_device(cJSON *report, const lab_dev_info *info);
 void lab_report_set_devices(cJSON *report, const lab_dev_ident *ids, int n);
 /* status "no_gpu" or "error" with a one-line reason. */
 void lab_report_set_status(cJSON *report, const char *status, const char *reason);
+/* status "no_gpu" with err's message as the reason, and its format and arguments where
+ * lab_err_set_msg kept them (err->args given before the failing call). */
+void lab_report_set_no_gpu(cJSON *report, const lab_err *err);
 /* Appends {role, median_ns, ...} to kernels; bytes moved per launch give GB/s. */
 void lab_report_add_timing(cJSON *kernels, const char *role, const lab_stats *ns, double bytes,
                            double peak_gbps, double copy_gbps);
+/* args as a JSON array, each {"i": n}, {"u": n}, {"f": x} or {"s": text}; NULL without memory. */
+cJSON *lab_report_fmtargs(const lab_fmtargs *args);
+/* A message of the catalog and its arguments in obj, under format_key and args_key (a case's
+ * detail_format and detail_args, above; the report's reason_format and reason_args). */
+void lab_report_add_format(cJSON *obj, const char *format_key, const char *args_key,
+                           const char *fmt, const lab_fmtargs *args);
 /* Writes the whole object to fd and closes nothing. */
-/* A case's detail_format and detail_args (above). */
-void lab_report_add_detail_format(cJSON *c, const char *fmt, const lab_fmtargs *args);
 int lab_report_emit(cJSON *report, int fd, lab_err *err);
 
 #endif

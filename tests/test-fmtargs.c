@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/types.h>
 
+#include "lab/util/err.h"
 #include "lab/util/fmtargs.h"
 
 static bool
@@ -100,4 +101,30 @@ Test(fmtargs, a_small_buffer_is_cut_not_overrun)
     cr_assert(lab_fmtargs_format("%s and %d", &a, out, sizeof(out)));
     cr_assert_eq(strlen(out), 7);
     cr_assert_str_eq(out, "a long ");
+}
+
+/* lab_err_set_msg: the message's format and arguments kept where the caller gave room (a
+ * driver's no-GPU reason, shown in the learner's language), and no format after a plain set or
+ * a wrap, whose words are no longer the format's */
+Test(fmtargs, err_set_msg_keeps_the_format_where_there_is_room)
+{
+    lab_err err = LAB_ERR_INIT;
+    lab_fmtargs why;
+    char out[128];
+
+    cr_assert_eq(lab_err_set_msg(&err, LAB_ENODEV, "no GPU number %d (%d visible)", 3, 1),
+                 LAB_ENODEV);
+    cr_assert_str_eq(err.msg, "no GPU number 3 (1 visible)");
+    cr_assert_null(err.format, "no room given: no format kept");
+    err.args = &why;
+    lab_err_set_msg(&err, LAB_ENODEV, "no GPU number %d (%d visible)", 3, 1);
+    cr_assert_str_eq(err.msg, "no GPU number 3 (1 visible)");
+    cr_assert_str_eq(err.format, "no GPU number %d (%d visible)");
+    cr_assert(lab_fmtargs_format("GPU %d번이 없습니다 (%d개가 보임)", err.args, out, sizeof(out)));
+    cr_assert_str_eq(out, "GPU 3번이 없습니다 (1개가 보임)");
+    lab_err_wrap(&err, "probe");
+    cr_assert_null(err.format, "wrapped: the words are not the format's");
+    lab_err_set_msg(&err, LAB_ENODEV, "no CUDA-capable device is visible");
+    lab_err_set(&err, LAB_EINVAL, "something else");
+    cr_assert_null(err.format, "set again: the format is gone");
 }

@@ -304,23 +304,45 @@ Test(grade, sim_unsupported_is_not_a_runtime_error)
     lab_runreport_release(&r);
 }
 
-Test(grade, sim_report_passes_for_correctness_only)
+/* ex judged on a simulator's report of one right case at n = 1000: the verdict into res */
+static void
+judge_sim_pass(const lab_exercise *ex, lab_grade_result *res)
 {
     const char *json = "{\"version\":1,\"family\":\"reduce-int\",\"backend\":\"sim\","
                        "\"status\":\"ok\",\"cases\":[{\"size\":1000,\"role\":\"student\","
                        "\"grid\":2,\"correct\":true,\"expected\":1,\"got\":1,\"bad\":0,"
                        "\"first_bad\":-1,\"detail\":\"\"}],\"timings\":[]}";
-    lab_exercise ex = exercise();
-    lab_grade_result res;
     lab_runreport r;
     lab_err err = LAB_ERR_INIT;
 
     cr_assert_eq(lab_runreport_parse(json, strlen(json), &r, &err), 0, "%s", err.msg);
-    cr_assert_eq(lab_grade_judge(&ex, "b", &r, &res, &err), 0, "%s", err.msg);
+    cr_assert_eq(lab_grade_judge(ex, "b", &r, res, &err), 0, "%s", err.msg);
+    lab_runreport_release(&r);
+}
+
+Test(grade, sim_report_passes_for_correctness_only)
+{
+    lab_exercise ex = exercise();
+    lab_grade_result res;
+
+    judge_sim_pass(&ex, &res);
     cr_expect_eq(res.verdict, LAB_VERDICT_PASS);
     cr_expect_str_eq(res.message, "correct on the simulator; speed needs a GPU");
     cr_expect_eq(res.speedup, 0);
-    lab_runreport_release(&r);
+}
+
+/* review D3: a step that grades no speed passes on the simulator without being told that speed
+ * needs a GPU */
+Test(grade, sim_pass_of_a_step_without_speed)
+{
+    lab_exercise ex = exercise();
+    lab_grade_result res;
+
+    ex.ntiming_sizes = 0;
+    judge_sim_pass(&ex, &res);
+    cr_expect_eq(res.verdict, LAB_VERDICT_PASS);
+    cr_expect_str_eq(res.message, "correct on the simulator at every size (this step grades no "
+                                  "speed)");
 }
 
 typedef struct bad_report {

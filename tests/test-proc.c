@@ -598,6 +598,40 @@ Test(proc, endless_flood_times_out)
     lab_proc_release(&p);
 }
 
+/* A printf flood: a child that prints without end to both streams (and a grandchild that
+ * keeps printing) is stopped at output_limit, long before its timeout, and nothing survives. */
+Test(proc, flood_stopped_at_the_output_limit)
+{
+    lab_proc p;
+
+    proc_sh(&p, "sh -c 'trap \"\" TERM; while :; do echo flood; done' & "
+                "trap '' TERM; cat /dev/zero >&2 & echo $! >&3; wait");
+    p.report_fd = 3;
+    p.output_cap = 4096;
+    p.output_limit = 1 << 20;
+    p.timeout_s = 25.0;
+    run_ok(&p);
+    cr_assert(p.flooded, "not stopped for its output");
+    cr_assert_not(p.timed_out);
+    cr_assert_gt(p.out.len + p.out_dropped + p.errout.len + p.err_dropped, 1 << 20);
+    cr_assert_lt(p.elapsed_s, 10.0, "stopped after %.1f s", p.elapsed_s);
+    cr_assert(gone_within(reported_pid(&p), 2.0), "the grandchild still runs");
+    lab_proc_release(&p);
+}
+
+/* Output under the limit is no flood */
+Test(proc, output_under_the_limit)
+{
+    lab_proc p;
+
+    proc_sh(&p, "yes | head -c 100000");
+    p.output_limit = 1 << 20;
+    run_ok(&p);
+    cr_assert_not(p.flooded);
+    cr_assert(p.exited && p.exit_code == 0);
+    lab_proc_release(&p);
+}
+
 Test(proc, environment)
 {
     lab_proc p;

@@ -220,6 +220,40 @@ Test(report, grading_wrong_cases_in_their_styles)
     lab_grading_release(&g);
 }
 
+/* The simulator's finding in parts (recorded from the real driver): in English the line the lab
+ * builds from them is the driver's detail word for word, and a finding whose parts are not
+ * whole shows the driver's detail. */
+Test(report, grading_case_detail_from_the_simulators_finding)
+{
+    lab_buf json = LAB_BUF_INIT;
+    lab_err err = LAB_ERR_INIT;
+    lab_runreport r;
+    const lab_case *c;
+    char buf[512];
+
+    read_fixture("tests/fixtures/reports/sim-finding.json", &json);
+    cr_assert_eq(lab_runreport_parse(json.buf, json.len, &r, &err), 0, "%s", err.msg);
+    c = &r.cases[0];
+    cr_assert_str_eq(c->check, "duplicate index");
+    cr_assert_str_eq(c->finding_where, "thread-ids.cu:10");
+    cr_assert_eq(c->finding_thread[2], 1);
+    cr_assert_eq(lab_case_detail(c, buf, sizeof(buf)), buf, "built from the parts");
+    cr_assert_str_eq(buf, c->detail, "in English, the same words as the driver's");
+    lab_runreport_release(&r);
+
+    lab_buf_reset(&json); /* a block of two numbers: not whole, the English detail */
+    lab_buf_adds(&json, "{\"version\":1,\"family\":\"warp-ids\",\"backend\":\"sim\","
+                        "\"status\":\"ok\",\"cases\":[{\"size\":1,\"role\":\"student\","
+                        "\"correct\":false,\"detail\":\"english\",\"check\":\"deadlock\","
+                        "\"finding\":{\"format\":\"x %u\",\"args\":[{\"u\":1}],"
+                        "\"thread\":[0,0,0],\"block\":[0,0],\"where\":\"a.cu:1\"}}],"
+                        "\"timings\":[]}");
+    cr_assert_eq(lab_runreport_parse(json.buf, json.len, &r, &err), 0, "%s", err.msg);
+    cr_assert_str_eq(lab_case_detail(&r.cases[0], buf, sizeof(buf)), "english");
+    lab_runreport_release(&r);
+    lab_buf_release(&json);
+}
+
 /* A case's detail as the learner reads it comes from its format and arguments (recorded from
  * the real driver on the simulator); a format the arguments do not fit shows the English. */
 Test(report, grading_case_detail_from_its_format)
@@ -695,6 +729,32 @@ Test(report, flow_wraps_korean_and_chinese_by_display_width)
                           t, i, lab_text_widths(l.v[i].text), l.v[i].text);
         lab_lines_release(&l);
     }
+}
+
+/* Chinese breaks between its characters: cut only at the spaces around its Latin words, the
+ * demo's paragraph left lines of 26 columns out of 80 (a space-less run did not fit after them) */
+Test(report, flow_fills_chinese_lines_between_characters)
+{
+    const char *text = "笔记中的 kernel，按 cudalab 的方式（优化）构建。每个分支只是挑一个常量，"
+                       "所以编译器把它换成 select：没有 warp 走两条路径，无论条件如何，所有 "
+                       "kernel 用时相同。";
+    lab_lines l = LAB_LINES_INIT;
+    lab_lineout o;
+
+    cr_assert_not_null(setlocale(LC_CTYPE, "C.UTF-8"));
+    lab_lineout_init(&o, lab_lines_collect, &l);
+    lab_lineout_wrap(&o, LAB_TEXT_PLAIN, text, 40);
+    lab_lineout_release(&o);
+    cr_assert_gt(l.n, 2);
+    for (size_t i = 0; i < l.n; i++) {
+        size_t cols = lab_text_widths(l.v[i].text);
+        cr_expect_leq(cols, 40, "line %zu: '%s'", i, l.v[i].text);
+        /* a line ends short of 40 only by a word of Latin letters or a punctuation mark */
+        if (i + 1 < l.n)
+            cr_expect_geq(cols, 32, "line %zu: %zu columns: '%s'", i, cols, l.v[i].text);
+        cr_expect_neq(l.v[i].text[strlen(l.v[i].text) - 1], ' ', "line %zu ends in a space", i);
+    }
+    lab_lines_release(&l);
 }
 
 Test(report, pad_lines_up_translated_headings)

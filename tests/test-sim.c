@@ -478,6 +478,33 @@ Test(sim_checks, shared_race_between_warps, .init = load_kernels, .fini = teardo
     cr_expect(strstr(r.first.msg, "of block (0,0,0) at kernels.cu:"), "%s", r.first.msg);
 }
 
+/* review D2: two threads of different warps that store to one word nobody reads are a duplicate
+ * index ("give each word one writer"), not a race that a barrier fixes; the finding names the
+ * other thread by its (x,y,z) and keeps its words apart for the lab to translate */
+Test(sim_checks, duplicate_index_is_not_a_race, .init = load_kernels, .fini = teardown)
+{
+    lab_sim_result r = run_planted("duplicate_index", 128, 2, 0);
+    char text[512];
+
+    cr_expect_eq(r.first.kind, LAB_SIM_CHECK_DUPLICATE_WRITE, "%s", r.first.msg);
+    cr_expect(strstr(r.first.msg, "duplicate index: thread (0,0,0) of this block stored to this "
+                                  "global word too"),
+              "%s", r.first.msg);
+    cr_expect(strstr(r.first.msg, ", thread (64,0,0) of block (0,0,0) at kernels.cu:"), "%s",
+              r.first.msg);
+    cr_assert_not_null(r.first.what_format);
+    cr_assert(lab_fmtargs_format(r.first.what_format, &r.first.what_args, text, sizeof(text)));
+    cr_expect(strstr(r.first.msg, text), "the words kept apart are the message's: %s", text);
+}
+
+/* a store after a read of another warp's word stays a race */
+Test(sim_checks, read_modify_write_stays_a_race, .init = load_kernels, .fini = teardown)
+{
+    lab_sim_result r = run_planted("global_read_modify_race", 128, 2, 0);
+
+    cr_expect_eq(r.first.kind, LAB_SIM_CHECK_RACE_GLOBAL, "%s", r.first.msg);
+}
+
 Test(sim_checks, volatile_warp_idiom_without_syncwarp, .init = load_kernels, .fini = teardown)
 {
     lab_sim_result r = run_planted("volatile_warp", 64, 2, 0);

@@ -2,6 +2,7 @@
  * questions.c - the prediction questions' file (see questions.h).
  */
 #include "lab/catalog/questions.h"
+#include "lab/util/i18n.h"
 #include "lab/catalog/translation.h"
 #include "lab/util/inifile.h"
 #include "lab/util/lang.h"
@@ -265,10 +266,10 @@ lab_question_judge(const lab_question *q, const char *answer, lab_err *err)
         int i = lab_question_choice_index(q, answer);
         if (i >= 0)
             return !strcmp(q->choices[i], q->answer);
-        return lab_err_set(err, LAB_EINVAL, "'%s' is not one of the choices", answer);
+        return lab_err_set(err, LAB_EINVAL, _("'%s' is not one of the choices"), answer);
     }
     if (!lab_inifile_number(answer, &got))
-        return lab_err_set(err, LAB_EINVAL, "'%s' is not a number", answer);
+        return lab_err_set(err, LAB_EINVAL, _("'%s' is not a number"), answer);
     want = strtod(q->answer, NULL);
     return fabs(got - want) <= q->tolerance * fabs(want) + 1e-12;
 }
@@ -289,6 +290,14 @@ const char *
 lab_question_choice(const lab_question *q, size_t i)
 {
     return q->local_choices[i] ? q->local_choices[i] : q->choices[i];
+}
+
+const char *
+lab_question_answer_text(const lab_question *q, const char *answer)
+{
+    int i = answer ? lab_question_choice_index(q, answer) : -1;
+
+    return i >= 0 ? lab_question_choice(q, (size_t)i) : answer;
 }
 
 int

@@ -93,6 +93,9 @@ int lab_questions_fill(lab_questions *q, const lab_catalog *cat, lab_err *err);
 const char *lab_question_prompt(const lab_question *q);
 const char *lab_question_explain(const lab_question *q);
 const char *lab_question_choice(const lab_question *q, size_t i);
+/* An answer as the learner reads it: a choice (English or translated) as its translation, a
+ * number or anything else as it is. */
+const char *lab_question_answer_text(const lab_question *q, const char *answer);
 /* The position of answer among q's choices, English or translated (case ignored); -1: none. */
 int lab_question_choice_index(const lab_question *q, const char *answer);
 /* 1 when answer matches q's fixed answer, 0 when not, LAB_EINVAL when the answer

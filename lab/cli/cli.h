@@ -140,9 +140,6 @@ typedef struct lab_cli {
      * NULL in the CLI, where Ctrl-C ends the program and its children. */
     const volatile sig_atomic_t *cancel;
     bool shell; /* the commands run in the shell: what they suggest is typed without "cudalab " */
-    /* The shell's `hint` without N: the exercise whose hints it showed, and how many. */
-    const lab_exercise *hint_ex;
-    size_t hints_shown;
 } lab_cli;
 
 /* Who a command is for: `cudalab --help` and the man page list the groups apart. */

@@ -46,6 +46,7 @@ calibrate_run(lab_cli *cli, const lab_cli_args *args)
 {
     const lab_catalog *cat = lab_catalog_of(cli->lab);
     const lab_device *dev;
+    char why[512];
     lab_err err = LAB_ERR_INIT;
     bool all = args->npos == 0 || lab_cli_args_has(args, "all");
     int status = LAB_EXIT_OK;
@@ -56,7 +57,8 @@ calibrate_run(lab_cli *cli, const lab_cli_args *args)
     if (lab_device_probe(cli->lab, &dev, &err) < 0)
         return lab_cli_error(_("calibrate: %s"), err.msg);
     if (!dev->present)
-        return lab_cli_error(_("calibrate needs a GPU: %s"), dev->reason);
+        return lab_cli_error(_("calibrate needs a GPU: %s"),
+                             lab_device_reason(dev, why, sizeof(why)));
     printf(_("the speed lines on %s, as every grading there derives them from its own run\n"),
            dev->name);
     printf("%-32s %9s %11s %13s  %s\n", _("exercise"), _("reference"), _("manifest"), _("this GPU"),

@@ -11,6 +11,7 @@ static int
 device_run(lab_cli *cli, const lab_cli_args *args)
 {
     const lab_device *dev;
+    char why[512];
     lab_err err = LAB_ERR_INIT;
 
     cli->json = lab_cli_args_has(args, "json");
@@ -35,7 +36,7 @@ device_run(lab_cli *cli, const lab_cli_args *args)
                  "and the simulator's checks for races, barriers and out-of-bounds accesses.\n"
                  "Speed is judged on H100 times that a performance model makes from the\n"
                  "simulator's counts, and says so; measured times need an NVIDIA GPU.\n"),
-               dev->reason);
+               lab_device_reason(dev, why, sizeof(why)));
         printf(lab_occupancy_arch(lab_target_arch(dev))
                    ? _("The occupancy calculator is checked against the lab's own limits for %s.\n")
                    : _("The lab has no limits of %s of its own: the occupancy calculator needs a "

@@ -21,7 +21,8 @@ static const struct {
 
 static const char *const outcomes[] = {
     [LAB_CAN_GPU] = N_("ready: the lab grades on the GPU (correctness and speed)"),
-    [LAB_CAN_SIM] = N_("the lab grades on the simulator only: correctness, no speed"),
+    [LAB_CAN_SIM] = N_("the lab grades on the simulator only: correctness, and speed on times "
+                       "the performance model gives for an H100 (modelled, not measured)"),
     [LAB_CAN_NOTHING] = N_("the lab cannot grade here: fix the FAIL lines above"),
 };
 

@@ -98,7 +98,7 @@ lab_cli_usage_error(const lab_cmd *cmd, const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     va_end(ap);
     lab_cli_synopsis(cmd, &usage);
-    fprintf(stderr, " (usage: %s)\n", usage.buf);
+    fprintf(stderr, _(" (usage: %s)\n"), usage.buf);
     lab_buf_release(&usage);
     return LAB_EXIT_ERROR;
 }

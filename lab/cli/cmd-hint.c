@@ -1,7 +1,8 @@
 /*
  * cmd-hint.c - `cudalab hint EXERCISE [N]`: the exercise's hints, one at a time: hint N, by
- * default 1 in the CLI; in the shell, the one after the last it showed for that exercise.
- * The hint's Markdown is laid out for the terminal (lab_cli_print_markdown).
+ * default the one after the last the learner has seen of that exercise, in the CLI, the shell
+ * or the menu alike (the store keeps the count: lab_store_hints_seen).  The hint's Markdown is
+ * laid out for the terminal (lab_cli_print_markdown).
  */
 #include "lab/cli/cli.h"
 
@@ -11,6 +12,9 @@ static int
 hint_run(lab_cli *cli, const lab_cli_args *args)
 {
     const lab_exercise *ex;
+    lab_store *st = NULL;
+    lab_err err = LAB_ERR_INIT;
+    size_t seen = 0;
     uint64_t n;
     int rc;
 
@@ -18,20 +22,21 @@ hint_run(lab_cli *cli, const lab_cli_args *args)
         return LAB_EXIT_ERROR;
     if (!ex->nhints)
         return lab_cli_error(_("%s has no hints"), ex->id);
-    if (cli->hint_ex != ex) { /* the shell counts the hints of one exercise at a time */
-        cli->hint_ex = ex;
-        cli->hints_shown = 0;
-    }
-    n = lab_cli_args_pos_number(args, 1, cli->shell ? cli->hints_shown + 1 : 1);
+    /* no store (a read-only home): every hint is the first one shown, as before */
+    if (lab_store_of(cli->lab, &st, &err) < 0 || lab_store_hints_seen(st, ex->id, &seen, &err) < 0)
+        st = NULL;
+    n = lab_cli_args_pos_number(args, 1, seen + 1);
     if (n > ex->nhints && !lab_cli_args_pos(args, 1)) {
-        printf(_("No more hints: you have seen all %zu (hint N shows hint N again).\n"),
-               ex->nhints);
+        printf(cli->shell ? _("No more hints: you have seen all %zu (hint N shows hint N again).\n")
+                          : _("No more hints: you have seen all %zu (cudalab hint %s N shows "
+                              "hint N again).\n"),
+               ex->nhints, ex->id);
         return LAB_EXIT_OK;
     }
     if (n > ex->nhints)
         return lab_cli_error(_("hint: N must be 1 to %zu"), ex->nhints);
-    if (n > cli->hints_shown)
-        cli->hints_shown = n;
+    if (n > seen && st)
+        lab_store_set_hints_seen(st, ex->id, n, &err);
     printf(_("%sHint %llu of %zu%s for %s:\n\n"), lab_cli_sgr(cli, "1"), (unsigned long long)n,
            ex->nhints, lab_cli_reset(cli), ex->id);
     if ((rc = lab_cli_print_markdown(cli, ex->local_hints[n - 1], strlen(ex->local_hints[n - 1]))) <
@@ -41,7 +46,7 @@ hint_run(lab_cli *cli, const lab_cli_args *args)
     if (n < ex->nhints && cli->shell)
         printf(_("(next: hint)\n"));
     else if (n < ex->nhints)
-        printf(_("(next: cudalab hint %s %llu)\n"), ex->id, (unsigned long long)n + 1);
+        printf(_("(next: cudalab hint %s)\n"), ex->id);
     return LAB_EXIT_OK;
 }
 
@@ -50,13 +55,13 @@ static const lab_cli_param args[] = {
     { .name = "N",
       .type = LAB_CLI_NUMBER,
       .min = 1,
-      .help = N_("which hint, from 1 (default 1; in the shell, the next one)") },
+      .help = N_("which hint, from 1 (default: the one after the last you have seen)") },
     LAB_CLI_END,
 };
 
 const lab_cmd lab_cmd_hint = {
     .name = "hint",
-    .help = N_("show hint N of an exercise (the shell: the next hint)"),
+    .help = N_("show the next hint of an exercise, or hint N"),
     .args = args,
     .run = hint_run,
 };

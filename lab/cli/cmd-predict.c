@@ -28,7 +28,7 @@ print_question(lab_cli *cli, const lab_question *q, const lab_prediction *p)
         printf(_("      answered by: cudalab %s\n"), q->measure);
     if (!p)
         return;
-    printf(_("      you said: %s  -> %s%s%s\n"), p->answer,
+    printf(_("      you said: %s  -> %s%s%s\n"), lab_question_answer_text(q, p->answer),
            lab_cli_sgr(cli, p->held == 1   ? "1;32"
                             : p->held == 0 ? "1;31"
                                            : "33"),
@@ -130,11 +130,13 @@ predict_run(lab_cli *cli, const lab_cli_args *args)
     if (find_answer(cli, pos[0], q, &old) && lab_prediction_is_final(q, pos[0], &old)) {
         status = lab_cli_error(_("predict: '%s' is answered already (you said %s: %s) and its "
                                  "explanation was shown: the first answer stands"),
-                               q->id, old.answer, lab_prediction_state(&old));
+                               q->id, lab_question_answer_text(q, old.answer),
+                               lab_prediction_state(&old));
         goto out;
     }
     held = lab_question_judge(q, pos[2], &err);
-    snprintf(measured, sizeof(measured), "the answer is %s", q->answer);
+    snprintf(measured, sizeof(measured), _("the answer is %s"),
+             lab_question_answer_text(q, q->answer));
     lab_prediction p = { .chapter = pos[0],
                          .question = q->id,
                          .answer = pos[2],
@@ -149,16 +151,16 @@ predict_run(lab_cli *cli, const lab_cli_args *args)
         /* the demo judges it and explains: not given away before the run */
         printf(_("Your prediction: %s (saved). Now run `cudalab %s`: it measures the answer and "
                  "says whether your prediction held.\n"),
-               pos[2], q->measure);
+               lab_question_answer_text(q, pos[2]), q->measure);
     } else if (held == LAB_ENOSYS) {
         printf(_("Your prediction: %s. Now run `cudalab %s`: the measurement answers it.\n\n%s\n"),
-               pos[2], q->measure, lab_question_explain(q));
+               lab_question_answer_text(q, pos[2]), q->measure, lab_question_explain(q));
     } else if (held < 0) {
         status = lab_cli_error(_("predict: %s"), err.msg);
     } else {
         printf(_("%s%s%s: the answer is %s.\n\n%s\n"), lab_cli_sgr(cli, held ? "1;32" : "1;31"),
-               held ? _("Your prediction held") : _("Not this time"), lab_cli_reset(cli), q->answer,
-               lab_question_explain(q));
+               held ? _("Your prediction held") : _("Not this time"), lab_cli_reset(cli),
+               lab_question_answer_text(q, q->answer), lab_question_explain(q));
         status = held ? LAB_EXIT_OK : LAB_EXIT_VERDICT;
     }
 out:

@@ -22,10 +22,6 @@
 
 #define LAB_VERSION "0.1.0"
 
-#define USAGE                                                                                      \
-    "usage: cudalab [--version] [--help] [--lang LANG] COMMAND [ARGS]; cudalab help lists the "    \
-    "commands"
-
 /* After the bare `cudalab` listing: how to go on, with the first exercise not passed. */
 static void
 print_first_steps(lab *l)
@@ -62,7 +58,9 @@ misplaced_option(const char *word)
                         "--%s"),
                       name.buf, takers.buf, first->name, name.buf);
     else
-        lab_cli_error("unknown option '%s' (" USAGE ")", word);
+        lab_cli_error(_("unknown option '%s' (usage: cudalab [--version] [--help] [--lang LANG] "
+                        "COMMAND [ARGS]; cudalab help lists the commands)"),
+                      word);
     lab_buf_release(&name);
     lab_buf_release(&takers);
     return LAB_EXIT_ERROR;

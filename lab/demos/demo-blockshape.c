@@ -11,6 +11,7 @@
  * scaled to 16384 x 16384.
  */
 #include "common/demodrv.h"
+#include "lab/util/i18n.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -176,12 +177,13 @@ sweep(lab_demodrv *d, const kernels *k, lab_err *err)
     for (size_t i = 0; i < nl; i++)
         best = best == 0 || us[i] < best ? us[i] : best;
     rows = lab_demodrv_section(
-        d, "sumMatrixOnGPU2D, 16384 x 16384 floats",
-        "C = A + B over every block shape of the notes. Each element moves 12 bytes (two loads, "
-        "one store). 'vs best' is the time over the fastest shape's. The notes' Tesla M2070 "
-        "times beside them: there the shape mattered 2x, on recent GPUs much less.",
-        "block.x", "", "block.y", "", "grid", "", "time", "us", "bandwidth", "GB/s", "vs best", "x",
-        "wrong", "", "H100 notes", "us", "M2070 notes", "ms", "launch", "", NULL);
+        d, N_("sumMatrixOnGPU2D, 16384 x 16384 floats"),
+        N_("C = A + B over every block shape of the notes. Each element moves 12 bytes (two "
+           "loads, one store). 'vs best' is the time over the fastest shape's. The notes' Tesla "
+           "M2070 times beside them: there the shape mattered 2x, on recent GPUs much less."),
+        N_("block.x"), "", N_("block.y"), "", N_("grid"), "", N_("time"), "us", N_("bandwidth"),
+        "GB/s", N_("vs best"), "x", N_("wrong"), "", N_("H100 notes"), "us", N_("M2070 notes"),
+        "ms", N_("launch"), "", NULL);
     for (size_t i = 0, t_at = 0; i < NSHAPES; i++) {
         char grid[64];
         snprintf(grid, sizeof(grid), "%ux%u", (NX + shapes[i].x - 1) / shapes[i].x,
@@ -247,14 +249,14 @@ ncu_section(lab_demodrv *d)
     };
     static const int columns[] = { 2, 3 };
     cJSON *rows = lab_demodrv_ncu_section(
-        d, "Achieved occupancy and load efficiency (Nsight Compute)",
-        "nvprof's achieved_occupancy is sm__warps_active.avg.pct_of_peak_sustained_active and "
-        "gld_efficiency is smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct. The "
-        "M2070 measured 49.8 % load efficiency for 16-wide blocks; since Maxwell loads are "
-        "served in 32-byte sectors and every shape reads 100 %.",
-        "sumMatrix", metrics, columns, 2, 6, "block.x", "", "block.y", "", "occupancy", "%",
-        "load efficiency", "%", "H100 notes occupancy", "%", "M2070 notes occupancy", "%", "ncu",
-        "", NULL);
+        d, N_("Achieved occupancy and load efficiency (Nsight Compute)"),
+        N_("nvprof's achieved_occupancy is sm__warps_active.avg.pct_of_peak_sustained_active and "
+           "gld_efficiency is smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct. The "
+           "M2070 measured 49.8 % load efficiency for 16-wide blocks; since Maxwell loads are "
+           "served in 32-byte sectors and every shape reads 100 %."),
+        "sumMatrix", metrics, columns, 2, 6, N_("block.x"), "", N_("block.y"), "", N_("occupancy"),
+        "%", N_("load efficiency"), "%", N_("H100 notes occupancy"), "%",
+        N_("M2070 notes occupancy"), "%", N_("ncu"), "", NULL);
 
     for (size_t i = 0; rows && i + 1 < NSHAPES; i++) /* the last, (256,8), does not launch */
         lab_demodrv_row(rows, "nn--nns", (double)shapes[i].x, (double)shapes[i].y,

@@ -13,6 +13,7 @@
  * (demomodel.h): every kernel is counted at 2^16 and 2^18 threads and scaled to 2^22.
  */
 #include "common/demodrv.h"
+#include "lab/util/i18n.h"
 #include "common/demomodel.h"
 
 #include <math.h>
@@ -58,10 +59,10 @@ static const struct math_kernel {
     { "mathKernel2", "_Z11mathKernel2Pf", "(tid / warpSize) % 2 == 0", by_warp,
       "h100.demo.divergence.mathkernel2.block512.us",
       "h100.divergence.g.mathkernel2.branch_efficiency.pct" },
-    { "mathKernel3", "_Z11mathKernel3Pf", "two ifs on tid % 2 == 0", by_thread,
+    { "mathKernel3", "_Z11mathKernel3Pf", N_("two ifs on tid % 2 == 0"), by_thread,
       "h100.demo.divergence.mathkernel3.block512.us",
       "h100.divergence.g.mathkernel3.branch_efficiency.pct" },
-    { "mathKernel4", "_Z11mathKernel4Pf", "itid & 0x01 == 0 (bug)", always_200,
+    { "mathKernel4", "_Z11mathKernel4Pf", N_("itid & 0x01 == 0 (bug)"), always_200,
       "h100.demo.divergence.mathkernel4.block512.us",
       "h100.divergence.g.mathkernel4.branch_efficiency.pct" },
     { "mathKernel4fixed", "_Z16mathKernel4fixedPf", "(itid & 0x01) == 0", by_warp,
@@ -75,12 +76,12 @@ static const struct long_mode {
     int mode;            /* longBranch's argument */
     const char *h100_us; /* this demo's recorded H100 run, block 512 (docs/numbers.ini) */
 } long_modes[] = {
-    { "longBranch uniform, FMA side", "all lanes: 128 multiply-adds", 0,
+    { N_("longBranch uniform, FMA side"), N_("all lanes: 128 multiply-adds"), 0,
       "h100.demo.divergence.fma_side.us" },
-    { "longBranch uniform, rsqrt side", "all lanes: 128 square roots", 3,
+    { N_("longBranch uniform, rsqrt side"), N_("all lanes: 128 square roots"), 3,
       "h100.demo.divergence.rsqrt_side.us" },
-    { "longBranch by warp", "(tid / 32) % 2: whole warps", 1, "h100.demo.divergence.by_warp.us" },
-    { "longBranch by thread", "tid % 2: both sides in every warp", 2,
+    { N_("longBranch by warp"), N_("(tid / 32) % 2: whole warps"), 1, "h100.demo.divergence.by_warp.us" },
+    { N_("longBranch by thread"), N_("tid % 2: both sides in every warp"), 2,
       "h100.demo.divergence.by_thread.us" },
 };
 #define NLONG (sizeof(long_modes) / sizeof(long_modes[0]))
@@ -148,13 +149,14 @@ math_section(lab_demodrv *d, lab_module *m, lab_dptr c, lab_err *err)
     if (rc < 0 || (rc = lab_demodrv_time(d, l, 2 * NMATH, us, err)) < 0)
         return rc;
     rows = lab_demodrv_section(
-        d, "mathKernel1-4: short branches, 2^22 floats",
-        "The notes' kernels, built as the lab builds them (optimised). Each branch only picks a "
-        "constant, so the compiler replaces it with a select: no warp takes two paths, and all "
-        "kernels take the same time whatever their condition. At block 64 the GPU is limited by "
-        "how fast it starts 65536 tiny blocks, not by the kernels.",
-        "kernel", "", "condition", "", "block 64", "us", "block 512", "us", "c = 100", "",
-        "c = 200", "", "wrong", "", "H100 notes, block 512", "us", NULL);
+        d, N_("mathKernel1-4: short branches, 2^22 floats"),
+        N_("The notes' kernels, built as the lab builds them (optimised). Each branch only picks "
+           "a constant, so the compiler replaces it with a select: no warp takes two paths, and "
+           "all kernels take the same time whatever their condition. At block 64 the GPU is "
+           "limited by how fast it starts 65536 tiny blocks, not by the kernels."),
+        N_("kernel"), "", N_("condition"), "", N_("block 64"), "us", N_("block 512"), "us",
+        N_("c = 100"), "", N_("c = 200"), "", N_("wrong"), "", N_("H100 notes, block 512"), "us",
+        NULL);
     for (size_t k = 0; k < NMATH; k++)
         lab_demodrv_row(rows, "ssnnnnnn", math_kernels[k].name, math_kernels[k].condition, us[k],
                         us[NMATH + k], (double)n100[k], (double)n200[k], (double)wrong[k],
@@ -187,16 +189,16 @@ long_section(lab_demodrv *d, lab_module *m, lab_dptr c, lab_err *err)
         return rc;
     mix = (us[0] + us[1]) / 2; /* half the threads on each side, no warp divided */
     rows = lab_demodrv_section(
-        d, "Long branches: divergence that costs time",
-        "Each side of the branch is 128 dependent instructions of a different kind, too long to "
-        "predicate: multiply-adds on one side, square roots on the other. The sides do not cost "
-        "the same: square roots run on the SM's few special-function units. So the kernels that "
-        "split the threads are compared with the mean of the two uniform runs, the same work "
-        "with no warp divided. Split by warp, each warp still runs one side: no extra time. "
-        "Split by thread, every warp runs both sides one after the other, the other lanes masked "
-        "off: up to twice the time.",
-        "kernel", "", "split", "", "time", "us", "same work undivided", "us", "vs undivided", "x",
-        "H100 earlier run", "us", NULL);
+        d, N_("Long branches: divergence that costs time"),
+        N_("Each side of the branch is 128 dependent instructions of a different kind, too long "
+           "to predicate: multiply-adds on one side, square roots on the other. The sides do not "
+           "cost the same: square roots run on the SM's few special-function units. So the "
+           "kernels that split the threads are compared with the mean of the two uniform runs, "
+           "the same work with no warp divided. Split by warp, each warp still runs one side: no "
+           "extra time. Split by thread, every warp runs both sides one after the other, the "
+           "other lanes masked off: up to twice the time."),
+        N_("kernel"), "", N_("split"), "", N_("time"), "us", N_("same work undivided"), "us",
+        N_("vs undivided"), "x", N_("H100 earlier run"), "us", NULL);
     for (size_t i = 0; i < NLONG; i++) {
         double ref = i < 2 ? us[i] : mix;
         lab_demodrv_row(rows, "ssnnnn", long_modes[i].name, long_modes[i].split, us[i], ref,
@@ -235,12 +237,13 @@ ncu_section(lab_demodrv *d)
     };
     static const int columns[] = { 1 };
     cJSON *rows = lab_demodrv_ncu_section(
-        d, "Branch efficiency (Nsight Compute)",
-        "nvprof's branch_efficiency is smsp__sass_average_branch_targets_threads_uniform.pct in "
-        "Nsight Compute. The optimised mathKernels have no branch left, and ncu then prints 0, "
-        "not 100. The notes' column is from a -G (unoptimised) build, where the branches stay.",
-        "mathKernel|longBranch", metrics, columns, 1, 3, "kernel", "", "here", "%", "H100 notes",
-        "%", "ncu", "", NULL);
+        d, N_("Branch efficiency (Nsight Compute)"),
+        N_("nvprof's branch_efficiency is smsp__sass_average_branch_targets_threads_uniform.pct "
+           "in Nsight Compute. The optimised mathKernels have no branch left, and ncu then "
+           "prints 0, not 100. The notes' column is from a -G (unoptimised) build, where the "
+           "branches stay."),
+        "mathKernel|longBranch", metrics, columns, 1, 3, N_("kernel"), "", N_("here"), "%",
+        N_("H100 notes"), "%", N_("ncu"), "", NULL);
 
     /* the column is the -G build's (the notes' profile of branches that stay): the optimised
      * long branch has no such figure, and its own is in the chapter */
@@ -278,13 +281,19 @@ run(lab_demodrv *d, lab_err *err)
         else
             ncu_section(d);
     }
-    lab_demodrv_note(d,
-                     "the notes time each kernel with gettimeofday around launch and "
-                     "cudaDeviceSynchronize: at their default of 64 elements that reads %s us per "
-                     "kernel on an H100, nearly all of it launch and synchronisation; this demo %s",
-                     lab_demodrv_figure_text(d, "h100.device.notes_timer.overhead.us"),
-                     lab_demodrv_is_sim(d) ? "models the kernel's own time (launch cost included)"
-                                           : "uses CUDA events");
+    if (lab_demodrv_is_sim(d))
+        lab_demodrv_note(d, N_("the notes time each kernel with gettimeofday around launch and "
+                               "cudaDeviceSynchronize: at their default of 64 elements that reads "
+                               "%s us per kernel on an H100, nearly all of it launch and "
+                               "synchronisation; this demo models the kernel's own time (launch "
+                               "cost included)"),
+                         lab_demodrv_figure_text(d, "h100.device.notes_timer.overhead.us"));
+    else
+        lab_demodrv_note(d, N_("the notes time each kernel with gettimeofday around launch and "
+                               "cudaDeviceSynchronize: at their default of 64 elements that reads "
+                               "%s us per kernel on an H100, nearly all of it launch and "
+                               "synchronisation; this demo uses CUDA events"),
+                         lab_demodrv_figure_text(d, "h100.device.notes_timer.overhead.us"));
     return rc;
 }
 

@@ -18,6 +18,7 @@
  * occupancy API.
  */
 #include "common/demodrv.h"
+#include "lab/util/i18n.h"
 #include "common/demomodel.h"
 
 #include <math.h>
@@ -35,46 +36,50 @@ query_section(lab_demodrv *d)
     char cc[16];
     const bool sim = lab_demodrv_is_sim(d);
     cJSON *rows = lab_demodrv_section(
-        d, "Device query",
-        sim ? "On the simulator: the limits of the H100 it stands for (as a kernel reads them), "
-              "and the datasheet figures of the GPU modelled. CUDA 13 removed cudaDeviceProp's "
-              "clock fields, so on a GPU the lab reads them with cuDeviceGetAttribute. The copy "
-              "bandwidth is modelled, not measured: the model's rate for a device-to-device "
-              "copy (peak x its DRAM efficiency)."
-            : "Read with cuDeviceGetAttribute, the driver API twin of cudaDeviceGetAttribute: "
-              "CUDA 13 removed cudaDeviceProp's clock fields, so the notes' property-struct code "
-              "no longer compiles for clocks. The copy bandwidth is measured: a device-to-device "
-              "copy, bytes read plus bytes written per second.",
-        "property", "", "value", "", "unit", "", NULL);
+        d, N_("Device query"),
+        sim ? N_("On the simulator: the limits of the H100 it stands for (as a kernel reads "
+                 "them), and the datasheet figures of the GPU modelled. CUDA 13 removed "
+                 "cudaDeviceProp's clock fields, so on a GPU the lab reads them with "
+                 "cuDeviceGetAttribute. The copy bandwidth is modelled, not measured: the "
+                 "model's rate for a device-to-device copy (peak x its DRAM efficiency).")
+            : N_("Read with cuDeviceGetAttribute, the driver API twin of cudaDeviceGetAttribute: "
+                 "CUDA 13 removed cudaDeviceProp's clock fields, so the notes' property-struct "
+                 "code no longer compiles for clocks. The copy bandwidth is measured: a "
+                 "device-to-device copy, bytes read plus bytes written per second."),
+        N_("property"), "", N_("value"), "", N_("unit"), "", NULL);
 
     snprintf(cc, sizeof(cc), "%d.%d", i->cc_major, i->cc_minor);
-    lab_demodrv_row(rows, "sss", "device", i->name, "");
-    lab_demodrv_row(rows, "sss", "compute capability", cc, "");
-    lab_demodrv_row(rows, "sns", "multiprocessors (SMs)", (double)i->sm_count, "");
-    lab_demodrv_row(rows, "sns", "warp size", (double)i->warp_size, "threads");
-    lab_demodrv_row(rows, "sns", "max threads per block", (double)i->max_threads_per_block,
-                    "threads");
-    lab_demodrv_row(rows, "sns", "max threads per SM", (double)i->max_threads_per_sm, "threads");
-    lab_demodrv_row(rows, "sns", "max warps per SM",
+    lab_demodrv_row(rows, "sss", N_("device"), i->name, "");
+    lab_demodrv_row(rows, "sss", N_("compute capability"), cc, "");
+    lab_demodrv_row(rows, "sns", N_("multiprocessors (SMs)"), (double)i->sm_count, "");
+    lab_demodrv_row(rows, "sns", N_("warp size"), (double)i->warp_size, N_("threads"));
+    lab_demodrv_row(rows, "sns", N_("max threads per block"), (double)i->max_threads_per_block,
+                    N_("threads"));
+    lab_demodrv_row(rows, "sns", N_("max threads per SM"), (double)i->max_threads_per_sm,
+                    N_("threads"));
+    lab_demodrv_row(rows, "sns", N_("max warps per SM"),
                     (double)(i->warp_size ? i->max_threads_per_sm / i->warp_size : 0), "warps");
-    lab_demodrv_row(rows, "sns", "max blocks per SM", (double)i->max_blocks_per_sm, "blocks");
-    lab_demodrv_row(rows, "sns", "registers per SM", (double)i->regs_per_sm, "32-bit");
-    lab_demodrv_row(rows, "sns", "registers per block", (double)i->regs_per_block, "32-bit");
-    lab_demodrv_row(rows, "sns", "shared memory per SM", i->smem_per_sm / KIB, "KiB");
-    lab_demodrv_row(rows, "sns", "shared memory per block", i->smem_per_block / KIB, "KiB");
-    lab_demodrv_row(rows, "sns", "shared memory per block, opt-in", i->smem_per_block_optin / KIB,
-                    "KiB");
-    lab_demodrv_row(rows, "sns", "constant memory", i->const_mem / KIB, "KiB");
-    lab_demodrv_row(rows, "sns", "L2 cache", i->l2_bytes / (KIB * KIB), "MiB");
+    lab_demodrv_row(rows, "sns", N_("max blocks per SM"), (double)i->max_blocks_per_sm,
+                    N_("blocks"));
+    lab_demodrv_row(rows, "sns", N_("registers per SM"), (double)i->regs_per_sm, "32-bit");
+    lab_demodrv_row(rows, "sns", N_("registers per block"), (double)i->regs_per_block, "32-bit");
+    lab_demodrv_row(rows, "sns", N_("shared memory per SM"), i->smem_per_sm / KIB, "KiB");
+    lab_demodrv_row(rows, "sns", N_("shared memory per block"), i->smem_per_block / KIB, "KiB");
+    lab_demodrv_row(rows, "sns", N_("shared memory per block, opt-in"),
+                    i->smem_per_block_optin / KIB, "KiB");
+    lab_demodrv_row(rows, "sns", N_("constant memory"), i->const_mem / KIB, "KiB");
+    lab_demodrv_row(rows, "sns", N_("L2 cache"), i->l2_bytes / (KIB * KIB), "MiB");
     if (!sim) { /* the simulator has no memory clock or bus */
-        lab_demodrv_row(rows, "sns", "memory bus width", (double)i->bus_width_bits, "bit");
-        lab_demodrv_row(rows, "sns", "memory clock", i->mem_clock_khz / 1e3, "MHz");
+        lab_demodrv_row(rows, "sns", N_("memory bus width"), (double)i->bus_width_bits, "bit");
+        lab_demodrv_row(rows, "sns", N_("memory clock"), i->mem_clock_khz / 1e3, "MHz");
     }
-    lab_demodrv_row(rows, "sns", "SM clock", i->sm_clock_khz / 1e3, "MHz");
-    lab_demodrv_row(rows, "sns", "theoretical bandwidth (2 x clock x bus)", i->peak_gbps, "GB/s");
-    lab_demodrv_row(rows, "sns", sim ? "modelled copy bandwidth" : "measured copy bandwidth",
+    lab_demodrv_row(rows, "sns", N_("SM clock"), i->sm_clock_khz / 1e3, "MHz");
+    lab_demodrv_row(rows, "sns", N_("theoretical bandwidth (2 x clock x bus)"), i->peak_gbps,
+                    "GB/s");
+    lab_demodrv_row(rows, "sns",
+                    sim ? N_("modelled copy bandwidth") : N_("measured copy bandwidth"),
                     d->copy_gbps, "GB/s");
-    lab_demodrv_row(rows, "sns", "copy / theoretical",
+    lab_demodrv_row(rows, "sns", N_("copy / theoretical"),
                     i->peak_gbps > 0 ? 100.0 * d->copy_gbps / i->peak_gbps : 0, "%");
 }
 
@@ -101,27 +106,28 @@ littles_law_memory(lab_demodrv *d)
     double bytes = d->copy_gbps * d->model_gpu.p[LAB_MODEL_P_LATENCY_NS];
     double warps = bytes / 4 / 32;
     cJSON *rows = lab_demodrv_section(
-        d, "Little's law for memory: bytes in flight to hide latency",
-        sim ? "Required parallelism = latency x throughput. With one 4-byte load per thread, "
+        d, N_("Little's law for memory: bytes in flight to hide latency"),
+        sim ? N_("Required parallelism = latency x throughput. With one 4-byte load per thread, "
               "this many warps must be waiting on memory at once to keep it busy. The notes' "
               "rows assume 800-cycle loads counted at their memory clock, from the notes' own "
               "bandwidths and clocks; the modelled GPU's row uses the model's copy rate and its "
-              "fitted load latency (in ns: the simulator has no clock of its memory)."
-            : "Required parallelism = latency x throughput. With 800-cycle loads (the notes' "
+              "fitted load latency (in ns: the simulator has no clock of its memory).")
+            : N_("Required parallelism = latency x throughput. With 800-cycle loads (the notes' "
               "figure, assumed here too) and one 4-byte load per thread, this many warps must "
               "be waiting on memory at once to keep it busy. The notes' rows count the cycles at "
               "their memory clock, as the notes did; this GPU's row uses the measured copy rate "
-              "and counts them at the SM clock, the clock a latency is counted in.",
-        "GPU", "", "bandwidth", "GB/s", "clock", "GHz", "bytes/cycle", "B", "in flight", "KiB",
-        "threads", "", "warps", "", "SMs", "", "warps per SM", "", "max warps per SM", "", NULL);
+              "and counts them at the SM clock, the clock a latency is counted in."),
+        N_("GPU"), "", N_("bandwidth"), "GB/s", N_("clock"), "GHz", N_("bytes/cycle"), "B",
+        N_("in flight"), "KiB", N_("threads"), "", N_("warps"), "", N_("SMs"), "",
+        N_("warps per SM"), "", N_("max warps per SM"), "", NULL);
 
     /* from the notes' inputs (docs/numbers.ini), computed alike: their Kepler row's 96 B/cycle
      * is not 250 GB/s / 1.6 GHz, and they divided Fermi's warps by 16 SMs where the C2070 has 14 */
-    littles_row(rows, "Fermi C2070 (notes)", lab_demodrv_figure(d, "notes.003.fermi.gbps"),
+    littles_row(rows, N_("Fermi C2070 (notes)"), lab_demodrv_figure(d, "notes.003.fermi.gbps"),
                 lab_demodrv_figure(d, "notes.003.fermi.mem_clock.ghz"),
                 lab_demodrv_figure(d, "notes.003.m2070.sms"),
                 lab_demodrv_figure(d, "notes.003.m2070.max_warps_per_sm"));
-    littles_row(rows, "Kepler K20 (notes)", lab_demodrv_figure(d, "notes.003.kepler.gbps"),
+    littles_row(rows, N_("Kepler K20 (notes)"), lab_demodrv_figure(d, "notes.003.kepler.gbps"),
                 lab_demodrv_figure(d, "notes.003.kepler.mem_clock.ghz"),
                 lab_demodrv_figure(d, "notes.003.k20.sms"),
                 lab_demodrv_figure(d, "notes.003.kepler.max_warps"));
@@ -157,19 +163,19 @@ littles_law_arith(lab_demodrv *d)
     int lanes = fp32_per_sm(i->cc_major, i->cc_minor);
     const double latency = 4; /* cycles of a dependent FP32 FMA since Volta (inferred) */
     cJSON *rows = lab_demodrv_section(
-        d, "Little's law for arithmetic: operations in flight per SM",
-        "A 32-bit fused multiply-add: the notes' Fermi and Kepler figures, and this GPU's from "
-        "its FP32 lanes per SM (Programming Guide) and a 4-cycle dependent-FMA latency (an "
-        "assumption for Volta and later, not measured here).",
-        "GPU", "", "latency", "cycles", "throughput", "ops/cycle/SM", "parallelism", "ops",
-        "warps per SM", "", NULL);
+        d, N_("Little's law for arithmetic: operations in flight per SM"),
+        N_("A 32-bit fused multiply-add: the notes' Fermi and Kepler figures, and this GPU's "
+           "from its FP32 lanes per SM (Programming Guide) and a 4-cycle dependent-FMA latency "
+           "(an assumption for Volta and later, not measured here)."),
+        N_("GPU"), "", N_("latency"), "cycles", N_("throughput"), "ops/cycle/SM", N_("parallelism"),
+        "ops", N_("warps per SM"), "", NULL);
 
-    lab_demodrv_row(rows, "snnnn", "Fermi (notes)",
+    lab_demodrv_row(rows, "snnnn", N_("Fermi (notes)"),
                     lab_demodrv_figure(d, "notes.003.fma.latency.cycles"),
                     lab_demodrv_figure(d, "notes.003.fermi.fma_per_cycle"),
                     lab_demodrv_figure(d, "notes.003.fermi.fma_parallelism"),
                     lab_demodrv_figure(d, "notes.003.fermi.fma_warps"));
-    lab_demodrv_row(rows, "snnnn", "Kepler (notes)",
+    lab_demodrv_row(rows, "snnnn", N_("Kepler (notes)"),
                     lab_demodrv_figure(d, "notes.003.fma.latency.cycles"),
                     lab_demodrv_figure(d, "notes.003.kepler.fma_per_cycle"),
                     lab_demodrv_figure(d, "notes.003.kepler.fma_parallelism"),
@@ -322,14 +328,14 @@ occupancy_sweep(lab_demodrv *d, const lab_demodrv_step *step, lab_err *err)
     if ((rc = lab_demodrv_time(d, l, nb, us, err)) < 0)
         return rc;
     rows = lab_demodrv_section(
-        d, "The occupancy sweep: a 40 KiB table per block, 2^24 ints",
-        "The block-size exercise's reference (mapThroughTable) at each block size, on one wave of "
-        "resident blocks. Every block first copies the table into its shared memory, so shared "
-        "memory, not threads, limits the blocks per SM; each thread keeps one load in flight, so "
-        "only resident warps hide the memory's latency, and the times follow the occupancy "
-        "column until it is full.",
-        "block", "threads", "blocks per SM", "", "warps per SM", "", "occupancy", "%", "time", "us",
-        "wrong", "", NULL);
+        d, N_("The occupancy sweep: a 40 KiB table per block, 2^24 ints"),
+        N_("The block-size exercise's reference (mapThroughTable) at each block size, on one "
+           "wave of resident blocks. Every block first copies the table into its shared memory, "
+           "so shared memory, not threads, limits the blocks per SM; each thread keeps one load "
+           "in flight, so only resident warps hide the memory's latency, and the times follow "
+           "the occupancy column until it is full."),
+        N_("block"), N_("threads"), N_("blocks per SM"), "", N_("warps per SM"), "",
+        N_("occupancy"), "%", N_("time"), "us", N_("wrong"), "", NULL);
     for (size_t b = 0; b < nb; b++) {
         const unsigned warps = per_sm[b] * ((blocks[b] + 31) / 32);
         lab_demodrv_row(rows, "nnnnnn", (double)blocks[b], (double)per_sm[b], (double)warps,

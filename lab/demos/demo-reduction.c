@@ -17,6 +17,7 @@
  * and 2^28.
  */
 #include "common/demodrv.h"
+#include "lab/util/i18n.h"
 #include "common/rng.h"
 
 #include <math.h>
@@ -224,7 +225,7 @@ ladder_table(lab_demodrv *d, rung *rungs, size_t n, buffers *b, uint32_t sum, la
     if ((rc = lab_demodrv_time(d, launches, n, us, err)) < 0)
         return lab_demodrv_fail(d, "timing", err);
     rows = lab_demodrv_section(
-        d, "The ladder on this GPU, 2^24 ints, block 512",
+        d, N_("The ladder on this GPU, 2^24 ints, block 512"),
         lab_demodrv_is_sim(d)
             ? "Each rung is the chapter's reference solution, checked against the sum on the "
               "simulator first (2^18 ints); its time is the performance model's for the GPU, "
@@ -235,9 +236,9 @@ ladder_table(lab_demodrv *d, rung *rungs, size_t n, buffers *b, uint32_t sum, la
               "flushed before each launch) and checked against the sum first. Step and "
               "cumulative speed-ups are over the rung above and over reduceNeighbored; the "
               "notes' Tesla M2070 figures beside.",
-        "kernel", "", "grid", "blocks", "time", "us", "bandwidth", "GB/s", "of peak", "%", "step",
-        "x", "cumulative", "x", "M2070", "ms", "M2070 step", "x", "M2070 cumulative", "x", "sum",
-        "", NULL);
+        N_("kernel"), "", N_("grid"), "blocks", N_("time"), "us", N_("bandwidth"), "GB/s",
+        N_("of peak"), "%", N_("step"), "x", N_("cumulative"), "x", N_("M2070"), "ms",
+        N_("M2070 step"), "x", N_("M2070 cumulative"), "x", N_("sum"), "", NULL);
     for (size_t i = 0; i < n; i++) {
         const char *k = rungs[i].step->kernel;
         double ms = m2070_ms(d, k);
@@ -265,10 +266,12 @@ ladder_table(lab_demodrv *d, rung *rungs, size_t n, buffers *b, uint32_t sum, la
     lab_demodrv_bars(d, 0, 2);
     if (n > 1)
         lab_demodrv_note(d,
-                         "from %s to %s: %.2fx on this GPU%s; the notes' M2070 went from "
-                         "%s us to %s us (%sx) over their nine rungs",
+                         lab_demodrv_is_sim(d)
+                             ? N_("from %s to %s: %.2fx on this GPU (modelled); the notes' M2070 "
+                                  "went from %s us to %s us (%sx) over their nine rungs")
+                             : N_("from %s to %s: %.2fx on this GPU; the notes' M2070 went from "
+                                  "%s us to %s us (%sx) over their nine rungs"),
                          rungs[0].step->kernel, rungs[n - 1].step->kernel, first_us / us[n - 1],
-                         lab_demodrv_is_sim(d) ? " (modelled)" : "",
                          lab_demodrv_figure_text(d, "notes.000.neighbored.us"),
                          lab_demodrv_figure_text(d, "notes.000.complete_unroll.us"),
                          lab_demodrv_figure_text(d, "notes.000.complete_unroll.cumulative.x"));
@@ -302,7 +305,7 @@ large_table(lab_demodrv *d, rung *rungs, size_t n, buffers *b, uint32_t sum, lab
     if ((rc = lab_demodrv_time(d, launches, m, us, err)) < 0)
         return lab_demodrv_fail(d, "timing", err);
     rows = lab_demodrv_section(
-        d, "The last rungs at 2^28 ints (1 GiB)",
+        d, N_("The last rungs at 2^28 ints (1 GiB)"),
         lab_demodrv_is_sim(d)
             ? "At 64 MiB launch and tail costs cap every kernel; at 1 GiB the memory's speed "
               "shows. Peak is the theoretical bandwidth of the GPU modelled; copy is the model's "
@@ -310,8 +313,8 @@ large_table(lab_demodrv *d, rung *rungs, size_t n, buffers *b, uint32_t sum, lab
             : "At 64 MiB launch and tail costs cap every kernel; at 1 GiB the memory's speed "
               "shows. Peak is the theoretical bandwidth (2 x memory clock x bus width); copy is a "
               "device-to-device copy measured in the same run.",
-        "kernel", "", "grid", "blocks", "time", "us", "bandwidth", "GB/s", "of peak", "%",
-        "of copy", "%", "sum", "", NULL);
+        N_("kernel"), "", N_("grid"), "blocks", N_("time"), "us", N_("bandwidth"), "GB/s",
+        N_("of peak"), "%", N_("of copy"), "%", N_("sum"), "", NULL);
     for (size_t i = 0; i < m; i++)
         lab_demodrv_row(rows, "snnnnns", picked[i]->step->kernel, (double)picked[i]->grid.x, us[i],
                         gbps(N_LARGE, us[i]), 100 * gbps(N_LARGE, us[i]) / d->info.peak_gbps,

@@ -9,6 +9,7 @@
  * runs on the simulator too.
  */
 #include "common/demodrv.h"
+#include "lab/util/i18n.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,14 +99,15 @@ static int
 layout_section(lab_demodrv *d, lab_module *m, buffers *b, record *r, lab_err *err)
 {
     cJSON *rows = lab_demodrv_section(
-        d, "Which threads share a warp",
-        "One block of each shape; every thread recorded its lane and the first thread of its "
-        "warp. The linear id is x + y * block.x + z * block.x * block.y, and warps take 32 "
-        "consecutive linear ids: in a 40x2 block the first warp is row 0's threads 0-31, the "
-        "second row 0's last 8 and row 1's first 24, the third row 1's last 16 threads and 16 "
-        "lanes with no thread at all.",
-        "block", "", "warp", "", "first thread", "", "last thread", "", "linear ids", "",
-        "active lanes", "", "inactive lanes", "", "active mask", "", NULL);
+        d, N_("Which threads share a warp"),
+        N_("One block of each shape; every thread recorded its lane and the first thread of its "
+           "warp. The linear id is x + y * block.x + z * block.x * block.y, and warps take 32 "
+           "consecutive linear ids: in a 40x2 block the first warp is row 0's threads 0-31, the "
+           "second row 0's last 8 and row 1's first 24, the third row 1's last 16 threads and 16 "
+           "lanes with no thread at all."),
+        N_("block"), "", N_("warp"), "", N_("first thread"), "", N_("last thread"), "",
+        N_("linear ids"), "", N_("active lanes"), "", N_("inactive lanes"), "", N_("active mask"),
+        "", NULL);
     bool ok = true;
     int rc;
 
@@ -141,12 +143,12 @@ static int
 count_section(lab_demodrv *d, lab_module *m, buffers *b, record *r, lab_err *err)
 {
     cJSON *rows = lab_demodrv_section(
-        d, "Warps per block = ceil(threads / 32)",
-        "The warps each block was measured to occupy, beside the formula. A block always gets "
-        "whole warps: the lanes past its last thread are allocated (registers and a warp slot) "
-        "but idle, so a block whose size is not a multiple of 32 wastes part of the SM.",
-        "block", "", "threads", "", "warps measured", "", "ceil(threads / 32)", "", "thread slots",
-        "", "idle lanes", "", "lanes in last warp", "", NULL);
+        d, N_("Warps per block = ceil(threads / 32)"),
+        N_("The warps each block was measured to occupy, beside the formula. A block always gets "
+           "whole warps: the lanes past its last thread are allocated (registers and a warp "
+           "slot) but idle, so a block whose size is not a multiple of 32 wastes part of the SM."),
+        N_("block"), "", N_("threads"), "", N_("warps measured"), "", N_("ceil(threads / 32)"), "",
+        N_("thread slots"), "", N_("idle lanes"), "", N_("lanes in last warp"), "", NULL);
     int rc;
 
     for (size_t i = 0; i < NCOUNT; i++) {

@@ -190,16 +190,21 @@ from_tables(lab_driver *d, size_t s, problem *p, lab_err *err)
 static int
 begin(lab_driver *d, lab_err *err)
 {
+    lab_fmtargs why;
     int rc;
 
     if (d->args.occupancy.tables)
         return 0; /* the grader's numbers: no GPU to open */
     d->ops = &lab_dev_cuda;
-    if ((rc = d->ops->open(0, &d->dev, err)) < 0) {
+    err->args = &why; /* the reason in the learner's language too (lab_err_set_msg) */
+    rc = d->ops->open(0, &d->dev, err);
+    if (rc < 0) {
         d->failed = true;
-        lab_report_set_status(d->report, "no_gpu", err->msg);
-        return rc;
+        lab_report_set_no_gpu(d->report, err);
     }
+    err->args = NULL;
+    if (rc < 0)
+        return rc;
     if ((rc = d->ops->info(d->dev, &d->info, err)) < 0 ||
         (rc = lab_dev_load_beside(d->ops, d->dev, d->args.lab_kernels, "occupancy.ptx",
                                   &d->family_module, err)) < 0)

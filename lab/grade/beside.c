@@ -97,8 +97,9 @@ lab_beside_start_check(lab *l, const lab_grade_request *req, const lab_family *f
     if (ex->kind == LAB_KIND_HOST || strcmp(g->backend, "cuda"))
         return;
     if (req->no_sim_check || !ex->sim_check) {
-        snprintf(g->sim_skipped, sizeof(g->sim_skipped), "turned off %s",
-                 req->no_sim_check ? "for this grading" : "for this exercise");
+        snprintf(g->sim_skipped, sizeof(g->sim_skipped), "%s",
+                 req->no_sim_check ? _("turned off for this grading")
+                                   : _("turned off for this exercise"));
         return;
     }
     lab_grading_sizes(ex, lab_family_sim_limit(fam, LAB_SIM_MAX_SIZE), sizes, ARRAY_SIZE(sizes),
@@ -118,8 +119,9 @@ lab_beside_finish_check(lab_proc *p, lab_grading *g, lab_runreport *out)
         return false;
     if (lab_runreport_parse(p->report.buf, p->report.len, out, &err) < 0 ||
         strcmp(out->status, "ok")) {
-        snprintf(g->sim_skipped, sizeof(g->sim_skipped), "the simulator cannot run it: %.200s",
-                 err.code ? err.msg : out->reason);
+        char why[512];
+        snprintf(g->sim_skipped, sizeof(g->sim_skipped), _("the simulator cannot run it: %.200s"),
+                 err.code ? err.msg : lab_runreport_reason(out, why, sizeof(why)));
         lab_runreport_release(out);
         return false;
     }

@@ -258,6 +258,7 @@ run_and_judge(lab *l, const lab_grade_request *req, const lab_family *fam, lab_g
     lab_proc_init(&modelp);
     lab_proc_init(&cpup);
     g->sizes_capped = lab_grading_sizes(ex, cap, sizes, ARRAY_SIZE(sizes), &nsizes);
+    lab_grading_capped_text(ex, cap, g->sizes_cut, sizeof(g->sizes_cut));
     lab_grading_driver_args(l, ex, base_ex, g, g->backend, student, baseline, reference, sizes,
                             nsizes, &args);
     if (ex->ntiming_sizes && !sim)
@@ -319,6 +320,12 @@ run_and_judge(lab *l, const lab_grade_request *req, const lab_family *fam, lab_g
         lab_grade_set(&g->result, ex, LAB_VERDICT_TIMEOUT,
                       _("%s did not finish within %.0f s; the lab stopped it"), ex->kernel,
                       ex->run_timeout_s);
+        goto out;
+    }
+    if (p->flooded) { /* the device printf of every thread, flushed to the driver's stdout */
+        lab_grade_printf_flood(
+            &g->result, ex, (double)(p->out.len + p->out_dropped + p->errout.len + p->err_dropped),
+            0, false);
         goto out;
     }
     lab_buf_add(&g->report_json, p->report.buf, p->report.len);
@@ -406,7 +413,7 @@ wanted_backend(const lab_grade_request *req, const lab_device *dev)
  * says why): cuda asked for and no GPU. */
 static int
 choose_backend(const lab_grade_request *req, const lab_device *dev, lab_grading *g,
-               const char **why, lab_err *err)
+               const char **why, char *why_buf, size_t why_size, lab_err *err)
 {
     const char *want = wanted_backend(req, dev), *cap;
 
@@ -417,7 +424,7 @@ choose_backend(const lab_grade_request *req, const lab_device *dev, lab_grading 
         snprintf(g->backend, sizeof(g->backend), "host");
         return 0;
     }
-    *why = dev->reason;
+    *why = lab_device_reason(dev, why_buf, why_size);
     if (!strcmp(want, "cuda") && !dev->present)
         return 0;
     snprintf(g->backend, sizeof(g->backend), "%s", want);
@@ -448,6 +455,7 @@ grade_once(lab *l, const lab_grade_request *req, lab_grading *g, bool *gpu_gone,
     lab_buf why = LAB_BUF_INIT, mangled = LAB_BUF_INIT, found = LAB_BUF_INIT;
     const lab_family *fam;
     const char *no_run = "", *want;
+    char no_run_buf[512];
     lab_proc early; /* the GPU's driver, started while nvcc compiles */
     bool on_sim, early_started = false;
     int rc;
@@ -541,7 +549,7 @@ built:
         (base_ex && (rc = lab_compile_solution_for(l, base_ex, g->arch, req->cancel, on_sim,
                                                    &baseline, err)) < 0))
         goto out;
-    if ((rc = choose_backend(req, dev, g, &no_run, err)) < 0)
+    if ((rc = choose_backend(req, dev, g, &no_run, no_run_buf, sizeof(no_run_buf), err)) < 0)
         goto out;
     if (!g->backend[0]) {
         lab_grade_set(&g->result, ex, LAB_VERDICT_NO_GPU,

@@ -76,6 +76,7 @@ typedef struct lab_grading {
     char backend[8];            /* "cuda", "sim", "host", or "" when nothing ran */
     unsigned long sim_max_size; /* on the simulator: the cap on sizes; 0 elsewhere */
     bool sizes_capped;          /* some of the exercise's sizes were larger */
+    char sizes_cut[256];        /* then which, as what: "1048579 as 983043, ..." */
     /* The simulator's checks beside a GPU grading: ran (found nothing or a hazard), or why
      * they were skipped ("" when they were not asked for). */
     bool sim_checked;

@@ -5,6 +5,8 @@
 #include "lab/build/ptx.h"
 #include "lab/grade/compile.h"
 #include "lab/grade/runner.h"
+#include "lab/util/i18n.h"
+#include <stdio.h>
 
 #include <string.h>
 
@@ -46,6 +48,23 @@ lab_grading_sizes(const lab_exercise *ex, unsigned long cap, unsigned long *size
             sizes[(*n)++] = size;
     }
     return capped;
+}
+
+void
+lab_grading_capped_text(const lab_exercise *ex, unsigned long cap, char *buf, size_t size)
+{
+    size_t len = 0;
+
+    buf[0] = '\0';
+    for (size_t i = 0; cap && i < ex->nsizes && len < size; i++) {
+        int n;
+        if (ex->sizes[i] <= cap)
+            continue;
+        /* TRANSLATORS: a size of the task, and the size the simulator runs in its place */
+        n = snprintf(buf + len, size - len, _("%s%lu as %lu"), len ? ", " : "", ex->sizes[i],
+                     cap_keeping_remainder(ex->sizes[i], cap));
+        len = n > 0 ? len + (size_t)n : size;
+    }
 }
 
 /* The driver's arguments for ex at these sizes on backend: the roles, the sizes, the seed, the

@@ -20,6 +20,9 @@
  * repeats; true when one was cut. */
 bool lab_grading_sizes(const lab_exercise *ex, unsigned long cap, unsigned long *sizes, size_t max,
                        size_t *n);
+/* The sizes of ex that cap cuts, each with the size it runs at ("1048579 as 983043, 16777216 as
+ * 1048576"), into buf; "" when cap cuts none. */
+void lab_grading_capped_text(const lab_exercise *ex, unsigned long cap, char *buf, size_t size);
 /* The driver's arguments for ex at these sizes on backend: the roles, the sizes, the seed, the
  * student's __device__ variables to restore before every run. */
 void lab_grading_driver_args(lab *l, const lab_exercise *ex, const lab_exercise *base_ex,

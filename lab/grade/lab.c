@@ -151,6 +151,12 @@ lab_cachedir(const lab *l)
     return l->cachedir;
 }
 
+const char *
+lab_device_reason(const lab_device *dev, char *buf, size_t size)
+{
+    return lab_fmtmsg_show(&dev->reason_msg, dev->reason, buf, size);
+}
+
 int
 lab_open(lab **out, lab_err *err)
 {

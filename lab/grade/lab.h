@@ -24,6 +24,7 @@
 
 #include "lab/build/toolchain.h"
 #include "lab/catalog/catalog.h"
+#include "lab/grade/runreport.h"
 #include "lab/grade/store.h"
 #include "lab/platform/sandbox.h"
 #include "lab/util/err.h"
@@ -37,8 +38,9 @@ typedef struct lab_device {
     char uuid[48]; /* "GPU-...": which GPU of the node the drivers open (the GPU lock's key);
                       "" when the driver does not tell */
     char cc[16];
-    char arch[16];    /* "sm_90"; the build target */
-    char reason[512]; /* why there is none */
+    char arch[16];         /* "sm_90"; the build target */
+    char reason[512];      /* why there is none, in English (--json, and the doctor matches it) */
+    lab_fmtmsg reason_msg; /* the same as a message of the catalog, where the probe gave it */
     double peak_gbps;
     int sm_count;
     bool driver_found;        /* libcuda.so.1 could be loaded by the probe */
@@ -46,6 +48,10 @@ typedef struct lab_device {
     char driver_library[256]; /* where it was loaded from, or why not */
     bool from_cache;          /* kept from an earlier probe (lab/grade/probecache.h) */
 } lab_device;
+
+/* Why there is no GPU, as the learner reads it: the reason in their language where the probe
+ * gave its format, else the English one; in buf, or dev->reason itself. */
+const char *lab_device_reason(const lab_device *dev, char *buf, size_t size);
 
 int lab_open(lab **out, lab_err *err);
 void lab_close(lab *l);

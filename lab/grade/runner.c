@@ -302,6 +302,8 @@ start_driver(lab *l, const char *program, const lab_strvec *args, double timeout
         rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
         goto out;
     }
+    if (untrusted) /* a printf flood is stopped, and named, long before the timeout */
+        p->output_limit = LAB_RUNNER_OUTPUT_LIMIT;
     if ((rc = module_arguments(p, args, &tail, &show, err)) < 0)
         goto out;
     if (untrusted && lab_sandboxed(l)) {
@@ -366,6 +368,7 @@ lab_runner_probe(lab *l, const char *backend, lab_device *out, lab_err *err)
         out->peak_gbps = r.peak_gbps;
     } else {
         snprintf(out->reason, sizeof(out->reason), "%s", r.reason);
+        out->reason_msg = r.reason_msg;
     }
     lab_runreport_release(&r);
 out:

@@ -26,6 +26,12 @@
 #include "lab/util/strvec.h"
 
 #define LAB_RUNNER_REPORT_FD 3
+/* What an untrusted run may print (the student's device printf, flushed to the driver's stdout
+ * at each synchronisation) before the lab stops it: a printf in every thread of a 2^24 grid
+ * prints hundreds of MiB and ran past the run timeout on the H200 (review of 2026-11-28); a
+ * debugging printf of a small case stays far below it.  The simulator stops a launch at the
+ * same volume (LAB_SIM_PRINTF_FLOOD). */
+#define LAB_RUNNER_OUTPUT_LIMIT (1u << 20)
 /* The driver program in libexecdir; its first argument names what it runs. */
 #define LAB_RUNNER_PROGRAM "cudalab-driver"
 

@@ -108,15 +108,16 @@ detail_arg(const cJSON *a, lab_fmtarg *t)
     }
 }
 
-/* A case's detail_format and detail_args (common/report.h), where they are whole. */
-static void
-detail_format(lab_case *k, const cJSON *c)
+/* format_key and args_key of obj (common/report.h) into fmt and v, where they are whole. */
+static bool
+read_format(const cJSON *obj, const char *format_key, const char *args_key, char *fmt, size_t size,
+            lab_fmtargs *v)
 {
-    const cJSON *args = cJSON_GetObjectItemCaseSensitive(c, "detail_args"), *a;
-    lab_fmtargs *v = &k->detail_args;
+    const cJSON *args = cJSON_GetObjectItemCaseSensitive(obj, args_key), *a;
 
-    copy_string(k->detail_format, sizeof(k->detail_format), c, "detail_format");
-    if (!k->detail_format[0] || !cJSON_IsArray(args))
+    v->n = 0;
+    copy_string(fmt, size, obj, format_key);
+    if (!fmt[0] || !cJSON_IsArray(args))
         goto none;
     cJSON_ArrayForEach(a, args)
     {
@@ -124,18 +125,77 @@ detail_format(lab_case *k, const cJSON *c)
             goto none;
         v->n++;
     }
-    return;
+    return true;
 none:
-    k->detail_format[0] = '\0';
+    fmt[0] = '\0';
     v->n = 0;
+    return false;
+}
+
+bool
+lab_fmtmsg_read(lab_fmtmsg *out, const cJSON *obj, const char *format_key, const char *args_key)
+{
+    return read_format(obj, format_key, args_key, out->format, sizeof(out->format), &out->args);
+}
+
+const char *
+lab_fmtmsg_show(const lab_fmtmsg *m, const char *english, char *buf, size_t size)
+{
+    if (m->format[0] && lab_fmtargs_format(_(m->format), &m->args, buf, size))
+        return buf;
+    return english;
+}
+
+/* A case's simulator finding in parts, where they are whole. */
+static void
+read_finding(lab_case *k, const cJSON *c)
+{
+    const cJSON *f = cJSON_GetObjectItemCaseSensitive(c, "finding");
+    const cJSON *who[2] = { cJSON_GetObjectItemCaseSensitive(f, "thread"),
+                            cJSON_GetObjectItemCaseSensitive(f, "block") };
+    unsigned *xyz[2] = { k->finding_thread, k->finding_block };
+
+    if (!cJSON_IsObject(f) || !lab_fmtmsg_read(&k->finding, f, "format", "args"))
+        return;
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 3; j++) {
+            const cJSON *x = cJSON_GetArrayItem(who[i], j);
+            if (!cJSON_IsNumber(x) || x->valuedouble < 0 || x->valuedouble > UINT_MAX) {
+                k->finding.format[0] = '\0';
+                return;
+            }
+            xyz[i][j] = (unsigned)x->valuedouble;
+        }
+    copy_string(k->finding_where, sizeof(k->finding_where), f, "where");
 }
 
 const char *
 lab_case_detail(const lab_case *c, char *buf, size_t size)
 {
+    char what[512];
+
+    if (c->check[0] && c->finding.format[0]) {
+        const char *w = lab_fmtmsg_show(&c->finding, NULL, what, sizeof(what));
+        if (w) {
+            /* TRANSLATORS: a finding of the simulator's checks: the check's name, what
+             * happened, the thread and block (x,y,z) that did it, and the source line */
+            snprintf(buf, size, _("%s: %s, thread (%u,%u,%u) of block (%u,%u,%u) at %s"),
+                     _(c->check), w, c->finding_thread[0], c->finding_thread[1],
+                     c->finding_thread[2], c->finding_block[0], c->finding_block[1],
+                     c->finding_block[2], c->finding_where);
+            return buf;
+        }
+        return c->detail;
+    }
     if (c->detail_format[0] && lab_fmtargs_format(_(c->detail_format), &c->detail_args, buf, size))
         return buf;
     return c->detail;
+}
+
+const char *
+lab_runreport_reason(const lab_runreport *r, char *buf, size_t size)
+{
+    return lab_fmtmsg_show(&r->reason_msg, r->reason, buf, size);
 }
 
 static int
@@ -165,7 +225,11 @@ parse_cases(const cJSON *cases, lab_runreport *r, lab_err *err)
                        : 1;
         copy_string(k->check, sizeof(k->check), c, "check");
         copy_string(k->block, sizeof(k->block), c, "block");
-        detail_format(k, c);
+        read_format(c, "detail_format", "detail_args", k->detail_format, sizeof(k->detail_format),
+                    &k->detail_args);
+        read_finding(k, c);
+        k->printf_bytes = number(c, "printf_bytes");
+        k->printf_cut = boolean(c, "printf_cut");
     }
     r->ncases = n;
     return 0;
@@ -295,6 +359,7 @@ lab_runreport_parse(const char *json, size_t len, lab_runreport *out, lab_err *e
     copy_string(out->backend, sizeof(out->backend), root, "backend");
     copy_string(out->status, sizeof(out->status), root, "status");
     copy_string(out->reason, sizeof(out->reason), root, "reason");
+    lab_fmtmsg_read(&out->reason_msg, root, "reason_format", "reason_args");
     if (strcmp(out->status, "ok") && strcmp(out->status, "no_gpu") &&
         strcmp(out->status, "error")) {
         rc = lab_err_set(err, LAB_EPARSE, "the driver's report has an unknown status '%s'",

@@ -13,12 +13,30 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <cJSON.h>
+
 #include "lab/util/buf.h"
 #include "lab/util/fmtargs.h"
 #include "lab/util/err.h"
 
 #define LAB_RUNREPORT_VERSION 1
 #define LAB_RUNREPORT_MAX_KERNELS 3
+
+/* A message of the lab's catalog and its arguments, as a driver's report carries it beside its
+ * English text (a case's detail, the simulator's finding, the reason, a demo's note): the lab
+ * shows it in the learner's language (lab_fmtmsg_show). */
+typedef struct lab_fmtmsg {
+    char format[256]; /* "" when the report gave none, or its arguments were not whole */
+    lab_fmtargs args;
+} lab_fmtmsg;
+
+/* obj's format_key and args_key (common/report.h) into out; false (out empty) where there are
+ * none or they are not whole. */
+bool lab_fmtmsg_read(lab_fmtmsg *out, const cJSON *obj, const char *format_key,
+                     const char *args_key);
+/* m's format translated and filled with its arguments, into buf; english where m is empty or the
+ * translation does not fit the arguments. */
+const char *lab_fmtmsg_show(const lab_fmtmsg *m, const char *english, char *buf, size_t size);
 
 typedef struct lab_case {
     unsigned long size;
@@ -36,6 +54,12 @@ typedef struct lab_case {
      * the driver gave none */
     char detail_format[256];
     lab_fmtargs detail_args;
+    double printf_bytes; /* simulator: what the case's printf wrote, kept or not */
+    bool printf_cut;     /* simulator: its launch was stopped for a printf flood */
+    /* the simulator's finding in parts (a case with check): what happened, who, where */
+    lab_fmtmsg finding;
+    unsigned finding_thread[3], finding_block[3];
+    char finding_where[256];
 } lab_case;
 
 /* What checking a kernel's timed runs found (common/timing.h). */
@@ -94,6 +118,7 @@ typedef struct lab_runreport {
     char backend[16];
     char status[16]; /* "ok", "no_gpu", "error" */
     char reason[512];
+    lab_fmtmsg reason_msg; /* reason as a message of the catalog, where the driver gave it */
     bool has_error;
     struct {
         char role[16];
@@ -127,9 +152,12 @@ int lab_runreport_parse(const char *json, size_t len, lab_runreport *out, lab_er
 void lab_runreport_release(lab_runreport *r);
 /* The timing of role at the largest timed size, or NULL. */
 /* The case's detail as the learner reads it: its format translated (a message of the catalog)
- * and filled with its arguments, into buf; where there is no format, or its translation does
- * not fit the arguments, the driver's English detail.  Programs and the advice read c->detail. */
+ * and filled with its arguments, into buf; a finding of the simulator's with its check's name,
+ * who and where, translated alike; where there is no format, or its translation does not fit
+ * the arguments, the driver's English detail.  Programs and the advice read c->detail. */
 const char *lab_case_detail(const lab_case *c, char *buf, size_t size);
+/* The report's reason as the learner reads it (as lab_case_detail). */
+const char *lab_runreport_reason(const lab_runreport *r, char *buf, size_t size);
 const lab_kernel_time *lab_runreport_time(const lab_runreport *r, const char *role);
 const lab_size_timing *lab_runreport_last_timing(const lab_runreport *r);
 

@@ -669,3 +669,37 @@ lab_store_set_setting(lab_store *st, const char *name, const char *value, lab_er
         src = sqlite3_step(stmt);
     return finish(st, stmt, src, 0, "write a setting to", err);
 }
+
+int
+lab_store_hints_seen(lab_store *st, const char *exercise, size_t *out, lab_err *err)
+{
+    lab_buf name = LAB_BUF_INIT, value = LAB_BUF_INIT;
+    unsigned long n = 0;
+    int rc;
+
+    *out = 0;
+    if (lab_buf_printf(&name, "hints:%s", exercise) < 0)
+        rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
+    else if ((rc = lab_store_setting(st, name.buf, &value, err)) == 1 &&
+             sscanf(value.buf, "%lu", &n) == 1)
+        *out = n;
+    lab_buf_release(&name);
+    lab_buf_release(&value);
+    return rc < 0 ? rc : 0;
+}
+
+int
+lab_store_set_hints_seen(lab_store *st, const char *exercise, size_t n, lab_err *err)
+{
+    lab_buf name = LAB_BUF_INIT;
+    char value[32];
+    int rc;
+
+    snprintf(value, sizeof(value), "%zu", n);
+    if (lab_buf_printf(&name, "hints:%s", exercise) < 0)
+        rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
+    else
+        rc = lab_store_set_setting(st, name.buf, n ? value : "", err);
+    lab_buf_release(&name);
+    return rc;
+}

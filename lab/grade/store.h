@@ -97,5 +97,9 @@ int lab_store_prediction_score(lab_store *st, const char *chapter, int *right, i
 int lab_store_setting(lab_store *st, const char *name, lab_buf *out, lab_err *err);
 /* Sets a setting; an empty value removes it. */
 int lab_store_set_setting(lab_store *st, const char *name, const char *value, lab_err *err);
+/* How many of an exercise's hints the learner has seen (0: none), kept as the setting
+ * "hints:EXERCISE", so that the CLI, the shell and the menu each reveal the next one. */
+int lab_store_hints_seen(lab_store *st, const char *exercise, size_t *out, lab_err *err);
+int lab_store_set_hints_seen(lab_store *st, const char *exercise, size_t n, lab_err *err);
 
 #endif

@@ -1,3 +1,27 @@
+static const char flood_advice[] =
+    N_("print from one thread (if (blockIdx.x == 0 && threadIdx.x == 0)) or at a small n, and take "
+       "the printf out before grading: a GPU keeps 1 MiB of printf output a launch, and every "
+       "line costs time");
+
+void
+lab_grade_printf_flood(lab_grade_result *out, const lab_exercise *ex, double bytes,
+                       unsigned long size, bool sim)
+{
+    if (sim)
+        lab_grade_set(out, ex, LAB_VERDICT_RUNTIME_ERROR,
+                      _("your kernel printed %.1f MiB at n = %lu on the simulator, and the lab "
+                        "stopped it: printf from every thread floods the output (a GPU run "
+                        "would not end in time)"),
+                      bytes / (1 << 20), size);
+    else
+        lab_grade_set(out, ex, LAB_VERDICT_RUNTIME_ERROR,
+                      _("your kernel printed %.1f MiB, and the lab stopped it long before its "
+                        "%.0f s limit: printf from every thread floods the output (2^24 threads "
+                        "print 2^24 lines)"),
+                      bytes / (1 << 20), ex->run_timeout_s);
+    out->advice = flood_advice;
+}
+
 /*
  * verdict.c - the verdicts and their advice (see verdict.h).
  */
@@ -108,6 +132,10 @@ static const struct finding_advice {
     { "global-memory race",
       N_("two threads use one global word with nothing ordering them: give each "
          "word one writer, or a barrier between writer and reader") },
+    { "duplicate index",
+      N_("two threads computed the same index and stored to one word: work the index by hand "
+         "for the two threads named (a dimension left out, a stride that overlaps); each thread "
+         "stores to a word of its own, and no barrier makes this right") },
     { "warp-synchronous hazard", N_("lanes of one warp read what other lanes write with no "
                                     "barrier between: a __syncthreads() between the rounds (or "
                                     "__syncwarp() where one warp works alone, or shuffles)") },

@@ -96,5 +96,9 @@ int lab_grade_points_correct(const lab_exercise *ex);
 /* Adds a remark to a verdict's message (cut where the message is full). */
 void lab_grade_append(lab_grade_result *r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* A printf flood: the run stopped after bytes of output (the driver's stdout on a GPU, or the
+ * simulator's printf at n = size; 0: not known), RUNTIME_ERROR naming it, with its advice. */
+void lab_grade_printf_flood(lab_grade_result *out, const lab_exercise *ex, double bytes,
+                            unsigned long size, bool sim);
 
 #endif

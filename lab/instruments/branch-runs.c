@@ -5,6 +5,7 @@
  * per PTX conditional branch) is summed per source line of the inspected file (see inspect.h).
  */
 #include "lab/instruments/inspect.h"
+#include "lab/util/i18n.h"
 #include "lab/instruments/profile.h"
 #include "lab/platform/proc.h"
 
@@ -74,8 +75,11 @@ read_report(lab_inspection *in, const lab_buf *report)
     const char *reason = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(root, "reason"));
 
     if (!cJSON_IsArray(branches)) {
-        snprintf(in->runs_why, sizeof(in->runs_why), "the simulator did not run it%s%.400s",
-                 reason && *reason ? ": " : "", reason ? reason : "");
+        if (reason && *reason)
+            snprintf(in->runs_why, sizeof(in->runs_why), _("the simulator did not run it: %.400s"),
+                     reason);
+        else
+            snprintf(in->runs_why, sizeof(in->runs_why), "%s", _("the simulator did not run it"));
         goto out;
     }
     cJSON_ArrayForEach(b, branches)
@@ -107,7 +111,7 @@ lab_inspect__branch_runs(lab *l, lab_inspection *in)
     in->runs_size = runs_size(in->ex);
     lab_proc_init(&proc);
     if (lab_profile_driver_argv(l, in->ex, in->file, "sim", in->runs_size, &argv, &kernels,
-                                &compiled, &log, &err) < 0 ||
+                                &compiled, NULL, &log, &err) < 0 ||
         !compiled) {
         snprintf(in->runs_why, sizeof(in->runs_why), "%s",
                  compiled || err.code ? err.msg : "the file does not compile");
@@ -125,7 +129,7 @@ lab_inspect__branch_runs(lab *l, lab_inspection *in)
     }
     if (!proc.report.len) {
         char how[128];
-        snprintf(in->runs_why, sizeof(in->runs_why), "the simulator's run %s",
+        snprintf(in->runs_why, sizeof(in->runs_why), _("the simulator's run %s"),
                  lab_proc_describe(&proc, how, sizeof(how)));
         goto out;
     }

@@ -150,25 +150,34 @@ parse_section(lab_demo_report *r, const cJSON *js, lab_demo_section *s, size_t i
     return parse_chart(cJSON_GetObjectItemCaseSensitive(js, "chart"), s, i, err);
 }
 
+/* notes, and beside them notes_format: each note's format and arguments where the driver gave
+ * them (a format that does not parse is no error: the English note stands) */
 static int
-parse_notes(lab_demo_report *r, const cJSON *notes, lab_err *err)
+parse_notes(lab_demo_report *r, const cJSON *notes, const cJSON *formats, lab_err *err)
 {
     const cJSON *n;
     const char **v;
-    size_t k = 0;
+    lab_fmtmsg *msgs;
+    size_t k = 0, count;
 
     if (!cJSON_IsArray(notes))
         return 0;
-    if (!(v = lab_arena_calloc(&r->arena, (size_t)cJSON_GetArraySize(notes) + 1, sizeof(*v))))
+    count = (size_t)cJSON_GetArraySize(notes);
+    if (!(v = lab_arena_calloc(&r->arena, count + 1, sizeof(*v))) ||
+        !(msgs = lab_arena_calloc(&r->arena, count + 1, sizeof(*msgs))))
         return lab_err_set(err, LAB_ENOMEM, "out of memory");
     cJSON_ArrayForEach(n, notes)
     {
+        const cJSON *f = cJSON_IsArray(formats) ? cJSON_GetArrayItem(formats, (int)k) : NULL;
         if (!cJSON_IsString(n))
             return lab_err_set(err, LAB_EPARSE, "demo report: a note is not a string");
+        if (cJSON_IsObject(f))
+            lab_fmtmsg_read(&msgs[k], f, "format", "args");
         if (!(v[k++] = lab_arena_strdup(&r->arena, n->valuestring)))
             return lab_err_set(err, LAB_ENOMEM, "out of memory");
     }
     r->notes = v;
+    r->note_msgs = msgs;
     r->nnotes = k;
     return 0;
 }
@@ -208,6 +217,7 @@ lab_demo_parse(const char *json, size_t len, lab_demo_report *out, lab_err *err)
     out->backend = dup_string(out, root, "backend");
     out->status = dup_string(out, root, "status");
     out->reason = dup_string(out, root, "reason");
+    lab_fmtmsg_read(&out->reason_msg, root, "reason_format", "reason_args");
     device = cJSON_GetObjectItemCaseSensitive(root, "device");
     out->device = dup_string(out, device, "name");
     v = cJSON_GetObjectItemCaseSensitive(root, "timing");
@@ -245,7 +255,8 @@ lab_demo_parse(const char *json, size_t len, lab_demo_report *out, lab_err *err)
         i++;
     }
     out->sections = secs;
-    rc = parse_notes(out, cJSON_GetObjectItemCaseSensitive(root, "notes"), err);
+    rc = parse_notes(out, cJSON_GetObjectItemCaseSensitive(root, "notes"),
+                     cJSON_GetObjectItemCaseSensitive(root, "notes_format"), err);
 out:
     cJSON_Delete(root);
     return rc;
@@ -370,7 +381,7 @@ fill_section(cJSON *section, const lab_ncu_table *t, const char *why)
                 cJSON_ReplaceItemInArray(row, at, cJSON_CreateNumber(t->launches[i].values[col]));
         }
         if (status >= 0 && status < cJSON_GetArraySize(row))
-            cJSON_ReplaceItemInArray(row, status, cJSON_CreateString(*why ? why : "measured"));
+            cJSON_ReplaceItemInArray(row, status, cJSON_CreateString(*why ? why : N_("measured")));
         i++;
     }
 }

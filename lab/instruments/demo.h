@@ -25,6 +25,11 @@
  *               modelled (optional): true when the section's times are modelled, with
  *               model_launches: [{kernel, grid, block, us, bound, work, counted: [WORK...]}]}]
  *   notes     ["one line each"]
+ *   notes_format  beside notes: [{format, args} or null]: each note as a message of the lab's
+ *             catalog and its arguments (common/demodrv.h), shown in the learner's language
+ * Titles, paragraphs, column names and cells that are strings are English messages of the
+ * catalog (N_() in lab/demos/), or names and code: the lab's renderer (lab/report/demo.c)
+ * shows each through gettext.
  * Unknown fields are ignored; a report whose version is newer is refused.
  *
  * The driver runs as
@@ -46,6 +51,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "lab/grade/runreport.h"
 #include "lab/util/arena.h"
 #include "lab/util/buf.h"
 #include "lab/util/err.h"
@@ -99,10 +105,11 @@ typedef struct lab_demo_report {
     int version;
     const char *chapter;
     const char *backend;
-    const char *status; /* "ok", "no_gpu", "error" */
-    const char *reason; /* "" when none */
-    const char *device; /* the device's name, "" when none */
-    const char *timing; /* "measured", "modelled" or "none" */
+    const char *status;    /* "ok", "no_gpu", "error" */
+    const char *reason;    /* "" when none */
+    lab_fmtmsg reason_msg; /* the reason as a message of the catalog, where the driver gave it */
+    const char *device;    /* the device's name, "" when none */
+    const char *timing;    /* "measured", "modelled" or "none" */
     /* with timing "modelled": the GPU modelled and the model's measured error on it */
     const char *model_gpu; /* "H100" */
     double model_error;    /* median absolute error, a fraction; 0: not measured */
@@ -110,6 +117,7 @@ typedef struct lab_demo_report {
     const lab_demo_section *sections;
     size_t nsections;
     const char *const *notes;
+    const lab_fmtmsg *note_msgs; /* beside notes: each one's format, "" when none */
     size_t nnotes;
 } lab_demo_report;
 

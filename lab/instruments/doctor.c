@@ -252,6 +252,7 @@ static void
 check_gpu(doctor_ctx *x, lab_check *c)
 {
     const lab_device *g = &x->d->gpu;
+    char why[512];
 
     probe(x);
     if (!x->gpu_probed) {
@@ -266,7 +267,7 @@ check_gpu(doctor_ctx *x, lab_check *c)
         return;
     }
     c->state = LAB_CHECK_FAIL;
-    FOUND(c, _("none: %s"), g->reason);
+    FOUND(c, _("none: %s"), lab_device_reason(g, why, sizeof(why)));
     for (size_t i = 0; i < ARRAY_SIZE(gpu_fixes) && !c->fix.len; i++)
         if (strstr(g->reason, gpu_fixes[i].reason))
             FIX(c, "%s", _(gpu_fixes[i].fix));

@@ -2,6 +2,7 @@
  * inspect.c - one file's resources, occupancy and listings (see inspect.h).
  */
 #include "lab/instruments/inspect.h"
+#include "lab/util/i18n.h"
 #include "lab/build/ptx.h"
 #include "lab/build/ptxas.h"
 
@@ -49,7 +50,7 @@ ptxas_log(const lab_toolchain *tc, const lab_inspection *in, const char *builddi
                               .timeout_s = in->ex->build_timeout_s,
                               .cancel = in->cancel };
     if ((rc = lab_ptxas_log(tc, &req, out, err)) == LAB_ECANCEL)
-        rc = lab_err_set(err, LAB_ECANCEL, "inspect cancelled");
+        rc = lab_err_set(err, LAB_ECANCEL, "%s", _("inspect cancelled"));
     if (rc < 0)
         goto out;
     rc = lab_write_file(path.buf, out->buf, out->len, err);
@@ -146,7 +147,7 @@ lab_inspect(lab *l, const lab_exercise *ex, const char *file, const char *arch, 
     in->ex = ex;
     snprintf(in->file, sizeof(in->file), "%s", file);
     if (ex->kind == LAB_KIND_HOST)
-        return lab_err_set(err, LAB_EINVAL, "%s is host code: there is no kernel to inspect",
+        return lab_err_set(err, LAB_EINVAL, _("%s is host code: there is no kernel to inspect"),
                            ex->id);
     if (access(file, R_OK) < 0)
         return lab_err_set(err, LAB_ENOENT, "cannot read '%s': %s", file, strerror(errno));

@@ -63,8 +63,8 @@ lab_inspect__model(lab *l, lab_inspection *in)
     }
     lab_modelled_sizes(fam, lab_modelled_largest(ex->sizes, ex->nsizes), sizes);
     if (lab_modelled_gpu(lab_datadir(l), in->model_gpu, &gpu, &err) < 0 ||
-        lab_profile_driver_argv(l, ex, in->file, "sim", sizes[1], &argv, &kernels, &compiled, &log,
-                                &err) < 0 ||
+        lab_profile_driver_argv(l, ex, in->file, "sim", sizes[1], &argv, &kernels, &compiled, NULL,
+                                &log, &err) < 0 ||
         !compiled) {
         snprintf(in->model_why, sizeof(in->model_why), "%.250s",
                  compiled || err.code ? err.msg : _("the file does not compile"));

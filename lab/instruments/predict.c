@@ -10,8 +10,10 @@
 #include <string.h>
 #include <strings.h>
 
-#define DEFAULT_SPREAD 0.1          /* "about the same" when a question gives no tolerance */
-#define MODELLED "modelled for an " /* how a decision on modelled times starts */
+#define DEFAULT_SPREAD 0.1 /* "about the same" when a question gives no tolerance */
+/* How a decision on modelled times starts, whatever the language it was made in: the English
+ * words, or the translation's up to the GPU's name */
+#define MODELLED N_("modelled for an %s, not measured: ")
 
 int
 lab_predict_questions(lab *l, const char *chapter, lab_questions *out, lab_err *err)
@@ -46,12 +48,12 @@ lab_question_check_answer(const lab_question *q, const char *answer, lab_err *er
     if (q->kind == LAB_QUESTION_NUMBER) {
         strtod(answer, &end);
         if (!*answer || *end)
-            return lab_err_set(err, LAB_EINVAL, "'%s' is not a number", answer);
+            return lab_err_set(err, LAB_EINVAL, _("'%s' is not a number"), answer);
         return 0;
     }
     if (lab_question_choice_index(q, answer) >= 0)
         return 0;
-    return lab_err_set(err, LAB_EINVAL, "'%s' is not one of the choices", answer);
+    return lab_err_set(err, LAB_EINVAL, _("'%s' is not one of the choices"), answer);
 }
 
 static bool
@@ -115,17 +117,19 @@ judge_measured(const lab_question *q, const char *answer, const lab_demo_report 
     bool lower, modelled;
 
     if (q->kind != LAB_QUESTION_CHOICE) {
-        lab_buf_printf(measured, "a number the demo's tables do not give: see them above");
+        lab_buf_adds(measured, _("a number the demo's tables do not give: see them above"));
         return lab_err_set(err, LAB_ENOSYS, "'%s': a number the demo does not report", q->id);
     }
     if (!r || strcmp(r->status, "ok")) {
-        lab_buf_printf(measured,
-                       "not measured here (%s): it is decided when the demo runs on a GPU",
-                       r && *r->reason ? r->reason : "the demo did not run");
+        char why[512];
+        lab_buf_printf(
+            measured, _("not measured here (%s): it is decided when the demo runs on a GPU"),
+            r && *r->reason ? lab_fmtmsg_show(&r->reason_msg, r->reason, why, sizeof(why))
+                            : _("the demo did not run"));
         return lab_err_set(err, LAB_ENOSYS, "the demo measured nothing");
     }
     if (!(s = deciding_section(q, r))) {
-        lab_buf_printf(measured, "the demo's report has no rows for these choices");
+        lab_buf_adds(measured, _("the demo's report has no rows for these choices"));
         return lab_err_set(err, LAB_ENOSYS, "no rows for the choices of '%s'", q->id);
     }
     modelled = s->modelled || lab_demo_is_modelled(r);
@@ -155,14 +159,17 @@ judge_measured(const lab_question *q, const char *answer, const lab_demo_report 
         }
     }
     if (values < 2) {
-        lab_buf_printf(measured, "the demo measured fewer than two of the choices");
+        lab_buf_adds(measured, _("the demo measured fewer than two of the choices"));
         return lab_err_set(err, LAB_ENOSYS, "fewer than two values for '%s'", q->id);
     }
     if (modelled) /* a modelled decision says so, wherever it is shown */
-        lab_buf_printf(measured, MODELLED "%s, not measured: ", r->model_gpu);
-    lab_buf_printf(measured, "%s %s: %s at %.4g %s, spread %.0f %%", lower ? "fastest" : "highest",
-                   s->columns[s->chart.value].name, winner, best, unit,
-                   lo > 0 ? 100 * (hi - lo) / lo : 0.0);
+        lab_buf_printf(measured, _(MODELLED), r->model_gpu);
+    /* TRANSLATORS: the deciding column's name, the choice, its value and unit, the spread */
+    lab_buf_printf(measured,
+                   lower ? _("fastest %s: %s at %.4g %s, spread %.0f %%")
+                         : _("highest %s: %s at %.4g %s, spread %.0f %%"),
+                   _(s->columns[s->chart.value].name), lab_question_answer_text(q, winner), best,
+                   unit, lo > 0 ? 100 * (hi - lo) / lo : 0.0);
     if (others == 1 && lo > 0 &&
         (hi - lo) / lo <= (q->tolerance > 0 ? q->tolerance : DEFAULT_SPREAD)) {
         winner = other;
@@ -170,19 +177,19 @@ judge_measured(const lab_question *q, const char *answer, const lab_demo_report 
         /* the model cannot rank kernels closer than its own error: a GPU decides */
         if (r->model_error > 0)
             lab_buf_printf(measured,
-                           "; %s at %.4g %s is within twice the model's median error "
-                           "(%.0f %%)",
-                           next, second, unit, 100 * r->model_error);
+                           _("; %s at %.4g %s is within twice the model's median error "
+                             "(%.0f %%)"),
+                           lab_question_answer_text(q, next), second, unit, 100 * r->model_error);
         else
             lab_buf_printf(measured,
-                           "; %s at %.4g %s is within %.0f %% (the model's error on "
-                           "this GPU is not measured)",
-                           next, second, unit, 100 * model_margin(r));
-        lab_buf_printf(measured, ", so the model cannot tell them apart: it is decided when the "
-                                 "demo runs on a GPU");
+                           _("; %s at %.4g %s is within %.0f %% (the model's error on "
+                             "this GPU is not measured)"),
+                           lab_question_answer_text(q, next), second, unit, 100 * model_margin(r));
+        lab_buf_adds(measured, _(", so the model cannot tell them apart: it is decided when the "
+                                 "demo runs on a GPU"));
         return lab_err_set(err, LAB_ENOSYS, "the model cannot tell %s from %s", winner, next);
     }
-    lab_buf_printf(measured, ", so the answer here is: %s", winner);
+    lab_buf_printf(measured, _(", so the answer here is: %s"), lab_question_answer_text(q, winner));
     return !strcasecmp(answer, winner);
 }
 
@@ -222,7 +229,7 @@ lab_question_judge_demo(const lab_question *q, const char *answer, const lab_dem
 
     if (strcmp(q->answer, "measured")) {
         if ((held = lab_question_judge(q, answer, err)) >= 0)
-            lab_buf_printf(measured, "the answer is %s", q->answer);
+            lab_buf_printf(measured, _("the answer is %s"), lab_question_answer_text(q, q->answer));
         return held;
     }
     return judge_measured(q, answer, r, measured, err);
@@ -241,7 +248,15 @@ lab_prediction_is_final(const lab_question *q, const char *chapter, const lab_pr
 bool
 lab_prediction_is_modelled(const lab_prediction *p)
 {
-    return p->measured && !strncmp(p->measured, MODELLED, strlen(MODELLED));
+    const char *words[2] = { MODELLED, _(MODELLED) };
+
+    for (size_t i = 0; p->measured && i < ARRAY_SIZE(words); i++) {
+        const char *gpu = strstr(words[i], "%s");
+        size_t n = gpu ? (size_t)(gpu - words[i]) : strlen(words[i]);
+        if (n && !strncmp(p->measured, words[i], n))
+            return true;
+    }
+    return false;
 }
 
 const char *

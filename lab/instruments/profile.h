@@ -69,9 +69,10 @@ typedef struct lab_profiling {
     bool has_value[LAB_PROF_ROLES][LAB_METRICS_MAX];
     double sim[LAB_PROF_ROLES][LAB_METRICS_MAX];
     bool has_sim[LAB_PROF_ROLES][LAB_METRICS_MAX];
-    bool sim_reported;      /* the report carried sim_metrics at all */
-    unsigned long sim_size; /* n of the simulator's run */
-    char sim_why[600];      /* why there are no simulator figures */
+    bool sim_reported;            /* the report carried sim_metrics at all */
+    unsigned long sim_size;       /* n of the simulator's run */
+    bool divides[LAB_PROF_ROLES]; /* the role's PTX divides: its counts differ most from ncu's */
+    char sim_why[600];            /* why there are no simulator figures */
     char device[256];
     lab_buf log;        /* compiler messages */
     lab_buf output;     /* ncu's and the driver's stdout and stderr */
@@ -86,13 +87,14 @@ int lab_profile(lab *l, const lab_exercise *ex, const char *file, lab_profiling 
 /* Builds file, the reference and the previous step's reference for ex (cached), and fills argv
  * with the family driver's command line (the report on fd 3) for one short run on backend
  * ("cuda", "sim") at size (0: the largest timing size).  Kernel names of the roles in kernels
- * (student, then the previous step's).  0 with *compiled false and the compiler's messages in
- * log when file does not compile. */
+ * (student, then the previous step's).  divides (NULL, or LAB_PROF_ROLES flags): whether each
+ * role's PTX divides (a div or rem: one PTX instruction, many SASS ones).  0 with *compiled false
+ * and the compiler's messages in log when file does not compile. */
 int lab_profile_driver_argv(lab *l, const lab_exercise *ex, const char *file, const char *backend,
                             unsigned long size, lab_strvec *argv, lab_strvec *kernels,
-                            bool *compiled, lab_buf *log, lab_err *err);
-/* The size the simulator runs ex at: the largest of its sizes up to LAB_PROFILE_SIM_MAX (else
- * its smallest). */
+                            bool *compiled, bool *divides, lab_buf *log, lab_err *err);
+/* The size the simulator runs ex at: the largest a grading capped at LAB_PROFILE_SIM_MAX
+ * elements would run (a matrix side for the matrix families), so that 2^24 stands in as 2^16. */
 unsigned long lab_profile_sim_size(const lab_exercise *ex);
 /* One value as the tables show it: "12.50 %", "2.10 MB", "1532.4 GB/s", "-" when !has. */
 void lab_profile_format(char *buf, size_t size, bool has, double v, const char *unit);

@@ -97,7 +97,8 @@ add_predictions(lab_menu *m, lab_doc *d, const lab_chapter *ch, int width)
         lab_doc_add(d, LAB_STYLE_TEXT, "");
         lab_doc_markdown(d, lab_question_prompt(q), strlen(lab_question_prompt(q)), width);
         lab_buf_reset(&line);
-        lab_buf_printf(&line, _("  you said: %s  -> %s"), p.answer, lab_prediction_state(&p));
+        lab_buf_printf(&line, _("  you said: %s  -> %s"), lab_question_answer_text(q, p.answer),
+                       lab_prediction_state(&p));
         lab_doc_add_wrapped(d,
                             p.held == 1   ? LAB_STYLE_GOOD
                             : p.held == 0 ? LAB_STYLE_BAD
@@ -207,9 +208,14 @@ demo_work_done(lab_menu *m, lab_menu_work *w, int rc, const lab_err *err)
     const lab_demo_run *run = d->base.result;
 
     judge_pending(m, d->ch, run->has_report ? &run->report : NULL);
-    if (rc == 0)
-        lab_menu_status(m, _("demo %s: %s"), d->ch->id,
-                        !strcmp(run->report.status, "ok") ? "done" : run->report.reason);
+    if (rc == 0 && !strcmp(run->report.status, "ok")) {
+        lab_menu_status(m, _("demo %s: done"), d->ch->id);
+    } else if (rc == 0) {
+        char why[512];
+        lab_menu_status(
+            m, _("demo %s: %s"), d->ch->id,
+            lab_fmtmsg_show(&run->report.reason_msg, run->report.reason, why, sizeof(why)));
+    }
     lab_menu_viewwork_done(m, w, rc, err); /* the view takes the report */
     lab_menu_stale_all(m);                 /* the home screen's score */
 }
@@ -342,7 +348,7 @@ key_answer(lab_menu *m, lab_menu_view *v)
         lab_menu_status(m, "%s", err.msg);
         return LAB_MENU_REDRAW;
     }
-    lab_menu_status(m, _("your prediction: %s"), p.answer);
+    lab_menu_status(m, _("your prediction: %s"), lab_question_answer_text(q, p.answer));
     return predict_next(m, v);
 }
 

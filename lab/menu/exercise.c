@@ -63,8 +63,9 @@ ex_build(lab_menu *m, lab_menu_view *v, int width)
     lab_doc_addf(&v->doc, LAB_STYLE_TEXT, _("File: %s%s"), work.buf,
                  access(work.buf, F_OK) ? _("  (not there yet: e creates it from the starter)")
                                         : "");
-    lab_doc_addf(&v->doc, p.passed ? LAB_STYLE_GOOD : LAB_STYLE_TEXT, "Status: %s   (%d points)",
-                 st, ex->points);
+    lab_doc_addf(&v->doc, p.passed ? LAB_STYLE_GOOD : LAB_STYLE_TEXT,
+                 ngettext("Status: %s   (%d point)", "Status: %s   (%d points)", ex->points), st,
+                 ex->points);
     lab_menu_add_key_line(&v->doc, &lab_menu_exercise, width);
     if (s->last) {
         lab_doc_add(&v->doc, LAB_STYLE_TEXT, "");
@@ -199,8 +200,11 @@ key_hint(lab_menu *m, lab_menu_view *v)
     ex_state *s = state_of(v);
 
     if (s->hints_shown < s->ex->nhints) {
+        lab_err err = LAB_ERR_INIT;
         s->hints_shown++;
         s->show_hint = true;
+        /* the CLI's and the shell's `hint` go on from here (lab_store_hints_seen) */
+        lab_store_set_hints_seen(m->store, s->ex->id, s->hints_shown, &err);
         lab_menu_status(m, _("hint %zu of %zu"), s->hints_shown, s->ex->nhints);
     } else {
         lab_menu_status(m, _("no more hints"));
@@ -318,9 +322,14 @@ lab_menu_open_exercise(lab_menu *m, const lab_exercise *ex)
 {
     ex_state *s = calloc(1, sizeof(*s));
 
+    lab_err err = LAB_ERR_INIT;
+
     if (!s)
         return LAB_ENOMEM;
     s->ex = ex;
+    /* the hints seen before, here or with `cudalab hint`, stay revealed */
+    if (lab_store_hints_seen(m->store, ex->id, &s->hints_shown, &err) < 0)
+        s->hints_shown = 0;
     return lab_menu_push(m, &lab_menu_exercise, s, ex->id);
 }
 

@@ -38,6 +38,21 @@ status_short(const lab_progress *p, char *buf, size_t size)
         lab_progress_text(p, buf, size);
 }
 
+/* The line saying there is no GPU, wrapped to the screen: its reason is what the learner acts on,
+ * and a line cut at the screen's edge would hide it. */
+static void
+no_gpu_line(lab_menu *m, lab_menu_view *v, int width)
+{
+    lab_buf line = LAB_BUF_INIT;
+    char why[512];
+
+    lab_buf_printf(&line, _("no GPU: the simulator grades; speed on modelled H100 times (%s)"),
+                   m->device ? lab_device_reason(m->device, why, sizeof(why))
+                             : _("the probe failed"));
+    lab_doc_add_wrapped(&v->doc, LAB_STYLE_WARN, line.buf, width, "  ");
+    lab_buf_release(&line);
+}
+
 static int
 home_build(lab_menu *m, lab_menu_view *v, int width)
 {
@@ -48,10 +63,8 @@ home_build(lab_menu *m, lab_menu_view *v, int width)
 
     if (m->device && m->device->present)
         lab_doc_addf(&v->doc, LAB_STYLE_GOOD, _("GPU: %s (%s)"), m->device->name, m->device->arch);
-    else
-        lab_doc_addf(&v->doc, LAB_STYLE_WARN,
-                     _("no GPU: the simulator grades; speed on modelled H100 times (%s)"),
-                     m->device ? m->device->reason : _("the probe failed"));
+    else /* wrapped: the reason is what to act on, whatever the screen's width */
+        no_gpu_line(m, v, width);
     for (size_t i = 0; i < lab_catalog_exercise_count(cat); i++) {
         const lab_exercise *ex = lab_catalog_exercise(cat, i);
         lab_progress p = progress_of(m, ex);
@@ -163,7 +176,6 @@ static const lab_menu_key home_keys[] = {
     { 'L', "L", N_("the language of the lab: English, Korean, Chinese (kept for next time)"),
       home_language, NULL },
     { KEY_ENTER, NULL, NULL, home_open, NULL },
-    { KEY_RIGHT, NULL, NULL, home_open, NULL },
 };
 
 const lab_menu_screen lab_menu_home = {

@@ -292,6 +292,11 @@ draw_line(const lab_menu *m, const lab_menu_view *v, int row, const lab_doc_line
     size_t hit_len = strlen(v->search);
 
     i = lab_text_cut(l->text, l->len, v->left); /* scrolled right, by columns */
+    /* a line that goes on past the edge keeps the last column for its '>': a wide character
+     * (Hangul, Hanzi) drawn into it and then half overwritten made the terminal wrap the '>'
+     * onto the next row */
+    if (cols > 1 && lab_doc_width(l->text + i, l->len - i) > cols)
+        cols--;
     move(row, 0);
     while (i < l->len && col < cols) {
         size_t j = i;
@@ -322,8 +327,8 @@ draw_line(const lab_menu *m, const lab_menu_view *v, int row, const lab_doc_line
     }
     if (v->left && l->len && cols > 1)
         mvaddch(row, 0, '<' | A_REVERSE);
-    if (i < l->len && cols > 1)
-        mvaddch(row, (int)cols - 1, '>' | A_REVERSE);
+    if (i < l->len && COLS > 1)
+        mvaddch(row, COLS - 1, '>' | A_REVERSE);
     return i < l->len;
 }
 

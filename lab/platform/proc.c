@@ -561,6 +561,7 @@ reset_results(lab_proc *p)
     p->term_signal = 0;
     p->status = 0;
     p->timed_out = false;
+    p->flooded = false;
     p->cancelled = false;
     p->elapsed_s = 0;
 }
@@ -892,7 +893,10 @@ lab_proc_finish(lab_proc *p, lab_err *err)
                 p->cancelled = true;
             else if (now >= deadline)
                 p->timed_out = true;
-            if (p->cancelled || p->timed_out) {
+            else if (p->output_limit &&
+                     p->out.len + p->out_dropped + p->errout.len + p->err_dropped > p->output_limit)
+                p->flooded = true;
+            if (p->cancelled || p->timed_out || p->flooded) {
                 signal_group(p->pid, SIGTERM);
                 killing = true;
                 term_at = now;
@@ -1043,6 +1047,9 @@ lab_proc_describe(const lab_proc *p, char *buf, size_t size)
         snprintf(buf, size, "timed out after %.1f s", p->timeout_s);
     } else if (p->cancelled) {
         snprintf(buf, size, "cancelled after %.1f s", p->elapsed_s);
+    } else if (p->flooded) {
+        snprintf(buf, size, "stopped after %zu bytes of output",
+                 p->out.len + p->out_dropped + p->errout.len + p->err_dropped);
     } else if (p->exited) {
         snprintf(buf, size, "exited with status %d", p->exit_code);
     } else if (p->term_signal) {

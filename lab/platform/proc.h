@@ -11,13 +11,13 @@
  * Call order (as in git's run-command.h):
  *   1. lab_proc_init(&p);  fill p.argv (argv[0] is looked up on PATH), and
  *      optionally p.env ("NAME=value" entries added to the environment),
- *      p.dir, p.report_fd, p.timeout_s, p.grace_s, p.output_cap, p.cancel.
+ *      p.dir, p.report_fd, p.timeout_s, p.grace_s, p.output_cap, p.output_limit, p.cancel.
  *   2. lab_proc_start(&p, &err)  - fork/exec; "cannot run 'nvcc': No such
  *      file or directory" (LAB_ETOOL) is reported here, from the child's
  *      errno.  argv[0] is looked up on the child's PATH (p.env included); a
  *      relative name with a '/' is relative to p.dir.
  *   3. lab_proc_finish(&p, &err) - polls the pipes against the deadline,
- *      kills the group on timeout or cancel (SIGTERM, grace, SIGKILL),
+ *      kills the group on timeout, cancel or a flood of output (SIGTERM, grace, SIGKILL),
  *      waits for the child and fills the results below.  Returns 0 whenever
  *      the child was reaped, whatever its exit status; check the results.
  *      Once the child has exited, whatever is left of its process group is
@@ -59,13 +59,15 @@ typedef struct lab_proc_limits {
 
 typedef struct lab_proc {
     /* set by the caller */
-    lab_strvec argv;                     /* program and arguments */
-    lab_strvec env;                      /* extra NAME=value entries; a bare NAME unsets */
-    const char *dir;                     /* working directory, or NULL */
-    int report_fd;                       /* >= 3: open a report pipe on this fd; -1: none */
-    double timeout_s;                    /* wall-clock limit; 0 = none */
-    double grace_s;                      /* SIGTERM to SIGKILL; default (or <= 0) 1 s */
-    size_t output_cap;                   /* per stream; default (or 0) LAB_PROC_DEFAULT_CAP */
+    lab_strvec argv;     /* program and arguments */
+    lab_strvec env;      /* extra NAME=value entries; a bare NAME unsets */
+    const char *dir;     /* working directory, or NULL */
+    int report_fd;       /* >= 3: open a report pipe on this fd; -1: none */
+    double timeout_s;    /* wall-clock limit; 0 = none */
+    double grace_s;      /* SIGTERM to SIGKILL; default (or <= 0) 1 s */
+    size_t output_cap;   /* per stream; default (or 0) LAB_PROC_DEFAULT_CAP */
+    size_t output_limit; /* stdout and stderr together, kept or dropped: past it the group is
+                            killed as on a timeout, flooded (0: none) */
     const volatile sig_atomic_t *cancel; /* when *cancel becomes nonzero: kill, cancelled */
     lab_proc_limits limits;              /* rlimits in the child; all 0 by default */
     int pass_fd[LAB_PROC_PASS_MAX];      /* the parent's descriptors the child gets, open, at
@@ -96,6 +98,7 @@ typedef struct lab_proc {
     int term_signal;  /* signal that ended it, 0 if none */
     int status;       /* exit_code, or 128 + term_signal */
     bool timed_out;   /* killed by us at the deadline */
+    bool flooded;     /* killed by us past output_limit bytes of output */
     bool cancelled;   /* killed by us because *cancel was set */
     double elapsed_s; /* wall time from start to reaping */
 

@@ -24,13 +24,32 @@
 
 const char lab_demo_shade_chars[LAB_TEXT_SHADES + 1] = " .:-=+*#%@";
 
+/* A demo's English words in the learner's language: the demos mark their titles, paragraphs,
+ * column names and string cells N_(); a name or code is no message and stays as it is.  Never
+ * "" to gettext, which would give the catalog's header. */
+static const char *
+tr(const char *s)
+{
+    return s && *s ? _(s) : s;
+}
+
+/* A cell as it is shown: a string translated, a number with dec decimals. */
+static const char *
+cell_text(const lab_demo_cell *c, int dec, char *buf, size_t size)
+{
+    if (c->kind == LAB_DEMO_CELL_STRING)
+        return tr(c->str);
+    lab_demo_format_cell(c, dec, buf, size);
+    return buf;
+}
+
 static void
 column_header(const lab_demo_column *c, char *buf, size_t size)
 {
     if (*c->unit)
-        snprintf(buf, size, "%s (%s)", c->name, c->unit);
+        snprintf(buf, size, "%s (%s)", tr(c->name), tr(c->unit)); /* "threads" is a word */
     else
-        snprintf(buf, size, "%s", c->name);
+        snprintf(buf, size, "%s", tr(c->name));
 }
 
 static void
@@ -46,8 +65,8 @@ table(lab_lineout *o, const lab_demo_section *s)
         width[c] = lab_text_widths(text);
         dec[c] = lab_demo_column_decimals(s, c);
         for (size_t r = 0; r < s->nrows; r++) {
-            lab_demo_format_cell(lab_demo_cell_at(s, r, c), dec[c], text, sizeof(text));
-            width[c] = lab_text_widths(text) > width[c] ? lab_text_widths(text) : width[c];
+            const char *t = cell_text(lab_demo_cell_at(s, r, c), dec[c], text, sizeof(text));
+            width[c] = lab_text_widths(t) > width[c] ? lab_text_widths(t) : width[c];
         }
     }
     for (size_t c = 0; c < ncols; c++) {
@@ -60,12 +79,12 @@ table(lab_lineout *o, const lab_demo_section *s)
     for (size_t r = 0; r < s->nrows; r++) {
         for (size_t c = 0; c < ncols; c++) {
             const lab_demo_cell *cell = lab_demo_cell_at(s, r, c);
-            lab_demo_format_cell(cell, dec[c], text, sizeof(text));
+            const char *t = cell_text(cell, dec[c], text, sizeof(text));
             lab_lineout_put(o, LAB_TEXT_PLAIN, "  ");
             if (cell->kind == LAB_DEMO_CELL_STRING)
-                lab_lineout_pad(o, LAB_TEXT_PLAIN, text, c + 1 < ncols ? width[c] : 0);
+                lab_lineout_pad(o, LAB_TEXT_PLAIN, t, c + 1 < ncols ? width[c] : 0);
             else
-                lab_lineout_pad_left(o, LAB_TEXT_PLAIN, text, width[c]);
+                lab_lineout_pad_left(o, LAB_TEXT_PLAIN, t, width[c]);
         }
         lab_lineout_end(o);
     }
@@ -76,29 +95,29 @@ bars(lab_lineout *o, const lab_demo_section *s)
 {
     const lab_demo_chart *ch = &s->chart;
     int dl = lab_demo_column_decimals(s, ch->label), dv = lab_demo_column_decimals(s, ch->value);
-    const char *unit = s->columns[ch->value].unit;
+    const char *unit = tr(s->columns[ch->value].unit);
     size_t label_width = 0;
     double max = 0;
     char text[256];
 
     for (size_t r = 0; r < s->nrows; r++) {
         const lab_demo_cell *v = lab_demo_cell_at(s, r, ch->value);
-        lab_demo_format_cell(lab_demo_cell_at(s, r, ch->label), dl, text, sizeof(text));
-        label_width = lab_text_widths(text) > label_width ? lab_text_widths(text) : label_width;
+        const char *t = cell_text(lab_demo_cell_at(s, r, ch->label), dl, text, sizeof(text));
+        label_width = lab_text_widths(t) > label_width ? lab_text_widths(t) : label_width;
         if (v->kind == LAB_DEMO_CELL_NUMBER && v->num > max)
             max = v->num;
     }
     lab_lineout_end(o);
     lab_lineout_put(o, LAB_TEXT_PLAIN, "  ");
-    lab_lineout_put(o, LAB_TEXT_BOLD, "%s", s->columns[ch->value].name);
+    lab_lineout_put(o, LAB_TEXT_BOLD, "%s", tr(s->columns[ch->value].name));
     lab_lineout_end(o);
     for (size_t r = 0; r < s->nrows; r++) {
         const lab_demo_cell *v = lab_demo_cell_at(s, r, ch->value);
+        const char *t = cell_text(lab_demo_cell_at(s, r, ch->label), dl, text, sizeof(text));
         int n = 0;
 
-        lab_demo_format_cell(lab_demo_cell_at(s, r, ch->label), dl, text, sizeof(text));
         lab_lineout_put(o, LAB_TEXT_PLAIN, "  ");
-        lab_lineout_pad(o, LAB_TEXT_PLAIN, text, label_width);
+        lab_lineout_pad(o, LAB_TEXT_PLAIN, t, label_width);
         lab_lineout_put(o, LAB_TEXT_PLAIN, " |");
         if (v->kind != LAB_DEMO_CELL_NUMBER) {
             lab_lineout_put(o, LAB_TEXT_PLAIN, _(" (none)"));
@@ -186,9 +205,9 @@ heatmap(lab_lineout *o, const lab_demo_section *s, bool shade_chars)
     }
     lab_lineout_end(o);
     lab_lineout_put(o, LAB_TEXT_PLAIN, "  ");
-    lab_lineout_put(o, LAB_TEXT_BOLD, "%s", s->columns[ch->value].name);
+    lab_lineout_put(o, LAB_TEXT_BOLD, "%s", tr(s->columns[ch->value].name));
     lab_lineout_put(o, LAB_TEXT_PLAIN, _(" by %s (rows) and %s (columns); blank: no value"),
-                    s->columns[ch->y].name, s->columns[ch->x].name);
+                    tr(s->columns[ch->y].name), tr(s->columns[ch->x].name));
     lab_lineout_end(o);
     lab_lineout_put(o, LAB_TEXT_PLAIN, "  %*s", CELL_WIDTH - 2, "");
     for (size_t i = 0; i < nx; i++) {
@@ -227,7 +246,7 @@ heatmap(lab_lineout *o, const lab_demo_section *s, bool shade_chars)
                     text, lab_demo_shade_chars[LAB_TEXT_SHADES - 1]);
     lab_demo_format_cell(&(lab_demo_cell){ LAB_DEMO_CELL_NUMBER, NULL, hi }, dv, text,
                          sizeof(text));
-    lab_lineout_put(o, LAB_TEXT_PLAIN, "%s %s", text, s->columns[ch->value].unit);
+    lab_lineout_put(o, LAB_TEXT_PLAIN, "%s %s", text, tr(s->columns[ch->value].unit));
     lab_lineout_end(o);
 }
 
@@ -268,21 +287,22 @@ lab_demo_layout(const lab_demo_report *r, const lab_demo_layout_opts *opts, lab_
     }
     if (strcmp(r->status, "ok")) {
         lab_buf_reset(&line);
-        if (lab_buf_printf(&line, "%s: %s", !strcmp(r->status, "no_gpu") ? "no GPU" : "error",
-                           r->reason) < 0)
+        char why[512];
+        if (lab_buf_printf(&line, !strcmp(r->status, "no_gpu") ? _("no GPU: %s") : _("error: %s"),
+                           lab_fmtmsg_show(&r->reason_msg, r->reason, why, sizeof(why))) < 0)
             o.rc = LAB_ENOMEM;
         lab_lineout_wrap(&o, LAB_TEXT_WARN, line.buf, width);
     }
     for (size_t i = 0; i < r->nsections; i++) {
         const lab_demo_section *s = &r->sections[i];
         lab_lineout_end(&o);
-        lab_lineout_put(&o, LAB_TEXT_TITLE, "%s", s->title);
+        lab_lineout_put(&o, LAB_TEXT_TITLE, "%s", tr(s->title));
         if (s->modelled) /* every table with modelled times says so, where it is read */
             lab_lineout_put(&o, LAB_TEXT_WARN, _(" [times modelled for an %s, not measured]"),
                             r->model_gpu);
         lab_lineout_end(&o);
         if (s->text)
-            lab_lineout_wrap(&o, LAB_TEXT_PLAIN, s->text, width);
+            lab_lineout_wrap(&o, LAB_TEXT_PLAIN, tr(s->text), width);
         if (s->ncolumns)
             table(&o, s);
         if (s->chart.kind == LAB_DEMO_CHART_BARS)
@@ -293,8 +313,10 @@ lab_demo_layout(const lab_demo_report *r, const lab_demo_layout_opts *opts, lab_
     if (r->nnotes)
         lab_lineout_end(&o);
     for (size_t i = 0; i < r->nnotes; i++) {
+        char note[1024];
         lab_buf_reset(&line);
-        if (lab_buf_printf(&line, "note: %s", r->notes[i]) < 0)
+        if (lab_buf_printf(&line, _("note: %s"),
+                           lab_fmtmsg_show(&r->note_msgs[i], r->notes[i], note, sizeof(note))) < 0)
             o.rc = LAB_ENOMEM;
         lab_lineout_wrap(&o, LAB_TEXT_PLAIN, line.buf, width);
     }

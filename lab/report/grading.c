@@ -17,9 +17,18 @@ typedef struct column {
     size_t width;
 } column;
 
+/* headings, not formats: "% peak" would read as a printf conversion */
 static const column kernel_columns[] = {
-    { N_("kernel"), 10 }, { N_("median"), 12 }, { "CI95", 8 },   { N_("samples"), 8 },
-    { "GB/s", 8 },        { "% peak", 7 },      { "% copy", 7 }, { N_("speedup"), 8 },
+    { N_("kernel"), 10 },
+    { N_("median"), 12 },
+    { "CI95", 8 },
+    { N_("samples"), 8 },
+    { "GB/s", 8 },
+    /* xgettext:no-c-format */
+    { N_("% peak"), 7 },
+    /* xgettext:no-c-format */
+    { N_("% copy"), 7 },
+    { N_("speedup"), 8 },
 };
 
 static const column sweep_columns[] = {
@@ -74,7 +83,11 @@ cases(lab_lineout *o, const lab_runreport *r)
         lab_lineout_put(o, LAB_TEXT_PLAIN, "  %-10lu ", c->size);
         if (shapes)
             lab_lineout_put(o, LAB_TEXT_PLAIN, "%-8s ", c->block);
-        if (c2 && !c2->correct) {
+        if (c->printf_cut) { /* not a wrong result: the run was stopped */
+            lab_lineout_pad(o, LAB_TEXT_BAD, _("stopped"), 10);
+            lab_lineout_put(o, LAB_TEXT_PLAIN, _(" after %.1f MiB of printf output"),
+                            c->printf_bytes / (1 << 20));
+        } else if (c2 && !c2->correct) {
             lab_lineout_pad(o, LAB_TEXT_BAD, _("wrong"), 10);
             lab_lineout_put(o, LAB_TEXT_PLAIN, _(" on new inputs in the same buffers: %s"),
                             lab_case_detail(c2, detail, sizeof(detail)));
@@ -174,27 +187,54 @@ sweep(lab_lineout *o, const lab_runreport *r)
         capped(o);
 }
 
+/* The block shapes the table's cases ran at: the exercise's one, or all of them (review D6: a
+ * header that named the first of five shapes). */
+static void
+blocks_text(const lab_exercise *ex, char *buf, size_t size)
+{
+    size_t len = 0;
+    char shapes[160] = "";
+
+    for (size_t i = 0; i < ex->nblocks && len < sizeof(shapes); i++) {
+        char one[32];
+        int n;
+        lab_block_shape_format(&ex->blocks[i], one, sizeof(one));
+        n = snprintf(shapes + len, sizeof(shapes) - len, "%s%s", i ? ", " : "", one);
+        len = n > 0 ? len + (size_t)n : sizeof(shapes);
+    }
+    if (!ex->nblocks) /* a manifest always has one; an exercise made in code may not */
+        snprintf(shapes, sizeof(shapes), "%u", ex->block);
+    snprintf(buf, size, ngettext("block %s", "blocks %s", ex->nblocks ? ex->nblocks : 1), shapes);
+}
+
 /* Where it ran: the simulator, or the GPU with the seed and the block. */
 static void
-backend(lab_lineout *o, const lab_grading *g, const lab_exercise *ex)
+backend(lab_lineout *o, const lab_grading *g, const lab_exercise *ex, size_t width)
 {
     double seed = g->has_report ? g->report.seed : (double)g->seed;
+    const char *mode = g->device.present ? _("forced")
+                       : g->has_model    ? _("no GPU: correctness, speed modelled")
+                                         : _("no GPU: correctness only");
+    char blocks[200], line[640];
 
-    if (!strcmp(g->backend, "sim"))
-        lab_lineout_put(o, LAB_TEXT_PLAIN,
-                        _("PTX simulator (%s), seed %.0f, block %u; sizes capped at %lu"),
-                        g->device.present ? _("forced")
-                        : g->has_model    ? _("no GPU: correctness, speed modelled")
-                                          : _("no GPU: correctness only"),
-                        seed, ex->block, g->sim_max_size);
+    blocks_text(ex, blocks, sizeof(blocks));
+    if (!strcmp(g->backend, "sim") && g->sizes_cut[0]) /* review D5: which sizes, as what */
+        snprintf(line, sizeof(line),
+                 _("PTX simulator (%s), seed %.0f, %s; the simulator runs these sizes smaller, "
+                   "the last block's remainder kept: %s"),
+                 mode, seed, blocks, g->sizes_cut);
+    else if (!strcmp(g->backend, "sim"))
+        snprintf(line, sizeof(line), _("PTX simulator (%s), seed %.0f, %s"), mode, seed, blocks);
     else if (g->device.present && ex->choose_block)
-        lab_lineout_put(o, LAB_TEXT_PLAIN, _("GPU %s (%s), seed %.0f, block chosen by the file"),
-                        g->device.name, g->arch, seed);
+        snprintf(line, sizeof(line), _("GPU %s (%s), seed %.0f, block chosen by the file"),
+                 g->device.name, g->arch, seed);
     else if (g->device.present)
-        lab_lineout_put(o, LAB_TEXT_PLAIN, _("GPU %s (%s), seed %.0f, block %u"), g->device.name,
-                        g->arch, seed, ex->block);
+        snprintf(line, sizeof(line), _("GPU %s (%s), seed %.0f, %s"), g->device.name, g->arch, seed,
+                 blocks);
     else
         return;
+    /* wrapped: five block shapes, or the sizes cut, do not fit 80 columns in every language */
+    lab_lineout_flow(o, LAB_TEXT_PLAIN, line, width, 2);
     lab_lineout_end(o);
     if (g->sim_checked)
         lab_lineout_put(o, LAB_TEXT_DIM, "%s",
@@ -248,7 +288,7 @@ lab_grading_layout(const lab_grading *g, const lab_exercise *ex, const char *fil
     lab_lineout_put(&o, LAB_TEXT_BOLD, "%s", ex->id);
     lab_lineout_put(&o, LAB_TEXT_PLAIN, "  %s", file);
     lab_lineout_end(&o);
-    backend(&o, g, ex);
+    backend(&o, g, ex, width);
     if (g->compiler_log.len) {
         lab_lineout_end(&o);
         lab_lineout_text(&o, LAB_TEXT_PLAIN, g->compiler_log.buf);

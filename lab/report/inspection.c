@@ -91,7 +91,7 @@ occupancy(lab_lineout *o, const lab_inspection *in)
     for (int i = 0; i < LAB_OCC_LIMIT_COUNT; i++)
         if (occ->limited_by[i]) {
             lab_lineout_put(o, LAB_TEXT_PLAIN, "%s %s", sep, lab_occ_limit_names[i]);
-            sep = " and";
+            sep = _(" and");
         }
     lab_lineout_end(o);
 }

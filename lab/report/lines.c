@@ -157,10 +157,15 @@ lab_lineout_flow(lab_lineout *o, lab_text_style style, const char *text, size_t 
         size_t room = width > col ? width - col : 0;
         if (width && lab_text_width(p, len) > room) {
             size_t fits = lab_text_cut(p, len, room), cut = fits;
-            while (cut > 0 && p[cut] != ' ')
+            /* at a space, or before a Han character: Chinese puts no spaces between its
+             * words, and cutting only at the spaces around its Latin words left lines half
+             * full (never before its full-width punctuation, which does not start a line) */
+            while (cut > 0 && p[cut] != ' ' && !lab_text_breaks_before(p + cut, len - cut))
                 cut--;
-            /* no space to cut at (Chinese has none): a new line first, unless this one holds
-             * only its indent; then as much as fits, by display columns */
+            while (cut > 0 && p[cut - 1] == ' ')
+                cut--;
+            /* nothing to cut at: a new line first, unless this one holds only its indent;
+             * then as much as fits, by display columns */
             len = cut ? cut : col > indent ? 0 : fits ? fits : len;
         }
         lab_lineout_put(o, style, "%.*s", (int)len, p);

@@ -13,6 +13,21 @@ static const char *const role_titles[] = {
 };
 _Static_assert(ARRAY_SIZE(role_titles) == LAB_PROF_ROLES, "one title per role");
 
+/* Why a kernel's PTX count is far below ncu's (review D11: the simulator counts the chapter's
+ * reduceNeighbored at 155 instructions a warp, ncu at 293.9): a division is one PTX instruction
+ * and a sequence of SASS ones, run in every pass of the loop. */
+static void
+divides_note(lab_lineout *o, const lab_profiling *p, int r)
+{
+    if (!p->divides[r])
+        return;
+    lab_lineout_put(o, LAB_TEXT_DIM,
+                    _("  %s divides (a %% or / by a variable): one PTX instruction here, a dozen "
+                      "or more SASS instructions on a GPU, so ncu's inst_per_warp is higher"),
+                    p->kernel[r]);
+    lab_lineout_end(o);
+}
+
 /* One kernel's rows of ncu's table: a row per metric, or two narrow lines. */
 static void
 ncu_table(lab_lineout *o, const lab_profiling *p, int r, bool narrow)
@@ -48,6 +63,7 @@ ncu_table(lab_lineout *o, const lab_profiling *p, int r, bool narrow)
         }
         lab_lineout_end(o);
     }
+    divides_note(o, p, r);
 }
 
 /* Without ncu's table: one kernel's simulator figures, when it gave any. */
@@ -73,6 +89,7 @@ sim_only(lab_lineout *o, const lab_profiling *p, int r)
                         _(p->set.v[m]->meaning));
         lab_lineout_end(o);
     }
+    divides_note(o, p, r);
 }
 
 int

@@ -17,6 +17,7 @@
  * dynamic-parallelism memory model).  Atomics are not tracked.
  */
 #include "lab/sim/exec.h"
+#include "lab/util/i18n.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -24,28 +25,31 @@
 #include <string.h>
 
 /* Each check's name, and whether its finding's message is the GPU's own words (assert) rather
- * than "name: what, thread ... of block ... at where" */
+ * than "name: what, thread ... of block ... at where".  The names are messages of the lab's
+ * catalog: the report carries them in English (the case's "check"), the lab shows them
+ * translated; the simulator itself never calls gettext. */
 static const struct {
     const char *name;
     bool verbatim;
 } checks[] = {
     [LAB_SIM_CHECK_NONE] = { "none", false },
-    [LAB_SIM_CHECK_OOB_GLOBAL] = { "out-of-bounds global access", false },
-    [LAB_SIM_CHECK_OOB_SHARED] = { "out-of-bounds shared access", false },
-    [LAB_SIM_CHECK_OOB_LOCAL] = { "out-of-bounds local access", false },
-    [LAB_SIM_CHECK_RACE_SHARED] = { "shared-memory race", false },
-    [LAB_SIM_CHECK_RACE_GLOBAL] = { "global-memory race", false },
-    [LAB_SIM_CHECK_WARP_HAZARD] = { "warp-synchronous hazard", false },
-    [LAB_SIM_CHECK_DIVERGENT_BARRIER] = { "barrier in divergent code", false },
-    [LAB_SIM_CHECK_SYNC_MASK] = { "bad warp-sync mask", false },
-    [LAB_SIM_CHECK_DEADLOCK] = { "deadlock", false },
-    [LAB_SIM_CHECK_MISALIGNED] = { "misaligned access", false },
-    [LAB_SIM_CHECK_STACK_OVERFLOW] = { "call stack overflow", false },
-    [LAB_SIM_CHECK_BAD_CALL] = { "call of an invalid function pointer", false },
-    [LAB_SIM_CHECK_ASSERT] = { "assertion failed", true },
-    [LAB_SIM_CHECK_BAD_FREE] = { "invalid free", false },
-    [LAB_SIM_CHECK_TRAP] = { "__trap() called", false },
-    [LAB_SIM_CHECK_UNINIT_SHARED] = { "uninitialised shared memory", false },
+    [LAB_SIM_CHECK_OOB_GLOBAL] = { N_("out-of-bounds global access"), false },
+    [LAB_SIM_CHECK_OOB_SHARED] = { N_("out-of-bounds shared access"), false },
+    [LAB_SIM_CHECK_OOB_LOCAL] = { N_("out-of-bounds local access"), false },
+    [LAB_SIM_CHECK_RACE_SHARED] = { N_("shared-memory race"), false },
+    [LAB_SIM_CHECK_RACE_GLOBAL] = { N_("global-memory race"), false },
+    [LAB_SIM_CHECK_WARP_HAZARD] = { N_("warp-synchronous hazard"), false },
+    [LAB_SIM_CHECK_DIVERGENT_BARRIER] = { N_("barrier in divergent code"), false },
+    [LAB_SIM_CHECK_SYNC_MASK] = { N_("bad warp-sync mask"), false },
+    [LAB_SIM_CHECK_DEADLOCK] = { N_("deadlock"), false },
+    [LAB_SIM_CHECK_MISALIGNED] = { N_("misaligned access"), false },
+    [LAB_SIM_CHECK_STACK_OVERFLOW] = { N_("call stack overflow"), false },
+    [LAB_SIM_CHECK_BAD_CALL] = { N_("call of an invalid function pointer"), false },
+    [LAB_SIM_CHECK_ASSERT] = { N_("assertion failed"), true },
+    [LAB_SIM_CHECK_BAD_FREE] = { N_("invalid free"), false },
+    [LAB_SIM_CHECK_TRAP] = { N_("__trap() called"), false },
+    [LAB_SIM_CHECK_DUPLICATE_WRITE] = { N_("duplicate index"), false },
+    [LAB_SIM_CHECK_UNINIT_SHARED] = { N_("uninitialised shared memory"), false },
 };
 _Static_assert(ARRAY_SIZE(checks) == LAB_SIM_CHECK_COUNT, "one row per check");
 
@@ -140,7 +144,10 @@ lab_sim__finding(sim_worker *wk, const sim_warp *w, int lane, const sim_insn *in
     f->thread[2] = w->tid[2][lane];
     lab_sim__where(wk->L->m, in, f->where, sizeof(f->where));
     va_start(ap, fmt);
-    vsnprintf(what, sizeof(what), fmt, ap);
+    f->what_format =
+        lab_fmtargs_vcapture(&f->what_args, what, sizeof(what), fmt, ap) && !checks[kind].verbatim
+            ? fmt
+            : NULL;
     va_end(ap);
     if (checks[kind].verbatim)
         snprintf(f->msg, sizeof(f->msg), "%s", what);
@@ -196,10 +203,21 @@ lab_sim__check_uninit(sim_worker *wk, const sim_warp *w, int lane, const sim_ins
         return;
     if (!reserved(wk, sh))
         lab_sim__finding(wk, w, lane, in, LAB_SIM_CHECK_UNINIT_SHARED, false,
-                         "read of a shared word that no thread of this block wrote (shared "
-                         "memory is not initialised: on a GPU it holds what an earlier block "
-                         "left there)");
+                         N_("read of a shared word that no thread of this block wrote (shared "
+                            "memory is not initialised: on a GPU it holds what an earlier block "
+                            "left there)"));
     lab_sim__shadow_written(wk, sh); /* once a word */
+}
+
+/* Thread number t (0-based, within a block of launch L) as its (x,y,z). */
+static void
+thread_xyz(const sim_launch *L, uint32_t t, unsigned xyz[3])
+{
+    unsigned bx = L->block[0] ? L->block[0] : 1, by = L->block[1] ? L->block[1] : 1;
+
+    xyz[0] = t % bx;
+    xyz[1] = t / bx % by;
+    xyz[2] = t / bx / by;
 }
 
 void
@@ -223,25 +241,48 @@ lab_sim__check_access(sim_worker *wk, const sim_warp *w, int lane, const sim_ins
         sh->w_tid != wk->L->launcher) {
         uint32_t other = sh->w_tid - 1;
         lab_sim__finding(wk, w, lane, in, race, false,
-                         "%s of a global word that thread %u of the launching block wrote with "
-                         "no __syncthreads() before the launch of this grid (a child grid sees "
-                         "only its launching thread's writes and what a barrier ordered before "
-                         "the launch)",
-                         write ? "write" : "read", other);
+                         write ? N_("write of a global word that thread %u of the launching "
+                                    "block wrote with no __syncthreads() before the launch of "
+                                    "this grid (a child grid sees only its launching thread's "
+                                    "writes and what a barrier ordered before the launch)")
+                               : N_("read of a global word that thread %u of the launching "
+                                    "block wrote with no __syncthreads() before the launch of "
+                                    "this grid (a child grid sees only its launching thread's "
+                                    "writes and what a barrier ordered before the launch)"),
+                         other);
     }
-    if (sh->w_tid && sh->w_tid != me && sh->w_epoch == epoch &&
-        !guarded(wk, lab_sim__shadow_lock(sh->w_sync), lock)) {
+    bool ordered = guarded(wk, lab_sim__shadow_lock(sh->w_sync), lock); /* one lock held both */
+
+    if (write && sh->w_tid && sh->w_tid != me && sh->w_epoch == epoch && !ordered &&
+        !(sh->r_tid && sh->r_epoch == epoch) && (sh->w_tid - 1) / 32 != w->index) {
+        /* a second store to a word nobody read since the first: no barrier would make this
+         * right, as each thread stores once; two threads computed the same index.  (Within
+         * one warp, lanes that store to one word in one instruction are the GPU's to order,
+         * and the last-writer flag idiom is common there: not reported.) */
+        unsigned o[3];
+        thread_xyz(wk->L, sh->w_tid - 1, o);
+        lab_sim__finding(wk, w, lane, in, LAB_SIM_CHECK_DUPLICATE_WRITE, false,
+                         global ? N_("thread (%u,%u,%u) of this block stored to this global "
+                                     "word too, with no read between: the two threads "
+                                     "computed the same index")
+                                : N_("thread (%u,%u,%u) stored to this shared word too, with "
+                                     "no read between: the two threads computed the same "
+                                     "index"),
+                         o[0], o[1], o[2]);
+    } else if (sh->w_tid && sh->w_tid != me && sh->w_epoch == epoch && !ordered) {
         uint32_t other = sh->w_tid - 1;
         if (other / 32 != w->index) {
             lab_sim__finding(wk, w, lane, in, race, false,
-                             "%s of a %s word that thread %u (warp %u) wrote with no "
-                             "__syncthreads() between",
-                             write ? "write" : "read", space, other, other / 32);
+                             write ? N_("write of a %s word that thread %u (warp %u) wrote with "
+                                        "no __syncthreads() between")
+                                   : N_("read of a %s word that thread %u (warp %u) wrote with "
+                                        "no __syncthreads() between"),
+                             space, other, other / 32);
         } else if ((sh->w_sync & SIM_SYNC_BITS) == (w->wsync & SIM_SYNC_BITS) && !write) {
             lab_sim__finding(wk, w, lane, in, LAB_SIM_CHECK_WARP_HAZARD, false,
-                             "read of a %s word that lane %u of the same warp wrote with no "
-                             "barrier between (__syncthreads(), or __syncwarp() within a warp; "
-                             "volatile does not order lanes since Volta)",
+                             N_("read of a %s word that lane %u of the same warp wrote with no "
+                                "barrier between (__syncthreads(), or __syncwarp() within a "
+                                "warp; volatile does not order lanes since Volta)"),
                              space, other % 32);
         }
     }
@@ -250,14 +291,14 @@ lab_sim__check_access(sim_worker *wk, const sim_warp *w, int lane, const sim_ins
         uint32_t other = sh->r_tid - 1;
         if (other / 32 != w->index)
             lab_sim__finding(wk, w, lane, in, race, false,
-                             "write of a %s word that thread %u (warp %u) read with no "
-                             "__syncthreads() between",
+                             N_("write of a %s word that thread %u (warp %u) read with no "
+                                "__syncthreads() between"),
                              space, other, other / 32);
         else if ((sh->r_sync & SIM_SYNC_BITS) == (w->wsync & SIM_SYNC_BITS))
             lab_sim__finding(wk, w, lane, in, LAB_SIM_CHECK_WARP_HAZARD, false,
-                             "write of a %s word that lane %u of the same warp read with no "
-                             "barrier between (__syncthreads(), or __syncwarp() within a warp; "
-                             "volatile does not order lanes since Volta)",
+                             N_("write of a %s word that lane %u of the same warp read with no "
+                                "barrier between (__syncthreads(), or __syncwarp() within a "
+                                "warp; volatile does not order lanes since Volta)"),
                              space, other % 32);
     }
     lab_sim__shadow_note(sh, me, epoch, w->wsync, lock, write);

@@ -31,6 +31,7 @@
  * into its neighbour or a freed one, is caught as one past an array is.
  */
 #include "lab/sim/exec.h"
+#include "lab/util/i18n.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -230,6 +231,13 @@ printf_keep(sim_worker *wk, const sim_warp *w, int l, const sim_insn *in, const 
                          wk->ctaid[1], wk->ctaid[2], w->tid[0][l], w->tid[1][l], w->tid[2][l]);
     for (const char *p = text->buf; *p;) {
         size_t n = strcspn(p, "\n");
+        /* a flood stops the launch: formatting every thread's line of a large grid takes the
+         * simulator longer than the grading's time limit, and a GPU would not keep them either */
+        if (atomic_fetch_add(&wk->L->root->printed, who_len + n + 1) + who_len + n + 1 >
+            LAB_SIM_PRINTF_FLOOD) {
+            atomic_store(&wk->L->root->printf_cut, 1);
+            atomic_store(&wk->L->root->abort, 1);
+        }
         if (o->len >= LAB_SIM_PRINTF_MAX) /* counted as it would have been kept */
             wk->printf_dropped += who_len + n + 1;
         else if (lab_buf_add(o, who, who_len) < 0 || lab_buf_add(o, p, n) < 0 ||
@@ -378,7 +386,7 @@ run_free(sim_worker *wk, const sim_warp *w, int l, const sim_insn *in, uint64_t 
     if (freed)
         return 0;
     lab_sim__finding(wk, w, l, in, LAB_SIM_CHECK_BAD_FREE, true,
-                     "free(0x%llx): not a block that malloc returned, or freed already",
+                     N_("free(0x%llx): not a block that malloc returned, or freed already"),
                      (unsigned long long)p);
     return -1;
 }

@@ -21,6 +21,7 @@
  * launch with an error naming the instruction and its source line.
  */
 #include "lab/sim/exec.h"
+#include "lab/util/i18n.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -69,15 +70,22 @@ lab_sim__pbuf(sim_worker *wk, const sim_warp *w, int l, const sim_insn *in, uint
         return pb->bytes + off;
     if (pb && pb->bytes)
         lab_sim__finding(wk, w, l, in, LAB_SIM_CHECK_OOB_GLOBAL, true,
-                         "out-of-bounds global %s of %u bytes at byte %llu of the %u-byte "
-                         "parameter buffer of a launch of '%s'",
-                         write ? "store" : "load", bytes, (unsigned long long)off,
-                         pb->f->param_bytes, pb->f->name);
+                         write ? N_("out-of-bounds global store of %u bytes at byte %llu of "
+                                    "the %u-byte parameter buffer of a launch of '%s'")
+                               : N_("out-of-bounds global load of %u bytes at byte %llu of the "
+                                    "%u-byte parameter buffer of a launch of '%s'"),
+                         bytes, (unsigned long long)off, pb->f->param_bytes, pb->f->name);
     else
         lab_sim__finding(wk, w, l, in, LAB_SIM_CHECK_OOB_GLOBAL, true,
-                         "global %s of %u bytes at 0x%llx: a launch's parameter buffer that %s",
-                         write ? "store" : "load", bytes, (unsigned long long)addr,
-                         pb ? "was launched already" : "this block never got");
+                         pb ? (write ? N_("global store of %u bytes at 0x%llx: a launch's "
+                                          "parameter buffer that was launched already")
+                                     : N_("global load of %u bytes at 0x%llx: a launch's "
+                                          "parameter buffer that was launched already"))
+                            : (write ? N_("global store of %u bytes at 0x%llx: a launch's "
+                                          "parameter buffer that this block never got")
+                                     : N_("global load of %u bytes at 0x%llx: a launch's "
+                                          "parameter buffer that this block never got")),
+                         bytes, (unsigned long long)addr);
     return NULL;
 }
 

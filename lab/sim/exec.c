@@ -24,6 +24,7 @@
  * a comment stating the PTX semantics.
  */
 #include "lab/sim/exec.h"
+#include "lab/util/i18n.h"
 
 #include <fenv.h>
 #include <math.h>
@@ -1230,9 +1231,9 @@ resolve(sim_worker *wk, const sim_warp *w, int l, const sim_insn *in, sim_space 
     out->sh = NULL;
     if (bytes > 1 && addr % bytes && space != SP_PARAM) {
         lab_sim__finding(wk, w, l, in, LAB_SIM_CHECK_MISALIGNED, true,
-                         "misaligned %s %s of %u bytes at %s address 0x%llx", space_names[space],
-                         write ? "store" : "load", bytes, space_names[space],
-                         (unsigned long long)addr);
+                         write ? N_("misaligned %s store of %u bytes at %s address 0x%llx")
+                               : N_("misaligned %s load of %u bytes at %s address 0x%llx"),
+                         space_names[space], bytes, space_names[space], (unsigned long long)addr);
         return false;
     }
     switch (space) {
@@ -1249,16 +1250,19 @@ resolve(sim_worker *wk, const sim_warp *w, int l, const sim_insn *in, sim_space 
             const sim_alloc *near = lab_sim__nearest(L->sim, addr);
             if (near && addr - near->base < near->size + (1u << 20))
                 lab_sim__finding(wk, w, l, in, LAB_SIM_CHECK_OOB_GLOBAL, true,
-                                 "out-of-bounds global %s of %u bytes at byte %llu of a "
-                                 "%llu-byte allocation",
-                                 write ? "store" : "load", bytes,
-                                 (unsigned long long)(addr - near->base),
+                                 write ? N_("out-of-bounds global store of %u bytes at byte "
+                                            "%llu of a %llu-byte allocation")
+                                       : N_("out-of-bounds global load of %u bytes at byte %llu "
+                                            "of a %llu-byte allocation"),
+                                 bytes, (unsigned long long)(addr - near->base),
                                  (unsigned long long)near->size);
             else
                 lab_sim__finding(wk, w, l, in, LAB_SIM_CHECK_OOB_GLOBAL, true,
-                                 "out-of-bounds global %s of %u bytes at 0x%llx, outside every "
-                                 "allocation",
-                                 write ? "store" : "load", bytes, (unsigned long long)addr);
+                                 write ? N_("out-of-bounds global store of %u bytes at 0x%llx, "
+                                            "outside every allocation")
+                                       : N_("out-of-bounds global load of %u bytes at 0x%llx, "
+                                            "outside every allocation"),
+                                 bytes, (unsigned long long)addr);
             return false;
         }
         wk->last_alloc = a;
@@ -1289,16 +1293,18 @@ resolve(sim_worker *wk, const sim_warp *w, int l, const sim_insn *in, sim_space 
         }
         if (addr >= SIM_DYN_SHARED)
             lab_sim__finding(wk, w, l, in, LAB_SIM_CHECK_OOB_SHARED, true,
-                             "out-of-bounds shared %s of %u bytes at byte %llu of the dynamic "
-                             "shared array (%u bytes given at launch)",
-                             write ? "store" : "load", bytes,
-                             (unsigned long long)(addr - SIM_DYN_SHARED), L->shared_dyn);
+                             write ? N_("out-of-bounds shared store of %u bytes at byte %llu "
+                                        "of the dynamic shared array (%u bytes given at launch)")
+                                   : N_("out-of-bounds shared load of %u bytes at byte %llu of "
+                                        "the dynamic shared array (%u bytes given at launch)"),
+                             bytes, (unsigned long long)(addr - SIM_DYN_SHARED), L->shared_dyn);
         else
             lab_sim__finding(wk, w, l, in, LAB_SIM_CHECK_OOB_SHARED, true,
-                             "out-of-bounds shared %s of %u bytes at byte %llu (the block has %u "
-                             "bytes of static shared memory)",
-                             write ? "store" : "load", bytes, (unsigned long long)addr,
-                             L->shared_static);
+                             write ? N_("out-of-bounds shared store of %u bytes at byte %llu "
+                                        "(the block has %u bytes of static shared memory)")
+                                   : N_("out-of-bounds shared load of %u bytes at byte %llu "
+                                        "(the block has %u bytes of static shared memory)"),
+                             bytes, (unsigned long long)addr, L->shared_static);
         return false;
     case SP_LOCAL: { /* the frames of the thread's calls so far, the running one's last */
         uint32_t lb = w->local_top;
@@ -1307,8 +1313,9 @@ resolve(sim_worker *wk, const sim_warp *w, int l, const sim_insn *in, sim_space 
             return true;
         }
         lab_sim__finding(wk, w, l, in, LAB_SIM_CHECK_OOB_LOCAL, true,
-                         "out-of-bounds local %s of %u bytes at byte %llu of %u",
-                         write ? "store" : "load", bytes, (unsigned long long)addr, lb);
+                         write ? N_("out-of-bounds local store of %u bytes at byte %llu of %u")
+                               : N_("out-of-bounds local load of %u bytes at byte %llu of %u"),
+                         bytes, (unsigned long long)addr, lb);
         return false;
     }
     case SP_PARAM:
@@ -1936,8 +1943,9 @@ exec_surf(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
                                         "a surface object that was not made on the simulator");
         if (rc == -1) {
             lab_sim__finding(wk, w, l, in, LAB_SIM_CHECK_OOB_GLOBAL, true,
-                             "out-of-bounds surface %s of %u bytes (a GPU traps)",
-                             store ? "store" : "load", tb * n);
+                             store ? N_("out-of-bounds surface store of %u bytes (a GPU traps)")
+                                   : N_("out-of-bounds surface load of %u bytes (a GPU traps)"),
+                             tb * n);
             return -1;
         }
         for (uint32_t k = 0; k < n; k++) {
@@ -2124,16 +2132,18 @@ check_group(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m, uint32_
         return true;
     if (outside)
         lab_sim__finding(wk, w, __builtin_ctz(outside), in, LAB_SIM_CHECK_SYNC_MASK, false,
-                         "'%s' executed by a lane outside its member mask 0x%08x", in->text, mask);
+                         N_("'%s' executed by a lane outside its member mask 0x%08x"), in->text,
+                         mask);
     else if (other)
         lab_sim__finding(wk, w, __builtin_ctz(g), in, LAB_SIM_CHECK_SYNC_MASK, false,
-                         "'%s' with member mask 0x%08x, where lane %d of the mask gives "
-                         "0x%08x: the lanes of one operation must give the same mask",
+                         N_("'%s' with member mask 0x%08x, where lane %d of the mask gives "
+                            "0x%08x: the lanes of one operation must give the same mask"),
                          in->text, mask, __builtin_ctz(other), masks[__builtin_ctz(other)]);
     else
         lab_sim__finding(wk, w, __builtin_ctz(g), in, LAB_SIM_CHECK_SYNC_MASK, false,
-                         "'%s' with mask 0x%08x run by lanes 0x%08x only: lane %d, named in the "
-                         "mask, does not take part (returned, or on another path): undefined",
+                         N_("'%s' with mask 0x%08x run by lanes 0x%08x only: lane %d, named in "
+                            "the mask, does not take part (returned, or on another path): "
+                            "undefined"),
                          in->text, mask, g, __builtin_ctz(missing));
     return false;
 }
@@ -2179,8 +2189,8 @@ shfl_lanes(sim_worker *wk, const sim_warp *w, const sim_insn *in, uint32_t m, co
             j = l;
         if (!(m >> j & 1u) && wk->L->checks)
             lab_sim__finding(wk, w, l, in, LAB_SIM_CHECK_SYNC_MASK, false,
-                             "'%s': lane %d reads lane %d, which does not take part (the value "
-                             "is undefined)",
+                             N_("'%s': lane %d reads lane %d, which does not take part (the "
+                                "value is undefined)"),
                              in->text, l, j);
         res[l] = (uint32_t)a[j];
         pv[l] = p;
@@ -2389,7 +2399,7 @@ exec_bra(sim_worker *wk, sim_warp *w, const sim_insn *in, sim_entry *e, uint32_t
     wk->metrics.divergent++;
     if ((in->flags & F_UNI) && wk->L->checks)
         lab_sim__finding(wk, w, __builtin_ctz(taken), in, LAB_SIM_CHECK_SYNC_MASK, false,
-                         "bra.uni taken by lanes 0x%08x of 0x%08x: the branch is not uniform",
+                         N_("bra.uni taken by lanes 0x%08x of 0x%08x: the branch is not uniform"),
                          taken, active);
     e->pc = in->rpc;
     /* the taken lanes run first; when they only return, they leave before any barrier */
@@ -2429,8 +2439,8 @@ exec_barrier(sim_worker *wk, sim_warp *w, const sim_insn *in, uint32_t m)
     if (m != live && wk->L->checks)
         lab_sim__finding(wk, w, __builtin_ctz(live & ~m), in, LAB_SIM_CHECK_DIVERGENT_BARRIER,
                          false,
-                         "__syncthreads() reached by lanes 0x%08x of warp %u only (lanes "
-                         "0x%08x are on another path)",
+                         N_("__syncthreads() reached by lanes 0x%08x of warp %u only (lanes "
+                            "0x%08x are on another path)"),
                          m, w->index, live & ~m);
     w->at_barrier = true;
     return RUN_BARRIER;
@@ -2526,7 +2536,7 @@ callee_of(sim_worker *wk, const sim_warp *w, int l, const sim_insn *in)
         !lab_sim__entry(m, m->fnames[a & ~SIM_TAG_MASK]))
         return (int32_t)(a & ~SIM_TAG_MASK);
     lab_sim__finding(wk, w, l, in, LAB_SIM_CHECK_BAD_CALL, true,
-                     "call through 0x%llx, which is not the address of a device function",
+                     N_("call through 0x%llx, which is not the address of a device function"),
                      (unsigned long long)a);
     return -1;
 }
@@ -2572,8 +2582,9 @@ exec_call(sim_worker *wk, sim_warp *w, const sim_insn *in, sim_entry *e, uint32_
             (callee->local_bytes - callee->arg_bytes - callee->callseq_bytes);
     if (stack > SIM_CALL_STACK) {
         lab_sim__finding(wk, w, __builtin_ctz(m), in, LAB_SIM_CHECK_STACK_OVERFLOW, true,
-                         "kernel '%s' calls '%s' at call depth %u, past the %u-byte stack of a "
-                         "thread (the GPU's default, cudaLimitStackSize): endless recursion?",
+                         N_("kernel '%s' calls '%s' at call depth %u, past the %u-byte stack of "
+                            "a thread (the GPU's default, cudaLimitStackSize): endless "
+                            "recursion?"),
                          wk->L->f->name, callee->name, w->nframes + 1, SIM_CALL_STACK);
         return -1;
     }
@@ -2895,8 +2906,8 @@ run_warp(sim_worker *wk, sim_warp *w)
                 if (!m)
                     break;
                 lab_sim__finding(wk, w, __builtin_ctz(m), in, LAB_SIM_CHECK_TRAP, true,
-                                 "the kernel called __trap() (a GPU ends the launch with an "
-                                 "unspecified launch failure)");
+                                 N_("the kernel called __trap() (a GPU ends the launch with an "
+                                    "unspecified launch failure)"));
                 return -1;
             }
             if (in->op != SIM_OP_ACTIVEMASK) /* mov d, %envregN (parse.c) */

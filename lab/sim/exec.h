@@ -151,6 +151,8 @@ typedef struct sim_root {
     pthread_mutex_t lock;    /* printf_text, merged by grids that may run at once */
     lab_buf printf_text;     /* at most LAB_SIM_PRINTF_MAX bytes */
     uint64_t printf_dropped; /* bytes past it */
+    atomic_ullong printed;   /* bytes printed so far, kept or not (LAB_SIM_PRINTF_FLOOD) */
+    atomic_int printf_cut;   /* the launch stopped for them */
 } sim_root;
 
 /* The printf text of one block, in its worker's buffer. */

@@ -417,6 +417,8 @@ lab_sim_launch(lab_sim_module *m, const char *kernel, const unsigned grid[3],
     for (uint32_t i = 0; i < f->nparams; i++)
         memcpy(params + f->params[i].offset, args[i], f->params[i].size);
     atomic_init(&root.abort, 0);
+    atomic_init(&root.printed, 0);
+    atomic_init(&root.printf_cut, 0);
     atomic_init(&root.launches, 0);
     pthread_mutex_init(&root.lock, NULL);
     lab_buf_init(&root.printf_text);
@@ -428,6 +430,8 @@ lab_sim_launch(lab_sim_module *m, const char *kernel, const unsigned grid[3],
     host.params = params;
     run_grid(m, &root, &host, 0, 0, &res);
     free(params);
+    res.res.printf_cut = atomic_load(&root.printf_cut);
+    res.res.printf_bytes = atomic_load(&root.printed);
     *out = res.res;
     m->sim->last = *out;
     lab_buf_release(&m->sim->printf_text);

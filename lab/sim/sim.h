@@ -34,6 +34,7 @@
 #include <stdint.h>
 
 #include "lab/util/err.h"
+#include "lab/util/fmtargs.h"
 
 typedef struct lab_sim lab_sim;
 typedef struct lab_sim_module lab_sim_module;
@@ -94,6 +95,9 @@ typedef enum lab_sim_check {
     LAB_SIM_CHECK_BAD_FREE,       /* free() of what malloc did not return, or twice */
     LAB_SIM_CHECK_TRAP,           /* the kernel called __trap() */
     LAB_SIM_CHECK_UNINIT_SHARED,  /* a read of shared memory no thread of the block wrote */
+    /* two threads wrote one word with nothing ordering them and nobody read it between: each
+     * thread stores once, so two threads computed the same index (not a missing barrier) */
+    LAB_SIM_CHECK_DUPLICATE_WRITE,
     LAB_SIM_CHECK_COUNT
 } lab_sim_check;
 
@@ -102,11 +106,18 @@ typedef struct lab_sim_finding {
     unsigned block[3], thread[3];
     char where[256]; /* "file.cu:37" (+ " (inlined at file.cu:12)") or "PTX line 51" */
     char msg[512];   /* one line: what, who, where */
+    /* what happened (msg's middle part) as a message of the lab's catalog and its arguments, so
+     * that the lab can show the finding in the learner's language (lab/util/fmtargs.h); NULL
+     * where msg is the GPU's own words (a failed assert) or the format could not be kept */
+    const char *what_format;
+    lab_fmtargs what_args;
 } lab_sim_finding;
 
 typedef struct lab_sim_result {
     lab_sim_metrics metrics;
     bool fatal;            /* the launch stopped at first.kind */
+    bool printf_cut;       /* the launch stopped past LAB_SIM_PRINTF_FLOOD bytes of printf */
+    uint64_t printf_bytes; /* what its printf wrote, kept or not (the lines as they are kept) */
     lab_sim_finding first; /* kind NONE when the checks found nothing */
     uint64_t nfindings;    /* all findings (the same hazard counts once per access) */
 } lab_sim_result;
@@ -192,6 +203,11 @@ int lab_sim_launch(lab_sim_module *m, const char *kernel, const unsigned grid[3]
  * lines of at most LAB_SIM_PRINTF_MAX bytes in all; "" if nothing.  *dropped (unless NULL):
  * the bytes printed past them, not kept.  Valid until the next launch on s. */
 #define LAB_SIM_PRINTF_MAX 4096
+/* Bytes of printf output (kept or not) past which a launch is stopped: a printf in every thread
+ * of a large grid (a debugging line left in) would print hundreds of MB, and the GPU's own
+ * printf buffer holds 1 MiB; result.printf_cut says so.  A few thousand lines of a small case
+ * stay far below it. */
+#define LAB_SIM_PRINTF_FLOOD (1u << 20)
 const char *lab_sim_printf_text(const lab_sim *s, uint64_t *dropped);
 
 /* Per conditional branch (a predicated bra of the PTX), the warps that executed it and the warps

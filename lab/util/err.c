@@ -17,17 +17,44 @@ static const char *const errnames[] = {
 };
 _Static_assert(ARRAY_SIZE(errnames) == LAB_ECODE_COUNT, "one name per lab_errcode");
 
+/* keep a message one line */
+static void
+one_line(char *msg)
+{
+    for (char *p = msg; *p; p++)
+        if (*p == '\n' || *p == '\r')
+            *p = ' ';
+}
+
 int
 lab_err_setv(lab_err *err, int code, const char *fmt, va_list ap)
 {
     if (!err)
         return code;
     err->code = code;
+    err->format = NULL;
     vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-    /* keep the message one line */
-    for (char *p = err->msg; *p; p++)
-        if (*p == '\n' || *p == '\r')
-            *p = ' ';
+    one_line(err->msg);
+    return code;
+}
+
+int
+lab_err_set_msg(lab_err *err, int code, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (!err)
+        return code;
+    va_start(ap, fmt);
+    if (!err->args) {
+        code = lab_err_setv(err, code, fmt, ap);
+    } else {
+        err->code = code;
+        err->format =
+            lab_fmtargs_vcapture(err->args, err->msg, sizeof(err->msg), fmt, ap) ? fmt : NULL;
+        one_line(err->msg);
+    }
+    va_end(ap);
     return code;
 }
 
@@ -55,6 +82,7 @@ lab_err_wrap(lab_err *err, const char *fmt, ...)
     vsnprintf(prefix, sizeof(prefix), fmt, ap);
     va_end(ap);
     memcpy(old, err->msg, sizeof(old));
+    err->format = NULL; /* the words are no longer the format's */
     /* a message too long for the record keeps its start: the context */
     if (snprintf(err->msg, sizeof(err->msg), "%s: %s", prefix, old) >= (int)sizeof(err->msg))
         err->msg[sizeof(err->msg) - 1] = '\0';

@@ -14,6 +14,8 @@
 
 #include <stdarg.h>
 
+#include "lab/util/fmtargs.h"
+
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 typedef enum lab_errcode {
@@ -37,16 +39,27 @@ typedef enum lab_errcode {
 typedef struct lab_err {
     int code;      /* 0 or a negative LAB_E* */
     char msg[512]; /* one line: no newline, no final period */
+    /* Where the caller gave room for them (args not NULL) and the message was set with
+     * lab_err_set_msg: msg's format, a message of the lab's catalog, and its arguments, so that
+     * a driver's reason reaches the learner in their language (docs/design/i18n.md); NULL
+     * after any other set or wrap */
+    const char *format;
+    lab_fmtargs *args;
 } lab_err;
 
 #define LAB_ERR_INIT                                                                               \
     {                                                                                              \
-        0, ""                                                                                      \
+        0, "", NULL, NULL                                                                          \
     }
 
 /* Fill err (which may be NULL) and return code. */
 int lab_err_set(lab_err *err, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int lab_err_setv(lab_err *err, int code, const char *fmt, va_list ap);
+
+/* As lab_err_set, and where err->args gives room, fmt and its arguments kept in err->format
+ * and err->args: fmt is a message of the catalog (make pot takes it from the drivers' code). */
+int lab_err_set_msg(lab_err *err, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /* Prefix err->msg with "what: " to add context while passing an error up. */
 int lab_err_wrap(lab_err *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

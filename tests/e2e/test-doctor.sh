@@ -22,7 +22,8 @@ expect_out "no driver: the fix" "fix: install the NVIDIA driver"
 expect_out_re "no GPU: FAIL" '^FAIL  GPU +none: no NVIDIA driver'
 expect_out_re "simulator: available" \
     '^ok    simulator +available: grades correctness without a GPU \(cudalab PTX simulator\)$'
-expect_out "the outcome" "the lab grades on the simulator only: correctness, no speed"
+expect_out "the outcome: correctness, and speed modelled (review D4)" \
+    "the lab grades on the simulator only: correctness, and speed on times the performance model"
 run cudalab doctor --json
 expect_status "doctor --json here" 1
 expect_json "doctor --json: every check, in order" "[c['name'] for c in j['checks']] == $checks"

@@ -27,7 +27,9 @@ run cudalab grade $ex "$ref"
 expect_status "grade the reference" 0
 expect_out "the reference ran on the simulator" "PTX simulator (no GPU: correctness only)"
 expect_out_re "the reference: PASS on the simulator" \
-    '^PASS  correct on the simulator; speed needs a GPU \(sizes capped at 1048576 on the simulator\)'
+    '^PASS  correct on the simulator at every size \(this step grades no speed\) \(sizes capped at 1048576 on the simulator\)'
+expect_out "the header names the size the simulator runs in the place of the task's 2^22" \
+    "the simulator runs these sizes smaller, the last block's remainder kept: 4194304 as 1048576"
 expect_out_re "the largest size is the simulator's cap, 2^20" '^  1048576 +ok'
 expect_faster "the reference: graded on the simulator in seconds (sanitized build)" 30
 CUDALAB_BACKEND=cuda run cudalab grade $ex "$ref"

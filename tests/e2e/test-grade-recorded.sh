@@ -220,18 +220,30 @@ expect_out_re "driver killed by SIGSEGV: verdict RUNTIME_ERROR" '^RUNTIME_ERROR 
 expect_out "driver killed by SIGSEGV: names the signal" "killed by signal 11 (Segmentation fault)"
 expect_no_process "driver killed by SIGSEGV: no process left" "$E2E_MARK"
 
+# a printf flood (a debugging printf in every thread, flushed to the driver's stdout; on the H200
+# 2^24 threads ran into the 120 s TIMEOUT with the advice to look for an endless loop): stopped
+# at 1 MiB of output and named, in seconds
 fake_driver "head -c 100000000 /dev/zero
 cat '$reports/less-ref.json' >&3"
 run cudalab grade $less less.cu
-expect_status "driver flooding stdout with 100 MB: still graded, PASS" 0
-expect_out_re "driver flooding stdout: verdict PASS" '^PASS  '
-expect_faster "driver flooding stdout: fast" 10
+expect_status "driver flooding stdout with 100 MB: RUNTIME_ERROR" 1
+expect_out_re "driver flooding stdout: the verdict names the flood" \
+    '^RUNTIME_ERROR  your kernel printed 1\.[0-9] MiB, and the lab stopped it long before its'
+expect_out "driver flooding stdout: the advice is about printf, not an endless loop" \
+    "print from one thread (if (blockIdx.x == 0 && threadIdx.x == 0))"
+expect_faster "driver flooding stdout: stopped fast" 10
 expect_no_process "driver flooding stdout: no process left" "$E2E_MARK"
+
+fake_driver "head -c 500000 /dev/zero
+cat '$reports/less-ref.json' >&3"
+run cudalab grade $less less.cu
+expect_status "driver printing 500 kB (a small case's printf): still graded, PASS" 0
 
 fake_driver "head -c 100000000 /dev/zero >&2
 cat '$reports/less-ref.json' >&3"
 run cudalab grade $less less.cu
-expect_status "driver flooding stderr with 100 MB: still graded, PASS" 0
+expect_status "driver flooding stderr with 100 MB: RUNTIME_ERROR" 1
+expect_out "driver flooding stderr: named" "your kernel printed"
 expect_faster "driver flooding stderr: fast" 10
 
 before=$(nrows)
@@ -287,6 +299,6 @@ done
 
 expect_eq "store: the misbehaving drivers' verdicts" \
     "$(db_rows "SELECT verdict FROM attempts WHERE id > 7 ORDER BY id" | tr '\n' ' ')" \
-    "TIMEOUT TIMEOUT RUNTIME_ERROR PASS PASS RUNTIME_ERROR PASS PASS "
+    "TIMEOUT TIMEOUT RUNTIME_ERROR RUNTIME_ERROR PASS RUNTIME_ERROR RUNTIME_ERROR PASS PASS "
 
 e2e_finish

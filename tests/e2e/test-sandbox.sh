@@ -205,12 +205,15 @@ cat '$reports/less-ref.json' >&3"
 run cudalab grade $less less.cu --no-record
 expect_out_re "driver sandbox: the student's cubin readable, report delivered: PASS" '^PASS  '
 
-# flood: 300 MB on stdout, then a report
+# flood: 300 MB on stdout, then a report: stopped at 1 MiB under the sandbox too, named, and
+# nothing left
 fake_driver "head -c 300000000 /dev/zero
 cat '$reports/less-ref.json' >&3"
 run cudalab grade $less less.cu --no-record
-expect_out_re "flooding driver: still PASS" '^PASS  '
+expect_out_re "flooding driver: stopped, a RUNTIME_ERROR that names the printf flood" \
+    '^RUNTIME_ERROR  your kernel printed'
 expect_faster "flooding driver: done in time" 60
+expect_no_process "flooding driver: no process left" "$E2E_MARK"
 
 # a thousand processes, then hang: TIMEOUT, the fork cap holds, nothing left.  The forks run in
 # a shell of their own: a shell whose fork fails at the cap may exit (status 254), and the

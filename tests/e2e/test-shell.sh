@@ -29,8 +29,9 @@ expect_err "piped: an unknown command is an error" "cudalab: unknown command 'bo
 expect_eq "piped: exit stops reading (list after it not run)" "$(grep -c 'Parallel reduction' <<<"$OUT")" 1
 expect_out_lacks "piped: no prompt when stdin is not a terminal" "cudalab>"
 
-# hint without N: the next one each time; the shell's own forms, not the CLI's
-run cudalab shell <<<"show $less
+# hint without N: the next one each time; the shell's own forms, not the CLI's (a store of its
+# own: the count of hints seen is the store's, and the run above saw two)
+XDG_DATA_HOME=$T/fresh run cudalab shell <<<"show $less
 hint
 hint
 hint

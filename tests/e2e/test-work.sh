@@ -11,7 +11,20 @@ work=work/$less.cu
 run cudalab hint $less
 expect_status "hint" 0
 expect_out "hint: the first of three" "Hint 1 of 3 for $less:"
-expect_out "hint: how to get the next" "(next: cudalab hint $less 2)"
+expect_out "hint: how to get the next" "(next: cudalab hint $less)"
+# review D12: the CLI goes on from the last hint seen, as the tasks promise (it showed hint 1
+# every time); the store keeps the count per exercise, for the shell and the menu too
+run cudalab hint $less
+expect_out "hint again: the second" "Hint 2 of 3 for $less:"
+run cudalab hint reduction/neighbored
+expect_out "another exercise counts its own hints" "Hint 1 of 3 for reduction/neighbored:"
+run cudalab hint $less
+expect_out "hint a third time: the third" "Hint 3 of 3 for $less:"
+run cudalab hint $less
+expect_out "past the last: says so, and how to see one again" \
+    "No more hints: you have seen all 3 (cudalab hint $less N shows hint N again)."
+run cudalab hint $less 1
+expect_out "hint N still shows hint N" "Hint 1 of 3 for $less:"
 run cudalab hint $less 4
 expect_status "hint 4 of 3" 2
 expect_err "hint 4 of 3: says the range" "hint: N must be 1 to 3"

@@ -4,7 +4,8 @@
 #    must not ($CUDALAB_GPU_REPEAT times each, default 1; tests/gpu/repeat.sh
 #    counts passes over many gradings);
 #  - planted kernels (tests/gpu/planted): a wrong one -> WRONG, an
-#    out-of-bounds store -> RUNTIME_ERROR, an endless loop -> TIMEOUT, two
+#    out-of-bounds store -> RUNTIME_ERROR, a printf in every thread -> RUNTIME_ERROR
+#    named as a printf flood within a minute, an endless loop -> TIMEOUT, two
 #    wrong float sums (NaN past n added, a partial sum never written) -> WRONG,
 #    a nested reduction that ignores n -> WRONG;
 #  - afterwards the lab is unharmed: the reference still passes, no driver
@@ -86,6 +87,16 @@ if part faults; then
     # copy of the catalog whose run timeout is 10 s instead of 120
     grade planted-wrong WRONG reduction/neighbored-less "$root/tests/gpu/planted/wrong.cu"
     grade planted-out-of-bounds RUNTIME_ERROR reduction/neighbored-less "$root/tests/gpu/planted/out-of-bounds.cu"
+    # a debugging printf in every thread: stopped at 1 MiB of the driver's stdout and named, in
+    # seconds (it was a TIMEOUT after 120 s on the H200, advised to look for an endless loop)
+    start=$(date +%s)
+    grade planted-printf-flood RUNTIME_ERROR reduction/neighbored-less "$root/tests/gpu/planted/printf-flood.cu"
+    took=$(($(date +%s) - start))
+    if grep -q 'your kernel printed' "$log/planted-printf-flood.json" && [ "$took" -lt 60 ]; then
+        pass=$((pass + 1)); echo "ok   planted-printf-flood named, stopped in ${took} s"
+    else
+        fail=$((fail + 1)); echo "FAIL planted-printf-flood: not named, or took ${took} s (limit 60)"
+    fi
     # the float family, references with a planted fault (tests/gpu/planted/*.sed): NaN past n reaches
     # the sum; a block's partial is never written
     sed -f "$root/tests/gpu/planted/float-no-tail.sed" "$root/solutions/reduction/sum-add-first.cu" >"$tmp/no-tail.cu"

@@ -355,3 +355,21 @@ extern "C" __global__ void guarded_loads(const int *in, int *out, unsigned n)
             s += in[t + k * 64];
     out[t] = s;
 }
+
+// review D2: a thread id that leaves out a dimension; threads of another warp store to the same
+// word and nobody reads it: a duplicate index, not a missing barrier
+extern "C" __global__ void duplicate_index(const int *in, int *out)
+{
+    (void)in;
+    out[threadIdx.x % 64] = threadIdx.x;
+}
+
+// the same words stored by two warps, but the second reads the word first (a += of another
+// warp's word): a race that a barrier orders
+extern "C" __global__ void global_read_modify_race(const int *in, int *out)
+{
+    if (threadIdx.x < 64)
+        out[threadIdx.x] = in[threadIdx.x];
+    else
+        out[threadIdx.x % 64] += in[threadIdx.x];
+}
