@@ -6,6 +6,7 @@
 #include "common/driver.h"
 #include "common/report.h"
 #include "lab/util/buf.h"
+#include "lab/util/i18n.h"
 
 #include <errno.h>
 #include <getopt.h>

@@ -80,7 +80,8 @@ static const struct long_mode {
       "h100.demo.divergence.fma_side.us" },
     { N_("longBranch uniform, rsqrt side"), N_("all lanes: 128 square roots"), 3,
       "h100.demo.divergence.rsqrt_side.us" },
-    { N_("longBranch by warp"), N_("(tid / 32) % 2: whole warps"), 1, "h100.demo.divergence.by_warp.us" },
+    { N_("longBranch by warp"), N_("(tid / 32) % 2: whole warps"), 1,
+      "h100.demo.divergence.by_warp.us" },
     { N_("longBranch by thread"), N_("tid % 2: both sides in every warp"), 2,
       "h100.demo.divergence.by_thread.us" },
 };
@@ -282,17 +283,19 @@ run(lab_demodrv *d, lab_err *err)
             ncu_section(d);
     }
     if (lab_demodrv_is_sim(d))
-        lab_demodrv_note(d, N_("the notes time each kernel with gettimeofday around launch and "
-                               "cudaDeviceSynchronize: at their default of 64 elements that reads "
-                               "%s us per kernel on an H100, nearly all of it launch and "
-                               "synchronisation; this demo models the kernel's own time (launch "
-                               "cost included)"),
+        lab_demodrv_note(d,
+                         N_("the notes time each kernel with gettimeofday around launch and "
+                            "cudaDeviceSynchronize: at their default of 64 elements that reads "
+                            "%s us per kernel on an H100, nearly all of it launch and "
+                            "synchronisation; this demo models the kernel's own time (launch "
+                            "cost included)"),
                          lab_demodrv_figure_text(d, "h100.device.notes_timer.overhead.us"));
     else
-        lab_demodrv_note(d, N_("the notes time each kernel with gettimeofday around launch and "
-                               "cudaDeviceSynchronize: at their default of 64 elements that reads "
-                               "%s us per kernel on an H100, nearly all of it launch and "
-                               "synchronisation; this demo uses CUDA events"),
+        lab_demodrv_note(d,
+                         N_("the notes time each kernel with gettimeofday around launch and "
+                            "cudaDeviceSynchronize: at their default of 64 elements that reads "
+                            "%s us per kernel on an H100, nearly all of it launch and "
+                            "synchronisation; this demo uses CUDA events"),
                          lab_demodrv_figure_text(d, "h100.device.notes_timer.overhead.us"));
     return rc;
 }

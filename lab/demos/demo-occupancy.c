@@ -108,15 +108,16 @@ littles_law_memory(lab_demodrv *d)
     cJSON *rows = lab_demodrv_section(
         d, N_("Little's law for memory: bytes in flight to hide latency"),
         sim ? N_("Required parallelism = latency x throughput. With one 4-byte load per thread, "
-              "this many warps must be waiting on memory at once to keep it busy. The notes' "
-              "rows assume 800-cycle loads counted at their memory clock, from the notes' own "
-              "bandwidths and clocks; the modelled GPU's row uses the model's copy rate and its "
-              "fitted load latency (in ns: the simulator has no clock of its memory).")
+                 "this many warps must be waiting on memory at once to keep it busy. The notes' "
+                 "rows assume 800-cycle loads counted at their memory clock, from the notes' own "
+                 "bandwidths and clocks; the modelled GPU's row uses the model's copy rate and its "
+                 "fitted load latency (in ns: the simulator has no clock of its memory).")
             : N_("Required parallelism = latency x throughput. With 800-cycle loads (the notes' "
-              "figure, assumed here too) and one 4-byte load per thread, this many warps must "
-              "be waiting on memory at once to keep it busy. The notes' rows count the cycles at "
-              "their memory clock, as the notes did; this GPU's row uses the measured copy rate "
-              "and counts them at the SM clock, the clock a latency is counted in."),
+                 "figure, assumed here too) and one 4-byte load per thread, this many warps must "
+                 "be waiting on memory at once to keep it busy. The notes' rows count the cycles "
+                 "at "
+                 "their memory clock, as the notes did; this GPU's row uses the measured copy rate "
+                 "and counts them at the SM clock, the clock a latency is counted in."),
         N_("GPU"), "", N_("bandwidth"), "GB/s", N_("clock"), "GHz", N_("bytes/cycle"), "B",
         N_("in flight"), "KiB", N_("threads"), "", N_("warps"), "", N_("SMs"), "",
         N_("warps per SM"), "", N_("max warps per SM"), "", NULL);

@@ -1,27 +1,3 @@
-static const char flood_advice[] =
-    N_("print from one thread (if (blockIdx.x == 0 && threadIdx.x == 0)) or at a small n, and take "
-       "the printf out before grading: a GPU keeps 1 MiB of printf output a launch, and every "
-       "line costs time");
-
-void
-lab_grade_printf_flood(lab_grade_result *out, const lab_exercise *ex, double bytes,
-                       unsigned long size, bool sim)
-{
-    if (sim)
-        lab_grade_set(out, ex, LAB_VERDICT_RUNTIME_ERROR,
-                      _("your kernel printed %.1f MiB at n = %lu on the simulator, and the lab "
-                        "stopped it: printf from every thread floods the output (a GPU run "
-                        "would not end in time)"),
-                      bytes / (1 << 20), size);
-    else
-        lab_grade_set(out, ex, LAB_VERDICT_RUNTIME_ERROR,
-                      _("your kernel printed %.1f MiB, and the lab stopped it long before its "
-                        "%.0f s limit: printf from every thread floods the output (2^24 threads "
-                        "print 2^24 lines)"),
-                      bytes / (1 << 20), ex->run_timeout_s);
-    out->advice = flood_advice;
-}
-
 /*
  * verdict.c - the verdicts and their advice (see verdict.h).
  */
@@ -113,6 +89,30 @@ lab_grade_append(lab_grade_result *r, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(r->message + len, sizeof(r->message) - len, fmt, ap);
     va_end(ap);
+}
+
+static const char flood_advice[] =
+    N_("print from one thread (if (blockIdx.x == 0 && threadIdx.x == 0)) or at a small n, and take "
+       "the printf out before grading: a GPU keeps 1 MiB of printf output a launch, and every "
+       "line costs time");
+
+void
+lab_grade_printf_flood(lab_grade_result *out, const lab_exercise *ex, double bytes,
+                       unsigned long size, bool sim)
+{
+    if (sim)
+        lab_grade_set(out, ex, LAB_VERDICT_RUNTIME_ERROR,
+                      _("your kernel printed %.1f MiB at n = %lu on the simulator, and the lab "
+                        "stopped it: printf from every thread floods the output (a GPU run "
+                        "would not end in time)"),
+                      bytes / (1 << 20), size);
+    else
+        lab_grade_set(out, ex, LAB_VERDICT_RUNTIME_ERROR,
+                      _("your kernel printed %.1f MiB, and the lab stopped it long before its "
+                        "%.0f s limit: printf from every thread floods the output (2^24 threads "
+                        "print 2^24 lines)"),
+                      bytes / (1 << 20), ex->run_timeout_s);
+    out->advice = flood_advice;
 }
 
 const char lab_grade_launch_advice[] = N_("a launch with a grid or block the GPU refuses: at most "

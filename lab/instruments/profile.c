@@ -2,6 +2,7 @@
  * profile.c - ncu around the exercise's driver (see profile.h).
  */
 #include "lab/instruments/profile.h"
+#include "lab/build/constraints.h"
 #include "lab/build/ptx.h"
 #include "lab/catalog/family.h"
 #include "lab/grade/gradeargs.h"
@@ -27,7 +28,8 @@ divides(const char *ptx)
 {
     static const char *const rule[] = { "forbid rem|div" };
     lab_buf why = LAB_BUF_INIT;
-    bool found = ptx && lab_ptx_check_constraints(ptx, rule, 1, &why, NULL) == 1;
+    lab_err err = LAB_ERR_INIT;
+    bool found = ptx && lab_constraints_check(ptx, "", rule, 1, &why, &err) == 1;
 
     lab_buf_release(&why);
     return found;
