@@ -277,6 +277,7 @@ typedef struct build_job {
 #define SOURCE_NAME "cudalab-source.cu"
 #define WRAPPER_NAME "cudalab-instantiation.cu"
 #define NVCC_TMPDIR "nvcc-tmp" /* nvcc's $TMPDIR: its tmpxft_* files go with the folder */
+#define UTF8_BOM "\xef\xbb\xbf"
 
 /* The student's file name as the copy's #line gives it: quotes, backslashes and control
  * characters as '?', for nvcc writes the name into the PTX's .file unescaped, where ptxas
@@ -359,32 +360,38 @@ static int
 run_nvcc(build_job *j, lab_strvec *argv, bool *ok, lab_err *err)
 {
     const lab_build_request *req = j->req;
+    lab_buf why = LAB_BUF_INIT;
     lab_proc p;
     int rc;
 
     *ok = false;
     lab_proc_init(&p);
-    if (req->sandbox) {
-        /* the sandbox writes only the job's own folder: never the cache or another build */
-        lab_sandbox_plan plan = *req->sandbox;
-        plan.writable = j->dir.buf;
-        if ((rc = lab_sandbox_wrap(&plan, &p.argv, err)) < 0)
-            goto out;
-    }
     p.timeout_s = req->timeout_s;
     p.cancel = req->cancel;
-    p.limits = req->limits;
     p.die_with_parent = true;
     p.dir = j->dir.buf;
     if ((rc = lab_strvec_pushv(&p.argv, (const char *const *)argv->v)) < 0 ||
         (rc = lab_strvec_pushf(&p.env, "TMPDIR=%s/%s", j->dir.buf, NVCC_TMPDIR)) < 0)
         goto out;
+    if (req->sandbox) {
+        /* the sandbox writes only the job's own folder: never the cache or another build */
+        lab_sandbox_plan plan = *req->sandbox;
+        plan.writable = j->dir.buf;
+        if ((rc = lab_sandbox_confine(&plan, &p, err)) < 0)
+            goto out;
+    }
     lab_trace_mark("nvcc %s: begin", argv->v[1]);
     rc = lab_proc_run(&p, err);
     lab_trace_mark("nvcc %s: end", argv->v[1]);
     if (rc < 0) {
         if (rc == LAB_ECHILD) /* "cannot run 'nvcc': ..." says it already */
             err->code = rc = LAB_ETOOL;
+        goto out;
+    }
+    if (req->sandbox && lab_sandbox_failed(&p, &why)) {
+        /* the lab's failure (bubblewrap could not fork: another job's fork bomb), never the
+         * student's COMPILE_ERROR */
+        rc = lab_err_set(err, LAB_ESANDBOX, "%s", why.buf);
         goto out;
     }
     if (!(p.exited && p.exit_code == 0) && strstr(p.errout.buf, "Unsupported gpu architecture")) {
@@ -403,6 +410,7 @@ run_nvcc(build_job *j, lab_strvec *argv, bool *ok, lab_err *err)
     }
 out:
     lab_proc_release(&p);
+    lab_buf_release(&why);
     return rc;
 }
 
@@ -470,7 +478,12 @@ make_workdir(build_job *j, const lab_buf *src, lab_err *err)
     /* the copy names the student's file, so that the PTX's .file (the simulator's messages) and
      * nvcc's messages say where a line is in the student's own terms */
     line_directive(&text, j->req->source);
-    lab_buf_add(&text, src->buf, src->len);
+    /* a UTF-8 byte order mark, which editors on Windows write, opens nvcc's input only: after
+     * the #line it sits in the middle of the file, where nvcc reads it as a stray character */
+    if (src->len >= 3 && !memcmp(src->buf, UTF8_BOM, 3))
+        lab_buf_add(&text, src->buf + 3, src->len - 3);
+    else
+        lab_buf_add(&text, src->buf, src->len);
     if ((rc = lab_write_file(path.buf, text.buf, text.len, err)) < 0 || !j->req->instantiate)
         goto out;
     lab_buf_reset(&text);

@@ -195,9 +195,7 @@ run_sim_with_ptxas(lab *l, const lab_grade_request *req, lab_grading *g, const l
         lab_proc_finish(p, &ignored);
         return checked;
     }
-    if ((rc = lab_proc_finish(p, err)) < 0)
-        return lab_err_wrap(err, "driver '%s'", req->ex->family);
-    return 0;
+    return lab_runner_finish(p, req->ex->family, err);
 }
 
 /* early: the GPU's driver lab_runner_prestart started while the student's file compiled, or
