@@ -2,6 +2,7 @@
  * toolchain.c - finding nvcc and cached device-code builds (see toolchain.h).
  */
 #include "lab/build/toolchain.h"
+#include "lab/build/buildcache.h"
 #include "lab/util/i18n.h"
 #include "lab/platform/proc.h"
 #include "lab/util/trace.h"
@@ -197,6 +198,7 @@ lab_build_init(lab_build *b)
     lab_buf_init(&b->so_path);
     lab_buf_init(&b->ptx);
     lab_buf_init(&b->log);
+    b->hold = -1;
 }
 
 void
@@ -207,6 +209,9 @@ lab_build_release(lab_build *b)
     lab_buf_release(&b->so_path);
     lab_buf_release(&b->ptx);
     lab_buf_release(&b->log);
+    if (b->hold >= 0)
+        close(b->hold);
+    b->hold = -1;
 }
 
 /* The "(12):" after the file name in an nvcc message, or NULL; file names may hold parentheses. */
@@ -656,8 +661,9 @@ lab_toolchain_build(const lab_toolchain *tc, const lab_build_request *req, lab_b
 {
     build_job j = { .tc = tc, .req = req, .b = b, .dir = LAB_BUF_INIT };
     lab_buf src = LAB_BUF_INIT;
+    const char *main_file;
     lab_hash h;
-    bool ok = false, cubin_missing = false;
+    bool ok = false, cubin_missing = false, added = false;
     int rc;
 
     if (!lab_toolchain_arch_valid(req->arch))
@@ -688,20 +694,37 @@ lab_toolchain_build(const lab_toolchain *tc, const lab_build_request *req, lab_b
         rc = lab_err_set(err, LAB_ENOMEM, _("out of memory"));
         goto out;
     }
-    if (cached(req, b, &cubin_missing)) {
+    /* held from here to the build's release: no eviction takes it from under the grading */
+    main_file = req->host ? b->so_path.buf : b->ptx_path.buf;
+    if (b->hold >= 0)
+        close(b->hold);
+    if ((b->hold = lab_buildcache_hold(main_file)) >= 0 && cached(req, b, &cubin_missing)) {
         b->cached = ok = true;
         lab_trace_mark("build %.12s: cached", b->hash);
-    } else if (cubin_missing) {
+    } else if (b->hold >= 0 && cubin_missing) {
         lab_trace_mark("build %.12s: the cubin of the cached PTX", b->hash);
         if ((rc = make_workdir(&j, &src, err)) < 0 ||
             (rc = build_cubin_of_cached(&j, &ok, err)) < 0 || !ok)
             goto out;
+        added = true;
     } else if ((rc = make_workdir(&j, &src, err)) < 0 ||
-               (rc = req->host ? build_host(&j, &ok, err) : build_device(&j, &ok, err)) < 0 || !ok)
+               (rc = req->host ? build_host(&j, &ok, err) : build_device(&j, &ok, err)) < 0 ||
+               !ok) {
         goto out;
+    } else if (b->hold < 0 && (b->hold = lab_buildcache_hold(main_file)) < 0) {
+        rc = lab_err_set(err, LAB_EIO,
+                         _("the build of '%s' left the cache at once: is $CUDALAB_CACHE_MAX_MB "
+                           "smaller than one build?"),
+                         req->source);
+        goto out;
+    } else {
+        added = true;
+    }
     if (!req->host && (rc = lab_buf_read_file(&b->ptx, b->ptx_path.buf, err)) < 0)
         goto out;
     b->ok = true;
+    if (added) /* the cache grew: the builds used longest ago go, down to its bound */
+        lab_buildcache_trim(req->cache_dir, lab_buildcache_max());
 out:
     if (j.dir.len)
         lab_remove_tree(j.dir.buf, NULL);

@@ -94,6 +94,7 @@ typedef struct lab_build {
     lab_buf so_path; /* host builds */
     lab_buf ptx;     /* the PTX text when ok (device builds) */
     lab_buf log;     /* nvcc's messages, file:line form */
+    int hold;        /* holds the build in the cache until released (buildcache.h), or -1 */
 } lab_build;
 
 void lab_build_init(lab_build *b);

@@ -18,8 +18,10 @@
  *   - every namespace unshared (no network, own pids: killing bwrap kills
  *     everything inside) and --die-with-parent;
  *   - an environment of the allow-list's variables only (PATH, the locale,
- *     CUDA_VISIBLE_DEVICES, ...: sandbox.c) and the proc's own env entries:
- *     nothing else of the lab's (an API token of the grader's) reaches it;
+ *     CUDA_VISIBLE_DEVICES, ...: sandbox.c), those the grader names in
+ *     $CUDALAB_SANDBOX_KEEP_ENV (NAME or PREFIX*, comma-separated) and the proc's
+ *     own env entries: nothing else of the lab's (an API token of the grader's)
+ *     reaches it;
  *   - the job's rlimits (limits.def), the process limit inside the sandbox;
  *   - a user of the job's own, so that one job's processes count against no
  *     other's limit: when the lab is not root, uid 65534 in a user namespace of
