@@ -207,16 +207,19 @@ wait_for(pid_t pid, double timeout_s, int *status, bool *timed_out)
     return 0;
 }
 
-/* The exec'd child's argv: the driver program, host-call, the family, the symbols. */
+/* The exec'd child's argv: the driver program (its path: the student's process is found by it,
+ * as the driver is), host-call, the family, the symbols.  self holds the path. */
 static char **
-child_argv(const lab_host_call *c)
+child_argv(const lab_host_call *c, char *self, size_t size)
 {
     char **v = calloc(c->nsymbols + 4, sizeof(*v));
+    ssize_t len = readlink("/proc/self/exe", self, size - 1);
     size_t n = 0;
 
     if (!v)
         return NULL;
-    v[n++] = (char *)"cudalab-driver";
+    self[len > 0 ? len : 0] = '\0';
+    v[n++] = len > 0 ? self : (char *)"cudalab-driver";
     v[n++] = (char *)LAB_HOST_CALL_PROGRAM;
     v[n++] = (char *)c->program;
     for (size_t i = 0; i < c->nsymbols; i++)
@@ -250,7 +253,8 @@ int
 lab_host_run(const lab_host_call *c, lab_host_outcome *out, lab_err *err)
 {
     child_note *note = MAP_FAILED;
-    char **argv = child_argv(c);
+    char self[4096];
+    char **argv = child_argv(c, self, sizeof(self));
     int fds[3] = { -1, ((area_header *)((char *)c->shared - AREA_HEADER))->fd, -1 };
     int notify[2] = { -1, -1 }, status = 0, child_errno = 0, rc = 0;
     bool opened = false, timed_out;
