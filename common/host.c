@@ -51,7 +51,7 @@ typedef struct area_header {
  * are the sandbox's, lab/platform/sandbox.c). */
 #define LIMITS_COMPILE(...)
 #define LIMITS_DRIVER(...)
-#define LIMITS_HOST(LABEL, CPU, AS, FSIZE, NPROC, NOFILE, TMPFS, MEMORY, GPU)                      \
+#define LIMITS_HOST(LABEL, CPU, AS, FSIZE, NPROC, NOFILE, TMPFS, GPU)                              \
     { RLIMIT_CPU, CPU }, { RLIMIT_AS, AS }, { RLIMIT_FSIZE, FSIZE }, { RLIMIT_NPROC, NPROC },      \
         { RLIMIT_NOFILE, NOFILE },
 static const struct {

@@ -19,8 +19,8 @@
 
 /* limits.def, one row per job kind. */
 static const lab_sandbox_limits jobs[] = {
-#define LAB_SANDBOX_JOB(KIND, LABEL, CPU, AS, FSIZE, NPROC, NOFILE, TMPFS, MEMORY, GPU)            \
-    [LAB_SANDBOX_##KIND] = { LABEL, { CPU, AS, FSIZE, NPROC, NOFILE }, TMPFS, MEMORY, GPU },
+#define LAB_SANDBOX_JOB(KIND, LABEL, CPU, AS, FSIZE, NPROC, NOFILE, TMPFS, GPU)                    \
+    [LAB_SANDBOX_##KIND] = { LABEL, { CPU, AS, FSIZE, NPROC, NOFILE }, TMPFS, GPU },
 #include "lab/platform/limits.def"
 #undef LAB_SANDBOX_JOB
 };

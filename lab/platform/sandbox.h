@@ -67,10 +67,9 @@ typedef enum lab_sandbox_job {
 
 /* A row of limits.def. */
 typedef struct lab_sandbox_limits {
-    const char *label;         /* "compile (nvcc)": as docs/design/batch-and-slurm.md names it */
-    lab_proc_limits rlimits;   /* nproc included */
-    unsigned long long tmpfs;  /* bytes of /tmp and of /dev/shm each; 0: its sandbox's */
-    unsigned long long memory; /* bytes of the job's cgroup; 0: its sandbox's */
+    const char *label;        /* "compile (nvcc)": as docs/design/batch-and-slurm.md names it */
+    lab_proc_limits rlimits;  /* nproc included */
+    unsigned long long tmpfs; /* bytes of /tmp and of /dev/shm each; 0: its sandbox's */
     bool gpu;
 } lab_sandbox_limits;
 

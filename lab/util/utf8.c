@@ -21,7 +21,11 @@ sequence(const unsigned char *s, size_t len, uint32_t *cp)
     };
     size_t n;
 
-    for (n = 0; n < ARRAY_SIZE(forms) && (s[0] & forms[n].mask) != forms[n].lead; n++)
+    if (s[0] < 0x80) { /* most text */
+        *cp = s[0];
+        return 1;
+    }
+    for (n = 1; n < ARRAY_SIZE(forms) && (s[0] & forms[n].mask) != forms[n].lead; n++)
         ;
     if (n == ARRAY_SIZE(forms) || n + 1 > len)
         return 0;
@@ -43,7 +47,9 @@ lab_utf8_valid(const char *s, size_t len)
     uint32_t cp;
 
     for (size_t i = 0, n; i < len; i += n)
-        if (!(n = sequence(u + i, len - i, &cp)))
+        if (u[i] < 0x80)
+            n = 1;
+        else if (!(n = sequence(u + i, len - i, &cp)))
             return false;
     return true;
 }
@@ -69,6 +75,10 @@ walk(lab_buf *out, const char *s, size_t len, bool show, unsigned flags)
     int rc = 0;
 
     while (rc == 0 && i < len) {
+        if (u[i] >= 0x20 && u[i] < 0x7f) { /* printable ASCII: most text */
+            i++;
+            continue;
+        }
         if ((n = sequence(u + i, len - i, &cp)) && !(show && is_control(cp, flags))) {
             i += n;
             continue;

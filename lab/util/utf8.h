@@ -8,7 +8,7 @@
  * so that what was invalid stays visible and nothing valid around it is lost.
  *
  * For a terminal, lab_utf8_shown also shows every control character instead of sending it:
- * C0 controls and DEL as their Control Pictures (ESC as U+241B, "␛"; a newline as "␤" unless
+ * C0 controls and DEL as their Control Pictures (ESC as U+241B, "␛"; a newline as "␊" unless
  * LAB_UTF8_KEEP_NEWLINE), C1 controls (U+0080..U+009F, which some terminals obey as
  * escape sequences) as U+FFFD.  A tab stays a tab.  So a file named
  * "x\e[2J\e[1;1Hall PASS.cu" prints as "x␛[2J␛[1;1Hall PASS.cu", never a cleared screen.

@@ -51,7 +51,7 @@ limit() {
     python3 - "$E2E_SRC/lab/platform/limits.def" "$1" "$2" <<'PY'
 import re, sys
 text = re.sub(r"/\*.*?\*/", "", open(sys.argv[1]).read(), flags=re.S)
-cols = ["label", "cpu", "as", "fsize", "nproc", "nofile", "tmpfs", "memory", "gpu"]
+cols = ["label", "cpu", "as", "fsize", "nproc", "nofile", "tmpfs", "gpu"]
 for kind, args in re.findall(r"LAB_SANDBOX_JOB\((\w+),(.*?)\)\s*$", text, flags=re.S | re.M):
     if kind == sys.argv[2]:
         v = [a.strip() for a in re.split(r",(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)", args.strip())]
