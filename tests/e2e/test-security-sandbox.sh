@@ -64,111 +64,10 @@ at B1
 # --- B1: the occupancy calculator's driver put all 552 expected answers (and the seed) on its
 # command line, and the student's host function (a fork of the driver) holds them in memory too:
 # one read of /proc/self/cmdline, or a scan of its own memory, passed 10/10 ---
-cat >"$T/cmdline.cu" <<'CU'
-// every command line in reach: its own, the driver's, bubblewrap's (pid 1)
-#include <dirent.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-struct OccDevice { int field[12]; };
-static int expected[65536], nexpected, sizes[16], nsizes, res[64], nres, calls, loaded;
-static void numbers(const char *s, int *v, int *n, int max)
-{
-    for (*n = 0; *n < max && *s;) {
-        char *end;
-        v[(*n)++] = (int)strtol(s, &end, 10);
-        s = *end ? end + 1 : end;
-    }
-}
-static void scan(const char *path)
-{
-    static char buf[1 << 20];
-    FILE *f = fopen(path, "r");
-    size_t len = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
-    if (f)
-        fclose(f);
-    buf[len] = '\0';
-    for (size_t at = 0; at < len; at += strlen(buf + at) + 1) {
-        const char *a = buf + at;
-        if (!strncmp(a, "--occupancy-expected=", 21))
-            numbers(a + 21, expected, &nexpected, 65536);
-        else if (!strncmp(a, "--sizes=", 8))
-            numbers(a + 8, sizes, &nsizes, 16);
-        else if (!strncmp(a, "--occupancy-kernels=", 20))
-            numbers(a + 20, res, &nres, 64);
-    }
-}
-int maxActiveBlocksPerSM(const OccDevice *dev, int threads, int regs, int smem)
-{
-    char path[64];
-    struct dirent *e;
-    DIR *d;
-    if (!loaded++ && (d = opendir("/proc"))) {
-        while ((e = readdir(d)))
-            if (e->d_name[0] >= '0' && e->d_name[0] <= '9') {
-                snprintf(path, sizeof(path), "/proc/%s/cmdline", e->d_name);
-                scan(path);
-            }
-        closedir(d);
-    }
-    int call = calls++;
-    if (!nexpected || !nsizes || nres < 2)
-        return 0;
-    int configs = nexpected / nsizes, nblocks = configs / (nres / 2), k = call % configs / nblocks;
-    for (int s = 0; s < nsizes; s++)
-        if (smem == res[2 * k + 1] + sizes[s])
-            return expected[s * configs + call % configs];
-    return 0;
-}
-CU
-cat >"$T/memory.cu" <<'CU'
-// its own memory: a fork of the driver holds {kernel, threads, regs, smem, expected} for each
-// configuration of the size it checks
-#include <stdint.h>
-#include <stdio.h>
-#include <string.h>
-#include <time.h>
-struct OccDevice { int field[12]; };
-static uintptr_t lo[4096], hi[4096];
-static int nmaps;
-static int readable(uintptr_t a, size_t n)
-{
-    for (int i = 0; i < nmaps; i++)
-        if (a >= lo[i] && a + n <= hi[i])
-            return 1;
-    return 0;
-}
-int maxActiveBlocksPerSM(const OccDevice *dev, int threads, int regs, int smem)
-{
-    char line[512], perms[8], name[256];
-    unsigned long from, to;
-    FILE *maps = fopen("/proc/self/maps", "r");
-    nmaps = 0;
-    while (maps && nmaps < 4096 && fgets(line, sizeof(line), maps)) {
-        name[0] = '\0';
-        if (sscanf(line, "%lx-%lx %7s %*s %*s %*s %255s", &from, &to, perms, name) >= 3 &&
-            perms[0] == 'r' && to - from <= (256ul << 20) && strncmp(name, "[v", 2)) {
-            lo[nmaps] = from;
-            hi[nmaps++] = to;
-        }
-    }
-    if (maps)
-        fclose(maps);
-    for (int m = 0; m < nmaps && clock() < CLOCKS_PER_SEC; m++) /* a second of it at most */
-        for (const int *p = (const int *)lo[m] + 2; p + 4 <= (const int *)hi[m]; p++) {
-            const char *kernel;
-            if (p[0] != threads || p[1] != regs || p[2] != smem || ((uintptr_t)p & 7))
-                continue;
-            memcpy(&kernel, p - 2, sizeof(kernel));
-            if (readable((uintptr_t)kernel, 7) && !memcmp(kernel, "labOcc", 6))
-                return p[3];
-        }
-    return 0;
-}
-CU
 mkdir -p b1
-cp "$T/cmdline.cu" b1/cmdline.cu
-cp "$T/memory.cu" b1/memory.cu
+hostile=$E2E_SRC/tests/fixtures/hostile
+cp "$hostile/occupancy-cmdline.cu" b1/cmdline.cu
+cp "$hostile/occupancy-memory.cu" b1/memory.cu
 run cudalab batch $occ b1/* --out gb1 --jobs 2
 expect_status "B1: a sandboxed batch of two cheats" 0
 expect_eq "B1: neither the command lines nor the process's memory hold an answer: WRONG, WRONG" \
@@ -180,41 +79,7 @@ expect_out_re "B1: unsandboxed, no command line holds an answer either: WRONG" '
 at B7
 # --- B7: the grader's environment reached the sandboxed host code (an API token leaked 4 bytes a
 # grading through the verdict's numbers); the seed was on the driver's command line ---
-cat >b7-peek.cu <<CU
-// the right sum, unless the grader's token or the seed is in reach: then a wrong one
-#include <dirent.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-static int seen(void)
-{
-    static char buf[1 << 16];
-    char path[64];
-    struct dirent *e;
-    DIR *d = opendir("/proc");
-    int found = getenv("SECRET_TOKEN") != NULL;
-    while (d && (e = readdir(d)))
-        if (e->d_name[0] >= '0' && e->d_name[0] <= '9') {
-            snprintf(path, sizeof(path), "/proc/%s/cmdline", e->d_name);
-            FILE *f = fopen(path, "r");
-            size_t len = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
-            if (f)
-                fclose(f);
-            for (size_t at = 0; at < len; at += strlen(buf + at) + 1)
-                found |= !strncmp(buf + at, "--seed", 6);
-        }
-    if (d)
-        closedir(d);
-    return found;
-}
-int recursiveReduce(int *data, int const size)
-{
-    int sum = 0;
-    for (int i = 0; i < size; i++)
-        sum += data[i];
-    return sum + seen();
-}
-CU
+cp "$hostile/recursive-peek.cu" b7-peek.cu
 SECRET_TOKEN=hunter2-$E2E_MARK run cudalab grade $rec b7-peek.cu --no-record
 expect_out_re "B7: the grader's SECRET_TOKEN and the seed are out of the host code's reach: PASS" '^PASS '
 at B15
