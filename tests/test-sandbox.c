@@ -8,6 +8,7 @@
 
 #include <criterion/criterion.h>
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,10 +158,28 @@ Test(sandbox, a_failure_is_the_sandboxs_only_without_the_programs_exit)
     lab_proc_release(&p);
 }
 
-Test(sandbox, as_root_each_process_its_own_user)
+static void *
+uid_of_thread(void *uid)
 {
-    if (geteuid() != 0)
-        cr_expect_eq(lab_sandbox_uid(), 65534);
-    else
-        cr_expect_eq(lab_sandbox_uid(), LAB_SANDBOX_UID_BASE + (unsigned)getpid());
+    *(uid_t *)uid = lab_sandbox_uid();
+    return NULL;
+}
+
+/* a batch grades on threads: as root, two of its jobs running at once must not share a user,
+ * or one's fork bomb counts against the other's process limit (# 34, B2: it was the lab's pid) */
+Test(sandbox, as_root_each_job_its_own_user)
+{
+    uid_t here = lab_sandbox_uid(), there = 0;
+    pthread_t t;
+
+    cr_assert_eq(pthread_create(&t, NULL, uid_of_thread, &there), 0);
+    cr_assert_eq(pthread_join(t, NULL), 0);
+    if (geteuid() != 0) {
+        cr_expect_eq(here, 65534);
+        cr_expect_eq(there, 65534);
+    } else {
+        cr_expect_eq(here, LAB_SANDBOX_UID_BASE + (unsigned)gettid());
+        cr_expect_neq(here, there, "two threads' jobs share uid %u", (unsigned)here);
+        cr_expect_geq(there, LAB_SANDBOX_UID_BASE);
+    }
 }

@@ -62,8 +62,10 @@ lab_sandbox_limits_of(lab_sandbox_job job)
 uid_t
 lab_sandbox_uid(void)
 {
-    /* pids are unique among live processes: two labs' jobs never share a user */
-    return geteuid() == 0 ? (uid_t)(LAB_SANDBOX_UID_BASE + (unsigned)getpid())
+    /* thread ids are unique among live tasks: a batch grades on threads, one job at a time on
+     * each, so two jobs running at once, of one lab or of two, never share a user (the lab's pid
+     * was one user for a whole batch's jobs) */
+    return geteuid() == 0 ? (uid_t)(LAB_SANDBOX_UID_BASE + (unsigned)gettid())
                           : (uid_t)atoi(USERNS_UID);
 }
 

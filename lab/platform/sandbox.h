@@ -29,7 +29,7 @@
  *     limit set inside it); when the lab is root (a user namespace would map
  *     its user back to root outside, and root's files would be readable) none,
  *     and setpriv drops to a uid of the job's own, LAB_SANDBOX_UID_BASE + the
- *     lab's pid (no user's: a range systemd leaves unused), with no
+ *     grading thread's id (no user's: a range systemd leaves unused), with no
  *     supplementary groups or capabilities, before the program runs.  What the
  *     sandbox writes is handed to that user first (lab_sandbox_hand_over).
  *

@@ -194,7 +194,7 @@ echo root-only >"$fx/root-only"
 chmod 600 "$fx/root-only"
 [ "$(id -u)" = 0 ] || chmod 000 "$fx/root-only"
 run cudalab grade $less less.cu --no-record
-# uid 65534 in a user namespace of its own; as root a uid of the job's own (0x70000000 + a pid)
+# uid 65534 in a user namespace of its own; as root a uid of the job's own (0x70000000 + a thread id)
 expect_out_re "driver sandbox: nothing escaped, nothing seen" "checked:; uid (65534|18[0-9]{8}) "
 expect_out "driver sandbox: rlimits set (512 processes, 256 MiB files, 600 s CPU)" "nproc 512 fsize 262144 cpu 600"
 [ ! -e "$T/escaped" ] && [ ! -e "$CUDALAB_DATADIR_TEST/pwned" ]
