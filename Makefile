@@ -407,14 +407,14 @@ build/san/tests/occ-oracle: tests/tools/occ-oracle.cpp
 
 # --- fuzz targets ------------------------------------------------------------
 # tests/fuzz/fuzz-T.c: one reader of input the lab did not write (PTX, manifests, questions, driver
-# reports, ncu's CSV), built with clang's libFuzzer under ASan and UBSan from objects of its own.
+# reports, ncu's CSV) or writer of it (the gradebook, of the class's names and logs), built with clang's libFuzzer under ASan and UBSan from objects of its own.
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_RUNS ?=
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -I. -isystem /usr/include/cjson $(WARN) -MMD -MP -O1 -g \
                -fno-omit-frame-pointer -fsanitize=fuzzer-no-link $(FUZZ_SAN)
-FUZZ_TARGETS := ptx constraints manifest questions runreport ncu translation
+FUZZ_TARGETS := ptx constraints manifest questions runreport ncu translation gradebook
 FUZZ_SRC_ptx := $(SIM_SRC)
 FUZZ_SRC_constraints := lab/build/constraints.c lab/build/ptxmap.c lab/build/rules.c
 FUZZ_CATALOG_SRC := lab/catalog/catalog.c lab/catalog/family.c lab/catalog/figures.c \
@@ -424,6 +424,7 @@ FUZZ_SRC_questions := $(FUZZ_CATALOG_SRC) lab/catalog/questions.c
 FUZZ_SRC_translation := $(FUZZ_CATALOG_SRC) lab/catalog/questions.c
 FUZZ_SRC_runreport := lab/grade/runreport.c
 FUZZ_SRC_ncu := lab/instruments/ncu.c
+FUZZ_SRC_gradebook := lab/batch/gradebook.c lab/batch/batchid.c
 FUZZ_BINS := $(FUZZ_TARGETS:%=build/fuzz/fuzz-%)
 
 build/fuzz/obj/%.o: %.c | $(DEPS_STAMP)

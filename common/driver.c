@@ -64,6 +64,7 @@ enum {
     OPT_DEVICE_INPUTS,
     OPT_CPU_BASELINE_ONLY,
     OPT_NO_CPU_BASELINE,
+    OPT_ARGS_FD,
 };
 
 static const struct option options[] = {
@@ -106,6 +107,7 @@ static const struct option options[] = {
     { "occupancy-device", required_argument, NULL, OPT_OCCUPANCY_DEVICE },
     { "occupancy-kernels", required_argument, NULL, OPT_OCCUPANCY_KERNELS },
     { "occupancy-expected", required_argument, NULL, OPT_OCCUPANCY_EXPECTED },
+    { "args-fd", required_argument, NULL, OPT_ARGS_FD },
     { NULL, 0, NULL, 0 },
 };
 
@@ -203,7 +205,7 @@ usage(const char *prog, const char *what)
             "[--baseline-output partials|total] [--baseline-grid-per-sm K] [--seed N] "
             "[--min-samples N] [--time-cap S] [--flush-l2 X] [--choose-block] [--student-only] "
             "[--globals NAME,...] [--branch-counts] [--counts-only] [--wait-go] [--device-inputs] "
-            "[--no-cpu-baseline] [--wait-args] [--occupancy-tables ARCH "
+            "[--no-cpu-baseline] [--wait-args] [--args-fd N] [--occupancy-tables ARCH "
             "--occupancy-device N,... --occupancy-kernels R:S,... --occupancy-expected N,...] "
             "[--probe]\n"
             "   or: cudalab-driver %s --cpu-baseline-only --report-fd N --timing-sizes N,... "
@@ -349,6 +351,8 @@ parse_args(lab_driver_args *a, const char *prog, int argc, char **argv)
             break;
         case OPT_OCCUPANCY_EXPECTED:
             a->occupancy.expected = optarg;
+            break;
+        case OPT_ARGS_FD: /* read before the parse (read_fd_args) */
             break;
         case OPT_OUTPUT:
             if (parse_output(optarg, &student->total) < 0)
@@ -673,6 +677,45 @@ read_late_args(lab_driver *d, int argc, char **argv, const char *program, lab_er
     return parse_args(&d->args, program, (int)all.n, all.v) < 0 ? -2 : 0;
 }
 
+/* --args-fd=N: the arguments the lab keeps off every command line (the seed, the occupancy's
+ * expected answers: a student's host code may read any command line in its sandbox, and
+ * bubblewrap's own holds the whole of the driver's), each ended by a NUL on descriptor N, read
+ * and N closed before anything of the student's runs.  d->fd_args becomes argv's and those; 0,
+ * or -1 on a usage error (printed). */
+static int
+read_fd_args(lab_driver *d, int argc, char **argv, const char *program)
+{
+    lab_buf in = LAB_BUF_INIT;
+    char buf[4096], *end;
+    int fd = -1, rc = 0;
+    ssize_t n;
+
+    for (int i = 1; i < argc; i++)
+        if (!strncmp(argv[i], "--args-fd=", 10)) {
+            errno = 0;
+            fd = (int)strtol(argv[i] + 10, &end, 10);
+            if (errno || *end || fd < 3)
+                return usage(program, "--args-fd needs a descriptor >= 3");
+        }
+    if (fd < 0)
+        return 0;
+    while ((n = read(fd, buf, sizeof(buf))) > 0 || (n < 0 && errno == EINTR))
+        if (n > 0 && lab_buf_add(&in, buf, (size_t)n) < 0)
+            rc = -1;
+    close(fd);
+    if (n < 0 || rc < 0) {
+        lab_buf_release(&in);
+        return usage(program, "cannot read the arguments of --args-fd");
+    }
+    for (int i = 0; i < argc && rc == 0; i++)
+        rc = lab_strvec_push(&d->fd_args, argv[i]);
+    for (size_t at = 0; rc == 0 && at < in.len; at += strlen(in.buf + at) + 1)
+        rc = lab_strvec_push(&d->fd_args, in.buf + at);
+    explicit_bzero(in.buf, in.len);
+    lab_buf_release(&in);
+    return rc < 0 ? usage(program, "out of memory") : 0;
+}
+
 /* The run's settings in the report, once the arguments are whole. */
 static void
 report_settings(lab_driver *d)
@@ -694,6 +737,14 @@ lab_driver_start(lab_driver *d, int argc, char **argv, const char *program)
     for (int i = 0; i < LAB_ROLE_COUNT; i++)
         lab_buf_init(&d->image[i]);
     d->args.probe = !strcmp(program, "device-probe");
+    if (read_fd_args(d, argc, argv, program) < 0) {
+        d->args.report_fd = -1;
+        return -2;
+    }
+    if (d->fd_args.n) {
+        argc = (int)d->fd_args.n;
+        argv = d->fd_args.v;
+    }
     if (parse_args(&d->args, program, argc, argv) < 0) {
         d->args.report_fd = -1;
         return -2;
@@ -924,12 +975,11 @@ static const char *const host_stage[LAB_HOST_STATUS_COUNT] = {
 };
 
 int
-lab_driver_call_host(lab_driver *d, lab_role role, unsigned long size,
-                     void (*run)(void *function, void *shared), void *shared, double timeout_s,
-                     lab_err *err)
+lab_driver_call_host(lab_driver *d, lab_role role, unsigned long size, void *shared,
+                     double timeout_s, lab_err *err)
 {
     const char *symbols[] = { d->args.shape[role].entry, d->args.kernel[role] };
-    lab_host_call call = { d->args.module[role], symbols, 2, run, shared, timeout_s };
+    lab_host_call call = { d->program, d->args.module[role], symbols, 2, shared, timeout_s };
     lab_host_outcome out;
 
     if (lab_host_run(&call, &out, err) < 0)
@@ -1138,6 +1188,7 @@ lab_driver_finish(lab_driver *d)
         if (d->dev) /* --wait-args: the device was open before the arguments were whole */
             d->ops->close(d->dev);
         lab_strvec_release(&d->late_args);
+        lab_strvec_release(&d->fd_args);
         return 2;
     }
     if (d->args.branch_counts && lab_driver_is_sim(d) && d->module[LAB_ROLE_STUDENT])
@@ -1160,6 +1211,7 @@ lab_driver_finish(lab_driver *d)
     lab_arena_release(&d->size_memory);
     lab_timing_release(&d->timing);
     lab_strvec_release(&d->late_args);
+    lab_strvec_release(&d->fd_args);
     if (d->dev)
         d->ops->close(d->dev);
     for (int i = 0; i < LAB_ROLE_COUNT; i++)

@@ -162,6 +162,7 @@ typedef struct lab_driver {
     lab_global globals[LAB_DRIVER_MAX_GLOBALS];
     size_t nglobals;
     lab_strvec late_args; /* argv and what --wait-args read: args points into it */
+    lab_strvec fd_args;   /* argv and what --args-fd gave: args points into it */
 } lab_driver;
 
 /* "40x2,8x4x2,512" into shapes (each 1..1024 threads); 0, or -1 when it is not such a list. */
@@ -311,14 +312,13 @@ int lab_driver_add_case(lab_driver *d, unsigned long size, lab_role role, const 
 void lab_finding_count(lab_finding *f, unsigned long grid, size_t total, size_t bad,
                        long first_bad);
 
-/* A host-code role's function (--backend host): run(function, shared) in a child process
- * (common/host.h) on the role's shared object, found by its entry, then by its plain
- * name (extern "C").  0 when it returned; <0 when the report already says what went wrong
- * (the object has no such function: stage "load"; it crashed: "run"; it ran out of time:
- * "timeout") at size. */
-int lab_driver_call_host(lab_driver *d, lab_role role, unsigned long size,
-                         void (*run)(void *function, void *shared), void *shared, double timeout_s,
-                         lab_err *err);
+/* A host-code role's function (--backend host): the family's host_call(function, shared) in
+ * a process of its own (common/host.h) on the role's shared object, found by its entry, then
+ * by its plain name (extern "C").  0 when it returned; <0 when the report already says what
+ * went wrong (the object has no such function: stage "load"; it crashed: "run"; it ran out of
+ * time: "timeout") at size. */
+int lab_driver_call_host(lab_driver *d, lab_role role, unsigned long size, void *shared,
+                         double timeout_s, lab_err *err);
 
 /*
  * What a family's driver supplies (lab/drivers/FAMILY.c); the harness runs the rest.
@@ -363,6 +363,10 @@ typedef struct lab_family_driver {
      * cpu_restore and cpu then run on it.  A family with a cpu has one; its times do not
      * depend on the values, so these inputs need not be the GPU run's. */
     int (*cpu_setup)(lab_driver *d, void *problem, lab_size *size, lab_rng *rng, lab_err *err);
+    /* A host-code family: its call of the student's function, which runs in the student's
+     * process (lab_driver_call_host), given the function and the shared area; it writes its
+     * results there.  It may use nothing of the driver's: that process holds none of it. */
+    lab_host_call_fn host_call;
     bool untimed; /* graded on correctness only: timing sizes are ignored */
 } lab_family_driver;
 

@@ -15,6 +15,7 @@
  */
 #include "common/demodrv.h"
 #include "common/driver.h"
+#include "common/host.h"
 #include "lab/util/trace.h"
 
 #include <stdio.h>
@@ -90,6 +91,17 @@ run_program(int argc, char **argv)
     return usage(msg);
 }
 
+/* "cudalab-driver host-call FAMILY SYMBOL...": the student's process of a host-code family
+ * (common/host.h), exec'd afresh by its driver so that it holds nothing of the driver's. */
+static int
+host_call(int argc, char **argv)
+{
+    for (size_t i = 0; argc > 2 && i < lab_family_program_count; i++)
+        if (!strcmp(argv[2], lab_family_programs[i].name))
+            lab_host_child_main(lab_family_programs[i].driver->host_call, argc - 2, argv + 2);
+    lab_host_child_main(NULL, 0, NULL); /* reports the wrong start, and exits */
+}
+
 int
 main(int argc, char **argv)
 {
@@ -97,6 +109,8 @@ main(int argc, char **argv)
     char **args;
     int status;
 
+    if (argc > 1 && !strcmp(argv[1], LAB_HOST_CALL_PROGRAM))
+        return host_call(argc, argv);
     if (lab_trace_start("driver", &err) < 0)
         fprintf(stderr, "cudalab-driver: %s\n", err.msg); /* the grading goes on untraced */
     if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0 || !(args = hide_modules(argc, argv))) {

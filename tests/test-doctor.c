@@ -5,10 +5,12 @@
  * device probe (no GPU here), and a lab that did not open.
  */
 #include "lab/instruments/doctor.h"
+#include "lab/util/buf.h"
 
 #include <criterion/criterion.h>
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -18,13 +20,15 @@ static const char *const names[] = {
     "simulator", "Nsight Compute", "compute-sanitizer", "bubblewrap",
 };
 
-static char tmpdir[] = "/tmp/cudalab-test-doctor-XXXXXX";
+static char tmpdir[4096];
 
 static void
 setup(void)
 {
     const char *data = getenv("CUDALAB_DATADIR_TEST"), *libexec = getenv("CUDALAB_LIBEXECDIR_TEST");
+    const char *tmp = getenv("TMPDIR");
 
+    snprintf(tmpdir, sizeof(tmpdir), "%s/cudalab-test-doctor-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     cr_assert_not_null(mkdtemp(tmpdir), "mkdtemp: %s", strerror(errno));
     cr_assert_not_null(data, "run through make test: CUDALAB_DATADIR_TEST is not set");
     cr_assert_not_null(libexec, "run through make test: CUDALAB_LIBEXECDIR_TEST is not set");
@@ -35,7 +39,14 @@ setup(void)
     unsetenv("CUDALAB_DB");
 }
 
-TestSuite(doctor, .init = setup);
+/* each test's folder goes with it (# 34: make test left one in /tmp per test) */
+static void
+teardown(void)
+{
+    lab_remove_tree(tmpdir, NULL);
+}
+
+TestSuite(doctor, .init = setup, .fini = teardown);
 
 static const lab_check *
 find(const lab_doctor *d, const char *name)

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #define GRADE_OUTPUT_CAP (16u << 20)
+#define RESULT_CAP (256u << 20) /* bytes of one results/<id>.json read back */
 #define REBUILD_EVERY 25
 #define BEYOND_REFERENCE 1.5
 #define COPY_FLOOR_SLACK 0.95 /* a kernel may not beat 95 % of the copy's time */
@@ -33,7 +34,9 @@ struct sub {
     char *path;    /* as given */
     char *student; /* the id */
     char *safe;    /* the id as a file name, unique */
-    char *file;    /* the .cu to grade, NULL when unusable */
+    char *file;    /* the .cu to grade (its path), NULL when unusable */
+    char *dir;     /* a folder submission: the folder, and the file's name in it */
+    char *name;
     char *problem; /* why it cannot be graded */
     char hash[LAB_HASH_HEX];
 };
@@ -66,18 +69,6 @@ xstrdup(const char *s)
     return s ? strdup(s) : NULL;
 }
 
-static void
-safe_name(const char *s, lab_buf *out)
-{
-    for (; *s; s++)
-        lab_buf_addch(out, (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-                                   (*s >= '0' && *s <= '9') || *s == '.' || *s == '-' || *s == '_'
-                               ? *s
-                               : '_');
-    if (!out->len || out->buf[0] == '.')
-        lab_buf_addch(out, '_');
-}
-
 static const char *
 base_name(const char *path)
 {
@@ -98,26 +89,13 @@ ends_with(const char *s, const char *suffix)
     return a >= b && !strcmp(s + a - b, suffix);
 }
 
-static int
-write_json(const char *path, cJSON *o, lab_err *err)
-{
-    char *text = cJSON_Print(o);
-    int rc;
-
-    if (!text)
-        return lab_err_set(err, LAB_ENOMEM, "out of memory");
-    rc = lab_write_file(path, text, strlen(text), err);
-    free(text);
-    return rc;
-}
-
 static cJSON *
 read_json(const char *path)
 {
     lab_buf b = LAB_BUF_INIT;
     cJSON *o = NULL;
 
-    if (lab_buf_read_file(&b, path, NULL) == 0)
+    if (lab_buf_read_regular(&b, path, RESULT_CAP, NULL) == 0)
         o = cJSON_ParseWithLength(b.buf, b.len);
     lab_buf_release(&b);
     return o;
@@ -125,18 +103,19 @@ read_json(const char *path)
 
 /* --- submissions ------------------------------------------------------------- */
 
-/* The .cu inside a submission folder: <name>.cu, else the only .cu; a symlink must stay inside. */
+/* The .cu inside a submission folder: <name>.cu, else the only .cu.  Only its name is taken here:
+ * the file is opened once, when it is copied (private_copy), where a symbolic link out of the
+ * folder is refused. */
 static void
 find_in_dir(struct sub *s, const char *name)
 {
     lab_buf want = LAB_BUF_INIT, only = LAB_BUF_INIT, p = LAB_BUF_INIT;
-    char *dir = realpath(s->path, NULL), *target = NULL;
     DIR *d = opendir(s->path);
     struct dirent *de;
     int ncu = 0;
 
     lab_buf_printf(&want, "%s.cu", name);
-    if (!d || !dir) {
+    if (!d) {
         if (asprintf(&s->problem, "cannot read the folder '%s': %s", s->path, strerror(errno)) < 0)
             s->problem = NULL;
         goto out;
@@ -158,20 +137,12 @@ find_in_dir(struct sub *s, const char *name)
         goto out;
     }
     lab_buf_printf(&p, "%s/%s", s->path, only.buf);
-    target = realpath(p.buf, NULL);
-    if (!target || strncmp(target, dir, strlen(dir)) || target[strlen(dir)] != '/') {
-        if (asprintf(&s->problem, "'%s' %s", p.buf,
-                     target ? "is a link to a file outside the submission's folder"
-                            : "cannot be read") < 0)
-            s->problem = NULL;
-        goto out;
-    }
+    s->dir = xstrdup(s->path);
+    s->name = lab_buf_detach(&only);
     s->file = lab_buf_detach(&p);
 out:
     if (d)
         closedir(d);
-    free(dir);
-    free(target);
     lab_buf_release(&want);
     lab_buf_release(&only);
     lab_buf_release(&p);
@@ -189,19 +160,27 @@ resolve(struct sub *s, const char *exname)
         return;
     }
     s->student = strndup(b, ends_with(b, ".cu") ? strlen(b) - 3 : strlen(b));
-    if (lstat(s->path, &st) == 0 && S_ISLNK(st.st_mode)) {
-        if (asprintf(&s->problem, "'%s' is a symbolic link; a submission must be a regular file",
-                     s->path) < 0)
-            s->problem = NULL;
-        return;
-    }
-    if (stat(s->path, &st) < 0 || !S_ISREG(st.st_mode)) {
-        if (asprintf(&s->problem, "'%s' is %s", s->path,
-                     errno == ENOENT ? "missing" : "not a regular file") < 0)
-            s->problem = NULL;
-        return;
-    }
-    s->file = xstrdup(s->path);
+    s->file = xstrdup(s->path); /* what it is, private_copy learns from the file it opens */
+}
+
+/* The submission's text, read from the one descriptor the file is opened with (the file may be
+ * swapped for a link to /etc/shadow while the batch grades others: # 34); a problem becomes
+ * s->problem. */
+static void
+read_submission(struct sub *s, lab_buf *text)
+{
+    lab_err rerr = LAB_ERR_INIT;
+    int dirfd = AT_FDCWD;
+
+    if (s->dir && (dirfd = open(s->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+        lab_err_set(&rerr, LAB_EIO, "cannot read the folder '%s': %s", s->dir, strerror(errno));
+    else
+        lab_buf_read_untrusted(text, dirfd, s->dir ? s->name : s->file, s->file, LAB_SOURCE_CAP,
+                               &rerr);
+    if (dirfd >= 0)
+        close(dirfd);
+    if (rerr.code && asprintf(&s->problem, "%s", rerr.msg) < 0)
+        s->problem = NULL;
 }
 
 /* Copy the submission to out/.work/<safe>/<name>.cu; fills s->hash.  A read failure becomes
@@ -210,21 +189,19 @@ static int
 private_copy(const char *out, const char *exname, struct sub *s, lab_buf *copy, lab_err *err)
 {
     lab_buf text = LAB_BUF_INIT, dir = LAB_BUF_INIT;
-    lab_err rerr = LAB_ERR_INIT;
     lab_hash h;
     int rc = 0;
 
     /* a FIFO or a device among the submissions is refused, never waited on */
-    if (lab_buf_read_regular(&text, s->file, LAB_SOURCE_CAP, &rerr) < 0) {
-        if (asprintf(&s->problem, "%s", rerr.msg) < 0)
-            s->problem = NULL;
+    read_submission(s, &text);
+    if (s->problem)
         goto out;
-    }
     lab_hash_init(&h);
     lab_hash_add(&h, text.buf, text.len);
     lab_hash_hex(&h, s->hash);
     lab_buf_printf(&dir, "%s/.work/%s", out, s->safe);
-    if ((rc = lab_mkdir_p(dir.buf, 0755, err)) < 0)
+    /* the copies are the grader's alone: another user of the machine reads none of them */
+    if ((rc = lab_mkdir_p(dir.buf, 0700, err)) < 0)
         goto out;
     lab_buf_printf(copy, "%s/%s.cu", dir.buf, exname);
     rc = lab_write_file(copy->buf, text.buf, text.len, err);
@@ -606,7 +583,7 @@ worker(void *arg)
         }
         if (r && strcmp(lab_batch__str(r, "verdict"), "CANCELLED")) {
             result_path(pl->o, s, &path);
-            rc = write_json(path.buf, r, &err);
+            rc = lab_batch__write_json(path.buf, r, &err);
         }
         pthread_mutex_lock(&pl->mu);
         if (gpu != NO_GPU) {
@@ -650,6 +627,8 @@ free_subs(struct sub *subs, size_t n)
         free(subs[i].student);
         free(subs[i].safe);
         free(subs[i].file);
+        free(subs[i].dir);
+        free(subs[i].name);
         free(subs[i].problem);
     }
     free(subs);
@@ -672,7 +651,7 @@ prepare(struct pool *pl, lab_err *err)
         resolve(s, pl->ex->name);
         if (!s->student)
             return lab_err_set(err, LAB_ENOMEM, "out of memory");
-        safe_name(s->student, &safe);
+        lab_batch_id(s->student, &safe);
         for (int n = 2;; n++) {
             bool taken = false;
             for (size_t j = 0; j < i && !taken; j++)
@@ -680,7 +659,7 @@ prepare(struct pool *pl, lab_err *err)
             if (!taken)
                 break;
             lab_buf_reset(&safe);
-            safe_name(s->student, &safe);
+            lab_batch_id(s->student, &safe);
             lab_buf_printf(&safe, "-%d", n);
         }
         s->safe = lab_buf_detach(&safe);

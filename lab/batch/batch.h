@@ -55,8 +55,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <cJSON.h>
+
 #include "lab/batch/gpus.h"
 #include "lab/grade/grade.h"
+#include "lab/util/buf.h"
 
 typedef struct lab_batch_progress {
     size_t done; /* graded or skipped so far */
@@ -117,5 +120,20 @@ int lab_batch_run(lab *l, const lab_batch_opts *opts, lab_batch_summary *out, la
  * parts of a Slurm array); flags that compare students are computed here. */
 int lab_gradebook_write(const char *out, const char *const *dirs, size_t ndirs, bool gradescope,
                         size_t *flagged, lab_err *err);
+/* The gradebook of n results, in memory: gradebook.csv's text into csv and gradebook.json's into
+ * json, both valid UTF-8 (an invalid byte of a name or a log as U+FFFD).  Sorts results by
+ * student and adds the flags that compare students to them; the results stay the caller's.
+ * 0 or LAB_ENOMEM. */
+int lab_gradebook_build(cJSON **results, size_t n, lab_buf *csv, lab_buf *json, size_t *flagged);
+
+/* The longest id a submission gets: results/<id>.json.tmp.<pid> (17 bytes more), and a "-N"
+ * that tells two equal ids apart, stay well inside NAME_MAX (255 bytes). */
+#define LAB_BATCH_ID_MAX 128
+/* Appends the id of a student (the submission's name) as the batch's files name it: ASCII
+ * letters, digits, '.', '-' and '_' (any other byte as '_'), '_' first where it would start
+ * with '.' or be empty (a hidden file is listed by nothing), and one longer than
+ * LAB_BATCH_ID_MAX cut to its start, '-' and 16 hex digits of the whole name's hash.  0 or
+ * LAB_ENOMEM. */
+int lab_batch_id(const char *student, lab_buf *out);
 
 #endif

@@ -6,6 +6,7 @@
  */
 #include "lab/batch/batch.h"
 #include "lab/batch/batch-json.h"
+#include "lab/util/utf8.h"
 
 #include <cJSON.h>
 #include <ctype.h>
@@ -14,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+#define RESULT_CAP (256u << 20) /* bytes of one results/<id>.json: a report, a log, flags */
 
 static const char *const csv_columns[] = {
     "student",    "exercise",    "verdict", "points",
@@ -73,7 +76,8 @@ collect(const char *const *dirs, size_t ndirs, cJSON ***arr, size_t *n, lab_err 
             if (de->d_name[0] == '.' || len < 6 || strcmp(de->d_name + len - 5, ".json"))
                 continue;
             lab_buf_printf(&file, "%s/%s", path.buf, de->d_name);
-            if (lab_buf_read_file(&text, file.buf, NULL) == 0)
+            /* a FIFO or a device in the folder is skipped, never waited on */
+            if (lab_buf_read_regular(&text, file.buf, RESULT_CAP, NULL) == 0)
                 r = cJSON_ParseWithLength(text.buf, text.len);
             lab_buf_release(&file);
             lab_buf_release(&text);
@@ -94,8 +98,6 @@ collect(const char *const *dirs, size_t ndirs, cJSON ***arr, size_t *n, lab_err 
         closedir(d);
         lab_buf_release(&path);
     }
-    if (*n > 1)
-        qsort(*arr, *n, sizeof(**arr), cmp_results);
     return 0;
 }
 
@@ -261,7 +263,6 @@ write_gradescope(const char *out, const cJSON *r, lab_err *err)
 {
     cJSON *o = cJSON_CreateObject(), *tests = cJSON_AddArrayToObject(o, "tests"), *t, *f;
     lab_buf dir = LAB_BUF_INIT, path = LAB_BUF_INIT, text = LAB_BUF_INIT;
-    char *json;
     int rc;
 
     cJSON_AddNumberToObject(o, "score", lab_batch__num(r, "points"));
@@ -286,12 +287,8 @@ write_gradescope(const char *out, const cJSON *r, lab_err *err)
     }
     lab_buf_printf(&dir, "%s/gradescope/%s", out, lab_batch__str(r, "id"));
     lab_buf_printf(&path, "%s/results.json", dir.buf);
-    if ((rc = lab_mkdir_p(dir.buf, 0755, err)) == 0) {
-        json = cJSON_Print(o);
-        rc = json ? lab_write_file(path.buf, json, strlen(json), err)
-                  : lab_err_set(err, LAB_ENOMEM, "out of memory");
-        free(json);
-    }
+    if ((rc = lab_mkdir_p(dir.buf, 0755, err)) == 0)
+        rc = lab_batch__write_json(path.buf, o, err);
     cJSON_Delete(o);
     lab_buf_release(&dir);
     lab_buf_release(&path);
@@ -300,54 +297,101 @@ write_gradescope(const char *out, const cJSON *r, lab_err *err)
 }
 
 int
+lab_batch__json_text(const cJSON *o, lab_buf *out)
+{
+    char *text = cJSON_Print(o);
+    int rc;
+
+    if (!text)
+        return LAB_ENOMEM;
+    /* cJSON escapes control characters but copies every other byte of a string as it is: a
+     * student's name or log in another encoding would make the whole file invalid */
+    rc = lab_utf8_clean(out, text, strlen(text));
+    free(text);
+    return rc;
+}
+
+int
+lab_batch__write_json(const char *path, const cJSON *o, lab_err *err)
+{
+    lab_buf text = LAB_BUF_INIT;
+    int rc;
+
+    if (lab_batch__json_text(o, &text) < 0)
+        rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
+    else
+        rc = lab_write_file(path, text.buf, text.len, err);
+    lab_buf_release(&text);
+    return rc;
+}
+
+int
+lab_gradebook_build(cJSON **results, size_t n, lab_buf *csv, lab_buf *json, size_t *flagged)
+{
+    cJSON *book, *subs;
+    lab_buf rows = LAB_BUF_INIT;
+    size_t nflagged = 0;
+    int rc;
+
+    if (n > 1)
+        qsort(results, n, sizeof(*results), cmp_results);
+    identical_flags(results, n);
+    for (size_t i = 0; i < ARRAY_SIZE(csv_columns); i++)
+        csv_field(&rows, csv_columns[i], i + 1 == ARRAY_SIZE(csv_columns));
+    for (size_t i = 0; i < n; i++) {
+        csv_row(&rows, results[i]);
+        if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(results[i], "flags")) > 0)
+            nflagged++;
+    }
+    if (!(book = cJSON_CreateObject())) {
+        lab_buf_release(&rows);
+        return LAB_ENOMEM;
+    }
+    cJSON_AddNumberToObject(book, "version", 1);
+    cJSON_AddStringToObject(book, "exercise", n ? lab_batch__str(results[0], "exercise") : "");
+    subs = cJSON_AddArrayToObject(book, "submissions");
+    for (size_t i = 0; subs && i < n; i++) /* borrowed: given back below */
+        cJSON_AddItemReferenceToArray(subs, results[i]);
+    rc = lab_utf8_clean(csv, rows.buf, rows.len);
+    if (rc == 0)
+        rc = subs ? lab_batch__json_text(book, json) : LAB_ENOMEM;
+    cJSON_Delete(book);
+    lab_buf_release(&rows);
+    if (flagged)
+        *flagged = nflagged;
+    return rc;
+}
+
+int
 lab_gradebook_write(const char *out, const char *const *dirs, size_t ndirs, bool gradescope,
                     size_t *flagged, lab_err *err)
 {
-    cJSON **r = NULL, *book = NULL, *subs;
-    lab_buf csv = LAB_BUF_INIT, path = LAB_BUF_INIT;
-    size_t n = 0, nflagged = 0;
-    char *json = NULL;
+    cJSON **r = NULL;
+    lab_buf csv = LAB_BUF_INIT, json = LAB_BUF_INIT, path = LAB_BUF_INIT;
+    size_t n = 0;
     int rc;
 
     if ((rc = collect(dirs, ndirs, &r, &n, err)) < 0 || (rc = lab_mkdir_p(out, 0755, err)) < 0)
         goto out;
-    identical_flags(r, n);
-    for (size_t i = 0; i < ARRAY_SIZE(csv_columns); i++)
-        csv_field(&csv, csv_columns[i], i + 1 == ARRAY_SIZE(csv_columns));
-    book = cJSON_CreateObject();
-    cJSON_AddNumberToObject(book, "version", 1);
-    cJSON_AddStringToObject(book, "exercise", n ? lab_batch__str(r[0], "exercise") : "");
-    subs = cJSON_AddArrayToObject(book, "submissions");
-    for (size_t i = 0; i < n; i++) {
-        csv_row(&csv, r[i]);
-        if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(r[i], "flags")) > 0)
-            nflagged++;
-        if (gradescope && (rc = write_gradescope(out, r[i], err)) < 0)
+    if ((rc = lab_gradebook_build(r, n, &csv, &json, flagged)) < 0) {
+        rc = lab_err_set(err, rc, "out of memory");
+        goto out;
+    }
+    for (size_t i = 0; gradescope && i < n; i++)
+        if ((rc = write_gradescope(out, r[i], err)) < 0)
             goto out;
-    }
-    for (size_t i = 0; i < n; i++) {
-        cJSON_AddItemToArray(subs, r[i]);
-        r[i] = NULL;
-    }
     lab_buf_printf(&path, "%s/gradebook.csv", out);
     if ((rc = lab_write_file(path.buf, csv.buf, csv.len, err)) < 0)
         goto out;
-    if (!(json = cJSON_Print(book))) {
-        rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
-        goto out;
-    }
     lab_buf_reset(&path);
     lab_buf_printf(&path, "%s/gradebook.json", out);
-    rc = lab_write_file(path.buf, json, strlen(json), err);
-    if (flagged)
-        *flagged = nflagged;
+    rc = lab_write_file(path.buf, json.buf, json.len, err);
 out:
     for (size_t i = 0; i < n; i++)
         cJSON_Delete(r[i]);
     free(r);
-    free(json);
-    cJSON_Delete(book);
     lab_buf_release(&csv);
+    lab_buf_release(&json);
     lab_buf_release(&path);
     return rc;
 }

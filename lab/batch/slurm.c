@@ -35,6 +35,8 @@ quote(lab_buf *b, const char *s)
     lab_buf_addch(b, '\'');
 }
 
+/* One list per task: the paths, each ended by a NUL, which no path holds (a newline may be in
+ * a name: # 34); `cudalab batch --from` reads such a list. */
 static int
 write_lists(const lab_slurm_opts *o, lab_slurm_job *j, lab_err *err)
 {
@@ -44,21 +46,30 @@ write_lists(const lab_slurm_opts *o, lab_slurm_job *j, lab_err *err)
     for (size_t t = 0; rc == 0 && t < j->tasks; t++) {
         lab_buf list = LAB_BUF_INIT, path = LAB_BUF_INIT;
 
-        for (size_t i = t * o->chunk; i < o->nsubs && i < (t + 1) * o->chunk; i++) {
-            if (strchr(o->subs[i], '\n')) {
-                rc = lab_err_set(err, LAB_EINVAL, "a submission's path holds a newline: '%s'",
-                                 o->subs[i]);
-                break;
-            }
-            lab_buf_printf(&list, "%s\n", o->subs[i]);
-        }
+        for (size_t i = t * o->chunk; i < o->nsubs && i < (t + 1) * o->chunk; i++)
+            lab_buf_add(&list, o->subs[i], strlen(o->subs[i]) + 1);
         lab_buf_printf(&path, "%s/slurm/list-%zu", o->out, t);
-        if (rc == 0)
-            rc = lab_write_file(path.buf, list.buf ? list.buf : "", list.len, err);
+        rc = lab_write_file(path.buf, list.buf, list.len, err);
         lab_buf_release(&list);
         lab_buf_release(&path);
     }
     return rc;
+}
+
+/* A value that goes on an #SBATCH line as it is: sbatch reads the line as words, and a line
+ * break would end the directives and start a line of the script (a command of the grader's
+ * shell).  So only what Slurm's partition names and resource specifications are made of. */
+static int
+check_directive(const char *what, const char *v, lab_err *err)
+{
+    for (const char *c = v; c && *c; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+              strchr("_.,:=+-/()%", *c)))
+            return lab_err_set(err, LAB_EINVAL,
+                               "%s '%s' holds '%c' (byte %u): a job script's #SBATCH line takes "
+                               "letters, digits and _.,:=+-/()%% only",
+                               what, v, (unsigned char)*c >= ' ' ? *c : '?', (unsigned char)*c);
+    return v && !*v ? lab_err_set(err, LAB_EINVAL, "%s is empty", what) : 0;
 }
 
 int
@@ -69,6 +80,13 @@ lab_slurm_prepare(const lab_slurm_opts *o, lab_slurm_job *j, lab_err *err)
 
     if (!o->nsubs || !o->chunk)
         return lab_err_set(err, LAB_EINVAL, "no submissions to send to Slurm");
+    if ((rc = check_directive("--gres", o->gres, err)) < 0 ||
+        (rc = check_directive("--partition", o->partition, err)) < 0)
+        return rc;
+    if (strpbrk(o->out, "\n\r"))
+        return lab_err_set(err, LAB_EINVAL,
+                           "the output folder's path holds a line break, which a job script's "
+                           "#SBATCH --output cannot carry");
     lab_buf_printf(&dir, "%s/slurm", o->out);
     if ((rc = lab_mkdir_p(dir.buf, 0755, err)) < 0 || (rc = write_lists(o, j, err)) < 0)
         goto out;

@@ -2,6 +2,7 @@
  * toolchain.c - finding nvcc and cached device-code builds (see toolchain.h).
  */
 #include "lab/build/toolchain.h"
+#include "lab/build/buildcache.h"
 #include "lab/util/i18n.h"
 #include "lab/platform/proc.h"
 #include "lab/util/trace.h"
@@ -197,6 +198,7 @@ lab_build_init(lab_build *b)
     lab_buf_init(&b->so_path);
     lab_buf_init(&b->ptx);
     lab_buf_init(&b->log);
+    b->hold = -1;
 }
 
 void
@@ -207,6 +209,9 @@ lab_build_release(lab_build *b)
     lab_buf_release(&b->so_path);
     lab_buf_release(&b->ptx);
     lab_buf_release(&b->log);
+    if (b->hold >= 0)
+        close(b->hold);
+    b->hold = -1;
 }
 
 /* The "(12):" after the file name in an nvcc message, or NULL; file names may hold parentheses. */
@@ -277,6 +282,7 @@ typedef struct build_job {
 #define SOURCE_NAME "cudalab-source.cu"
 #define WRAPPER_NAME "cudalab-instantiation.cu"
 #define NVCC_TMPDIR "nvcc-tmp" /* nvcc's $TMPDIR: its tmpxft_* files go with the folder */
+#define UTF8_BOM "\xef\xbb\xbf"
 
 /* The student's file name as the copy's #line gives it: quotes, backslashes and control
  * characters as '?', for nvcc writes the name into the PTX's .file unescaped, where ptxas
@@ -359,32 +365,38 @@ static int
 run_nvcc(build_job *j, lab_strvec *argv, bool *ok, lab_err *err)
 {
     const lab_build_request *req = j->req;
+    lab_buf why = LAB_BUF_INIT;
     lab_proc p;
     int rc;
 
     *ok = false;
     lab_proc_init(&p);
-    if (req->sandbox) {
-        /* the sandbox writes only the job's own folder: never the cache or another build */
-        lab_sandbox_plan plan = *req->sandbox;
-        plan.writable = j->dir.buf;
-        if ((rc = lab_sandbox_wrap(&plan, &p.argv, err)) < 0)
-            goto out;
-    }
     p.timeout_s = req->timeout_s;
     p.cancel = req->cancel;
-    p.limits = req->limits;
     p.die_with_parent = true;
     p.dir = j->dir.buf;
     if ((rc = lab_strvec_pushv(&p.argv, (const char *const *)argv->v)) < 0 ||
         (rc = lab_strvec_pushf(&p.env, "TMPDIR=%s/%s", j->dir.buf, NVCC_TMPDIR)) < 0)
         goto out;
+    if (req->sandbox) {
+        /* the sandbox writes only the job's own folder: never the cache or another build */
+        lab_sandbox_plan plan = *req->sandbox;
+        plan.writable = j->dir.buf;
+        if ((rc = lab_sandbox_confine(&plan, &p, err)) < 0)
+            goto out;
+    }
     lab_trace_mark("nvcc %s: begin", argv->v[1]);
     rc = lab_proc_run(&p, err);
     lab_trace_mark("nvcc %s: end", argv->v[1]);
     if (rc < 0) {
         if (rc == LAB_ECHILD) /* "cannot run 'nvcc': ..." says it already */
             err->code = rc = LAB_ETOOL;
+        goto out;
+    }
+    if (req->sandbox && lab_sandbox_failed(&p, &why)) {
+        /* the lab's failure (bubblewrap could not fork: another job's fork bomb), never the
+         * student's COMPILE_ERROR */
+        rc = lab_err_set(err, LAB_ESANDBOX, "%s", why.buf);
         goto out;
     }
     if (!(p.exited && p.exit_code == 0) && strstr(p.errout.buf, "Unsupported gpu architecture")) {
@@ -403,6 +415,7 @@ run_nvcc(build_job *j, lab_strvec *argv, bool *ok, lab_err *err)
     }
 out:
     lab_proc_release(&p);
+    lab_buf_release(&why);
     return rc;
 }
 
@@ -470,7 +483,12 @@ make_workdir(build_job *j, const lab_buf *src, lab_err *err)
     /* the copy names the student's file, so that the PTX's .file (the simulator's messages) and
      * nvcc's messages say where a line is in the student's own terms */
     line_directive(&text, j->req->source);
-    lab_buf_add(&text, src->buf, src->len);
+    /* a UTF-8 byte order mark, which editors on Windows write, opens nvcc's input only: after
+     * the #line it sits in the middle of the file, where nvcc reads it as a stray character */
+    if (src->len >= 3 && !memcmp(src->buf, UTF8_BOM, 3))
+        lab_buf_add(&text, src->buf + 3, src->len - 3);
+    else
+        lab_buf_add(&text, src->buf, src->len);
     if ((rc = lab_write_file(path.buf, text.buf, text.len, err)) < 0 || !j->req->instantiate)
         goto out;
     lab_buf_reset(&text);
@@ -643,8 +661,9 @@ lab_toolchain_build(const lab_toolchain *tc, const lab_build_request *req, lab_b
 {
     build_job j = { .tc = tc, .req = req, .b = b, .dir = LAB_BUF_INIT };
     lab_buf src = LAB_BUF_INIT;
+    const char *main_file;
     lab_hash h;
-    bool ok = false, cubin_missing = false;
+    bool ok = false, cubin_missing = false, added = false;
     int rc;
 
     if (!lab_toolchain_arch_valid(req->arch))
@@ -675,20 +694,37 @@ lab_toolchain_build(const lab_toolchain *tc, const lab_build_request *req, lab_b
         rc = lab_err_set(err, LAB_ENOMEM, _("out of memory"));
         goto out;
     }
-    if (cached(req, b, &cubin_missing)) {
+    /* held from here to the build's release: no eviction takes it from under the grading */
+    main_file = req->host ? b->so_path.buf : b->ptx_path.buf;
+    if (b->hold >= 0)
+        close(b->hold);
+    if ((b->hold = lab_buildcache_hold(main_file)) >= 0 && cached(req, b, &cubin_missing)) {
         b->cached = ok = true;
         lab_trace_mark("build %.12s: cached", b->hash);
-    } else if (cubin_missing) {
+    } else if (b->hold >= 0 && cubin_missing) {
         lab_trace_mark("build %.12s: the cubin of the cached PTX", b->hash);
         if ((rc = make_workdir(&j, &src, err)) < 0 ||
             (rc = build_cubin_of_cached(&j, &ok, err)) < 0 || !ok)
             goto out;
+        added = true;
     } else if ((rc = make_workdir(&j, &src, err)) < 0 ||
-               (rc = req->host ? build_host(&j, &ok, err) : build_device(&j, &ok, err)) < 0 || !ok)
+               (rc = req->host ? build_host(&j, &ok, err) : build_device(&j, &ok, err)) < 0 ||
+               !ok) {
         goto out;
+    } else if (b->hold < 0 && (b->hold = lab_buildcache_hold(main_file)) < 0) {
+        rc = lab_err_set(err, LAB_EIO,
+                         _("the build of '%s' left the cache at once: is $CUDALAB_CACHE_MAX_MB "
+                           "smaller than one build?"),
+                         req->source);
+        goto out;
+    } else {
+        added = true;
+    }
     if (!req->host && (rc = lab_buf_read_file(&b->ptx, b->ptx_path.buf, err)) < 0)
         goto out;
     b->ok = true;
+    if (added) /* the cache grew: the builds used longest ago go, down to its bound */
+        lab_buildcache_trim(req->cache_dir, lab_buildcache_max());
 out:
     if (j.dir.len)
         lab_remove_tree(j.dir.buf, NULL);

@@ -75,9 +75,9 @@ typedef struct lab_build_request {
     double timeout_s;
     const volatile sig_atomic_t *cancel;
     bool host;                       /* a shared object of host code instead of PTX and cubin */
-    const lab_sandbox_plan *sandbox; /* nvcc runs in it, or NULL; its writable is the job's
-                                        private folder, handed to the sandbox's user */
-    lab_proc_limits limits;          /* rlimits for nvcc; zero: none */
+    const lab_sandbox_plan *sandbox; /* nvcc runs in it (its job's limits), or NULL; its
+                                        writable is the job's private folder, handed to the
+                                        sandbox's user */
     bool rdc;      /* relocatable device code linked with the device runtime (libcudadevrt) */
     bool ptx_only; /* the PTX alone: no cubin is built (a run on the simulator) */
 } lab_build_request;
@@ -94,6 +94,7 @@ typedef struct lab_build {
     lab_buf so_path; /* host builds */
     lab_buf ptx;     /* the PTX text when ok (device builds) */
     lab_buf log;     /* nvcc's messages, file:line form */
+    int hold;        /* holds the build in the cache until released (buildcache.h), or -1 */
 } lab_build;
 
 void lab_build_init(lab_build *b);

@@ -260,6 +260,10 @@ bool lab_cli_english_output(const lab_cli_args *a);
 const char *lab_cli_prog(const lab_cli *cli);
 /* Prints "cudalab: msg" to stderr; returns LAB_EXIT_ERROR. */
 int lab_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Writes len bytes of text to f as a terminal may show them (lab/util/utf8.h: control
+ * characters but newlines and tabs, and invalid UTF-8, shown instead of sent): for what came
+ * from outside the lab, a student's file name or a compiler's log. */
+void lab_cli_put_shown(FILE *f, const char *text, size_t len);
 /* Adds "model" to o: the GPU modelled, the sizes, and per role its modelled ns, what bounds it,
  * each bound's ns, the counts at the timed size and as simulated (counts_big, counts_small)
  * (lab/grade/modelled.h). */

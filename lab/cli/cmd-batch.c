@@ -10,8 +10,10 @@
 #include "lab/cli/cli.h"
 #include "lab/batch/batch.h"
 #include "lab/batch/slurm.h"
+#include "lab/util/utf8.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,27 +52,32 @@ static void
 on_progress(const lab_batch_progress *p, void *arg)
 {
     const lab_cli *cli = arg;
+    lab_buf student = LAB_BUF_INIT;
     char eta[32] = "?", gpus[160];
     double rate = p->elapsed_s > 0 ? 60.0 * (double)p->graded / p->elapsed_s : 0;
 
     if (p->eta_s >= 0)
         snprintf(eta, sizeof(eta), "%dm%02ds", (int)p->eta_s / 60, (int)p->eta_s % 60);
     gpu_shares(p, gpus, sizeof(gpus));
+    /* the student's name is the file's, any bytes: shown, never sent to the terminal (a name
+     * holding "\e[2J...all PASS" would clear the screen and print a verdict of its own) */
+    lab_utf8_shown(&student, p->student, strlen(p->student), 0);
     if (cli->tty_err) {
         int fill = p->total ? (int)(BAR_WIDTH * p->done / p->total) : BAR_WIDTH;
         fprintf(stderr, "\r\033[K[%.*s%*s] ", fill, "##############################",
                 BAR_WIDTH - fill, "");
         fprintf(stderr, _("%zu/%zu  %.1f/min  ETA %s  %s  %s %s"), p->done, p->total, rate, eta,
-                gpus, p->student, p->verdict);
+                gpus, student.buf, p->verdict);
         if (p->done == p->total)
             fputc('\n', stderr);
     } else if (p->timed_on) {
         fprintf(stderr, _("[%zu/%zu] %s %s on GPU %d (%.0f s, %.1f/min, ETA %s)\n"), p->done,
-                p->total, p->student, p->verdict, p->timed_on->index, p->elapsed_s, rate, eta);
+                p->total, student.buf, p->verdict, p->timed_on->index, p->elapsed_s, rate, eta);
     } else {
         fprintf(stderr, _("[%zu/%zu] %s %s (%.0f s, %.1f/min, ETA %s)\n"), p->done, p->total,
-                p->student, p->verdict, p->elapsed_s, rate, eta);
+                student.buf, p->verdict, p->elapsed_s, rate, eta);
     }
+    lab_buf_release(&student);
 }
 
 /* The gradebook's summary below the counts: every verdict's count, and each GPU's share. */
@@ -93,18 +100,25 @@ print_summary(const lab_batch_summary *sum)
     }
 }
 
+/* A --from list: one path a line, or, when the file holds a NUL, one path before each NUL (as
+ * `find -print0` writes, and the lab's Slurm tasks get: a path may hold a newline, never a
+ * NUL).  Empty entries are skipped. */
 static int
 read_list(const char *path, lab_strvec *subs)
 {
     lab_buf text = LAB_BUF_INIT;
     lab_err err = LAB_ERR_INIT;
-    char *line, *save = NULL;
+    char sep;
 
     if (lab_buf_read_regular(&text, path, LIST_CAP, &err) < 0)
         return lab_cli_error("batch: --from: %s", err.msg);
-    for (line = strtok_r(text.buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-        if (*line)
-            lab_strvec_push(subs, line);
+    sep = memchr(text.buf, '\0', text.len) ? '\0' : '\n';
+    for (size_t at = 0, len; at < text.len; at += len + 1) {
+        const char *end = memchr(text.buf + at, sep, text.len - at);
+        len = end ? (size_t)(end - (text.buf + at)) : text.len - at;
+        if (len)
+            lab_strvec_pushf(subs, "%.*s", (int)len, text.buf + at);
+    }
     lab_buf_release(&text);
     return 0;
 }
@@ -207,15 +221,59 @@ out:
     return status;
 }
 
+/* The signal that asked a local batch to stop (SIGINT, SIGTERM, SIGHUP), or 0: the batch stops
+ * its graders, removes the private copies of the submissions and writes the gradebook of what
+ * was graded, then dies of that signal.  A second one dies at once. */
+static volatile sig_atomic_t stop_signal;
+static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
+
+static void
+on_stop_signal(int sig)
+{
+    if (stop_signal) {
+        signal(sig, SIG_DFL);
+        raise(sig);
+    }
+    stop_signal = sig;
+}
+
+/* Installs on_stop_signal where a signal is not ignored, keeping the old actions in old. */
+static void
+catch_stop_signals(struct sigaction old[ARRAY_SIZE(stop_signals)])
+{
+    struct sigaction sa = { .sa_handler = on_stop_signal };
+
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < ARRAY_SIZE(stop_signals); i++) {
+        sigaction(stop_signals[i], NULL, &old[i]);
+        if (old[i].sa_handler != SIG_IGN) /* nohup, a background job: stays ignored */
+            sigaction(stop_signals[i], &sa, NULL);
+    }
+}
+
+/* The old actions back; a signal that stopped the batch is raised again with them (the lab's
+ * cleanup handler, then the default action: exit status 128 + the signal). */
+static void
+release_stop_signals(const struct sigaction old[ARRAY_SIZE(stop_signals)])
+{
+    int sig = stop_signal;
+
+    for (size_t i = 0; i < ARRAY_SIZE(stop_signals); i++)
+        sigaction(stop_signals[i], &old[i], NULL);
+    if (sig)
+        raise(sig);
+}
+
 static int
 batch_run(lab_cli *cli, const lab_cli_args *args)
 {
+    struct sigaction old[ARRAY_SIZE(stop_signals)];
     struct batch_args a = { .subs = LAB_STRVEC_INIT };
     lab_batch_summary sum;
     lab_buf why = LAB_BUF_INIT;
     lab_err err = LAB_ERR_INIT;
     char *self = self_path();
-    int status;
+    int status, rc;
 
     if ((status = read_args(args, &a)) >= 0)
         goto out;
@@ -243,10 +301,17 @@ batch_run(lab_cli *cli, const lab_cli_args *args)
     a.o.self = self;
     a.o.on_progress = on_progress;
     a.o.arg = cli;
-    if (lab_batch_run(cli->lab, &a.o, &sum, &err) < 0) {
-        status = lab_cli_error("batch: %s", err.msg);
+    a.o.cancel = cli->cancel ? cli->cancel : &stop_signal; /* the shell's Ctrl-C, or ours */
+    if (!cli->cancel)
+        catch_stop_signals(old);
+    rc = lab_batch_run(cli->lab, &a.o, &sum, &err);
+    if (rc < 0)
+        status = lab_cli_error("batch: %s%s", err.msg,
+                               rc == LAB_ECANCEL ? "; the gradebook holds what was graded" : "");
+    if (!cli->cancel)
+        release_stop_signals(old);
+    if (rc < 0)
         goto out;
-    }
     printf("graded %zu, skipped %zu (already graded), %zu passed, %zu flagged in %.1f s%s\n",
            sum.graded, sum.skipped, sum.passed, sum.flagged, sum.elapsed_s,
            a.o.sandbox ? "" : " (no sandbox)");
@@ -274,7 +339,8 @@ static const lab_cli_param opts[] = {
     LAB_CLI_OPT_VALUE("out", LAB_CLI_DIR, "DIR",
                       "for the results and gradebook (default gradebook)"),
     LAB_CLI_OPT_OCCURS("from", LAB_CLI_FILE, "LIST", LAB_CLI_ANY,
-                       "also the submissions named in file LIST, one a line"),
+                       "also the submissions named in file LIST, one a line (or each ended by a "
+                       "NUL, as find -print0 writes)"),
     LAB_CLI_OPT_CHOICE("format", NULL, formats, "also gradescope/<id>/results.json"),
     LAB_CLI_OPT_VALUE("gpus", LAB_CLI_STRING, "LIST",
                       "the GPUs to grade on, e.g. 0,1 or UUIDs (default: every GPU the drivers "

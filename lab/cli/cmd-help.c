@@ -90,16 +90,18 @@ lab_cli_synopsis(const lab_cmd *cmd, lab_buf *out)
 int
 lab_cli_usage_error(const lab_cmd *cmd, const char *fmt, ...)
 {
-    lab_buf usage = LAB_BUF_INIT;
+    lab_buf usage = LAB_BUF_INIT, msg = LAB_BUF_INIT;
     va_list ap;
 
-    fprintf(stderr, "cudalab %s: ", cmd->name);
+    lab_buf_printf(&msg, "cudalab %s: ", cmd->name);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    lab_buf_vprintf(&msg, fmt, ap);
     va_end(ap);
     lab_cli_synopsis(cmd, &usage);
-    fprintf(stderr, _(" (usage: %s)\n"), usage.buf);
+    lab_buf_printf(&msg, _(" (usage: %s)\n"), usage.buf);
+    lab_cli_put_shown(stderr, msg.buf, msg.len); /* the arguments quoted are the user's */
     lab_buf_release(&usage);
+    lab_buf_release(&msg);
     return LAB_EXIT_ERROR;
 }
 

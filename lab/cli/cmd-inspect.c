@@ -132,7 +132,7 @@ inspect_one(lab_cli *cli, const lab_exercise *ex, const char *file, const char *
     if (lab_inspect(cli->lab, ex, file, gpu, in, &err) < 0)
         return lab_cli_error("%s", err.msg);
     if (!in->build.ok) {
-        fprintf(stderr, "%s", in->build.log.buf);
+        lab_cli_put_shown(stderr, in->build.log.buf, in->build.log.len);
         return lab_cli_error(_("%s does not compile for %s"), file, in->arch);
     }
     return LAB_EXIT_OK;

@@ -78,11 +78,11 @@ profile_run(lab_cli *cli, const lab_cli_args *args)
             status = lab_cli_error("%s", lab_strerror(rc));
         break;
     case LAB_PROF_COMPILE_ERROR:
-        fprintf(stderr, "%s", p.log.buf);
+        lab_cli_put_shown(stderr, p.log.buf, p.log.len);
         status = lab_cli_error("%s", p.why);
         break;
     case LAB_PROF_NCU_FAILED:
-        fprintf(stderr, "%s", p.output.buf);
+        lab_cli_put_shown(stderr, p.output.buf, p.output.len);
         status = lab_cli_error("%s", p.why);
         break;
     default: /* no counters (no ncu, no GPU): why, then the simulator's figures */

@@ -3,6 +3,7 @@
  * helpers every command shares.
  */
 #include "lab/cli/cli.h"
+#include "lab/util/utf8.h"
 
 #include <cJSON.h>
 #include <stdarg.h>
@@ -91,16 +92,31 @@ lab_cli_prog(const lab_cli *cli)
     return cli && cli->shell ? "" : "cudalab ";
 }
 
+void
+lab_cli_put_shown(FILE *f, const char *text, size_t len)
+{
+    lab_buf shown = LAB_BUF_INIT;
+
+    if (!lab_utf8_needs_showing(text, len, LAB_UTF8_KEEP_NEWLINE))
+        fwrite(text, 1, len, f);
+    else if (lab_utf8_shown(&shown, text, len, LAB_UTF8_KEEP_NEWLINE) == 0)
+        fputs(shown.buf, f);
+    lab_buf_release(&shown);
+}
+
 int
 lab_cli_error(const char *fmt, ...)
 {
+    lab_buf msg = LAB_BUF_INIT;
     va_list ap;
 
-    fputs("cudalab: ", stderr);
+    lab_buf_adds(&msg, "cudalab: ");
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    lab_buf_vprintf(&msg, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+    lab_buf_addch(&msg, '\n');
+    lab_cli_put_shown(stderr, msg.buf, msg.len); /* a message may quote a student's file name */
+    lab_buf_release(&msg);
     return LAB_EXIT_ERROR;
 }
 

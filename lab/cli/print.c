@@ -9,8 +9,11 @@
 #include "lab/cli/cli.h"
 #include "lab/menu/doc.h"
 
+#include "lab/util/utf8.h"
+
 #include <cJSON.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -53,24 +56,33 @@ static const char *const style_sgr[LAB_TEXT_STYLE_COUNT] = {
 _Static_assert(LAB_TEXT_SHADES == 10, "one SGR colour per heat shade");
 
 /* One line of len bytes, a style per byte, each run of a style in its SGR colour from sgr (of
- * nsgr styles), and a newline. */
+ * nsgr styles), and a newline.  A line's text is shown, never obeyed: what a student wrote (a
+ * file's name, an #error, a compiler's log of it) may hold escape sequences, which print as
+ * "␛[2J" instead of clearing the screen, and invalid UTF-8 as U+FFFD (lab/util/utf8.h); the
+ * colours are the styles', added here. */
 static void
 print_runs(const lab_cli *cli, const char *text, const unsigned char *styles, size_t len,
            const char *const *sgr, size_t nsgr)
 {
+    lab_buf shown = LAB_BUF_INIT;
+
     for (size_t i = 0; i < len;) {
         size_t j = i;
         unsigned st = styles[i];
         const char *on = st < nsgr ? sgr[st] : NULL;
         while (j < len && styles[j] == st)
             j++;
+        lab_buf_reset(&shown);
+        if (lab_utf8_shown(&shown, text + i, j - i, 0) < 0)
+            break;
         if (on)
-            printf("%s%.*s%s", lab_cli_sgr(cli, on), (int)(j - i), text + i, lab_cli_reset(cli));
+            printf("%s%s%s", lab_cli_sgr(cli, on), shown.buf, lab_cli_reset(cli));
         else
-            printf("%.*s", (int)(j - i), text + i);
+            fputs(shown.buf, stdout);
         i = j;
     }
     putchar('\n');
+    lab_buf_release(&shown);
 }
 
 int
@@ -123,11 +135,15 @@ void
 lab_cli_print_json(struct cJSON *o)
 {
     char *text = o ? cJSON_Print(o) : NULL;
+    lab_buf clean = LAB_BUF_INIT;
 
-    if (text)
-        puts(text);
+    /* valid UTF-8 whatever a file name or a compiler's log held: cJSON copies a string's bytes
+     * as they are, and one invalid byte makes the whole output unreadable as JSON */
+    if (text && lab_utf8_clean(&clean, text, strlen(text)) == 0)
+        puts(clean.buf);
     else
         lab_cli_error(_("out of memory: no JSON printed"));
     free(text);
+    lab_buf_release(&clean);
     cJSON_Delete(o);
 }

@@ -261,7 +261,7 @@ check(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
         a->smem[i] = c[i].smem;
         a->got[i] = -1;
     }
-    if ((rc = lab_driver_call_host(p->d, role, p->dyn, call_all, a, CALL_TIMEOUT_S, err)) < 0)
+    if ((rc = lab_driver_call_host(p->d, role, p->dyn, a, CALL_TIMEOUT_S, err)) < 0)
         goto out;
     for (size_t i = 0; i < NCONFIGS; i++) {
         if (a->got[i] == c[i].expected || bad++)
@@ -285,4 +285,5 @@ const lab_family_driver lab_driver_host_occupancy = {
     .begin = begin,
     .setup = setup,
     .check = check,
+    .host_call = call_all,
 };

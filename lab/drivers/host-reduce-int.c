@@ -89,7 +89,7 @@ check(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
     memcpy(a->data, p->input, n * sizeof(uint32_t));
     for (size_t i = n; i < n + GUARD; i++)
         a->data[i] = POISON;
-    if ((rc = lab_driver_call_host(p->d, role, n, call_reduce, a, CALL_TIMEOUT_S, err)) < 0)
+    if ((rc = lab_driver_call_host(p->d, role, n, a, CALL_TIMEOUT_S, err)) < 0)
         goto out;
     correct = (uint32_t)a->result == p->sum;
     if (!correct)
@@ -115,4 +115,5 @@ const lab_family_driver lab_driver_host_reduce_int = {
     .setup = setup,
     .fill = fill,
     .check = check,
+    .host_call = call_reduce,
 };

@@ -72,7 +72,7 @@ finish_beside(lab_proc *p, const char *what, const char *who, char *skipped, siz
 {
     lab_err err = LAB_ERR_INIT;
     char how[128];
-    int rc = lab_proc_finish(p, &err);
+    int rc = lab_runner_finish(p, what, &err);
 
     lab_trace_mark("%s: done", what);
     if (rc == 0 && !p->timed_out && !p->cancelled && p->report.len)

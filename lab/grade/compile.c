@@ -61,7 +61,6 @@ compile(lab *l, const lab_exercise *ex, const char *path, const char *arch,
         if (toolkit_root(lab_toolchain_nvcc(tc), &toolkit) == 0)
             show[0] = toolkit.buf;
         br.sandbox = &plan;
-        lab_sandbox_limits(LAB_SANDBOX_COMPILE, &br.limits);
     }
     if ((rc = lab_toolchain_build(tc, &br, b, err)) < 0)
         goto out;

@@ -164,9 +164,7 @@ run_sim_with_ptxas(lab *l, const lab_grade_request *req, lab_grading *g, const l
         lab_proc_finish(p, &ignored);
         return checked;
     }
-    if ((rc = lab_proc_finish(p, err)) < 0)
-        return lab_err_wrap(err, "driver '%s'", req->ex->family);
-    return 0;
+    return lab_runner_finish(p, req->ex->family, err);
 }
 
 /* Whether a parsed report found the student's kernel right at every case: only then is the

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #define PROBE_TIMEOUT_S 30
@@ -24,6 +25,20 @@ static int start_driver(lab *l, const char *program, const lab_strvec *args, dou
 static const char *module_of(const char *arg, bool *by_descriptor);
 
 int
+lab_runner_finish(lab_proc *p, const char *program, lab_err *err)
+{
+    lab_buf why = LAB_BUF_INIT;
+    int rc;
+
+    if ((rc = lab_proc_finish(p, err)) < 0)
+        return lab_err_wrap(err, "driver '%s'", program);
+    if (p->status_pipe && lab_sandbox_failed(p, &why))
+        rc = lab_err_set(err, LAB_ESANDBOX, "driver '%s': %s", program, why.buf);
+    lab_buf_release(&why);
+    return rc;
+}
+
+int
 lab_runner_run(lab *l, const char *program, const lab_strvec *args, double timeout_s,
                const volatile sig_atomic_t *cancel, bool untrusted, lab_proc *p, lab_err *err)
 {
@@ -31,9 +46,7 @@ lab_runner_run(lab *l, const char *program, const lab_strvec *args, double timeo
 
     if ((rc = lab_runner_start(l, program, args, timeout_s, cancel, untrusted, p, err)) < 0)
         return rc;
-    if ((rc = lab_proc_finish(p, err)) < 0)
-        return lab_err_wrap(err, "driver '%s'", program);
-    return 0;
+    return lab_runner_finish(p, program, err);
 }
 
 static void
@@ -81,9 +94,7 @@ run_when_locked(lab *l, const char *program, const volatile sig_atomic_t *cancel
     if (rc == 1) { /* it ended before its go (a module it could not load): no GPU work to do */
         lab_trace_mark("the driver ended before its go");
         p->report_done = NULL;
-        if ((rc = lab_proc_finish(p, err)) < 0)
-            return lab_err_wrap(err, "driver '%s'", program);
-        return 0;
+        return lab_runner_finish(p, program, err);
     }
     if (rc < 0) {
         lab_err ignored = LAB_ERR_INIT;
@@ -95,9 +106,7 @@ run_when_locked(lab *l, const char *program, const volatile sig_atomic_t *cancel
     }
     lab_trace_mark("the GPU's lock taken: go (%s)", *dev->uuid ? dev->uuid : dev->name);
     lab_proc_go(p);
-    if ((rc = lab_proc_finish(p, err)) < 0)
-        return lab_err_wrap(err, "driver '%s'", program);
-    return 0;
+    return lab_runner_finish(p, program, err);
 }
 
 int
@@ -193,6 +202,62 @@ module_of(const char *arg, bool *by_descriptor)
         return arg + n;
     }
     return NULL;
+}
+
+/* The driver's arguments that travel by a descriptor (--args-fd), never on a command line: a
+ * student's host function runs in the driver's sandbox, where every command line can be read,
+ * bubblewrap's own (which holds the whole of the driver's) included, and the occupancy
+ * calculator's 552 expected answers there were a one-line cheat (# 34). */
+static const char *const secret_args[] = { "--seed=", "--occupancy-" };
+
+static bool
+is_secret(const char *arg)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(secret_args); i++)
+        if (!strncmp(arg, secret_args[i], strlen(secret_args[i])))
+            return true;
+    return false;
+}
+
+/* The secret arguments of tail moved into a memfd the driver gets open (p->pass_fd), and
+ * "--args-fd=N" in their place. */
+static int
+secret_arguments(lab_proc *p, lab_strvec *tail, lab_err *err)
+{
+    lab_strvec kept = LAB_STRVEC_INIT;
+    lab_buf secret = LAB_BUF_INIT;
+    int fd = -1, rc = 0;
+
+    for (size_t i = 0; rc == 0 && i < tail->n; i++)
+        rc = is_secret(tail->v[i]) ? lab_buf_add(&secret, tail->v[i], strlen(tail->v[i]) + 1)
+                                   : lab_strvec_push(&kept, tail->v[i]);
+    if (rc < 0) {
+        rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
+        goto out;
+    }
+    if (!secret.len)
+        goto out;
+    if (p->npass == LAB_PROC_PASS_MAX)
+        rc = lab_err_set(err, LAB_EINVAL, "no descriptor left for the driver's arguments");
+    else if ((fd = memfd_create("cudalab-driver-args", MFD_CLOEXEC)) < 0 ||
+             write(fd, secret.buf, secret.len) != (ssize_t)secret.len || lseek(fd, 0, SEEK_SET) < 0)
+        rc = lab_err_set(err, LAB_EIO, "cannot hand the driver its arguments: %s", strerror(errno));
+    else if ((rc = lab_strvec_pushf(&kept, "--args-fd=%d",
+                                    LAB_RUNNER_REPORT_FD + 1 + (int)p->npass)) < 0)
+        rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
+    if (rc < 0)
+        goto out;
+    p->pass_fd[p->npass++] = fd;
+    fd = -1;
+    lab_strvec_release(tail);
+    *tail = kept;
+    kept = (lab_strvec)LAB_STRVEC_INIT;
+out:
+    if (fd >= 0)
+        close(fd);
+    lab_buf_release(&secret);
+    lab_strvec_release(&kept);
+    return rc;
 }
 
 /* The driver's own arguments into tail: the modules shown by path (appended to show) or passed
@@ -304,15 +369,13 @@ start_driver(lab *l, const char *program, const lab_strvec *args, double timeout
     }
     if (untrusted) /* a printf flood is stopped, and named, long before the timeout */
         p->output_limit = LAB_RUNNER_OUTPUT_LIMIT;
-    if ((rc = module_arguments(p, args, &tail, &show, err)) < 0)
+    if ((rc = module_arguments(p, args, &tail, &show, err)) < 0 ||
+        (rc = secret_arguments(p, &tail, err)) < 0)
         goto out;
     if (untrusted && lab_sandboxed(l)) {
         if ((rc = show_libraries(driver.buf, &show, err)) < 0)
             goto out;
         plan.show = (const char *const *)show.v;
-        lab_sandbox_limits(LAB_SANDBOX_DRIVER, &p->limits);
-        if ((rc = lab_sandbox_wrap(&plan, &p->argv, err)) < 0)
-            goto out;
     }
     if ((rc = lab_strvec_push(&p->argv, driver.buf)) < 0 ||
         (rc = lab_strvec_push(&p->argv, program)) < 0 ||
@@ -322,6 +385,8 @@ start_driver(lab *l, const char *program, const lab_strvec *args, double timeout
         rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
         goto out;
     }
+    if (untrusted && lab_sandboxed(l) && (rc = lab_sandbox_confine(&plan, p, err)) < 0)
+        goto out;
     if ((rc = lab_proc_start(p, err)) < 0)
         lab_err_wrap(err, "driver '%s'", program);
 out:

@@ -73,10 +73,14 @@ int lab_runner_start_pinned(lab *l, const char *program, const lab_strvec *args,
  * loading shared libraries: libcjson.so.1: ..."), never the student's RUNTIME_ERROR.  0 for any
  * other end. */
 int lab_runner_not_started(const char *program, const lab_proc *p, lab_err *err);
-/* lab_runner_run without the wait: the driver runs beside the caller until lab_proc_finish. */
+/* lab_runner_run without the wait: the driver runs beside the caller until lab_runner_finish. */
 int lab_runner_start(lab *l, const char *program, const lab_strvec *args, double timeout_s,
                      const volatile sig_atomic_t *cancel, bool untrusted, lab_proc *p,
                      lab_err *err);
+/* lab_proc_finish of a driver lab_runner_start started: a sandbox that could not run it is the
+ * lab's error (LAB_ESANDBOX: bubblewrap could not fork, another job's fork bomb), never the
+ * submission's verdict. */
+int lab_runner_finish(lab_proc *p, const char *program, lab_err *err);
 /* Probes one backend ("cuda", "sim") afresh: out->present when the drivers can run kernels
  * on it, else out->reason. */
 int lab_runner_probe(lab *l, const char *backend, lab_device *out, lab_err *err);

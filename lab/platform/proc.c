@@ -81,6 +81,7 @@ struct child_plan {
     int err_w;
     int report_w; /* -1 without a report pipe */
     int report_fd;
+    int status_w;                /* -1 without a status pipe; else it goes after the passed fds */
     int pass[LAB_PROC_PASS_MAX]; /* the parent's fds the child gets at first_pass, ... */
     size_t npass;
     int notify_w;
@@ -99,8 +100,10 @@ struct live_chunk {
     struct live_chunk *_Atomic next;
 };
 
+#define NSTREAMS 4 /* stdout, stderr, report, status */
+
 struct lab_proc__run {
-    int fd[3];              /* read ends: stdout, stderr, report; -1 once closed */
+    int fd[NSTREAMS];       /* read ends: stdout, stderr, report, status; -1 once closed */
     int go_w;               /* the go channel's end (wait_go), -1 once the byte is sent */
     int pidfd;              /* readable once the child exits; -1 without one */
     struct live_slot *slot; /* this child's entry in the live list */
@@ -263,13 +266,14 @@ env_overridden(const lab_strvec *extra, size_t from, const char *entry)
     return false;
 }
 
-/* The child's environment: ours, less the names extra sets or unsets, plus extra. */
+/* The child's environment: ours (unless only), less the names extra sets or unsets, plus
+ * extra. */
 static int
-build_env(const lab_strvec *extra, lab_strvec *out)
+build_env(const lab_strvec *extra, bool only, lab_strvec *out)
 {
     int rc;
 
-    for (char **e = environ; e && *e; e++)
+    for (char **e = only ? NULL : environ; e && *e; e++)
         if (!env_overridden(extra, 0, *e) && (rc = lab_strvec_push(out, *e)) < 0)
             return rc;
     for (size_t i = 0; i < extra->n; i++) {
@@ -364,11 +368,48 @@ child_limit(int resource, unsigned long long value)
     return setrlimit(resource, &rl);
 }
 
+/* Kills every child the keeper has left: as the subreaper it inherits whatever the program's
+ * processes orphan, a daemon that left the group with setsid and a double fork among them,
+ * which a kill of the group misses (# 34).  Their own children come to the keeper in turn, so
+ * it goes on until it has none (or gives up after many rounds).  Async-signal-safe. */
+static void
+keeper_kill_orphans(void)
+{
+    const struct timespec pause = { 0, 1000000 }; /* 1 ms */
+    char buf[4096];
+
+    for (int round = 0; round < 2000; round++) {
+        int fd = open("/proc/thread-self/children", O_RDONLY | O_CLOEXEC);
+        ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+        long pid = 0;
+        bool any = false;
+
+        if (fd >= 0)
+            close(fd);
+        while (waitpid(-1, NULL, WNOHANG) > 0) /* the dead among them */
+            ;
+        for (ssize_t i = 0; i <= n; i++) { /* "123 456 " */
+            if (i < n && buf[i] >= '0' && buf[i] <= '9') {
+                pid = pid * 10 + (buf[i] - '0');
+                continue;
+            }
+            if (pid > 0 && kill((pid_t)pid, SIGKILL) == 0)
+                any = true;
+            pid = 0;
+        }
+        if (!any)
+            return;
+        nanosleep(&pause, NULL);
+    }
+}
+
 /* The group's keeper, when the child must die with the lab: it leads the group, the program
  * runs as its child, and when the lab dies (even by SIGKILL: the kernel sends the keeper
  * KEEPER_SIGNAL) it kills the whole group, so nothing the program started (nvcc's cicc and
- * ptxas) outlives the lab.  Otherwise it ends as the program ended, so the lab sees the
- * program's status.  Signals are blocked here; it waits for them with sigwaitinfo. */
+ * ptxas) outlives the lab.  It is the subreaper of everything below it, so a process that left
+ * the group (setsid) still comes back to it when its parent ends, and goes when the program
+ * does.  Otherwise it ends as the program ended, so the lab sees the program's status.  Signals
+ * are blocked here; it waits for them with sigwaitinfo. */
 static _Noreturn void
 child_keep_group(pid_t program, pid_t parent, int maxfd)
 {
@@ -383,10 +424,13 @@ child_keep_group(pid_t program, pid_t parent, int maxfd)
     for (;;) {
         if (sigwaitinfo(&wait_for, &info) < 0)
             continue;
-        if (info.si_signo == KEEPER_SIGNAL && getppid() != parent)
+        if (info.si_signo == KEEPER_SIGNAL && getppid() != parent) {
+            keeper_kill_orphans();
             kill(0, SIGKILL); /* the lab is gone: the whole group goes, the keeper with it */
+        }
         if (info.si_signo != SIGCHLD || waitpid(program, &status, WNOHANG) != program)
             continue;
+        keeper_kill_orphans();
         if (WIFEXITED(status))
             _exit(WEXITSTATUS(status));
         if (WIFSIGNALED(status)) { /* die of the same signal (its action is the default) */
@@ -405,7 +449,8 @@ child_run(struct child_plan *cp)
     struct sigaction dfl;
     sigset_t none;
     int first_pass = cp->report_fd >= 3 ? cp->report_fd + 1 : 3;
-    int low = first_pass + (int)cp->npass;
+    int status_fd = first_pass + (int)cp->npass;
+    int low = status_fd + (cp->status_w >= 0);
     bool saw_eacces = false;
 
     setpgid(0, 0);
@@ -422,7 +467,7 @@ child_run(struct child_plan *cp)
 
     if (child_lift(&cp->in_r, low) < 0 || child_lift(&cp->out_w, low) < 0 ||
         child_lift(&cp->err_w, low) < 0 || child_lift(&cp->report_w, low) < 0 ||
-        child_lift(&cp->notify_w, low) < 0)
+        child_lift(&cp->status_w, low) < 0 || child_lift(&cp->notify_w, low) < 0)
         child_fail(cp->notify_w, STAGE_SETUP);
     for (size_t i = 0; i < cp->npass; i++)
         if (child_lift(&cp->pass[i], low) < 0)
@@ -433,7 +478,10 @@ child_run(struct child_plan *cp)
     for (size_t i = 0; i < cp->npass; i++)
         if (child_dup(cp->pass[i], first_pass + (int)i) < 0)
             child_fail(cp->notify_w, STAGE_SETUP);
-    /* keep 0-2, report_fd, the passed fds and notify_w (which is above them, close-on-exec) */
+    if (cp->status_w >= 0 && child_dup(cp->status_w, status_fd) < 0)
+        child_fail(cp->notify_w, STAGE_SETUP);
+    /* keep 0-2, report_fd, the passed fds, the status fd and notify_w (which is above them,
+     * close-on-exec) */
     if (cp->report_w >= 0)
         child_close_range(3, (unsigned)cp->report_fd - 1, cp->maxfd);
     child_close_range((unsigned)low, (unsigned)cp->notify_w - 1, cp->maxfd);
@@ -448,7 +496,12 @@ child_run(struct child_plan *cp)
         child_limit(RLIMIT_NOFILE, cp->limits.nofile) < 0)
         child_fail(cp->notify_w, STAGE_LIMITS);
     if (cp->parent) {
-        pid_t keeper = getpid(), program = fork();
+        pid_t keeper = getpid(), program;
+
+        /* before the fork: what the program orphans, however it left the group, comes here */
+        if (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
+            child_fail(cp->notify_w, STAGE_SETUP);
+        program = fork();
 
         if (program < 0)
             child_fail(cp->notify_w, STAGE_SETUP);
@@ -553,6 +606,7 @@ reset_results(lab_proc *p)
     lab_buf_reset(&p->out);
     lab_buf_reset(&p->errout);
     lab_buf_reset(&p->report);
+    lab_buf_reset(&p->status_text);
     p->out_dropped = 0;
     p->err_dropped = 0;
     p->report_dropped = 0;
@@ -586,7 +640,14 @@ lab_proc_init(lab_proc *p)
     lab_buf_init(&p->out);
     lab_buf_init(&p->errout);
     lab_buf_init(&p->report);
+    lab_buf_init(&p->status_text);
     p->run = NULL;
+}
+
+int
+lab_proc_status_fd(const lab_proc *p)
+{
+    return (p->report_fd >= 3 ? p->report_fd + 1 : 3) + (int)p->npass;
 }
 
 int
@@ -601,6 +662,7 @@ lab_proc_start(lab_proc *p, lab_err *err)
     int out_pipe[2] = { -1, -1 };
     int err_pipe[2] = { -1, -1 };
     int report_pipe[2] = { -1, -1 };
+    int status_pipe[2] = { -1, -1 };
     int notify_pipe[2] = { -1, -1 };
     int go_channel[2] = { -1, -1 };
     int devnull = -1;
@@ -624,7 +686,8 @@ lab_proc_start(lab_proc *p, lab_err *err)
                            LAB_PROC_PASS_MAX);
     reset_results(p);
 
-    if ((rc = build_env(&p->env, &envp)) < 0 || (rc = build_paths(prog, envp.v, &paths)) < 0) {
+    if ((rc = build_env(&p->env, p->env_only, &envp)) < 0 ||
+        (rc = build_paths(prog, envp.v, &paths)) < 0) {
         rc = lab_err_set(err, rc, "cannot prepare to run '%s': %s", prog, lab_strerror(rc));
         goto out;
     }
@@ -636,6 +699,7 @@ lab_proc_start(lab_proc *p, lab_err *err)
     if ((rc = open_pipe(out_pipe, true, prog, err)) < 0 ||
         (rc = open_pipe(err_pipe, true, prog, err)) < 0 ||
         (p->report_fd >= 3 && (rc = open_pipe(report_pipe, true, prog, err)) < 0) ||
+        (p->status_pipe && (rc = open_pipe(status_pipe, true, prog, err)) < 0) ||
         (rc = open_pipe(notify_pipe, false, prog, err)) < 0 ||
         (p->wait_go && (rc = open_go_channel(go_channel, prog, err)) < 0))
         goto out;
@@ -656,6 +720,7 @@ lab_proc_start(lab_proc *p, lab_err *err)
         .err_w = err_pipe[1],
         .report_w = report_pipe[1],
         .report_fd = p->report_fd,
+        .status_w = status_pipe[1],
         .npass = p->npass,
         .notify_w = notify_pipe[1],
         .maxfd = fallback_maxfd(),
@@ -688,6 +753,7 @@ lab_proc_start(lab_proc *p, lab_err *err)
     close_fd(&out_pipe[1]);
     close_fd(&err_pipe[1]);
     close_fd(&report_pipe[1]);
+    close_fd(&status_pipe[1]);
     close_fd(&notify_pipe[1]);
     if (read_notify(notify_pipe[0], &fail) > 0) {
         int status;
@@ -701,8 +767,9 @@ lab_proc_start(lab_proc *p, lab_err *err)
     run->fd[0] = out_pipe[0];
     run->fd[1] = err_pipe[0];
     run->fd[2] = report_pipe[0];
+    run->fd[3] = status_pipe[0];
     run->go_w = go_channel[1];
-    out_pipe[0] = err_pipe[0] = report_pipe[0] = go_channel[1] = -1;
+    out_pipe[0] = err_pipe[0] = report_pipe[0] = status_pipe[0] = go_channel[1] = -1;
     run->pidfd = pidfd_open(pid, 0); /* -1 on old kernels: finish then ticks */
     p->run = run;
     run = NULL;
@@ -718,6 +785,7 @@ out:
         close_fd(&out_pipe[i]);
         close_fd(&err_pipe[i]);
         close_fd(&report_pipe[i]);
+        close_fd(&status_pipe[i]);
         close_fd(&notify_pipe[i]);
     }
     lab_strvec_release(&envp);
@@ -808,7 +876,7 @@ reap(lab_proc *p, int wait_errno, lab_err *err)
     int status;
     int rc = 0;
 
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < NSTREAMS; i++)
         close_fd(&run->fd[i]);
     close_fd(&run->go_w);
     close_fd(&run->pidfd);
@@ -847,8 +915,10 @@ int
 lab_proc_finish(lab_proc *p, lab_err *err)
 {
     struct lab_proc__run *run = p->run;
-    lab_buf *bufs[3] = { &p->out, &p->errout, &p->report };
-    size_t *dropped[3] = { &p->out_dropped, &p->err_dropped, &p->report_dropped };
+    size_t status_dropped = 0;
+    lab_buf *bufs[NSTREAMS] = { &p->out, &p->errout, &p->report, &p->status_text };
+    size_t *dropped[NSTREAMS] = { &p->out_dropped, &p->err_dropped, &p->report_dropped,
+                                  &status_dropped };
     size_t cap = p->output_cap ? p->output_cap : LAB_PROC_DEFAULT_CAP;
     double grace = p->grace_s > 0 ? p->grace_s : 1.0;
     double deadline = HUGE_VAL;
@@ -869,8 +939,8 @@ lab_proc_finish(lab_proc *p, lab_err *err)
         deadline = run->start + p->timeout_s;
 
     for (;;) {
-        struct pollfd pfd[4];
-        int which[4];
+        struct pollfd pfd[NSTREAMS + 1];
+        int which[NSTREAMS + 1];
         nfds_t n = 0;
         double wake = HUGE_VAL;
         double now = lab_clock_now();
@@ -882,7 +952,10 @@ lab_proc_finish(lab_proc *p, lab_err *err)
             gone_at = last_data = now;
         }
         if (gone) {
-            bool open = run->fd[0] >= 0 || run->fd[1] >= 0 || run->fd[2] >= 0;
+            bool open = false;
+
+            for (int i = 0; i < NSTREAMS; i++)
+                open = open || run->fd[i] >= 0;
 
             if (!open || now >= gone_at + DRAIN_MAX_S || now >= last_data + DRAIN_IDLE_S)
                 break;
@@ -916,7 +989,7 @@ lab_proc_finish(lab_proc *p, lab_err *err)
         if (!gone && run->pidfd < 0)
             wake_at(&wake, now + NOPIDFD_TICK_S);
 
-        for (int i = 0; i < 3; i++) {
+        for (int i = 0; i < NSTREAMS; i++) {
             if (run->fd[i] < 0)
                 continue;
             pfd[n] = (struct pollfd){ .fd = run->fd[i], .events = POLLIN };
@@ -1035,6 +1108,7 @@ lab_proc_release(lab_proc *p)
     lab_buf_release(&p->out);
     lab_buf_release(&p->errout);
     lab_buf_release(&p->report);
+    lab_buf_release(&p->status_text);
 }
 
 const char *

@@ -61,6 +61,7 @@ typedef struct lab_proc {
     /* set by the caller */
     lab_strvec argv;     /* program and arguments */
     lab_strvec env;      /* extra NAME=value entries; a bare NAME unsets */
+    bool env_only;       /* the environment is env alone: nothing of the lab's */
     const char *dir;     /* working directory, or NULL */
     int report_fd;       /* >= 3: open a report pipe on this fd; -1: none */
     double timeout_s;    /* wall-clock limit; 0 = none */
@@ -74,6 +75,9 @@ typedef struct lab_proc {
                                             report_fd + 1, + 2, ... (3, 4, ... without a report
                                             pipe): a file reached by no path (the caller closes them) */
     size_t npass;
+    bool status_pipe;     /* one more pipe, at lab_proc_status_fd in the child, whose bytes (a short
+                             status, as bubblewrap's --json-status-fd writes it) are kept in status_text
+                           */
     bool die_with_parent; /* SIGKILL the child's whole process group when the thread that
                              started it dies (even by SIGKILL, which no cleanup handler sees):
                              a keeper process leads the group, the program runs as its child,
@@ -87,10 +91,11 @@ typedef struct lab_proc {
 
     /* results, valid after lab_proc_finish */
     pid_t pid;
-    lab_buf out;        /* stdout, at most output_cap bytes */
-    lab_buf errout;     /* stderr, at most output_cap bytes */
-    lab_buf report;     /* bytes read from the report pipe, at most output_cap */
-    size_t out_dropped; /* bytes past the cap, counted and dropped */
+    lab_buf out;         /* stdout, at most output_cap bytes */
+    lab_buf errout;      /* stderr, at most output_cap bytes */
+    lab_buf report;      /* bytes read from the report pipe, at most output_cap */
+    lab_buf status_text; /* bytes read from the status pipe, at most output_cap */
+    size_t out_dropped;  /* bytes past the cap, counted and dropped */
     size_t err_dropped;
     size_t report_dropped;
     bool exited; /* exited normally: exit_code is valid */
@@ -106,6 +111,9 @@ typedef struct lab_proc {
 } lab_proc;
 
 void lab_proc_init(lab_proc *p);
+/* The fd the status pipe gets in the child: after report_fd and the passed fds, so set those
+ * first. */
+int lab_proc_status_fd(const lab_proc *p);
 int lab_proc_start(lab_proc *p, lab_err *err);
 int lab_proc_finish(lab_proc *p, lab_err *err);
 int lab_proc_run(lab_proc *p, lab_err *err);

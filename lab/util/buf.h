@@ -52,6 +52,17 @@ int lab_buf_read_file(lab_buf *b, const char *path, struct lab_err *err);
  * (LAB_EINVAL: "'x' is a FIFO, not a regular file", "'x' is larger than 1024 KiB").
  * Symbolic links are followed; what they lead to must be a regular file too. */
 int lab_buf_read_regular(lab_buf *b, const char *path, size_t cap, struct lab_err *err);
+/* Read a regular file that someone else may change while the lab reads it (a student's
+ * submission during a batch), of at most cap bytes, into b (appending): opened once and read
+ * through that one descriptor, so what is checked is what is read.  name is relative to the
+ * folder open on dirfd, and a symbolic link in it may lead anywhere inside that folder, never
+ * out ("'x' is a link to a file outside its folder"); with dirfd AT_FDCWD, name is a path whose
+ * last part may be no symbolic link at all ("'x' is a symbolic link").  The file must be
+ * regular (as lab_buf_read_regular's) and have one link: a hard link to a file the student could
+ * not read (/etc/shadow, made where protected_hardlinks is off) is refused.  path names the file
+ * in messages. */
+int lab_buf_read_untrusted(lab_buf *b, int dirfd, const char *name, const char *path, size_t cap,
+                           struct lab_err *err);
 /* rm -r: remove path and, if it is a directory, everything in it (symbolic links are removed,
  * never followed).  A path that is not there is fine. */
 int lab_remove_tree(const char *path, struct lab_err *err);

@@ -7,13 +7,21 @@
 #include <string.h>
 
 static const char *const errnames[] = {
-    [-LAB_OK] = "success",           [-LAB_EINVAL] = "invalid argument",
-    [-LAB_ENOMEM] = "out of memory", [-LAB_EIO] = "input/output error",
-    [-LAB_ENOENT] = "not found",     [-LAB_EPARSE] = "parse error",
-    [-LAB_ETOOL] = "tool failed",    [-LAB_ECHILD] = "child process error",
-    [-LAB_ETIMEOUT] = "timed out",   [-LAB_ENODEV] = "no usable GPU",
-    [-LAB_EDEVICE] = "device error", [-LAB_ESTORE] = "progress store error",
-    [-LAB_ENOSYS] = "not available", [-LAB_ECANCEL] = "cancelled",
+    [-LAB_OK] = "success",
+    [-LAB_EINVAL] = "invalid argument",
+    [-LAB_ENOMEM] = "out of memory",
+    [-LAB_EIO] = "input/output error",
+    [-LAB_ENOENT] = "not found",
+    [-LAB_EPARSE] = "parse error",
+    [-LAB_ETOOL] = "tool failed",
+    [-LAB_ECHILD] = "child process error",
+    [-LAB_ETIMEOUT] = "timed out",
+    [-LAB_ENODEV] = "no usable GPU",
+    [-LAB_EDEVICE] = "device error",
+    [-LAB_ESTORE] = "progress store error",
+    [-LAB_ENOSYS] = "not available",
+    [-LAB_ECANCEL] = "cancelled",
+    [-LAB_ESANDBOX] = "sandbox failure",
 };
 _Static_assert(ARRAY_SIZE(errnames) == LAB_ECODE_COUNT, "one name per lab_errcode");
 

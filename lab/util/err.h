@@ -20,20 +20,21 @@
 
 typedef enum lab_errcode {
     LAB_OK = 0,
-    LAB_EINVAL = -1,   /* bad argument or input */
-    LAB_ENOMEM = -2,   /* out of memory */
-    LAB_EIO = -3,      /* file or pipe i/o failed */
-    LAB_ENOENT = -4,   /* no such file, exercise or kernel */
-    LAB_EPARSE = -5,   /* malformed manifest, report or PTX */
-    LAB_ETOOL = -6,    /* an external tool (nvcc) is missing or failed to run */
-    LAB_ECHILD = -7,   /* a child process could not be started or waited for */
-    LAB_ETIMEOUT = -8, /* a deadline passed */
-    LAB_ENODEV = -9,   /* no usable GPU */
-    LAB_EDEVICE = -10, /* the device (CUDA) reported an error */
-    LAB_ESTORE = -11,  /* the progress database failed */
-    LAB_ENOSYS = -12,  /* not available in this build or backend */
-    LAB_ECANCEL = -13, /* cancelled by the user */
-    LAB_ECODE_COUNT = 14
+    LAB_EINVAL = -1,    /* bad argument or input */
+    LAB_ENOMEM = -2,    /* out of memory */
+    LAB_EIO = -3,       /* file or pipe i/o failed */
+    LAB_ENOENT = -4,    /* no such file, exercise or kernel */
+    LAB_EPARSE = -5,    /* malformed manifest, report or PTX */
+    LAB_ETOOL = -6,     /* an external tool (nvcc) is missing or failed to run */
+    LAB_ECHILD = -7,    /* a child process could not be started or waited for */
+    LAB_ETIMEOUT = -8,  /* a deadline passed */
+    LAB_ENODEV = -9,    /* no usable GPU */
+    LAB_EDEVICE = -10,  /* the device (CUDA) reported an error */
+    LAB_ESTORE = -11,   /* the progress database failed */
+    LAB_ENOSYS = -12,   /* not available in this build or backend */
+    LAB_ECANCEL = -13,  /* cancelled by the user */
+    LAB_ESANDBOX = -14, /* the sandbox could not run a job: the lab's failure, no verdict */
+    LAB_ECODE_COUNT = 15
 } lab_errcode;
 
 typedef struct lab_err {

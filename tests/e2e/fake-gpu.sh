@@ -14,6 +14,8 @@ reports=$fx/reports
 printf '#!/bin/sh\ncat "%s" >&3\n' "$reports/probe.json" >"$fx/device-probe"
 chmod +x "$fx/device-probe"
 export CUDALAB_LIBEXECDIR=$fx CUDALAB_ARCH=sm_90
+# the fake drivers' settings reach them in the sandbox too, which passes an allow-list alone
+export CUDALAB_SANDBOX_KEEP_ENV=FAKE_*
 
 # fake_driver BODY: reduce-int becomes a bash script running BODY.  On a GPU run (--wait-go) it
 # first does what the real driver does before it may touch the GPU: it waits FAKE_INIT seconds

@@ -22,6 +22,7 @@ seeds() { # TARGET: the lab's files of its kind
     translation) ls exercises/*/questions.*.ini exercises/*/*/hints.*.md 2>/dev/null ;;
     runreport) ls tests/fixtures/reports/*.json ;;
     ncu) ls tests/fixtures/ncu/*.csv ;;
+    gradebook) ls exercises/*/*/examples/*/*.cu ;;
     esac
 }
 
