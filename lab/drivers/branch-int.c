@@ -76,8 +76,8 @@ explain(const void *ctx, size_t i, uint32_t value, char *buf, size_t size)
 {
     const problem *p = ctx;
 
-    snprintf(buf, size, "%s(in[%zu] = %d) = %d", i % 2 == 0 ? "leftPath" : "rightPath", i,
-             p->in[i], (int32_t)value);
+    snprintf(buf, size, "%s(in[%zu] = %d) = %d", i % 2 == 0 ? "leftPath" : "rightPath", i, p->in[i],
+             (int32_t)value);
 }
 
 static const lab_output_spec out_spec = { .want = want, .explain = explain, .name = "out" };
