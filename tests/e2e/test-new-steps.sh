@@ -8,7 +8,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 src=$CUDALAB_DATADIR_TEST
-STEPS="reduction/sum-tournament-strided divergence/long-branch"
+STEPS="reduction/sum-tournament-strided divergence/long-branch reduction/warp-reduce"
 
 for ex in $STEPS; do
     ch=${ex%%/*} name=${ex#*/}

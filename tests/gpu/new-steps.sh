@@ -23,7 +23,7 @@ bin=${CUDALAB_BIN:-$root/bin/cudalab}
 log=${1:?usage: new-steps.sh LOGDIR}
 mkdir -p "$log"
 # the steps, in the order the session took them: one list for every part below
-STEPS=${NEW_STEPS:-"reduction/sum-tournament-strided divergence/long-branch"}
+STEPS=${NEW_STEPS:-"reduction/sum-tournament-strided divergence/long-branch reduction/warp-reduce"}
 failed=0
 
 { nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv 2>&1
