@@ -10,12 +10,16 @@
 #   repeat.txt         tests/gpu/repeat.sh 20 on the new steps: reference 20/20, starter 0/20
 # The last line: "new-steps: N failed" (0: the repeat and every record succeeded).
 #
-# Then, on any machine, add the new lines to the model's training set and refit:
-#   cat LOGDIR/times.jsonl >>tests/fixtures/model/h100-times.jsonl   # (an H100's; another GPU:
-#                                                                    #  its own file, see docs/bench/model.md)
-#   python3 tests/model/collect.py counts.jsonl --from tests/fixtures/model/h100-times.jsonl
-#   python3 tests/model/fit.py tests/fixtures/model/h100-times.jsonl counts.jsonl --write \
-#       --gpu kernels/gpus/h100.ini --check --table docs/bench/model.md
+# Then, on any machine, with the GPU that gpu.txt names:
+#  - an H100 (the model's fit is the H100's): add the lines to the fit's training set, refit, check:
+#      cat LOGDIR/times.jsonl >>tests/fixtures/model/h100-times.jsonl
+#      python3 tests/model/collect.py counts.jsonl --from tests/fixtures/model/h100-times.jsonl
+#      python3 tests/model/fit.py tests/fixtures/model/h100-times.jsonl counts.jsonl --write \
+#          --gpu kernels/gpus/h100.ini --check --table docs/bench/model.md
+#  - an H200: the H100-fitted model's prediction of the new steps (no --write: not a training set):
+#      python3 tests/model/collect.py counts.jsonl --from LOGDIR/times.jsonl
+#      python3 tests/model/fit.py LOGDIR/times.jsonl counts.jsonl --name H200
+# and put the measured times into the three tasks' tables (they say "not recorded yet").
 # Without a GPU it runs what it can (the simulator's profiles) and says what it skipped.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -52,7 +56,7 @@ if $gpu; then
     tail -1 "$log/record-times.txt"
     grep -q ' 0 failed$' "$log/record-times.txt" || failed=$((failed + 1))
     # shellcheck disable=SC2086
-    REPEAT_JOBS=${REPEAT_JOBS:-3} "$root/tests/gpu/repeat.sh" 20 $STEPS >"$log/repeat.txt" 2>&1 ||
+    REPEAT_JOBS=${REPEAT_JOBS:-4} "$root/tests/gpu/repeat.sh" 20 $STEPS >"$log/repeat.txt" 2>&1 ||
         failed=$((failed + 1))
     cat "$log/repeat.txt"
 else
