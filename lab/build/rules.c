@@ -87,6 +87,15 @@ static const lab_rule rules[] = {
             { LAB_FORM_OPCODE, "vote.sync", VOTE_WORDS },
             { LAB_FORM_OPCODE, "match", MATCH_WORDS },
         } },
+    [LAB_RULE_WARP_REDUCTIONS] = {
+        .name = "warp-reductions",
+        .what = N_("a warp reduction in one instruction (__reduce_add_sync, cg::reduce)"),
+        .forbid = N_("this step adds a warp's values itself, by shuffles or through memory"),
+        .require = N_("since sm_80 a warp adds its 32 values in one instruction, redux.sync: "
+                      "this step asks for it"),
+        .forms = {
+            { LAB_FORM_OPCODE, "redux", REDUX_WORDS },
+        } },
     [LAB_RULE_LOOPS] = {
         .name = "loops",
         .what = N_("a loop"),

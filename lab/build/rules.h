@@ -30,6 +30,7 @@ typedef enum lab_rule_class {
     LAB_RULE_SHARED_ATOMICS,   /* those on shared memory */
     LAB_RULE_WARP_COLLECTIVES, /* shfl, redux, vote, match: lanes exchange values */
     LAB_RULE_WARP_SYNC,        /* bar.warp.sync, and the collectives (they synchronise too) */
+    LAB_RULE_WARP_REDUCTIONS,  /* redux: a warp's values combined in one instruction (sm_80) */
     LAB_RULE_LOOPS,            /* a branch back, or recursion */
     LAB_RULE_TIMERS,           /* %clock, %clock_hi, %clock64, %globaltimer(_lo, _hi) */
     LAB_RULE_COUNT

@@ -177,7 +177,7 @@ expect_eq "divergence/halfhalf-shared: against global half-by-half" "$(grep -- '
     "--baseline-kernel=shuffleHalfHalf"
 
 # --- the real family drivers: argument checks, then no GPU ---
-for fam in warp-ids warp-active shuffle-int sum-matrix records-int table-map; do
+for fam in warp-ids warp-active shuffle-int branch-int sum-matrix records-int table-map; do
     drv=$CUDALAB_LIBEXECDIR_TEST/cudalab-driver
     common=(--report-fd 3 --lab-kernels "$CUDALAB_LIBEXECDIR_TEST/lab-kernels.ptx" --student s.cubin
         --baseline cpu --reference r.cubin --kernel k --entry _Z1kv --sizes 1000)

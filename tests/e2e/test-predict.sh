@@ -14,7 +14,7 @@ expect_out "a measured question names its run" "answered by: cudalab grade reduc
 
 run cudalab predict reduction --json
 expect_status "predict --json" 0
-expect_eq "--json: four questions" "$(python3 -c "import json; print(len(json.load(open('$T/.out'))['questions']))")" 4
+expect_eq "--json: six questions" "$(python3 -c "import json; print(len(json.load(open('$T/.out'))['questions']))")" 6
 
 run cudalab predict reduction blocks-per-sm 4
 expect_status "a right prediction" 0

@@ -40,21 +40,21 @@ __global__ void atomicsShared(int *p) {
 
 __global__ void warpCollectives(int *p) {
     int v = p[threadIdx.x];
-    v += __shfl_sync(0xffffffff, v, 3);                       // rule: warp-collectives: __shfl_sync
+    v += __shfl_sync(0xffffffff, v, 3);                       // rule: warp-collectives: __shfl_sync // rule: warp-reductions!: __shfl_sync
     v += __shfl_up_sync(0xffffffff, v, 1);                    // rule: warp-collectives: __shfl_up_sync
     v += __shfl_down_sync(0xffffffff, v, 1);                  // rule: warp-collectives: __shfl_down_sync
     v += __shfl_xor_sync(0xffffffff, v, 1);                   // rule: warp-collectives: __shfl_xor_sync
-    v += __reduce_add_sync(0xffffffff, v);                    // rule: warp-collectives: __reduce_add_sync
-    v += __reduce_max_sync(0xffffffff, (unsigned)v);          // rule: warp-collectives: __reduce_max_sync
+    v += __reduce_add_sync(0xffffffff, v);                    // rule: warp-collectives: __reduce_add_sync // rule: warp-reductions: __reduce_add_sync
+    v += __reduce_max_sync(0xffffffff, (unsigned)v);          // rule: warp-collectives: __reduce_max_sync // rule: warp-reductions: __reduce_max_sync
     v += __ballot_sync(0xffffffff, v > 3);                    // rule: warp-collectives: __ballot_sync
     v += __all_sync(0xffffffff, v);                           // rule: warp-collectives: __all_sync
     v += __any_sync(0xffffffff, v > 9);                       // rule: warp-collectives: __any_sync
     v += __match_any_sync(0xffffffff, v);                     // rule: warp-collectives: __match_any_sync
     cg::thread_block_tile<16> tile = cg::tiled_partition<16>(cg::this_thread_block());
     v += tile.shfl_down(v, 2);                                // rule: warp-collectives: cooperative_groups::shfl_down
-    v += cg::reduce(tile, v, cg::plus<int>());                // rule: warp-collectives: cooperative_groups::reduce
+    v += cg::reduce(tile, v, cg::plus<int>());                // rule: warp-collectives: cooperative_groups::reduce // rule: warp-reductions: cooperative_groups::reduce
     unsigned r;
-    asm volatile("redux.sync.add.u32 %0, %1, 0xffffffff;" : "=r"(r) : "r"(v)); // rule: warp-collectives: inline PTX 'redux.sync.add.u32
+    asm volatile("redux.sync.add.u32 %0, %1, 0xffffffff;" : "=r"(r) : "r"(v)); // rule: warp-collectives: inline PTX 'redux.sync.add.u32 // rule: warp-reductions: inline PTX 'redux.sync.add.u32
     __syncwarp();                                             // rule: warp-collectives!: __syncwarp // rule: warp-sync: __syncwarp
     tile.sync();                                              // rule: warp-sync: cooperative_groups::sync
     p[threadIdx.x] = v + (int)r;

@@ -1,0 +1,30 @@
+// expect: WRONG (both warps of a pair take the even elements: the odd ones are never written)
+#define LONG_STEPS 64
+
+// The two sides of the branch: 64 dependent steps each, of different instructions, so the
+// compiler keeps a real branch (no predication, no select).  Do not change them: the lab
+// checks every out[i] against these exact chains.
+__device__ unsigned int leftPath(unsigned int v) {
+#pragma unroll
+    for (int s = 0; s < LONG_STEPS; s++) v = v * 1664525u + (v >> 13);
+    return v;
+}
+
+__device__ unsigned int rightPath(unsigned int v) {
+#pragma unroll
+    for (int s = 0; s < LONG_STEPS; s++) v = (v ^ (v >> 15)) * 0x2C1B3C6Du + 0x3C6EF372u;
+    return v;
+}
+
+__global__ void longBranchUniform(const int *in, int *out, unsigned int n) {
+    unsigned int g = blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned int warp = g / 32, lane = g % 32;
+
+    // the warp pair's 64 elements; the warp's parity picks the side, for all its lanes
+    unsigned int i = 64 * (warp / 2) + 2 * lane;
+
+    if (i < n) {
+        unsigned int v = (unsigned int)in[i];
+        out[i] = (int)(warp % 2 == 0 ? leftPath(v) : rightPath(v));
+    }
+}
