@@ -19,7 +19,7 @@ nkernels=0
 for f in $files; do
     for arch in $("$E2E_SRC/tests/sim-corpus.sh" --arch "$f") sm_90; do
         ptx=$T/$(tr / _ <<<"$f").$arch.ptx
-        if ! nvcc -ptx -arch=$arch -O3 -lineinfo -o "$ptx" "$src/$f" 2>"$T/nvcc.err"; then
+        if ! nvcc -ptx -arch=$arch -O3 -lineinfo -I "$src" -o "$ptx" "$src/$f" 2>"$T/nvcc.err"; then
             fail "$f ($arch): nvcc" "$(cat "$T/nvcc.err")"
             continue
         fi

@@ -32,7 +32,7 @@ for fx in "${files[@]}"; do
     fi
     ptx=$T/$(tr / _ <<<"$src").ptx
     arch=$(python3 -c 'import json,re,sys; print(re.search(r"-arch=(\S+)", json.load(open(sys.argv[1]))["nvcc"]).group(1))' "$fx")
-    nvcc -ptx -arch="$arch" -O3 -lineinfo -o "$ptx" "$CUDALAB_DATADIR_TEST/$src"
+    nvcc -ptx -arch="$arch" -O3 -lineinfo -I "$CUDALAB_DATADIR_TEST" -o "$ptx" "$CUDALAB_DATADIR_TEST/$src"
     check "$src: builds" $?
     read -r n block seed < <(python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(j["n"], j["block"], j["seed"])' "$fx")
     CUDALAB_SIM_THREADS=2 timeout 300 "$CUDALAB_KERNEL_RUN_TEST" --backend sim --n "$n" \
