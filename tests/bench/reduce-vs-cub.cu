@@ -8,7 +8,9 @@
 //
 // Output: a Markdown table on stdout.  Exit status 1 if a sum is wrong.  tests/gpu/loop-bench.sh runs
 // it in the GPU call of issue 36 (docs/bench/reduce.md lists what each variant tries).
+#ifndef REDUCE_VARIANTS_ONLY // tests/e2e/test-reduce-variants-sim.sh: the kernels alone, on the simulator
 #include <cub/device/device_reduce.cuh>
+#endif
 
 #include <algorithm>
 #include <cstdio>
@@ -178,7 +180,9 @@ __device__ __forceinline__ void mbar_init(unsigned long long *bar, unsigned coun
 
 // Thread 0: the stage's bytes to expect, then the copy that delivers them.
 __device__ __forceinline__ void bulk_load(void *dst, const void *src, unsigned bytes, unsigned long long *bar) {
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_addr(bar)), "r"(bytes)
+    asm volatile("{ .reg .b64 state; mbarrier.arrive.expect_tx.shared::cta.b64 state, [%0], %1; }" ::"r"(
+                     smem_addr(bar)),
+                 "r"(bytes)
                  : "memory");
     asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
                      smem_addr(dst)),
@@ -198,7 +202,11 @@ __device__ __forceinline__ void mbar_wait(unsigned long long *bar, unsigned phas
 
 template <int STAGES, int CHUNK, bool TICKETS>
 __global__ void reduceBulk(int *g_idata, int *g_odata, unsigned int n) {
+#ifdef BULK_STATIC_SHARED // kernel-run launches with no dynamic shared memory
+    __shared__ __align__(128) int4 stage_buf[STAGES * CHUNK / 16];
+#else
     extern __shared__ __align__(128) int4 stage_buf[]; // STAGES * CHUNK bytes, dynamic
+#endif
     __shared__ __align__(8) unsigned long long bar[STAGES];
     __shared__ long long chunk_of[STAGES]; // the chunk in each stage; -1: none (the end)
     const unsigned int tid = threadIdx.x;
@@ -227,7 +235,9 @@ __global__ void reduceBulk(int *g_idata, int *g_odata, unsigned int n) {
     };
     if (tid == 0) {
         for (int s = 0; s < STAGES; s++) mbar_init(&bar[s], 1);
-        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+        // the barriers initialised, visible to the copy engine (the async proxy): the CUDA
+        // programming guide's pattern for one block
+        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
         for (int s = 0; s < STAGES; s++) fill(s);
     }
     __syncthreads();
@@ -262,6 +272,7 @@ __global__ void reduceBulk(int *g_idata, int *g_odata, unsigned int n) {
     block_sum_add(sum0 + sum1, g_odata, TICKETS);
 }
 
+#ifndef REDUCE_VARIANTS_ONLY
 typedef void (*reduce_fn)(int *, int *, unsigned int);
 
 struct Kernel {
@@ -400,3 +411,4 @@ int main() {
     }
     return ok ? 0 : 1;
 }
+#endif // REDUCE_VARIANTS_ONLY
