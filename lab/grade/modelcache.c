@@ -2,6 +2,7 @@
  * modelcache.c - the baseline's and the reference's model counts, kept (see modelcache.h).
  */
 #include "lab/grade/modelcache.h"
+#include "lab/grade/runner.h"
 #include "lab/util/err.h"
 
 #include <cJSON.h>
@@ -46,7 +47,7 @@ lab_modelcache_key(const char *libexecdir, const char *program, const lab_strvec
 
     lab_hash_init(&h);
     lab_hash_adds(&h, "model counts 1");
-    lab_buf_printf(&driver, "%s/cudalab-driver", libexecdir);
+    lab_buf_printf(&driver, "%s/" LAB_RUNNER_PROGRAM, libexecdir);
     lab_hash_adds(&h, driver.buf);
     add_file(&h, driver.buf);
     lab_hash_adds(&h, program);
