@@ -8,6 +8,10 @@
 #     a re-grade in `cudalab shell`, compile cached (tests/bench/shell-loop.py), the same after an
 #     edit (nvcc runs), and a one-shot `cudalab grade` (tests/gpu/wall.sh) -> loop.txt.
 #
+# In a device call, with this tree's build copied under main's checkout as .gpu/36 (tracked files,
+# bin/, build/libexec, build/bench, lib/ with libcjson.so.1 and libinih.so.1) and main's own build
+# (bin/, build/libexec) as the old one:  cd .gpu/36 && LD_LIBRARY_PATH=$PWD/lib tests/gpu/loop-bench.sh $OUT/loop ../..
+#
 # Without a GPU (nvidia-smi fails) the bench is only built, and the loop runs on the simulator: the
 # script is tried end to end on the build machine that way.  Takes about 3 minutes on an H200.
 set -u
