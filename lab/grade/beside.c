@@ -5,6 +5,7 @@
 #include "lab/build/ptx.h"
 #include "lab/grade/compile.h"
 #include "lab/grade/gradeargs.h"
+#include "lab/grade/modelcache.h"
 #include "lab/grade/runner.h"
 #include "lab/grade/runreport.h"
 #include "lab/util/i18n.h"
@@ -49,9 +50,20 @@ start_beside(lab *l, const lab_exercise *ex, const lab_exercise *base_ex, lab_gr
     /* a choice exercise's sweep for the model: without --choose-block, the driver runs the
      * student's kernel at every shape of --block, each case and its counts naming the shape */
     for (size_t i = 0; i < all.n; i++)
-        if (!(ex->choose_block && !student_only && !strcmp(all.v[i], "--choose-block")))
+        if (counts_only && !strncmp(all.v[i], "--seed=", 7))
+            lab_strvec_pushf(&args, "--seed=%d", LAB_MODELCACHE_SEED); /* see modelcache.h */
+        else if (!(ex->choose_block && !student_only && !strcmp(all.v[i], "--choose-block")))
             lab_strvec_push(&args, all.v[i]);
     lab_strvec_release(&all);
+    /* the model's run of all three roles: the baseline's and reference's counts kept by an
+     * earlier grading make it the student's alone */
+    if (counts_only && !student_only && !ex->choose_block) {
+        lab_modelcache_key(lab_libexecdir(l), ex->family, &args, g->model_key);
+        if (lab_modelcache_load(lab_cachedir(l), g->model_key, &g->model_kept)) {
+            lab_trace_mark("the model's run: the baseline's and reference's counts kept");
+            student_only = true;
+        }
+    }
     if (student_only || ex->choose_block)
         lab_strvec_push(&args, "--student-only");
     if (counts_only)
@@ -197,6 +209,11 @@ lab_beside_finish_model(lab *l, lab_proc *p, const lab_family *fam, lab_grading 
     if (!finish_beside(p, "the model's run", "the simulator", g->model_skipped,
                        sizeof(g->model_skipped)))
         return;
+    if (g->model_kept.len &&
+        lab_modelcache_merge(&p->report, g->model_kept.buf, g->model_kept.len, &err) < 0) {
+        snprintf(g->model_skipped, sizeof(g->model_skipped), "%.250s", err.msg);
+        return;
+    }
     if (lab_modelled_gpu(lab_datadir(l), gpu_name, &gpu, &err) < 0 ||
         (ex->choose_block
              ? lab_modelled_sweep_from_report(
@@ -210,6 +227,8 @@ lab_beside_finish_model(lab *l, lab_proc *p, const lab_family *fam, lab_grading 
         return;
     }
     g->has_model = true;
+    if (!g->model_kept.len && g->model_key[0])
+        lab_modelcache_store(lab_cachedir(l), g->model_key, p->report.buf, p->report.len);
 }
 
 /* Starts `cudalab-driver FAMILY --cpu-baseline-only` at the exercise's timing sizes, on a GPU

@@ -43,6 +43,7 @@ lab_grading_init(lab_grading *g)
     memset(g, 0, sizeof(*g));
     lab_buf_init(&g->report_json);
     lab_buf_init(&g->compiler_log);
+    lab_buf_init(&g->model_kept);
 }
 
 void
@@ -52,6 +53,7 @@ lab_grading_release(lab_grading *g)
         lab_runreport_release(&g->report);
     lab_buf_release(&g->report_json);
     lab_buf_release(&g->compiler_log);
+    lab_buf_release(&g->model_kept);
 }
 
 static void

@@ -86,6 +86,10 @@ typedef struct lab_grading {
     bool has_model;
     lab_modelled model;
     char model_skipped[256];
+    /* The model's run: the baseline's and the reference's kept counts it reuses
+     * (lab/grade/modelcache.h; empty when it runs them), else the key to keep them under. */
+    lab_buf model_kept;
+    char model_key[LAB_HASH_HEX];
     /* The size the model counts at, when the simulator's cap kept its run below it (then no
      * speed verdict); 0 otherwise. */
     unsigned long model_needs;

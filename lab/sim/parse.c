@@ -516,6 +516,10 @@ static const struct {
     { "level", MK_IGNORE, 0 }, /* tex.level: textures have one level */
     { "wait", MK_IGNORE, 0 },  /* griddepcontrol */
     { "launch_dependents", MK_IGNORE, 0 },
+    /* fence.proxy.async (generic and async proxies' accesses ordered) and fence.mbarrier_init:
+     * a bulk copy here lands at once, in the one memory every access sees */
+    { "proxy", MK_IGNORE, 0 },
+    { "mbarrier_init", MK_IGNORE, 0 },
 };
 
 /* The opcode-dependent words ("and" is setp's boolean op but atom's operation). */
@@ -568,6 +572,7 @@ static const struct {
     { "normal", -1, TESTP_NORMAL, 0 },
     { "subnormal", -1, TESTP_SUBNORMAL, 0 },
     { "async", SIM_OP_CP, CP_ASYNC, 0 },
+    { "async", SIM_OP_FENCE, 0, 0 }, /* fence.proxy.async: see "proxy" */
     { "load", SIM_OP_WMMA, WM_LOAD, 0 },
     { "store", SIM_OP_WMMA, WM_STORE, 0 },
     { "mma", SIM_OP_WMMA, WM_MMA, 0 },

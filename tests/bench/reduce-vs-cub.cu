@@ -6,8 +6,11 @@
 //
 //   make bench-reduce    (builds build/bench/reduce-vs-cub, runs it, writes docs/bench/reduce.md)
 //
-// Output: a Markdown table on stdout.  Exit status 1 if a sum is wrong.
+// Output: a Markdown table on stdout.  Exit status 1 if a sum is wrong.  tests/gpu/loop-bench.sh runs
+// it in the GPU call of issue 36 (docs/bench/reduce.md lists what each variant tries).
+#ifndef REDUCE_VARIANTS_ONLY // tests/e2e/test-reduce-variants-sim.sh: the kernels alone, on the simulator
 #include <cub/device/device_reduce.cuh>
+#endif
 
 #include <algorithm>
 #include <cstdio>
@@ -89,26 +92,212 @@ template <int LOADS, Hint H> __global__ void reduceVariant(int *g_idata, int *g_
     }
 }
 
+// The tail: a launch's blocks do not all end together (an SM that gets less bandwidth, a grid whose
+// last round is partial), and the kernel lasts as long as its slowest block.  These variants hand
+// out the work at run time instead: a warp takes a ticket (a slice of 32 x LOADS x ROUNDS int4)
+// from a counter and takes the next one while it sums the current, so a fast SM simply takes more
+// slices.  The counter lives in the module and the last block to finish sets it back to 0, so the
+// contract stays the exercise's (only g_odata[0] is zeroed between runs).
+__device__ unsigned int g_ticket = 0; // the next slice (or bulk chunk) to hand out
+__device__ unsigned int g_done = 0;   // blocks finished; the last one resets both
+
+// After the block's last use of g_ticket (the caller has passed a __syncthreads): the last block
+// of the launch sets the counters back for the next launch.
+__device__ __forceinline__ void reset_tickets_if_last() {
+    __threadfence();
+    if (atomicAdd(&g_done, 1) == gridDim.x - 1) {
+        g_ticket = 0;
+        g_done = 0;
+    }
+}
+
+// The block's sum of v, one atomicAdd into *out; the tickets set back if `tickets`.
+__device__ __forceinline__ void block_sum_add(int v, int *out, bool tickets) {
+    __shared__ int warp_sums[MAX_WARPS];
+    const unsigned int tid = threadIdx.x;
+    for (int offset = 16; offset > 0; offset >>= 1) v += __shfl_down_sync(0xffffffff, v, offset);
+    if (tid % 32 == 0) warp_sums[tid / 32] = v;
+    __syncthreads();
+    if (tid < 32) {
+        v = tid < blockDim.x / 32 ? warp_sums[tid] : 0;
+        for (int offset = 16; offset > 0; offset >>= 1) v += __shfl_down_sync(0xffffffff, v, offset);
+        if (tid == 0) {
+            atomicAdd(out, v);
+            if (tickets) reset_tickets_if_last();
+        }
+    }
+}
+
+template <int LOADS, int ROUNDS> __global__ void reduceTickets(int *g_idata, int *g_odata, unsigned int n) {
+    const unsigned int lane = threadIdx.x % 32;
+    const size_t quads = n / 4;
+    const size_t per = 32 * LOADS * ROUNDS; // int4 per ticket
+    const size_t slices = (quads + per - 1) / per;
+    const int4 *in4 = reinterpret_cast<const int4 *>(g_idata);
+    int s[LOADS] = {};
+    unsigned int t = lane == 0 ? atomicAdd(&g_ticket, 1) : 0;
+    t = __shfl_sync(0xffffffff, t, 0);
+    while (t < slices) {
+        const unsigned int next = lane == 0 ? atomicAdd(&g_ticket, 1) : 0; // in flight meanwhile
+        const size_t base = (size_t)t * per;
+        if (base + per <= quads) {
+#pragma unroll
+            for (int r = 0; r < ROUNDS; r++) {
+                int4 v[LOADS];
+#pragma unroll
+                for (int k = 0; k < LOADS; k++) v[k] = in4[base + (r * LOADS + k) * 32 + lane];
+#pragma unroll
+                for (int k = 0; k < LOADS; k++) s[k] += (v[k].x + v[k].y) + (v[k].z + v[k].w);
+            }
+        } else {
+            for (size_t q = base + lane; q < quads; q += 32) {
+                int4 a = in4[q];
+                s[0] += (a.x + a.y) + (a.z + a.w);
+            }
+        }
+        t = __shfl_sync(0xffffffff, next, 0);
+    }
+    const size_t first = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (first < n - quads * 4) s[0] += g_idata[quads * 4 + first];
+    int v = 0;
+#pragma unroll
+    for (int k = 0; k < LOADS; k++) v += s[k];
+    block_sum_add(v, g_odata, true);
+}
+
+// TMA bulk loads (cp.async.bulk, sm_90): one thread of the block asks the copy engine for whole
+// chunks of CHUNK bytes, global to shared memory, STAGES chunks in flight, each stage with its
+// mbarrier that completes when the chunk's bytes have landed; every thread sums the landed chunk
+// from shared memory, and the stage is refilled once all have read it.  Chunks go to the blocks in
+// turn (block b takes b, b + grid, ...) or, with TICKETS, from the ticket counter.
+__device__ __forceinline__ unsigned smem_addr(const void *p) {
+    return (unsigned)__cvta_generic_to_shared(p);
+}
+
+__device__ __forceinline__ void mbar_init(unsigned long long *bar, unsigned count) {
+    asm volatile("mbarrier.init.shared.b64 [%0], %1;" ::"r"(smem_addr(bar)), "r"(count) : "memory");
+}
+
+// Thread 0: the stage's bytes to expect, then the copy that delivers them.
+__device__ __forceinline__ void bulk_load(void *dst, const void *src, unsigned bytes, unsigned long long *bar) {
+    asm volatile("{ .reg .b64 state; mbarrier.arrive.expect_tx.shared::cta.b64 state, [%0], %1; }" ::"r"(
+                     smem_addr(bar)),
+                 "r"(bytes)
+                 : "memory");
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
+                     smem_addr(dst)),
+                 "l"(src), "r"(bytes), "r"(smem_addr(bar))
+                 : "memory");
+}
+
+__device__ __forceinline__ void mbar_wait(unsigned long long *bar, unsigned phase) {
+    unsigned done;
+    do {
+        asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+                     : "=r"(done)
+                     : "r"(smem_addr(bar)), "r"(phase)
+                     : "memory");
+    } while (!done);
+}
+
+template <int STAGES, int CHUNK, bool TICKETS>
+__global__ void reduceBulk(int *g_idata, int *g_odata, unsigned int n) {
+#ifdef BULK_STATIC_SHARED // kernel-run launches with no dynamic shared memory
+    __shared__ __align__(128) int4 stage_buf[STAGES * CHUNK / 16];
+#else
+    extern __shared__ __align__(128) int4 stage_buf[]; // STAGES * CHUNK bytes, dynamic
+#endif
+    __shared__ __align__(8) unsigned long long bar[STAGES];
+    __shared__ long long chunk_of[STAGES]; // the chunk in each stage; -1: none (the end)
+    const unsigned int tid = threadIdx.x;
+    const size_t quads = n / 4;
+    const size_t cq = CHUNK / 16; // int4 per chunk
+    const long long chunks = (long long)((quads + cq - 1) / cq);
+    const int4 *in4 = reinterpret_cast<const int4 *>(g_idata);
+    long long turn = blockIdx.x; // without tickets: the block's next chunk
+
+    auto fill = [&](int s) { // thread 0: the next chunk into stage s, or the end
+        long long c;
+        if (TICKETS)
+            c = atomicAdd(&g_ticket, 1);
+        else {
+            c = turn;
+            turn += gridDim.x;
+        }
+        if (c >= chunks) {
+            chunk_of[s] = -1;
+            return;
+        }
+        chunk_of[s] = c;
+        const size_t q0 = (size_t)c * cq;
+        const size_t nq = quads - q0 < cq ? quads - q0 : cq;
+        bulk_load(stage_buf + s * cq, in4 + q0, (unsigned)(nq * 16), &bar[s]);
+    };
+    if (tid == 0) {
+        for (int s = 0; s < STAGES; s++) mbar_init(&bar[s], 1);
+        // the barriers initialised, visible to the copy engine (the async proxy): the CUDA
+        // programming guide's pattern for one block
+        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+        for (int s = 0; s < STAGES; s++) fill(s);
+    }
+    __syncthreads();
+
+    int sum0 = 0, sum1 = 0;
+    for (unsigned j = 0;; j++) {
+        const int s = j % STAGES;
+        const long long c = chunk_of[s];
+        if (c < 0) break; // chunks are taken in order, so every later stage is empty too
+        mbar_wait(&bar[s], (j / STAGES) & 1);
+        const size_t q0 = (size_t)c * cq;
+        const unsigned nq = (unsigned)(quads - q0 < cq ? quads - q0 : cq);
+        const int4 *buf = stage_buf + s * cq;
+        unsigned k = tid;
+        for (; k + blockDim.x < nq; k += 2 * blockDim.x) {
+            int4 a = buf[k], b = buf[k + blockDim.x];
+            sum0 += (a.x + a.y) + (a.z + a.w);
+            sum1 += (b.x + b.y) + (b.z + b.w);
+        }
+        if (k < nq) {
+            int4 a = buf[k];
+            sum0 += (a.x + a.y) + (a.z + a.w);
+        }
+        __syncthreads(); // all have read stage s (and chunk_of[s])
+        if (tid == 0) {
+            asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); // generic reads before the async write
+            fill(s);
+        }
+    }
+    const size_t first = (size_t)blockIdx.x * blockDim.x + tid;
+    if (first < n - quads * 4) sum1 += g_idata[quads * 4 + first];
+    block_sum_add(sum0 + sum1, g_odata, TICKETS);
+}
+
+#ifndef REDUCE_VARIANTS_ONLY
 typedef void (*reduce_fn)(int *, int *, unsigned int);
 
 struct Kernel {
     const char *name;
     reduce_fn fn;      // nullptr: CUB
     int block, per_sm; // the launch: per_sm blocks of `block` threads per SM
+    int smem;          // dynamic shared memory per block, bytes
 };
 
 static const Kernel kKernels[] = {
-    {"reduceSinglePass (reference)", reduceSinglePass, 512, 4},
-    {"cub::DeviceReduce::Sum", nullptr, 0, 0},
-    {"2 loads, 1 block of 1024/SM", reduceVariant<2, PLAIN>, 1024, 1},
-    {"4 loads, 1 block of 1024/SM", reduceVariant<4, PLAIN>, 1024, 1},
-    {"2 loads, nc 256B, 1 block of 1024/SM", reduceVariant<2, NC_256B>, 1024, 1},
-    {"4 loads, nc 256B, 1 block of 1024/SM", reduceVariant<4, NC_256B>, 1024, 1},
-    {"4 loads, nc evict_first 256B, 1 block of 1024/SM", reduceVariant<4, NC_256B_EVICT_FIRST>, 1024, 1},
-    {"4 loads, nc 256B, 2 blocks of 1024/SM", reduceVariant<4, NC_256B>, 1024, 2},
-    {"8 loads, nc 256B, 1 block of 1024/SM", reduceVariant<8, NC_256B>, 1024, 1},
-    {"4 loads, nc 256B, 4 blocks/SM", reduceVariant<4, NC_256B>, 512, 4},
-    {"8 loads in flight", reduceVariant<8, PLAIN>, 512, 4},
+    {"reduceSinglePass (reference)", reduceSinglePass, 512, 4, 0},
+    {"cub::DeviceReduce::Sum", nullptr, 0, 0, 0},
+    {"4 loads, 1 block of 1024/SM (issue 22's best)", reduceVariant<4, PLAIN>, 1024, 1, 0},
+    {"8 loads in flight", reduceVariant<8, PLAIN>, 512, 4, 0},
+    {"tickets of 4x4 int4/lane, 4 blocks of 512/SM", reduceTickets<4, 4>, 512, 4, 0},
+    {"tickets of 4x8 int4/lane, 4 blocks of 512/SM", reduceTickets<4, 8>, 512, 4, 0},
+    {"tickets of 4x4 int4/lane, 1 block of 1024/SM", reduceTickets<4, 4>, 1024, 1, 0},
+    {"bulk 2x16 KiB, 4 blocks of 512/SM", reduceBulk<2, 16384, false>, 512, 4, 2 * 16384},
+    {"bulk 3x16 KiB, 4 blocks of 512/SM", reduceBulk<3, 16384, false>, 512, 4, 3 * 16384},
+    {"bulk 4x16 KiB, 2 blocks of 512/SM", reduceBulk<4, 16384, false>, 512, 2, 4 * 16384},
+    {"bulk 8x16 KiB, 1 block of 512/SM", reduceBulk<8, 16384, false>, 512, 1, 8 * 16384},
+    {"bulk 4x32 KiB, 1 block of 1024/SM", reduceBulk<4, 32768, false>, 1024, 1, 4 * 32768},
+    {"bulk 6x32 KiB, 1 block of 1024/SM", reduceBulk<6, 32768, false>, 1024, 1, 6 * 32768},
+    {"bulk 3x16 KiB + tickets, 4 blocks of 512/SM", reduceBulk<3, 16384, true>, 512, 4, 3 * 16384},
+    {"bulk 4x32 KiB + tickets, 1 block of 1024/SM", reduceBulk<4, 32768, true>, 1024, 1, 4 * 32768},
 };
 static const int kCount = sizeof(kKernels) / sizeof(kKernels[0]);
 
@@ -128,7 +317,7 @@ static void flush_l2(Bench &b) { flush_read<<<b.sms * 4, 512>>>(b.flush, b.flush
 static void launch(Bench &b, int k, unsigned n) {
     const Kernel &K = kKernels[k];
     if (K.fn)
-        K.fn<<<b.sms * K.per_sm, K.block>>>(b.in, b.out, n);
+        K.fn<<<b.sms * K.per_sm, K.block, K.smem>>>(b.in, b.out, n);
     else
         CHECK(cub::DeviceReduce::Sum(b.cub_temp, b.cub_temp_bytes, b.in, b.out, (int)n));
 }
@@ -137,6 +326,8 @@ static int result(Bench &b, int k, unsigned n) {
     int got;
     CHECK(cudaMemset(b.out, 0, sizeof(int)));
     launch(b, k, n);
+    const cudaError_t e = cudaGetLastError(); // a launch refused: its row says WRONG, and why here
+    if (e != cudaSuccess) fprintf(stderr, "%s: %s\n", kKernels[k].name, cudaGetErrorString(e));
     CHECK(cudaMemcpy(&got, b.out, sizeof(int), cudaMemcpyDeviceToHost));
     return got;
 }
@@ -178,6 +369,9 @@ int main() {
     CHECK(cudaMemset(b.flush, 1, b.flush_quads * sizeof(int4)));
     CHECK(cudaEventCreate(&b.start));
     CHECK(cudaEventCreate(&b.stop));
+    for (const Kernel &K : kKernels) // past 48 KiB of static and dynamic shared memory only when asked
+        if (K.smem)
+            CHECK(cudaFuncSetAttribute(K.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, K.smem));
     b.cub_temp = nullptr;
     CHECK(cub::DeviceReduce::Sum(b.cub_temp, b.cub_temp_bytes, b.in, b.out, (int)max_n));
     CHECK(cudaMalloc(&b.cub_temp, b.cub_temp_bytes));
@@ -219,3 +413,4 @@ int main() {
     }
     return ok ? 0 : 1;
 }
+#endif // REDUCE_VARIANTS_ONLY
