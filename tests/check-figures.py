@@ -13,8 +13,9 @@ as {{name}} and never write one themselves (docs/design/numbers.md).  This check
 - where the table holds a figure no text and no demo quotes.
 
 Two percentages are words rather than figures and may be written: "100 %" (full occupancy,
-every byte used) and "95 %" (the confidence interval); and a quotation ("...") is someone's words,
-the figures in it included.  Prints "figures: ok" or each problem
+every byte used) and "95 %" (the confidence interval); a quotation ("...") is someone's words,
+the figures in it included; and a question's `choices` and `answer` are the options it offers
+("about 2x"), which the lab shows as written.  Prints "figures: ok" or each problem
 as file:line: message.
 """
 import collections
@@ -71,11 +72,17 @@ def texts():
 
 def prose(text, markdown):
     """text with code (fenced, indented, inline) blanked out, lines kept in place; an INI file's
-    indented lines are its values' continuations, not code"""
-    lines, fenced = [], False
+    indented lines are its values' continuations, not code.  A question's `choices` and `answer`
+    are blanked too: they are the options a prediction offers ("about 2x", "within 15 %"), shown
+    as written (lab_questions_fill fills prompts and explanations only), not figures of a source"""
+    lines, fenced, options = [], False, False
     for line in text.split("\n"):
+        if not markdown and not re.match(r"\s", line):
+            options = bool(re.match(r"(choices|answer)\s*=", line))
         if markdown and line.lstrip().startswith("```"):
             fenced = not fenced
+            lines.append("")
+        elif options:
             lines.append("")
         elif fenced or markdown and re.match(r"    \S", line) and not re.match(r"    [-*\d]", line):
             lines.append("")
