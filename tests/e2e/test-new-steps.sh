@@ -21,15 +21,15 @@ done
 
 # (profile exits 1 where Nsight Compute is missing, and shows the simulator's figures)
 # the bank-conflict step shows its conflicts: the simulator's count of the reference's extra
-# shared-memory passes at n = 4097 (5 blocks of 465: 155 for each of the loop's two loads and
-# its store), none for the tournament before it
+# shared-memory passes at n = 65536 (64 full blocks of 465: 155 for each of the loop's two loads
+# and its store), none for the tournament before it
 run cudalab profile reduction/sum-tournament-strided "$src/solutions/reduction/sum-tournament-strided.cu"
 got=$(awk '/figures at n =/ { k = $1 } /shared_ld_bank_conflict/ { print k, $2 }' <<<"$OUT" | sort -u | tr '\n' ' ')
 expect_eq "the strided tournament's bank conflicts, the tournament's none" "$got" \
-    "sumTournament 0.00 sumTournamentStrided 2325.00 "
-# the long branch: split by lane, the branch on the parity divides every warp (75.66 %: the
-# other branches, the bound's and the tail's, stay uniform); warp-uniform, only the tail's divides
+    "sumTournament 0.00 sumTournamentStrided 29760.00 "
+# the long branch: split by lane, the branch on the parity divides every warp (75 %: the other
+# branches stay uniform); warp-uniform, none divides (full blocks, no tail)
 run cudalab profile divergence/long-branch "$src/exercises/divergence/long-branch/starter.cu"
 got=$(awk '/figures at n =/ { k = $2 == "(your" ? "starter" : "reference" } /^  branch_efficiency/ { print k, $2 }' <<<"$OUT" | tr '\n' ' ')
-expect_eq "branch efficiency: the starter's, then the reference's" "$got" "starter 75.66 reference 99.75 "
+expect_eq "branch efficiency: the starter's, then the reference's" "$got" "starter 75.00 reference 100.00 "
 e2e_finish
