@@ -161,7 +161,7 @@ extern "C" __global__ void lock_released_unfenced(const int *in, int *out, unsig
 }
 
 // A word taken as a lock (lane 0's atomicCAS 0 -> 1) that lane 1 then changes while it is held
-// is no lock but data: the plain writes of two warps to it are a race.
+// is no lock but data: the plain updates of two warps to it are a race.
 extern "C" __global__ void lock_word_taken_twice(const int *in, int *out, unsigned n)
 {
     __shared__ int word;
@@ -171,7 +171,7 @@ extern "C" __global__ void lock_word_taken_twice(const int *in, int *out, unsign
     if (threadIdx.x < 2)
         atomicCAS(&word, threadIdx.x, threadIdx.x + 1);
     if (threadIdx.x % 32 == 0)
-        word = threadIdx.x;
+        word += threadIdx.x;
     __syncthreads();
     if (threadIdx.x == 0)
         out[blockIdx.x] = word;
