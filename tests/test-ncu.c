@@ -24,8 +24,9 @@ fixture(void)
 }
 
 /* Counters the reduction chapter asks for that were added after the fixture was recorded: the
- * strided tournament's bank conflicts (issue 37), which Nsight Compute reported on an H200 in
- * docs/h200/new-steps/ and which the next recording on a GPU adds (tests/gpu/run-profile.sh). */
+ * strided tournament's bank conflicts (issue 37), which Nsight Compute reported on an H200
+ * (docs/h200/x4-2026-11-28/new-steps-profile-reduction-sum-tournament-strided.txt) and which the
+ * next recording on a GPU adds (tests/gpu/run-profile.sh). */
 static const char *const not_in_fixture[] = { "bank_conflicts" };
 
 static bool
