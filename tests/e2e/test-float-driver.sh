@@ -8,7 +8,7 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-steps="sum-atomic sum-shared-atomic sum-tournament sum-reversed sum-add-first sum-last-warp
+steps="sum-atomic sum-shared-atomic sum-tournament sum-tournament-strided sum-reversed sum-add-first sum-last-warp
 sum-shuffle sum-two-level"
 
 # --- the catalog ---
