@@ -58,7 +58,7 @@ start_beside(lab *l, const lab_exercise *ex, const lab_exercise *base_ex, lab_gr
     /* the model's run of all three roles: the baseline's and reference's counts kept by an
      * earlier grading make it the student's alone */
     if (counts_only && !student_only && !ex->choose_block) {
-        lab_modelcache_key(lab_libexecdir(l), ex->family, &args, g->model_key);
+        lab_modelcache_key(lab_libexecdir(l), lab_builddir(l), ex->family, &args, g->model_key);
         if (lab_modelcache_load(lab_cachedir(l), g->model_key, &g->model_kept)) {
             lab_trace_mark("the model's run: the baseline's and reference's counts kept");
             student_only = true;

@@ -23,6 +23,15 @@ is_student_arg(const char *a)
     return false;
 }
 
+/* Does path lie in dir? */
+static bool
+in_dir(const char *path, const char *dir)
+{
+    size_t n = dir ? strlen(dir) : 0;
+
+    return n && !strncmp(path, dir, n) && path[n] == '/';
+}
+
 /* A file's identity in the key: its size and time of change (rebuilt, it is another). */
 static void
 add_file(lab_hash *h, const char *path)
@@ -39,8 +48,8 @@ add_file(lab_hash *h, const char *path)
 }
 
 void
-lab_modelcache_key(const char *libexecdir, const char *program, const lab_strvec *args,
-                   char key[LAB_HASH_HEX])
+lab_modelcache_key(const char *libexecdir, const char *builddir, const char *program,
+                   const lab_strvec *args, char key[LAB_HASH_HEX])
 {
     lab_buf driver = LAB_BUF_INIT;
     lab_hash h;
@@ -56,7 +65,9 @@ lab_modelcache_key(const char *libexecdir, const char *program, const lab_strvec
         if (is_student_arg(args->v[i]))
             continue;
         lab_hash_adds(&h, args->v[i]);
-        if (eq)
+        /* a build of the cache is named by its content, and its time of change is its last use
+         * (the cache's eviction, lab/build/buildcache.c): its name is its identity */
+        if (eq && !in_dir(eq + 1, builddir))
             add_file(&h, eq + 1);
     }
     lab_hash_hex(&h, key);

@@ -10,7 +10,7 @@
  * gradings run the student's kernel alone and add the kept counts to its report.
  *
  *     char key[LAB_HASH_HEX]; lab_buf kept;
- *     lab_modelcache_key(libexecdir, program, &args, key);   (args: the model run's)
+ *     lab_modelcache_key(libexecdir, builddir, program, &args, key);   (args: the model run's)
  *     if (lab_modelcache_load(cachedir, key, &kept)) ... run --student-only, then
  *         lab_modelcache_merge(&report, kept.buf, kept.len, err);
  *     else ... run all roles, then lab_modelcache_store(cachedir, key, report, len);
@@ -31,9 +31,10 @@
 
 /* The key of a model run of program (a family) with args: every argument but the student's own
  * (--student=, --globals=), and the size and time of change of the driver and of every file an
- * argument names (the lab's kernels, the modules). */
-void lab_modelcache_key(const char *libexecdir, const char *program, const lab_strvec *args,
-                        char key[LAB_HASH_HEX]);
+ * argument names (the lab's kernels) outside builddir, whose modules are named by their content
+ * (and touched on each use by the cache's eviction). */
+void lab_modelcache_key(const char *libexecdir, const char *builddir, const char *program,
+                        const lab_strvec *args, char key[LAB_HASH_HEX]);
 /* The kept counts for key into *out (replacing it): true, or false when none are kept or the
  * file does not parse. */
 bool lab_modelcache_load(const char *cachedir, const char *key, lab_buf *out);
