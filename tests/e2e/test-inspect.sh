@@ -65,7 +65,7 @@ expect_out "the modelled speed: H100 times at the timing size, from the model's 
     "  modelled H100 times at n = 16777216, from the simulator's counts at n = 262144"
 for role in student baseline reference; do
     expect_out_re "the modelled speed: the $role's time, bar and bound" \
-        "^  $role +[0-9.]+ us  #+\.* (memory|L2|L1|issue|shared memory|latency|atomics|blocks|launch) +then "
+        "^  $role +[0-9.]+ us  #+\.* (DRAM bandwidth|L2 bandwidth|L1 bandwidth|instruction issue|shared memory|memory latency|atomics|starting blocks|launch) +then "
 done
 
 # beside the static mark, what the simulator saw: the notes' reduceNeighbored at n = 1000 (two
