@@ -13,10 +13,11 @@
 # tests/test-sim-dynpar.c).
 # tests/sim-corpus.sh --arch FILE: the target FILE is built for on a GPU (compute_75, the
 # lowest the lab supports; compute_90 for tests/sim/features.cu, whose cp.async and reserved
-# shared memory need sm_80 and later, and tests/sim/warp-tiles.cu, whose redux.sync does).
+# shared memory need sm_80 and later, and tests/sim/warp-tiles.cu and
+# solutions/reduction/warp-reduce.cu, whose redux.sync (__reduce_add_sync) does).
 if [ "${1:-}" = --arch ]; then
     case $2 in
-    tests/sim/features.cu | tests/sim/warp-tiles.cu) echo compute_90 ;;
+    tests/sim/features.cu | tests/sim/warp-tiles.cu | solutions/reduction/warp-reduce.cu) echo compute_90 ;;
     *) echo compute_75 ;;
     esac
     exit 0

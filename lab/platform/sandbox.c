@@ -328,8 +328,8 @@ lab_sandbox_failed(const lab_proc *p, lab_buf *why)
     /* bubblewrap writes {"exit-code": N} once the program has run and exited, whatever it did;
      * without it bubblewrap itself failed: it could not fork, mount or exec (its status says
      * nothing of a program that never ran) */
-    if (strstr(p->status_text.buf, "\"exit-code\"") || p->timed_out || p->cancelled)
-        return false;
+    if (strstr(p->status_text.buf, "\"exit-code\"") || p->timed_out || p->cancelled || p->flooded)
+        return false; /* the lab stopped it: the run's end, not the sandbox's failure */
     own = said ? said : p->errout.buf;
     lab_buf_printf(why, "the sandbox could not run '%s' (bubblewrap %s: %.*s)",
                    p->argv.n > 0 ? p->argv.v[p->argv.n - 1] : "?",

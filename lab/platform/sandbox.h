@@ -93,7 +93,8 @@ const lab_sandbox_limits *lab_sandbox_limits_of(lab_sandbox_job job);
  * limits and its status pipe.  Call it last, before lab_proc_start. */
 int lab_sandbox_confine(const lab_sandbox_plan *plan, lab_proc *p, lab_err *err);
 /* After lab_proc_finish of a confined p: true when the sandbox failed to run the program (and the
- * lab did not stop it: a timeout or a cancel is the run's), with bubblewrap's words in why. */
+ * lab did not stop it: a timeout, a cancel or a printf flood is the run's), with bubblewrap's words
+ * in why. */
 bool lab_sandbox_failed(const lab_proc *p, lab_buf *why);
 /* The uid a sandbox made by this process runs its program as, seen from outside. */
 uid_t lab_sandbox_uid(void);
