@@ -221,29 +221,62 @@ judge_unchanged(const lab_exercise *ex, const lab_evidence *ev, lab_grade_result
     return 1;
 }
 
+/* What a speed says against its line: a measured one (band 0) against the line itself, a
+ * modelled one with the model's error band either side of it. */
+typedef enum line_call {
+    CALL_PASS,  /* at or over the line (a modelled speed: by more than the band) */
+    CALL_CLOSE, /* within the band of it: too close to call */
+    CALL_SLOW,  /* under the line (a modelled speed: by more than the band) */
+} line_call;
+
+static line_call
+call_against(double value, double line, double band)
+{
+    if (line <= 0 || value >= line * (1 + band))
+        return CALL_PASS;
+    return value < line / (1 + band) ? CALL_SLOW : CALL_CLOSE;
+}
+
+/* The speeds in out against their line (out->line), the speed-up and the fraction of the
+ * reference's both: SLOW past either, PASS inside both. */
+static line_call
+call_line(const lab_grade_result *out, double band)
+{
+    line_call a = call_against(out->speedup, out->line.min_speedup, band),
+              b = call_against(out->fraction, out->line.min_fraction, band);
+
+    return a > b ? a : b;
+}
+
+/* The figures of the speeds in out held to their line (SPEED_FIGURES, or MATCH_FIGURES where the
+ * lesson does not show), into buf. */
+static void
+line_figures(const lab_exercise *ex, const char *baseline_name, const lab_grade_result *out,
+             char *buf, size_t size)
+{
+    const lab_speed_line *l = &out->line;
+
+    if (l->source == LAB_LINE_MATCH_REFERENCE)
+        snprintf(buf, size, _(MATCH_FIGURES), out->speedup, baseline_name, 100 * out->fraction,
+                 out->reference_speedup, 100 * l->min_fraction, lesson(ex), 1 + 2 * l->noise);
+    else
+        snprintf(buf, size, _(SPEED_FIGURES), out->speedup, baseline_name, l->min_speedup,
+                 100 * out->fraction, out->reference_speedup, 100 * l->min_fraction);
+}
+
 /* Speed on a GPU, at this GPU's line (out holds the speeds and the line). */
 static void
 judge_speed(const lab_exercise *ex, const lab_evidence *ev, lab_grade_result *out)
 {
-    const lab_speed_line *l = &out->line;
-    bool pass;
+    const bool pass = call_line(out, 0) == CALL_PASS,
+               match = out->line.source == LAB_LINE_MATCH_REFERENCE;
 
-    if (l->source == LAB_LINE_MATCH_REFERENCE) {
-        pass = out->fraction >= l->min_fraction;
-        if (pass && judge_unchanged(ex, ev, out))
-            return;
-        set_verdict(out, ex, pass ? LAB_VERDICT_PASS : LAB_VERDICT_SLOW);
-        snprintf(out->message, sizeof(out->message), _(MATCH_FIGURES), out->speedup,
-                 ev->baseline_name, 100 * out->fraction, out->reference_speedup,
-                 100 * l->min_fraction, lesson(ex), 1 + 2 * l->noise);
-        if (!pass)
-            out->advice = match_advice;
+    if (pass && match && judge_unchanged(ex, ev, out))
         return;
-    }
-    pass = out->speedup >= l->min_speedup && out->fraction >= l->min_fraction;
     set_verdict(out, ex, pass ? LAB_VERDICT_PASS : LAB_VERDICT_SLOW);
-    snprintf(out->message, sizeof(out->message), _(SPEED_FIGURES), out->speedup, ev->baseline_name,
-             l->min_speedup, 100 * out->fraction, out->reference_speedup, 100 * l->min_fraction);
+    line_figures(ex, ev->baseline_name, out, out->message, sizeof(out->message));
+    if (!pass && match)
+        out->advice = match_advice;
     add_line_note(out);
 }
 
@@ -359,28 +392,6 @@ lab_grade_model_band(const lab_model_gpu *gpu)
                                                            : LAB_MODEL_BAND_UNMEASURED;
 }
 
-/* What a modelled value says against its line, with the model's error band. */
-typedef enum model_call {
-    CALL_PASS,  /* inside the line by more than the band */
-    CALL_CLOSE, /* within the band of it: too close to call */
-    CALL_SLOW,  /* past the line by more than the band */
-} model_call;
-
-static model_call
-call_against(double value, double line, double band)
-{
-    if (line <= 0 || value >= line * (1 + band))
-        return CALL_PASS;
-    return value < line / (1 + band) ? CALL_SLOW : CALL_CLOSE;
-}
-
-/* The worse of two calls: SLOW past either line, PASS inside both. */
-static model_call
-call_both(model_call a, model_call b)
-{
-    return a > b ? a : b;
-}
-
 /* What to do next when the model cannot call a kernel this close to the line. */
 static const char close_advice[] =
     N_("the model cannot call a kernel this close to the line: grade it on a machine with an "
@@ -428,7 +439,7 @@ judge_modelled(const lab_exercise *ex, const lab_evidence *ev, lab_grade_result 
     const lab_speed_line *l = &out->line;
     char certainty[192], figures[400];
     double band;
-    model_call call;
+    line_call call;
 
     model_certainty(m, ev->baseline_name, &band, certainty, sizeof(certainty));
     memset(out, 0, sizeof(*out));
@@ -442,20 +453,13 @@ judge_modelled(const lab_exercise *ex, const lab_evidence *ev, lab_grade_result 
     /* the modelled GPU's line from its modelled reference; no run noise, its floor */
     lab_speed_line_for(ex->min_speedup, ex->min_fraction_of_reference, out->reference_speedup,
                        LAB_SPEED_LINE_NOISE_FLOOR, &out->line);
-    call = call_both(call_against(out->speedup, l->min_speedup, band),
-                     call_against(out->fraction, l->min_fraction, band));
+    call = call_line(out, band);
     if (over_cpu)
         snprintf(figures, sizeof(figures),
                  _("%.1f us, %.0f%% of the reference's speed (needs %.0f%%); %s is not modelled"),
                  st / 1e3, 100 * out->fraction, 100 * l->min_fraction, ev->baseline_name);
-    else if (l->source == LAB_LINE_MATCH_REFERENCE)
-        snprintf(figures, sizeof(figures), _(MATCH_FIGURES), out->speedup, ev->baseline_name,
-                 100 * out->fraction, out->reference_speedup, 100 * l->min_fraction, lesson(ex),
-                 1 + 2 * l->noise);
     else
-        snprintf(figures, sizeof(figures), _(SPEED_FIGURES), out->speedup, ev->baseline_name,
-                 l->min_speedup, 100 * out->fraction, out->reference_speedup,
-                 100 * l->min_fraction);
+        line_figures(ex, ev->baseline_name, out, figures, sizeof(figures));
     if (call == CALL_CLOSE) {
         set_verdict(out, ex, LAB_VERDICT_NO_GPU);
         out->points = lab_grade_points_correct(ex);
