@@ -279,11 +279,10 @@ lab_beside_finish_cpu(lab_proc *p, lab_grading *g, lab_err *err)
                                              p->report.len, &merged, err)) < 0) {
         snprintf(why, sizeof(why), "%.250s", err->msg);
         rc = cpu_failed(err, rc, why);
-    } else {
-        lab_buf_reset(&g->report_json);
-        rc = lab_buf_add(&g->report_json, merged.buf, merged.len) < 0
-                 ? lab_err_set(err, LAB_ENOMEM, "out of memory")
-                 : 0;
+    } else { /* the merged report takes the GPU run's place; merged frees the old one */
+        lab_buf old = g->report_json;
+        g->report_json = merged;
+        merged = old;
     }
     lab_buf_release(&merged);
     return rc;
