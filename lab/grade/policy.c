@@ -385,13 +385,6 @@ judge_report(const lab_exercise *ex, const lab_evidence *ev, lab_grade_result *o
 
 /* --- speed on the simulator: the performance model's times, with its error band ---------- */
 
-double
-lab_grade_model_band(const lab_model_gpu *gpu)
-{
-    return gpu->nheldout > 0 && gpu->speedup_error_p90 > 0 ? gpu->speedup_error_p90
-                                                           : LAB_MODEL_BAND_UNMEASURED;
-}
-
 /* What to do next when the model cannot call a kernel this close to the line. */
 static const char close_advice[] =
     N_("the model cannot call a kernel this close to the line: grade it on a machine with an "

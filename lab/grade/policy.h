@@ -54,9 +54,6 @@ const lab_sweep_row *lab_grade_sweep_best(const lab_sweep *s);
  * kernels it was not fitted on ([validation] speedup_error_p90, lab/model/model.h): wide, so that
  * an unmeasured model calls nothing it could get wrong. */
 #define LAB_MODEL_BAND_UNMEASURED 0.20
-/* The band the judge holds a modelled speed-up to on gpu: its measured speedup_error_p90, else
- * LAB_MODEL_BAND_UNMEASURED. */
-double lab_grade_model_band(const lab_model_gpu *gpu);
 
 /* Everything one grading found, for the judge.  Pointers are borrowed; NULL (or 0, "") where the
  * grading has no such evidence. */

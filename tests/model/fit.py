@@ -93,7 +93,7 @@ def model_ns(params, counts):
 def load_ini(path):
     """The parameters of a GPU's data file (model.def's defaults where it has none), its name,
     and the error band it holds a modelled speed-up to (its speedup_error_p90 where it measured
-    one on held-out kernels, else BAND_UNMEASURED, as lab_grade_model_band does)."""
+    one on held-out kernels, else BAND_UNMEASURED, as the judge's model_certainty does)."""
     values = {p[0]: p[2] for p in PARAMS}
     name = "H100"
     band = BAND_UNMEASURED
