@@ -77,10 +77,11 @@ typedef struct lab_modelled {
  * time (tests/e2e/test-model.sh checks the scaling). */
 #define LAB_MODELLED_ELEMENTS (1ul << 18)
 
-/* The largest of n sizes (0 for none). */
 /* The GPU named (NULL: LAB_MODEL_GPU_DEFAULT) from the data folder's LAB_MODEL_GPU_DIR into
  * *out; LAB_ENOENT, naming the GPUs there, for one it does not know. */
 int lab_modelled_gpu(const char *datadir, const char *name, lab_model_gpu *out, lab_err *err);
+
+/* The largest of n sizes (0 for none). */
 unsigned long lab_modelled_largest(const unsigned long *sizes, size_t n);
 
 /* The work of size n of a family (elements; a matrix side's n x (n/2+3) elements). */
