@@ -4,11 +4,22 @@
 #include "lab/platform/libs.h"
 #include "lab/platform/proc.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #define LDD_TIMEOUT_S 10
+
+/* The last answer found, and what it was found for: a lab starts one driver program for every
+ * grading (a batch, hundreds of them, on several threads) and what it loads does not change
+ * while the lab runs, so ldd runs once per program and LD_LIBRARY_PATH, not once per start. */
+static struct {
+    pthread_mutex_t mu;
+    lab_buf key;     /* program, LD_LIBRARY_PATH and the dlopened names, each ending in '\n' */
+    lab_strvec libs; /* their answer */
+    bool found;      /* key and libs hold one */
+} memo = { .mu = PTHREAD_MUTEX_INITIALIZER, .key = LAB_BUF_INIT, .libs = LAB_STRVEC_INIT };
 
 static bool
 listed(const lab_strvec *v, const char *s)
@@ -109,8 +120,9 @@ in_library_path(const char *name, lab_buf *path)
     return false;
 }
 
-int
-lab_libs_needed(const char *program, const char *const *dlopened, lab_strvec *out, lab_err *err)
+/* What lab_libs_needed finds, ldd asked, into out (empty). */
+static int
+find(const char *program, const char *const *dlopened, lab_strvec *out, lab_err *err)
 {
     lab_buf path = LAB_BUF_INIT;
     int rc;
@@ -125,5 +137,42 @@ lab_libs_needed(const char *program, const char *const *dlopened, lab_strvec *ou
     }
 out:
     lab_buf_release(&path);
+    return rc;
+}
+
+int
+lab_libs_needed(const char *program, const char *const *dlopened, lab_strvec *out, lab_err *err)
+{
+    const char *ld_path = getenv("LD_LIBRARY_PATH");
+    lab_strvec libs = LAB_STRVEC_INIT;
+    lab_buf key = LAB_BUF_INIT;
+    int rc = 0;
+
+    if (lab_buf_printf(&key, "%s\n%s\n", program, ld_path ? ld_path : "") < 0)
+        rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
+    for (const char *const *name = dlopened; rc == 0 && name && *name; name++)
+        if (lab_buf_printf(&key, "%s\n", *name) < 0)
+            rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
+    if (rc < 0)
+        goto out;
+    pthread_mutex_lock(&memo.mu);
+    if (!memo.found || memo.key.len != key.len || memcmp(memo.key.buf, key.buf, key.len)) {
+        /* a failure is not kept: the next start asks again */
+        if ((rc = find(program, dlopened, &libs, err)) == 0) {
+            lab_strvec_release(&memo.libs);
+            lab_buf_release(&memo.key);
+            memo.libs = libs;
+            memo.key = key;
+            memo.found = true;
+            libs = (lab_strvec)LAB_STRVEC_INIT;
+            key = (lab_buf)LAB_BUF_INIT;
+        }
+    }
+    for (size_t i = 0; rc == 0 && i < memo.libs.n; i++)
+        rc = add(out, memo.libs.v[i], strlen(memo.libs.v[i]), err);
+    pthread_mutex_unlock(&memo.mu);
+out:
+    lab_strvec_release(&libs);
+    lab_buf_release(&key);
     return rc;
 }

@@ -13,6 +13,9 @@
  * looked for in LD_LIBRARY_PATH's folders, where dlopen looks first, and what it needs in turn
  * through ldd again.  Where ldd cannot run, nothing is known and nothing is added: the driver's
  * own start then says what it lacks.
+ *
+ * The answer is kept: asked again for the same program, LD_LIBRARY_PATH and dlopened names (a
+ * driver start per grading), this module answers without running ldd.  Safe on several threads.
  */
 #ifndef LAB_PLATFORM_LIBS_H
 #define LAB_PLATFORM_LIBS_H
