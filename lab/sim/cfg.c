@@ -8,8 +8,9 @@
  * Harvey and Kennedy run on the reverse graph rooted at EXIT; a block that
  * cannot reach EXIT (an endless loop) gets EXIT.  Each bra then records the
  * first pc of its block's ipdom (rpc, SIM_PC_EXIT for EXIT or a block that only
- * returns) and whether its
- * target block only returns (exit_target: those lanes retire first).
+ * returns), whether its target block only returns (exit_target: those lanes
+ * retire first), and whether it is a short forward skip that ptxas predicates
+ * (predicated: the loads' stretch of code goes on across it, exec.c).
  */
 #include "lab/sim/internal.h"
 
@@ -56,6 +57,25 @@ intersect(const cfg *g, uint32_t a, uint32_t b)
             b = g->ipdom[b];
     }
     return a;
+}
+
+/* Whether the branch at pc skips forward over at most SIM_PREDICATED instructions that hold no
+ * branch, barrier, exit or call: ptxas turns such an if into predicated instructions (a guarded
+ * load in an unrolled loop), so the stretch of code it may reorder goes on across it. */
+#define SIM_PREDICATED 8
+static bool
+predicated_skip(const sim_func *f, int32_t pc)
+{
+    const sim_insn *in = &f->code[pc];
+
+    if (in->target <= pc || in->target - pc > SIM_PREDICATED + 1)
+        return false;
+    for (int32_t k = pc + 1; k < in->target; k++) {
+        sim_class c = f->code[k].cls;
+        if (c == CL_BRANCH || c == CL_BARRIER || c == CL_EXIT || c == CL_CALL)
+            return false;
+    }
+    return true;
 }
 
 int
@@ -213,6 +233,7 @@ lab_sim__cfg(sim_func *f, lab_err *err)
             pd = exit_b;
         in->rpc = pd == exit_b ? SIM_PC_EXIT : (int32_t)g.start[pd];
         in->exit_target = !t || only_exits(t);
+        in->predicated = predicated_skip(f, (int32_t)i);
     }
 out:
     free(leader);

@@ -251,27 +251,25 @@ lab_sim__check_access(sim_worker *wk, const sim_warp *w, int lane, const sim_ins
                                     "writes and what a barrier ordered before the launch)"),
                          other);
     }
-    bool ordered = guarded(wk, lab_sim__shadow_lock(sh->w_sync), lock); /* one lock held both */
-
-    if (write && sh->w_tid && sh->w_tid != me && sh->w_epoch == epoch && !ordered &&
-        !(sh->r_tid && sh->r_epoch == epoch) && (sh->w_tid - 1) / 32 != w->index) {
-        /* a second store to a word nobody read since the first: no barrier would make this
-         * right, as each thread stores once; two threads computed the same index.  (Within
-         * one warp, lanes that store to one word in one instruction are the GPU's to order,
-         * and the last-writer flag idiom is common there: not reported.) */
-        unsigned o[3];
-        thread_xyz(wk->L, sh->w_tid - 1, o);
-        lab_sim__finding(wk, w, lane, in, LAB_SIM_CHECK_DUPLICATE_WRITE, false,
-                         global ? N_("thread (%u,%u,%u) of this block stored to this global "
-                                     "word too, with no read between: the two threads "
-                                     "computed the same index")
-                                : N_("thread (%u,%u,%u) stored to this shared word too, with "
-                                     "no read between: the two threads computed the same "
-                                     "index"),
-                         o[0], o[1], o[2]);
-    } else if (sh->w_tid && sh->w_tid != me && sh->w_epoch == epoch && !ordered) {
+    if (sh->w_tid && sh->w_tid != me && sh->w_epoch == epoch &&
+        !guarded(wk, lab_sim__shadow_lock(sh->w_sync), lock)) {
         uint32_t other = sh->w_tid - 1;
-        if (other / 32 != w->index) {
+        if (other / 32 != w->index && write && !(sh->r_tid && sh->r_epoch == epoch)) {
+            /* a second store to a word nobody read since the first: no barrier would make
+             * this right, as each thread stores once; two threads computed the same index.
+             * (Within one warp, lanes that store to one word in one instruction are the
+             * GPU's to order, and the last-writer flag idiom is common there: not reported.) */
+            unsigned o[3];
+            thread_xyz(wk->L, other, o);
+            lab_sim__finding(wk, w, lane, in, LAB_SIM_CHECK_DUPLICATE_WRITE, false,
+                             global ? N_("thread (%u,%u,%u) of this block stored to this global "
+                                         "word too, with no read between: the two threads "
+                                         "computed the same index")
+                                    : N_("thread (%u,%u,%u) stored to this shared word too, with "
+                                         "no read between: the two threads computed the same "
+                                         "index"),
+                             o[0], o[1], o[2]);
+        } else if (other / 32 != w->index) {
             lab_sim__finding(wk, w, lane, in, race, false,
                              write ? N_("write of a %s word that thread %u (warp %u) wrote with "
                                         "no __syncthreads() between")

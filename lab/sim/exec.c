@@ -2668,25 +2668,6 @@ note_written(sim_warp *w, const sim_insn *in, uint32_t t, bool loaded)
     w->horizon = later(w->horizon, when);
 }
 
-/* Whether the branch at pc skips forward over at most SIM_PREDICATED instructions that hold no
- * branch, barrier, exit or call: ptxas turns such an if into predicated instructions (a guarded
- * load in an unrolled loop), so the stretch of code it may reorder goes on across it. */
-#define SIM_PREDICATED 8
-static bool
-predicated_skip(const sim_func *f, int32_t pc)
-{
-    const sim_insn *in = &f->code[pc];
-
-    if (in->target <= pc || in->target - pc > SIM_PREDICATED + 1)
-        return false;
-    for (int32_t k = pc + 1; k < in->target; k++) {
-        sim_class c = f->code[k].cls;
-        if (c == CL_BRANCH || c == CL_BARRIER || c == CL_EXIT || c == CL_CALL)
-            return false;
-    }
-    return true;
-}
-
 /* Runs w until it exits (RUN_DONE), waits at a barrier (RUN_BARRIER) or fails (<0); or, in a
  * block of several warps, yields after SIM_SLICE instructions (RUN_YIELD) so that a warp that
  * spins on what another warp writes (cooperative groups' multi-warp tiles) lets it run. */
@@ -2737,7 +2718,7 @@ run_warp(sim_worker *wk, sim_warp *w)
         if (!w->nframes) {
             round = issue_round(w, in);
             w->last = later(w->last, round);
-            if ((in->cls == CL_BRANCH && !predicated_skip(f, e->pc)) || in->cls == CL_BARRIER ||
+            if ((in->cls == CL_BRANCH && !in->predicated) || in->cls == CL_BARRIER ||
                 in->cls == CL_EXIT || in->cls == CL_CALL)
                 w->start = w->last;
         }

@@ -359,6 +359,7 @@ typedef struct sim_insn {
     uint8_t vec;         /* 1, 2 or 4 */
     uint8_t exit_target; /* the branch target block only returns */
     uint8_t red;         /* bar.red's reduction: AOP_ADD (.popc), AOP_AND, AOP_OR */
+    uint8_t predicated;  /* a short forward branch ptxas predicates (cfg.c) */
     uint32_t flags;
     int32_t guard; /* predicate register or -1 */
     uint8_t guard_neg;
