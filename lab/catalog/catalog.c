@@ -27,6 +27,7 @@
 #include "lab/util/arena.h"
 #include "lab/util/buf.h"
 #include "lab/util/inifile.h"
+#include "lab/util/path.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -843,7 +844,7 @@ inside_datadir(const struct load *ld, const char *value, const char *path)
             return false;
     if (!len || !(real = realpath(path, NULL)))
         return true; /* the checks below name what is wrong with it */
-    inside = !strncmp(real, ld->real_datadir, len) && real[len] == '/';
+    inside = lab_path_in_dir(real, ld->real_datadir);
     free(real);
     return inside;
 }

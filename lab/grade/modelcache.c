@@ -4,6 +4,7 @@
 #include "lab/grade/modelcache.h"
 #include "lab/grade/runner.h"
 #include "lab/util/err.h"
+#include "lab/util/path.h"
 
 #include <cJSON.h>
 #include <stdio.h>
@@ -21,15 +22,6 @@ is_student_arg(const char *a)
         if (!strncmp(a, student_args[i], strlen(student_args[i])))
             return true;
     return false;
-}
-
-/* Does path lie in dir? */
-static bool
-in_dir(const char *path, const char *dir)
-{
-    size_t n = dir ? strlen(dir) : 0;
-
-    return n && !strncmp(path, dir, n) && path[n] == '/';
 }
 
 /* A file's identity in the key: its size and time of change (rebuilt, it is another). */
@@ -67,7 +59,7 @@ lab_modelcache_key(const char *libexecdir, const char *builddir, const char *pro
         lab_hash_adds(&h, args->v[i]);
         /* a build of the cache is named by its content, and its time of change is its last use
          * (the cache's eviction, lab/build/buildcache.c): its name is its identity */
-        if (eq && !in_dir(eq + 1, builddir))
+        if (eq && !lab_path_in_dir(eq + 1, builddir))
             add_file(&h, eq + 1);
     }
     lab_hash_hex(&h, key);

@@ -3,6 +3,7 @@
  * (see sandbox.h).
  */
 #include "lab/platform/sandbox.h"
+#include "lab/util/path.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -56,12 +57,9 @@ static const char *const env_allowed[] = {
 bool
 lab_sandbox_in_system(const char *path)
 {
-    for (size_t i = 0; i < ARRAY_SIZE(system_dirs); i++) {
-        size_t n = strlen(system_dirs[i]);
-
-        if (!strncmp(path, system_dirs[i], n) && path[n] == '/')
+    for (size_t i = 0; i < ARRAY_SIZE(system_dirs); i++)
+        if (lab_path_in_dir(path, system_dirs[i]))
             return true;
-    }
     return false;
 }
 
