@@ -1090,6 +1090,46 @@ lab_words_setup(lab_words *w, lab_driver *d, lab_size *size, size_t nin,
     size->bytes = bytes_per_element * (double)size->n;
 }
 
+#define INT_MAP_POISON_OUT 0x7EADBEEF
+#define INT_MAP_POISON_IN 0x5A5A5A5A
+#define INT_MAP_GUARD 1024
+
+int
+lab_int_map_setup(lab_int_map *m, lab_driver *d, lab_size *size, const lab_output_spec *spec,
+                  lab_err *err)
+{
+    const size_t words = size->n + INT_MAP_GUARD;
+    int rc;
+
+    lab_words_setup(&m->w, d, size, 1, spec, 8.0); /* 4 bytes read, 4 written */
+    if (!(m->in = lab_driver_alloc(d, words, 4, err)))
+        return err->code;
+    if ((rc = lab_driver_input(d, words * 4, &m->w.in[0], err)) < 0)
+        return rc;
+    return lab_driver_output(d, size->n, INT_MAP_GUARD, INT_MAP_POISON_OUT, &m->w.out, err);
+}
+
+int
+lab_int_map_fill(void *problem, lab_rng *rng, lab_err *err)
+{
+    lab_int_map *m = problem;
+
+    for (size_t i = 0; i < m->w.n + INT_MAP_GUARD; i++)
+        m->in[i] = i < m->w.n ? (int32_t)lab_rng_below(rng, 1u << 30) : INT_MAP_POISON_IN;
+    return lab_driver_input_set(m->w.d, &m->w.in[0], m->in, err);
+}
+
+int
+lab_int_map_launch(void *problem, lab_role role, lab_dim3 shape, lab_err *err)
+{
+    lab_int_map *m = problem;
+    unsigned int n = (unsigned int)m->w.n, block = m->w.d->args.block;
+    lab_dim3 grid = { (n + block - 1) / block, 1, 1 };
+    void *args[] = { &m->w.in[0].dev, &m->w.out.dev, &n };
+
+    return lab_driver_launch(m->w.d, role, grid, shape, 0, args, err);
+}
+
 float
 lab_float_of_bits(uint32_t bits)
 {

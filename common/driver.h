@@ -300,6 +300,23 @@ int lab_words_prepare(void *problem, lab_role role, lab_dim3 shape, lab_err *err
 /* The output read back and checked against spec (lab_driver_output_verify). */
 int lab_words_verify(void *problem, lab_role role, lab_dim3 shape, lab_finding *out, lab_err *err);
 
+/* One int array in, one out, a thread an element: the problem of the families
+ *     __global__ void K(const int *in, int *out, unsigned int n)
+ * launched with grid = ceil(n / block) (shuffle-int, branch-int).  in holds n random words
+ * below 2^30 and poison past n; out is poisoned, with a guard zone after it that must stay so.
+ * lab_int_map is the first member of its problem, as lab_words is of it. */
+typedef struct lab_int_map {
+    lab_words w; /* in[0]: in; out: out */
+    int32_t *in; /* the host's copy of in: n words, then the guard's poison */
+} lab_int_map;
+
+/* m for size->n elements checked against spec, 8 bytes moved an element. */
+int lab_int_map_setup(lab_int_map *m, lab_driver *d, lab_size *size, const lab_output_spec *spec,
+                      lab_err *err);
+/* A family driver's fill and launch for a problem that starts with a lab_int_map. */
+int lab_int_map_fill(void *problem, lab_rng *rng, lab_err *err);
+int lab_int_map_launch(void *problem, lab_role role, lab_dim3 shape, lab_err *err);
+
 /* A float's bits, and the float of bits (outputs are checked as words). */
 float lab_float_of_bits(uint32_t bits);
 uint32_t lab_bits_of_float(float f);

@@ -25,14 +25,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define POISON_OUT 0x7EADBEEF
-#define POISON_IN 0x5A5A5A5A
-#define GUARD 1024
 #define STEPS 64 /* the starter's LONG_STEPS */
 
 typedef struct problem {
-    lab_words w; /* in[0]: in; out: out */
-    int32_t *in;
+    lab_int_map m;
 } problem;
 
 /* The two sides of the branch, as the starter's leftPath and rightPath compute them. */
@@ -52,22 +48,11 @@ right_path(uint32_t v)
     return v;
 }
 
-static int
-launch(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
-{
-    problem *p = ctx;
-    unsigned int n = (unsigned int)p->w.n, block = p->w.d->args.block;
-    lab_dim3 grid = { (n + block - 1) / block, 1, 1 };
-    void *args[] = { &p->w.in[0].dev, &p->w.out.dev, &n };
-
-    return lab_driver_launch(p->w.d, role, grid, shape, 0, args, err);
-}
-
 static uint32_t
 want(const void *ctx, size_t i)
 {
     const problem *p = ctx;
-    const uint32_t v = (uint32_t)p->in[i];
+    const uint32_t v = (uint32_t)p->m.in[i];
 
     return i % 2 == 0 ? left_path(v) : right_path(v);
 }
@@ -77,8 +62,8 @@ explain(const void *ctx, size_t i, uint32_t value, char *buf, size_t size)
 {
     const problem *p = ctx;
 
-    snprintf(buf, size, "%s(in[%zu] = %d) = %d", i % 2 == 0 ? "leftPath" : "rightPath", i, p->in[i],
-             (int32_t)value);
+    snprintf(buf, size, "%s(in[%zu] = %d) = %d", i % 2 == 0 ? "leftPath" : "rightPath", i,
+             p->m.in[i], (int32_t)value);
 }
 
 static const lab_output_spec out_spec = { .want = want, .explain = explain, .name = "out" };
@@ -87,25 +72,8 @@ static int
 setup(lab_driver *d, void *problem_, lab_size *size, lab_err *err)
 {
     problem *p = problem_;
-    const size_t words = size->n + GUARD;
-    int rc;
 
-    lab_words_setup(&p->w, d, size, 1, &out_spec, 8.0); /* 4 bytes read, 4 written */
-    if (!(p->in = lab_driver_alloc(d, words, 4, err)))
-        return err->code;
-    if ((rc = lab_driver_input(d, words * 4, &p->w.in[0], err)) < 0)
-        return rc;
-    return lab_driver_output(d, size->n, GUARD, POISON_OUT, &p->w.out, err);
-}
-
-static int
-fill(void *problem_, lab_rng *rng, lab_err *err)
-{
-    problem *p = problem_;
-
-    for (size_t i = 0; i < p->w.n + GUARD; i++)
-        p->in[i] = i < p->w.n ? (int32_t)lab_rng_below(rng, 1u << 30) : POISON_IN;
-    return lab_driver_input_set(p->w.d, &p->w.in[0], p->in, err);
+    return lab_int_map_setup(&p->m, d, size, &out_spec, err);
 }
 
 /* The CPU baseline: every element's chain, in index order, one core. */
@@ -116,8 +84,8 @@ cpu_chains(void *ctx)
     volatile uint32_t sink;
     uint32_t mix = 0;
 
-    for (size_t i = 0; i < p->w.n; i++)
-        mix ^= i % 2 == 0 ? left_path((uint32_t)p->in[i]) : right_path((uint32_t)p->in[i]);
+    for (size_t i = 0; i < p->m.w.n; i++)
+        mix ^= i % 2 == 0 ? left_path((uint32_t)p->m.in[i]) : right_path((uint32_t)p->m.in[i]);
     sink = mix; /* kept, so the loop is not optimized away */
     (void)sink;
 }
@@ -129,22 +97,22 @@ cpu_setup(lab_driver *d, void *problem_, lab_size *size, lab_rng *rng, lab_err *
 {
     problem *p = problem_;
 
-    p->w.d = d;
-    p->w.n = size->n;
+    p->m.w.d = d;
+    p->m.w.n = size->n;
     size->bytes = 8.0 * (double)size->n;
-    if (!(p->in = lab_driver_alloc(d, size->n, 4, err)))
+    if (!(p->m.in = lab_driver_alloc(d, size->n, 4, err)))
         return err->code;
     for (size_t i = 0; i < size->n; i++)
-        p->in[i] = (int32_t)lab_rng_below(rng, 1u << 30);
+        p->m.in[i] = (int32_t)lab_rng_below(rng, 1u << 30);
     return 0;
 }
 
 const lab_family_driver lab_driver_branch_int = {
     .problem_size = sizeof(problem),
     .setup = setup,
-    .fill = fill,
+    .fill = lab_int_map_fill,
     .prepare = lab_words_prepare,
-    .launch = launch,
+    .launch = lab_int_map_launch,
     .verify = lab_words_verify,
     .cpu = cpu_chains,
     .cpu_setup = cpu_setup,

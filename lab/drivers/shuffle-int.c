@@ -15,37 +15,20 @@
  * n.  Timing: student, baseline and reference interleaved (8n bytes moved).
  */
 #include "common/driver.h"
-#include "common/rng.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#define POISON_OUT 0x7EADBEEF
-#define POISON_IN 0x5A5A5A5A
-#define GUARD 1024
-
 typedef struct problem {
-    lab_words w; /* in[0]: src; out: dst */
-    int32_t *src;
+    lab_int_map m; /* in: src; out: dst */
 } problem;
-
-static int
-launch(void *ctx, lab_role role, lab_dim3 shape, lab_err *err)
-{
-    problem *p = ctx;
-    unsigned int n = (unsigned int)p->w.n, block = p->w.d->args.block;
-    lab_dim3 grid = { (n + block - 1) / block, 1, 1 };
-    void *args[] = { &p->w.in[0].dev, &p->w.out.dev, &n };
-
-    return lab_driver_launch(p->w.d, role, grid, shape, 0, args, err);
-}
 
 /* Even elements first, then odd: dst[i] = src[2i] in the first half, src[2(i - n/2) + 1] after. */
 static size_t
 source_of(const problem *p, size_t i)
 {
-    const size_t half = p->w.n / 2;
+    const size_t half = p->m.w.n / 2;
 
     return i < half ? 2 * i : 2 * (i - half) + 1;
 }
@@ -55,7 +38,7 @@ want(const void *ctx, size_t i)
 {
     const problem *p = ctx;
 
-    return (uint32_t)p->src[source_of(p, i)];
+    return (uint32_t)p->m.in[source_of(p, i)];
 }
 
 static void
@@ -70,35 +53,18 @@ static int
 setup(lab_driver *d, void *problem_, lab_size *size, lab_err *err)
 {
     problem *p = problem_;
-    const size_t words = size->n + GUARD;
-    int rc;
 
-    lab_words_setup(&p->w, d, size, 1, &dst_spec, 8.0); /* 4 bytes read, 4 written */
     if (size->n % 2)
         return lab_err_set(err, LAB_EINVAL, "size %lu is odd: this family needs even sizes",
                            size->n);
-    if (!(p->src = lab_driver_alloc(d, words, 4, err)))
-        return err->code;
-    if ((rc = lab_driver_input(d, words * 4, &p->w.in[0], err)) < 0)
-        return rc;
-    return lab_driver_output(d, size->n, GUARD, POISON_OUT, &p->w.out, err);
-}
-
-static int
-fill(void *problem_, lab_rng *rng, lab_err *err)
-{
-    problem *p = problem_;
-
-    for (size_t i = 0; i < p->w.n + GUARD; i++)
-        p->src[i] = i < p->w.n ? (int32_t)lab_rng_below(rng, 1u << 30) : POISON_IN;
-    return lab_driver_input_set(p->w.d, &p->w.in[0], p->src, err);
+    return lab_int_map_setup(&p->m, d, size, &dst_spec, err);
 }
 
 const lab_family_driver lab_driver_shuffle_int = {
     .problem_size = sizeof(problem),
     .setup = setup,
-    .fill = fill,
+    .fill = lab_int_map_fill,
     .prepare = lab_words_prepare,
-    .launch = launch,
+    .launch = lab_int_map_launch,
     .verify = lab_words_verify,
 };
